@@ -1,0 +1,17 @@
+package dev.flowscale.policy.api;
+
+/** Why a decision was {@link Outcome#BLOCKED}. */
+public enum BlockReason {
+    /** No window, or an operator of the topology has no metrics. */
+    METRICS_MISSING,
+    /** The window ended too long ago. */
+    METRICS_STALE,
+    /** A value is NaN, infinite, negative or inconsistent with the others or the topology. */
+    METRICS_INVALID,
+    /** The window starts within the warm-up period after the last rescale. */
+    WARMING_UP,
+    /** A rescale has started and not finished. */
+    RESCALE_IN_PROGRESS,
+    /** The only changes are scale-downs that have not been recommended long enough. */
+    SCALE_DOWN_DELAYED
+}

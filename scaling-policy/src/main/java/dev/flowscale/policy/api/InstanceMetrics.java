@@ -1,0 +1,17 @@
+package dev.flowscale.policy.api;
+
+/**
+ * Rates of one operator instance over a window, in records per second. True rates divide by the
+ * instance's useful time, observed rates by the window length. Values are checked by the policy,
+ * not here, so that a bad measurement yields an explained decision instead of an exception.
+ */
+public record InstanceMetrics(int index, double trueProcessingRate, double trueOutputRate,
+        double observedProcessingRate, double observedOutputRate) {
+
+    public InstanceMetrics {
+        if (index < 0) {
+            throw new dev.flowscale.policy.PolicyException(
+                    "instance index is " + index + "; use the 0-based subtask index");
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.flowscale.policy.api;
+
+import dev.flowscale.policy.PolicyException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An immutable job graph: operators with their current and max parallelism, joined by edges.
+ * Sources are the operators without inputs. The graph must be acyclic; operators are visited
+ * in a deterministic topological order (ties broken by declaration order).
+ */
+public final class JobTopology {
+
+    private final String jobName;
+    private final Map<String, OperatorSpec> operators;
+    private final List<Edge> edges;
+    private final List<String> topologicalOrder;
+
+    public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
+        this.jobName = Checks.notBlank(jobName, "job name");
+        this.operators = index(jobName, Checks.notNull(operators, "job '" + jobName + "' operators"));
+        this.edges = List.copyOf(Checks.notNull(edges, "job '" + jobName + "' edges"));
+        checkEdges();
+        this.topologicalOrder = sort();
+    }
+
+    private static Map<String, OperatorSpec> index(String job, List<OperatorSpec> list) {
+        if (list.isEmpty()) {
+            throw new PolicyException("job '" + job + "' has no operators; add at least one source");
+        }
+        Map<String, OperatorSpec> byId = new LinkedHashMap<>();
+        for (OperatorSpec op : list) {
+            if (byId.put(op.id(), op) != null) {
+                throw new PolicyException("job '" + job + "' declares operator '" + op.id()
+                        + "' twice; give every operator a unique id");
+            }
+        }
+        return java.util.Collections.unmodifiableMap(byId);
+    }
+
+    private void checkEdges() {
+        for (Edge e : edges) {
+            for (String end : List.of(e.from(), e.to())) {
+                if (!operators.containsKey(end)) {
+                    throw new PolicyException("job '" + jobName + "' edge " + e.from() + " -> " + e.to()
+                            + " names unknown operator '" + end + "'; declare it or fix the edge");
+                }
+            }
+        }
+    }
+
+    private List<String> sort() {
+        Map<String, Integer> inDegree = new LinkedHashMap<>();
+        operators.keySet().forEach(id -> inDegree.put(id, inputsOf(id).size()));
+        Deque<String> ready = new ArrayDeque<>();
+        inDegree.forEach((id, d) -> { if (d == 0) ready.add(id); });
+        List<String> order = new ArrayList<>();
+        while (!ready.isEmpty()) {
+            String id = ready.poll();
+            order.add(id);
+            for (String next : outputsOf(id)) {
+                if (inDegree.merge(next, -1, Integer::sum) == 0) {
+                    ready.add(next);
+                }
+            }
+        }
+        if (order.size() != operators.size()) {
+            throw new PolicyException("job '" + jobName + "' has a cycle; streaming graphs must be acyclic");
+        }
+        return List.copyOf(order);
+    }
+
+    public String jobName() {
+        return jobName;
+    }
+
+    /** Operators in topological order. */
+    public List<OperatorSpec> operators() {
+        return topologicalOrder.stream().map(operators::get).toList();
+    }
+
+    public List<Edge> edges() {
+        return edges;
+    }
+
+    public List<String> topologicalOrder() {
+        return topologicalOrder;
+    }
+
+    public OperatorSpec operator(String id) {
+        OperatorSpec op = operators.get(id);
+        if (op == null) {
+            throw new PolicyException("job '" + jobName + "' has no operator '" + id + "'");
+        }
+        return op;
+    }
+
+    public boolean contains(String id) {
+        return operators.containsKey(id);
+    }
+
+    /** Ids of the operators feeding {@code id}, one entry per edge. */
+    public List<String> inputsOf(String id) {
+        return edges.stream().filter(e -> e.to().equals(id)).map(Edge::from).toList();
+    }
+
+    /** Ids of the operators that {@code id} feeds, one entry per edge. */
+    public List<String> outputsOf(String id) {
+        return edges.stream().filter(e -> e.from().equals(id)).map(Edge::to).toList();
+    }
+
+    public boolean isSource(String id) {
+        return inputsOf(id).isEmpty();
+    }
+
+    public List<String> sources() {
+        return topologicalOrder.stream().filter(this::isSource).toList();
+    }
+
+    /** Current parallelism of every operator, in topological order. */
+    public Map<String, Integer> parallelism() {
+        Map<String, Integer> result = new LinkedHashMap<>();
+        topologicalOrder.forEach(id -> result.put(id, operators.get(id).parallelism()));
+        return result;
+    }
+
+    /** A copy with the given parallelism for the listed operators; others unchanged. */
+    public JobTopology withParallelism(Map<String, Integer> newParallelism) {
+        List<OperatorSpec> updated = new ArrayList<>();
+        for (OperatorSpec op : operators.values()) {
+            updated.add(op.withParallelism(newParallelism.getOrDefault(op.id(), op.parallelism())));
+        }
+        return new JobTopology(jobName, updated, edges);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JobTopology t && jobName.equals(t.jobName)
+                && operators.equals(t.operators) && edges.equals(t.edges);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(jobName, operators, edges);
+    }
+
+    @Override
+    public String toString() {
+        return "JobTopology[" + jobName + ", " + parallelism() + ", " + edges + "]";
+    }
+}

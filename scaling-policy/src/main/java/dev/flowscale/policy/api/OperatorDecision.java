@@ -1,0 +1,42 @@
+package dev.flowscale.policy.api;
+
+import java.util.List;
+
+/**
+ * The decision for one operator.
+ *
+ * @param currentParallelism     parallelism when the decision was made
+ * @param newParallelism         parallelism to run at (equal to current when nothing changes)
+ * @param recommendedParallelism what DS2 and the sizing guards (headroom, bounds, alignment)
+ *                               recommend before the scale-down delay and dead band apply
+ * @param targetInputRate        records per second the operator must process (sources: records
+ *                               they must read, including backlog catch-up)
+ * @param capacityPerInstance    assumed true processing rate per instance (records per second)
+ * @param utilization            target input rate / (new parallelism × capacity per instance)
+ * @param catchUpShare           for sources, the share of the target rate that drains backlog
+ * @param reasons                human-readable steps that led to {@code newParallelism}
+ */
+public record OperatorDecision(String operatorId, int currentParallelism, int newParallelism,
+        int recommendedParallelism, double targetInputRate, double capacityPerInstance,
+        double utilization, double catchUpShare, List<String> reasons) {
+
+    public OperatorDecision {
+        Checks.notBlank(operatorId, "decision operator id");
+        Checks.positive(currentParallelism, "decision of operator '" + operatorId + "' currentParallelism");
+        Checks.positive(newParallelism, "decision of operator '" + operatorId + "' newParallelism");
+        Checks.positive(recommendedParallelism, "decision of operator '" + operatorId + "' recommendedParallelism");
+        reasons = List.copyOf(reasons);
+    }
+
+    public boolean changes() {
+        return newParallelism != currentParallelism;
+    }
+
+    public OperatorDecision withNewParallelism(int parallelism, String reason) {
+        List<String> more = new java.util.ArrayList<>(reasons);
+        more.add(reason);
+        double util = capacityPerInstance > 0 ? targetInputRate / (parallelism * capacityPerInstance) : 0;
+        return new OperatorDecision(operatorId, currentParallelism, parallelism, recommendedParallelism,
+                targetInputRate, capacityPerInstance, util, catchUpShare, more);
+    }
+}

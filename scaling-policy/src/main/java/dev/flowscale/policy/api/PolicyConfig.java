@@ -1,0 +1,127 @@
+package dev.flowscale.policy.api;
+
+import dev.flowscale.policy.PolicyException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Settings of {@code Ds2Policy} and its guards. Defaults ({@link #defaults()}) give exact DS2:
+ * no catch-up, utilization 1.0, no bounds besides max parallelism, no alignment, no dead band,
+ * no scale-down delay, no warm-up, metrics accepted up to 5 minutes old.
+ *
+ * @param catchUpDuration         time in which a source's backlog should drain; zero disables
+ * @param expectedRescaleDuration downtime assumed for a rescale when history has no measurement
+ * @param targetUtilization       share of an instance's capacity to plan for, in (0, 1]
+ * @param jobBounds               bounds applied to every operator
+ * @param operatorBounds          bounds per operator id, overriding {@code jobBounds}
+ * @param alignToKeyGroups        prefer parallelism dividing the key groups evenly
+ * @param alignmentMaxIncrease    largest relative increase accepted for alignment (0.25 = +25 %)
+ * @param deadBand                relative change per operator tolerated without rescaling
+ * @param scaleDownDelay          how long a scale-down must be recommended before it applies
+ * @param warmUp                  period after a rescale whose samples are ignored
+ * @param maxMetricsAge           windows that ended longer ago are stale
+ * @param sourceTargetRates       user-given target rates (records/s) per source id
+ */
+public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDuration,
+        double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
+        boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
+        Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates) {
+
+    public PolicyConfig {
+        Checks.notNegative(catchUpDuration, "policy catchUpDuration");
+        Checks.notNegative(expectedRescaleDuration, "policy expectedRescaleDuration");
+        if (!(targetUtilization > 0 && targetUtilization <= 1)) {
+            throw new PolicyException("policy targetUtilization is " + targetUtilization
+                    + "; use a value in (0, 1], e.g. 0.8 for 20 % headroom");
+        }
+        Checks.notNull(jobBounds, "policy jobBounds");
+        operatorBounds = Map.copyOf(operatorBounds);
+        Checks.finiteNotNegative(alignmentMaxIncrease, "policy alignmentMaxIncrease");
+        Checks.finiteNotNegative(deadBand, "policy deadBand");
+        Checks.notNegative(scaleDownDelay, "policy scaleDownDelay");
+        Checks.notNegative(warmUp, "policy warmUp");
+        Checks.notNegative(maxMetricsAge, "policy maxMetricsAge");
+        sourceTargetRates = Map.copyOf(sourceTargetRates);
+        sourceTargetRates.forEach((id, rate) -> Checks.finiteNotNegative(rate, "target rate of source '" + id + "'"));
+    }
+
+    public static PolicyConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.catchUp = catchUpDuration;
+        b.rescale = expectedRescaleDuration;
+        b.utilization = targetUtilization;
+        b.jobBounds = jobBounds;
+        b.operatorBounds.putAll(operatorBounds);
+        b.align = alignToKeyGroups;
+        b.alignMax = alignmentMaxIncrease;
+        b.deadBand = deadBand;
+        b.scaleDownDelay = scaleDownDelay;
+        b.warmUp = warmUp;
+        b.maxAge = maxMetricsAge;
+        b.targets.putAll(sourceTargetRates);
+        return b;
+    }
+
+    /** Bounds for one operator: its own if configured, else the job's. */
+    public ParallelismBounds boundsOf(String operatorId) {
+        return operatorBounds.getOrDefault(operatorId, jobBounds);
+    }
+
+    /** Mutable builder of {@link PolicyConfig}. */
+    public static final class Builder {
+        private Duration catchUp = Duration.ZERO;
+        private Duration rescale = Duration.ofSeconds(30);
+        private double utilization = 1.0;
+        private ParallelismBounds jobBounds = ParallelismBounds.UNBOUNDED;
+        private final Map<String, ParallelismBounds> operatorBounds = new HashMap<>();
+        private boolean align;
+        private double alignMax = 0.25;
+        private double deadBand;
+        private Duration scaleDownDelay = Duration.ZERO;
+        private Duration warmUp = Duration.ZERO;
+        private Duration maxAge = Duration.ofMinutes(5);
+        private final Map<String, Double> targets = new HashMap<>();
+
+        public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
+
+        public Builder expectedRescaleDuration(Duration d) { rescale = d; return this; }
+
+        public Builder targetUtilization(double u) { utilization = u; return this; }
+
+        public Builder jobBounds(int min, int max) { jobBounds = new ParallelismBounds(min, max); return this; }
+
+        public Builder operatorBounds(String id, int min, int max) {
+            operatorBounds.put(id, new ParallelismBounds(min, max));
+            return this;
+        }
+
+        public Builder alignToKeyGroups(double maxIncrease) { align = true; alignMax = maxIncrease; return this; }
+
+        public Builder deadBand(double tolerance) { deadBand = tolerance; return this; }
+
+        public Builder scaleDownDelay(Duration d) { scaleDownDelay = d; return this; }
+
+        public Builder warmUp(Duration d) { warmUp = d; return this; }
+
+        public Builder maxMetricsAge(Duration d) { maxAge = d; return this; }
+
+        public Builder sourceTargetRate(String sourceId, double recordsPerSecond) {
+            targets.put(sourceId, recordsPerSecond);
+            return this;
+        }
+
+        public PolicyConfig build() {
+            return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
+                    deadBand, scaleDownDelay, warmUp, maxAge, targets);
+        }
+    }
+}

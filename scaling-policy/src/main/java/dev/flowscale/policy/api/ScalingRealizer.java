@@ -1,0 +1,13 @@
+package dev.flowscale.policy.api;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Port to the reconfigurator: applies a {@link Outcome#SCALE} decision (stop-with-savepoint,
+ * restore at the new parallelism). Returns without waiting; the stage completes when the job runs
+ * at the new parallelism, or exceptionally when the rescale failed.
+ */
+public interface ScalingRealizer {
+
+    CompletionStage<Void> realize(ScalingDecision decision);
+}
