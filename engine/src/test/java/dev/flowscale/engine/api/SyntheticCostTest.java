@@ -1,0 +1,108 @@
+package dev.flowscale.engine.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The timing tests measure the cost itself, not the machine: lower bounds are exact by
+ * construction, upper bounds leave room for a loaded two-core machine.
+ */
+class SyntheticCostTest {
+
+    @Test
+    void blockingCostHoldsTheRateDespiteParkOvershoot() {
+        SyntheticCost.CostMeter meter = SyntheticCost.blocking(Duration.ofMillis(1)).meter();
+        long start = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+            meter.charge();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(seconds).isBetween(0.5, 0.5 * 1.5);
+    }
+
+    @Test
+    void blockingCostBuildsNoCreditWhileIdle() {
+        SyntheticCost.CostMeter meter = SyntheticCost.blocking(Duration.ofMillis(2)).meter();
+        spinFor(Duration.ofMillis(20));
+        long start = System.nanoTime();
+        meter.charge();
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(2).toNanos());
+    }
+
+    @Test
+    void cpuCostSpinsForEachRecord() {
+        SyntheticCost.CostMeter meter = SyntheticCost.cpu(Duration.ofNanos(100_000)).meter();
+        long start = System.nanoTime();
+        for (int i = 0; i < 2000; i++) {
+            meter.charge();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(seconds).isBetween(0.2, 0.2 * 2);
+    }
+
+    @Test
+    void chargingABatchCostsEachRecord() {
+        SyntheticCost.CostMeter meter = SyntheticCost.cpu(Duration.ofMillis(1)).meter();
+        long start = System.nanoTime();
+        meter.charge(30);
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(30).toNanos());
+    }
+
+    @Test
+    void noneCostsNothing() {
+        SyntheticCost none = SyntheticCost.none();
+        none.meter().charge();
+        none.meter().charge(1_000_000);
+        assertThat(none.isNone()).isTrue();
+        assertThat(none.perRecord()).isZero();
+        assertThat(none).hasToString("none");
+    }
+
+    @Test
+    void parsesEveryForm() {
+        assertThat(SyntheticCost.parse("none")).isEqualTo(SyntheticCost.none());
+        assertThat(SyntheticCost.parse("cpu:200us")).isEqualTo(SyntheticCost.cpu(Duration.ofNanos(200_000)));
+        assertThat(SyntheticCost.parse("sleep:1ms")).isEqualTo(SyntheticCost.blocking(Duration.ofMillis(1)));
+        assertThat(SyntheticCost.parse(" Blocking:1ms ")).isEqualTo(SyntheticCost.blocking(Duration.ofMillis(1)));
+        assertThat(SyntheticCost.parse("cpu:500ns").perRecord()).isEqualTo(Duration.ofNanos(500));
+        assertThat(SyntheticCost.parse("blocking:0.5ms").perRecord()).isEqualTo(Duration.ofNanos(500_000));
+        assertThat(SyntheticCost.parse("blocking:2s").perRecord()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void describesItselfPerRecord() {
+        assertThat(SyntheticCost.parse("sleep:1ms")).hasToString("blocking 1ms/record");
+        assertThat(SyntheticCost.parse("cpu:200us")).hasToString("cpu 200us/record");
+        assertThat(SyntheticCost.parse("cpu:1500ns")).hasToString("cpu 1500ns/record");
+        assertThat(SyntheticCost.parse("cpu:0.5s")).hasToString("cpu 500ms/record");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "cpu", "cpu:", "cpu:200", "cpu:200 us", "cpu:-1ms", "cpu:1.2.3ms",
+            "gpu:1ms", "sleep:1h", "blocking:ms", "nothing"})
+    void rejectsBadFormsListingTheValidOnes(String spec) {
+        assertThatThrownBy(() -> SyntheticCost.parse(spec)).isInstanceOf(EngineException.class)
+                .hasMessageContaining(SyntheticCost.VALID_FORMS);
+    }
+
+    @Test
+    void rejectsNonPositiveOrHugeCosts() {
+        assertThatThrownBy(() -> SyntheticCost.parse("cpu:0ms")).isInstanceOf(EngineException.class)
+                .hasMessageContaining("perRecord must be > 0").hasMessageContaining("none");
+        assertThatThrownBy(() -> SyntheticCost.blocking(Duration.ofMinutes(2)))
+                .hasMessageContaining("at most 1 minute");
+        assertThatThrownBy(() -> SyntheticCost.cpu(null)).hasMessageContaining("perRecord");
+    }
+
+    private static void spinFor(Duration idle) {
+        long end = System.nanoTime() + idle.toNanos();
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+}
