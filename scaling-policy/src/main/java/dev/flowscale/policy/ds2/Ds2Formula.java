@@ -1,0 +1,60 @@
+package dev.flowscale.policy.ds2;
+
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The DS2 model (DS2 §3.2) over the graph in topological order: an operator's target input rate
+ * is the sum of its upstream operators' target output rates (sources: their target rate); its
+ * optimal parallelism is target / (true processing rate per instance); its target output rate is
+ * true output rate × target / true processing rate.
+ */
+public final class Ds2Formula {
+
+    /** Guards ceil() against floating-point noise such as 10.000000000002. */
+    private static final double EPSILON = 1e-9;
+
+    private Ds2Formula() {
+    }
+
+    /** The DS2 estimate for one operator (rates in records per second). */
+    public record Estimate(String operatorId, double targetInputRate, double capacityPerInstance,
+            double targetOutputRate) {
+
+        /** Exact DS2 parallelism at the given utilization; 0 when capacity is unknown but needed. */
+        public int parallelism(double targetUtilization) {
+            if (targetInputRate == 0) {
+                return 1;
+            }
+            if (capacityPerInstance == 0) {
+                return 0;
+            }
+            return Math.max(1, ceil(targetInputRate / (capacityPerInstance * targetUtilization)));
+        }
+    }
+
+    /** Estimates for every operator in topological order. */
+    public static Map<String, Estimate> estimate(JobTopology topology, MetricsWindow window,
+            Map<String, Double> sourceTargetRates) {
+        Map<String, Estimate> estimates = new LinkedHashMap<>();
+        for (String id : topology.topologicalOrder()) {
+            double target = topology.isSource(id) ? sourceTargetRates.get(id)
+                    : topology.inputsOf(id).stream().mapToDouble(in -> estimates.get(in).targetOutputRate()).sum();
+            estimates.put(id, estimate(window.metrics(id).orElseThrow(), target));
+        }
+        return estimates;
+    }
+
+    private static Estimate estimate(OperatorMetrics m, double target) {
+        double trueIn = m.trueProcessingRate();
+        double output = trueIn > 0 ? m.trueOutputRate() * target / trueIn : 0;
+        return new Estimate(m.operatorId(), target, trueIn / m.parallelism(), output);
+    }
+
+    static int ceil(double x) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(x - EPSILON * Math.max(1, x)));
+    }
+}

@@ -1,0 +1,131 @@
+package dev.flowscale.policy.ds2;
+
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.PolicyConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Rejects windows DS2 must not act on: missing operators, stale windows, and NaN, infinite,
+ * negative or mutually inconsistent values. The first problem found is reported.
+ */
+final class MetricsValidator {
+
+    private static final double TOLERANCE = 1e-6;
+
+    private MetricsValidator() {
+    }
+
+    static Optional<Problem> check(JobTopology topology, MetricsWindow window, Instant now, PolicyConfig config) {
+        Duration age = Duration.between(window.end(), now);
+        if (age.compareTo(config.maxMetricsAge()) > 0) {
+            return problem(BlockReason.METRICS_STALE, "metrics window ended " + age.toSeconds()
+                    + " s ago, more than maxMetricsAge " + config.maxMetricsAge().toSeconds() + " s");
+        }
+        for (String id : topology.topologicalOrder()) {
+            Optional<OperatorMetrics> m = window.metrics(id);
+            Optional<Problem> p = m.isEmpty()
+                    ? problem(BlockReason.METRICS_MISSING, "operator '" + id + "' has no metrics in the window")
+                    : checkOperator(topology, m.get(), config);
+            if (p.isPresent()) {
+                return p;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Problem> checkOperator(JobTopology topology, OperatorMetrics m, PolicyConfig config) {
+        String id = m.operatorId();
+        int running = topology.operator(id).parallelism();
+        if (m.parallelism() != running) {
+            return problem(BlockReason.METRICS_STALE, "operator '" + id + "' metrics were measured at parallelism "
+                    + m.parallelism() + " but it runs at " + running);
+        }
+        Optional<Problem> p = finite(id, "trueProcessingRate", m.trueProcessingRate())
+                .or(() -> finite(id, "trueOutputRate", m.trueOutputRate()))
+                .or(() -> finite(id, "observedProcessingRate", m.observedProcessingRate()))
+                .or(() -> finite(id, "observedOutputRate", m.observedOutputRate()))
+                .or(() -> consistent(id, m))
+                .or(() -> checkSource(topology, m, config));
+        return p.isPresent() ? p : checkInstances(m);
+    }
+
+    private static Optional<Problem> consistent(String id, OperatorMetrics m) {
+        if (m.trueProcessingRate() == 0 && (m.observedProcessingRate() > 0 || m.trueOutputRate() > 0)) {
+            return invalid(id, "processed records but reports zero useful time (trueProcessingRate 0)");
+        }
+        if (m.trueOutputRate() == 0 && m.observedOutputRate() > 0) {
+            return invalid(id, "emitted records but reports zero useful time (trueOutputRate 0)");
+        }
+        if (below(m.trueProcessingRate(), m.observedProcessingRate())
+                || below(m.trueOutputRate(), m.observedOutputRate())) {
+            return invalid(id, "true rate below observed rate: useful time would exceed the window");
+        }
+        return Optional.empty();
+    }
+
+    private static boolean below(double trueRate, double observedRate) {
+        return trueRate < observedRate * (1 - TOLERANCE);
+    }
+
+    private static Optional<Problem> checkSource(JobTopology topology, OperatorMetrics m, PolicyConfig config) {
+        String id = m.operatorId();
+        if (!topology.isSource(id)) {
+            return Optional.empty();
+        }
+        if (m.source().isEmpty()) {
+            return config.sourceTargetRates().containsKey(id) ? Optional.empty()
+                    : problem(BlockReason.METRICS_MISSING, "source '" + id + "' reports no offered rate or backlog;"
+                            + " report them or configure its target rate");
+        }
+        return finite(id, "offeredRate", m.source().get().offeredRate())
+                .or(() -> finite(id, "backlogRecords", m.source().get().backlogRecords()));
+    }
+
+    private static Optional<Problem> checkInstances(OperatorMetrics m) {
+        if (m.instances().isEmpty()) {
+            return Optional.empty();
+        }
+        String id = m.operatorId();
+        if (m.instances().size() != m.parallelism()) {
+            return invalid(id, "reports " + m.instances().size() + " instances at parallelism " + m.parallelism());
+        }
+        double sum = 0;
+        for (InstanceMetrics i : m.instances()) {
+            String at = "instance " + i.index() + " ";
+            Optional<Problem> p = finite(id, at + "trueProcessingRate", i.trueProcessingRate())
+                    .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))
+                    .or(() -> finite(id, at + "observedProcessingRate", i.observedProcessingRate()))
+                    .or(() -> finite(id, at + "observedOutputRate", i.observedOutputRate()));
+            if (p.isPresent()) {
+                return p;
+            }
+            sum += i.trueProcessingRate();
+        }
+        if (Math.abs(sum - m.trueProcessingRate()) > TOLERANCE * Math.max(1, sum)) {
+            return invalid(id, "instance true processing rates sum to " + sum + " but the aggregate is "
+                    + m.trueProcessingRate());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Problem> finite(String id, String field, double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return invalid(id, field + " is " + value);
+        }
+        return value < 0 ? invalid(id, field + " is negative (" + value + ")") : Optional.empty();
+    }
+
+    private static Optional<Problem> invalid(String id, String what) {
+        return problem(BlockReason.METRICS_INVALID, "operator '" + id + "' " + what);
+    }
+
+    private static Optional<Problem> problem(BlockReason reason, String message) {
+        return Optional.of(new Problem(reason, message));
+    }
+}
