@@ -1,0 +1,7 @@
+package dev.flowscale.engine.api;
+
+/** Where an operator emits its records. */
+@FunctionalInterface
+public interface Collector<T> {
+    void collect(T record);
+}

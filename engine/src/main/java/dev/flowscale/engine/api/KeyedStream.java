@@ -1,0 +1,25 @@
+package dev.flowscale.engine.api;
+
+import java.util.function.Supplier;
+
+/** A stream partitioned by key: all records with the same key reach the same instance. */
+public final class KeyedStream<T, K> {
+    private final DataStream<T> input;
+    private final KeySelector<? super T, K> keySelector;
+
+    KeyedStream(DataStream<T> input, KeySelector<? super T, K> keySelector) {
+        this.input = input;
+        this.keySelector = keySelector;
+    }
+
+    /**
+     * Processes the records with a keyed function; {@code factory} makes one function object per
+     * instance.
+     */
+    public <O> DataStream<O> process(String id, Supplier<? extends KeyedProcessFunction<K, ? super T, O>> factory) {
+        if (factory == null) {
+            throw new InvalidJobException("process '" + id + "': factory is null; pass e.g. MyFunction::new");
+        }
+        return input.nextKeyed(id, factory, keySelector);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.flowscale.engine.api;
+
+/** One source instance's reader; called from that instance's thread only. */
+public interface SourceReader<T> {
+
+    /** Returned by {@link #poll} when the reader has no more records, ever. */
+    int END_OF_INPUT = -1;
+
+    /**
+     * Emits up to {@code max} records into {@code out}.
+     *
+     * @return how many were emitted; 0 if none is due yet; {@link #END_OF_INPUT} when done
+     */
+    int poll(Collector<T> out, int max) throws Exception;
+
+    /** When {@link #poll} returned 0: how long until the next record is due, in nanoseconds. */
+    default long nanosUntilNext() {
+        return 1_000_000L;
+    }
+
+    /** Records due by now but not yet emitted (the analogue of a Kafka consumer's lag). */
+    default long backlog() {
+        return 0;
+    }
+
+    default void close() throws Exception {
+    }
+}

@@ -1,0 +1,44 @@
+package dev.flowscale.engine.api;
+
+import dev.flowscale.engine.source.GeneratorSource;
+import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.source.SentenceGenerator;
+import java.util.List;
+import java.util.function.LongFunction;
+
+/** Built-in sources. */
+public final class Sources {
+    private Sources() {
+    }
+
+    /** Endless records made from their sequence number, at the rate the profile schedules. */
+    public static <T> SourceFunction<T> generator(RateProfile profile, LongFunction<T> recordOf) {
+        return new GeneratorSource<>(profile, recordOf, Long.MAX_VALUE);
+    }
+
+    /** {@code limit} records in all, as fast as downstream allows. */
+    public static <T> SourceFunction<T> generator(long limit, LongFunction<T> recordOf) {
+        return new GeneratorSource<>(null, recordOf, limit);
+    }
+
+    /** {@code limit} records in all, at the profile's rate. */
+    public static <T> SourceFunction<T> generator(RateProfile profile, long limit, LongFunction<T> recordOf) {
+        return new GeneratorSource<>(profile, recordOf, limit);
+    }
+
+    /** The sequence numbers 0 .. count-1, as fast as downstream allows. */
+    public static SourceFunction<Long> sequence(long count) {
+        return generator(count, seq -> seq);
+    }
+
+    /** The elements of a list, spread over the source's instances by position. */
+    public static <T> SourceFunction<T> fromList(List<T> elements) {
+        List<T> copy = List.copyOf(elements);
+        return generator(copy.size(), seq -> copy.get((int) seq));
+    }
+
+    /** Sentences of words for word count, at the profile's rate (null: unthrottled). */
+    public static SourceFunction<String> sentences(RateProfile profile, SentenceGenerator generator) {
+        return new GeneratorSource<>(profile, generator::sentence, Long.MAX_VALUE);
+    }
+}

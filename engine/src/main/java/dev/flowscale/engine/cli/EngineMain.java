@@ -1,0 +1,160 @@
+package dev.flowscale.engine.cli;
+
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.JobFailedException;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code flowscale-engine run <job> [options]}: runs a built-in job on the embedded engine and
+ * prints per-operator DS2 rates while it runs, until {@code --duration} or Ctrl-C.
+ */
+public final class EngineMain {
+    static final String USAGE = """
+            usage: flowscale-engine run <job> [options]     jobs: wordcount, chain
+                   flowscale-engine list
+            options:
+              --duration D            stop after D (e.g. 30s, 2m); default: run until Ctrl-C
+              --rate SPEC             source rate: max (default), 1000, constant:1000,
+                                      steps:0s=1000,30s=3000, sine:base=1000,amplitude=500,period=60s,
+                                      trace:/path/file.csv (lines time,rate)
+              --parallelism OP=P,...  parallelism per operator id (e.g. split=2,count=4)
+              --cost OP=COST,...      synthetic per-record cost per operator (cpu:200us, sleep:1ms, none)
+              --max-parallelism N     number of key groups (default 128)
+              --words-per-sentence N  wordcount: words per sentence (default 10)
+              --vocabulary N          wordcount: distinct words (default 10000)
+              --stages N              chain: number of map operators (default 3)
+              --stage-cost COST       chain: cost of every map (default cpu:20us)
+              --print-interval D      how often to print rates (default 2s)
+              --metrics-port N        serve Prometheus metrics on http://0.0.0.0:N/metrics
+              --batch-size N          records per batch between instances (default 512)
+              --no-instrumentation    turn the DS2 counters off (to measure their cost)
+              --help                  this text
+            """;
+
+    private EngineMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
+            out.print(USAGE);
+            return args.isEmpty() ? 2 : 0;
+        }
+        try {
+            return switch (args.get(0)) {
+                case "list" -> list(out);
+                case "run" -> runJob(args.subList(1, args.size()), out);
+                default -> throw new EngineException("unknown command '" + args.get(0) + "'; use run or list");
+            };
+        } catch (JobFailedException e) {
+            err.println("error: " + e.getMessage());
+            return 1;
+        } catch (EngineException e) {
+            err.println("error: " + e.getMessage());
+            err.print(USAGE);
+            return 2;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
+    }
+
+    private static int list(PrintStream out) {
+        BuiltinJobs.describe().forEach((name, shape) -> out.printf("%-10s %s%n", name, shape));
+        return 0;
+    }
+
+    private static int runJob(List<String> args, PrintStream out) throws InterruptedException {
+        if (args.isEmpty() || args.get(0).startsWith("--")) {
+            throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
+        }
+        Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
+        valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size"));
+        CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of("no-instrumentation"));
+        Duration duration = options.duration("duration", null);
+        Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        JobConfig config = JobConfig.defaults().withBatchSize(options.integer("batch-size", 512, 1))
+                .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry);
+        var builder = BuiltinJobs.build(args.get(0), options);
+        var graph = builder.build();
+        try (MetricsHttpServer server = options.has("metrics-port")
+                ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0), registry) : null) {
+            if (server != null) {
+                out.println("metrics: http://localhost:" + server.port() + "/metrics");
+            }
+            out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
+            return watch(RunningJob.start(graph, config), duration, interval, out);
+        }
+    }
+
+    private static int watch(RunningJob job, Duration duration, Duration interval, PrintStream out)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        LiveView view = new LiveView(out, start);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            job.stop();
+            awaitQuietly(stopped);
+        }, "flowscale-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            long deadline = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
+            boolean stopping = false;
+            while (!job.await(Duration.ofNanos(stopping ? interval.toNanos()
+                    : Math.max(1, Math.min(interval.toNanos(), deadline - System.nanoTime()))))) {
+                if (!stopping && System.nanoTime() >= deadline) {
+                    out.println("\nduration reached: stopping the sources and draining");
+                    job.stop();
+                    stopping = true;
+                } else {
+                    view.print(job.metrics());
+                }
+            }
+            view.summary(job.metrics());
+            return 0;
+        } finally {
+            stopped.countDown();
+            closeQuietly(job);
+            removeHook(hook);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(java.util.concurrent.TimeUnit.SECONDS.toMillis(10), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down: the hook is running.
+        }
+    }
+
+    private static void closeQuietly(RunningJob job) {
+        try {
+            job.close();
+        } catch (Exception e) {
+            System.err.println("warning: closing the job: " + e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.flowscale.engine.metrics;
+
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * The DS2 counters of one operator instance. Its task thread is the only writer and updates it
+ * once per batch or per change of phase, never per record. Every nanosecond of the instance's
+ * life is in exactly one phase, so useful + waiting-for-input + backpressure = observed time.
+ * Readers on other threads get a consistent {@link InstanceSnapshot} that includes the time
+ * spent so far in the current phase.
+ */
+public final class InstanceMetrics {
+
+    /** Where the instance's time goes. */
+    public enum Phase { NOT_STARTED, USEFUL, WAIT_INPUT, BACKPRESSURE, FINISHED }
+
+    private final String operatorId;
+    private final int instance;
+    private final StampedLock lock = new StampedLock();
+    private long startNanos;
+    private long recordsIn;
+    private long recordsOut;
+    private long usefulNanos;
+    private long waitInputNanos;
+    private long backpressureNanos;
+    private long backlog;
+    private Phase phase = Phase.NOT_STARTED;
+    private long phaseSince;
+
+    public InstanceMetrics(String operatorId, int instance) {
+        this.operatorId = operatorId;
+        this.instance = instance;
+    }
+
+    public void start(long now) {
+        long stamp = lock.writeLock();
+        startNanos = now;
+        phase = Phase.USEFUL;
+        phaseSince = now;
+        lock.unlockWrite(stamp);
+    }
+
+    /** Closes the current phase at {@code now} and opens {@code next}. */
+    public void enter(Phase next, long now) {
+        long stamp = lock.writeLock();
+        account(now);
+        phase = next;
+        phaseSince = now;
+        lock.unlockWrite(stamp);
+    }
+
+    public void addRecords(long in, long out) {
+        long stamp = lock.writeLock();
+        recordsIn += in;
+        recordsOut += out;
+        lock.unlockWrite(stamp);
+    }
+
+    public void backlog(long records) {
+        long stamp = lock.writeLock();
+        backlog = records;
+        lock.unlockWrite(stamp);
+    }
+
+    public void finish(long now) {
+        enter(Phase.FINISHED, now);
+    }
+
+    public Phase phase() {
+        long stamp = lock.readLock();
+        try {
+            return phase;
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
+    public InstanceSnapshot snapshot(long now) {
+        long stamp = lock.readLock();
+        try {
+            long open = phase == Phase.NOT_STARTED || phase == Phase.FINISHED ? 0 : Math.max(0, now - phaseSince);
+            long end = phase == Phase.FINISHED ? phaseSince : now;
+            return new InstanceSnapshot(operatorId, instance, now,
+                    phase == Phase.NOT_STARTED ? 0 : Math.max(0, end - startNanos),
+                    recordsIn, recordsOut,
+                    usefulNanos + (phase == Phase.USEFUL ? open : 0),
+                    waitInputNanos + (phase == Phase.WAIT_INPUT ? open : 0),
+                    backpressureNanos + (phase == Phase.BACKPRESSURE ? open : 0),
+                    backlog, phase == Phase.FINISHED);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    private void account(long now) {
+        long elapsed = Math.max(0, now - phaseSince);
+        switch (phase) {
+            case USEFUL -> usefulNanos += elapsed;
+            case WAIT_INPUT -> waitInputNanos += elapsed;
+            case BACKPRESSURE -> backpressureNanos += elapsed;
+            default -> { }
+        }
+    }
+}

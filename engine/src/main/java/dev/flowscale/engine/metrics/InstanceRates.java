@@ -1,0 +1,31 @@
+package dev.flowscale.engine.metrics;
+
+/**
+ * DS2 rates of one instance over the window between two snapshots (DS2 §3.2): true rates divide
+ * by useful time Wu, observed rates by the observed time W. Rates are NaN when their time is 0.
+ */
+public record InstanceRates(String operatorId, int instance, double windowSeconds, double usefulSeconds,
+                            double trueProcessingRate, double trueOutputRate,
+                            double observedProcessingRate, double observedOutputRate,
+                            double waitInputRatio, double backpressureRatio, long backlog) {
+
+    public static InstanceRates between(InstanceSnapshot earlier, InstanceSnapshot later) {
+        double w = (later.observedNanos() - earlier.observedNanos()) / 1e9;
+        double wu = (later.usefulNanos() - earlier.usefulNanos()) / 1e9;
+        double in = later.recordsIn() - earlier.recordsIn();
+        double out = later.recordsOut() - earlier.recordsOut();
+        return new InstanceRates(later.operatorId(), later.instance(), w, wu,
+                divide(in, wu), divide(out, wu), divide(in, w), divide(out, w),
+                divide((later.waitInputNanos() - earlier.waitInputNanos()) / 1e9, w),
+                divide((later.backpressureNanos() - earlier.backpressureNanos()) / 1e9, w), later.backlog());
+    }
+
+    /** Useful time over observed time: how busy the instance was. */
+    public double utilization() {
+        return divide(usefulSeconds, windowSeconds);
+    }
+
+    private static double divide(double a, double b) {
+        return b > 0 ? a / b : Double.NaN;
+    }
+}

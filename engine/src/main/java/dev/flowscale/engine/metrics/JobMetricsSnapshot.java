@@ -1,0 +1,48 @@
+package dev.flowscale.engine.metrics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The counters of every instance of a running job at one moment, in topological order of the
+ * operators. A controller polls two of these and calls {@link #ratesSince} for DS2's window.
+ */
+public record JobMetricsSnapshot(String jobName, long timeNanos, Map<String, Integer> parallelism,
+                                 List<InstanceSnapshot> instances) {
+
+    public List<InstanceSnapshot> instancesOf(String operatorId) {
+        return instances.stream().filter(i -> i.operatorId().equals(operatorId)).toList();
+    }
+
+    /**
+     * Per-operator rates over the window from {@code earlier} to this snapshot. Instances that are
+     * missing from {@code earlier} (the job was restarted) are measured from zero.
+     */
+    public Map<String, OperatorRates> ratesSince(JobMetricsSnapshot earlier) {
+        Map<String, OperatorRates> result = new LinkedHashMap<>();
+        for (String op : parallelism.keySet()) {
+            List<InstanceRates> rates = new ArrayList<>();
+            for (InstanceSnapshot now : instancesOf(op)) {
+                InstanceSnapshot before = earlier == null ? null : earlier.find(op, now.instance());
+                rates.add(InstanceRates.between(before != null ? before : zero(now), now));
+            }
+            result.put(op, OperatorRates.of(op, rates));
+        }
+        return result;
+    }
+
+    public InstanceSnapshot find(String operatorId, int instance) {
+        for (InstanceSnapshot s : instances) {
+            if (s.operatorId().equals(operatorId) && s.instance() == instance) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static InstanceSnapshot zero(InstanceSnapshot like) {
+        return new InstanceSnapshot(like.operatorId(), like.instance(), like.timeNanos(), 0, 0, 0, 0, 0, 0, 0, false);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.graph.Edge;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.graph.OperatorNode;
+import dev.flowscale.engine.graph.Partitioning;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a job graph into connected tasks: an input gate per non-source instance with one
+ * channel per upstream instance that feeds it, and a record writer per instance and outgoing
+ * edge.
+ */
+final class ExecutionPlan {
+    private final JobGraph graph;
+    private final RunSettings settings;
+    private final Map<String, InputGate[]> gates = new HashMap<>();
+    /** First channel index of each edge in its downstream gates. */
+    private final Map<Edge, Integer> firstChannel = new HashMap<>();
+    private final Map<String, Task[]> tasks = new HashMap<>();
+
+    private ExecutionPlan(JobGraph graph, RunSettings settings) {
+        this.graph = graph;
+        this.settings = settings;
+    }
+
+    static List<Task> build(JobGraph graph, RunSettings settings) {
+        return new ExecutionPlan(graph, settings).build();
+    }
+
+    private List<Task> build() {
+        graph.operators().forEach(this::createGates);
+        graph.operators().forEach(this::createTasks);
+        List<Task> all = new ArrayList<>();
+        for (String id : graph.topologicalOrder()) {
+            Task[] instances = tasks.get(id);
+            for (Task task : instances) {
+                task.connect(new TaskOutput(writersOf(id, task.context.instanceIndex(), task.clock)));
+                all.add(task);
+            }
+        }
+        return all;
+    }
+
+    private void createGates(OperatorNode node) {
+        if (node.kind().isSource()) {
+            return;
+        }
+        int channels = 0;
+        for (Edge edge : graph.inputsOf(node.id())) {
+            firstChannel.put(edge, channels);
+            channels += edge.partitioning() == Partitioning.FORWARD ? 1 : graph.operator(edge.from()).parallelism();
+        }
+        InputGate[] instances = new InputGate[node.parallelism()];
+        for (int i = 0; i < instances.length; i++) {
+            instances[i] = new InputGate(channels, settings.config().channelCapacity(), settings.cancellation());
+        }
+        gates.put(node.id(), instances);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void createTasks(OperatorNode node) {
+        Task[] instances = new Task[node.parallelism()];
+        for (int i = 0; i < instances.length; i++) {
+            TaskContext context = new TaskContext(graph.jobName(), node.id(), i, node.parallelism(),
+                    graph.maxParallelism());
+            Runnable cost = node.cost().isNone() ? null : meter(node);
+            instances[i] = node.kind().isSource()
+                    ? new SourceTask(context, settings, (SourceFunction<Object>) node.function(), cost)
+                    : new OperatorTask(context, settings, gates.get(node.id())[i],
+                            OperatorLogics.create(graph, node, context), cost);
+        }
+        tasks.put(node.id(), instances);
+    }
+
+    private static Runnable meter(OperatorNode node) {
+        var meter = node.cost().meter();
+        return meter::charge;
+    }
+
+    private RecordWriter[] writersOf(String id, int instance, PhaseClock clock) {
+        List<Edge> outputs = graph.outputsOf(id);
+        RecordWriter[] writers = new RecordWriter[outputs.size()];
+        for (int w = 0; w < writers.length; w++) {
+            writers[w] = writer(outputs.get(w), instance, clock);
+        }
+        return writers;
+    }
+
+    private RecordWriter writer(Edge edge, int instance, PhaseClock clock) {
+        InputGate[] downstream = gates.get(edge.to());
+        int base = firstChannel.get(edge);
+        boolean forward = edge.partitioning() == Partitioning.FORWARD;
+        InputGate[] targets = forward ? new InputGate[] {downstream[instance]} : downstream;
+        int[] channels = new int[targets.length];
+        for (int j = 0; j < targets.length; j++) {
+            channels[j] = forward ? base : base + instance;
+        }
+        return new RecordWriter(edge.partitioning(), edge.keySelector(), graph.maxParallelism(), targets, channels,
+                settings.config().batchSize(), clock);
+    }
+}

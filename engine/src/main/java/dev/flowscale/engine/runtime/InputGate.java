@@ -1,0 +1,154 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The input side of one operator instance: one bounded channel per upstream instance. A
+ * producer that finds its channel full blocks (backpressure) and its time counts as such; the
+ * consumer takes batches round robin over the channels. Locking is per batch, not per record.
+ */
+final class InputGate {
+    private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition notEmpty = lock.newCondition();
+    private final ArrayDeque<Batch>[] queues;
+    private final Condition[] notFull;
+    private final int capacity;
+    private final Cancellation cancellation;
+    private int next;
+    private int queued;
+
+    @SuppressWarnings("unchecked")
+    InputGate(int channels, int capacity, Cancellation cancellation) {
+        this.queues = new ArrayDeque[channels];
+        this.notFull = new Condition[channels];
+        for (int i = 0; i < channels; i++) {
+            queues[i] = new ArrayDeque<>(capacity + 1);
+            notFull[i] = lock.newCondition();
+        }
+        this.capacity = capacity;
+        this.cancellation = cancellation;
+    }
+
+    int channels() {
+        return queues.length;
+    }
+
+    /** Puts a batch, blocking while the channel is full; end-of-stream never blocks. */
+    void put(int channel, Batch batch, PhaseClock producer) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            ArrayDeque<Batch> queue = queues[channel];
+            if (queue.size() >= capacity && batch.isData()) {
+                awaitRoom(channel, producer);
+            }
+            queue.addLast(batch);
+            if (queued++ == 0) {
+                notEmpty.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitRoom(int channel, PhaseClock producer) throws InterruptedException {
+        Phase before = producer.current();
+        producer.enter(Phase.BACKPRESSURE);
+        try {
+            while (queues[channel].size() >= capacity) {
+                cancellation.check();
+                notFull[channel].awaitNanos(CHECK_NANOS);
+            }
+        } finally {
+            producer.enter(before);
+        }
+    }
+
+    /** The next batch, or null if none is queued now. */
+    Batch poll() {
+        lock.lock();
+        try {
+            return queued == 0 ? null : dequeue();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The next batch, waiting up to {@code timeoutNanos}; null on timeout. */
+    Batch poll(long timeoutNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        lock.lockInterruptibly();
+        try {
+            while (queued == 0) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return null;
+                }
+                cancellation.check();
+                notEmpty.awaitNanos(Math.min(remaining, CHECK_NANOS));
+            }
+            return dequeue();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The next batch, waiting as long as it takes (checking for cancellation). */
+    Batch take() throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            while (queued == 0) {
+                cancellation.check();
+                notEmpty.awaitNanos(CHECK_NANOS);
+            }
+            return dequeue();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records and events queued now; bounded by channels × capacity (+1 end-of-stream each). */
+    int queuedBatches() {
+        lock.lock();
+        try {
+            return queued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records in the queued batches now. */
+    long queuedRecords() {
+        lock.lock();
+        try {
+            long records = 0;
+            for (ArrayDeque<Batch> queue : queues) {
+                for (Batch batch : queue) {
+                    records += batch.size;
+                }
+            }
+            return records;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Batch dequeue() {
+        for (int i = 0; i < queues.length; i++) {
+            int c = (next + i) % queues.length;
+            Batch batch = queues[c].pollFirst();
+            if (batch != null) {
+                next = c + 1;
+                queued--;
+                notFull[c].signal();
+                return batch;
+            }
+        }
+        throw new IllegalStateException("queued count " + queued + " but every channel is empty");
+    }
+}

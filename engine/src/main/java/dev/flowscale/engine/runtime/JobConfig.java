@@ -1,0 +1,60 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.api.InvalidJobException;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+
+/**
+ * How a job runs: batch and channel sizes (which bound memory under backpressure), flush
+ * timing, whether instrumentation is on, and where meters go.
+ *
+ * @param batchSize        records per batch handed between instances
+ * @param channelCapacity  batches a channel holds before its producer blocks
+ * @param flushInterval    longest time a partly filled batch waits in a busy operator
+ * @param idleFlush        how long an operator whose input ran dry waits for more before flushing
+ * @param instrumented     false turns off the DS2 counters (to measure their overhead)
+ * @param rateWindow       window of the rate gauges exported to the meter registry
+ * @param meterRegistry    where the job's meters are registered; null for none
+ */
+public record JobConfig(int batchSize, int channelCapacity, Duration flushInterval, Duration idleFlush,
+                        boolean instrumented, Duration rateWindow, MeterRegistry meterRegistry) {
+
+    public JobConfig {
+        check(batchSize >= 1 && batchSize <= 65_536, "batchSize", batchSize, "use 1..65536");
+        check(channelCapacity >= 1, "channelCapacity", channelCapacity, "use at least 1");
+        check(!flushInterval.isNegative() && !flushInterval.isZero(), "flushInterval", flushInterval, "use > 0");
+        check(!idleFlush.isNegative(), "idleFlush", idleFlush, "use >= 0");
+        check(!rateWindow.isNegative() && !rateWindow.isZero(), "rateWindow", rateWindow, "use > 0");
+    }
+
+    public static JobConfig defaults() {
+        return new JobConfig(512, 4, Duration.ofMillis(50), Duration.ofNanos(200_000), true,
+                Duration.ofSeconds(2), null);
+    }
+
+    public JobConfig withBatchSize(int size) {
+        return new JobConfig(size, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry);
+    }
+
+    public JobConfig withChannelCapacity(int batches) {
+        return new JobConfig(batchSize, batches, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry);
+    }
+
+    public JobConfig withInstrumentation(boolean on) {
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, on, rateWindow, meterRegistry);
+    }
+
+    public JobConfig withMeterRegistry(MeterRegistry registry) {
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, registry);
+    }
+
+    public JobConfig withRateWindow(Duration window) {
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, window, meterRegistry);
+    }
+
+    private static void check(boolean ok, String field, Object value, String fix) {
+        if (!ok) {
+            throw new InvalidJobException("job config: " + field + " " + value + " is invalid; " + fix);
+        }
+    }
+}

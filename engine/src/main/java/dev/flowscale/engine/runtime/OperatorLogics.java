@@ -1,0 +1,85 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.api.FilterFunction;
+import dev.flowscale.engine.api.FlatMapFunction;
+import dev.flowscale.engine.api.KeySelector;
+import dev.flowscale.engine.api.KeyedProcessFunction;
+import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.api.SinkFunction;
+import dev.flowscale.engine.graph.Edge;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.graph.OperatorNode;
+import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.state.KeyedStateBackend;
+import java.util.function.Supplier;
+
+/** Builds the per-instance logic of each operator kind from its node. */
+final class OperatorLogics {
+    private OperatorLogics() {
+    }
+
+    @SuppressWarnings("unchecked")
+    static OperatorLogic create(JobGraph graph, OperatorNode node, TaskContext context) {
+        Object fn = node.function();
+        return switch (node.kind()) {
+            case MAP -> (record, out) -> out.collect(((MapFunction<Object, Object>) fn).map(record));
+            case FLAT_MAP -> (record, out) -> ((FlatMapFunction<Object, Object>) fn).flatMap(record, out);
+            case FILTER -> (record, out) -> {
+                if (((FilterFunction<Object>) fn).filter(record)) {
+                    out.collect(record);
+                }
+            };
+            case SINK -> (record, out) -> ((SinkFunction<Object>) fn).invoke(record);
+            case KEYED_PROCESS -> keyed(graph, node, context);
+            case SOURCE -> throw new IllegalArgumentException(node + " is a source");
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static OperatorLogic keyed(JobGraph graph, OperatorNode node, TaskContext context) {
+        KeySelector<Object, Object> selector = graph.inputsOf(node.id()).stream().map(Edge::keySelector)
+                .findFirst().orElseThrow();
+        KeyedStateBackend backend = new KeyedStateBackend(node.id(), graph.maxParallelism(),
+                KeyGroups.rangeFor(context.instanceIndex(), graph.maxParallelism(), context.parallelism()));
+        KeyedProcessFunction<Object, Object, Object> fn =
+                ((Supplier<KeyedProcessFunction<Object, Object, Object>>) node.function()).get();
+        return new KeyedLogic(fn, selector, backend, context);
+    }
+
+    /** Sets the current key, then calls the user's keyed function. */
+    static final class KeyedLogic implements OperatorLogic, KeyedProcessFunction.Context<Object> {
+        private final KeyedProcessFunction<Object, Object, Object> function;
+        private final KeySelector<Object, Object> selector;
+        final KeyedStateBackend backend;
+        private final TaskContext context;
+
+        KeyedLogic(KeyedProcessFunction<Object, Object, Object> function, KeySelector<Object, Object> selector,
+                   KeyedStateBackend backend, TaskContext context) {
+            this.function = function;
+            this.selector = selector;
+            this.backend = backend;
+            this.context = context;
+        }
+
+        @Override
+        public void open() throws Exception {
+            function.open(context.keyed(backend));
+        }
+
+        @Override
+        public void process(Object record, dev.flowscale.engine.api.Collector<Object> out) throws Exception {
+            backend.setCurrentKey(selector.getKey(record));
+            function.processElement(record, this, out);
+        }
+
+        @Override
+        public Object currentKey() {
+            return backend.currentKey();
+        }
+
+        @Override
+        public void close() throws Exception {
+            function.close();
+        }
+    }
+}

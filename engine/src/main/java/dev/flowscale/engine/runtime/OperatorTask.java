@@ -1,0 +1,101 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+
+/**
+ * Runs a non-source operator instance: takes batches from its input gate, calls the operator
+ * for each record and pays the synthetic cost. Useful time is everything but waiting for input
+ * and waiting for room downstream, counted by phase changes rather than per record.
+ */
+final class OperatorTask extends Task {
+    private final InputGate gate;
+    private final OperatorLogic logic;
+    private final Runnable cost;
+    private final long flushIntervalNanos;
+    private final long idleFlushNanos;
+    private int openChannels;
+    private long lastFlush;
+
+    OperatorTask(TaskContext context, RunSettings settings, InputGate gate, OperatorLogic logic, Runnable cost) {
+        super(context, settings.config().instrumented(), settings.cancellation(), settings.failures());
+        this.gate = gate;
+        this.logic = logic;
+        this.cost = cost;
+        this.flushIntervalNanos = settings.config().flushInterval().toNanos();
+        this.idleFlushNanos = settings.config().idleFlush().toNanos();
+        this.openChannels = gate.channels();
+    }
+
+    @Override
+    void open() throws Exception {
+        logic.open();
+        lastFlush = System.nanoTime();
+    }
+
+    @Override
+    void process() throws Exception {
+        while (openChannels > 0) {
+            Batch batch = nextBatch();
+            if (!batch.isData()) {
+                openChannels--;
+                continue;
+            }
+            processBatch(batch);
+            clock.records(batch.size, output.takeEmitted());
+            long now = System.nanoTime();
+            if (now - lastFlush > flushIntervalNanos) {
+                output.flush();
+                lastFlush = now;
+            }
+        }
+    }
+
+    private void processBatch(Batch batch) throws Exception {
+        Object[] records = batch.records;
+        TaskOutput out = output;
+        if (cost == null) {
+            for (int i = 0; i < batch.size; i++) {
+                logic.process(records[i], out);
+            }
+        } else {
+            for (int i = 0; i < batch.size; i++) {
+                logic.process(records[i], out);
+                cost.run();
+            }
+        }
+    }
+
+    /** The next batch; when the input runs dry, waits briefly, then flushes and waits on. */
+    private Batch nextBatch() throws InterruptedException {
+        Batch batch = gate.poll();
+        if (batch != null) {
+            return batch;
+        }
+        clock.enter(Phase.WAIT_INPUT);
+        batch = gate.poll(idleFlushNanos);
+        if (batch == null) {
+            output.flush();
+            lastFlush = System.nanoTime();
+            batch = gate.take();
+        }
+        clock.enter(Phase.USEFUL);
+        return batch;
+    }
+
+    @Override
+    void close() throws Exception {
+        logic.close();
+    }
+
+    OperatorLogic logic() {
+        return logic;
+    }
+
+    int queuedBatches() {
+        return gate.queuedBatches();
+    }
+
+    long queuedRecords() {
+        return gate.queuedRecords();
+    }
+}

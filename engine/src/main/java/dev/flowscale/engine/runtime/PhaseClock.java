@@ -1,0 +1,54 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.metrics.InstanceMetrics;
+import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+
+/**
+ * The task thread's view of its own phase. It reads the clock only when the phase changes, so
+ * a task that always finds input and room for output pays nothing per batch for timing.
+ */
+final class PhaseClock {
+    private final InstanceMetrics metrics;
+    private final boolean instrumented;
+    private Phase current = Phase.NOT_STARTED;
+
+    PhaseClock(InstanceMetrics metrics, boolean instrumented) {
+        this.metrics = metrics;
+        this.instrumented = instrumented;
+    }
+
+    void start() {
+        current = Phase.USEFUL;
+        metrics.start(System.nanoTime());
+    }
+
+    Phase current() {
+        return current;
+    }
+
+    void enter(Phase next) {
+        if (next != current) {
+            current = next;
+            if (instrumented) {
+                metrics.enter(next, System.nanoTime());
+            }
+        }
+    }
+
+    void records(long in, long out) {
+        if (instrumented) {
+            metrics.addRecords(in, out);
+        }
+    }
+
+    void backlog(long records) {
+        if (instrumented) {
+            metrics.backlog(records);
+        }
+    }
+
+    void finish() {
+        current = Phase.FINISHED;
+        metrics.finish(System.nanoTime());
+    }
+}

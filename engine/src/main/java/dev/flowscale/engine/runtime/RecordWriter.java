@@ -1,0 +1,91 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.KeySelector;
+import dev.flowscale.engine.graph.Partitioning;
+import dev.flowscale.engine.state.KeyGroups;
+
+/**
+ * One producer instance's side of one edge: a batch buffer per downstream instance it feeds,
+ * filled by the edge's partitioning and handed over when full or flushed.
+ */
+final class RecordWriter {
+    private final Partitioning partitioning;
+    private final KeySelector<Object, Object> keySelector;
+    private final int maxParallelism;
+    private final InputGate[] gates;
+    private final int[] channels;
+    private final int batchSize;
+    private final PhaseClock clock;
+    private final Object[][] buffers;
+    private final int[] sizes;
+    private int roundRobin;
+
+    RecordWriter(Partitioning partitioning, KeySelector<Object, Object> keySelector, int maxParallelism,
+                 InputGate[] gates, int[] channels, int batchSize, PhaseClock clock) {
+        this.partitioning = partitioning;
+        this.keySelector = keySelector;
+        this.maxParallelism = maxParallelism;
+        this.gates = gates;
+        this.channels = channels;
+        this.batchSize = batchSize;
+        this.clock = clock;
+        this.buffers = new Object[gates.length][batchSize];
+        this.sizes = new int[gates.length];
+    }
+
+    void emit(Object record) throws InterruptedException {
+        switch (partitioning) {
+            case FORWARD -> add(0, record);
+            case REBALANCE -> {
+                add(roundRobin, record);
+                roundRobin = roundRobin + 1 == gates.length ? 0 : roundRobin + 1;
+            }
+            case HASH -> add(KeyGroups.operatorIndexForKey(key(record), maxParallelism, gates.length), record);
+            case BROADCAST -> {
+                for (int i = 0; i < gates.length; i++) {
+                    add(i, record);
+                }
+            }
+        }
+    }
+
+    void flush() throws InterruptedException {
+        for (int i = 0; i < gates.length; i++) {
+            if (sizes[i] > 0) {
+                push(i);
+            }
+        }
+    }
+
+    void endOfStream() throws InterruptedException {
+        flush();
+        for (int i = 0; i < gates.length; i++) {
+            gates[i].put(channels[i], Batch.END_OF_STREAM, clock);
+        }
+    }
+
+    private void add(int target, Object record) throws InterruptedException {
+        buffers[target][sizes[target]++] = record;
+        if (sizes[target] == batchSize) {
+            push(target);
+        }
+    }
+
+    private void push(int target) throws InterruptedException {
+        Batch batch = Batch.data(buffers[target], sizes[target]);
+        buffers[target] = new Object[batchSize];
+        sizes[target] = 0;
+        gates[target].put(channels[target], batch, clock);
+    }
+
+    private Object key(Object record) {
+        try {
+            return keySelector.getKey(record);
+        } catch (RuntimeException e) {
+            throw e instanceof EngineException ? e : new UserCodeException("key selector", e);
+        } catch (Exception e) {
+            throw new UserCodeException("key selector", e);
+        }
+    }
+}

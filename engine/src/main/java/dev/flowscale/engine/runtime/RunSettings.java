@@ -1,0 +1,5 @@
+package dev.flowscale.engine.runtime;
+
+/** What every task of one job run shares. */
+record RunSettings(JobConfig config, Cancellation cancellation, Task.JobFailureHandler failures) {
+}

@@ -1,0 +1,90 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.api.SourceReader;
+import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs a source instance: pulls batches from its reader until the reader ends or the job is
+ * stopped. Time spent waiting for the schedule (nothing due yet) counts as waiting for input.
+ */
+final class SourceTask extends Task {
+    private static final long MAX_IDLE_NANOS = 1_000_000L;
+
+    private final SourceFunction<Object> source;
+    private final Runnable cost;
+    private final int batchSize;
+    private final long flushIntervalNanos;
+    private volatile boolean stopRequested;
+    private SourceReader<Object> reader;
+
+    SourceTask(TaskContext context, RunSettings settings, SourceFunction<Object> source, Runnable cost) {
+        super(context, settings.config().instrumented(), settings.cancellation(), settings.failures());
+        this.source = source;
+        this.cost = cost;
+        this.batchSize = settings.config().batchSize();
+        this.flushIntervalNanos = settings.config().flushInterval().toNanos();
+    }
+
+    /** Asks the source to stop after its current batch; the job then drains. */
+    void requestStop() {
+        stopRequested = true;
+    }
+
+    @Override
+    void open() {
+        reader = source.createReader(context);
+    }
+
+    @Override
+    void process() throws Exception {
+        long lastFlush = System.nanoTime();
+        while (!stopRequested) {
+            cancellation.check();
+            int n = reader.poll(output, batchSize);
+            if (n == SourceReader.END_OF_INPUT) {
+                break;
+            }
+            if (n > 0) {
+                payCost(n);
+                clock.records(n, output.takeEmitted());
+            } else {
+                idle();
+                lastFlush = System.nanoTime();
+            }
+            clock.backlog(reader.backlog());
+            long now = System.nanoTime();
+            if (now - lastFlush > flushIntervalNanos) {
+                output.flush();
+                lastFlush = now;
+            }
+        }
+        clock.backlog(reader.backlog());
+    }
+
+    private void payCost(int n) {
+        if (cost != null) {
+            for (int i = 0; i < n; i++) {
+                cost.run();
+            }
+        }
+    }
+
+    private void idle() throws InterruptedException {
+        output.flush();
+        clock.enter(Phase.WAIT_INPUT);
+        LockSupport.parkNanos(Math.max(1, Math.min(reader.nanosUntilNext(), MAX_IDLE_NANOS)));
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        clock.enter(Phase.USEFUL);
+    }
+
+    @Override
+    void close() throws Exception {
+        if (reader != null) {
+            reader.close();
+        }
+    }
+}

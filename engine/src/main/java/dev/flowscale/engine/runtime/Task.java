@@ -1,0 +1,70 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.metrics.InstanceMetrics;
+import java.util.concurrent.CancellationException;
+
+/**
+ * One operator instance on its own thread. Any throwable from the instance fails the whole
+ * job with a cause that names the operator and instance; nothing dies silently.
+ */
+abstract class Task implements Runnable {
+    final TaskContext context;
+    final InstanceMetrics metrics;
+    final PhaseClock clock;
+    final Cancellation cancellation;
+    private final JobFailureHandler failures;
+    TaskOutput output;
+
+    Task(TaskContext context, boolean instrumented, Cancellation cancellation, JobFailureHandler failures) {
+        this.context = context;
+        this.metrics = new InstanceMetrics(context.operatorId(), context.instanceIndex());
+        this.clock = new PhaseClock(metrics, instrumented);
+        this.cancellation = cancellation;
+        this.failures = failures;
+    }
+
+    /** Connects the task's output; called once before the thread starts. */
+    void connect(TaskOutput taskOutput) {
+        this.output = taskOutput;
+    }
+
+    @Override
+    public final void run() {
+        clock.start();
+        try {
+            open();
+            process();
+            output.endOfStream();
+        } catch (CancellationException e) {
+            // The job was cancelled: another task's failure or a cancel() call, reported there.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            failures.taskFailed(context, t instanceof UserCodeException ? t.getCause() : t);
+        } finally {
+            closeQuietly();
+            clock.finish();
+        }
+    }
+
+    abstract void open() throws Exception;
+
+    abstract void process() throws Exception;
+
+    abstract void close() throws Exception;
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (Throwable t) {
+            if (!cancellation.isCancelled()) {
+                failures.taskFailed(context, t);
+            }
+        }
+    }
+
+    /** Reports a task's failure to its job. */
+    interface JobFailureHandler {
+        void taskFailed(TaskContext task, Throwable cause);
+    }
+}
