@@ -34,11 +34,14 @@ final class RateMath {
         }
     }
 
-    /** Rejects NaN so that a broken clock does not read as "nothing due". */
+    /**
+     * Rejects NaN and infinities so that a broken clock does not read as "nothing due"
+     * (0 records/s times infinity is NaN).
+     */
     static void checkQueryTime(double tSeconds) {
-        if (Double.isNaN(tSeconds)) {
-            throw new EngineException("tSeconds must be a number but was NaN; "
-                    + "pass the seconds elapsed since the source started");
+        if (!Double.isFinite(tSeconds)) {
+            throw new EngineException("tSeconds must be a finite number but was " + tSeconds
+                    + "; pass the seconds elapsed since the source started");
         }
     }
 

@@ -152,8 +152,10 @@ class RateProfileTest {
     }
 
     @Test
-    void rejectsNaNQueryTime() {
+    void rejectsNonFiniteQueryTime() {
         assertThatThrownBy(() -> RateProfile.constant(1).dueBy(Double.NaN))
+                .isInstanceOf(EngineException.class).hasMessageContaining("tSeconds");
+        assertThatThrownBy(() -> RateProfile.sine(1, 1, 1).rateAt(Double.POSITIVE_INFINITY))
                 .isInstanceOf(EngineException.class).hasMessageContaining("tSeconds");
     }
 
