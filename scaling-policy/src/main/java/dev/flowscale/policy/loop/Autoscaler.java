@@ -1,0 +1,133 @@
+package dev.flowscale.policy.loop;
+
+import dev.flowscale.policy.api.AutoscalerConfig;
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.Checks;
+import dev.flowscale.policy.api.DecisionListener;
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsProvider;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.Mode;
+import dev.flowscale.policy.api.RescaleRecord;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
+import dev.flowscale.policy.api.ScalingPolicy;
+import dev.flowscale.policy.api.ScalingRealizer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The autoscaler loop. Each {@link #tick()} that falls on or after the next policy interval asks
+ * the {@link MetricsProvider} for the current window, the {@link ScalingPolicy} for a decision,
+ * publishes it to every {@link DecisionListener}, and in {@link Mode#AUTO} hands a SCALE decision
+ * to the {@link ScalingRealizer}. It keeps a bounded history of decisions and rescales, with how
+ * long each rescale took. Errors of the policy, listeners and realizer go to the error handler
+ * and are counted; the loop keeps running.
+ */
+public final class Autoscaler {
+
+    private final AutoscalerConfig config;
+    private final ScalingPolicy policy;
+    private final MetricsProvider metrics;
+    private final ScalingRealizer realizer;
+    private final List<DecisionListener> listeners;
+    private final Clock clock;
+    private final Consumer<Throwable> errorHandler;
+    private final BoundedHistory history;
+    private Instant nextEvaluation;
+    private long errors;
+
+    public Autoscaler(AutoscalerConfig config, ScalingPolicy policy, MetricsProvider metrics, ScalingRealizer realizer,
+            List<DecisionListener> listeners, Clock clock, Consumer<Throwable> errorHandler) {
+        this.config = Checks.notNull(config, "autoscaler config");
+        this.policy = Checks.notNull(policy, "autoscaler policy");
+        this.metrics = Checks.notNull(metrics, "autoscaler metrics provider");
+        this.realizer = Checks.notNull(realizer, "autoscaler realizer");
+        this.listeners = List.copyOf(listeners);
+        this.clock = Checks.notNull(clock, "autoscaler clock");
+        this.errorHandler = Checks.notNull(errorHandler, "autoscaler error handler");
+        this.history = new BoundedHistory(config.historySize());
+    }
+
+    /** Decides if the policy interval has elapsed since the last decision; returns that decision. */
+    public synchronized Optional<ScalingDecision> tick() {
+        Instant now = clock.instant();
+        if (nextEvaluation != null && now.isBefore(nextEvaluation)) {
+            return Optional.empty();
+        }
+        nextEvaluation = now.plus(config.policyInterval());
+        try {
+            ScalingDecision decision = decide(now);
+            history.add(decision);
+            listeners.forEach(listener -> publish(listener, decision));
+            if (config.mode() == Mode.AUTO && decision.isScale()) {
+                realize(decision, now);
+            }
+            return Optional.of(decision);
+        } catch (RuntimeException | Error e) {
+            onError(e);
+            return Optional.empty();
+        }
+    }
+
+    private ScalingDecision decide(Instant now) {
+        JobTopology topology = metrics.topology();
+        Optional<MetricsWindow> window = metrics.currentWindow();
+        if (window.isEmpty()) {
+            return ScalingDecision.blocked(now, topology.jobName(), BlockReason.METRICS_MISSING,
+                    "no complete metrics window is available yet");
+        }
+        return policy.decide(topology, window.get(), history.snapshot());
+    }
+
+    private void publish(DecisionListener listener, ScalingDecision decision) {
+        try {
+            listener.onDecision(decision);
+        } catch (RuntimeException e) {
+            onError(e);
+        }
+    }
+
+    private void realize(ScalingDecision decision, Instant now) {
+        history.started(RescaleRecord.started(now, decision.newParallelism()));
+        try {
+            realizer.realize(decision).whenComplete((ok, failure) -> finished(failure));
+        } catch (RuntimeException e) {
+            finished(e);
+        }
+    }
+
+    private synchronized void finished(Throwable failure) {
+        RescaleRecord current = history.lastRescale();
+        if (current != null && current.inProgress()) {
+            history.finished(current.finishedAt(clock.instant(), failure != null));
+        }
+        if (failure != null) {
+            onError(failure);
+        }
+    }
+
+    private synchronized void onError(Throwable t) {
+        errors++;
+        errorHandler.accept(t);
+    }
+
+    /** Decisions and rescales remembered so far. */
+    public synchronized ScalingHistory history() {
+        return history.snapshot();
+    }
+
+    /** How long each finished rescale in the history took, oldest first. */
+    public synchronized List<Duration> rescaleDurations() {
+        return history.snapshot().rescales().stream().flatMap(r -> r.duration().stream()).toList();
+    }
+
+    /** Errors raised by the policy, listeners or realizer so far. */
+    public synchronized long errorCount() {
+        return errors;
+    }
+}

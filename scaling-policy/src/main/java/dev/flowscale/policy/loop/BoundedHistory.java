@@ -1,0 +1,48 @@
+package dev.flowscale.policy.loop;
+
+import dev.flowscale.policy.api.RescaleRecord;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/** The autoscaler's memory: the last N decisions and the last N rescales. Not thread-safe. */
+final class BoundedHistory {
+
+    private final int capacity;
+    private final Deque<ScalingDecision> decisions = new ArrayDeque<>();
+    private final Deque<RescaleRecord> rescales = new ArrayDeque<>();
+
+    BoundedHistory(int capacity) {
+        this.capacity = capacity;
+    }
+
+    void add(ScalingDecision decision) {
+        push(decisions, decision);
+    }
+
+    void started(RescaleRecord rescale) {
+        push(rescales, rescale);
+    }
+
+    /** Replaces the record of the rescale in progress by its finished form. */
+    void finished(RescaleRecord rescale) {
+        rescales.pollLast();
+        rescales.addLast(rescale);
+    }
+
+    RescaleRecord lastRescale() {
+        return rescales.peekLast();
+    }
+
+    ScalingHistory snapshot() {
+        return new ScalingHistory(decisions.stream().toList(), rescales.stream().toList());
+    }
+
+    private <T> void push(Deque<T> deque, T item) {
+        deque.addLast(item);
+        if (deque.size() > capacity) {
+            deque.pollFirst();
+        }
+    }
+}
