@@ -49,9 +49,11 @@ public final class Ds2Policy implements ScalingPolicy {
         }
         List<String> reasons = new ArrayList<>();
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
+        Optional<String> draining = CatchUpHold.draining(topology, window, config);
         List<OperatorDecision> ops = new ArrayList<>();
         for (OperatorDecision op : recommend(topology, window, history, reasons)) {
-            ops.add(ScaleDownDelay.apply(op, history, now, config.scaleDownDelay()));
+            OperatorDecision delayed = ScaleDownDelay.apply(op, history, now, config.scaleDownDelay());
+            ops.add(draining.map(why -> CatchUpHold.hold(delayed, why)).orElse(delayed));
         }
         return outcome(now, topology.jobName(), reasons, ops);
     }

@@ -1,0 +1,173 @@
+package dev.flowscale.policy.sim;
+
+import dev.flowscale.policy.api.JobTopology;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A discrete-time fluid model of a running dataflow. Each {@link #step} covers the interval that
+ * ends at the clock's current time. Operators are visited sinks first: each processes what is
+ * queued, up to its capacity and the free room in its downstream queues (bounded: backpressure),
+ * then pushes its output downstream. Sources owe their offered records; what they cannot emit
+ * becomes backlog. During a rescale the job is down and only backlog grows. Deterministic: the
+ * seeded random only draws optional capacity noise.
+ */
+public final class DataflowModel {
+
+    private static final int MAX_SAMPLES = 3600;
+
+    private final Scenario scenario;
+    private final Clock clock;
+    private final Instant start;
+    private final double bufferSeconds;
+    private final double noise;
+    private final Random random;
+    private final Map<String, Double> queued = new HashMap<>();
+    private final Deque<StepSample> samples = new ArrayDeque<>();
+    private JobTopology topology;
+    private Instant restartedAt;
+    private PendingRescale pending;
+
+    private record PendingRescale(Map<String, Integer> target, Instant until, CompletableFuture<Void> done) {
+    }
+
+    public DataflowModel(Scenario scenario, Clock clock, double bufferSeconds, double noise, long seed) {
+        this.scenario = scenario;
+        this.clock = clock;
+        this.start = clock.instant();
+        this.restartedAt = start;
+        this.bufferSeconds = bufferSeconds;
+        this.noise = noise;
+        this.random = new Random(seed);
+        this.topology = scenario.topology();
+        scenario.operators().forEach(op -> queued.put(op.id(), 0.0));
+    }
+
+    /** Simulates the interval of length {@code dt} that ends now. */
+    public void step(Duration dt) {
+        Instant end = clock.instant();
+        double seconds = dt.toNanos() / 1e9;
+        long second = Duration.between(start, end.minus(dt)).toSeconds();
+        Map<String, Double> offered = offer(second, seconds);
+        if (pending != null) {
+            finishRescaleIfDue(end);
+            return;
+        }
+        Map<String, double[][]> counts = new HashMap<>();
+        List<String> order = new ArrayList<>(topology.topologicalOrder());
+        java.util.Collections.reverse(order);
+        for (String id : order) {
+            counts.put(id, process(scenario.operator(id), seconds));
+        }
+        record(new StepSample(end, counts, offered, sourceBacklog()));
+    }
+
+    private Map<String, Double> offer(long second, double seconds) {
+        Map<String, Double> offered = new HashMap<>();
+        for (String id : topology.sources()) {
+            double records = scenario.operator(id).rate().at(second) * seconds;
+            offered.put(id, records);
+            queued.merge(id, records, Double::sum);
+        }
+        return offered;
+    }
+
+    private double[][] process(SimOperator op, double seconds) {
+        int p = topology.operator(op.id()).parallelism();
+        double factor = noise == 0 ? 1 : Math.max(0.5, Math.min(1.5, 1 + noise * random.nextGaussian()));
+        double capacity = op.effectiveCapacity(p) * factor * seconds;
+        double processed = Math.max(0, Math.min(queued.get(op.id()), Math.min(capacity, outputRoom(op))));
+        queued.merge(op.id(), -processed, Double::sum);
+        for (String down : topology.outputsOf(op.id())) {
+            queued.merge(down, processed * op.selectivity(), Double::sum);
+        }
+        double[][] perInstance = new double[p][];
+        for (int k = 0; k < p; k++) {
+            double in = processed * op.share(k, p);
+            perInstance[k] = new double[] {in, in * op.selectivity(), in / (op.perInstanceCapacity(p) * factor)};
+        }
+        return perInstance;
+    }
+
+    /** Input records the operator may process before a downstream queue is full. */
+    private double outputRoom(SimOperator op) {
+        double room = Double.POSITIVE_INFINITY;
+        for (String down : topology.outputsOf(op.id())) {
+            double free = Math.max(0, bufferOf(down) - queued.get(down));
+            room = Math.min(room, op.selectivity() == 0 ? room : free / op.selectivity());
+        }
+        return room;
+    }
+
+    private double bufferOf(String id) {
+        int p = topology.operator(id).parallelism();
+        return bufferSeconds * p * scenario.operator(id).perInstanceCapacity(p);
+    }
+
+    private Map<String, Double> sourceBacklog() {
+        Map<String, Double> backlog = new HashMap<>();
+        topology.sources().forEach(id -> backlog.put(id, queued.get(id)));
+        return backlog;
+    }
+
+    private void record(StepSample sample) {
+        samples.addLast(sample);
+        if (samples.size() > MAX_SAMPLES) {
+            samples.pollFirst();
+        }
+    }
+
+    /** Stops the job now and restarts it at {@code target} parallelism after {@code downtime}. */
+    public CompletableFuture<Void> rescale(Map<String, Integer> target, Duration downtime) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        pending = new PendingRescale(Map.copyOf(target), clock.instant().plus(downtime), done);
+        return done;
+    }
+
+    private void finishRescaleIfDue(Instant end) {
+        if (end.isBefore(pending.until())) {
+            return;
+        }
+        topology = topology.withParallelism(pending.target());
+        restartedAt = end;
+        samples.clear();
+        PendingRescale finished = pending;
+        pending = null;
+        finished.done().complete(null);
+    }
+
+    public JobTopology topology() {
+        return topology;
+    }
+
+    public boolean isRescaling() {
+        return pending != null;
+    }
+
+    public Instant restartedAt() {
+        return restartedAt;
+    }
+
+    /** Steps recorded since the last restart, oldest first. */
+    public List<StepSample> samples() {
+        return List.copyOf(samples);
+    }
+
+    /** Backlog of all sources together, in records. */
+    public double totalBacklog() {
+        return topology.sources().stream().mapToDouble(queued::get).sum();
+    }
+
+    public Instant start() {
+        return start;
+    }
+}

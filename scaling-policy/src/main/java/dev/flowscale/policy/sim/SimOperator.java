@@ -1,0 +1,73 @@
+package dev.flowscale.policy.sim;
+
+import dev.flowscale.policy.PolicyException;
+import dev.flowscale.policy.api.Checks;
+import dev.flowscale.policy.api.OperatorSpec;
+
+/**
+ * A simulated operator. Capacity of p instances is {@code capacity × p^alpha / (1 + overhead ×
+ * (p - 1))}; with skew s, one instance receives the share s + (1 - s) / p of the input and limits
+ * the operator. A source (non-null {@code rate}) reads what its profile offers, up to its capacity.
+ *
+ * @param capacity    records per second one instance processes (sources: emits) alone
+ * @param selectivity records emitted per record processed
+ * @param alpha       scaling exponent, in (0, 1]; 1 is linear
+ * @param overhead    capacity lost per additional instance, relative (0.05 = 5 %)
+ * @param skew        share of the input that goes to one hot instance, in [0, 1)
+ */
+public record SimOperator(String id, double capacity, double selectivity, double alpha, double overhead,
+        double skew, int maxParallelism, RateProfile rate) {
+
+    public SimOperator {
+        Checks.notBlank(id, "simulated operator id");
+        if (!(capacity > 0) || selectivity < 0 || !(alpha > 0 && alpha <= 1) || overhead < 0 || skew < 0 || skew >= 1) {
+            throw new PolicyException("simulated operator '" + id + "' needs capacity > 0, selectivity >= 0,"
+                    + " alpha in (0, 1], overhead >= 0 and skew in [0, 1)");
+        }
+        Checks.positive(maxParallelism, "simulated operator '" + id + "' maxParallelism");
+    }
+
+    public static SimOperator source(String id, double capacity, RateProfile rate) {
+        return new SimOperator(id, capacity, 1, 1, 0, 0, OperatorSpec.DEFAULT_MAX_PARALLELISM, rate);
+    }
+
+    public static SimOperator operator(String id, double capacity, double selectivity) {
+        return new SimOperator(id, capacity, selectivity, 1, 0, 0, OperatorSpec.DEFAULT_MAX_PARALLELISM, null);
+    }
+
+    public SimOperator withAlpha(double a) {
+        return new SimOperator(id, capacity, selectivity, a, overhead, skew, maxParallelism, rate);
+    }
+
+    public SimOperator withOverhead(double o) {
+        return new SimOperator(id, capacity, selectivity, alpha, o, skew, maxParallelism, rate);
+    }
+
+    public SimOperator withSkew(double s) {
+        return new SimOperator(id, capacity, selectivity, alpha, overhead, s, maxParallelism, rate);
+    }
+
+    public SimOperator withRate(RateProfile profile) {
+        return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, maxParallelism, profile);
+    }
+
+    public boolean isSource() {
+        return rate != null;
+    }
+
+    /** What one instance processes per second at parallelism p (its true processing rate). */
+    public double perInstanceCapacity(int p) {
+        return capacity * Math.pow(p, alpha - 1) / (1 + overhead * (p - 1));
+    }
+
+    /** The share of the input that instance {@code k} of {@code p} receives; instance 0 is hot. */
+    public double share(int k, int p) {
+        double cold = (1 - skew) / p;
+        return k == 0 ? skew + cold : cold;
+    }
+
+    /** Records per second the operator sustains at parallelism p: limited by its hottest instance. */
+    public double effectiveCapacity(int p) {
+        return perInstanceCapacity(p) / share(0, p);
+    }
+}

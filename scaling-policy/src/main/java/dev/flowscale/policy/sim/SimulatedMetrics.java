@@ -1,0 +1,89 @@
+package dev.flowscale.policy.sim;
+
+import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsProvider;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns the model's per-instance counts into a {@link MetricsWindow} the way the collector will:
+ * per instance true rates = records / useful time, observed rates = records / window length,
+ * summed per operator; sources add their offered rate and backlog. The window covers the last
+ * {@code windowLength} of steps since the last restart.
+ */
+public final class SimulatedMetrics implements MetricsProvider {
+
+    private final DataflowModel model;
+    private final Duration step;
+    private final Duration windowLength;
+
+    public SimulatedMetrics(DataflowModel model, Duration step, Duration windowLength) {
+        this.model = model;
+        this.step = step;
+        this.windowLength = windowLength;
+    }
+
+    @Override
+    public JobTopology topology() {
+        return model.topology();
+    }
+
+    @Override
+    public Optional<MetricsWindow> currentWindow() {
+        List<StepSample> all = model.samples();
+        if (all.isEmpty()) {
+            return Optional.empty();
+        }
+        Instant end = all.get(all.size() - 1).end();
+        Instant from = end.minus(windowLength);
+        List<StepSample> in = all.stream().filter(s -> s.end().isAfter(from)).toList();
+        Instant start = in.get(0).end().minus(step);
+        List<OperatorMetrics> metrics = new ArrayList<>();
+        JobTopology t = model.topology();
+        double seconds = Duration.between(start, end).toNanos() / 1e9;
+        for (String id : t.topologicalOrder()) {
+            metrics.add(operator(t, id, in, seconds));
+        }
+        return Optional.of(MetricsWindow.of(start, end, metrics));
+    }
+
+    private static OperatorMetrics operator(JobTopology t, String id, List<StepSample> samples, double seconds) {
+        int p = samples.get(0).counts().get(id).length;
+        List<InstanceMetrics> instances = new ArrayList<>();
+        double[] sum = new double[4];
+        for (int k = 0; k < p; k++) {
+            double[] c = total(samples, id, k);
+            double trueIn = c[2] > 0 ? c[0] / c[2] : 0;
+            double trueOut = c[2] > 0 ? c[1] / c[2] : 0;
+            InstanceMetrics i = new InstanceMetrics(k, trueIn, trueOut, c[0] / seconds, c[1] / seconds);
+            instances.add(i);
+            sum[0] += trueIn;
+            sum[1] += trueOut;
+            sum[2] += i.observedProcessingRate();
+            sum[3] += i.observedOutputRate();
+        }
+        OperatorMetrics m = new OperatorMetrics(id, p, sum[0], sum[1], sum[2], sum[3], instances, Optional.empty());
+        if (!t.isSource(id)) {
+            return m;
+        }
+        double offered = samples.stream().mapToDouble(s -> s.offered().get(id)).sum() / seconds;
+        return m.withSource(offered, samples.get(samples.size() - 1).backlog().get(id));
+    }
+
+    private static double[] total(List<StepSample> samples, String id, int instance) {
+        double[] c = new double[3];
+        for (StepSample s : samples) {
+            double[] v = s.counts().get(id)[instance];
+            c[0] += v[0];
+            c[1] += v[1];
+            c[2] += v[2];
+        }
+        return c;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.flowscale.policy.sim;
+
+import dev.flowscale.policy.api.AutoscalerConfig;
+import dev.flowscale.policy.api.Mode;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingPolicy;
+import dev.flowscale.policy.ds2.Ds2Policy;
+import dev.flowscale.policy.loop.Autoscaler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Drives the {@link Autoscaler} loop (mode auto) against a {@link DataflowModel} with a
+ * {@link ManualClock}: each step advances the clock, simulates the step, and ticks the loop.
+ * Same scenario, settings and seed give the same trajectory.
+ */
+public final class Simulation {
+
+    /** Where every simulation starts; any fixed instant would do. */
+    public static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final Scenario scenario;
+    private final Function<Clock, ScalingPolicy> policy;
+    private final SimulationSettings settings;
+
+    public Simulation(Scenario scenario, Function<Clock, ScalingPolicy> policy, SimulationSettings settings) {
+        this.scenario = scenario;
+        this.policy = policy;
+        this.settings = settings;
+    }
+
+    /** A simulation of the DS2 policy with the given configuration. */
+    public static Simulation ds2(Scenario scenario, PolicyConfig config, SimulationSettings settings) {
+        return new Simulation(scenario, clock -> new Ds2Policy(config, clock), settings);
+    }
+
+    public Trajectory run(Duration duration) {
+        ManualClock clock = new ManualClock(EPOCH);
+        DataflowModel model = new DataflowModel(scenario, clock, settings.bufferSeconds(), settings.noise(),
+                settings.seed());
+        List<ScalingDecision> decisions = new ArrayList<>();
+        Autoscaler loop = new Autoscaler(new AutoscalerConfig(Mode.AUTO, settings.policyInterval(), 10_000),
+                policy.apply(clock), new SimulatedMetrics(model, settings.step(), settings.windowLength()),
+                new SimulatedRealizer(model, settings.rescaleDowntime()), List.of(decisions::add), clock,
+                e -> { throw new IllegalStateException("simulation failed", e); });
+        List<Trajectory.Point> points = new ArrayList<>();
+        long steps = duration.dividedBy(settings.step());
+        for (long i = 1; i <= steps; i++) {
+            clock.advance(settings.step());
+            model.step(settings.step());
+            loop.tick();
+            long second = Duration.between(EPOCH, clock.instant()).toSeconds();
+            points.add(new Trajectory.Point(second, model.topology().parallelism(), model.totalBacklog(),
+                    model.isRescaling()));
+        }
+        return new Trajectory(scenario, decisions, points, loop.rescaleDurations());
+    }
+}

@@ -1,0 +1,78 @@
+package dev.flowscale.policy.sim;
+
+import dev.flowscale.policy.api.ScalingDecision;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongFunction;
+
+/**
+ * What happened in a simulation: every decision, and per step the running parallelism, the
+ * sources' total backlog and whether the job was down for a rescale.
+ */
+public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, List<Point> points,
+        List<Duration> rescaleDurations) {
+
+    /** The state at the end of one step. */
+    public record Point(long second, Map<String, Integer> parallelism, double backlog, boolean down) {
+    }
+
+    public Trajectory {
+        decisions = List.copyOf(decisions);
+        points = List.copyOf(points);
+        rescaleDurations = List.copyOf(rescaleDurations);
+    }
+
+    /** Decisions that changed parallelism (all are realized in mode auto). */
+    public List<ScalingDecision> scaleDecisions() {
+        return decisions.stream().filter(ScalingDecision::isScale).toList();
+    }
+
+    /** Scale decisions made in [fromSecond, toSecond). */
+    public List<ScalingDecision> scaleDecisionsBetween(long fromSecond, long toSecond) {
+        return scaleDecisions().stream().filter(d -> {
+            long s = Duration.between(Simulation.EPOCH, d.time()).toSeconds();
+            return s >= fromSecond && s < toSecond;
+        }).toList();
+    }
+
+    public Map<String, Integer> finalParallelism() {
+        return points.get(points.size() - 1).parallelism();
+    }
+
+    /** Parallelism of one operator after each change, starting with the initial one. */
+    public List<Integer> parallelismHistory(String operatorId) {
+        List<Integer> values = new ArrayList<>();
+        for (Point p : points) {
+            int v = p.parallelism().get(operatorId);
+            if (values.isEmpty() || values.get(values.size() - 1) != v) {
+                values.add(v);
+            }
+        }
+        return values;
+    }
+
+    /** Σ over steps and operators of instances above the optimum at that step, in instance-seconds. */
+    public double overProvisionedInstanceSeconds(LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
+        double total = 0;
+        for (Point p : points) {
+            Map<String, Integer> best = optimum.apply(p.second());
+            for (Map.Entry<String, Integer> e : p.parallelism().entrySet()) {
+                total += Math.max(0, e.getValue() - best.get(e.getKey())) * stepSeconds;
+            }
+        }
+        return total;
+    }
+
+    /** The backlog at the end of the step ending at {@code second}. */
+    public double backlogAt(long second) {
+        return points.stream().filter(p -> p.second() == second).findFirst().orElseThrow().backlog();
+    }
+
+    /** The first second at or after {@code fromSecond} at which the backlog is (nearly) zero, or -1. */
+    public long drainedAt(long fromSecond, double tolerance) {
+        return points.stream().filter(p -> p.second() >= fromSecond && !p.down() && p.backlog() <= tolerance)
+                .mapToLong(Point::second).findFirst().orElse(-1);
+    }
+}
