@@ -43,14 +43,15 @@ public final class Ds2Formula {
         for (String id : topology.topologicalOrder()) {
             double target = topology.isSource(id) ? sourceTargetRates.get(id)
                     : topology.inputsOf(id).stream().mapToDouble(in -> estimates.get(in).targetOutputRate()).sum();
-            estimates.put(id, estimate(window.metrics(id).orElseThrow(), target));
+            estimates.put(id, estimate(window.metrics(id).orElseThrow(), target, topology.isSource(id)));
         }
         return estimates;
     }
 
-    private static Estimate estimate(OperatorMetrics m, double target) {
+    /** A source that emitted nothing (e.g. fully backpressured) still passes its target on. */
+    private static Estimate estimate(OperatorMetrics m, double target, boolean source) {
         double trueIn = m.trueProcessingRate();
-        double output = trueIn > 0 ? m.trueOutputRate() * target / trueIn : 0;
+        double output = trueIn > 0 ? m.trueOutputRate() * target / trueIn : source ? target : 0;
         return new Estimate(m.operatorId(), target, trueIn / m.parallelism(), output);
     }
 

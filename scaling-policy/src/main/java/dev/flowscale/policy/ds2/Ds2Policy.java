@@ -81,7 +81,7 @@ public final class Ds2Policy implements ScalingPolicy {
 
     private Optional<Problem> unknownCapacity(JobTopology t, MetricsWindow w) {
         for (Ds2Formula.Estimate e : estimates(t, w, Duration.ZERO).values()) {
-            if (e.parallelism(config.targetUtilization()) == 0) {
+            if (e.parallelism(config.targetUtilization()) == 0 && !t.isSource(e.operatorId())) {
                 return Optional.of(new Problem(BlockReason.METRICS_MISSING, String.format(
                         "operator '%s' processed no records in the window but must process %.1f rec/s;"
                                 + " its capacity is unknown", e.operatorId(), e.targetInputRate())));

@@ -22,7 +22,12 @@ final class Sizing {
             reasons.add(source.explain(c));
         }
         int p = e.parallelism(c.targetUtilization());
-        reasons.add(explainDs2(e, p, c.targetUtilization()));
+        if (p == 0) {
+            p = op.parallelism();
+            reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
+        } else {
+            reasons.add(explainDs2(e, p, c.targetUtilization()));
+        }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
         if (c.alignToKeyGroups()) {
             p = align(op, p, c, reasons);
