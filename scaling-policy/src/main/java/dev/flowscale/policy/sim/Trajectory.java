@@ -43,8 +43,16 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
 
     /** Parallelism of one operator after each change, starting with the initial one. */
     public List<Integer> parallelismHistory(String operatorId) {
+        return parallelismHistory(operatorId, 0, Long.MAX_VALUE);
+    }
+
+    /** Parallelism of one operator after each change in [fromSecond, toSecond). */
+    public List<Integer> parallelismHistory(String operatorId, long fromSecond, long toSecond) {
         List<Integer> values = new ArrayList<>();
         for (Point p : points) {
+            if (p.second() < fromSecond || p.second() >= toSecond) {
+                continue;
+            }
             int v = p.parallelism().get(operatorId);
             if (values.isEmpty() || values.get(values.size() - 1) != v) {
                 values.add(v);
@@ -63,6 +71,10 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
             }
         }
         return total;
+    }
+
+    public Map<String, Integer> parallelismAt(long second) {
+        return points.stream().filter(p -> p.second() == second).findFirst().orElseThrow().parallelism();
     }
 
     /** The backlog at the end of the step ending at {@code second}. */
