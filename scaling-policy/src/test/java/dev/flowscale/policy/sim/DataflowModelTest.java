@@ -1,0 +1,118 @@
+package dev.flowscale.policy.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
+
+import dev.flowscale.policy.api.Edge;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.PolicyConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DataflowModelTest {
+
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    private final ManualClock clock = new ManualClock(Simulation.EPOCH);
+
+    /** source (rate) -> op (capacity 100/instance, selectivity 2) -> sink (capacity 1000). */
+    private static Scenario chain(double rate, SimOperator op, int p) {
+        return new Scenario("chain", List.of(SimOperator.source("src", 10_000, RateProfile.constant(rate)), op,
+                SimOperator.operator("sink", 1000, 0)), List.of(new Edge("src", "op"), new Edge("op", "sink")),
+                Map.of("src", 1, "op", p, "sink", 1));
+    }
+
+    private MetricsWindow runFor(DataflowModel model, int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            clock.advance(SECOND);
+            model.step(SECOND);
+        }
+        return new SimulatedMetrics(model, SECOND, Duration.ofSeconds(10)).currentWindow().orElseThrow();
+    }
+
+    private OperatorMetrics metricsAfter(Scenario s, int seconds, String id) {
+        return runFor(new DataflowModel(s, clock, 2, 0, 1), seconds).metrics(id).orElseThrow();
+    }
+
+    @Test
+    void reportsTrueRatesFromUsefulTimeAndObservedRatesFromTheWindow() {
+        OperatorMetrics op = metricsAfter(chain(150, SimOperator.operator("op", 100, 2), 4), 30, "op");
+
+        assertThat(op.trueProcessingRate()).isCloseTo(400, offset(1e-6));
+        assertThat(op.trueOutputRate()).isCloseTo(800, offset(1e-6));
+        assertThat(op.observedProcessingRate()).isCloseTo(150, offset(1e-6));
+        assertThat(op.instances()).hasSize(4);
+    }
+
+    @Test
+    void backpressureSlowsTheSourceAndBuildsBacklog() {
+        Scenario s = chain(500, SimOperator.operator("op", 100, 2), 2);
+        DataflowModel model = new DataflowModel(s, clock, 2, 0, 1);
+
+        OperatorMetrics src = runFor(model, 30).metrics("src").orElseThrow();
+
+        assertThat(src.observedOutputRate()).isCloseTo(200, offset(1e-6));
+        assertThat(src.source().orElseThrow().offeredRate()).isCloseTo(500, offset(1e-6));
+        assertThat(model.totalBacklog()).isGreaterThan(30 * 290);
+        assertThat(src.trueOutputRate()).isCloseTo(10_000, offset(1e-6));
+    }
+
+    @Test
+    void scalesCapacitySublinearlyWithAlpha() {
+        OperatorMetrics op = metricsAfter(chain(1000, SimOperator.operator("op", 100, 1).withAlpha(0.8), 4), 30, "op");
+
+        double capacity = 100 * Math.pow(4, 0.8);
+        assertThat(op.observedProcessingRate()).isCloseTo(capacity, offset(1e-6));
+        assertThat(op.capacityPerInstance()).isCloseTo(capacity / 4, offset(1e-6));
+    }
+
+    @Test
+    void losesCapacityToAPerInstanceOverhead() {
+        OperatorMetrics op = metricsAfter(chain(1000, SimOperator.operator("op", 100, 1).withOverhead(0.1), 4), 30, "op");
+
+        assertThat(op.capacityPerInstance()).isCloseTo(100 / 1.3, offset(1e-6));
+    }
+
+    @Test
+    void limitsASkewedOperatorByItsHotInstance() {
+        OperatorMetrics op = metricsAfter(chain(1000, SimOperator.operator("op", 100, 1).withSkew(0.3), 4), 30, "op");
+
+        double hotShare = 0.3 + 0.7 / 4;
+        assertThat(op.observedProcessingRate()).isCloseTo(100 / hotShare, offset(1e-6));
+        assertThat(op.capacityPerInstance()).isCloseTo(100, offset(1e-6));
+        assertThat(op.instances().get(0).observedProcessingRate()).isCloseTo(100, offset(1e-6));
+    }
+
+    @Test
+    void accumulatesBacklogWhileARescaleKeepsTheJobDown() {
+        DataflowModel model = new DataflowModel(chain(100, SimOperator.operator("op", 100, 2), 1), clock, 2, 0, 1);
+        runFor(model, 10);
+
+        var done = model.rescale(Map.of("op", 2), Duration.ofSeconds(20));
+        for (int i = 0; i < 20; i++) {
+            assertThat(done).isNotDone();
+            clock.advance(SECOND);
+            model.step(SECOND);
+        }
+
+        assertThat(done).isDone();
+        assertThat(model.totalBacklog()).isCloseTo(2000, offset(1e-6));
+        assertThat(model.topology().operator("op").parallelism()).isEqualTo(2);
+        assertThat(model.restartedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void repeatsTheSameTrajectoryForTheSameSeed() {
+        Scenario s = chain(500, SimOperator.operator("op", 100, 2), 1);
+        SimulationSettings noisy = SimulationSettings.defaults().withNoise(0.05, 7);
+
+        Trajectory a = Simulation.ds2(s, PolicyConfig.defaults(), noisy).run(Duration.ofMinutes(3));
+        Trajectory b = Simulation.ds2(s, PolicyConfig.defaults(), noisy).run(Duration.ofMinutes(3));
+
+        assertThat(a.points()).isEqualTo(b.points());
+        assertThat(a.decisions()).isEqualTo(b.decisions());
+    }
+}
