@@ -1,5 +1,7 @@
 package dev.flowscale.engine.metrics;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.StampedLock;
 
 /**
@@ -14,8 +16,25 @@ public final class InstanceMetrics {
     /** Where the instance's time goes. */
     public enum Phase { NOT_STARTED, USEFUL, WAIT_INPUT, BACKPRESSURE, FINISHED }
 
+    private static final VarHandle PENDING_IN;
+    private static final VarHandle PENDING_OUT;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PENDING_IN = lookup.findVarHandle(InstanceMetrics.class, "pendingIn", long.class);
+            PENDING_OUT = lookup.findVarHandle(InstanceMetrics.class, "pendingOut", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final String operatorId;
     private final int instance;
+    private final boolean source;
+    /** Records handled in the batch under way; published per record with a cheap release store. */
+    private long pendingIn;
+    private long pendingOut;
     private final StampedLock lock = new StampedLock();
     private long startNanos;
     private long recordsIn;
@@ -27,9 +46,23 @@ public final class InstanceMetrics {
     private Phase phase = Phase.NOT_STARTED;
     private long phaseSince;
 
-    public InstanceMetrics(String operatorId, int instance) {
+    public InstanceMetrics(String operatorId, int instance, boolean source) {
         this.operatorId = operatorId;
         this.instance = instance;
+        this.source = source;
+    }
+
+    /**
+     * Publishes how many records of the current batch have been processed so far, so that a
+     * snapshot taken in the middle of a long batch counts them with the time they took.
+     */
+    public void pendingIn(long records) {
+        PENDING_IN.setRelease(this, records);
+    }
+
+    /** Publishes how many records have been emitted since the last {@link #addRecords}. */
+    public void pendingOut(long records) {
+        PENDING_OUT.setRelease(this, records);
     }
 
     public void start(long now) {
@@ -49,10 +82,13 @@ public final class InstanceMetrics {
         lock.unlockWrite(stamp);
     }
 
+    /** Adds a finished batch's records and clears the pending counts, atomically for readers. */
     public void addRecords(long in, long out) {
         long stamp = lock.writeLock();
         recordsIn += in;
         recordsOut += out;
+        PENDING_IN.setRelease(this, 0L);
+        PENDING_OUT.setRelease(this, 0L);
         lock.unlockWrite(stamp);
     }
 
@@ -83,7 +119,7 @@ public final class InstanceMetrics {
             long end = phase == Phase.FINISHED ? phaseSince : now;
             return new InstanceSnapshot(operatorId, instance, now,
                     phase == Phase.NOT_STARTED ? 0 : Math.max(0, end - startNanos),
-                    recordsIn, recordsOut,
+                    recordsIn + pending(source ? PENDING_OUT : PENDING_IN), recordsOut + pending(PENDING_OUT),
                     usefulNanos + (phase == Phase.USEFUL ? open : 0),
                     waitInputNanos + (phase == Phase.WAIT_INPUT ? open : 0),
                     backpressureNanos + (phase == Phase.BACKPRESSURE ? open : 0),
@@ -91,6 +127,10 @@ public final class InstanceMetrics {
         } finally {
             lock.unlockRead(stamp);
         }
+    }
+
+    private long pending(VarHandle handle) {
+        return (long) handle.getAcquire(this);
     }
 
     private void account(long now) {

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.metrics.InstanceMetrics;
 import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
 
 /**
@@ -13,6 +14,7 @@ final class OperatorTask extends Task {
     private final Runnable cost;
     private final long flushIntervalNanos;
     private final long idleFlushNanos;
+    private final boolean instrumented;
     private int openChannels;
     private long lastFlush;
 
@@ -24,6 +26,7 @@ final class OperatorTask extends Task {
         this.flushIntervalNanos = settings.config().flushInterval().toNanos();
         this.idleFlushNanos = settings.config().idleFlush().toNanos();
         this.openChannels = gate.channels();
+        this.instrumented = settings.config().instrumented();
     }
 
     @Override
@@ -53,14 +56,14 @@ final class OperatorTask extends Task {
     private void processBatch(Batch batch) throws Exception {
         Object[] records = batch.records;
         TaskOutput out = output;
-        if (cost == null) {
-            for (int i = 0; i < batch.size; i++) {
-                logic.process(records[i], out);
-            }
-        } else {
-            for (int i = 0; i < batch.size; i++) {
-                logic.process(records[i], out);
+        InstanceMetrics published = instrumented ? metrics : null;
+        for (int i = 0; i < batch.size; i++) {
+            logic.process(records[i], out);
+            if (cost != null) {
                 cost.run();
+            }
+            if (published != null) {
+                published.pendingIn(i + 1);
             }
         }
     }

@@ -22,6 +22,10 @@ final class PhaseClock {
         metrics.start(System.nanoTime());
     }
 
+    boolean instrumented() {
+        return instrumented;
+    }
+
     Phase current() {
         return current;
     }

@@ -17,7 +17,7 @@ abstract class Task implements Runnable {
 
     Task(TaskContext context, boolean instrumented, Cancellation cancellation, JobFailureHandler failures) {
         this.context = context;
-        this.metrics = new InstanceMetrics(context.operatorId(), context.instanceIndex());
+        this.metrics = new InstanceMetrics(context.operatorId(), context.instanceIndex(), this instanceof SourceTask);
         this.clock = new PhaseClock(metrics, instrumented);
         this.cancellation = cancellation;
         this.failures = failures;
@@ -25,6 +25,7 @@ abstract class Task implements Runnable {
 
     /** Connects the task's output; called once before the thread starts. */
     void connect(TaskOutput taskOutput) {
+        taskOutput.publishTo(clock.instrumented() ? metrics : null);
         this.output = taskOutput;
     }
 

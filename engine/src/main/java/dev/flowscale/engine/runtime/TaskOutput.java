@@ -9,14 +9,23 @@ import dev.flowscale.engine.api.Collector;
 final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;
     private long emitted;
+    private dev.flowscale.engine.metrics.InstanceMetrics metrics;
 
     TaskOutput(RecordWriter[] writers) {
         this.writers = writers;
     }
 
+    /** Where to publish the running count of records out; null when not instrumented. */
+    void publishTo(dev.flowscale.engine.metrics.InstanceMetrics instanceMetrics) {
+        this.metrics = instanceMetrics;
+    }
+
     @Override
     public void collect(Object record) {
         emitted++;
+        if (metrics != null) {
+            metrics.pendingOut(emitted);
+        }
         try {
             for (RecordWriter writer : writers) {
                 writer.emit(record);

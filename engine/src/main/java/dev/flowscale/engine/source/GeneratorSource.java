@@ -72,7 +72,7 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
         /** Records of this instance due by now (capped by the limit). */
         private long dueNow() {
             long total = profile == null ? limit : Math.min(limit, profile.dueBy(secondsSinceStart()));
-            return total > index ? (total - index + parallelism - 1) / parallelism : 0;
+            return total > index ? (total - index - 1) / parallelism + 1 : 0;
         }
 
         private double secondsSinceStart() {

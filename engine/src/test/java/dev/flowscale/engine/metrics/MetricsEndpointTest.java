@@ -1,0 +1,73 @@
+package dev.flowscale.engine.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Scrapes a running job's metrics endpoint over HTTP, as Prometheus would. */
+class MetricsEndpointTest {
+    private static final List<String> INSTANCE_METRICS = List.of(
+            "flowscale_records_in_total", "flowscale_records_out_total", "flowscale_useful_time_seconds_total",
+            "flowscale_wait_input_time_seconds_total", "flowscale_backpressure_time_seconds_total",
+            "flowscale_observed_time_seconds_total",
+            "flowscale_true_processing_rate_records_per_second", "flowscale_true_output_rate_records_per_second",
+            "flowscale_observed_processing_rate_records_per_second",
+            "flowscale_observed_output_rate_records_per_second", "flowscale_utilization",
+            "flowscale_backpressure_ratio");
+
+    @Test
+    void everyFlowscaleMetricIsServedWithJobOperatorAndInstanceLabels() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        JobBuilder job = JobBuilder.named("scraped");
+        job.source("src", Sources.generator(RateProfile.constant(2000), seq -> seq))
+                .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
+        JobConfig config = JobConfig.defaults().withMeterRegistry(registry).withRateWindow(Duration.ofMillis(200));
+        try (RunningJob running = job.start(config);
+             MetricsHttpServer server = MetricsHttpServer.start("127.0.0.1", 0, registry)) {
+            Thread.sleep(1000);
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("text/plain"));
+            String body = response.body();
+            for (String metric : INSTANCE_METRICS) {
+                for (String[] instance : new String[][] {{"src", "0"}, {"double", "0"}, {"double", "1"}, {"sink", "0"}}) {
+                    assertThat(body).as(metric + " for " + String.join("/", instance)).containsPattern(
+                            Pattern.quote(metric) + "\\{instance=\"" + instance[1] + "\",job=\"scraped\",operator=\""
+                                    + instance[0] + "\"\\} ");
+                }
+            }
+            assertThat(body).containsPattern("flowscale_source_backlog_records\\{instance=\"0\",job=\"scraped\",operator=\"src\"\\}");
+            assertThat(body).containsPattern("flowscale_operator_parallelism\\{job=\"scraped\",operator=\"double\"\\} 2");
+            assertThat(value(body, "flowscale_records_in_total\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}"))
+                    .isGreaterThan(100);
+            assertThat(value(body, "flowscale_true_processing_rate_records_per_second\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}"))
+                    .isGreaterThan(2000);
+        }
+        assertThat(registry.scrape()).as("meters removed when the job is closed").doesNotContain("flowscale_records_in_total");
+    }
+
+    private static double value(String body, String series) {
+        Matcher m = Pattern.compile(series + " ([0-9.eE+-]+)").matcher(body);
+        assertThat(m.find()).as(series).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+}
