@@ -10,14 +10,14 @@ import java.util.List;
 /**
  * A scale-down applies only after it has been recommended continuously (every decision since,
  * at the same current parallelism) for the configured delay, and then takes the highest
- * recommendation of that period. Scale-ups are never delayed.
+ * recommendation of that period. Scale-ups are never delayed. Shared with the comparison policies.
  */
-final class ScaleDownDelay {
+public final class ScaleDownDelay {
 
     private ScaleDownDelay() {
     }
 
-    static OperatorDecision apply(OperatorDecision op, ScalingHistory history, Instant now, Duration delay) {
+    public static OperatorDecision apply(OperatorDecision op, ScalingHistory history, Instant now, Duration delay) {
         if (op.recommendedParallelism() >= op.currentParallelism() || delay.isZero()) {
             return op;
         }
@@ -48,7 +48,7 @@ final class ScaleDownDelay {
         return past != null && past.currentParallelism() == current && past.recommendedParallelism() < current;
     }
 
-    static boolean delayed(OperatorDecision op) {
+    public static boolean delayed(OperatorDecision op) {
         return op.recommendedParallelism() < op.currentParallelism() && !op.changes();
     }
 }

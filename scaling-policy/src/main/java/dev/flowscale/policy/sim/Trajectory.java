@@ -63,11 +63,20 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
 
     /** Σ over steps and operators of instances above the optimum at that step, in instance-seconds. */
     public double overProvisionedInstanceSeconds(LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
+        return gap(optimum, stepSeconds, 1);
+    }
+
+    /** Σ over steps and operators of instances missing to the optimum at that step, in instance-seconds. */
+    public double underProvisionedInstanceSeconds(LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
+        return gap(optimum, stepSeconds, -1);
+    }
+
+    private double gap(LongFunction<Map<String, Integer>> optimum, double stepSeconds, int sign) {
         double total = 0;
         for (Point p : points) {
             Map<String, Integer> best = optimum.apply(p.second());
             for (Map.Entry<String, Integer> e : p.parallelism().entrySet()) {
-                total += Math.max(0, e.getValue() - best.get(e.getKey())) * stepSeconds;
+                total += Math.max(0, sign * (e.getValue() - best.get(e.getKey()))) * stepSeconds;
             }
         }
         return total;
