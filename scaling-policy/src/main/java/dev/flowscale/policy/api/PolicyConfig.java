@@ -22,11 +22,13 @@ import java.util.Map;
  * @param warmUp                  period after a rescale whose samples are ignored
  * @param maxMetricsAge           windows that ended longer ago are stale
  * @param sourceTargetRates       user-given target rates (records/s) per source id
+ * @param skewCorrection          size keyed operators for their hottest instance, estimated from
+ *                                per-instance observed rates (needs per-instance metrics)
  */
 public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDuration,
         double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
         boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
-        Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates) {
+        Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -68,6 +70,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.warmUp = warmUp;
         b.maxAge = maxMetricsAge;
         b.targets.putAll(sourceTargetRates);
+        b.skew = skewCorrection;
         return b;
     }
 
@@ -90,6 +93,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private Duration warmUp = Duration.ZERO;
         private Duration maxAge = Duration.ofMinutes(5);
         private final Map<String, Double> targets = new HashMap<>();
+        private boolean skew;
 
         public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
 
@@ -119,9 +123,11 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
             return this;
         }
 
+        public Builder skewCorrection(boolean enabled) { skew = enabled; return this; }
+
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
-                    deadBand, scaleDownDelay, warmUp, maxAge, targets);
+                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew);
         }
     }
 }

@@ -104,7 +104,7 @@ public final class Ds2Policy implements ScalingPolicy {
         Map<String, SourceTarget> sources = SourceTarget.of(t, w, config, downtime);
         List<OperatorDecision> ops = new ArrayList<>();
         estimates(t, w, downtime).forEach((id, e) ->
-                ops.add(Sizing.recommend(t.operator(id), e, sources.get(id), config)));
+                ops.add(Sizing.recommend(t.operator(id), w.metrics(id).orElseThrow(), e, sources.get(id), config)));
         return ops;
     }
 

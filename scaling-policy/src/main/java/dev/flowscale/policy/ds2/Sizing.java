@@ -1,5 +1,6 @@
 package dev.flowscale.policy.ds2;
 
+import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ParallelismBounds;
@@ -8,15 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a DS2 estimate into a recommended parallelism: headroom (target utilization), min and
- * max bounds, the operator's max parallelism, and key-group alignment, each explained.
+ * Turns a DS2 estimate into a recommended parallelism: headroom (target utilization), optional
+ * key-skew correction, min and max bounds, the operator's max parallelism, and key-group alignment, each explained.
  */
 final class Sizing {
 
     private Sizing() {
     }
 
-    static OperatorDecision recommend(OperatorSpec op, Ds2Formula.Estimate e, SourceTarget source, PolicyConfig c) {
+    static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate e, SourceTarget source,
+            PolicyConfig c) {
         List<String> reasons = new ArrayList<>();
         if (source != null) {
             reasons.add(source.explain(c));
@@ -27,6 +29,9 @@ final class Sizing {
             reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
         } else {
             reasons.add(explainDs2(e, p, c.targetUtilization()));
+        }
+        if (c.skewCorrection()) {
+            p = SkewCorrection.correct(m, e, p, c.targetUtilization(), reasons);
         }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
         if (c.alignToKeyGroups()) {

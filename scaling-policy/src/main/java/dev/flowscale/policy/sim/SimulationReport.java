@@ -63,9 +63,9 @@ public final class SimulationReport {
 
     static List<Contender> contenders() {
         PolicyConfig guarded = PolicyConfig.builder().catchUpDuration(Duration.ofMinutes(10))
-                .scaleDownDelay(Duration.ofMinutes(5)).warmUp(Duration.ofSeconds(10)).build();
+                .scaleDownDelay(Duration.ofMinutes(5)).warmUp(Duration.ofSeconds(10)).skewCorrection(true).build();
         return List.of(new Contender("DS2 exact", clock -> new Ds2Policy(PolicyConfig.defaults(), clock)),
-                new Contender("DS2 + catch-up 10 min, scale-down delay 5 min", clock -> new Ds2Policy(guarded, clock)),
+                new Contender("DS2 + guards (catch-up 10 min, scale-down delay 5 min, skew correction)", clock -> new Ds2Policy(guarded, clock)),
                 new Contender("Flink-autoscaler-style (defaults)",
                         clock -> new FlinkStylePolicy(FlinkStylePolicy.Settings.defaults(), clock)));
     }
