@@ -3,6 +3,7 @@ package dev.flowscale.engine.cli;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -36,7 +37,8 @@ public final class EngineMain {
               --stages N              chain: number of map operators (default 3)
               --stage-cost COST       chain: cost of every map (default cpu:20us)
               --print-interval D      how often to print rates (default 2s)
-              --metrics-port N        serve Prometheus metrics on http://0.0.0.0:N/metrics
+              --metrics-port N        serve Prometheus metrics on http://0.0.0.0:N/metrics and the
+                                      job API on /api/v1/job and /api/v1/metrics (JSON)
               --batch-size N          records per batch between instances (default 512)
               --no-instrumentation    turn the DS2 counters off (to measure their cost)
               --help                  this text
@@ -98,8 +100,19 @@ public final class EngineMain {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
             out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
-            return watch(RunningJob.start(graph, config), duration, interval, out);
+            RunningJob job = RunningJob.start(graph, config);
+            if (server != null) {
+                serveApi(server, job, out);
+            }
+            return watch(job, duration, interval, out);
         }
+    }
+
+    private static void serveApi(MetricsHttpServer server, RunningJob job, PrintStream out) {
+        JobRunnerApi api = new JobRunnerApi(java.time.Clock.systemUTC());
+        api.attach(job);
+        server.context(JobRunnerApi.CONTEXT, api);
+        out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics");
     }
 
     private static int watch(RunningJob job, Duration duration, Duration interval, PrintStream out)

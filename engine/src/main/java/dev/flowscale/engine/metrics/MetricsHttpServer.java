@@ -1,6 +1,7 @@
 package dev.flowscale.engine.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.flowscale.engine.api.EngineException;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -39,6 +40,12 @@ public final class MetricsHttpServer implements AutoCloseable {
             throw new EngineException("metrics endpoint: cannot listen on " + host + ":" + port + " (" + e.getMessage()
                     + "); choose another --metrics-port", e);
         }
+    }
+
+    /** Also serves {@code handler} at {@code path} and below (e.g. the job runner's JSON API). */
+    public MetricsHttpServer context(String path, HttpHandler handler) {
+        server.createContext(path, handler);
+        return this;
     }
 
     public int port() {

@@ -1,0 +1,108 @@
+package dev.flowscale.engine.runner;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.runtime.RunningJob;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.UUID;
+
+/**
+ * The job runner's JSON API, served beside the Prometheus endpoint: {@code GET /api/v1/job}
+ * ({@link JobView}) and {@code GET /api/v1/metrics} ({@link MetricsView}). Every job handed to
+ * {@link #attach} gets a new random run id, so a controller can tell a restarted job (whose
+ * counters start again at zero) from the one it measured before. Unknown paths answer 404 and
+ * methods other than GET 405, both with an {@link ApiError} body.
+ */
+public final class JobRunnerApi implements HttpHandler {
+    /** Where to register the handler; it answers every path below it. */
+    public static final String CONTEXT = "/api/";
+    static final String JOB = "/api/v1/job";
+    static final String METRICS = "/api/v1/metrics";
+    private static final String JSON = "application/json";
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final Clock clock;
+    private volatile Run current;
+
+    private record Run(RunningJob job, String id) {
+    }
+
+    public JobRunnerApi(Clock clock) {
+        if (clock == null) {
+            throw new EngineException("job runner API clock is null; pass Clock.systemUTC()");
+        }
+        this.clock = clock;
+    }
+
+    /** Serves {@code job} from now on under a new run id; returns that id. */
+    public String attach(RunningJob job) {
+        if (job == null) {
+            throw new EngineException("job runner API: attach needs a running job, got null");
+        }
+        Run run = new Run(job, UUID.randomUUID().toString());
+        current = run;
+        return run.id();
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        try {
+            Object body;
+            try {
+                body = answer(exchange);
+            } catch (RuntimeException e) {
+                body = new ApiError(500, "job runner API failed on " + exchange.getRequestURI() + ": " + e);
+            }
+            respond(exchange, body);
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private Object answer(HttpExchange exchange) {
+        String path = exchange.getRequestURI().getPath();
+        if (!path.equals(JOB) && !path.equals(METRICS)) {
+            return new ApiError(404, "no resource at " + path + "; use GET " + JOB + " or " + METRICS);
+        }
+        if (!exchange.getRequestMethod().equals("GET")) {
+            exchange.getResponseHeaders().set("Allow", "GET");
+            return new ApiError(405, exchange.getRequestMethod() + " " + path
+                    + " is not supported; the job runner API is read-only, use GET");
+        }
+        return body(path);
+    }
+
+    private Object body(String path) {
+        Run run = current;
+        if (run == null) {
+            return new ApiError(503, "no job is attached yet; retry when the job has started");
+        }
+        return path.equals(JOB) ? JobView.of(run.job(), run.id())
+                : MetricsView.of(run.job().metrics(), run.id(), clock.millis());
+    }
+
+    private void respond(HttpExchange exchange, Object body) throws IOException {
+        int code = body instanceof ApiError e ? e.status() : 200;
+        byte[] bytes = json(body);
+        exchange.getResponseHeaders().set("Content-Type", JSON);
+        exchange.sendResponseHeaders(code, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private byte[] json(Object body) {
+        try {
+            return mapper.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            return ("{\"status\":500,\"error\":\"cannot write JSON: " + e.getOriginalMessage().replace('"', '\'')
+                    + "\"}").getBytes(StandardCharsets.UTF_8);
+        }
+    }
+}
