@@ -93,7 +93,8 @@ public final class FlinkStylePolicy implements ScalingPolicy {
                 : m.trueProcessingRate() > 0 ? m.trueOutputRate() / m.trueProcessingRate() : 0;
         if (t.isSource(id)) {
             SourceMetrics s = m.source().orElse(new SourceMetrics(m.observedProcessingRate(), 0));
-            return new Rates(s.offeredRate(), s.backlogRecords() / seconds(settings.catchUp()), ratio);
+            double catchUp = settings.catchUp().isZero() ? 0 : s.backlogRecords() / seconds(settings.catchUp());
+            return new Rates(s.offeredRate(), catchUp, ratio);
         }
         double input = 0;
         double catchUp = 0;
@@ -110,8 +111,9 @@ public final class FlinkStylePolicy implements ScalingPolicy {
         if (!(trueRate > 0)) {
             return new OperatorDecision(m.operatorId(), p, p, p, r.input(), 0, 0, 0, List.of("no true processing rate"));
         }
-        double target = Math.round(r.catchUp() + r.input() * seconds(settings.restartTime()) / seconds(settings.catchUp())
-                + r.input() / settings.targetUtilization());
+        double restartCatchUp = settings.catchUp().isZero() ? 0
+                : r.input() * seconds(settings.restartTime()) / seconds(settings.catchUp());
+        double target = Math.round(r.catchUp() + restartCatchUp + r.input() / settings.targetUtilization());
         double factor = Math.max(1 - settings.maxScaleDownFactor(), target / trueRate);
         int newP = (int) Math.max(1, Math.min(maxParallelism, Math.ceil(factor * p)));
         double share = r.catchUp() > 0 ? r.catchUp() / (r.input() + r.catchUp()) : 0;

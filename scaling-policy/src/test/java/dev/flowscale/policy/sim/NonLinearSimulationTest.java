@@ -1,0 +1,51 @@
+package dev.flowscale.policy.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.policy.api.Edge;
+import dev.flowscale.policy.api.PolicyConfig;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Sub-linear scaling and key skew: slower than linear, but DS2 still settles without reversing. */
+class NonLinearSimulationTest {
+
+    private static Scenario chain(SimOperator op) {
+        return Scenario.of("chain", List.of(SimOperator.source("src", 20_000, RateProfile.constant(2500)), op),
+                List.of(new Edge("src", "op")), 1);
+    }
+
+    @Test
+    void convergesMonotonicallyWithAlphaBelowOne() {
+        Scenario s = chain(SimOperator.operator("op", 100, 0).withAlpha(0.8));
+
+        Trajectory t = Simulation.ds2(s, PolicyConfig.defaults(), SimulationSettings.defaults()).run(Duration.ofMinutes(10));
+
+        // 100 · p^0.8 >= 2500  <=>  p >= 25^(1/0.8) = 55.9
+        assertThat(t.finalParallelism()).containsEntry("op", 56);
+        assertThat(Moves.reversals(t.parallelismHistory("op"))).isZero();
+    }
+
+    @Test
+    void sizesForTheHotInstanceWithSkewCorrection() {
+        Scenario s = chain(SimOperator.operator("op", 1000, 0).withSkew(0.3));
+        PolicyConfig config = PolicyConfig.builder().skewCorrection(true).build();
+
+        Trajectory t = Simulation.ds2(s, config, SimulationSettings.defaults()).run(Duration.ofMinutes(10));
+
+        // hot instance: 2500 · (0.3 + 0.7 / p) <= 1000  <=>  p >= 7
+        assertThat(t.finalParallelism()).containsEntry("op", 7);
+        assertThat(t.scaleDecisions()).hasSizeLessThanOrEqualTo(3);
+        assertThat(Moves.reversals(t.parallelismHistory("op"))).isZero();
+    }
+
+    @Test
+    void plainDs2CannotSeeSkew() {
+        Scenario s = chain(SimOperator.operator("op", 1000, 0).withSkew(0.3));
+
+        Trajectory t = Simulation.ds2(s, PolicyConfig.defaults(), SimulationSettings.defaults()).run(Duration.ofMinutes(10));
+
+        assertThat(t.finalParallelism()).containsEntry("op", 3);
+    }
+}
