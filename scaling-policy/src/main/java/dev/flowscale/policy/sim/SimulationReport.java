@@ -23,7 +23,7 @@ public final class SimulationReport {
     private static final Duration RUN = Duration.ofHours(2);
     private static final double PER_MINUTE = 1 / 60.0;
 
-    private record Contender(String name, Function<Clock, ScalingPolicy> policy) {
+    record Contender(String name, Function<Clock, ScalingPolicy> policy) {
     }
 
     private SimulationReport() {
