@@ -63,7 +63,7 @@ public final class Ds2Policy implements ScalingPolicy {
             return Optional.of(new Problem(BlockReason.RESCALE_IN_PROGRESS, "a rescale started at "
                     + h.lastRescale().orElseThrow().started() + " has not finished"));
         }
-        return MetricsValidator.check(t, w, now, config).or(() -> warmingUp(w, h));
+        return warmingUp(w, h).or(() -> MetricsValidator.check(t, w, now, config));
     }
 
     private Optional<Problem> warmingUp(MetricsWindow w, ScalingHistory h) {
