@@ -1,0 +1,32 @@
+package dev.flowscale.collector.export;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Gauges whose values are set, not sampled: each (name, tags) is registered once and then updated. */
+final class GaugeTable {
+    private record Key(String name, Tags tags) {
+    }
+
+    private final MeterRegistry registry;
+    private final Map<Key, AtomicReference<Double>> values = new ConcurrentHashMap<>();
+
+    GaugeTable(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void set(String name, String description, String unit, Tags tags, double value) {
+        values.computeIfAbsent(new Key(name, tags), key -> register(key, description, unit)).set(value);
+    }
+
+    private AtomicReference<Double> register(Key key, String description, String unit) {
+        AtomicReference<Double> holder = new AtomicReference<>(Double.NaN);
+        Gauge.builder(key.name(), holder, h -> h.get()).description(description).baseUnit(unit).tags(key.tags())
+                .register(registry);
+        return holder;
+    }
+}

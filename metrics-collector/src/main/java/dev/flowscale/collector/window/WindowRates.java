@@ -1,0 +1,86 @@
+package dev.flowscale.collector.window;
+
+import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.OperatorSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * DS2 rates between two samples of one run, from differences of cumulative counters (never
+ * averages of averages): per instance λp = Δin / Δuseful, λo = Δout / Δuseful, observed rates
+ * divide by Δobserved; per operator the sums. A source's offered rate is what its schedule asked
+ * for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
+ * sample is left out of the window, which the policy reports as missing metrics.
+ */
+final class WindowRates {
+
+    /** The window and, one line each, the operators left out and why. */
+    record Result(MetricsWindow window, List<String> problems) {
+    }
+
+    private WindowRates() {
+    }
+
+    static Result between(MetricsSample from, MetricsSample to) {
+        List<OperatorMetrics> operators = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (OperatorSpec op : to.topology().operators()) {
+            Optional<String> missing = missing(op, from, to);
+            if (missing.isPresent()) {
+                problems.add(missing.get());
+            } else {
+                operators.add(operator(op, from, to, to.topology().isSource(op.id())));
+            }
+        }
+        return new Result(MetricsWindow.of(from.time(), to.time(), operators), problems);
+    }
+
+    private static Optional<String> missing(OperatorSpec op, MetricsSample from, MetricsSample to) {
+        for (int i = 0; i < op.parallelism(); i++) {
+            if (to.instance(op.id(), i).isEmpty()) {
+                return Optional.of("operator '" + op.id() + "' instance " + i + " did not report in the sample at "
+                        + to.time() + "; the window leaves the operator out");
+            }
+            if (from.instance(op.id(), i).isEmpty()) {
+                return Optional.of("operator '" + op.id() + "' instance " + i + " did not report in the sample at "
+                        + from.time() + " that starts the window; the window leaves the operator out");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static OperatorMetrics operator(OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
+        double trueIn = 0, trueOut = 0, observedIn = 0, observedOut = 0, offered = 0, backlog = 0;
+        List<InstanceMetrics> instances = new ArrayList<>();
+        for (int i = 0; i < op.parallelism(); i++) {
+            InstanceCounters a = from.instance(op.id(), i).orElseThrow();
+            InstanceCounters b = to.instance(op.id(), i).orElseThrow();
+            double in = b.recordsIn() - a.recordsIn();
+            double out = b.recordsOut() - a.recordsOut();
+            double useful = b.usefulSeconds() - a.usefulSeconds();
+            double observed = b.observedSeconds() - a.observedSeconds();
+            InstanceMetrics m = new InstanceMetrics(i, ratio(in, useful), ratio(out, useful),
+                    ratio(in, observed), ratio(out, observed));
+            instances.add(m);
+            trueIn += m.trueProcessingRate();
+            trueOut += m.trueOutputRate();
+            observedIn += m.observedProcessingRate();
+            observedOut += m.observedOutputRate();
+            offered += ratio(out + b.backlog() - a.backlog(), observed);
+            backlog += b.backlog();
+        }
+        OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(), trueIn, trueOut, observedIn, observedOut, instances,
+                Optional.empty());
+        return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
+    }
+
+    /** Records per second; no time and no records is a rate of 0 (the policy checks consistency). */
+    private static double ratio(double records, double seconds) {
+        return seconds > 0 ? records / seconds : 0;
+    }
+}
