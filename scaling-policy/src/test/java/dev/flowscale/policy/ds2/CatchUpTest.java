@@ -76,4 +76,13 @@ class CatchUpTest {
         assertThat(d.operators().get("src").targetInputRate()).isEqualTo(1000 + (60_000 + 120_000) / 600.0);
         assertThat(d.reasons()).anyMatch(r -> r.contains("downtime of 120 s"));
     }
+
+    @Test
+    void holdsScaleDownsWhileTheBacklogIsStillDraining() {
+        ScalingDecision d = decide(CATCH_UP, 14, 1000, 6_000, ScalingHistory.empty());
+
+        assertThat(d.newParallelism()).containsEntry("op", 14);
+        assertThat(d.operators().get("op").recommendedParallelism()).isLessThan(14);
+        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.startsWith("scale-down held: source 'src'"));
+    }
 }
