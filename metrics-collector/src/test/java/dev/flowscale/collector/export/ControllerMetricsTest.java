@@ -1,0 +1,82 @@
+package dev.flowscale.collector.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.Edge;
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.Mode;
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingRealizer;
+import dev.flowscale.policy.sim.ManualClock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class ControllerMetricsTest {
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private static final JobTopology TOPOLOGY = new JobTopology("wc", List.of(OperatorSpec.of("src", 1),
+            OperatorSpec.of("count", 2)), List.of(new Edge("src", "count")));
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ManualClock clock = new ManualClock(NOW);
+    private final ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO, clock);
+
+    @Test
+    void afterADecisionTheScrapeHasEveryOperatorSeriesAndTheDecisionCounter() {
+        metrics.onWindow(TOPOLOGY, MetricsWindow.of(NOW.minusSeconds(30), NOW, List.of(
+                OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000).withSource(1200, 340),
+                OperatorMetrics.of("count", 2, 800, 0, 700, 0))));
+        metrics.onDecision(ScalingDecision.of(NOW, "wc", List.of("DS2"), List.of(
+                new OperatorDecision("src", 1, 1, 1, 1200, 5000, 0.24, 0, List.of()),
+                new OperatorDecision("count", 2, 3, 3, 1200, 400, 1.0, 0, List.of()))));
+
+        String scrape = registry.scrape();
+        assertThat(scrape)
+                .contains("flowscale_controller_parallelism{job=\"wc\",operator=\"count\"} 2.0")
+                .contains("flowscale_controller_recommended_parallelism{job=\"wc\",operator=\"count\"} 3.0")
+                .contains("flowscale_controller_new_parallelism{job=\"wc\",operator=\"count\"} 3.0")
+                .contains("flowscale_controller_target_input_rate_records_per_second{job=\"wc\",operator=\"count\"} 1200.0")
+                .contains("flowscale_controller_utilization{job=\"wc\",operator=\"src\"} 0.24")
+                .contains("flowscale_controller_true_processing_rate_records_per_second{job=\"wc\",operator=\"count\"} 800.0")
+                .contains("flowscale_controller_source_backlog_records{job=\"wc\",operator=\"src\"} 340.0")
+                .contains("flowscale_controller_decisions_total{job=\"wc\",outcome=\"scaled\",reason=\"none\"} 1.0");
+    }
+
+    @Test
+    void blockedDecisionsAreCountedByReasonAndRecommendModeCountsRecommendations() {
+        ControllerMetrics recommending = new ControllerMetrics(registry, Mode.RECOMMEND, clock);
+        recommending.onDecision(ScalingDecision.blocked(NOW, "wc", BlockReason.METRICS_MISSING, "no window"));
+        recommending.onDecision(ScalingDecision.blocked(NOW, "wc", BlockReason.METRICS_MISSING, "no window"));
+        recommending.onDecision(ScalingDecision.of(NOW, "wc", List.of(), List.of(
+                new OperatorDecision("count", 2, 4, 4, 1200, 300, 1.0, 0, List.of()))));
+        recommending.onDecision(ScalingDecision.withinDeadBand(NOW, "wc", List.of(), List.of(
+                new OperatorDecision("count", 2, 2, 3, 1200, 500, 1.2, 0, List.of()))));
+
+        assertThat(registry.scrape())
+                .contains("flowscale_controller_decisions_total{job=\"wc\",outcome=\"blocked\",reason=\"metrics_missing\"} 2.0")
+                .contains("flowscale_controller_decisions_total{job=\"wc\",outcome=\"recommended\",reason=\"none\"} 1.0")
+                .contains("flowscale_controller_decisions_total{job=\"wc\",outcome=\"within_dead_band\",reason=\"none\"} 1.0");
+    }
+
+    @Test
+    void aTimedRealizerRecordsTheRescaleDowntimeInAHistogram() {
+        CompletableFuture<Void> rescale = new CompletableFuture<>();
+        ScalingRealizer timed = metrics.timed(decision -> rescale);
+        timed.realize(ScalingDecision.of(NOW, "wc", List.of(), List.of()));
+        clock.advance(Duration.ofSeconds(12));
+        rescale.complete(null);
+
+        String scrape = registry.scrape();
+        assertThat(scrape).contains("flowscale_controller_rescale_downtime_seconds_count{job=\"wc\"} 1")
+                .contains("flowscale_controller_rescale_downtime_seconds_sum{job=\"wc\"} 12.0")
+                .containsPattern("flowscale_controller_rescale_downtime_seconds_bucket\\{job=\"wc\",le=\"[0-9.]+\"\\} 1");
+    }
+}

@@ -1,0 +1,80 @@
+package dev.flowscale.collector.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flowscale.collector.CollectorException;
+import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.collector.window.WindowSettings;
+import dev.flowscale.collector.window.WindowStatus;
+import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The contract against a job running in this JVM, plus what a rescale (a new RunningJob) does. */
+class InProcessMetricsSourceTest extends MetricsSourceContract {
+    private final AtomicReference<RunningJob> job = new AtomicReference<>();
+    private InProcessMetricsSource source;
+
+    static JobBuilder chain(String name) {
+        JobBuilder builder = JobBuilder.named(name);
+        builder.source("source", Sources.generator(RateProfile.constant(RATE), seq -> seq))
+                .map("map1", x -> x + 1).parallelism(2).sink("sink", Sinks.counting());
+        return builder;
+    }
+
+    @BeforeAll
+    void startJob() {
+        job.set(chain("inproc").start(JobConfig.defaults()));
+        source = new InProcessMetricsSource(job::get, Clock.systemUTC());
+    }
+
+    @AfterAll
+    void stopJob() throws Exception {
+        job.get().close();
+    }
+
+    @Override
+    MetricsSource source() {
+        return source;
+    }
+
+    @Test
+    void aReplacedJobStartsANewRunAndTheProviderDropsTheOldSamples() throws Exception {
+        AtomicReference<RunningJob> replaced = new AtomicReference<>(chain("replaced").start(JobConfig.defaults()));
+        InProcessMetricsSource replacing = new InProcessMetricsSource(replaced::get, Clock.systemUTC());
+        WindowedMetricsProvider provider = new WindowedMetricsProvider(replacing,
+                new WindowSettings(Duration.ofSeconds(30), Duration.ZERO), List.of());
+        String firstRun = replacing.sample().runId();
+        provider.poll();
+        try (RunningJob old = replaced.getAndSet(chain("replaced").start(JobConfig.defaults()))) {
+            old.cancel();
+        }
+        WindowStatus status = provider.poll();
+
+        assertThat(replacing.sample().runId()).isNotEqualTo(firstRun);
+        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("the job restarted (run " + firstRun));
+        replaced.get().close();
+    }
+
+    @Test
+    void aCancelledJobIsReportedInsteadOfSampled() throws Exception {
+        RunningJob cancelled = chain("cancelled").start(JobConfig.defaults());
+        cancelled.cancel();
+        cancelled.close();
+
+        assertThatThrownBy(() -> new InProcessMetricsSource(() -> cancelled, Clock.systemUTC()).sample())
+                .isInstanceOf(CollectorException.class).hasMessageContaining("job 'cancelled' is CANCELLED");
+    }
+}
