@@ -1,0 +1,71 @@
+package dev.flowscale.collector.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.collector.api.MetricsSource;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The contract against a real job runner process: {@code java -jar flowscale-engine.jar run chain
+ * --metrics-port N}, read over its JSON API.
+ */
+class RunnerHttpMetricsSourceIT extends MetricsSourceContract {
+    @TempDir
+    static Path temp;
+    private ChildProcess runner;
+    private RunnerHttpMetricsSource source;
+
+    static Path engineJar() {
+        Path jar = Paths.get(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
+        assertThat(jar).as("the engine's jar; build it with mvn -pl engine package").exists();
+        return jar;
+    }
+
+    @BeforeAll
+    void startRunner() throws Exception {
+        int port = Await.freePort();
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        runner = ChildProcess.start(List.of(java, "-Xmx256m", "-jar", engineJar().toString(), "run", "chain",
+                "--stages", "1", "--stage-cost", "cpu:20us", "--rate", Integer.toString(RATE),
+                "--parallelism", "map1=2", "--metrics-port", Integer.toString(port), "--duration", "120s",
+                "--print-interval", "60s"), Files.createTempFile(temp, "runner", ".log"));
+        source = new RunnerHttpMetricsSource(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
+        Await.until(Duration.ofSeconds(30), "the job runner's API", () -> {
+            runner.assertAlive();
+            try {
+                return Optional.of(source.topology());
+            } catch (RuntimeException notYet) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    @AfterAll
+    void stopRunner() throws Exception {
+        if (runner != null) {
+            runner.close();
+        }
+    }
+
+    @Override
+    MetricsSource source() {
+        return source;
+    }
+
+    @Test
+    void theRunnerReportsTheTopologyItRunsWithTheJobsMaxParallelism() {
+        assertThat(source.topology().jobName()).isEqualTo("chain");
+        assertThat(source.topology().operator("map1").maxParallelism()).isEqualTo(128);
+        assertThat(source.describe()).contains("job runner http://127.0.0.1:");
+    }
+}
