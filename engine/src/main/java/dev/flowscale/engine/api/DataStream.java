@@ -42,6 +42,14 @@ public class DataStream<T> {
         return next(id, OperatorKind.FILTER, fn);
     }
 
+    /** A non-keyed operator with a life cycle and operator list state; one function object per instance. */
+    public <O> DataStream<O> process(String id, Supplier<? extends ProcessFunction<? super T, O>> factory) {
+        if (factory == null) {
+            throw new InvalidJobException("process '" + id + "': factory is null; pass e.g. MyFunction::new");
+        }
+        return next(id, OperatorKind.PROCESS, factory);
+    }
+
     public <K> KeyedStream<T, K> keyBy(KeySelector<? super T, K> keySelector) {
         if (keySelector == null) {
             throw new InvalidJobException("keyBy after '" + operatorId + "': keySelector is null; pass a function "

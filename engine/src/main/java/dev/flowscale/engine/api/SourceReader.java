@@ -23,6 +23,14 @@ public interface SourceReader<T> {
         return 0;
     }
 
+    /**
+     * The reader's position as splits, taken when a checkpoint barrier passes the source; null
+     * if the source cannot be replayed.
+     */
+    default java.util.List<?> snapshotSplits() {
+        return null;
+    }
+
     default void close() throws Exception {
     }
 }

@@ -26,6 +26,15 @@ public final class Sources {
         return new GeneratorSource<>(profile, recordOf, limit);
     }
 
+    /**
+     * {@code limit} records at the profile's rate (null: as fast as possible), after which the
+     * source stays idle instead of ending, so the job can still be checkpointed, rescaled or
+     * stopped with a savepoint.
+     */
+    public static <T> SourceFunction<T> replayable(RateProfile profile, long limit, LongFunction<T> recordOf) {
+        return new GeneratorSource<>(profile, recordOf, limit, true);
+    }
+
     /** The sequence numbers 0 .. count-1, as fast as downstream allows. */
     public static SourceFunction<Long> sequence(long count) {
         return generator(count, seq -> seq);

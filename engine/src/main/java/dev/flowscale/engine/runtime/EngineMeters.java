@@ -25,31 +25,31 @@ import java.util.function.ToDoubleFunction;
  * from the instances, and rate gauges over a sliding window sampled in the background.
  */
 final class EngineMeters implements AutoCloseable {
-    private final RunningJob job;
+    private final JobExecution job;
     private final MeterRegistry registry;
     private final List<Meter> meters = new ArrayList<>();
     private final ScheduledExecutorService sampler;
     private volatile JobMetricsSnapshot previous;
     private volatile Map<String, OperatorRates> rates = Map.of();
 
-    private EngineMeters(RunningJob job, MeterRegistry registry, Duration window) {
+    private EngineMeters(JobExecution job, MeterRegistry registry, Duration window) {
         this.job = job;
         this.registry = registry;
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "flowscale-" + job.name() + "-rates");
+            Thread t = new Thread(r, "flowscale-" + job.graph().jobName() + "-rates");
             t.setDaemon(true);
             return t;
         });
         sampler.scheduleAtFixedRate(this::sample, 0, window.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    static AutoCloseable bind(RunningJob job, MeterRegistry registry, Duration window) {
+    static AutoCloseable bind(JobExecution job, MeterRegistry registry, Duration window) {
         EngineMeters bound = new EngineMeters(job, registry, window);
         for (Task task : job.tasks()) {
             bound.bindInstance(task);
         }
         job.graph().parallelism().forEach((op, p) -> bound.meters.add(Gauge.builder("flowscale.operator.parallelism",
-                () -> p).tags(Tags.of("job", job.name(), "operator", op))
+                () -> p).tags(Tags.of("job", job.graph().jobName(), "operator", op))
                 .description("Number of parallel instances of the operator").register(registry)));
         return bound;
     }
@@ -62,7 +62,7 @@ final class EngineMeters implements AutoCloseable {
 
     private void bindInstance(Task task) {
         InstanceMetrics m = task.metrics;
-        Tags tags = Tags.of("job", job.name(), "operator", task.context.operatorId(),
+        Tags tags = Tags.of("job", job.graph().jobName(), "operator", task.context.operatorId(),
                 "instance", Integer.toString(task.context.instanceIndex()));
         counter("flowscale.records.in", null, "Records the instance processed (sources: emitted)", tags, m,
                 s -> s.recordsIn());

@@ -1,6 +1,12 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.checkpoint.KeyGroupBlocks;
+import dev.flowscale.engine.checkpoint.RestoredState;
+import dev.flowscale.engine.graph.OperatorKind;
+import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.state.KeyedStateBackend;
+import dev.flowscale.engine.state.OperatorStateStore;
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
@@ -68,13 +74,31 @@ final class ExecutionPlan {
         for (int i = 0; i < instances.length; i++) {
             TaskContext context = new TaskContext(graph.jobName(), node.id(), i, node.parallelism(),
                     graph.maxParallelism());
+            TaskState state = state(node, i);
             Runnable cost = node.cost().isNone() ? null : meter(node);
             instances[i] = node.kind().isSource()
-                    ? new SourceTask(context, settings, (SourceFunction<Object>) node.function(), cost)
-                    : new OperatorTask(context, settings, gates.get(node.id())[i],
-                            OperatorLogics.create(graph, node, context), cost);
+                    ? new SourceTask(context, settings, state, (SourceFunction<Object>) node.function(), cost)
+                    : new OperatorTask(context, settings, state, gates.get(node.id())[i],
+                            OperatorLogics.create(graph, node, context, state), cost);
         }
         tasks.put(node.id(), instances);
+    }
+
+    /** A fresh instance's state, or what it owns of the snapshot being restored. */
+    private TaskState state(OperatorNode node, int index) {
+        KeyedStateBackend keyed = node.kind() == OperatorKind.KEYED_PROCESS ? new KeyedStateBackend(node.id(),
+                graph.maxParallelism(), KeyGroups.rangeFor(index, graph.maxParallelism(), node.parallelism())) : null;
+        OperatorStateStore operatorState = new OperatorStateStore(node.id());
+        RestoredState.InstanceRestore restore = settings.restored() == null ? null
+                : settings.restored().instance(node.id(), index);
+        if (restore == null) {
+            return new TaskState(keyed, operatorState, null);
+        }
+        if (keyed != null) {
+            KeyGroupBlocks.restoreInto(keyed, restore.keyGroupBlocks(), null);
+        }
+        restore.operatorLists().forEach((name, list) -> operatorState.restore(name, list.mode(), list.elements()));
+        return new TaskState(keyed, operatorState, node.kind().isSource() ? restore.splits() : null);
     }
 
     private static Runnable meter(OperatorNode node) {

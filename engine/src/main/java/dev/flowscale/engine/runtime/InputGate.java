@@ -20,13 +20,17 @@ final class InputGate {
     private final Condition[] notFull;
     private final int capacity;
     private final Cancellation cancellation;
+    private final boolean[] blocked;
     private int next;
-    private int queued;
+    /** Batches queued in channels that are not blocked: what the consumer can take now. */
+    private int available;
+    private int lastChannel = -1;
 
     @SuppressWarnings("unchecked")
     InputGate(int channels, int capacity, Cancellation cancellation) {
         this.queues = new ArrayDeque[channels];
         this.notFull = new Condition[channels];
+        this.blocked = new boolean[channels];
         for (int i = 0; i < channels; i++) {
             queues[i] = new ArrayDeque<>(capacity + 1);
             notFull[i] = lock.newCondition();
@@ -48,7 +52,7 @@ final class InputGate {
                 awaitRoom(channel, producer);
             }
             queue.addLast(batch);
-            if (queued++ == 0) {
+            if (!blocked[channel] && available++ == 0) {
                 notEmpty.signal();
             }
         } finally {
@@ -73,7 +77,7 @@ final class InputGate {
     Batch poll() {
         lock.lock();
         try {
-            return queued == 0 ? null : dequeue();
+            return available == 0 ? null : dequeue();
         } finally {
             lock.unlock();
         }
@@ -84,7 +88,7 @@ final class InputGate {
         long deadline = System.nanoTime() + timeoutNanos;
         lock.lockInterruptibly();
         try {
-            while (queued == 0) {
+            while (available == 0) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     return null;
@@ -102,7 +106,7 @@ final class InputGate {
     Batch take() throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (queued == 0) {
+            while (available == 0) {
                 cancellation.check();
                 notEmpty.awaitNanos(CHECK_NANOS);
             }
@@ -112,11 +116,53 @@ final class InputGate {
         }
     }
 
-    /** Records and events queued now; bounded by channels × capacity (+1 end-of-stream each). */
+    /** Batches and events queued now, blocked channels included. */
     int queuedBatches() {
         lock.lock();
         try {
+            int queued = 0;
+            for (ArrayDeque<Batch> queue : queues) {
+                queued += queue.size();
+            }
             return queued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The channel of the batch the last poll or take returned. */
+    int lastChannel() {
+        return lastChannel;
+    }
+
+    /**
+     * Holds a channel back (it delivered a checkpoint barrier the other channels have not):
+     * its batches stay queued, and once it is full its producer blocks, so memory stays bounded.
+     */
+    void block(int channel) {
+        lock.lock();
+        try {
+            if (!blocked[channel]) {
+                blocked[channel] = true;
+                available -= queues[channel].size();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void unblockAll() {
+        lock.lock();
+        try {
+            for (int c = 0; c < queues.length; c++) {
+                if (blocked[c]) {
+                    blocked[c] = false;
+                    available += queues[c].size();
+                }
+            }
+            if (available > 0) {
+                notEmpty.signal();
+            }
         } finally {
             lock.unlock();
         }
@@ -141,14 +187,15 @@ final class InputGate {
     private Batch dequeue() {
         for (int i = 0; i < queues.length; i++) {
             int c = (next + i) % queues.length;
-            Batch batch = queues[c].pollFirst();
+            Batch batch = blocked[c] ? null : queues[c].pollFirst();
             if (batch != null) {
                 next = c + 1;
-                queued--;
+                available--;
+                lastChannel = c;
                 notFull[c].signal();
                 return batch;
             }
         }
-        throw new IllegalStateException("queued count " + queued + " but every channel is empty");
+        throw new IllegalStateException("available count " + available + " but every open channel is empty");
     }
 }

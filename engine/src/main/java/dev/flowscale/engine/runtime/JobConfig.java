@@ -15,9 +15,12 @@ import java.time.Duration;
  * @param instrumented     false turns off the DS2 counters (to measure their overhead)
  * @param rateWindow       window of the rate gauges exported to the meter registry
  * @param meterRegistry    where the job's meters are registered; null for none
+ * @param checkpointing    snapshot storage and interval; null turns checkpoints and savepoints off
+ * @param restart          what to do when a task fails
  */
 public record JobConfig(int batchSize, int channelCapacity, Duration flushInterval, Duration idleFlush,
-                        boolean instrumented, Duration rateWindow, MeterRegistry meterRegistry) {
+                        boolean instrumented, Duration rateWindow, MeterRegistry meterRegistry,
+                        CheckpointConfig checkpointing, RestartStrategy restart) {
 
     public JobConfig {
         check(batchSize >= 1 && batchSize <= 65_536, "batchSize", batchSize, "use 1..65536");
@@ -25,31 +28,42 @@ public record JobConfig(int batchSize, int channelCapacity, Duration flushInterv
         check(!flushInterval.isNegative() && !flushInterval.isZero(), "flushInterval", flushInterval, "use > 0");
         check(!idleFlush.isNegative(), "idleFlush", idleFlush, "use >= 0");
         check(!rateWindow.isNegative() && !rateWindow.isZero(), "rateWindow", rateWindow, "use > 0");
+        restart = restart == null ? RestartStrategy.none() : restart;
     }
 
     public static JobConfig defaults() {
         return new JobConfig(512, 4, Duration.ofMillis(50), Duration.ofNanos(200_000), true,
-                Duration.ofSeconds(2), null);
+                Duration.ofSeconds(2), null, null, RestartStrategy.none());
     }
 
     public JobConfig withBatchSize(int size) {
-        return new JobConfig(size, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry);
+        return new JobConfig(size, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart);
     }
 
     public JobConfig withChannelCapacity(int batches) {
-        return new JobConfig(batchSize, batches, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry);
+        return new JobConfig(batchSize, batches, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart);
     }
 
     public JobConfig withInstrumentation(boolean on) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, on, rateWindow, meterRegistry);
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, on, rateWindow, meterRegistry, checkpointing, restart);
     }
 
     public JobConfig withMeterRegistry(MeterRegistry registry) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, registry);
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, registry, checkpointing, restart);
     }
 
     public JobConfig withRateWindow(Duration window) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, window, meterRegistry);
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, window, meterRegistry, checkpointing, restart);
+    }
+
+    public JobConfig withCheckpointing(CheckpointConfig config) {
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
+                config, restart);
+    }
+
+    public JobConfig withRestartStrategy(RestartStrategy strategy) {
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
+                checkpointing, strategy);
     }
 
     private static void check(boolean ok, String field, Object value, String fix) {

@@ -1,15 +1,16 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.FilterFunction;
 import dev.flowscale.engine.api.FlatMapFunction;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
-import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.function.Supplier;
 
@@ -19,7 +20,7 @@ final class OperatorLogics {
     }
 
     @SuppressWarnings("unchecked")
-    static OperatorLogic create(JobGraph graph, OperatorNode node, TaskContext context) {
+    static OperatorLogic create(JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
         Object fn = node.function();
         return switch (node.kind()) {
             case MAP -> (record, out) -> out.collect(((MapFunction<Object, Object>) fn).map(record));
@@ -30,31 +31,49 @@ final class OperatorLogics {
                 }
             };
             case SINK -> (record, out) -> ((SinkFunction<Object>) fn).invoke(record);
-            case KEYED_PROCESS -> keyed(graph, node, context);
+            case PROCESS -> process(((Supplier<ProcessFunction<Object, Object>>) fn).get(), context.user(state));
+            case KEYED_PROCESS -> keyed(graph, node, context, state);
             case SOURCE -> throw new IllegalArgumentException(node + " is a source");
         };
     }
 
+    private static OperatorLogic process(ProcessFunction<Object, Object> function, TaskContext.UserContext context) {
+        return new OperatorLogic() {
+            @Override
+            public void open() throws Exception {
+                function.open(context);
+            }
+
+            @Override
+            public void process(Object record, Collector<Object> out) throws Exception {
+                function.processElement(record, out);
+            }
+
+            @Override
+            public void close() throws Exception {
+                function.close();
+            }
+        };
+    }
+
     @SuppressWarnings("unchecked")
-    private static OperatorLogic keyed(JobGraph graph, OperatorNode node, TaskContext context) {
+    private static OperatorLogic keyed(JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
         KeySelector<Object, Object> selector = graph.inputsOf(node.id()).stream().map(Edge::keySelector)
                 .findFirst().orElseThrow();
-        KeyedStateBackend backend = new KeyedStateBackend(node.id(), graph.maxParallelism(),
-                KeyGroups.rangeFor(context.instanceIndex(), graph.maxParallelism(), context.parallelism()));
         KeyedProcessFunction<Object, Object, Object> fn =
                 ((Supplier<KeyedProcessFunction<Object, Object, Object>>) node.function()).get();
-        return new KeyedLogic(fn, selector, backend, context);
+        return new KeyedLogic(fn, selector, state.keyed(), context.user(state));
     }
 
     /** Sets the current key, then calls the user's keyed function. */
     static final class KeyedLogic implements OperatorLogic, KeyedProcessFunction.Context<Object> {
         private final KeyedProcessFunction<Object, Object, Object> function;
         private final KeySelector<Object, Object> selector;
-        final KeyedStateBackend backend;
-        private final TaskContext context;
+        private final KeyedStateBackend backend;
+        private final TaskContext.UserContext context;
 
         KeyedLogic(KeyedProcessFunction<Object, Object, Object> function, KeySelector<Object, Object> selector,
-                   KeyedStateBackend backend, TaskContext context) {
+                   KeyedStateBackend backend, TaskContext.UserContext context) {
             this.function = function;
             this.selector = selector;
             this.backend = backend;
@@ -63,11 +82,11 @@ final class OperatorLogics {
 
         @Override
         public void open() throws Exception {
-            function.open(context.keyed(backend));
+            function.open(context);
         }
 
         @Override
-        public void process(Object record, dev.flowscale.engine.api.Collector<Object> out) throws Exception {
+        public void process(Object record, Collector<Object> out) throws Exception {
             backend.setCurrentKey(selector.getKey(record));
             function.processElement(record, this, out);
         }

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.metrics.InstanceMetrics;
 import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
 
@@ -18,8 +19,13 @@ final class OperatorTask extends Task {
     private int openChannels;
     private long lastFlush;
 
-    OperatorTask(TaskContext context, RunSettings settings, InputGate gate, OperatorLogic logic, Runnable cost) {
-        super(context, settings.config().instrumented(), settings.cancellation(), settings.failures());
+    private CheckpointBarrier aligning;
+    private int barriersSeen;
+    private long lastBarrier;
+
+    OperatorTask(TaskContext context, RunSettings settings, TaskState state, InputGate gate, OperatorLogic logic,
+                 Runnable cost) {
+        super(context, settings, state);
         this.gate = gate;
         this.logic = logic;
         this.cost = cost;
@@ -39,8 +45,13 @@ final class OperatorTask extends Task {
     void process() throws Exception {
         while (openChannels > 0) {
             Batch batch = nextBatch();
-            if (!batch.isData()) {
+            if (batch.kind == Batch.Kind.BARRIER) {
+                onBarrier(batch.barrier, gate.lastChannel());
+                continue;
+            }
+            if (batch.kind == Batch.Kind.END_OF_STREAM) {
                 openChannels--;
+                completeAlignmentIfReady();
                 continue;
             }
             processBatch(batch);
@@ -66,6 +77,37 @@ final class OperatorTask extends Task {
                 published.pendingIn(i + 1);
             }
         }
+    }
+
+    /**
+     * Aligns checkpoint barriers: a channel that delivered the barrier is held back until the
+     * barrier has arrived on every open channel; then the task snapshots its state, forwards
+     * the barrier and releases the channels. A newer barrier abandons an older alignment.
+     */
+    private void onBarrier(CheckpointBarrier barrier, int channel) throws InterruptedException {
+        if (barrier.id() <= lastBarrier || (aligning != null && barrier.id() < aligning.id())) {
+            return;
+        }
+        if (aligning == null || barrier.id() > aligning.id()) {
+            gate.unblockAll();
+            aligning = barrier;
+            barriersSeen = 0;
+        }
+        gate.block(channel);
+        barriersSeen++;
+        completeAlignmentIfReady();
+    }
+
+    private void completeAlignmentIfReady() throws InterruptedException {
+        if (aligning == null || barriersSeen < openChannels) {
+            return;
+        }
+        CheckpointBarrier barrier = aligning;
+        aligning = null;
+        lastBarrier = barrier.id();
+        snapshot(barrier, null);
+        output.broadcastEvent(Batch.barrier(barrier));
+        gate.unblockAll();
     }
 
     /** The next batch; when the input runs dry, waits briefly, then flushes and waits on. */

@@ -59,9 +59,14 @@ final class RecordWriter {
     }
 
     void endOfStream() throws InterruptedException {
+        broadcastEvent(Batch.END_OF_STREAM);
+    }
+
+    /** Flushes, then sends an event (barrier, end of stream) to every channel; never blocks on capacity. */
+    void broadcastEvent(Batch event) throws InterruptedException {
         flush();
         for (int i = 0; i < gates.length; i++) {
-            gates[i].put(channels[i], Batch.END_OF_STREAM, clock);
+            gates[i].put(channels[i], event, clock);
         }
     }
 

@@ -1,81 +1,213 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobFailedException;
+import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
+import dev.flowscale.engine.checkpoint.CheckpointStorage;
+import dev.flowscale.engine.checkpoint.RestoredState;
+import dev.flowscale.engine.checkpoint.SnapshotException;
+import dev.flowscale.engine.checkpoint.SnapshotReader;
+import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A job running on the embedded engine: one thread per operator instance. Poll
- * {@link #metrics()} for DS2's counters; {@link #await()} for the end; {@link #stop()} drains
- * gracefully, {@link #cancel()} stops at once.
+ * A job on the embedded engine, supervised across its runs: it takes periodic checkpoints,
+ * restarts from the latest one when a task fails (within the restart strategy), takes
+ * savepoints on request, and {@link #rescale rescales} by stop-with-savepoint and restore at
+ * the new parallelism. Poll {@link #metrics()} for DS2's counters.
  */
 public final class RunningJob implements AutoCloseable {
 
-    /** The life of a job run. */
-    public enum Status { RUNNING, FINISHED, FAILED, CANCELLED }
+    /** The life of a job. */
+    public enum Status { RUNNING, RESTARTING, RESCALING, FINISHED, STOPPED, FAILED, CANCELLED }
 
-    private final JobGraph graph;
     private final JobConfig config;
-    private final Cancellation cancellation = new Cancellation();
-    private final AtomicReference<JobFailedException> failure = new AtomicReference<>();
-    private final List<Task> tasks = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
-    private final CountDownLatch done;
-    private volatile boolean cancelRequested;
+    private final CheckpointStorage storage;
+    private final AtomicLong ids;
+    private final ScheduledExecutorService timer;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private volatile JobGraph graph;
+    private volatile JobExecution execution;
+    private volatile CheckpointCoordinator coordinator;
+    private volatile Status status = Status.RUNNING;
+    private volatile Path lastSnapshot;
+    private volatile boolean transitioning;
+    private JobFailedException failure;
     private AutoCloseable meters = () -> { };
+    private int runs;
+    private int restarts;
 
-    private RunningJob(JobGraph graph, JobConfig config) {
+    private RunningJob(JobGraph graph, JobConfig config, Path restoredFrom) {
         this.graph = graph;
         this.config = config;
-        tasks.addAll(ExecutionPlan.build(graph, new RunSettings(config, cancellation, this::taskFailed)));
-        this.done = new CountDownLatch(tasks.size());
+        this.storage = config.checkpointing() == null ? null : new CheckpointStorage(config.checkpointing().storage());
+        this.ids = new AtomicLong(storage == null ? 0 : storage.highestId());
+        this.lastSnapshot = restoredFrom;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "flowscale-" + graph.jobName() + "-coordinator");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
-    /** Validates nothing more (the graph is valid by construction) and starts every task. */
     public static RunningJob start(JobGraph graph, JobConfig config) {
-        RunningJob job = new RunningJob(graph, config);
-        if (config.meterRegistry() != null) {
-            job.meters = EngineMeters.bind(job, config.meterRegistry(), config.rateWindow());
-        }
-        job.startThreads();
+        return start(graph, config, null);
+    }
+
+    /**
+     * Starts the job, restoring its state from a checkpoint or savepoint directory when
+     * {@code restoreFrom} is given. The snapshot is read and checked before any thread starts.
+     */
+    public static RunningJob start(JobGraph graph, JobConfig config, Path restoreFrom) {
+        RestoredState restored = restoreFrom == null ? null : SnapshotReader.read(restoreFrom, graph);
+        RunningJob job = new RunningJob(graph, config, restoreFrom);
+        job.launch(graph, restored);
+        job.schedulePeriodicCheckpoints();
         return job;
     }
 
-    private void startThreads() {
-        for (Task task : tasks) {
-            Thread thread = new Thread(() -> runTask(task),
-                    "flowscale-" + graph.jobName() + "-" + task.context.operatorId() + "-" + task.context.instanceIndex());
-            threads.add(thread);
+    private void launch(JobGraph toRun, RestoredState restored) {
+        synchronized (lock) {
+            graph = toRun;
+            JobExecution next = new JobExecution(toRun, config, graph.jobName() + "-run-" + (++runs), snapshotSink(),
+                    restored, this::executionEnded);
+            coordinator = storage == null ? null : new CheckpointCoordinator(toRun.jobName(), toRun.maxParallelism(),
+                    toRun.parallelism(), storage, ids, next::triggerSources, timer, config.checkpointing().timeout(),
+                    config.checkpointing().retained());
+            execution = next;
+            rebindMeters(next);
+            status = Status.RUNNING;
+            next.start();
         }
-        threads.forEach(Thread::start);
     }
 
-    private void runTask(Task task) {
+    private void rebindMeters(JobExecution next) {
+        closeMeters();
+        if (config.meterRegistry() != null) {
+            meters = EngineMeters.bind(next, config.meterRegistry(), config.rateWindow());
+        }
+    }
+
+    private SnapshotSink snapshotSink() {
+        return new SnapshotSink() {
+            @Override
+            public Path directory(long id) {
+                CheckpointCoordinator c = coordinator;
+                return c == null ? null : c.directory(id);
+            }
+
+            @Override
+            public void acknowledge(long id, TaskStateHandle handle) {
+                CheckpointCoordinator c = coordinator;
+                if (c != null) {
+                    c.acknowledge(id, handle);
+                }
+            }
+
+            @Override
+            public void decline(long id, String task, Throwable cause) {
+                CheckpointCoordinator c = coordinator;
+                if (c != null) {
+                    c.decline(id, task, cause);
+                }
+            }
+        };
+    }
+
+    private void schedulePeriodicCheckpoints() {
+        if (storage == null || config.checkpointing().interval().isZero()) {
+            return;
+        }
+        long every = config.checkpointing().interval().toMillis();
+        timer.scheduleWithFixedDelay(() -> {
+            if (status == Status.RUNNING && !transitioning) {
+                triggerCheckpoint().thenAccept(path -> lastSnapshot = path);
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Called by the last task of an execution to end. */
+    private void executionEnded(JobExecution ended) {
+        synchronized (lock) {
+            if (ended != execution) {
+                return;
+            }
+            if (coordinator != null) {
+                coordinator.abortPending("the job's tasks ended");
+            }
+            if (transitioning) {
+                return;
+            }
+            if (ended.failure() != null && !ended.cancelRequested()) {
+                restartOrFail(ended.failure());
+            } else {
+                terminate(ended.cancelRequested() ? Status.CANCELLED : Status.FINISHED, null);
+            }
+        }
+    }
+
+    private void restartOrFail(JobFailedException cause) {
+        if (restarts >= config.restart().maxAttempts()) {
+            terminate(Status.FAILED, cause);
+            return;
+        }
+        restarts++;
+        status = Status.RESTARTING;
+        timer.schedule(() -> restart(cause), config.restart().delay().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void restart(JobFailedException cause) {
+        synchronized (lock) {
+            if (status != Status.RESTARTING) {
+                return;
+            }
+            try {
+                Path from = latestSnapshot();
+                launch(graph, from == null ? null : SnapshotReader.read(from, graph));
+            } catch (EngineException e) {
+                e.addSuppressed(cause);
+                terminate(Status.FAILED, new JobFailedException("job '" + graph.jobName() + "' could not restart: "
+                        + e.getMessage(), e));
+            }
+        }
+    }
+
+    /** The newest complete checkpoint, or the savepoint the job last started from. */
+    private Path latestSnapshot() {
+        Path checkpoint = storage == null ? null : storage.latestCheckpoint().orElse(null);
+        Path last = lastSnapshot;
+        if (checkpoint == null) {
+            return last;
+        }
+        return last == null || idOf(checkpoint) >= idOf(last) ? checkpoint : last;
+    }
+
+    private static long idOf(Path snapshot) {
         try {
-            task.run();
-        } finally {
-            done.countDown();
+            return SnapshotReader.metadata(snapshot).checkpointId();
+        } catch (EngineException e) {
+            return -1;
         }
     }
 
-    private void taskFailed(TaskContext task, Throwable cause) {
-        JobFailedException failed = new JobFailedException("job '" + graph.jobName() + "': " + task.describe()
-                + " failed: " + cause, cause);
-        if (failure.compareAndSet(null, failed)) {
-            cancelAll();
-        }
-    }
-
-    private void cancelAll() {
-        cancellation.cancel();
-        threads.forEach(Thread::interrupt);
+    private void terminate(Status finalStatus, JobFailedException cause) {
+        status = finalStatus;
+        failure = cause;
+        terminated.countDown();
     }
 
     public JobGraph graph() {
@@ -91,42 +223,168 @@ public final class RunningJob implements AutoCloseable {
     }
 
     public Status status() {
-        if (done.getCount() > 0) {
-            return Status.RUNNING;
-        }
-        return failure.get() != null ? Status.FAILED : cancelRequested ? Status.CANCELLED : Status.FINISHED;
+        return status;
     }
 
-    /** Consistent cumulative counters of every instance as of now. */
+    /** How many times the job restarted after a failure. */
+    public int restarts() {
+        return restarts;
+    }
+
+    /** Consistent cumulative counters of every instance of the current run. */
     public JobMetricsSnapshot metrics() {
-        long now = System.nanoTime();
-        List<InstanceSnapshot> instances = new ArrayList<>(tasks.size());
-        for (String op : graph.topologicalOrder()) {
-            tasks.stream().filter(t -> t.context.operatorId().equals(op)).forEach(t -> instances.add(t.metrics.snapshot(now)));
+        return execution.metrics();
+    }
+
+    /** Takes a checkpoint; completes with its directory. */
+    public CompletableFuture<Path> triggerCheckpoint() {
+        return snapshot(false, false);
+    }
+
+    /** Takes a savepoint while the job keeps running; completes with its directory. */
+    public CompletableFuture<Path> triggerSavepoint() {
+        return snapshot(true, false);
+    }
+
+    private CompletableFuture<Path> snapshot(boolean savepoint, boolean stopAfter) {
+        CheckpointCoordinator c = coordinator;
+        if (c == null) {
+            return CompletableFuture.failedFuture(new SnapshotException("job '" + name() + "' has no snapshot storage; "
+                    + "set JobConfig.withCheckpointing(...)"));
         }
-        return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances);
+        if (execution.hasFinishedTasks() || execution.ended()) {
+            return CompletableFuture.failedFuture(new SnapshotException("job '" + name() + "' cannot take a snapshot: "
+                    + "some of its tasks have finished"));
+        }
+        CompletableFuture<Path> result = c.trigger(savepoint, stopAfter);
+        return result.thenApply(path -> {
+            lastSnapshot = path;
+            return path;
+        });
+    }
+
+    /**
+     * Takes a savepoint, stops the sources right after their barrier, drains and stops every
+     * task, and returns the savepoint's directory. The job ends with status STOPPED.
+     */
+    public Path stopWithSavepoint(Duration timeout) throws InterruptedException {
+        synchronized (lock) {
+            checkCanTransition();
+            transitioning = true;
+        }
+        try {
+            Path savepoint = stopCurrent(timeout);
+            terminate(Status.STOPPED, null);
+            return savepoint;
+        } finally {
+            transitioning = false;
+        }
+    }
+
+    /**
+     * Rescales the job: stop-with-savepoint, then start at the new parallelism from that
+     * savepoint, with keyed state moved by key group. Parallelism changes are checked before
+     * anything stops. If the job cannot start at the new parallelism it is restarted at the old
+     * one from the same savepoint and the error is thrown.
+     */
+    public RescaleResult rescale(Map<String, Integer> changes, Duration timeout) throws InterruptedException {
+        JobGraph before = graph;
+        JobGraph after = validate(changes, before);
+        synchronized (lock) {
+            checkCanTransition();
+            transitioning = true;
+            status = Status.RESCALING;
+        }
+        try {
+            long stopped = System.nanoTime();
+            Path savepoint = stopCurrent(timeout);
+            restoreOrRollBack(before, after, savepoint);
+            return new RescaleResult(savepoint, before.parallelism(), after.parallelism(),
+                    Duration.ofNanos(System.nanoTime() - stopped));
+        } finally {
+            transitioning = false;
+        }
+    }
+
+    private JobGraph validate(Map<String, Integer> changes, JobGraph current) {
+        changes.forEach((op, p) -> {
+            if (current.operator(op) == null) {
+                throw new InvalidJobException("rescale of job '" + name() + "': no operator '" + op + "'; the operators are "
+                        + current.parallelism().keySet());
+            }
+        });
+        return current.withParallelism(changes);
+    }
+
+    private void checkCanTransition() {
+        if (transitioning) {
+            throw new EngineException("job '" + name() + "' is already being rescaled or stopped; wait for it to finish");
+        }
+        if (status != Status.RUNNING || coordinator == null) {
+            throw new EngineException("job '" + name() + "' cannot be stopped with a savepoint: it is " + status
+                    + (coordinator == null ? " and has no snapshot storage (set JobConfig.withCheckpointing)" : ""));
+        }
+    }
+
+    private Path stopCurrent(Duration timeout) throws InterruptedException {
+        JobExecution current = execution;
+        CompletableFuture<Path> savepoint = snapshot(true, true);
+        try {
+            Path path = savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!current.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new EngineException("job '" + name() + "' did not drain within " + timeout + " after its savepoint");
+            }
+            return path;
+        } catch (ExecutionException | TimeoutException e) {
+            recoverFromFailedStop(current);
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new SnapshotException("stop-with-savepoint of job '" + name() + "' failed: " + cause.getMessage()
+                    + "; the job keeps running from its latest snapshot", cause);
+        }
+    }
+
+    /** The sources may have stopped after a barrier whose savepoint then failed: run again from the last snapshot. */
+    private void recoverFromFailedStop(JobExecution current) throws InterruptedException {
+        if (current.await(5, TimeUnit.SECONDS)) {
+            Path from = latestSnapshot();
+            launch(graph, from == null ? null : SnapshotReader.read(from, graph));
+        }
+    }
+
+    private void restoreOrRollBack(JobGraph before, JobGraph after, Path savepoint) {
+        try {
+            launch(after, SnapshotReader.read(savepoint, after));
+        } catch (RuntimeException e) {
+            launch(before, SnapshotReader.read(savepoint, before));
+            throw new EngineException("rescale of job '" + name() + "' to " + after.parallelism() + " failed ("
+                    + e.getMessage() + "); restarted at " + before.parallelism() + " from " + savepoint, e);
+        }
     }
 
     /** Asks the sources to stop; the records in flight drain and the job finishes. */
     public void stop() {
-        tasks.stream().filter(t -> t instanceof SourceTask).forEach(t -> ((SourceTask) t).requestStop());
+        execution.stopSources();
     }
 
     /** Stops every task at once; records in flight are dropped. */
     public void cancel() {
-        cancelRequested = true;
-        cancelAll();
+        synchronized (lock) {
+            if (status == Status.RESTARTING) {
+                terminate(Status.CANCELLED, null);
+            }
+            execution.cancel();
+        }
     }
 
-    /** Waits for the end; throws {@link JobFailedException} if a task failed. */
+    /** Waits for the end; throws {@link JobFailedException} if the job failed for good. */
     public Status await() throws InterruptedException {
-        done.await();
+        terminated.await();
         return finalStatus();
     }
 
     /** Waits up to {@code timeout}; returns whether the job ended, throws if it failed. */
     public boolean await(Duration timeout) throws InterruptedException {
-        if (!done.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        if (!terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             return false;
         }
         finalStatus();
@@ -134,33 +392,39 @@ public final class RunningJob implements AutoCloseable {
     }
 
     private Status finalStatus() {
-        JobFailedException failed = failure.get();
+        JobFailedException failed = failure;
         if (failed != null) {
             throw new JobFailedException(failed.getMessage(), failed.getCause());
         }
-        return status();
+        return status;
     }
 
     /** Cancels the job if it still runs, waits for its threads and unregisters its meters. */
     @Override
     public void close() throws Exception {
-        if (done.getCount() > 0) {
+        if (terminated.getCount() > 0) {
             cancel();
         }
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
-        }
-        meters.close();
+        execution.join(TimeUnit.SECONDS.toMillis(10));
+        timer.shutdownNow();
+        closeMeters();
     }
 
-    /** Batches queued in all input gates now; bounded by the channel capacities. */
-    public int queuedBatches() {
-        return tasks.stream().filter(t -> t instanceof OperatorTask).mapToInt(t -> ((OperatorTask) t).queuedBatches()).sum();
+    private void closeMeters() {
+        try {
+            meters.close();
+        } catch (Exception e) {
+            // Unregistering meters cannot fail in a way the caller could act on.
+        }
     }
 
     /** Records queued in all input gates now; bounded by the sum of channel capacities. */
     public long queuedRecords() {
-        return tasks.stream().filter(t -> t instanceof OperatorTask).mapToLong(t -> ((OperatorTask) t).queuedRecords()).sum();
+        return execution.queuedRecords();
+    }
+
+    public int queuedBatches() {
+        return execution.queuedBatches();
     }
 
     /** The most records the channels of this job can hold: channels × capacity × batch size. */
@@ -172,9 +436,5 @@ public final class RunningJob implements AutoCloseable {
                     : (long) to * graph.operator(edge.from()).parallelism();
         }
         return channels * config.channelCapacity() * config.batchSize();
-    }
-
-    List<Task> tasks() {
-        return tasks;
     }
 }

@@ -2,6 +2,7 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SourceReader;
+import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,8 +20,11 @@ final class SourceTask extends Task {
     private volatile boolean stopRequested;
     private SourceReader<Object> reader;
 
-    SourceTask(TaskContext context, RunSettings settings, SourceFunction<Object> source, Runnable cost) {
-        super(context, settings.config().instrumented(), settings.cancellation(), settings.failures());
+    private volatile CheckpointBarrier pendingBarrier;
+
+    SourceTask(TaskContext context, RunSettings settings, TaskState state, SourceFunction<Object> source,
+               Runnable cost) {
+        super(context, settings, state);
         this.source = source;
         this.cost = cost;
         this.batchSize = settings.config().batchSize();
@@ -32,9 +36,27 @@ final class SourceTask extends Task {
         stopRequested = true;
     }
 
+    /** Injects a checkpoint barrier at this source's next step. */
+    void triggerBarrier(CheckpointBarrier barrier) {
+        pendingBarrier = barrier;
+    }
+
     @Override
     void open() {
-        reader = source.createReader(context);
+        reader = state.restoredSplits() != null ? source.restoreReader(context, state.restoredSplits())
+                : source.createReader(context);
+    }
+
+    /** Snapshots the reader's splits, then sends the barrier on; returns whether to stop after it. */
+    private boolean emitBarrierIfPending() throws InterruptedException {
+        CheckpointBarrier barrier = pendingBarrier;
+        if (barrier == null) {
+            return false;
+        }
+        pendingBarrier = null;
+        snapshot(barrier, reader.snapshotSplits());
+        output.broadcastEvent(Batch.barrier(barrier));
+        return barrier.stopAfter();
     }
 
     @Override
@@ -42,6 +64,9 @@ final class SourceTask extends Task {
         long lastFlush = System.nanoTime();
         while (!stopRequested) {
             cancellation.check();
+            if (emitBarrierIfPending()) {
+                break;
+            }
             int n = reader.poll(output, batchSize);
             if (n == SourceReader.END_OF_INPUT) {
                 break;

@@ -1,6 +1,12 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.checkpoint.CheckpointBarrier;
+import dev.flowscale.engine.checkpoint.InstanceStateFile;
+import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.metrics.InstanceMetrics;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -13,14 +19,40 @@ abstract class Task implements Runnable {
     final PhaseClock clock;
     final Cancellation cancellation;
     private final JobFailureHandler failures;
+    private final SnapshotSink snapshots;
+    final TaskState state;
     TaskOutput output;
 
-    Task(TaskContext context, boolean instrumented, Cancellation cancellation, JobFailureHandler failures) {
+    Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
         this.metrics = new InstanceMetrics(context.operatorId(), context.instanceIndex(), this instanceof SourceTask);
-        this.clock = new PhaseClock(metrics, instrumented);
-        this.cancellation = cancellation;
-        this.failures = failures;
+        this.clock = new PhaseClock(metrics, settings.config().instrumented());
+        this.cancellation = settings.cancellation();
+        this.failures = settings.failures();
+        this.snapshots = settings.snapshots();
+        this.state = state;
+    }
+
+    /**
+     * Writes this task's part of snapshot {@code barrier} and acknowledges it; a failure to
+     * write declines the snapshot instead of failing the job.
+     */
+    void snapshot(CheckpointBarrier barrier, List<?> splits) {
+        Path dir = snapshots.directory(barrier.id());
+        if (dir == null) {
+            return;
+        }
+        try {
+            TaskStateHandle handle = InstanceStateFile.write(dir, context.operatorId(), context.instanceIndex(),
+                    state.keyed(), state.operatorState(), splits);
+            snapshots.acknowledge(barrier.id(), handle);
+        } catch (IOException | RuntimeException e) {
+            snapshots.decline(barrier.id(), context.describe(), e);
+        }
+    }
+
+    boolean isFinished() {
+        return metrics.phase() == InstanceMetrics.Phase.FINISHED;
     }
 
     /** Connects the task's output; called once before the thread starts. */

@@ -49,6 +49,12 @@ final class TaskOutput implements Collector<Object> {
         }
     }
 
+    void broadcastEvent(Batch event) throws InterruptedException {
+        for (RecordWriter writer : writers) {
+            writer.broadcastEvent(event);
+        }
+    }
+
     void endOfStream() throws InterruptedException {
         for (RecordWriter writer : writers) {
             writer.endOfStream();

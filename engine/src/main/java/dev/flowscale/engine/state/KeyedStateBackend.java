@@ -16,6 +16,8 @@ public final class KeyedStateBackend {
     private final int maxParallelism;
     private final KeyGroupRange range;
     private final Map<String, StateTable> tables = new LinkedHashMap<>();
+    /** State restored from a snapshot whose descriptor has not been registered yet, still encoded. */
+    private final Map<String, RawTable> restored = new LinkedHashMap<>();
     private Object currentKey;
     private int currentGroup;
 
@@ -46,7 +48,7 @@ public final class KeyedStateBackend {
 
     /** The table of a state, created on first use; a second registration must match the first. */
     public StateTable table(StateDescriptor<?> descriptor) {
-        StateTable table = tables.computeIfAbsent(descriptor.name(), n -> new StateTable(descriptor, range.size()));
+        StateTable table = tables.computeIfAbsent(descriptor.name(), n -> decodeRestored(descriptor));
         if (!table.descriptor().equals(descriptor)) {
             throw new EngineException("operator '" + operator + "': state '" + descriptor.name()
                     + "' is registered twice with different types (" + table.descriptor() + " vs " + descriptor
@@ -57,6 +59,57 @@ public final class KeyedStateBackend {
 
     public Map<String, StateTable> tables() {
         return tables;
+    }
+
+    public String operator() {
+        return operator;
+    }
+
+    /** Restored state not yet claimed by a descriptor; written back as is by snapshots. */
+    public Map<String, RawTable> restoredTables() {
+        return restored;
+    }
+
+    /** Adds restored entries of one state in one key group (this instance must own the group). */
+    public void restore(String stateName, StateDescriptor.Kind kind, int keyGroup, Object key, byte[] encoded) {
+        if (!range.contains(keyGroup)) {
+            throw new EngineException("operator '" + operator + "': restored key group " + keyGroup
+                    + " is outside this instance's range " + range);
+        }
+        RawTable raw = restored.computeIfAbsent(stateName, n -> new RawTable(kind, range.size()));
+        if (raw.kind() != kind) {
+            throw new EngineException("operator '" + operator + "': state '" + stateName + "' is both " + raw.kind()
+                    + " and " + kind + " in the snapshot; the snapshot is corrupt");
+        }
+        raw.groups()[keyGroup - range.start()].put(key, encoded);
+    }
+
+    private StateTable decodeRestored(StateDescriptor<?> descriptor) {
+        StateTable table = new StateTable(descriptor, range.size());
+        RawTable raw = restored.remove(descriptor.name());
+        if (raw != null) {
+            if (raw.kind() != descriptor.kind()) {
+                throw new EngineException("operator '" + operator + "': state '" + descriptor.name() + "' is a "
+                        + raw.kind() + " in the snapshot but declared as " + descriptor.kind()
+                        + "; keep the state's kind or give the new state another name");
+            }
+            for (int i = 0; i < raw.groups().length; i++) {
+                HashMap<Object, Object> group = table.group(i);
+                raw.groups()[i].forEach((key, bytes) -> group.put(key, StateEncoding.decode(descriptor, bytes)));
+            }
+        }
+        return table;
+    }
+
+    /** Encoded entries of one restored state, per key group of this instance's range. */
+    public record RawTable(StateDescriptor.Kind kind, HashMap<Object, byte[]>[] groups) {
+        @SuppressWarnings("unchecked")
+        RawTable(StateDescriptor.Kind kind, int groupCount) {
+            this(kind, new HashMap[groupCount]);
+            for (int i = 0; i < groupCount; i++) {
+                groups[i] = new HashMap<>();
+            }
+        }
     }
 
     Object get(StateTable table) {

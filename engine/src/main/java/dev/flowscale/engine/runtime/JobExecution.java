@@ -1,0 +1,142 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.api.JobFailedException;
+import dev.flowscale.engine.checkpoint.CheckpointBarrier;
+import dev.flowscale.engine.checkpoint.RestoredState;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.metrics.InstanceSnapshot;
+import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * One run of a job graph: a thread per operator instance, from start (fresh or restored) until
+ * every task has ended. A failing task cancels the others. {@link RunningJob} supervises
+ * executions across failures and rescales.
+ */
+final class JobExecution {
+    private final JobGraph graph;
+    private final String runId;
+    private final Cancellation cancellation = new Cancellation();
+    private final AtomicReference<JobFailedException> failure = new AtomicReference<>();
+    private final List<Task> tasks = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final CountDownLatch done;
+    private final Consumer<JobExecution> onEnd;
+    private volatile boolean cancelRequested;
+
+    JobExecution(JobGraph graph, JobConfig config, String runId, SnapshotSink snapshots, RestoredState restored,
+                 Consumer<JobExecution> onEnd) {
+        this.graph = graph;
+        this.runId = runId;
+        this.onEnd = onEnd;
+        tasks.addAll(ExecutionPlan.build(graph, new RunSettings(config, cancellation, this::taskFailed, snapshots,
+                restored)));
+        this.done = new CountDownLatch(tasks.size());
+    }
+
+    void start() {
+        for (Task task : tasks) {
+            threads.add(new Thread(() -> runTask(task), "flowscale-" + graph.jobName() + "-"
+                    + task.context.operatorId() + "-" + task.context.instanceIndex()));
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private void runTask(Task task) {
+        try {
+            task.run();
+        } finally {
+            done.countDown();
+            if (done.getCount() == 0) {
+                onEnd.accept(this);
+            }
+        }
+    }
+
+    private void taskFailed(TaskContext task, Throwable cause) {
+        JobFailedException failed = new JobFailedException("job '" + graph.jobName() + "': " + task.describe()
+                + " failed: " + cause, cause);
+        if (failure.compareAndSet(null, failed)) {
+            cancelAll();
+        }
+    }
+
+    private void cancelAll() {
+        cancellation.cancel();
+        threads.forEach(Thread::interrupt);
+    }
+
+    JobGraph graph() {
+        return graph;
+    }
+
+    String runId() {
+        return runId;
+    }
+
+    List<Task> tasks() {
+        return tasks;
+    }
+
+    boolean ended() {
+        return done.getCount() == 0;
+    }
+
+    JobFailedException failure() {
+        return failure.get();
+    }
+
+    boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    /** Whether a task has ended while others run: such a job cannot take a checkpoint. */
+    boolean hasFinishedTasks() {
+        return tasks.stream().anyMatch(Task::isFinished);
+    }
+
+    void triggerSources(CheckpointBarrier barrier) {
+        tasks.stream().filter(t -> t instanceof SourceTask).forEach(t -> ((SourceTask) t).triggerBarrier(barrier));
+    }
+
+    JobMetricsSnapshot metrics() {
+        long now = System.nanoTime();
+        List<InstanceSnapshot> instances = new ArrayList<>(tasks.size());
+        for (String op : graph.topologicalOrder()) {
+            tasks.stream().filter(t -> t.context.operatorId().equals(op)).forEach(t -> instances.add(t.metrics.snapshot(now)));
+        }
+        return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances, runId);
+    }
+
+    void stopSources() {
+        tasks.stream().filter(t -> t instanceof SourceTask).forEach(t -> ((SourceTask) t).requestStop());
+    }
+
+    void cancel() {
+        cancelRequested = true;
+        cancelAll();
+    }
+
+    boolean await(long timeout, TimeUnit unit) throws InterruptedException {
+        return done.await(timeout, unit);
+    }
+
+    void join(long millis) throws InterruptedException {
+        for (Thread thread : threads) {
+            thread.join(millis);
+        }
+    }
+
+    int queuedBatches() {
+        return tasks.stream().filter(t -> t instanceof OperatorTask).mapToInt(t -> ((OperatorTask) t).queuedBatches()).sum();
+    }
+
+    long queuedRecords() {
+        return tasks.stream().filter(t -> t instanceof OperatorTask).mapToLong(t -> ((OperatorTask) t).queuedRecords()).sum();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.checkpoint.TaskStateHandle;
+import java.nio.file.Path;
+
+/** Where tasks take part in a snapshot: the directory to write to, and acknowledgements. */
+interface SnapshotSink {
+    /** The directory of snapshot {@code id}, or null if it is no longer pending. */
+    Path directory(long id);
+
+    void acknowledge(long id, TaskStateHandle handle);
+
+    void decline(long id, String task, Throwable cause);
+
+    SnapshotSink NONE = new SnapshotSink() {
+        @Override
+        public Path directory(long id) {
+            return null;
+        }
+
+        @Override
+        public void acknowledge(long id, TaskStateHandle handle) {
+        }
+
+        @Override
+        public void decline(long id, String task, Throwable cause) {
+        }
+    };
+}

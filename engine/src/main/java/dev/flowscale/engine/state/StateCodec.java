@@ -1,0 +1,95 @@
+package dev.flowscale.engine.state;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flowscale.engine.api.EngineException;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * Writes keys and state values without Java serialization, so that a snapshot survives code
+ * changes that keep the state's shape. Strings, numbers and booleans have compact tagged
+ * encodings; every other type is JSON through Jackson and read back into the type its state
+ * descriptor (or keyBy) declares.
+ */
+public final class StateCodec {
+    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
+    private static final byte NULL = 0;
+    private static final byte STRING = 1;
+    private static final byte LONG = 2;
+    private static final byte INT = 3;
+    private static final byte DOUBLE = 4;
+    private static final byte BOOLEAN = 5;
+    private static final byte JSON_VALUE = 6;
+
+    private StateCodec() {
+    }
+
+    public static void write(DataOutput out, Object value) throws IOException {
+        if (value == null) {
+            out.writeByte(NULL);
+        } else if (value instanceof String s) {
+            out.writeByte(STRING);
+            writeString(out, s);
+        } else if (value instanceof Long l) {
+            out.writeByte(LONG);
+            out.writeLong(l);
+        } else if (value instanceof Integer i) {
+            out.writeByte(INT);
+            out.writeInt(i);
+        } else if (value instanceof Double d) {
+            out.writeByte(DOUBLE);
+            out.writeDouble(d);
+        } else if (value instanceof Boolean b) {
+            out.writeByte(BOOLEAN);
+            out.writeBoolean(b);
+        } else {
+            out.writeByte(JSON_VALUE);
+            byte[] bytes = JSON.writeValueAsBytes(value);
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+    }
+
+    /** Reads a value written by {@link #write}; JSON values become {@code type}. */
+    public static Object read(DataInput in, Class<?> type) throws IOException {
+        byte tag = in.readByte();
+        return switch (tag) {
+            case NULL -> null;
+            case STRING -> readString(in);
+            case LONG -> in.readLong();
+            case INT -> in.readInt();
+            case DOUBLE -> in.readDouble();
+            case BOOLEAN -> in.readBoolean();
+            case JSON_VALUE -> readJson(in, type);
+            default -> throw new IOException("unknown value tag " + tag + "; the file is corrupt");
+        };
+    }
+
+    private static Object readJson(DataInput in, Class<?> type) throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        if (type == null || type == Object.class) {
+            throw new EngineException("a state value or key of a non-built-in type has no declared type; declare it "
+                    + "with StateDescriptor.value(name, Type.class) or keyBy(selector, Type.class)");
+        }
+        return JSON.readValue(bytes, type);
+    }
+
+    /** Strings longer than writeUTF's 64 KB limit are fine here. */
+    static void writeString(DataOutput out, String s) throws IOException {
+        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    static String readString(DataInput in) throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    public static ObjectMapper json() {
+        return JSON;
+    }
+}

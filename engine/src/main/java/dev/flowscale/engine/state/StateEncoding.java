@@ -1,0 +1,77 @@
+package dev.flowscale.engine.state;
+
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.StateDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Encodes one key's value of a value, list or map state as bytes, and back. */
+public final class StateEncoding {
+    private StateEncoding() {
+    }
+
+    public static void encode(StateDescriptor.Kind kind, Object value, DataOutputStream out) throws IOException {
+        switch (kind) {
+            case VALUE -> StateCodec.write(out, value);
+            case LIST -> {
+                List<?> list = (List<?>) value;
+                out.writeInt(list.size());
+                for (Object element : list) {
+                    StateCodec.write(out, element);
+                }
+            }
+            case MAP -> {
+                Map<?, ?> map = (Map<?, ?>) value;
+                out.writeInt(map.size());
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    StateCodec.write(out, e.getKey());
+                    StateCodec.write(out, e.getValue());
+                }
+            }
+        }
+    }
+
+    public static byte[] encode(StateDescriptor.Kind kind, Object value) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            encode(kind, value, out);
+        } catch (IOException e) {
+            throw new EngineException("cannot encode state value " + value + ": " + e.getMessage(), e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public static Object decode(StateDescriptor<?> descriptor, byte[] encoded) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+            return switch (descriptor.kind()) {
+                case VALUE -> StateCodec.read(in, descriptor.valueType());
+                case LIST -> {
+                    int n = in.readInt();
+                    List<Object> list = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        list.add(StateCodec.read(in, descriptor.valueType()));
+                    }
+                    yield list;
+                }
+                case MAP -> {
+                    int n = in.readInt();
+                    Map<Object, Object> map = new HashMap<>();
+                    for (int i = 0; i < n; i++) {
+                        map.put(StateCodec.read(in, descriptor.keyType()), StateCodec.read(in, descriptor.valueType()));
+                    }
+                    yield map;
+                }
+            };
+        } catch (IOException e) {
+            throw new EngineException("state '" + descriptor.name() + "': cannot decode a restored value as "
+                    + descriptor.valueType().getSimpleName() + " (" + e.getMessage() + "); the state's shape changed", e);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.flowscale.engine.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.runtime.RestartStrategy;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A keyed counting job over a fixed, replayable input ends with exactly the per-key counts of
+ * a run without rescales or failures, however often it is rescaled and when a task fails.
+ */
+class ExactlyOnceTest {
+    private static final long RECORDS = 240_000;
+    private static final int KEYS = 1_000;
+    private static final RateProfile RATE = RateProfile.constant(80_000);
+
+    @Test
+    void countsAreExactAfterManyRandomRescales(@TempDir Path dir) throws Exception {
+        JobGraph graph = KeyedCountingJob.graph(RATE, RECORDS, KEYS, Map.of(), x -> x);
+        Random random = new Random(20261129L);
+        JobConfig config = JobConfig.defaults().withBatchSize(128)
+                .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        try (RunningJob job = RunningJob.start(graph, config)) {
+            for (int i = 0; i < 8; i++) {
+                Thread.sleep(100 + random.nextInt(250));
+                Map<String, Integer> target = new LinkedHashMap<>();
+                for (String op : graph.parallelism().keySet()) {
+                    target.put(op, 1 + random.nextInt(8));
+                }
+                RescaleResult result = job.rescale(target, Duration.ofSeconds(30));
+                assertThat(result.after()).containsAllEntriesOf(target);
+                assertThat(job.graph().parallelism()).isEqualTo(result.after());
+            }
+            assertFinalCountsExact(job, graph);
+        }
+    }
+
+    @Test
+    void countsAreExactAfterATaskFailureAndRestartFromCheckpoint(@TempDir Path dir) throws Exception {
+        AtomicBoolean failed = new AtomicBoolean();
+        MapFunction<Long, Long> failOnce = seq -> {
+            if (seq == RECORDS / 2 && failed.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected failure at record " + seq);
+            }
+            return seq;
+        };
+        JobGraph graph = KeyedCountingJob.graph(RATE, RECORDS, KEYS,
+                Map.of(KeyedCountingJob.MAP, 3, KeyedCountingJob.COUNT, 4), failOnce);
+        JobConfig config = JobConfig.defaults().withBatchSize(128)
+                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
+                .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+        try (RunningJob job = RunningJob.start(graph, config)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (job.restarts() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(failed).as("the failure was injected").isTrue();
+            assertThat(job.restarts()).as("restarted after the failure").isEqualTo(1);
+            assertFinalCountsExact(job, graph);
+        }
+    }
+
+    private static void assertFinalCountsExact(RunningJob job, JobGraph graph) throws Exception {
+        KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(30));
+        Path finalState = job.stopWithSavepoint(Duration.ofSeconds(30));
+        Map<Object, Long> counts = SnapshotInspector.mergedKeyedState(finalState, job.graph(),
+                KeyedCountingJob.COUNT, KeyedCountingJob.COUNT_STATE);
+        assertThat(counts).isEqualTo(KeyedCountingJob.expected(RECORDS, KEYS));
+    }
+}

@@ -1,0 +1,64 @@
+package dev.flowscale.engine.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.state.KeyGroupRange;
+import dev.flowscale.engine.state.KeyGroups;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** For every (p, p') in 1..8: state written at p and restored at p' is complete and disjoint. */
+class SavepointGridTest {
+    private static final long RECORDS = 6_000;
+    private static final int KEYS = 400;
+
+    @Test
+    void stateWrittenAtAnyParallelismRestoresCompletelyAtAnyOther(@TempDir Path dir) throws Exception {
+        Map<Object, Long> expected = KeyedCountingJob.expected(RECORDS, KEYS);
+        for (int p = 1; p <= 8; p++) {
+            JobGraph written = KeyedCountingJob.graph(RECORDS, KEYS, Map.of(KeyedCountingJob.COUNT, p));
+            Path savepoint = runToSavepoint(written, dir.resolve("p" + p));
+            for (int restoredP = 1; restoredP <= 8; restoredP++) {
+                JobGraph restored = written.withParallelism(Map.of(KeyedCountingJob.COUNT, restoredP));
+                List<Map<Object, Long>> instances = SnapshotInspector.keyedState(savepoint, restored,
+                        KeyedCountingJob.COUNT, KeyedCountingJob.COUNT_STATE);
+                assertCompleteAndDisjoint(instances, expected, restoredP, "written at " + p + ", restored at " + restoredP);
+            }
+        }
+    }
+
+    private static Path runToSavepoint(JobGraph graph, Path storage) throws Exception {
+        JobConfig config = JobConfig.defaults().withBatchSize(64).withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        try (RunningJob job = RunningJob.start(graph, config)) {
+            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
+            Path savepoint = job.stopWithSavepoint(Duration.ofSeconds(20));
+            assertThat(job.status()).isEqualTo(RunningJob.Status.STOPPED);
+            return savepoint;
+        }
+    }
+
+    private static void assertCompleteAndDisjoint(List<Map<Object, Long>> instances, Map<Object, Long> expected,
+                                                  int parallelism, String what) {
+        Set<Object> seen = new HashSet<>();
+        for (int i = 0; i < instances.size(); i++) {
+            KeyGroupRange range = KeyGroups.rangeFor(i, 128, parallelism);
+            for (Map.Entry<Object, Long> entry : instances.get(i).entrySet()) {
+                assertThat(seen.add(entry.getKey())).as(what + ": key " + entry.getKey() + " held twice").isTrue();
+                assertThat(range.contains(KeyGroups.keyGroupFor(entry.getKey(), 128)))
+                        .as(what + ": key " + entry.getKey() + " on instance " + i).isTrue();
+                assertThat(entry.getValue()).as(what + ": count of " + entry.getKey()).isEqualTo(expected.get(entry.getKey()));
+            }
+        }
+        assertThat(seen).as(what + ": every key restored").isEqualTo(expected.keySet());
+    }
+}
