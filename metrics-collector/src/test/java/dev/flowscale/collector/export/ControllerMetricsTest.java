@@ -46,6 +46,7 @@ class ControllerMetricsTest {
                 .contains("flowscale_controller_target_input_rate_records_per_second{job=\"wc\",operator=\"count\"} 1200.0")
                 .contains("flowscale_controller_utilization{job=\"wc\",operator=\"src\"} 0.24")
                 .contains("flowscale_controller_true_processing_rate_records_per_second{job=\"wc\",operator=\"count\"} 800.0")
+                .contains("flowscale_controller_observed_processing_rate_records_per_second{job=\"wc\",operator=\"count\"} 700.0")
                 .contains("flowscale_controller_source_backlog_records{job=\"wc\",operator=\"src\"} 340.0")
                 .contains("flowscale_controller_decisions_total{job=\"wc\",outcome=\"scaled\",reason=\"none\"} 1.0");
     }

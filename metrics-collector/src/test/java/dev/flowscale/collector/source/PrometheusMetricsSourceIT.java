@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PrometheusMetricsSourceIT extends MetricsSourceContract {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final Optional<Path> BINARY = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+            .map(dir -> Path.of(dir, "prometheus")).filter(Files::isExecutable).findFirst();
     @TempDir
     static Path temp;
     private RunningJob job;
@@ -47,8 +50,7 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
 
     @BeforeAll
     void startJobAndPrometheus() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/prometheus")),
-                "Prometheus is not installed; run apt-get install -y prometheus to run this test");
+        assumeTrue(BINARY.isPresent(), "Prometheus is not on the PATH; apt-get install -y prometheus to run this test");
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         job = InProcessMetricsSourceTest.chain("chain").start(JobConfig.defaults().withMeterRegistry(registry));
         endpoint = MetricsHttpServer.start("127.0.0.1", 0, registry);
@@ -83,7 +85,7 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
                     static_configs:
                       - targets: ['127.0.0.1:%d']
                 """.formatted(targetPort));
-        prometheus = ChildProcess.start(List.of("/usr/bin/prometheus", "--config.file=" + config,
+        prometheus = ChildProcess.start(List.of(BINARY.orElseThrow().toString(), "--config.file=" + config,
                 "--storage.tsdb.path=" + temp.resolve("data"), "--web.listen-address=127.0.0.1:" + port),
                 temp.resolve("prometheus.log"));
         prometheusUri = URI.create("http://127.0.0.1:" + port);
