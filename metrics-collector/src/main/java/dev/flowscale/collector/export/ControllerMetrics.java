@@ -92,8 +92,8 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
 
     /** Records one rescale's downtime: from the start of stop-with-savepoint until the job runs again. */
     public void rescaleFinished(String job, Duration downtime) {
-        Timer.builder(PREFIX + "rescale.downtime").description("Time from the start of a rescale until the job runs again")
-                .tags("job", job).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(100))
+        Timer.builder(PREFIX + "rescale.downtime")
+                .description("Time from the start of a rescale until the job runs again").tags("job", job).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(100))
                 .maximumExpectedValue(Duration.ofMinutes(10)).register(registry).record(downtime);
     }
 

@@ -45,7 +45,8 @@ final class JsonHttp {
         try {
             T value = mapper.treeToValue(node, type);
             if (value == null) {
-                throw new CollectorException("GET " + uri + " answered an empty body; expected a " + type.getSimpleName());
+                throw new CollectorException("GET " + uri + " answered an empty body; expected a "
+                        + type.getSimpleName());
             }
             return value;
         } catch (JsonProcessingException | IllegalArgumentException e) {

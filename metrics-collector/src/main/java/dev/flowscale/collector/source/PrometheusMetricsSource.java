@@ -6,6 +6,7 @@ import dev.flowscale.collector.api.InstanceCounters;
 import dev.flowscale.collector.api.MetricsSample;
 import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.policy.api.JobTopology;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -79,11 +80,11 @@ public final class PrometheusMetricsSource implements MetricsSource {
     private JsonNode query(Instant time) {
         String promql = "{__name__=~\"" + NAMES + "\"," + labels.job() + "=\"" + jobName.replace("\"", "\\\"") + "\"}";
         URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
-                + "&time=" + time.toEpochMilli() / 1000.0);
+                + "&time=" + BigDecimal.valueOf(time.toEpochMilli(), 3).toPlainString());
         JsonNode body = http.get(uri, FIX);
         if (!"success".equals(body.path("status").asText()) || !body.path("data").path("result").isArray()) {
-            throw new CollectorException("Prometheus query " + uri + " failed: " + body.path("error").asText(body.toString())
-                    + "; " + FIX);
+            throw new CollectorException("Prometheus query " + uri + " failed: "
+                    + body.path("error").asText(body.toString()) + "; " + FIX);
         }
         return body.path("data").path("result");
     }

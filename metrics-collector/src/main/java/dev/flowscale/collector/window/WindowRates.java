@@ -9,6 +9,7 @@ import dev.flowscale.policy.api.OperatorSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * DS2 rates between two samples of one run, from differences of cumulative counters (never
@@ -55,28 +56,35 @@ final class WindowRates {
     }
 
     private static OperatorMetrics operator(OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
-        double trueIn = 0, trueOut = 0, observedIn = 0, observedOut = 0, offered = 0, backlog = 0;
         List<InstanceMetrics> instances = new ArrayList<>();
+        double offered = 0;
+        double backlog = 0;
         for (int i = 0; i < op.parallelism(); i++) {
             InstanceCounters a = from.instance(op.id(), i).orElseThrow();
             InstanceCounters b = to.instance(op.id(), i).orElseThrow();
-            double in = b.recordsIn() - a.recordsIn();
-            double out = b.recordsOut() - a.recordsOut();
-            double useful = b.usefulSeconds() - a.usefulSeconds();
-            double observed = b.observedSeconds() - a.observedSeconds();
-            InstanceMetrics m = new InstanceMetrics(i, ratio(in, useful), ratio(out, useful),
-                    ratio(in, observed), ratio(out, observed));
-            instances.add(m);
-            trueIn += m.trueProcessingRate();
-            trueOut += m.trueOutputRate();
-            observedIn += m.observedProcessingRate();
-            observedOut += m.observedOutputRate();
-            offered += ratio(out + b.backlog() - a.backlog(), observed);
+            instances.add(rates(i, a, b));
+            offered += ratio(b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
+                    b.observedSeconds() - a.observedSeconds());
             backlog += b.backlog();
         }
-        OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(), trueIn, trueOut, observedIn, observedOut, instances,
-                Optional.empty());
+        OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(),
+                sum(instances, InstanceMetrics::trueProcessingRate), sum(instances, InstanceMetrics::trueOutputRate),
+                sum(instances, InstanceMetrics::observedProcessingRate),
+                sum(instances, InstanceMetrics::observedOutputRate), instances, Optional.empty());
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
+    }
+
+    private static InstanceMetrics rates(int index, InstanceCounters a, InstanceCounters b) {
+        double in = b.recordsIn() - a.recordsIn();
+        double out = b.recordsOut() - a.recordsOut();
+        double useful = b.usefulSeconds() - a.usefulSeconds();
+        double observed = b.observedSeconds() - a.observedSeconds();
+        return new InstanceMetrics(index, ratio(in, useful), ratio(out, useful), ratio(in, observed),
+                ratio(out, observed));
+    }
+
+    private static double sum(List<InstanceMetrics> instances, ToDoubleFunction<InstanceMetrics> rate) {
+        return instances.stream().mapToDouble(rate).sum();
     }
 
     /** Records per second; no time and no records is a rate of 0 (the policy checks consistency). */
