@@ -58,9 +58,8 @@ class InProcessMetricsSourceTest extends MetricsSourceContract {
                 new WindowSettings(Duration.ofSeconds(30), Duration.ZERO), List.of());
         String firstRun = replacing.sample().runId();
         provider.poll();
-        try (RunningJob old = replaced.getAndSet(chain("replaced").start(JobConfig.defaults()))) {
-            old.cancel();
-        }
+        RunningJob old = replaced.getAndSet(chain("replaced").start(JobConfig.defaults()));
+        old.close();
         WindowStatus status = provider.poll();
 
         assertThat(replacing.sample().runId()).isNotEqualTo(firstRun);
