@@ -3,12 +3,15 @@ package dev.flowscale.engine.cli;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.runner.JobControlApi;
 import dev.flowscale.engine.runner.JobRunnerApi;
+import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -38,7 +41,13 @@ public final class EngineMain {
               --stage-cost COST       chain: cost of every map (default cpu:20us)
               --print-interval D      how often to print rates (default 2s)
               --metrics-port N        serve Prometheus metrics on http://0.0.0.0:N/metrics and the
-                                      job API on /api/v1/job and /api/v1/metrics (JSON)
+                                      job API on /api/v1/job and /api/v1/metrics (JSON); POST
+                                      /api/v1/savepoint takes a savepoint, POST
+                                      /api/v1/stop-with-savepoint stops the job with one and exits
+              --savepoint-dir DIR     where checkpoints and savepoints go (default ./flowscale-data/<job>)
+              --checkpoint-interval D time between periodic checkpoints (default 0: savepoints only)
+              --restore-from PATH     start from this savepoint or checkpoint directory; the
+                                      parallelism may differ from the one it was taken at
               --batch-size N          records per batch between instances (default 512)
               --no-instrumentation    turn the DS2 counters off (to measure their cost)
               --help                  this text
@@ -85,13 +94,15 @@ public final class EngineMain {
             throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
         }
         Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
-        valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size"));
+        valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
+                "checkpoint-interval", "restore-from"));
         CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of("no-instrumentation"));
         Duration duration = options.duration("duration", null);
         Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobConfig config = JobConfig.defaults().withBatchSize(options.integer("batch-size", 512, 1))
-                .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry);
+                .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry)
+                .withCheckpointing(checkpointing(options, args.get(0)));
         var builder = BuiltinJobs.build(args.get(0), options);
         var graph = builder.build();
         try (MetricsHttpServer server = options.has("metrics-port")
@@ -100,19 +111,33 @@ public final class EngineMain {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
             out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
-            RunningJob job = RunningJob.start(graph, config);
-            if (server != null) {
-                serveApi(server, job, out);
+            RunningJob job = RunningJob.start(graph, config, options.has("restore-from")
+                    ? Path.of(options.get("restore-from", "")) : null);
+            JobControlApi control = server == null ? null : serveApi(server, job, out);
+            int code = watch(job, duration, interval, out);
+            if (control != null) {
+                control.awaitStopAnswered(Duration.ofSeconds(10)); // a stop request ended the job: answer it first
             }
-            return watch(job, duration, interval, out);
+            return code;
         }
     }
 
-    private static void serveApi(MetricsHttpServer server, RunningJob job, PrintStream out) {
+    /** Snapshot storage: --savepoint-dir (default ./flowscale-data/JOB) and --checkpoint-interval (0: savepoints only). */
+    private static CheckpointConfig checkpointing(CliOptions options, String jobName) {
+        Path dir = Path.of(options.get("savepoint-dir", Path.of("flowscale-data", jobName).toString()));
+        Duration every = options.duration("checkpoint-interval", Duration.ZERO);
+        return every.isZero() ? CheckpointConfig.savepointsOnly(dir) : CheckpointConfig.every(every, dir);
+    }
+
+    private static JobControlApi serveApi(MetricsHttpServer server, RunningJob job, PrintStream out) {
         JobRunnerApi api = new JobRunnerApi(java.time.Clock.systemUTC());
         api.attach(job);
         server.context(JobRunnerApi.CONTEXT, api);
-        out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics");
+        JobControlApi control = new JobControlApi(job, Duration.ofMinutes(1));
+        server.context(JobControlApi.SAVEPOINT, control).context(JobControlApi.STOP_WITH_SAVEPOINT, control);
+        out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics; POST "
+                + JobControlApi.SAVEPOINT + " and " + JobControlApi.STOP_WITH_SAVEPOINT);
+        return control;
     }
 
     private static int watch(RunningJob job, Duration duration, Duration interval, PrintStream out)
