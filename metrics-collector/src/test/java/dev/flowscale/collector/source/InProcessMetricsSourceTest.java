@@ -23,11 +23,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The contract against a job running in this JVM, plus what a rescale (a new RunningJob) does. */
-class InProcessMetricsSourceTest extends MetricsSourceContract {
+public class InProcessMetricsSourceTest extends MetricsSourceContract {
     private final AtomicReference<RunningJob> job = new AtomicReference<>();
     private InProcessMetricsSource source;
 
-    static JobBuilder chain(String name) {
+    public static JobBuilder chain(String name) {
         JobBuilder builder = JobBuilder.named(name);
         builder.source("source", Sources.generator(RateProfile.constant(RATE), seq -> seq))
                 .map("map1", x -> x + 1).parallelism(2).sink("sink", Sinks.counting());
