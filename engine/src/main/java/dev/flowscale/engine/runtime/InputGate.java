@@ -19,6 +19,9 @@ final class InputGate {
     private final ArrayDeque<Batch>[] queues;
     private final Condition[] notFull;
     private final int capacity;
+    /** Records a channel may hold (buffer debloating); a batch always fits in an empty channel. */
+    private volatile int recordLimit = Integer.MAX_VALUE;
+    private final int[] queuedRecords;
     private final Cancellation cancellation;
     private final boolean[] blocked;
     private int next;
@@ -31,6 +34,7 @@ final class InputGate {
         this.queues = new ArrayDeque[channels];
         this.notFull = new Condition[channels];
         this.blocked = new boolean[channels];
+        this.queuedRecords = new int[channels];
         for (int i = 0; i < channels; i++) {
             queues[i] = new ArrayDeque<>(capacity + 1);
             notFull[i] = lock.newCondition();
@@ -48,10 +52,11 @@ final class InputGate {
         lock.lockInterruptibly();
         try {
             ArrayDeque<Batch> queue = queues[channel];
-            if (queue.size() >= capacity && batch.isData()) {
-                awaitRoom(channel, producer);
+            if (batch.isData() && full(channel, batch.size)) {
+                awaitRoom(channel, batch.size, producer);
             }
             queue.addLast(batch);
+            queuedRecords[channel] += batch.size;
             if (!blocked[channel] && available++ == 0) {
                 notEmpty.signal();
             }
@@ -60,11 +65,37 @@ final class InputGate {
         }
     }
 
-    private void awaitRoom(int channel, PhaseClock producer) throws InterruptedException {
+    private boolean full(int channel, int records) {
+        return queues[channel].size() >= capacity
+                || queuedRecords[channel] > 0 && queuedRecords[channel] + records > recordLimit;
+    }
+
+    /**
+     * Limits how many records each channel may hold so that in-flight data stays a short time
+     * of the consumer's work: checkpoint barriers (and a rescale's savepoint) then pass quickly
+     * even under backpressure. Producers also size their batches by it.
+     */
+    void limitRecords(int perChannel) {
+        recordLimit = Math.max(1, perChannel);
+        lock.lock();
+        try {
+            for (Condition condition : notFull) {
+                condition.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int recordLimit() {
+        return recordLimit;
+    }
+
+    private void awaitRoom(int channel, int records, PhaseClock producer) throws InterruptedException {
         Phase before = producer.current();
         producer.enter(Phase.BACKPRESSURE);
         try {
-            while (queues[channel].size() >= capacity) {
+            while (full(channel, records)) {
                 cancellation.check();
                 notFull[channel].awaitNanos(CHECK_NANOS);
             }
@@ -191,6 +222,7 @@ final class InputGate {
             if (batch != null) {
                 next = c + 1;
                 available--;
+                queuedRecords[c] -= batch.size;
                 lastChannel = c;
                 notFull[c].signal();
                 return batch;

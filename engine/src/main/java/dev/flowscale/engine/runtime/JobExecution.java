@@ -26,6 +26,7 @@ final class JobExecution {
     private final List<Task> tasks = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
+    private final CountDownLatch opened;
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
 
@@ -37,6 +38,13 @@ final class JobExecution {
         tasks.addAll(ExecutionPlan.build(graph, new RunSettings(config, cancellation, this::taskFailed, snapshots,
                 restored)));
         this.done = new CountDownLatch(tasks.size());
+        this.opened = new CountDownLatch(tasks.size());
+        tasks.forEach(t -> t.onOpened(opened::countDown));
+    }
+
+    /** Waits until every task has opened (restored state decoded, functions opened) or ended. */
+    boolean awaitOpened(long timeout, TimeUnit unit) throws InterruptedException {
+        return opened.await(timeout, unit);
     }
 
     void start() {

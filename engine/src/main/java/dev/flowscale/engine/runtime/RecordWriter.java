@@ -19,6 +19,8 @@ final class RecordWriter {
     private final PhaseClock clock;
     private final Object[][] buffers;
     private final int[] sizes;
+    /** When a buffer is handed over: the batch size, or less when the consumer debloats its input. */
+    private final int[] flushSizes;
     private int roundRobin;
 
     RecordWriter(Partitioning partitioning, KeySelector<Object, Object> keySelector, int maxParallelism,
@@ -32,6 +34,8 @@ final class RecordWriter {
         this.clock = clock;
         this.buffers = new Object[gates.length][batchSize];
         this.sizes = new int[gates.length];
+        this.flushSizes = new int[gates.length];
+        java.util.Arrays.fill(flushSizes, batchSize);
     }
 
     void emit(Object record) throws InterruptedException {
@@ -72,7 +76,7 @@ final class RecordWriter {
 
     private void add(int target, Object record) throws InterruptedException {
         buffers[target][sizes[target]++] = record;
-        if (sizes[target] == batchSize) {
+        if (sizes[target] >= flushSizes[target]) {
             push(target);
         }
     }
@@ -82,6 +86,7 @@ final class RecordWriter {
         buffers[target] = new Object[batchSize];
         sizes[target] = 0;
         gates[target].put(channels[target], batch, clock);
+        flushSizes[target] = Math.max(1, Math.min(batchSize, gates[target].recordLimit() / 2));
     }
 
     private Object key(Object record) {

@@ -299,6 +299,7 @@ public final class RunningJob implements AutoCloseable {
             long stopped = System.nanoTime();
             Path savepoint = stopCurrent(timeout);
             restoreOrRollBack(before, after, savepoint);
+            execution.awaitOpened(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return new RescaleResult(savepoint, before.parallelism(), after.parallelism(),
                     Duration.ofNanos(System.nanoTime() - stopped));
         } finally {
@@ -359,6 +360,11 @@ public final class RunningJob implements AutoCloseable {
             throw new EngineException("rescale of job '" + name() + "' to " + after.parallelism() + " failed ("
                     + e.getMessage() + "); restarted at " + before.parallelism() + " from " + savepoint, e);
         }
+    }
+
+    /** Waits until every task of the current run has opened (restored state decoded). */
+    public boolean awaitRunning(Duration timeout) throws InterruptedException {
+        return execution.awaitOpened(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Asks the sources to stop; the records in flight drain and the job finishes. */

@@ -22,6 +22,7 @@ abstract class Task implements Runnable {
     private final SnapshotSink snapshots;
     final TaskState state;
     TaskOutput output;
+    private Runnable opened = () -> { };
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
@@ -55,6 +56,11 @@ abstract class Task implements Runnable {
         return metrics.phase() == InstanceMetrics.Phase.FINISHED;
     }
 
+    /** Called once the task has opened, or has ended without opening. */
+    void onOpened(Runnable callback) {
+        this.opened = callback;
+    }
+
     /** Connects the task's output; called once before the thread starts. */
     void connect(TaskOutput taskOutput) {
         taskOutput.publishTo(clock.instrumented() ? metrics : null);
@@ -65,7 +71,11 @@ abstract class Task implements Runnable {
     public final void run() {
         clock.start();
         try {
-            open();
+            try {
+                open();
+            } finally {
+                opened.run();
+            }
             process();
             output.endOfStream();
         } catch (CancellationException e) {
