@@ -1,0 +1,15 @@
+package dev.flowscale.reconfig;
+
+/** A rescale failed; {@link #report()} says how far it got and at which parallelism the job runs now. */
+public final class RescaleFailedException extends ReconfigException {
+    private final transient RescaleReport report;
+
+    public RescaleFailedException(RescaleReport report, Throwable cause) {
+        super(report.summary(), cause);
+        this.report = report;
+    }
+
+    public RescaleReport report() {
+        return report;
+    }
+}
