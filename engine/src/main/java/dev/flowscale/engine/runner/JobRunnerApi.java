@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,9 +15,10 @@ import java.util.UUID;
 
 /**
  * The job runner's JSON API, served beside the Prometheus endpoint: {@code GET /api/v1/job}
- * ({@link JobView}) and {@code GET /api/v1/metrics} ({@link MetricsView}). Every job handed to
- * {@link #attach} gets a new random run id, so a controller can tell a restarted job (whose
- * counters start again at zero) from the one it measured before. Unknown paths answer 404 and
+ * ({@link JobView}) and {@code GET /api/v1/metrics} ({@link MetricsView}). The run id joins a
+ * random id per job handed to {@link #attach} with the engine's id of the current execution, so
+ * it changes whenever counters start again at zero: a new job, a restart after a failure, a
+ * rescale. Unknown paths answer 404 and
  * methods other than GET 405, both with an {@link ApiError} body.
  */
 public final class JobRunnerApi implements HttpHandler {
@@ -40,7 +42,7 @@ public final class JobRunnerApi implements HttpHandler {
         this.clock = clock;
     }
 
-    /** Serves {@code job} from now on under a new run id; returns that id. */
+    /** Serves {@code job} from now on; returns the random part of its run ids. */
     public String attach(RunningJob job) {
         if (job == null) {
             throw new EngineException("job runner API: attach needs a running job, got null");
@@ -83,8 +85,9 @@ public final class JobRunnerApi implements HttpHandler {
         if (run == null) {
             return new ApiError(503, "no job is attached yet; retry when the job has started");
         }
-        return path.equals(JOB) ? JobView.of(run.job(), run.id())
-                : MetricsView.of(run.job().metrics(), run.id(), clock.millis());
+        JobMetricsSnapshot snapshot = run.job().metrics();
+        String runId = run.id() + "/" + snapshot.runId();
+        return path.equals(JOB) ? JobView.of(run.job(), runId) : MetricsView.of(snapshot, runId, clock.millis());
     }
 
     private void respond(HttpExchange exchange, Object body) throws IOException {

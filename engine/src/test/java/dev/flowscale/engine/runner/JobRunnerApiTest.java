@@ -52,7 +52,7 @@ class JobRunnerApiTest {
         String runId = api.attach(job);
         JsonNode body = get("/api/v1/job", 200);
         assertThat(body.get("name").asText()).isEqualTo("apijob");
-        assertThat(body.get("runId").asText()).isEqualTo(runId);
+        assertThat(body.get("runId").asText()).startsWith(runId + "/").endsWith("-run-1");
         assertThat(body.get("status").asText()).isEqualTo("RUNNING");
         assertThat(body.get("maxParallelism").asInt()).isEqualTo(64);
         assertThat(body.get("operators")).hasSize(3);
@@ -68,7 +68,7 @@ class JobRunnerApiTest {
         String runId = api.attach(job);
         long before = System.currentTimeMillis();
         JsonNode body = get("/api/v1/metrics", 200);
-        assertThat(body.get("runId").asText()).isEqualTo(runId);
+        assertThat(body.get("runId").asText()).startsWith(runId + "/").endsWith("-run-1");
         assertThat(body.get("timeMillis").asLong()).isBetween(before, System.currentTimeMillis());
         assertThat(body.get("instances")).hasSize(4);
         JsonNode first = body.get("instances").get(0);

@@ -6,19 +6,25 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * Samples a job running in this JVM. The job comes from a supplier because a rescale replaces
- * the {@link RunningJob}; every new job object starts a new run id.
+ * Samples a job running in this JVM. The job comes from a supplier because a rescale may replace
+ * the {@link RunningJob}. The run id joins a random id per job object with the engine's id of the
+ * current execution, so it changes on a new job, a restart after a failure and a rescale. While the
+ * job restarts or rescales, sampling fails: there are no counters of a running job to read.
  */
 public final class InProcessMetricsSource implements MetricsSource {
+    private static final Set<RunningJob.Status> MEASURABLE = EnumSet.of(RunningJob.Status.RUNNING,
+            RunningJob.Status.FINISHED, RunningJob.Status.STOPPED);
     private final Supplier<RunningJob> job;
     private final Clock clock;
     private RunningJob lastJob;
-    private String runId;
+    private String jobId;
 
     public InProcessMetricsSource(Supplier<RunningJob> job, Clock clock) {
         this.job = Objects.requireNonNull(job, "in-process metrics source: job supplier");
@@ -32,17 +38,17 @@ public final class InProcessMetricsSource implements MetricsSource {
             throw new CollectorException("in-process metrics source: no job is running; start the job first");
         }
         RunningJob.Status status = current.status();
-        if (status == RunningJob.Status.FAILED || status == RunningJob.Status.CANCELLED) {
+        if (!MEASURABLE.contains(status)) {
             throw new CollectorException("in-process metrics source: job '" + current.name() + "' is " + status
-                    + "; its counters no longer describe a running job");
+                    + "; its counters do not describe a running job until it runs again");
         }
         if (current != lastJob) {
             lastJob = current;
-            runId = UUID.randomUUID().toString();
+            jobId = UUID.randomUUID().toString();
         }
         JobMetricsSnapshot snapshot = current.metrics();
-        return new MetricsSample(EngineModel.topology(current.graph()), clock.instant(), runId,
-                EngineModel.counters(snapshot.instances()));
+        return new MetricsSample(EngineModel.topology(current.graph()).withParallelism(snapshot.parallelism()),
+                clock.instant(), jobId + "/" + snapshot.runId(), EngineModel.counters(snapshot.instances()));
     }
 
     @Override

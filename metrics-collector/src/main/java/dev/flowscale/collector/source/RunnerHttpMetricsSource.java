@@ -36,8 +36,8 @@ public final class RunnerHttpMetricsSource implements MetricsSource {
     public synchronized MetricsSample sample() {
         URI uri = base.resolve("api/v1/metrics");
         MetricsView metrics = http.convert(uri, http.get(uri, FIX), MetricsView.class);
-        if (metrics.runId() == null || metrics.instances() == null) {
-            throw new CollectorException("GET " + uri + " answered without runId or instances; " + FIX);
+        if (metrics.runId() == null || metrics.instances() == null || metrics.parallelism() == null) {
+            throw new CollectorException("GET " + uri + " answered without runId, parallelism or instances; " + FIX);
         }
         if (job == null || !job.runId().equals(metrics.runId())) {
             job = fetchJob();
@@ -46,7 +46,8 @@ public final class RunnerHttpMetricsSource implements MetricsSource {
             throw new CollectorException("job runner " + base + " restarted the job while it was sampled (run "
                     + metrics.runId() + " vs " + job.runId() + "); the next sample will be consistent");
         }
-        return new MetricsSample(EngineModel.topology(job), Instant.ofEpochMilli(metrics.timeMillis()),
+        return new MetricsSample(EngineModel.topology(job).withParallelism(metrics.parallelism()),
+                Instant.ofEpochMilli(metrics.timeMillis()),
                 metrics.runId(), EngineModel.counters(metrics.instances()));
     }
 

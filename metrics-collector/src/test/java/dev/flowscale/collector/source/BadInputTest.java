@@ -61,7 +61,7 @@ class BadInputTest {
         serve(200, "{\"hello\": \"world\"}");
 
         assertThatThrownBy(() -> new RunnerHttpMetricsSource(base(), TIMEOUT).sample())
-                .isInstanceOf(CollectorException.class).hasMessageContaining("without runId or instances");
+                .isInstanceOf(CollectorException.class).hasMessageContaining("without runId, parallelism or instances");
     }
 
     @Test

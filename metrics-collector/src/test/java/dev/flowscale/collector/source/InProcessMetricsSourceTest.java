@@ -14,13 +14,18 @@ import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The contract against a job running in this JVM, plus what a rescale (a new RunningJob) does. */
 public class InProcessMetricsSourceTest extends MetricsSourceContract {
@@ -65,6 +70,26 @@ public class InProcessMetricsSourceTest extends MetricsSourceContract {
         assertThat(replacing.sample().runId()).isNotEqualTo(firstRun);
         assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("the job restarted (run " + firstRun));
         replaced.get().close();
+    }
+
+    @Test
+    void anInPlaceRescaleStartsANewRunWithTheNewParallelism(@TempDir Path savepoints) throws Exception {
+        try (RunningJob rescaled = chain("rescaled").start(JobConfig.defaults()
+                .withCheckpointing(CheckpointConfig.savepointsOnly(savepoints)))) {
+            InProcessMetricsSource inPlace = new InProcessMetricsSource(() -> rescaled, Clock.systemUTC());
+            WindowedMetricsProvider provider = new WindowedMetricsProvider(inPlace,
+                    new WindowSettings(Duration.ofSeconds(30), Duration.ZERO), List.of());
+            String before = provider.poll().lastSample().map(t -> inPlace.sample().runId()).orElseThrow();
+
+            rescaled.rescale(Map.of("map1", 3), Duration.ofSeconds(20));
+            WindowStatus status = provider.poll();
+
+            MetricsSample after = inPlace.sample();
+            assertThat(after.runId()).isNotEqualTo(before);
+            assertThat(after.topology().parallelism()).containsEntry("map1", 3);
+            assertThat(after.instancesOf("map1")).hasSize(3);
+            assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("the job restarted"));
+        }
     }
 
     @Test
