@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param name           job name
  * @param runId          changes whenever the job is (re)started, so readers can tell runs apart
- * @param status         RUNNING, FINISHED, FAILED or CANCELLED
+ * @param status         the engine's RunningJob.Status (RUNNING, RESCALING, FINISHED, ...)
  * @param maxParallelism the job's number of key groups
  * @param operators      operators in topological order
  * @param edges          data streams between operators
