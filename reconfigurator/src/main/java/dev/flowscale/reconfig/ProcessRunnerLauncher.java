@@ -47,8 +47,9 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
             return runner;
         } catch (ReconfigException e) {
             stop(runner);
-            throw new ReconfigException("runner of job '" + command.job() + "' at " + parallelism + " did not come up: "
-                    + e.getMessage() + "; its output is in " + log + ":\n" + tail(log), e);
+            String exit = process.isAlive() ? "" : " (exit code " + process.exitValue() + ")";
+            throw new ReconfigException("runner of job '" + command.job() + "' at " + parallelism + " did not come up"
+                    + exit + ": " + e.getMessage() + "; its output is in " + log + ":\n" + excerpt(log), e);
         }
     }
 
@@ -101,10 +102,14 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
         }
     }
 
-    private static String tail(Path log) {
+    /** The lines that report an error, then the last lines of the output. */
+    private static String excerpt(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+            List<String> errors = lines.stream().filter(l -> l.toLowerCase(java.util.Locale.ROOT).contains("error"))
+                    .limit(5).toList();
+            List<String> tail = lines.subList(Math.max(0, lines.size() - 10), lines.size());
+            return String.join("\n", errors) + (errors.isEmpty() ? "" : "\n...\n") + String.join("\n", tail);
         } catch (IOException e) {
             return "(cannot read it: " + e.getMessage() + ")";
         }
