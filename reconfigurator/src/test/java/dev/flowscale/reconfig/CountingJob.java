@@ -5,6 +5,7 @@ import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
@@ -31,8 +32,16 @@ final class CountingJob {
     }
 
     static JobGraph graph(double rate, long records, int keys, int countParallelism) {
+        return graph(source(rate, records), keys, countParallelism);
+    }
+
+    static SourceFunction<Long> source(double rate, long records) {
+        return Sources.replayable(RateProfile.constant(rate), records, seq -> seq);
+    }
+
+    static JobGraph graph(SourceFunction<Long> source, int keys, int countParallelism) {
         JobBuilder job = JobBuilder.named(NAME);
-        job.source(SOURCE, Sources.replayable(RateProfile.constant(rate), records, seq -> seq))
+        job.source(SOURCE, source)
                 .keyBy(seq -> "k" + (seq % keys))
                 .process(COUNT, Count::new).parallelism(countParallelism).sink("sink", Sinks.counting());
         return job.build();

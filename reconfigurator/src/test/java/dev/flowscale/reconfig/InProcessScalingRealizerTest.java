@@ -3,6 +3,7 @@ package dev.flowscale.reconfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
@@ -36,6 +37,13 @@ class InProcessScalingRealizerTest {
         JobConfig config = JobConfig.defaults().withBatchSize(64)
                 .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         job = RunningJob.start(CountingJob.graph(20_000, RECORDS, KEYS, 1), config, null);
+        assertThat(job.awaitRunning(TIMEOUT)).isTrue();
+        realizer = new InProcessScalingRealizer(job, TIMEOUT, listener);
+    }
+
+    private void restartWith(SourceFunction<Long> source) throws Exception {
+        stopJob();
+        job = RunningJob.start(CountingJob.graph(source, KEYS, 1), job.config(), null);
         assertThat(job.awaitRunning(TIMEOUT)).isTrue();
         realizer = new InProcessScalingRealizer(job, TIMEOUT, listener);
     }
@@ -106,6 +114,23 @@ class InProcessScalingRealizerTest {
     @Test
     void aDecisionForAnotherJobChangesNothing() throws Exception {
         assertRescaleFailsAndJobKeepsRunning(Decisions.scale("other-job", CountingJob.COUNT, 1, 2), "other-job");
+    }
+
+    @Test
+    void aRestoreThatFailsAtTheNewParallelismRollsBackToTheOldOneFromTheSameSavepointKeepingState() throws Exception {
+        restartWith(new RefusingSource<>(CountingJob.source(20_000, RECORDS), 2));
+
+        CompletableFuture<Void> done = realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.SOURCE, 1, 2))
+                .toCompletableFuture();
+
+        assertThatThrownBy(() -> done.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RescaleFailedException.class).hasMessageContaining("cannot restore its splits");
+        assertThat(listener.last().failure()).get().asString().contains("restarted at", "the job is RUNNING");
+        assertThat(job.graph().parallelism()).containsEntry(CountingJob.SOURCE, 1);
+        CountingJob.awaitQuiescence(job, TIMEOUT);
+        Path savepoint = job.stopWithSavepoint(TIMEOUT);
+        assertThat(SnapshotInspector.mergedKeyedState(savepoint, job.graph(), CountingJob.COUNT,
+                CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 
     @Test
