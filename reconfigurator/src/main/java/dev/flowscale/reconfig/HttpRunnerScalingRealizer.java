@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Rescales a job that runs in a job runner process: {@code POST /api/v1/stop-with-savepoint} to
@@ -53,19 +54,27 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     }
 
     @Override
-    RescaleReport rescale(String job, Map<String, Integer> changes, Instant started) {
+    Optional<RescaleReport> rescale(String job, Map<String, Integer> changes, Instant started) {
         RunnerJob before;
         try {
             before = client.job(runner);
         } catch (ReconfigException e) {
-            return RescaleReport.failed(job, started, Map.of(), changes, null, Duration.ZERO, "cannot read the job from "
-                    + "runner " + runner + " (" + e.getMessage() + "); nothing was changed");
+            return Optional.of(RescaleReport.failed(job, started, Map.of(), changes, null, Duration.ZERO, "cannot read "
+                    + "the job from runner " + runner + " (" + e.getMessage() + "); nothing was changed"));
         }
         Map<String, Integer> from = RescaleReport.restrict(before.parallelism(), changes.keySet());
         String refusal = refusal(job, changes, before);
         if (refusal != null) {
-            return RescaleReport.failed(job, started, from, changes, null, Duration.ZERO, refusal + "; nothing was changed");
+            return Optional.of(RescaleReport.failed(job, started, from, changes, null, Duration.ZERO,
+                    refusal + "; nothing was changed"));
         }
+        Map<String, Integer> pending = pending(changes, before.parallelism());
+        return pending.isEmpty() ? Optional.empty()
+                : Optional.of(stopAndRestore(job, started, RescaleReport.restrict(from, pending.keySet()), pending, before));
+    }
+
+    private RescaleReport stopAndRestore(String job, Instant started, Map<String, Integer> from,
+                                         Map<String, Integer> changes, RunnerJob before) {
         Instant stopped = clock.instant();
         Path savepoint;
         try {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Rescales a {@link RunningJob} in this JVM with {@link RunningJob#rescale}: stop-with-savepoint,
@@ -41,12 +42,19 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
     }
 
     @Override
-    RescaleReport rescale(String jobName, Map<String, Integer> changes, Instant started) {
+    Optional<RescaleReport> rescale(String jobName, Map<String, Integer> changes, Instant started) {
         Map<String, Integer> from = RescaleReport.restrict(job.graph().parallelism(), changes.keySet());
         if (!jobName.equals(job.name())) {
-            return RescaleReport.failed(jobName, started, from, changes, null, Duration.ZERO, "the decision is for job '"
-                    + jobName + "' but this realizer rescales job '" + job.name() + "'; nothing was changed");
+            return Optional.of(RescaleReport.failed(jobName, started, from, changes, null, Duration.ZERO, "the decision "
+                    + "is for job '" + jobName + "' but this realizer rescales job '" + job.name() + "'; nothing was changed"));
         }
+        Map<String, Integer> pending = pending(changes, job.graph().parallelism());
+        return pending.isEmpty() ? Optional.empty()
+                : Optional.of(rescaleNow(jobName, RescaleReport.restrict(from, pending.keySet()), pending, started));
+    }
+
+    private RescaleReport rescaleNow(String jobName, Map<String, Integer> from, Map<String, Integer> changes,
+                                     Instant started) {
         try {
             RescaleResult result = job.rescale(changes, timeout);
             if (!job.awaitRunning(timeout)) {

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -47,8 +48,18 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
         });
     }
 
-    /** Carries out one rescale on the realizer's thread; never throws, reports what happened instead. */
-    abstract RescaleReport rescale(String job, Map<String, Integer> changes, Instant started);
+    /**
+     * Carries out one rescale on the realizer's thread; never throws, reports what happened
+     * instead. Empty when the job already runs at the decided parallelism (nothing was done).
+     */
+    abstract Optional<RescaleReport> rescale(String job, Map<String, Integer> changes, Instant started);
+
+    /** The changes that are not in effect yet: a decision realized twice rescales once. */
+    static Map<String, Integer> pending(Map<String, Integer> changes, Map<String, Integer> current) {
+        Map<String, Integer> pending = new LinkedHashMap<>(changes);
+        pending.entrySet().removeIf(change -> change.getValue().equals(current.get(change.getKey())));
+        return pending;
+    }
 
     @Override
     public final CompletionStage<Void> realize(ScalingDecision decision) {
@@ -89,19 +100,19 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
 
     private void run(String job, Map<String, Integer> changes, CompletableFuture<Void> done) {
         Instant started = clock.instant();
-        RescaleReport report;
+        Optional<RescaleReport> report;
         try {
             report = rescale(job, changes, started);
         } catch (RuntimeException | Error e) {
-            report = RescaleReport.failed(job, started, Map.of(), changes, null, since(started),
-                    "unexpected error: " + e);
+            report = Optional.of(RescaleReport.failed(job, started, Map.of(), changes, null, since(started),
+                    "unexpected error: " + e));
         }
-        tell(report);
+        report.ifPresent(this::tell);
         inFlight.set(false);
-        if (report.succeeded()) {
+        if (report.isEmpty() || report.get().succeeded()) {
             done.complete(null);
         } else {
-            done.completeExceptionally(new RescaleFailedException(report, null));
+            done.completeExceptionally(new RescaleFailedException(report.get(), null));
         }
     }
 

@@ -71,6 +71,18 @@ class HttpRunnerScalingRealizerIT {
     }
 
     @Test
+    void aDecisionRealizedTwiceRescalesOnce() throws Exception {
+        TestingRunnerLauncher launcher = realizerWith(0);
+        await(realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 2)));
+
+        await(realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 2)));
+
+        assertThat(launcher.starts()).hasSize(1);
+        assertThat(listener.reports()).hasSize(1);
+        assertThat(client.job(realizer.runner()).runs(Map.of(Runners.COUNT, 2))).isTrue();
+    }
+
+    @Test
     void aRunnerThatNeverBecomesReadyIsReplacedByOneAtThePreviousParallelismFromTheSameSavepoint() throws Exception {
         TestingRunnerLauncher launcher = realizerWith(1);
 

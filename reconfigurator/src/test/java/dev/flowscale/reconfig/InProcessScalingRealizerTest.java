@@ -86,6 +86,19 @@ class InProcessScalingRealizerTest {
     }
 
     @Test
+    void aDecisionRealizedTwiceRescalesOnce() throws Exception {
+        ScalingDecision decision = Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2);
+        await(realizer.realize(decision));
+        String runAfterFirst = job.metrics().runId();
+
+        await(realizer.realize(decision));
+
+        assertThat(job.metrics().runId()).as("no second stop and restore").isEqualTo(runAfterFirst);
+        assertThat(listener.reports()).hasSize(1);
+        assertThat(job.graph().operator(CountingJob.COUNT).parallelism()).isEqualTo(2);
+    }
+
+    @Test
     void aSecondDecisionWhileOneIsInFlightIsRefusedNotQueued() throws Exception {
         CompletableFuture<Void> first = realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2))
                 .toCompletableFuture();
