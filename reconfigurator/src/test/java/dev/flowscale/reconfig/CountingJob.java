@@ -16,6 +16,7 @@ import dev.flowscale.engine.source.RateProfile;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -26,6 +27,8 @@ final class CountingJob {
     static final String NAME = "counting";
     static final String SOURCE = "numbers";
     static final String COUNT = "count";
+    /** How long nothing may move before the job counts as quiet: many records at the test's rates. */
+    private static final Duration QUIET = Duration.ofMillis(300);
     static final StateDescriptor<Long> COUNT_STATE = StateDescriptor.value("count", Long.class);
 
     private CountingJob() {
@@ -61,10 +64,15 @@ final class CountingJob {
      */
     static void awaitQuiescence(RunningJob job, Duration timeout) {
         AtomicReference<JobMetricsSnapshot> previous = new AtomicReference<>(job.metrics());
-        Await.until(timeout, Duration.ofMillis(200), "job '" + NAME + "' to process every record", () -> {
+        AtomicLong previousAt = new AtomicLong(System.nanoTime());
+        Await.until(timeout, Duration.ofMillis(50), "job '" + NAME + "' to process every record", () -> {
+            if (System.nanoTime() - previousAt.get() < QUIET.toNanos()) {
+                return false;
+            }
             JobMetricsSnapshot before = previous.get();
             JobMetricsSnapshot now = job.metrics();
             previous.set(now);
+            previousAt.set(System.nanoTime());
             return job.status() == RunningJob.Status.RUNNING && before.runId().equals(now.runId())
                     && counted(before) == counted(now) && emitted(now) == counted(now) && job.queuedRecords() == 0;
         });
