@@ -47,10 +47,11 @@ public record RescaleReport(String job, Instant started, Map<String, Integer> fr
         return failure.isEmpty();
     }
 
-    /** "count 2 -> 4, split 1 -> 2", operators in name order. */
+    /** "count 2 -> 4, split 1 -> 2", operators in name order; "?" where the parallelism before is unknown. */
     public String changes() {
         StringJoiner joined = new StringJoiner(", ");
-        new java.util.TreeMap<>(to).forEach((op, p) -> joined.add(op + " " + from.getOrDefault(op, 0) + " -> " + p));
+        new java.util.TreeMap<>(to).forEach((op, p) -> joined.add(op + " " + (from.containsKey(op) ? from.get(op) : "?")
+                + " -> " + p));
         return joined.toString();
     }
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Rescales a real job runner process: stop with a savepoint, start a new runner from it. */
 class HttpRunnerScalingRealizerIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @TempDir
     Path dir;

@@ -31,4 +31,12 @@ class RescaleReportTest {
         assertThat(report.savepoint()).isEmpty();
         assertThat(report.summary()).isEqualTo("rescale of job 'wc' (count 2 -> 4) failed after 0.0 s: no operator 'x'");
     }
+
+    @Test
+    void anUnknownParallelismBeforeIsShownAsAQuestionMark() {
+        RescaleReport report = RescaleReport.failed("wc", START, Map.of(), Map.of("count", 4), null, Duration.ZERO,
+                "runner unreachable");
+
+        assertThat(report.changes()).isEqualTo("count ? -> 4");
+    }
 }
