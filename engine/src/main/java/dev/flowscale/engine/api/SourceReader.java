@@ -18,7 +18,10 @@ public interface SourceReader<T> {
         return 1_000_000L;
     }
 
-    /** Records due by now but not yet emitted (the analogue of a Kafka consumer's lag). */
+    /**
+     * Records due by now but not yet emitted (the analogue of a Kafka consumer's lag). Called
+     * from the metrics thread too, also while the reader is blocked emitting: keep it thread-safe.
+     */
     default long backlog() {
         return 0;
     }

@@ -107,6 +107,13 @@ public final class SyntheticCost {
 
         /** Charges {@code records} records at once (a batch). */
         void charge(int records);
+
+        /**
+         * The instance waited (for input, or for room downstream): the next record starts a new
+         * busy period, with no catch-up for time lost before the wait.
+         */
+        default void idle() {
+        }
     }
 
     private static final class CpuMeter implements CostMeter {
@@ -133,20 +140,40 @@ public final class SyntheticCost {
      */
     private static final class BlockingMeter implements CostMeter {
         private final long nanosPerRecord;
-        private long next = System.nanoTime();
+        private long next;
+        private boolean idle = true;
+        /** Running estimate of how late parkNanos wakes up; parking that much earlier lands on time. */
+        private long lateness;
 
         BlockingMeter(long nanosPerRecord) {
             this.nanosPerRecord = nanosPerRecord;
         }
 
+        /**
+         * Within a busy period the deadline only moves forward by the cost, so a late wake-up
+         * (parkNanos overshoot, or a CPU that was busy with other threads) shortens the next
+         * waits: the instance handles exactly one record per {@code perRecord} while it is busy.
+         */
         @Override
         public void charge(int records) {
             long now = System.nanoTime();
-            next = (next - now > 0 ? next : now) + nanosPerRecord * Math.max(0, records);
+            next = (idle ? now : next) + nanosPerRecord * Math.max(0, records);
+            idle = false;
+            long wakeAt = next - lateness;
+            boolean parked = false;
             // An interrupt means the task is being cancelled: stop waiting, keep the flag set.
-            while ((now = System.nanoTime()) - next < 0 && !Thread.currentThread().isInterrupted()) {
-                LockSupport.parkNanos(next - now);
+            while ((now = System.nanoTime()) - wakeAt < 0 && !Thread.currentThread().isInterrupted()) {
+                LockSupport.parkNanos(wakeAt - now);
+                parked = true;
             }
+            if (parked) {
+                lateness = Math.max(0, Math.min(nanosPerRecord / 2, lateness + (now - next) / 8));
+            }
+        }
+
+        @Override
+        public void idle() {
+            idle = true;
         }
     }
 

@@ -44,6 +44,7 @@ public final class InstanceMetrics {
     private long backpressureNanos;
     private long backlog;
     private Phase phase = Phase.NOT_STARTED;
+    private volatile java.util.function.LongSupplier liveBacklog;
     private long phaseSince;
 
     public InstanceMetrics(String operatorId, int instance, boolean source) {
@@ -98,6 +99,11 @@ public final class InstanceMetrics {
         lock.unlockWrite(stamp);
     }
 
+    /** A source's backlog read live at each snapshot, so it stays current while the source is blocked. */
+    public void liveBacklog(java.util.function.LongSupplier supplier) {
+        this.liveBacklog = supplier;
+    }
+
     public void finish(long now) {
         enter(Phase.FINISHED, now);
     }
@@ -113,6 +119,8 @@ public final class InstanceMetrics {
 
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceSnapshot snapshot(long now) {
+        java.util.function.LongSupplier live = liveBacklog;
+        long currentBacklog = live == null ? -1 : Math.max(0, live.getAsLong());
         long stamp = lock.readLock();
         try {
             long open = phase == Phase.NOT_STARTED || phase == Phase.FINISHED ? 0 : Math.max(0, now - phaseSince);
@@ -123,7 +131,7 @@ public final class InstanceMetrics {
                     usefulNanos + (phase == Phase.USEFUL ? open : 0),
                     waitInputNanos + (phase == Phase.WAIT_INPUT ? open : 0),
                     backpressureNanos + (phase == Phase.BACKPRESSURE ? open : 0),
-                    backlog, phase == Phase.FINISHED);
+                    currentBacklog >= 0 ? currentBacklog : backlog, phase == Phase.FINISHED);
         } finally {
             lock.unlockRead(stamp);
         }

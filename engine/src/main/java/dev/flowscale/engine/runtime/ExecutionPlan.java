@@ -1,6 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.KeyGroupBlocks;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.OperatorKind;
@@ -75,11 +76,12 @@ final class ExecutionPlan {
             TaskContext context = new TaskContext(graph.jobName(), node.id(), i, node.parallelism(),
                     graph.maxParallelism());
             TaskState state = state(node, i);
-            Runnable cost = node.cost().isNone() ? null : meter(node);
-            instances[i] = node.kind().isSource()
-                    ? new SourceTask(context, settings, state, (SourceFunction<Object>) node.function(), cost)
+            Task task = node.kind().isSource()
+                    ? new SourceTask(context, settings, state, (SourceFunction<Object>) node.function())
                     : new OperatorTask(context, settings, state, gates.get(node.id())[i],
-                            OperatorLogics.create(graph, node, context, state), cost);
+                            OperatorLogics.create(graph, node, context, state));
+            task.cost(node.cost().isNone() ? null : meter(node, task.clock));
+            instances[i] = task;
         }
         tasks.put(node.id(), instances);
     }
@@ -101,8 +103,9 @@ final class ExecutionPlan {
         return new TaskState(keyed, operatorState, node.kind().isSource() ? restore.splits() : null);
     }
 
-    private static Runnable meter(OperatorNode node) {
-        var meter = node.cost().meter();
+    private static Runnable meter(OperatorNode node, PhaseClock clock) {
+        SyntheticCost.CostMeter meter = node.cost().meter();
+        clock.onWait(meter::idle);
         return meter::charge;
     }
 

@@ -19,8 +19,13 @@ final class InputGate {
     private final ArrayDeque<Batch>[] queues;
     private final Condition[] notFull;
     private final int capacity;
-    /** Records a channel may hold (buffer debloating); a batch always fits in an empty channel. */
-    private volatile int recordLimit = Integer.MAX_VALUE;
+    /**
+     * Records a channel may hold (buffer debloating); a batch always fits in an empty channel.
+     * It starts small, because nothing is known of the consumer's speed yet, and the consumer
+     * raises it within a fraction of a second once it has measured itself.
+     */
+    private volatile int recordLimit = INITIAL_RECORD_LIMIT;
+    static final int INITIAL_RECORD_LIMIT = 32;
     private final int[] queuedRecords;
     private final Cancellation cancellation;
     private final boolean[] blocked;

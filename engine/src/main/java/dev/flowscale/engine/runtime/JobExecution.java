@@ -27,6 +27,7 @@ final class JobExecution {
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
     private final CountDownLatch opened;
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
 
@@ -39,6 +40,7 @@ final class JobExecution {
                 restored)));
         this.done = new CountDownLatch(tasks.size());
         this.opened = new CountDownLatch(tasks.size());
+        this.running.set(tasks.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
     }
 
@@ -59,10 +61,11 @@ final class JobExecution {
         try {
             task.run();
         } finally {
-            done.countDown();
-            if (done.getCount() == 0) {
+            // The supervisor hears of the end before anyone waiting on done can act on it.
+            if (running.decrementAndGet() == 0) {
                 onEnd.accept(this);
             }
+            done.countDown();
         }
     }
 

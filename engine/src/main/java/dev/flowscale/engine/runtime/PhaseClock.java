@@ -11,6 +11,12 @@ final class PhaseClock {
     private final InstanceMetrics metrics;
     private final boolean instrumented;
     private Phase current = Phase.NOT_STARTED;
+    private Runnable onWait = () -> { };
+
+    /** Called whenever the task starts waiting (for input or for room downstream). */
+    void onWait(Runnable callback) {
+        this.onWait = callback;
+    }
 
     PhaseClock(InstanceMetrics metrics, boolean instrumented) {
         this.metrics = metrics;
@@ -32,6 +38,9 @@ final class PhaseClock {
 
     void enter(Phase next) {
         if (next != current) {
+            if (next == Phase.WAIT_INPUT || next == Phase.BACKPRESSURE) {
+                onWait.run();
+            }
             current = next;
             if (instrumented) {
                 metrics.enter(next, System.nanoTime());

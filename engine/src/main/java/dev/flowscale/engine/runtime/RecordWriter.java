@@ -35,7 +35,9 @@ final class RecordWriter {
         this.buffers = new Object[gates.length][batchSize];
         this.sizes = new int[gates.length];
         this.flushSizes = new int[gates.length];
-        java.util.Arrays.fill(flushSizes, batchSize);
+        for (int i = 0; i < gates.length; i++) {
+            flushSizes[i] = Math.max(1, Math.min(batchSize, gates[i].recordLimit() / 2));
+        }
     }
 
     void emit(Object record) throws InterruptedException {
@@ -52,6 +54,15 @@ final class RecordWriter {
                 }
             }
         }
+    }
+
+    /** The smallest batch this writer currently hands over (smaller when consumers debloat). */
+    int suggestedBatch() {
+        int min = batchSize;
+        for (int size : flushSizes) {
+            min = Math.min(min, size);
+        }
+        return min;
     }
 
     void flush() throws InterruptedException {

@@ -14,7 +14,6 @@ final class SourceTask extends Task {
     private static final long MAX_IDLE_NANOS = 1_000_000L;
 
     private final SourceFunction<Object> source;
-    private final Runnable cost;
     private final int batchSize;
     private final long flushIntervalNanos;
     private volatile boolean stopRequested;
@@ -22,11 +21,9 @@ final class SourceTask extends Task {
 
     private volatile CheckpointBarrier pendingBarrier;
 
-    SourceTask(TaskContext context, RunSettings settings, TaskState state, SourceFunction<Object> source,
-               Runnable cost) {
+    SourceTask(TaskContext context, RunSettings settings, TaskState state, SourceFunction<Object> source) {
         super(context, settings, state);
         this.source = source;
-        this.cost = cost;
         this.batchSize = settings.config().batchSize();
         this.flushIntervalNanos = settings.config().flushInterval().toNanos();
     }
@@ -45,6 +42,8 @@ final class SourceTask extends Task {
     void open() {
         reader = state.restoredSplits() != null ? source.restoreReader(context, state.restoredSplits())
                 : source.createReader(context);
+        SourceReader<Object> opened = reader;
+        metrics.liveBacklog(opened::backlog);
     }
 
     /** Snapshots the reader's splits, then sends the barrier on; returns whether to stop after it. */
@@ -67,7 +66,7 @@ final class SourceTask extends Task {
             if (emitBarrierIfPending()) {
                 break;
             }
-            int n = reader.poll(output, batchSize);
+            int n = reader.poll(output, output.suggestedBatch(batchSize));
             if (n == SourceReader.END_OF_INPUT) {
                 break;
             }

@@ -22,6 +22,8 @@ abstract class Task implements Runnable {
     private final SnapshotSink snapshots;
     final TaskState state;
     TaskOutput output;
+    /** Pays the operator's synthetic per-record cost; null when it has none. */
+    Runnable cost;
     private Runnable opened = () -> { };
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
@@ -54,6 +56,10 @@ abstract class Task implements Runnable {
 
     boolean isFinished() {
         return metrics.phase() == InstanceMetrics.Phase.FINISHED;
+    }
+
+    void cost(Runnable perRecord) {
+        this.cost = perRecord;
     }
 
     /** Called once the task has opened, or has ended without opening. */

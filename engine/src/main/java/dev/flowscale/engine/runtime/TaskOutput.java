@@ -43,6 +43,15 @@ final class TaskOutput implements Collector<Object> {
         return n;
     }
 
+    /** How many records to produce before checking for barriers and stops again. */
+    int suggestedBatch(int max) {
+        int min = max;
+        for (RecordWriter writer : writers) {
+            min = Math.min(min, writer.suggestedBatch());
+        }
+        return Math.max(1, min);
+    }
+
     void flush() throws InterruptedException {
         for (RecordWriter writer : writers) {
             writer.flush();

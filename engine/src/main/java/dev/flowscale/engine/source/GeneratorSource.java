@@ -8,6 +8,7 @@ import dev.flowscale.engine.api.SourceReader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongFunction;
 
 /**
@@ -95,14 +96,15 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
 
     /** One instance's splits; emits round robin over them. */
     private final class Reader implements SourceReader<T> {
-        private final long[] next;
+        /** Next sequence number per split; published per record so another thread can read the backlog. */
+        private final AtomicLongArray next;
         private final long[] step;
         private final long startMillis;
         private final double share;
         private int cursor;
 
         Reader(List<GeneratorSplit> splits, long startMillis) {
-            this.next = splits.stream().mapToLong(GeneratorSplit::next).toArray();
+            this.next = new AtomicLongArray(splits.stream().mapToLong(GeneratorSplit::next).toArray());
             this.step = splits.stream().mapToLong(GeneratorSplit::step).toArray();
             this.startMillis = startMillis;
             this.share = splits.stream().mapToDouble(s -> 1.0 / s.step()).sum();
@@ -113,14 +115,17 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
             long due = dueNow();
             int emitted = 0;
             boolean open = false;
-            cursor = next.length == 0 ? 0 : (cursor + 1) % next.length;
-            for (int k = 0; k < next.length; k++) {
-                int s = (cursor + k) % next.length;
-                open |= next[s] < limit;
-                long n = Math.min(max - emitted, new GeneratorSplit(next[s], step[s], 0).dueCount(due));
+            int splits = next.length();
+            cursor = splits == 0 ? 0 : (cursor + 1) % splits;
+            for (int k = 0; k < splits; k++) {
+                int s = (cursor + k) % splits;
+                long position = next.get(s);
+                open |= position < limit;
+                long n = Math.min(max - emitted, new GeneratorSplit(position, step[s], 0).dueCount(due));
                 for (long i = 0; i < n; i++) {
-                    out.collect(recordOf.apply(next[s]));
-                    next[s] += step[s];
+                    out.collect(recordOf.apply(position));
+                    position += step[s];
+                    next.lazySet(s, position);
                 }
                 emitted += (int) n;
             }
@@ -149,8 +154,8 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
             }
             long due = dueNow();
             long backlog = 0;
-            for (int s = 0; s < next.length; s++) {
-                backlog += new GeneratorSplit(next[s], step[s], 0).dueCount(due);
+            for (int s = 0; s < next.length(); s++) {
+                backlog += new GeneratorSplit(next.get(s), step[s], 0).dueCount(due);
             }
             return backlog;
         }
@@ -158,8 +163,8 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
         @Override
         public List<?> snapshotSplits() {
             List<GeneratorSplit> splits = new ArrayList<>();
-            for (int s = 0; s < next.length; s++) {
-                splits.add(new GeneratorSplit(next[s], step[s], startMillis));
+            for (int s = 0; s < next.length(); s++) {
+                splits.add(new GeneratorSplit(next.get(s), step[s], startMillis));
             }
             return splits;
         }

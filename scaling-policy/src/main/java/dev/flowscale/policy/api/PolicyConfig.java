@@ -28,7 +28,8 @@ import java.util.Map;
 public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDuration,
         double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
         boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
-        Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection) {
+        Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection,
+        double roundingTolerance) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -45,6 +46,10 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         Checks.notNegative(warmUp, "policy warmUp");
         Checks.notNegative(maxMetricsAge, "policy maxMetricsAge");
         sourceTargetRates = Map.copyOf(sourceTargetRates);
+        if (!(roundingTolerance >= 0 && roundingTolerance < 0.5)) {
+            throw new PolicyException("policy roundingTolerance is " + roundingTolerance
+                    + "; use a fraction in [0, 0.5), e.g. 0.02 when rates are measured over short windows");
+        }
         sourceTargetRates.forEach((id, rate) -> Checks.finiteNotNegative(rate, "target rate of source '" + id + "'"));
     }
 
@@ -71,6 +76,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.maxAge = maxMetricsAge;
         b.targets.putAll(sourceTargetRates);
         b.skew = skewCorrection;
+        b.rounding = roundingTolerance;
         return b;
     }
 
@@ -94,6 +100,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private Duration maxAge = Duration.ofMinutes(5);
         private final Map<String, Double> targets = new HashMap<>();
         private boolean skew;
+        private double rounding = 0.005;
 
         public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
 
@@ -125,9 +132,16 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
 
         public Builder skewCorrection(boolean enabled) { skew = enabled; return this; }
 
+        /**
+         * A DS2 ratio at most this fraction above a whole number rounds down to it: measured
+         * rates carry noise, and at an exact optimum (the DS2 paper's 10 / 20) noise of a
+         * fraction of a percent would otherwise add an instance. Default 0.005.
+         */
+        public Builder roundingTolerance(double fraction) { rounding = fraction; return this; }
+
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
-                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew);
+                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, rounding);
         }
     }
 }

@@ -26,13 +26,22 @@ public final class Ds2Formula {
 
         /** Exact DS2 parallelism at the given utilization; 0 when capacity is unknown but needed. */
         public int parallelism(double targetUtilization) {
+            return parallelism(targetUtilization, 0);
+        }
+
+        /**
+         * DS2 parallelism where a ratio at most {@code tolerance} (relative) above a whole number
+         * rounds down: measured rates carry noise, and a shortfall that small is absorbed by the
+         * backlog catch-up.
+         */
+        public int parallelism(double targetUtilization, double tolerance) {
             if (targetInputRate == 0) {
                 return 1;
             }
             if (capacityPerInstance == 0) {
                 return 0;
             }
-            return Math.max(1, ceil(targetInputRate / (capacityPerInstance * targetUtilization)));
+            return Math.max(1, ceil(targetInputRate / (capacityPerInstance * targetUtilization), tolerance));
         }
     }
 
@@ -56,6 +65,10 @@ public final class Ds2Formula {
     }
 
     static int ceil(double x) {
-        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(x - EPSILON * Math.max(1, x)));
+        return ceil(x, 0);
+    }
+
+    static int ceil(double x, double tolerance) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(x - Math.max(EPSILON, tolerance) * Math.max(1, x)));
     }
 }

@@ -23,7 +23,7 @@ final class Sizing {
         if (source != null) {
             reasons.add(source.explain(c));
         }
-        int p = e.parallelism(c.targetUtilization());
+        int p = e.parallelism(c.targetUtilization(), c.roundingTolerance());
         if (p == 0) {
             p = op.parallelism();
             reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);

@@ -1,0 +1,72 @@
+package dev.flowscale.cli;
+
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.api.SyntheticCost;
+import dev.flowscale.engine.examples.CostChain;
+import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.source.GeneratorSource;
+import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.source.SentenceGenerator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The built-in jobs {@code flowscale run} knows, configured from options. */
+final class JobCatalog {
+    static final Map<String, String> JOBS = Map.of(
+            "wordcount", "sentences -> split -> keyBy word -> count -> sink",
+            "chain", "source -> map1..mapN (each with --stage-cost) -> sink");
+    static final Set<String> OPTIONS = Set.of("rate", "parallelism", "cost", "words-per-sentence", "vocabulary",
+            "stages", "stage-cost", "key-groups", "limit");
+
+    private JobCatalog() {
+    }
+
+    static JobGraph build(String name, Options options) {
+        try {
+            JobBuilder job = switch (name) {
+                case "wordcount" -> wordCount(options);
+                case "chain" -> chain(options);
+                default -> throw new CliException("unknown job '" + name + "'; built-in jobs are " + JOBS.keySet());
+            };
+            job.maxParallelism(options.integer("key-groups", 128, 1));
+            options.assignments("parallelism").forEach((op, p) -> job.parallelism(op, parallelism(op, p)));
+            options.assignments("cost").forEach((op, c) -> job.cost(op, SyntheticCost.parse(c)));
+            return job.build();
+        } catch (EngineException e) {
+            throw new CliException(e.getMessage());
+        }
+    }
+
+    private static JobBuilder wordCount(Options options) {
+        SentenceGenerator generator = new SentenceGenerator(options.integer("words-per-sentence", 10, 1),
+                options.integer("vocabulary", 10_000, 1), 42L);
+        return WordCount.build("wordcount", source(options, generator::sentence), Sinks.counting());
+    }
+
+    private static JobBuilder chain(Options options) {
+        SyntheticCost cost = SyntheticCost.parse(options.text("stage-cost", "cpu:20us"));
+        List<CostChain.Stage> stages = CostChain.uniform(options.integer("stages", 3, 1), cost);
+        return CostChain.build("chain", source(options, seq -> seq), stages, Sinks.counting());
+    }
+
+    /** A replayable generator at --rate; with --limit it stops after that many records (and idles). */
+    private static <T> GeneratorSource<T> source(Options options, java.util.function.LongFunction<T> recordOf) {
+        String spec = options.text("rate", "1000");
+        RateProfile rate = spec.equals("max") ? null : RateProfile.parse(spec);
+        long limit = options.has("limit") ? options.integer("limit", 0, 1) : Long.MAX_VALUE;
+        return new GeneratorSource<>(rate, recordOf, limit, true);
+    }
+
+    private static int parallelism(String op, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new CliException("option --parallelism " + op + "=" + value + " is not a whole number");
+        }
+    }
+}

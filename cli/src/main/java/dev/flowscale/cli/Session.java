@@ -1,0 +1,111 @@
+package dev.flowscale.cli;
+
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.policy.api.Outcome;
+import dev.flowscale.policy.api.ScalingDecision;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** One {@code flowscale run}: ticks the autoscaled job each second until the end, then reports. */
+final class Session {
+    private final JobGraph graph;
+    private final AutoscalerSettings settings;
+    private final MeterRegistry registry;
+    private final Options options;
+    private final PrintStream out;
+    private final RunRecorder recorder = new RunRecorder();
+    private volatile boolean stopRequested;
+
+    Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, Options options, PrintStream out) {
+        this.graph = graph;
+        this.settings = settings;
+        this.registry = registry;
+        this.options = options;
+        this.out = out;
+    }
+
+    int run() throws Exception {
+        Duration duration = options.duration("duration", null);
+        double printEvery = options.duration("print-interval", Duration.ofSeconds(5)).toMillis() / 1000.0;
+        out.println("flowscale: running " + graph + " with the DS2 autoscaler in mode " + settings.mode()
+                + ", deciding every " + settings.policyInterval().toSeconds() + "s"
+                + (duration == null ? "; Ctrl-C to stop" : " for " + duration.toSeconds() + "s"));
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopRequested = true;
+            await(finished);
+        }, "flowscale-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (AutoscaledJob job = new AutoscaledJob(graph, settings, registry,
+                List.of(new LiveConsole(out, printEvery), recorder))) {
+            loop(job, duration);
+            report(job);
+        } finally {
+            finished.countDown();
+            removeHook(hook);
+        }
+        return 0;
+    }
+
+    private void loop(AutoscaledJob job, Duration duration) throws InterruptedException {
+        long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+        long next = System.nanoTime();
+        while (!stopRequested && System.nanoTime() < end && !job.job().await(Duration.ZERO)) {
+            job.tick();
+            next += TimeUnit.SECONDS.toNanos(1);
+            long sleep = next - System.nanoTime();
+            if (sleep > 0) {
+                TimeUnit.NANOSECONDS.sleep(Math.min(sleep, Math.max(1, end - System.nanoTime())));
+            }
+        }
+    }
+
+    private void report(AutoscaledJob job) throws Exception {
+        String summary = summary(job);
+        out.println();
+        out.print(summary);
+        if (options.has("report")) {
+            Path file = Path.of(options.text("report", "flowscale-report.html"));
+            HtmlReport.write(file, "flowscale run of job '" + graph.jobName() + "'", recorder, summary);
+            out.println("report: " + file.toAbsolutePath());
+        }
+    }
+
+    private String summary(AutoscaledJob job) {
+        List<ScalingDecision> decisions = recorder.decisions();
+        List<RescaleResult> rescales = recorder.rescales();
+        Map<String, Integer> initial = graph.parallelism();
+        Map<String, Integer> last = job.job().graph().parallelism();
+        StringBuilder s = new StringBuilder(String.format("Summary after %.0fs: %d decisions (%d to scale), %d rescales, "
+                + "total downtime %d ms%n", job.elapsed(), decisions.size(),
+                decisions.stream().filter(d -> d.outcome() == Outcome.SCALE).count(), rescales.size(),
+                rescales.stream().mapToLong(r -> r.downtime().toMillis()).sum()));
+        s.append(String.format("  %-12s %8s %8s %8s%n", "operator", "initial", "final", "changes"));
+        initial.forEach((op, p) -> s.append(String.format("  %-12s %8d %8d %8d%n", op, p, last.get(op),
+                rescales.stream().filter(r -> !r.before().get(op).equals(r.after().get(op))).count())));
+        return s.toString();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down; the hook is already running.
+        }
+    }
+}

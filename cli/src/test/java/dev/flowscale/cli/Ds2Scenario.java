@@ -1,0 +1,150 @@
+package dev.flowscale.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.api.SyntheticCost;
+import dev.flowscale.engine.checkpoint.SnapshotInspector;
+import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.source.GeneratorSource;
+import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.api.StateDescriptor;
+import dev.flowscale.policy.api.Mode;
+import dev.flowscale.policy.api.Outcome;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The DS2 paper's word count scaled down to this machine: sentences of 20 words at a rate R;
+ * each split instance handles R/10 sentences/s and each count instance R words/s (blocking
+ * per-record costs), so the optimum is 10 split and 20 count instances at rate R.
+ */
+final class Ds2Scenario implements RunListener, AutoCloseable {
+    static final int WORDS = 20;
+    /** A large vocabulary and key groups that divide evenly by 10 and 20 keep the count instances' load even. */
+    static final SentenceGenerator SENTENCES = new SentenceGenerator(WORDS, 100_000, 11L);
+    static final int KEY_GROUPS = 2_000;
+
+    final List<ScalingDecision> decisions = new ArrayList<>();
+    final List<RescaleResult> rescales = new ArrayList<>();
+    final List<Map<String, Integer>> trajectory = new ArrayList<>();
+    final AutoscaledJob job;
+    private final long sentences;
+
+    Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
+                Path storage) {
+        this.sentences = sentences;
+        JobBuilder builder = WordCount.build("ds2-wordcount",
+                new GeneratorSource<>(rate, SENTENCES::sentence, sentences, true), Sinks.counting());
+        builder.maxParallelism(KEY_GROUPS);
+        builder.cost(WordCount.SPLIT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / (capacityRate / 10)))));
+        builder.cost(WordCount.COUNT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));
+        JobGraph graph = builder.build();
+        AutoscalerSettings settings = new AutoscalerSettings(Mode.AUTO, interval, interval.minusMillis(500),
+                Duration.ofSeconds(1), policy, Duration.ofMinutes(1), storage);
+        this.job = new AutoscaledJob(graph, settings, new SimpleMeterRegistry(), List.of(this, new LiveConsole(System.out, 10)));
+        trajectory.add(graph.parallelism());
+    }
+
+    static PolicyConfig.Builder policy() {
+        return PolicyConfig.builder().jobBounds(1, 64).warmUp(Duration.ofSeconds(1)).roundingTolerance(0.02)
+                .expectedRescaleDuration(Duration.ofSeconds(2)).maxMetricsAge(Duration.ofSeconds(30));
+    }
+
+    @Override
+    public synchronized void onDecision(double t, ScalingDecision decision) {
+        decisions.add(decision);
+    }
+
+    @Override
+    public synchronized void onRescale(double t, RescaleResult result, Throwable failure) {
+        assertThat(failure).as("rescale failure").isNull();
+        rescales.add(result);
+        trajectory.add(result.after());
+    }
+
+    /** Ticks until {@code done} holds or the time is up. */
+    void runUntil(Predicate<Ds2Scenario> done, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.test(this) && System.nanoTime() < deadline) {
+            job.tick();
+            Thread.sleep(500);
+        }
+    }
+
+    synchronized Map<String, Integer> parallelism() {
+        return trajectory.get(trajectory.size() - 1);
+    }
+
+    synchronized long scaleDecisions() {
+        return decisions.stream().filter(d -> d.outcome() == Outcome.SCALE).count();
+    }
+
+    long backlog() {
+        return job.job().metrics().instancesOf(WordCount.SOURCE).stream().mapToLong(i -> i.backlog()).sum();
+    }
+
+    /** Whether every sentence has been emitted and processed. */
+    boolean drained() {
+        var m = job.job().metrics();
+        long emitted = m.instancesOf(WordCount.SOURCE).stream().mapToLong(i -> i.recordsOut()).sum();
+        long counted = m.instancesOf(WordCount.COUNT).stream().mapToLong(i -> i.recordsIn()).sum();
+        long split = m.instancesOf(WordCount.SPLIT).stream().mapToLong(i -> i.recordsIn()).sum();
+        return backlog() == 0 && emitted == split && counted == split * WORDS && job.job().queuedRecords() == 0
+                && sourceFinished();
+    }
+
+    private boolean sourceFinished() {
+        return job.job().metrics().instancesOf(WordCount.SOURCE).stream().allMatch(i -> i.waitInputNanos() > 0)
+                && totalDue() >= sentences;
+    }
+
+    private long totalDue() {
+        return sentences;
+    }
+
+    /** Per-word counts in the job's final state, read from a stop-with-savepoint. */
+    Map<Object, Long> finalCounts(Duration timeout) throws InterruptedException {
+        Path savepoint = job.stopWithSavepoint(timeout);
+        return SnapshotInspector.mergedKeyedState(savepoint, job.job().graph(), WordCount.COUNT,
+                StateDescriptor.value("count", Long.class));
+    }
+
+    Map<Object, Long> expectedCounts() {
+        Map<Object, Long> counts = new HashMap<>();
+        for (long i = 0; i < sentences; i++) {
+            WordCount.split(SENTENCES.sentence(i), w -> counts.merge(w, 1L, Long::sum));
+        }
+        return counts;
+    }
+
+    /** No operator went up then down (or down then up) within the trajectory's slice. */
+    static void assertNoOscillation(List<Map<String, Integer>> trajectory) {
+        for (String op : trajectory.get(0).keySet()) {
+            int direction = 0;
+            for (int i = 1; i < trajectory.size(); i++) {
+                int change = Integer.signum(trajectory.get(i).get(op) - trajectory.get(i - 1).get(op));
+                assertThat(direction == 0 || change == 0 || change == direction)
+                        .as(op + " oscillates in " + trajectory).isTrue();
+                direction = change == 0 ? direction : change;
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        job.close();
+    }
+}
