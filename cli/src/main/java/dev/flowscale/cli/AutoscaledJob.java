@@ -14,6 +14,7 @@ import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.reconfig.InProcessScalingRealizer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,7 +32,7 @@ final class AutoscaledJob implements AutoCloseable {
     private final RunningJob job;
     private final WindowedMetricsProvider provider;
     private final Autoscaler autoscaler;
-    private final EngineRealizer realizer;
+    private final InProcessScalingRealizer realizer;
     private final List<RunListener> listeners = new CopyOnWriteArrayList<>();
     private final long startNanos = System.nanoTime();
 
@@ -44,8 +45,8 @@ final class AutoscaledJob implements AutoCloseable {
         ControllerMetrics controller = new ControllerMetrics(registry, settings.mode(), clock);
         this.provider = new WindowedMetricsProvider(new InProcessMetricsSource(() -> job, clock),
                 new WindowSettings(settings.window(), settings.warmUp()), List.of(controller));
-        this.realizer = new EngineRealizer(job, settings.rescaleTimeout(),
-                (result, failure) -> this.listeners.forEach(l -> l.onRescale(elapsed(), result, failure)));
+        this.realizer = new InProcessScalingRealizer(job, settings.rescaleTimeout(),
+                report -> this.listeners.forEach(l -> l.onRescale(elapsed(), report)));
         DecisionListener publish = decision -> this.listeners.forEach(l -> l.onDecision(elapsed(), decision));
         this.autoscaler = new Autoscaler(AutoscalerConfig.of(settings.mode(), settings.policyInterval()),
                 new Ds2Policy(settings.policy(), clock), provider, controller.timed(realizer),
@@ -74,7 +75,10 @@ final class AutoscaledJob implements AutoCloseable {
 
     /** Stops the job with a final savepoint (its state at the end); null if it could not. */
     Path stopWithSavepoint(Duration timeout) throws InterruptedException {
-        realizer.awaitIdle(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (realizer.inProgress() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
         return job.stopWithSavepoint(timeout);
     }
 

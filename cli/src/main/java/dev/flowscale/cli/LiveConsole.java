@@ -2,10 +2,10 @@ package dev.flowscale.cli;
 
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
 import java.io.PrintStream;
 import java.util.Map;
 
@@ -59,13 +59,9 @@ final class LiveConsole implements RunListener {
     }
 
     @Override
-    public synchronized void onRescale(double t, RescaleResult result, Throwable failure) {
-        if (failure != null) {
-            out.printf("%n[%6.1fs] RESCALE FAILED: %s%n", t, failure.getMessage());
-        } else {
-            out.printf("%n[%6.1fs] RESCALED %s -> %s, downtime %d ms, savepoint %s%n", t, result.before(),
-                    result.after(), result.downtime().toMillis(), result.savepoint());
-        }
+    public synchronized void onRescale(double t, RescaleReport report) {
+        out.printf("%n[%6.1fs] %s%n", t, report.succeeded() ? "RESCALED " + report.summary()
+                : "RESCALE FAILED " + report.summary());
         previous = null;
         out.flush();
     }

@@ -1,8 +1,8 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
 
 /** What an autoscaled run reports as it goes: samples, decisions and rescales. */
 interface RunListener {
@@ -12,7 +12,7 @@ interface RunListener {
     default void onDecision(double elapsedSeconds, ScalingDecision decision) {
     }
 
-    /** A rescale finished: {@code result} on success, {@code failure} otherwise. */
-    default void onRescale(double elapsedSeconds, RescaleResult result, Throwable failure) {
+    /** A rescale finished, successfully or not. */
+    default void onRescale(double elapsedSeconds, RescaleReport report) {
     }
 }

@@ -2,8 +2,8 @@ package dev.flowscale.cli;
 
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +23,7 @@ final class RunRecorder implements RunListener {
     private final List<Sample> samples = new ArrayList<>();
     private final List<Event> events = new ArrayList<>();
     private final List<ScalingDecision> decisions = new ArrayList<>();
-    private final List<RescaleResult> rescales = new ArrayList<>();
+    private final List<RescaleReport> rescales = new ArrayList<>();
     private JobMetricsSnapshot previous;
 
     @Override
@@ -46,13 +46,10 @@ final class RunRecorder implements RunListener {
     }
 
     @Override
-    public synchronized void onRescale(double t, RescaleResult result, Throwable failure) {
-        if (result != null) {
-            rescales.add(result);
-        }
-        events.add(new Event(t, "rescale", failure != null ? "rescale failed" : "rescaled " + result.before() + " -> "
-                + result.after(), List.of(failure != null ? failure.getMessage()
-                : "downtime " + result.downtime().toMillis() + " ms, savepoint " + result.savepoint())));
+    public synchronized void onRescale(double t, RescaleReport report) {
+        rescales.add(report);
+        events.add(new Event(t, "rescale", report.succeeded() ? "rescaled " + report.changes() : "rescale failed",
+                List.of(report.summary())));
     }
 
     synchronized List<Sample> samples() {
@@ -67,7 +64,7 @@ final class RunRecorder implements RunListener {
         return List.copyOf(decisions);
     }
 
-    synchronized List<RescaleResult> rescales() {
+    synchronized List<RescaleReport> rescales() {
         return List.copyOf(rescales);
     }
 }

@@ -1,7 +1,7 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -80,7 +80,7 @@ final class Session {
 
     private String summary(AutoscaledJob job) {
         List<ScalingDecision> decisions = recorder.decisions();
-        List<RescaleResult> rescales = recorder.rescales();
+        List<RescaleReport> rescales = recorder.rescales().stream().filter(RescaleReport::succeeded).toList();
         Map<String, Integer> initial = graph.parallelism();
         Map<String, Integer> last = job.job().graph().parallelism();
         StringBuilder s = new StringBuilder(String.format("Summary after %.0fs: %d decisions (%d to scale), %d rescales, "
@@ -89,7 +89,8 @@ final class Session {
                 rescales.stream().mapToLong(r -> r.downtime().toMillis()).sum()));
         s.append(String.format("  %-12s %8s %8s %8s%n", "operator", "initial", "final", "changes"));
         initial.forEach((op, p) -> s.append(String.format("  %-12s %8d %8d %8d%n", op, p, last.get(op),
-                rescales.stream().filter(r -> !r.before().get(op).equals(r.after().get(op))).count())));
+                rescales.stream().filter(r -> r.to().containsKey(op)
+                        && !r.to().get(op).equals(r.from().get(op))).count())));
         return s.toString();
     }
 

@@ -8,7 +8,7 @@ import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.source.SentenceGenerator;
@@ -38,17 +38,23 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     static final int KEY_GROUPS = 2_000;
 
     final List<ScalingDecision> decisions = new ArrayList<>();
-    final List<RescaleResult> rescales = new ArrayList<>();
+    final List<RescaleReport> rescales = new ArrayList<>();
     final List<Map<String, Integer>> trajectory = new ArrayList<>();
     final AutoscaledJob job;
     private final long sentences;
 
     Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
                 Path storage) {
+        this(rate, capacityRate, sentences, policy, interval, storage, Map.of());
+    }
+
+    Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
+                Path storage, Map<String, Integer> initialParallelism) {
         this.sentences = sentences;
         JobBuilder builder = WordCount.build("ds2-wordcount",
                 new GeneratorSource<>(rate, SENTENCES::sentence, sentences, true), Sinks.counting());
         builder.maxParallelism(KEY_GROUPS);
+        initialParallelism.forEach(builder::parallelism);
         builder.cost(WordCount.SPLIT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / (capacityRate / 10)))));
         builder.cost(WordCount.COUNT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));
         JobGraph graph = builder.build();
@@ -69,10 +75,12 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     }
 
     @Override
-    public synchronized void onRescale(double t, RescaleResult result, Throwable failure) {
-        assertThat(failure).as("rescale failure").isNull();
-        rescales.add(result);
-        trajectory.add(result.after());
+    public synchronized void onRescale(double t, RescaleReport report) {
+        assertThat(report.failure()).as("rescale failure").isEmpty();
+        rescales.add(report);
+        Map<String, Integer> after = new java.util.LinkedHashMap<>(parallelism());
+        after.putAll(report.to());
+        trajectory.add(after);
     }
 
     /** Ticks until {@code done} holds or the time is up. */
