@@ -1,0 +1,23 @@
+package dev.flowscale.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The job inside the image: exactly one of a built-in job name and a user main class. */
+@ValidationRule(value = "has(self.builtin) != has(self.mainClass)",
+        message = "set exactly one of spec.job.builtin and spec.job.mainClass")
+public class JobSpec {
+    @Pattern("^[a-z][a-z0-9-]*$")
+    @JsonPropertyDescription("Name of a job built into the engine (wordcount, chain)")
+    public String builtin;
+
+    @Pattern("^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*$")
+    @JsonPropertyDescription("Fully qualified main class of a user job on the image's class path")
+    public String mainClass;
+
+    @JsonPropertyDescription("Arguments passed to the job (for built-in jobs: runner options such as --rate 1000)")
+    public List<String> args = new ArrayList<>();
+}

@@ -1,0 +1,35 @@
+package dev.flowscale.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Required;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What the user asks for: the job, its initial parallelism, resources, savepoints, autoscaling. */
+public class StreamJobSpec {
+    @Required
+    @JsonPropertyDescription("Container image of the job runner (the flowscale engine and the job's classes)")
+    public String image;
+
+    @Required
+    @JsonPropertyDescription("The job to run in the image: a built-in job or a user main class")
+    public JobSpec job;
+
+    @JsonPropertyDescription("Initial parallelism per operator id; operators not named keep the job's default")
+    public Map<String, Integer> parallelism = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("Resources of one task slot; requests are these times the total parallelism")
+    public SlotResources resources = new SlotResources();
+
+    @Required
+    @JsonPropertyDescription("Where savepoints are written and restored from")
+    public SavepointStorage savepoints;
+
+    @JsonPropertyDescription("DS2 autoscaler settings; changing them never restarts the job")
+    public AutoscalerSpec autoscaler = new AutoscalerSpec();
+
+    @Default("false")
+    @JsonPropertyDescription("true stops the runner (scales it to zero); false runs it")
+    public boolean suspend;
+}

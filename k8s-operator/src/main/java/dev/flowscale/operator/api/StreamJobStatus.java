@@ -1,0 +1,45 @@
+package dev.flowscale.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What the operator observed and did; written only by the operator through the status subresource. */
+public class StreamJobStatus {
+    /** Decisions kept in {@link #history}; older ones are dropped. */
+    public static final int HISTORY_LIMIT = 10;
+
+    @JsonPropertyDescription("metadata.generation of the spec this status reflects")
+    public Long observedGeneration;
+
+    public JobPhase phase;
+
+    @JsonPropertyDescription("Current parallelism per operator id")
+    public Map<String, Integer> parallelism = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("Current parallelism as one line, e.g. split=2,count=4 (the printer column)")
+    public String parallelismSummary;
+
+    public DecisionRecord lastDecision;
+
+    @JsonPropertyDescription("The latest decisions, newest last, at most 10")
+    public List<DecisionRecord> history = new ArrayList<>();
+
+    @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
+    public String lastSavepoint;
+
+    @JsonPropertyDescription("Ready, Scaling and Degraded, with reasons and messages")
+    public List<Condition> conditions = new ArrayList<>();
+
+    /** Records a decision as the last one and in the bounded history. */
+    public void record(DecisionRecord decision) {
+        lastDecision = decision;
+        history.add(decision);
+        while (history.size() > HISTORY_LIMIT) {
+            history.remove(0);
+        }
+    }
+}
