@@ -1,0 +1,46 @@
+package dev.flowscale.bench;
+
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+
+/**
+ * One measured run in its own JVM: {@code BenchRun <workload> <contender> <size> <warmupFraction>}.
+ * Prints one line {@code RESULT rate=<per second> measured=<records> seconds=<s> total=<s> cpu=<s>}
+ * on success: rate counts the workload's reported unit over the steady part of the run, cpu is
+ * this JVM's CPU time (all threads).
+ */
+public final class BenchRun {
+    private BenchRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Workload workload = Workload.valueOf(args[0]);
+        Contender contender = Contender.valueOf(args[1]);
+        long size = Long.parseLong(args[2]);
+        double warmupFraction = Double.parseDouble(args[3]);
+        SinkMeter meter = SinkMeter.arm(workload.sinkRecords(size), warmupFraction);
+        long start = System.nanoTime();
+        switch (contender) {
+            case FLOWSCALE_ON -> FlowscaleJobs.run(workload, size, true);
+            case FLOWSCALE_OFF -> FlowscaleJobs.run(workload, size, false);
+            case FLINK -> FlinkJobs.run(workload, size);
+        }
+        double total = (System.nanoTime() - start) / 1e9;
+        if (!meter.complete()) {
+            System.out.println("FAILED sink saw " + meter.count() + " of " + meter.expected() + " records");
+            System.exit(2);
+        }
+        double reported = meter.measuredRecords() * workload.reportedPerSinkRecord();
+        System.out.printf(Locale.ROOT, "RESULT rate=%.1f measured=%.0f seconds=%.3f total=%.3f cpu=%.3f%n",
+                reported / meter.measuredSeconds(), reported, meter.measuredSeconds(), total, cpuSeconds());
+        System.exit(0);
+    }
+
+    /** CPU time of this JVM so far (all threads), or NaN if the JVM cannot tell. */
+    private static double cpuSeconds() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime() / 1e9;
+        }
+        return Double.NaN;
+    }
+}

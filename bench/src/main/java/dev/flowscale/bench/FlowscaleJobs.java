@@ -1,0 +1,39 @@
+package dev.flowscale.bench;
+
+import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.api.SinkFunction;
+import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.SentenceGenerator;
+
+/** The workloads on the embedded engine: every operator its own thread, parallelism 1. */
+final class FlowscaleJobs {
+    private FlowscaleJobs() {
+    }
+
+    static void run(Workload workload, long size, boolean instrumented) throws InterruptedException {
+        JobBuilder job = workload == Workload.WORDCOUNT ? wordCount(size) : mapFilter(size);
+        RunningJob running = job.start(JobConfig.defaults().withInstrumentation(instrumented));
+        running.await();
+    }
+
+    private static JobBuilder wordCount(long sentences) {
+        SentenceGenerator generator = Workload.sentences();
+        return WordCount.build("wordcount", Sources.generator(sentences, generator::sentence), meteredSink());
+    }
+
+    private static JobBuilder mapFilter(long records) {
+        JobBuilder job = JobBuilder.named("mapfilter");
+        job.source("source", Sources.sequence(records))
+                .map("map", (Long x) -> x + 1)
+                .filter("filter", x -> (x & 1) == 0)
+                .sink("sink", meteredSink());
+        return job;
+    }
+
+    private static <T> SinkFunction<T> meteredSink() {
+        return value -> SinkMeter.record();
+    }
+}
