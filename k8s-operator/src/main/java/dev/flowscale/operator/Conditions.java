@@ -1,0 +1,37 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.StreamJobStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Instant;
+import java.util.Optional;
+
+/** The status conditions Ready, Scaling and Degraded; a transition time changes only with the status. */
+final class Conditions {
+    static final String READY = "Ready";
+    static final String SCALING = "Scaling";
+    static final String DEGRADED = "Degraded";
+
+    private Conditions() {
+    }
+
+    static void set(StreamJobStatus status, String type, boolean value, String reason, String message,
+                    Long generation, Instant now) {
+        String text = value ? "True" : "False";
+        Optional<Condition> old = find(status, type);
+        String since = old.filter(c -> text.equals(c.getStatus())).map(Condition::getLastTransitionTime)
+                .orElse(now.toString());
+        Condition condition = new ConditionBuilder().withType(type).withStatus(text).withReason(reason)
+                .withMessage(message).withObservedGeneration(generation).withLastTransitionTime(since).build();
+        status.conditions.removeIf(c -> type.equals(c.getType()));
+        status.conditions.add(condition);
+    }
+
+    static Optional<Condition> find(StreamJobStatus status, String type) {
+        return status.conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    static boolean isTrue(StreamJobStatus status, String type) {
+        return find(status, type).map(c -> "True".equals(c.getStatus())).orElse(false);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.StreamJob;
+
+/** Kubernetes Events on a StreamJob; {@link Fabric8JobEvents} is the real one. */
+public interface JobEvents {
+
+    /** Reasons this operator uses, as {@code kubectl describe sj} shows them. */
+    String INVALID_SPEC = "InvalidSpec";
+    String SAVEPOINT_CLAIM_MISSING = "SavepointClaimMissing";
+    String DEPLOYED = "Deployed";
+    String SCALING_REPORT = "ScalingReport";
+    String RESCALED = "Rescaled";
+    String RESCALE_FAILED = "RescaleFailed";
+    String SCALING_BLOCKED = "ScalingBlocked";
+
+    void normal(StreamJob job, String reason, String message);
+
+    void warning(StreamJob job, String reason, String message);
+}

@@ -1,0 +1,119 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.SlotResources;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobSpec;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The Deployment that runs a StreamJob's job runner: one replica (zero when suspended), replaced
+ * with the Recreate strategy so two runners never write the same savepoints; container arguments
+ * built from the spec; CPU and memory requests of one slot times the total parallelism.
+ */
+final class RunnerDeployment {
+    static final String CONTAINER = "runner";
+    static final String CONFIG_DIR = "/etc/flowscale";
+    /** Where the runner image keeps the engine and user jobs (see the README's Dockerfile). */
+    static final String CLASSPATH = "/opt/flowscale/lib/*";
+
+    private RunnerDeployment() {
+    }
+
+    /**
+     * @param parallelism current parallelism per operator (operators not named keep the job's default)
+     * @param restoreFrom savepoint to restore from, or null to start empty
+     */
+    static Deployment desired(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
+        return new DeploymentBuilder().withMetadata(RunnerResources.metadata(job, RunnerResources.runnerName(job)))
+                .withNewSpec().withReplicas(job.getSpec().suspend ? 0 : 1)
+                .withNewStrategy().withType("Recreate").endStrategy()
+                .withNewSelector().withMatchLabels(RunnerResources.selector(job)).endSelector()
+                .withNewTemplate().withNewMetadata().withLabels(RunnerResources.labels(job)).endMetadata()
+                .withSpec(podSpec(job, parallelism, restoreFrom)).endTemplate()
+                .endSpec().build();
+    }
+
+    private static io.fabric8.kubernetes.api.model.PodSpec podSpec(StreamJob job, Map<String, Integer> parallelism,
+                                                                    String restoreFrom) {
+        PodSpecBuilder pod = new PodSpecBuilder().withContainers(container(job, parallelism, restoreFrom))
+                .addNewVolume().withName("config").withNewConfigMap()
+                .withName(RunnerResources.configName(job)).endConfigMap().endVolume();
+        String claim = job.getSpec().savepoints.claimName;
+        if (claim != null && !claim.isBlank()) {
+            pod.addNewVolume().withName("savepoints").withNewPersistentVolumeClaim()
+                    .withClaimName(claim).endPersistentVolumeClaim().endVolume();
+        }
+        return pod.build();
+    }
+
+    private static Container container(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
+        StreamJobSpec spec = job.getSpec();
+        ContainerBuilder c = new ContainerBuilder().withName(CONTAINER).withImage(spec.image)
+                .withArgs(args(job, parallelism, restoreFrom))
+                .withResources(resources(spec.resources, totalSlots(parallelism)))
+                .addNewPort().withName("http").withContainerPort(RunnerResources.API_PORT).endPort()
+                .withNewReadinessProbe().withNewHttpGet().withPath("/api/v1/job").withNewPort("http")
+                .endHttpGet().withPeriodSeconds(5).endReadinessProbe()
+                .addNewVolumeMount().withName("config").withMountPath(CONFIG_DIR).withReadOnly(true).endVolumeMount();
+        if (spec.savepoints.claimName != null && !spec.savepoints.claimName.isBlank()) {
+            c.addNewVolumeMount().withName("savepoints").withMountPath(spec.savepoints.path).endVolumeMount();
+        }
+        if (spec.job.mainClass != null) {
+            c.withCommand("java", "-cp", CLASSPATH, spec.job.mainClass);
+        }
+        return c.build();
+    }
+
+    /** Runner arguments: {@code run <builtin>} (built-in jobs) then the runner options and the job's args. */
+    static List<String> args(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
+        StreamJobSpec spec = job.getSpec();
+        List<String> args = new ArrayList<>();
+        if (spec.job.builtin != null) {
+            args.addAll(List.of("run", spec.job.builtin));
+        }
+        args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
+                "--savepoint-dir", savepointDir(job)));
+        if (!parallelism.isEmpty()) {
+            args.addAll(List.of("--parallelism", parallelism.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","))));
+        }
+        if (restoreFrom != null) {
+            args.addAll(List.of("--restore-from", restoreFrom));
+        }
+        args.addAll(spec.job.args);
+        return args;
+    }
+
+    /** One directory per job on the savepoint volume, so jobs sharing a claim do not mix savepoints. */
+    static String savepointDir(StreamJob job) {
+        String root = job.getSpec().savepoints.path.replaceAll("/+$", "");
+        return root + "/" + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+    }
+
+    /** Slots the runner needs: the total parallelism, at least 1 (unnamed operators are not counted). */
+    static int totalSlots(Map<String, Integer> parallelism) {
+        return Math.max(1, parallelism.values().stream().mapToInt(Integer::intValue).sum());
+    }
+
+    static ResourceRequirements resources(SlotResources slot, int slots) {
+        BigDecimal cpu = Quantity.getAmountInBytes(new Quantity(slot.cpu)).multiply(BigDecimal.valueOf(slots));
+        BigDecimal memory = Quantity.getAmountInBytes(new Quantity(slot.memory)).multiply(BigDecimal.valueOf(slots));
+        Quantity cpuQ = new Quantity(cpu.movePointRight(3).setScale(0, RoundingMode.CEILING) + "m");
+        Quantity memQ = new Quantity(memory.divide(BigDecimal.valueOf(1024 * 1024), 0, RoundingMode.CEILING) + "Mi");
+        return new ResourceRequirementsBuilder().addToRequests("cpu", cpuQ).addToRequests("memory", memQ)
+                .addToLimits("memory", memQ).build();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.flowscale.operator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Names, labels and the desired ConfigMap and Service of a StreamJob's runner. Every resource is
+ * owned by the StreamJob (controller owner reference), so deleting it deletes them.
+ */
+final class RunnerResources {
+    /** The runner's metrics and control API port (the engine's --metrics-port). */
+    static final int API_PORT = 9249;
+    static final String CONFIG_FILE = "job.json";
+    static final String AUTOSCALER_FILE = "autoscaler.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+
+    private RunnerResources() {
+    }
+
+    static String runnerName(StreamJob job) {
+        return job.getMetadata().getName() + "-runner";
+    }
+
+    static String configName(StreamJob job) {
+        return job.getMetadata().getName() + "-config";
+    }
+
+    static Map<String, String> selector(StreamJob job) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("app.kubernetes.io/name", "flowscale-runner");
+        labels.put("app.kubernetes.io/instance", job.getMetadata().getName());
+        return labels;
+    }
+
+    static Map<String, String> labels(StreamJob job) {
+        Map<String, String> labels = selector(job);
+        labels.put("app.kubernetes.io/managed-by", "flowscale-operator");
+        return labels;
+    }
+
+    static ObjectMeta metadata(StreamJob job, String name) {
+        return new ObjectMetaBuilder().withName(name).withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels(job)).withOwnerReferences(ownerReference(job)).build();
+    }
+
+    static OwnerReference ownerReference(StreamJob job) {
+        return new OwnerReferenceBuilder().withApiVersion(job.getApiVersion()).withKind(job.getKind())
+                .withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
+                .withController(true).withBlockOwnerDeletion(true).build();
+    }
+
+    /** The job's configuration as the runner runs it, and the autoscaler settings apart. */
+    static ConfigMap configMap(StreamJob job, Map<String, Integer> parallelism) {
+        Map<String, Object> runner = new LinkedHashMap<>();
+        runner.put("image", job.getSpec().image);
+        runner.put("job", job.getSpec().job);
+        runner.put("parallelism", parallelism);
+        runner.put("resources", job.getSpec().resources);
+        runner.put("savepoints", job.getSpec().savepoints);
+        return new ConfigMapBuilder().withMetadata(metadata(job, configName(job)))
+                .addToData(CONFIG_FILE, json(job, runner))
+                .addToData(AUTOSCALER_FILE, json(job, job.getSpec().autoscaler)).build();
+    }
+
+    static Service service(StreamJob job) {
+        return new ServiceBuilder().withMetadata(metadata(job, runnerName(job)))
+                .withNewSpec().withSelector(selector(job))
+                .addNewPort().withName("http").withPort(API_PORT).withNewTargetPort("http").endPort()
+                .endSpec().build();
+    }
+
+    private static String json(StreamJob job, Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new OperatorException("StreamJob " + job.getMetadata().getName()
+                    + ": cannot write its configuration as JSON: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.AutoscalerSpec;
+import dev.flowscale.operator.api.JobSpec;
+import dev.flowscale.operator.api.StreamJobSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks what the CRD schema admits but the operator cannot run. Each problem names the field and
+ * the fix; an empty list means the spec can run (cluster facts such as the PVC are checked apart).
+ */
+final class SpecValidator {
+    /** The engine's built-in jobs (engine's BuiltinJobs.NAMES, which is not public). */
+    static final Set<String> BUILTIN_JOBS = Set.of("wordcount", "chain");
+
+    private SpecValidator() {
+    }
+
+    static List<String> problems(StreamJobSpec spec) {
+        List<String> problems = new ArrayList<>();
+        if (spec == null) {
+            problems.add("spec is missing: set spec.image, spec.job and spec.savepoints");
+            return problems;
+        }
+        if (blank(spec.image)) {
+            problems.add("spec.image is empty: set the job runner's container image");
+        }
+        checkJob(spec.job, problems);
+        if (spec.autoscaler == null) {
+            problems.add("spec.autoscaler is null: remove the line to take the defaults");
+        }
+        checkParallelism(spec.parallelism, spec.autoscaler, problems);
+        checkAutoscaler(spec.autoscaler, problems);
+        checkResources(spec, problems);
+        if (spec.savepoints == null || blank(spec.savepoints.path) || !spec.savepoints.path.startsWith("/")) {
+            problems.add("spec.savepoints.path must be an absolute path in the runner container, e.g."
+                    + " /flowscale/savepoints");
+        }
+        return problems;
+    }
+
+    private static void checkJob(JobSpec job, List<String> problems) {
+        if (job == null || blank(job.builtin) == blank(job.mainClass)) {
+            problems.add("spec.job must set exactly one of builtin (one of " + BUILTIN_JOBS + ") and mainClass");
+        } else if (!blank(job.builtin) && !BUILTIN_JOBS.contains(job.builtin)) {
+            problems.add("spec.job.builtin '" + job.builtin + "' is not a built-in job: use one of "
+                    + BUILTIN_JOBS.stream().sorted().toList() + " or set spec.job.mainClass");
+        }
+    }
+
+    private static void checkParallelism(Map<String, Integer> parallelism, AutoscalerSpec autoscaler,
+                                         List<String> problems) {
+        if (parallelism == null) {
+            return;
+        }
+        int max = autoscaler == null ? Integer.MAX_VALUE : autoscaler.maxParallelism;
+        parallelism.forEach((operator, p) -> {
+            if (p == null || p < 1 || p > max) {
+                problems.add("spec.parallelism." + operator + " is " + p + ": set it between 1 and"
+                        + " spec.autoscaler.maxParallelism (" + max + ")");
+            }
+        });
+    }
+
+    private static void checkAutoscaler(AutoscalerSpec a, List<String> problems) {
+        if (a == null) {
+            return;
+        }
+        if (a.minParallelism < 1 || a.minParallelism > a.maxParallelism) {
+            problems.add("spec.autoscaler.minParallelism (" + a.minParallelism + ") must be at least 1 and at most"
+                    + " spec.autoscaler.maxParallelism (" + a.maxParallelism + "): lower min or raise max");
+        }
+        if (!(a.targetUtilization > 0 && a.targetUtilization <= 1)) {
+            problems.add("spec.autoscaler.targetUtilization is " + a.targetUtilization + ": set it in (0, 1]");
+        }
+        duration("spec.autoscaler.policyInterval", a.policyInterval, problems);
+        duration("spec.autoscaler.warmUp", a.warmUp, problems);
+        duration("spec.autoscaler.scaleDownDelay", a.scaleDownDelay, problems);
+    }
+
+    private static void checkResources(StreamJobSpec spec, List<String> problems) {
+        if (spec.resources == null) {
+            return;
+        }
+        quantity("spec.resources.cpu", spec.resources.cpu, problems);
+        quantity("spec.resources.memory", spec.resources.memory, problems);
+    }
+
+    private static void duration(String field, String text, List<String> problems) {
+        try {
+            DurationText.parse(field, text);
+        } catch (OperatorException e) {
+            problems.add(e.getMessage());
+        }
+    }
+
+    private static void quantity(String field, String text, List<String> problems) {
+        try {
+            if (Quantity.getAmountInBytes(new Quantity(text)).signum() <= 0) {
+                problems.add(field + " is " + text + ": set a positive quantity, e.g. 250m or 256Mi");
+            }
+        } catch (RuntimeException e) {
+            problems.add(field + " is '" + text + "': set a Kubernetes quantity, e.g. 250m or 256Mi");
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

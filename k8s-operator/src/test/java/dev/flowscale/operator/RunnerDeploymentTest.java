@@ -1,0 +1,60 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.SlotResources;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class RunnerDeploymentTest {
+    private final StreamJob job = StreamJobs.wordCount("ns", "wc");
+    private final Map<String, Integer> parallelism = new TreeMap<>(Map.of("split", 2, "count", 3));
+
+    @Test
+    void requestsAreOneSlotTimesTheTotalParallelism() {
+        SlotResources slot = new SlotResources();
+        slot.cpu = "0.5";
+        slot.memory = "1Gi";
+        ResourceRequirements r = RunnerDeployment.resources(slot, 5);
+        assertThat(r.getRequests()).containsEntry("cpu", new Quantity("2500m")).containsEntry("memory",
+                new Quantity("5120Mi"));
+        assertThat(r.getLimits()).containsEntry("memory", new Quantity("5120Mi")).doesNotContainKey("cpu");
+    }
+
+    @Test
+    void aRestoreAddsTheSavepointToTheRunnerArguments() {
+        assertThat(RunnerDeployment.args(job, parallelism, "/flowscale/savepoints/ns/wc/sp-7"))
+                .containsSubsequence("--parallelism", "count=3,split=2", "--restore-from",
+                        "/flowscale/savepoints/ns/wc/sp-7");
+    }
+
+    @Test
+    void aUserMainClassRunsWithJavaOnTheImageClassPath() {
+        job.getSpec().job.builtin = null;
+        job.getSpec().job.mainClass = "com.example.MyJob";
+        var container = RunnerDeployment.desired(job, parallelism, null).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+        assertThat(container.getCommand()).containsExactly("java", "-cp", "/opt/flowscale/lib/*", "com.example.MyJob");
+        assertThat(container.getArgs()).startsWith("--metrics-port", "9249");
+    }
+
+    @Test
+    void aSuspendedJobHasNoRunnerReplica() {
+        job.getSpec().suspend = true;
+        Deployment d = RunnerDeployment.desired(job, parallelism, null);
+        assertThat(d.getSpec().getReplicas()).isZero();
+    }
+
+    @Test
+    void withoutAClaimTheSavepointPathIsNotMounted() {
+        job.getSpec().savepoints.claimName = null;
+        Deployment d = RunnerDeployment.desired(job, parallelism, null);
+        assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).extracting(v -> v.getName())
+                .containsExactly("config");
+    }
+}

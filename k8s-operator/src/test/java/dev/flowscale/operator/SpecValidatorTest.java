@@ -1,0 +1,69 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.StreamJobSpec;
+import org.junit.jupiter.api.Test;
+
+class SpecValidatorTest {
+
+    private static StreamJobSpec valid() {
+        return StreamJobs.wordCount("ns", "wc").getSpec();
+    }
+
+    @Test
+    void aCompleteSpecHasNoProblems() {
+        assertThat(SpecValidator.problems(valid())).isEmpty();
+    }
+
+    @Test
+    void anUnknownBuiltinJobNamesTheJobsThereAre() {
+        StreamJobSpec spec = valid();
+        spec.job.builtin = "wordcont";
+        assertThat(SpecValidator.problems(spec)).singleElement().asString()
+                .contains("spec.job.builtin 'wordcont'").contains("[chain, wordcount]").contains("spec.job.mainClass");
+    }
+
+    @Test
+    void bothABuiltinJobAndAMainClassIsAProblem() {
+        StreamJobSpec spec = valid();
+        spec.job.mainClass = "com.example.MyJob";
+        assertThat(SpecValidator.problems(spec)).singleElement().asString().contains("exactly one");
+    }
+
+    @Test
+    void minParallelismAboveMaxSaysWhichWayToFixIt() {
+        StreamJobSpec spec = valid();
+        spec.autoscaler.minParallelism = 5;
+        spec.autoscaler.maxParallelism = 3;
+        assertThat(SpecValidator.problems(spec)).anySatisfy(p -> assertThat(p)
+                .contains("minParallelism (5)").contains("maxParallelism (3)").contains("lower min or raise max"));
+    }
+
+    @Test
+    void initialParallelismMustBeWithinOneAndTheMaximum() {
+        StreamJobSpec spec = valid();
+        spec.parallelism.put("count", 0);
+        spec.parallelism.put("split", 99);
+        assertThat(SpecValidator.problems(spec)).hasSize(2)
+                .anySatisfy(p -> assertThat(p).contains("spec.parallelism.count is 0"))
+                .anySatisfy(p -> assertThat(p).contains("spec.parallelism.split is 99"));
+    }
+
+    @Test
+    void badDurationsAndQuantitiesNameTheFieldAndTheFormat() {
+        StreamJobSpec spec = valid();
+        spec.autoscaler.policyInterval = "half a minute";
+        spec.resources.memory = "lots";
+        assertThat(SpecValidator.problems(spec))
+                .anySatisfy(p -> assertThat(p).contains("spec.autoscaler.policyInterval").contains("e.g. 30s"))
+                .anySatisfy(p -> assertThat(p).contains("spec.resources.memory"));
+    }
+
+    @Test
+    void aRelativeSavepointPathIsAProblem() {
+        StreamJobSpec spec = valid();
+        spec.savepoints.path = "savepoints";
+        assertThat(SpecValidator.problems(spec)).singleElement().asString().contains("absolute path");
+    }
+}

@@ -1,0 +1,185 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.Operator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The operator against Fabric8's mock API server in CRUD mode (no server-side apply, no garbage collector). */
+@EnableKubernetesMockClient(crud = true)
+class StreamJobReconcilerIT {
+    static final String NS = "jobs";
+    KubernetesClient client;
+    Operator operator;
+
+    @BeforeEach
+    void startOperator() throws IOException {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+        operator = FlowscaleOperator.create(client, Clock.systemUTC());
+        operator.start();
+    }
+
+    @AfterEach
+    void stopOperator() {
+        operator.stop();
+    }
+
+    @Test
+    void aStreamJobBecomesARunnerDeploymentWithArgsAndRequestsFromTheSpec() {
+        createClaim("savepoints");
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+
+        Deployment d = awaitResource(Deployment.class, "wc-runner");
+        var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(container.getImage()).isEqualTo("registry.example/flowscale-runner:0.1.0");
+        assertThat(String.join(" ", container.getArgs())).isEqualTo("run wordcount --metrics-port 9249"
+                + " --savepoint-dir /flowscale/savepoints/jobs/wc --parallelism count=3,split=2 --rate 1000");
+        assertThat(container.getResources().getRequests()).containsEntry("cpu", new Quantity("2500m"))
+                .containsEntry("memory", new Quantity("1280Mi"));
+        assertThat(d.getSpec().getStrategy().getType()).isEqualTo("Recreate");
+        assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).filteredOn(v -> v.getPersistentVolumeClaim() != null)
+                .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("savepoints");
+        assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath()).contains("/flowscale/savepoints");
+    }
+
+    @Test
+    void aStreamJobGetsAServiceForTheRunnerApiAndAConfigMapWithItsConfiguration() {
+        createClaim("savepoints");
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+
+        Service service = awaitResource(Service.class, "wc-runner");
+        assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(9249);
+        assertThat(service.getSpec().getSelector()).containsEntry("app.kubernetes.io/instance", "wc");
+        ConfigMap config = awaitResource(ConfigMap.class, "wc-config");
+        assertThat(config.getData().get("job.json")).contains("\"builtin\" : \"wordcount\"").contains("\"split\" : 2");
+        assertThat(config.getData().get("autoscaler.json")).contains("\"mode\" : \"recommend\"");
+    }
+
+    @Test
+    void theStatusShowsDeployingThenRunningOnceTheRunnerIsReady() {
+        createClaim("savepoints");
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+
+        StreamJob deploying = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Deploying);
+        assertThat(deploying.getStatus().observedGeneration).isEqualTo(1L);
+        assertThat(deploying.getStatus().parallelismSummary).isEqualTo("count=3,split=2");
+        Deployment d = awaitResource(Deployment.class, "wc-runner");
+        d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(1).build());
+        client.resource(d).updateStatus();
+
+        StreamJob running = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Running);
+        assertThat(Conditions.isTrue(running.getStatus(), Conditions.READY)).isTrue();
+        assertThat(Conditions.isTrue(running.getStatus(), Conditions.DEGRADED)).isFalse();
+    }
+
+    @Test
+    void everyRunnerResourceIsControlledByTheStreamJobSoDeletingItDeletesThem() {
+        createClaim("savepoints");
+        StreamJob job = client.resource(StreamJobs.wordCount(NS, "wc")).create();
+
+        for (HasMetadata owned : List.of(awaitResource(Deployment.class, "wc-runner"),
+                awaitResource(Service.class, "wc-runner"), awaitResource(ConfigMap.class, "wc-config"))) {
+            assertThat(owned.getMetadata().getOwnerReferences()).singleElement().satisfies(ref -> {
+                assertThat(ref.getUid()).isEqualTo(job.getMetadata().getUid());
+                assertThat(ref.getKind()).isEqualTo("StreamJob");
+                assertThat(ref.getController()).isTrue();
+            });
+        }
+        client.resource(job).delete();
+        Eventually.await("StreamJob wc deleted", () -> client.resources(StreamJob.class).inNamespace(NS)
+                .withName("wc").get() == null ? "gone" : null, s -> true);
+    }
+
+    @Test
+    void anUnknownBuiltinJobFailsWithAConditionThatSaysWhatToFixAndOneWarningEvent() {
+        createClaim("savepoints");
+        StreamJob job = StreamJobs.wordCount(NS, "typo");
+        job.getSpec().job.builtin = "wordcont";
+        client.resource(job).create();
+
+        StreamJob failed = awaitStatus("typo", j -> j.getStatus().phase == JobPhase.Failed);
+        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED)).hasValueSatisfying(c -> {
+            assertThat(c.getReason()).isEqualTo(JobEvents.INVALID_SPEC);
+            assertThat(c.getMessage()).contains("spec.job.builtin 'wordcont'").contains("[chain, wordcount]");
+        });
+        assertThat(awaitEvents("typo", JobEvents.INVALID_SPEC)).singleElement()
+                .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
+        assertThat(client.apps().deployments().inNamespace(NS).withName("typo-runner").get()).isNull();
+    }
+
+    @Test
+    void minParallelismAboveMaxFailsUntilTheSpecIsFixed() {
+        createClaim("savepoints");
+        StreamJob job = StreamJobs.wordCount(NS, "bounds");
+        job.getSpec().autoscaler.minParallelism = 8;
+        job.getSpec().autoscaler.maxParallelism = 4;
+        client.resource(job).create();
+
+        StreamJob failed = awaitStatus("bounds", j -> j.getStatus().phase == JobPhase.Failed);
+        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED).orElseThrow().getMessage())
+                .contains("spec.autoscaler.minParallelism (8)").contains("lower min or raise max");
+        client.resources(StreamJob.class).inNamespace(NS).withName("bounds")
+                .edit(j -> { j.getSpec().autoscaler.minParallelism = 1; return j; });
+
+        StreamJob fixed = awaitStatus("bounds", j -> j.getStatus().phase == JobPhase.Deploying);
+        assertThat(fixed.getStatus().observedGeneration).isEqualTo(2L);
+        assertThat(awaitResource(Deployment.class, "bounds-runner")).isNotNull();
+    }
+
+    @Test
+    void aMissingSavepointClaimFailsWithAConditionNamingTheClaim() {
+        client.resource(StreamJobs.wordCount(NS, "noclaim")).create();
+
+        StreamJob failed = awaitStatus("noclaim", j -> j.getStatus().phase == JobPhase.Failed);
+        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED)).hasValueSatisfying(c -> {
+            assertThat(c.getReason()).isEqualTo(JobEvents.SAVEPOINT_CLAIM_MISSING);
+            assertThat(c.getMessage()).contains("PersistentVolumeClaim 'savepoints'").contains("create it");
+        });
+        assertThat(awaitEvents("noclaim", JobEvents.SAVEPOINT_CLAIM_MISSING)).hasSize(1);
+    }
+
+    private void createClaim(String name) {
+        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
+    }
+
+    private <T extends HasMetadata> T awaitResource(Class<T> type, String name) {
+        return Eventually.await(type.getSimpleName() + " " + NS + "/" + name,
+                () -> client.resources(type).inNamespace(NS).withName(name).get(), r -> true);
+    }
+
+    private StreamJob awaitStatus(String name, java.util.function.Predicate<StreamJob> check) {
+        return Eventually.await("status of StreamJob " + NS + "/" + name,
+                () -> client.resources(StreamJob.class).inNamespace(NS).withName(name).get(),
+                j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
+    }
+
+    private List<Event> awaitEvents(String name, String reason) {
+        return Eventually.await("Event " + reason + " on " + name, () -> client.v1().events().inNamespace(NS).list()
+                .getItems().stream().filter(e -> name.equals(e.getInvolvedObject().getName())
+                        && reason.equals(e.getReason())).toList(), l -> !l.isEmpty());
+    }
+}
