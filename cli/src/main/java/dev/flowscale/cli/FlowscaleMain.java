@@ -1,5 +1,7 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.engine.cli.CliOptions;
+
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
@@ -83,7 +85,7 @@ public final class FlowscaleMain {
                 }
                 default -> throw new CliException("unknown command '" + args.get(0) + "'; use run, demo or jobs");
             };
-        } catch (CliException e) {
+        } catch (CliException | dev.flowscale.engine.api.InvalidJobException e) {
             err.println("error: " + e.getMessage());
             err.print(USAGE);
             return 2;
@@ -105,7 +107,7 @@ public final class FlowscaleMain {
         }
         Set<String> valued = new HashSet<>(JobCatalog.OPTIONS);
         valued.addAll(RUN_OPTIONS);
-        Options options = Options.parse(args.subList(1, args.size()), valued, Set.of());
+        CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of());
         JobGraph graph = JobCatalog.build(args.get(0), options);
         AutoscalerSettings settings = settings(options);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -118,7 +120,7 @@ public final class FlowscaleMain {
         }
     }
 
-    static AutoscalerSettings settings(Options options) {
+    static AutoscalerSettings settings(CliOptions options) {
         String mode = options.text("mode", "auto");
         if (!mode.equals("auto") && !mode.equals("recommend")) {
             throw new CliException("option --mode '" + mode + "' is not auto or recommend");
@@ -145,7 +147,7 @@ public final class FlowscaleMain {
                 Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")));
     }
 
-    private static Duration positive(Options options, String name, Duration fallback) {
+    private static Duration positive(CliOptions options, String name, Duration fallback) {
         Duration d = options.duration(name, fallback);
         if (d.isZero()) {
             throw new CliException("option --" + name + " must be above zero");

@@ -1,5 +1,7 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.engine.cli.CliOptions;
+
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.Sinks;
@@ -26,7 +28,7 @@ final class JobCatalog {
     private JobCatalog() {
     }
 
-    static JobGraph build(String name, Options options) {
+    static JobGraph build(String name, CliOptions options) {
         try {
             JobBuilder job = switch (name) {
                 case "wordcount" -> wordCount(options);
@@ -42,20 +44,20 @@ final class JobCatalog {
         }
     }
 
-    private static JobBuilder wordCount(Options options) {
+    private static JobBuilder wordCount(CliOptions options) {
         SentenceGenerator generator = new SentenceGenerator(options.integer("words-per-sentence", 10, 1),
                 options.integer("vocabulary", 10_000, 1), 42L);
         return WordCount.build("wordcount", source(options, generator::sentence), Sinks.counting());
     }
 
-    private static JobBuilder chain(Options options) {
+    private static JobBuilder chain(CliOptions options) {
         SyntheticCost cost = SyntheticCost.parse(options.text("stage-cost", "cpu:20us"));
         List<CostChain.Stage> stages = CostChain.uniform(options.integer("stages", 3, 1), cost);
         return CostChain.build("chain", source(options, seq -> seq), stages, Sinks.counting());
     }
 
     /** A replayable generator at --rate; with --limit it stops after that many records (and idles). */
-    private static <T> GeneratorSource<T> source(Options options, java.util.function.LongFunction<T> recordOf) {
+    private static <T> GeneratorSource<T> source(CliOptions options, java.util.function.LongFunction<T> recordOf) {
         String spec = options.text("rate", "1000");
         RateProfile rate = spec.equals("max") ? null : RateProfile.parse(spec);
         long limit = options.has("limit") ? options.integer("limit", 0, 1) : Long.MAX_VALUE;

@@ -1,5 +1,7 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.engine.cli.CliOptions;
+
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.policy.api.Outcome;
@@ -18,12 +20,12 @@ final class Session {
     private final JobGraph graph;
     private final AutoscalerSettings settings;
     private final MeterRegistry registry;
-    private final Options options;
+    private final CliOptions options;
     private final PrintStream out;
     private final RunRecorder recorder = new RunRecorder();
     private volatile boolean stopRequested;
 
-    Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, Options options, PrintStream out) {
+    Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, CliOptions options, PrintStream out) {
         this.graph = graph;
         this.settings = settings;
         this.registry = registry;

@@ -41,14 +41,14 @@ final class BuiltinJobs {
     }
 
     private static JobBuilder chain(CliOptions options) {
-        SyntheticCost cost = SyntheticCost.parse(options.get("stage-cost", "cpu:20us"));
+        SyntheticCost cost = SyntheticCost.parse(options.text("stage-cost", "cpu:20us"));
         List<CostChain.Stage> stages = CostChain.uniform(options.integer("stages", 3, 1), cost);
         return CostChain.build("chain", Sources.generator(rate(options), seq -> seq), stages, Sinks.counting());
     }
 
     /** "max" (the default) means as fast as the job can go. */
     private static RateProfile rate(CliOptions options) {
-        String spec = options.get("rate", "max");
+        String spec = options.text("rate", "max");
         return spec.equals("max") ? null : RateProfile.parse(spec);
     }
 

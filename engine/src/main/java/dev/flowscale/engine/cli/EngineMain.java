@@ -112,7 +112,7 @@ public final class EngineMain {
             }
             out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
             RunningJob job = RunningJob.start(graph, config, options.has("restore-from")
-                    ? Path.of(options.get("restore-from", "")) : null);
+                    ? Path.of(options.text("restore-from", "")) : null);
             JobControlApi control = server == null ? null : serveApi(server, job, out);
             int code = watch(job, duration, interval, out);
             if (control != null) {
@@ -124,7 +124,7 @@ public final class EngineMain {
 
     /** Snapshot storage: --savepoint-dir (default ./flowscale-data/JOB) and --checkpoint-interval (0: savepoints only). */
     private static CheckpointConfig checkpointing(CliOptions options, String jobName) {
-        Path dir = Path.of(options.get("savepoint-dir", Path.of("flowscale-data", jobName).toString()));
+        Path dir = Path.of(options.text("savepoint-dir", Path.of("flowscale-data", jobName).toString()));
         Duration every = options.duration("checkpoint-interval", Duration.ZERO);
         return every.isZero() ? CheckpointConfig.savepointsOnly(dir) : CheckpointConfig.every(every, dir);
     }
