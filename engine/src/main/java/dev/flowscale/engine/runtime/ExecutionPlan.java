@@ -2,7 +2,6 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SyntheticCost;
-import dev.flowscale.engine.checkpoint.KeyGroupBlocks;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.OperatorKind;
 import dev.flowscale.engine.state.KeyGroups;
@@ -94,13 +93,11 @@ final class ExecutionPlan {
         RestoredState.InstanceRestore restore = settings.restored() == null ? null
                 : settings.restored().instance(node.id(), index);
         if (restore == null) {
-            return new TaskState(keyed, operatorState, null);
-        }
-        if (keyed != null) {
-            KeyGroupBlocks.restoreInto(keyed, restore.keyGroupBlocks(), null);
+            return new TaskState(keyed, operatorState, null, null);
         }
         restore.operatorLists().forEach((name, list) -> operatorState.restore(name, list.mode(), list.elements()));
-        return new TaskState(keyed, operatorState, node.kind().isSource() ? restore.splits() : null);
+        return new TaskState(keyed, operatorState, node.kind().isSource() ? restore.splits() : null,
+                restore.keyGroupBlocks());
     }
 
     private static Runnable meter(OperatorNode node, PhaseClock clock) {

@@ -38,6 +38,7 @@ final class OperatorTask extends Task {
 
     @Override
     void open() throws Exception {
+        state.restoreKeyedState();
         logic.open();
         lastFlush = System.nanoTime();
     }

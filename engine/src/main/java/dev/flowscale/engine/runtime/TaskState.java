@@ -8,5 +8,14 @@ import java.util.List;
  * The state one task owns: keyed state (keyed operators only), operator list state, and for a
  * restored source its splits (null for a fresh start).
  */
-record TaskState(KeyedStateBackend keyed, OperatorStateStore operatorState, List<Object> restoredSplits) {
+record TaskState(KeyedStateBackend keyed, OperatorStateStore operatorState, List<Object> restoredSplits,
+                 java.util.Map<Integer, byte[]> restoredKeyGroups) {
+
+    /** Loads the restored key groups into the keyed backend; runs on the task's own thread, in parallel. */
+    void restoreKeyedState() {
+        if (keyed != null && restoredKeyGroups != null && !restoredKeyGroups.isEmpty()) {
+            dev.flowscale.engine.checkpoint.KeyGroupBlocks.restoreInto(keyed, restoredKeyGroups, null);
+            restoredKeyGroups.clear();
+        }
+    }
 }
