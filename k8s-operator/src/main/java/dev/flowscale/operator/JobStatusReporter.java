@@ -1,0 +1,81 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.DecisionRecord;
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.policy.api.DecisionListener;
+import dev.flowscale.policy.api.Outcome;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleListener;
+import dev.flowscale.reconfig.RescaleReport;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Makes one StreamJob's autoscaling visible: every decision in status (last decision; the history
+ * keeps those that differ from the one before), SCALE decisions as ScalingReport Events, newly
+ * blocked ones as ScalingBlocked, and rescales as Rescaled or RescaleFailed Events with the
+ * savepoint and parallelism in status.
+ */
+public final class JobStatusReporter implements DecisionListener, RescaleListener {
+    private final KubernetesClient client;
+    private final JobEvents events;
+    private final String namespace;
+    private final String name;
+    private final Clock clock;
+
+    public JobStatusReporter(KubernetesClient client, JobEvents events, String namespace, String name, Clock clock) {
+        this.client = client;
+        this.events = events;
+        this.namespace = namespace;
+        this.name = name;
+        this.clock = clock;
+    }
+
+    @Override
+    public void onDecision(ScalingDecision decision) {
+        DecisionRecord record = DecisionRecords.of(decision);
+        DecisionRecord[] previous = new DecisionRecord[1];
+        StreamJob job = editStatus(status -> {
+            previous[0] = status.lastDecision;
+            if (previous[0] == null || !Objects.equals(previous[0].summary, record.summary)) {
+                status.record(record);
+            } else {
+                status.lastDecision = record;
+            }
+        });
+        boolean changed = previous[0] == null || !Objects.equals(previous[0].summary, record.summary);
+        if (decision.outcome() == Outcome.SCALE) {
+            events.normal(job, JobEvents.SCALING_REPORT, DecisionRecords.message(decision));
+        } else if (decision.outcome() == Outcome.BLOCKED && changed) {
+            events.normal(job, JobEvents.SCALING_BLOCKED, DecisionRecords.message(decision));
+        }
+    }
+
+    @Override
+    public void onRescale(RescaleReport report) {
+        StreamJob job = editStatus(status -> {
+            report.savepoint().ifPresent(p -> status.lastSavepoint = p.toString());
+            status.phase = JobPhase.Running;
+            Conditions.set(status, Conditions.SCALING, false, report.succeeded() ? "Rescaled" : "RescaleFailed",
+                    report.summary(), status.observedGeneration, clock.instant());
+        });
+        if (report.succeeded()) {
+            events.normal(job, JobEvents.RESCALED, report.summary());
+        } else {
+            events.warning(job, JobEvents.RESCALE_FAILED, report.summary());
+        }
+    }
+
+    private StreamJob editStatus(java.util.function.Consumer<StreamJobStatus> change) {
+        return client.resources(StreamJob.class).inNamespace(namespace).withName(name).editStatus(job -> {
+            if (job.getStatus() == null) {
+                job.setStatus(new StreamJobStatus());
+            }
+            change.accept(job.getStatus());
+            return job;
+        });
+    }
+}

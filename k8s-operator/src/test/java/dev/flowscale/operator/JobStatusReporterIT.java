@@ -1,0 +1,128 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Decisions and rescales in status and Events, and the launcher's Deployment update, on the mock API server. */
+@EnableKubernetesMockClient(crud = true)
+class JobStatusReporterIT {
+    static final String NS = "jobs";
+    static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+    final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+    KubernetesClient client;
+    JobStatusReporter reporter;
+
+    @BeforeEach
+    void createJob() {
+        StreamJob job = StreamJobs.wordCount(NS, "wc");
+        job.setStatus(new StreamJobStatus());
+        client.resource(job).create();
+        reporter = new JobStatusReporter(client, new Fabric8JobEvents(client, clock), NS, "wc", clock);
+    }
+
+    @Test
+    void aScaleDecisionIsTheLastDecisionInStatusAndAScalingReportEvent() {
+        reporter.onDecision(scaleCount(3, 6));
+
+        StreamJobStatus status = job().getStatus();
+        assertThat(status.lastDecision.summary).isEqualTo("count 3→6");
+        assertThat(status.lastDecision.time).isEqualTo(T0.toString());
+        assertThat(status.lastDecision.operators).singleElement().satisfies(op -> {
+            assertThat(op.targetRate).isEqualTo(6000.0);
+            assertThat(op.capacity).isEqualTo(1000.0);
+        });
+        assertThat(events(JobEvents.SCALING_REPORT)).singleElement().satisfies(e -> assertThat(e.getMessage())
+                .contains("count 3→6").contains("target 6000.0/s, 1000.0/s per instance").contains("bottleneck"));
+    }
+
+    @Test
+    void theHistoryKeepsOnlyTheLatestDistinctDecisions() {
+        for (int i = 0; i < StreamJobStatus.HISTORY_LIMIT + 5; i++) {
+            reporter.onDecision(scaleCount(3 + i, 4 + i));
+        }
+        reporter.onDecision(scaleCount(17, 18));
+
+        StreamJobStatus status = job().getStatus();
+        assertThat(status.history).hasSize(StreamJobStatus.HISTORY_LIMIT);
+        assertThat(status.history.get(StreamJobStatus.HISTORY_LIMIT - 1).summary).isEqualTo("count 17→18");
+    }
+
+    @Test
+    void aBlockedDecisionIsReportedOnceUntilItChanges() {
+        reporter.onDecision(ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
+        reporter.onDecision(ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
+
+        assertThat(job().getStatus().lastDecision.summary).isEqualTo("BLOCKED (WARMING_UP)");
+        assertThat(events(JobEvents.SCALING_BLOCKED)).hasSize(1);
+    }
+
+    @Test
+    void aRescaleRecordsTheSavepointAndEmitsRescaledOrRescaleFailed() {
+        reporter.onRescale(RescaleReport.succeeded("wordcount", T0, Map.of("count", 3), Map.of("count", 6),
+                Path.of("/sp/1"), Duration.ofSeconds(2)));
+        reporter.onRescale(RescaleReport.failed("wordcount", T0, Map.of("count", 6), Map.of("count", 9),
+                Path.of("/sp/2"), Duration.ofSeconds(9), "the runner never became ready; rolled back"));
+
+        StreamJobStatus status = job().getStatus();
+        assertThat(status.lastSavepoint).isEqualTo("/sp/2");
+        assertThat(Conditions.find(status, Conditions.SCALING).orElseThrow().getReason()).isEqualTo("RescaleFailed");
+        assertThat(events(JobEvents.RESCALED)).singleElement().satisfies(e -> assertThat(e.getMessage())
+                .contains("count 3 -> 6"));
+        assertThat(events(JobEvents.RESCALE_FAILED)).singleElement().satisfies(e -> assertThat(e.getType())
+                .isEqualTo("Warning"));
+    }
+
+    @Test
+    void theLauncherRecordsTheRescaleInStatusAndRestartsTheRunnerFromTheSavepoint() {
+        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(client, new Fabric8RunnerCluster(client),
+                NS, "wc", KubernetesRunnerLauncher::serviceAddress, clock);
+
+        URI runner = launcher.start(Map.of("split", 2, "count", 6), Path.of("/flowscale/savepoints/jobs/wc/sp-1"));
+
+        assertThat(runner).isEqualTo(URI.create("http://wc-runner.jobs.svc:9249"));
+        StreamJobStatus status = job().getStatus();
+        assertThat(status.phase).isEqualTo(JobPhase.Rescaling);
+        assertThat(status.parallelism).containsExactly(Map.entry("count", 6), Map.entry("split", 2));
+        assertThat(Conditions.isTrue(status, Conditions.SCALING)).isTrue();
+        Deployment d = client.apps().deployments().inNamespace(NS).withName("wc-runner").get();
+        assertThat(d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .containsSubsequence("--parallelism", "count=6,split=2", "--restore-from",
+                        "/flowscale/savepoints/jobs/wc/sp-1");
+    }
+
+    private static ScalingDecision scaleCount(int from, int to) {
+        OperatorDecision count = new OperatorDecision("count", from, to, to, 6000, 1000, 1.0, 0,
+                List.of("bottleneck"));
+        return ScalingDecision.of(T0, "wordcount", List.of("count is the bottleneck"), List.of(count));
+    }
+
+    private StreamJob job() {
+        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
+    }
+
+    private List<Event> events(String reason) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason())).toList();
+    }
+}
