@@ -22,7 +22,8 @@ class SyntheticCostTest {
             meter.charge();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        assertThat(seconds).isBetween(0.5, 0.5 * 1.5);
+        // the meter parks early by the lateness it has measured, so the last record may end a few µs early
+        assertThat(seconds).isBetween(0.5 * 0.99, 0.5 * 1.5);
     }
 
     @Test
@@ -32,6 +33,23 @@ class SyntheticCostTest {
         long start = System.nanoTime();
         meter.charge();
         assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(2).toNanos());
+    }
+
+    @Test
+    void blockingCostCatchesUpWithinABusyPeriodButNotAcrossAWait() {
+        SyntheticCost.CostMeter meter = SyntheticCost.blocking(Duration.ofMillis(5)).meter();
+        meter.charge();
+        spinFor(Duration.ofMillis(4));
+        long start = System.nanoTime();
+        meter.charge();
+        assertThat(System.nanoTime() - start).as("a record delayed within a busy period is caught up")
+                .isLessThan(Duration.ofMillis(4).toNanos());
+        meter.idle();
+        spinFor(Duration.ofMillis(20));
+        start = System.nanoTime();
+        meter.charge();
+        assertThat(System.nanoTime() - start).as("after a wait the next record costs its full time")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(4).toNanos());
     }
 
     @Test
