@@ -28,6 +28,8 @@ final class RunnerDeployment {
     static final String CONFIG_DIR = "/etc/flowscale";
     /** Where the runner image keeps the engine and user jobs (see the README's Dockerfile). */
     static final String CLASSPATH = "/opt/flowscale/lib/*";
+    /** The runner image's user (deploy/runner.Dockerfile); the savepoint volume is made writable for it. */
+    static final long RUNNER_UID = 10001L;
 
     private RunnerDeployment() {
     }
@@ -49,6 +51,7 @@ final class RunnerDeployment {
     private static io.fabric8.kubernetes.api.model.PodSpec podSpec(StreamJob job, Map<String, Integer> parallelism,
                                                                     String restoreFrom) {
         PodSpecBuilder pod = new PodSpecBuilder().withContainers(container(job, parallelism, restoreFrom))
+                .withNewSecurityContext().withFsGroup(RUNNER_UID).endSecurityContext()
                 .addNewVolume().withName("config").withNewConfigMap()
                 .withName(RunnerResources.configName(job)).endConfigMap().endVolume();
         String claim = job.getSpec().savepoints.claimName;

@@ -1,0 +1,13 @@
+# The job runner image the operator deploys (spec.image). Build from the repository root after
+# `mvn -B package -DskipTests`:
+#   docker build -f k8s-operator/deploy/runner.Dockerfile -t <registry>/flowscale-runner:0.1.0 .
+# Built-in jobs run as `java -jar flowscale-engine.jar run <job> ...` (the entrypoint); user jobs
+# (spec.job.mainClass) run as `java -cp /opt/flowscale/lib/* <mainClass> ...`: copy their jars
+# into /opt/flowscale/lib in an image built FROM this one.
+FROM eclipse-temurin:17-jre
+RUN useradd --system --uid 10001 flowscale && mkdir -p /opt/flowscale/lib /flowscale/savepoints \
+    && chown flowscale /flowscale/savepoints
+COPY engine/target/flowscale-engine.jar /opt/flowscale/lib/flowscale-engine.jar
+USER 10001
+EXPOSE 9249
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/opt/flowscale/lib/flowscale-engine.jar"]

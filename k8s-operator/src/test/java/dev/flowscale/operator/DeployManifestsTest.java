@@ -1,0 +1,48 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.AutoscalerMode;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The manifests the README tells users to apply stay in step with the model and the operator. */
+class DeployManifestsTest {
+    static final Path DEPLOY = Path.of("deploy");
+
+    @Test
+    void theExampleStreamJobParsesAndHasNoProblems() throws IOException {
+        String streamJobDocument = List.of(Files.readString(DEPLOY.resolve("example-streamjob.yaml")).split("\n---\n"))
+                .stream().filter(doc -> doc.contains("kind: StreamJob")).findFirst().orElseThrow();
+        StreamJob job = Serialization.unmarshal(streamJobDocument, StreamJob.class);
+        assertThat(SpecValidator.problems(job.getSpec())).isEmpty();
+        assertThat(job.getSpec().autoscaler.mode).isEqualTo(AutoscalerMode.RECOMMEND);
+    }
+
+    @Test
+    void theOperatorRoleGrantsNoDeleteAndOnlyTheResourcesTheOperatorUses() throws IOException {
+        ClusterRole role = resources("operator.yaml").stream().filter(ClusterRole.class::isInstance)
+                .map(ClusterRole.class::cast).findFirst().orElseThrow();
+        assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
+        assertThat(role.getRules()).flatExtracting(r -> r.getResources()).containsExactlyInAnyOrder("streamjobs",
+                "streamjobs/status", "deployments", "services", "configmaps", "persistentvolumeclaims", "events");
+    }
+
+    private static List<HasMetadata> resources(String file) throws IOException {
+        try (InputStream in = Files.newInputStream(DEPLOY.resolve(file))) {
+            Object parsed = Serialization.unmarshal(in);
+            return parsed instanceof KubernetesResourceList<?> list ? List.copyOf(list.getItems())
+                    : parsed instanceof List<?> l ? l.stream().map(HasMetadata.class::cast).toList()
+                    : List.of((HasMetadata) parsed);
+        }
+    }
+}
