@@ -40,7 +40,7 @@ class Ds2WordCountIT {
     @Test
     void withCatchUpTheBacklogDrainsAndTheJobSettlesAt10And20(@TempDir Path dir) throws Exception {
         Duration catchUp = Duration.ofSeconds(20);
-        try (Ds2Scenario run = new Ds2Scenario(RateProfile.constant(R), R, 40_000,
+        try (Ds2Scenario run = new Ds2Scenario(RateProfile.constant(R), R, 30_000,
                 Ds2Scenario.policy().catchUpDuration(catchUp).scaleDownDelay(Duration.ofSeconds(5)).build(),
                 Duration.ofSeconds(6), dir)) {
             run.runUntil(s -> !s.rescales.isEmpty(), Duration.ofSeconds(30));
@@ -62,6 +62,9 @@ class Ds2WordCountIT {
             assertThat(run.trajectory.size()).as("no rescale after settling").isEqualTo(settledAt);
             // the catch-up peak is the planned overshoot; from there on the job only comes down
             Ds2Scenario.assertNoOscillation(run.trajectory.subList(1, run.trajectory.size()));
+            run.runUntil(Ds2Scenario::drained, Duration.ofSeconds(60));
+            assertThat(run.drained()).as("every sentence processed").isTrue();
+            assertThat(run.finalCounts(Duration.ofSeconds(30))).isEqualTo(run.expectedCounts());
         }
     }
 }

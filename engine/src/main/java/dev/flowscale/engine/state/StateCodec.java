@@ -70,8 +70,8 @@ public final class StateCodec {
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);
         if (type == null || type == Object.class) {
-            throw new EngineException("a state value or key of a non-built-in type has no declared type; declare it "
-                    + "with StateDescriptor.value(name, Type.class) or keyBy(selector, Type.class)");
+            throw new EngineException("a key of a non-built-in type cannot be restored: keyed state supports keys "
+                    + "that are strings, longs, integers, doubles or booleans; key by one of those (e.g. an id)");
         }
         return JSON.readValue(bytes, type);
     }
