@@ -32,15 +32,23 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final RunnerCluster cluster;
     private final JobEvents events;
     private final Clock clock;
+    private final AutoscalerLoops loops;
 
-    public StreamJobReconciler(RunnerCluster cluster, JobEvents events, Clock clock) {
+    public StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, Clock clock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.events = Objects.requireNonNull(events, "events");
+        this.loops = Objects.requireNonNull(loops, "loops");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
     public UpdateControl<StreamJob> reconcile(StreamJob job, Context<StreamJob> context) {
+        UpdateControl<StreamJob> control = apply(job);
+        loops.reconcile(job);
+        return control;
+    }
+
+    private UpdateControl<StreamJob> apply(StreamJob job) {
         List<String> problems = SpecValidator.problems(job.getSpec());
         if (!problems.isEmpty()) {
             return fail(job, JobEvents.INVALID_SPEC, "StreamJob " + name(job) + ": " + String.join("; ", problems));
@@ -71,7 +79,9 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         StreamJobStatus status = status(job);
         boolean newSpec = !Objects.equals(status.observedGeneration, generation(job));
         boolean ready = cluster.readyReplicas(namespace(job), RunnerResources.runnerName(job)) > 0;
-        status.phase = job.getSpec().suspend ? JobPhase.Suspended : ready ? JobPhase.Running : JobPhase.Deploying;
+        boolean rescaling = Conditions.isTrue(status, Conditions.SCALING);
+        status.phase = job.getSpec().suspend ? JobPhase.Suspended : ready ? JobPhase.Running
+                : rescaling ? JobPhase.Rescaling : JobPhase.Deploying;
         status.parallelism = new LinkedHashMap<>(parallelism);
         status.parallelismSummary = summary(parallelism);
         status.observedGeneration = generation(job);
@@ -88,7 +98,8 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     + status.parallelismSummary + " for generation " + generation(job));
         }
         UpdateControl<StreamJob> control = UpdateControl.patchStatus(job);
-        return status.phase == JobPhase.Deploying ? control.rescheduleAfter(DEPLOYING_RECHECK) : control;
+        boolean waiting = status.phase == JobPhase.Deploying || status.phase == JobPhase.Rescaling;
+        return waiting ? control.rescheduleAfter(DEPLOYING_RECHECK) : control;
     }
 
     private UpdateControl<StreamJob> fail(StreamJob job, String reason, String message) {

@@ -20,7 +20,9 @@ import io.javaoperatorsdk.operator.Operator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,19 +34,23 @@ class StreamJobReconcilerIT {
     static final String NS = "jobs";
     KubernetesClient client;
     Operator operator;
+    JobAutoscalers loops;
 
     @BeforeEach
     void startOperator() throws IOException {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        operator = FlowscaleOperator.create(client, Clock.systemUTC());
+        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
+                Duration.ofSeconds(5), Clock.systemUTC());
+        operator = FlowscaleOperator.create(client, loops, Clock.systemUTC());
         operator.start();
     }
 
     @AfterEach
     void stopOperator() {
         operator.stop();
+        loops.close();
     }
 
     @Test
@@ -93,6 +99,7 @@ class StreamJobReconcilerIT {
         StreamJob running = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Running);
         assertThat(Conditions.isTrue(running.getStatus(), Conditions.READY)).isTrue();
         assertThat(Conditions.isTrue(running.getStatus(), Conditions.DEGRADED)).isFalse();
+        Eventually.await("the autoscaler loop of jobs/wc", () -> loops.running(NS, "wc"), r -> r);
     }
 
     @Test

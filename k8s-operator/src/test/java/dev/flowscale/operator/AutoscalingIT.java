@@ -1,0 +1,146 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.AutoscalerMode;
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole operator on the mock API server with the runner played by a real engine runner
+ * process ({@link LocalKubelet}): a bottleneck leads to a decision in status and Events, and in
+ * mode auto to a rescale through a savepoint, or a rollback when the new runner never comes up.
+ */
+@EnableKubernetesMockClient(crud = true)
+class AutoscalingIT {
+    static final String NS = "jobs";
+    static final Duration WAIT = Duration.ofSeconds(60);
+    KubernetesClient client;
+    Operator operator;
+    JobAutoscalers loops;
+    LocalKubelet kubelet;
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void stop() {
+        operator.stop();
+        loops.close();
+        kubelet.close();
+    }
+
+    @Test
+    void inModeRecommendABottleneckIsReportedAndTheRunnerKeepsItsParallelism() throws IOException {
+        start(AutoscalerMode.RECOMMEND, args -> true);
+
+        StreamJob job = awaitJob(j -> j.getStatus().lastDecision != null
+                && j.getStatus().lastDecision.summary.contains("split 1→"));
+        assertThat(job.getStatus().lastDecision.outcome).isEqualTo("SCALE");
+        assertThat(events(JobEvents.SCALING_REPORT)).isNotEmpty();
+        assertThat(args()).contains("count=1,split=1").doesNotContain("--restore-from");
+        assertThat(job.getStatus().phase).isEqualTo(JobPhase.Running);
+    }
+
+    @Test
+    void inModeAutoABottleneckRescalesTheRunnerThroughASavepoint() throws IOException {
+        start(AutoscalerMode.AUTO, args -> true);
+
+        StreamJob job = awaitJob(j -> j.getStatus().phase == JobPhase.Running
+                && j.getStatus().parallelism.getOrDefault("split", 1) > 1 && !events(JobEvents.RESCALED).isEmpty());
+        assertThat(args()).contains("--restore-from");
+        assertThat(job.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
+        assertThat(args()).contains("split=" + job.getStatus().parallelism.get("split"));
+    }
+
+    @Test
+    void whenTheNewRunnerNeverComesUpTheJobRollsBackFromTheSameSavepoint() throws IOException {
+        start(AutoscalerMode.AUTO, args -> !args.contains("--restore-from") || splitAtOne(args));
+
+        List<Event> failed = Eventually.await(WAIT, "a RescaleFailed Event", () -> events(JobEvents.RESCALE_FAILED),
+                l -> !l.isEmpty());
+        assertThat(failed.get(0).getMessage()).contains("rolled back");
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        assertThat(args()).contains("--restore-from");
+        assertThat(splitAtOne(List.of(args().split(" ")))).isTrue();
+    }
+
+    private static boolean splitAtOne(List<String> args) {
+        return args.stream().anyMatch(a -> a.matches("(.*,)?split=1(,.*)?"));
+    }
+
+    private void start(AutoscalerMode mode, Predicate<List<String>> accept) throws IOException {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+        kubelet = new LocalKubelet(client, NS, "wc-runner", engineJar(), freePort(), dir, accept);
+        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), j -> kubelet.address(),
+                Duration.ofSeconds(8), Clock.systemUTC());
+        operator = FlowscaleOperator.create(client, loops, Clock.systemUTC());
+        operator.start();
+        client.resource(bottleneckedWordCount(mode)).create();
+    }
+
+    /** split costs 2 ms per sentence (500/s per instance) and the source emits 1,500/s. */
+    private StreamJob bottleneckedWordCount(AutoscalerMode mode) {
+        StreamJob job = StreamJobs.wordCount(NS, "wc");
+        job.getSpec().job.args = List.of("--rate", "1500", "--cost", "split=sleep:2ms");
+        job.getSpec().parallelism.clear();
+        job.getSpec().parallelism.putAll(Map.of("split", 1, "count", 1));
+        job.getSpec().savepoints.claimName = null;
+        job.getSpec().savepoints.path = dir.resolve("savepoints").toString();
+        job.getSpec().autoscaler.mode = mode;
+        job.getSpec().autoscaler.policyInterval = "2s";
+        job.getSpec().autoscaler.warmUp = "1s";
+        job.getSpec().autoscaler.maxParallelism = 8;
+        return job;
+    }
+
+    private String args() {
+        Deployment d = client.apps().deployments().inNamespace(NS).withName("wc-runner").get();
+        return String.join(" ", d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+    }
+
+    private StreamJob awaitJob(Predicate<StreamJob> check) {
+        return Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
+                .withName("wc").get(), j -> j.getStatus() != null && check.test(j));
+    }
+
+    private List<Event> events(String reason) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason())).toList();
+    }
+
+    private static Path engineJar() {
+        Path jar = Path.of(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
+        assertThat(jar).as("the engine's runner jar; build it with mvn -pl engine package").exists();
+        return jar;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

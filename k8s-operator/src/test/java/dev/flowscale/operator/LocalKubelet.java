@@ -1,0 +1,122 @@
+package dev.flowscale.operator;
+
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * Plays the kubelet for one runner Deployment on the mock API server: runs its container as a
+ * local engine runner process on a fixed port, replaces it when the container args change, and
+ * reports it ready in the Deployment's status once its JSON API answers. Runners whose args fail
+ * {@code accept} are never started (a pod that never becomes ready).
+ */
+final class LocalKubelet implements AutoCloseable {
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String deployment;
+    private final Path engineJar;
+    private final int port;
+    private final Path logDir;
+    private final Predicate<List<String>> accept;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
+    private List<String> args;
+    private Process process;
+    private boolean reportedReady;
+    private int started;
+
+    LocalKubelet(KubernetesClient client, String namespace, String deployment, Path engineJar, int port, Path logDir,
+                 Predicate<List<String>> accept) {
+        this.client = client;
+        this.namespace = namespace;
+        this.deployment = deployment;
+        this.engineJar = engineJar;
+        this.port = port;
+        this.logDir = logDir;
+        this.accept = accept;
+        loop.scheduleWithFixedDelay(this::sync, 0, 100, TimeUnit.MILLISECONDS);
+    }
+
+    URI address() {
+        return URI.create("http://localhost:" + port);
+    }
+
+    private synchronized void sync() {
+        try {
+            Deployment d = client.apps().deployments().inNamespace(namespace).withName(deployment).get();
+            if (d == null) {
+                return;
+            }
+            List<String> desired = d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+            if (!desired.equals(args)) {
+                replace(desired, d.getSpec().getReplicas());
+            }
+            boolean ready = process != null && process.isAlive() && answers();
+            if (ready != reportedReady || d.getStatus() == null) {
+                d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(ready ? 1 : 0).build());
+                client.resource(d).updateStatus();
+                reportedReady = ready;
+            }
+        } catch (RuntimeException | IOException e) {
+            System.err.println("local kubelet: " + e);
+        }
+    }
+
+    private void replace(List<String> desired, Integer replicas) throws IOException {
+        stopProcess();
+        args = desired;
+        if (replicas != null && replicas > 0 && accept.test(desired)) {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-Xmx256m", "-jar", engineJar.toString()));
+            desired.forEach(a -> command.add(a.equals(String.valueOf(RunnerResources.API_PORT)) ? "" + port : a));
+            Path log = logDir.resolve("runner-" + (++started) + ".log");
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        }
+    }
+
+    private boolean answers() {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(address().resolve("/api/v1/job"))
+                    .timeout(Duration.ofSeconds(1)).build();
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void stopProcess() {
+        if (process != null) {
+            process.destroy();
+            try {
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process = null;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        loop.shutdownNow();
+        stopProcess();
+    }
+}
