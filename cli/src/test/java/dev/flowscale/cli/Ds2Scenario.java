@@ -42,6 +42,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     final List<Map<String, Integer>> trajectory = new ArrayList<>();
     final AutoscaledJob job;
     private final long sentences;
+    private final RateProfile rate;
 
     Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
                 Path storage) {
@@ -51,6 +52,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
                 Path storage, Map<String, Integer> initialParallelism) {
         this.sentences = sentences;
+        this.rate = rate;
         JobBuilder builder = WordCount.build("ds2-wordcount",
                 new GeneratorSource<>(rate, SENTENCES::sentence, sentences, true), Sinks.counting());
         builder.maxParallelism(KEY_GROUPS);
@@ -114,13 +116,9 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                 && sourceFinished();
     }
 
+    /** Whether the schedule has made every sentence due (with a second's margin for start-up). */
     private boolean sourceFinished() {
-        return job.job().metrics().instancesOf(WordCount.SOURCE).stream().allMatch(i -> i.waitInputNanos() > 0)
-                && totalDue() >= sentences;
-    }
-
-    private long totalDue() {
-        return sentences;
+        return rate.dueBy(Math.max(0, job.elapsed() - 1)) >= sentences;
     }
 
     /** Per-word counts in the job's final state, read from a stop-with-savepoint. */
