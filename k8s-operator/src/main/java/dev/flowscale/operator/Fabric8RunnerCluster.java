@@ -25,16 +25,23 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
 
     @Override
     public void apply(HasMetadata desired) {
-        String hash = Integer.toHexString(Serialization.asJson(desired).hashCode());
-        Map<String, String> annotations = new LinkedHashMap<>(annotations(desired));
-        annotations.put(HASH_ANNOTATION, hash);
-        desired.getMetadata().setAnnotations(annotations);
-        HasMetadata existing = client.resource(desired).inNamespace(desired.getMetadata().getNamespace()).get();
-        if (existing != null && hash.equals(annotations(existing).get(HASH_ANNOTATION))) {
+        if (upToDate(desired)) {
             return;
         }
         client.resource(desired).inNamespace(desired.getMetadata().getNamespace())
                 .createOr(NonDeletingOperation::update);
+    }
+
+    /** Stamps {@code desired} with the hash of its content and compares it with the stored one's. */
+    @Override
+    public boolean upToDate(HasMetadata desired) {
+        Map<String, String> annotations = new LinkedHashMap<>(annotations(desired));
+        annotations.remove(HASH_ANNOTATION);
+        desired.getMetadata().setAnnotations(annotations);
+        String hash = Integer.toHexString(Serialization.asJson(desired).hashCode());
+        annotations.put(HASH_ANNOTATION, hash);
+        HasMetadata existing = client.resource(desired).inNamespace(desired.getMetadata().getNamespace()).get();
+        return existing != null && hash.equals(annotations(existing).get(HASH_ANNOTATION));
     }
 
     private static Map<String, String> annotations(HasMetadata resource) {

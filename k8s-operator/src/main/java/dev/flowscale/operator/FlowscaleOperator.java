@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import dev.flowscale.operator.api.StreamJob;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,16 +28,15 @@ public final class FlowscaleOperator {
 
     /**
      * An operator (not started) for the client's cluster, watching StreamJobs in every namespace,
-     * with the autoscaler loops it runs.
-     *
-     * @param address the runner API of a job: {@link KubernetesRunnerLauncher#serviceAddress} in a cluster
+     * with the autoscaler loops it runs and the runner control it stops runners with.
      */
-    public static Operator create(KubernetesClient client, JobAutoscalers loops, Clock clock) {
+    public static Operator create(KubernetesClient client, JobAutoscalers loops, RunnerControl control,
+                                  Clock clock) {
         Operator operator = new Operator(o -> o.withKubernetesClient(client)
                 .withUseSSAToPatchPrimaryResource(false)
                 .withCloseClientOnStop(false));
         operator.register(new StreamJobReconciler(new Fabric8RunnerCluster(client),
-                new Fabric8JobEvents(client, clock), loops, clock));
+                new Fabric8JobEvents(client, clock), loops, control, clock));
         return operator;
     }
 
@@ -46,16 +47,24 @@ public final class FlowscaleOperator {
                 registry, address, SAMPLE_INTERVAL, rescaleTimeout, clock);
     }
 
-    /** Runs the operator with the in-cluster (or kubeconfig) client until the process is stopped. */
+    /**
+     * Runs the operator with the in-cluster (or kubeconfig) client until the process is stopped;
+     * metrics and health on port {@code FLOWSCALE_OPERATOR_PORT} (default 8080).
+     */
     public static void main(String[] args) {
         KubernetesClient client = new KubernetesClientBuilder().build();
         Clock clock = Clock.systemUTC();
-        JobAutoscalers loops = loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
-                RESCALE_TIMEOUT, clock);
-        Operator operator = create(client, loops, clock);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        JobAutoscalers loops = loops(client, registry, KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT, clock);
+        Operator operator = create(client, loops,
+                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT), clock);
+        String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
+        MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,
+                () -> operator.getRuntimeInfo().isStarted());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             operator.stop();
             loops.close();
+            http.close();
             client.close();
         }, "flowscale-operator-shutdown"));
         operator.start();

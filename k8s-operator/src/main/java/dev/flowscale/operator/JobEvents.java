@@ -9,6 +9,7 @@ public interface JobEvents {
     String INVALID_SPEC = "InvalidSpec";
     String SAVEPOINT_CLAIM_MISSING = "SavepointClaimMissing";
     String DEPLOYED = "Deployed";
+    String SAVEPOINT_UPGRADE = "SavepointUpgrade";
     String SCALING_REPORT = "ScalingReport";
     String RESCALED = "Rescaled";
     String RESCALE_FAILED = "RescaleFailed";

@@ -8,6 +8,9 @@ public interface RunnerCluster {
     /** Creates the resource, or replaces the existing one of the same name with it. */
     void apply(HasMetadata desired);
 
+    /** Whether the cluster already holds {@code desired} as {@link #apply} would write it. */
+    boolean upToDate(HasMetadata desired);
+
     /** Whether the PersistentVolumeClaim exists in the namespace. */
     boolean claimExists(String namespace, String claimName);
 

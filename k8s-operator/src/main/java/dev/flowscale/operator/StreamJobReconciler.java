@@ -4,6 +4,7 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -33,11 +34,14 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final JobEvents events;
     private final Clock clock;
     private final AutoscalerLoops loops;
+    private final RunnerControl control;
 
-    public StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, Clock clock) {
+    public StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, RunnerControl control,
+                               Clock clock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.events = Objects.requireNonNull(events, "events");
         this.loops = Objects.requireNonNull(loops, "loops");
+        this.control = Objects.requireNonNull(control, "control");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -62,8 +66,28 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         Map<String, Integer> parallelism = currentParallelism(job);
         cluster.apply(RunnerResources.configMap(job, parallelism));
         cluster.apply(RunnerResources.service(job));
-        cluster.apply(RunnerDeployment.desired(job, parallelism, status(job).lastSavepoint));
+        cluster.apply(runnerDeployment(job, parallelism));
         return observe(job, parallelism);
+    }
+
+    /**
+     * The runner Deployment to apply. When a spec change (job, image, resources, parallelism,
+     * suspend) would replace a running runner, the runner first stops with a savepoint and the new
+     * one restores from it (a savepoint upgrade; suspending keeps the savepoint for the resume).
+     */
+    private Deployment runnerDeployment(StreamJob job, Map<String, Integer> parallelism) {
+        StreamJobStatus status = status(job);
+        Deployment desired = RunnerDeployment.desired(job, parallelism, status.lastSavepoint);
+        boolean specChanged = status.observedGeneration != null && !status.observedGeneration.equals(generation(job));
+        if (!specChanged || Conditions.isTrue(status, Conditions.SCALING) || cluster.upToDate(desired)
+                || cluster.readyReplicas(namespace(job), RunnerResources.runnerName(job)) == 0) {
+            return desired;
+        }
+        status.lastSavepoint = control.stopWithSavepoint(job);
+        events.normal(job, JobEvents.SAVEPOINT_UPGRADE, "runner " + RunnerResources.runnerName(job)
+                + " stopped with savepoint " + status.lastSavepoint + " for generation " + generation(job)
+                + (job.getSpec().suspend ? " (suspended)" : "; the new runner restores from it"));
+        return RunnerDeployment.desired(job, parallelism, status.lastSavepoint);
     }
 
     /** A failure to reach the API server marks the job Degraded; the SDK retries with back-off. */

@@ -12,7 +12,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -40,6 +41,7 @@ class AutoscalingIT {
     Operator operator;
     JobAutoscalers loops;
     LocalKubelet kubelet;
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     @TempDir
     Path dir;
@@ -61,6 +63,8 @@ class AutoscalingIT {
         assertThat(events(JobEvents.SCALING_REPORT)).isNotEmpty();
         assertThat(args()).contains("count=1,split=1").doesNotContain("--restore-from");
         assertThat(job.getStatus().phase).isEqualTo(JobPhase.Running);
+        assertThat(registry.scrape()).contains("flowscale_controller_decisions_total{")
+                .contains("job=\"wordcount\"");
     }
 
     @Test
@@ -72,6 +76,7 @@ class AutoscalingIT {
         assertThat(args()).contains("--restore-from");
         assertThat(job.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
         assertThat(args()).contains("split=" + job.getStatus().parallelism.get("split"));
+        assertThat(registry.scrape()).contains("flowscale_controller_rescale_downtime_seconds_count{");
     }
 
     @Test
@@ -90,14 +95,52 @@ class AutoscalingIT {
         return args.stream().anyMatch(a -> a.matches("(.*,)?split=1(,.*)?"));
     }
 
+    @Test
+    void suspendingStopsTheRunnerWithASavepointAndResumingRestoresFromIt() throws IOException {
+        start(AutoscalerMode.OFF, args -> true);
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+
+        editSpec(j -> j.getSpec().suspend = true);
+        StreamJob suspended = awaitJob(j -> j.getStatus().phase == JobPhase.Suspended);
+        assertThat(suspended.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
+        assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).hasSize(1);
+        assertThat(client.apps().deployments().inNamespace(NS).withName("wc-runner").get().getSpec().getReplicas())
+                .isZero();
+
+        editSpec(j -> j.getSpec().suspend = false);
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getMetadata().getGeneration() == 3L);
+        assertThat(args()).contains("--restore-from " + suspended.getStatus().lastSavepoint);
+    }
+
+    @Test
+    void changingTheJobArgumentsUpgradesTheRunnerThroughASavepoint() throws IOException {
+        start(AutoscalerMode.OFF, args -> true);
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+
+        editSpec(j -> j.getSpec().job.args = List.of("--rate", "1000", "--cost", "split=sleep:2ms"));
+
+        StreamJob upgraded = awaitJob(j -> j.getStatus().observedGeneration == 2L && j.getStatus().lastSavepoint != null
+                && j.getStatus().phase == JobPhase.Running);
+        assertThat(args()).contains("--rate 1000").contains("--restore-from " + upgraded.getStatus().lastSavepoint);
+        assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).hasSize(1);
+    }
+
+    private void editSpec(java.util.function.Consumer<StreamJob> change) {
+        client.resources(StreamJob.class).inNamespace(NS).withName("wc").edit(j -> {
+            change.accept(j);
+            return j;
+        });
+    }
+
     private void start(AutoscalerMode mode, Predicate<List<String>> accept) throws IOException {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
         kubelet = new LocalKubelet(client, NS, "wc-runner", engineJar(), freePort(), dir, accept);
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), j -> kubelet.address(),
+        loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(),
                 Duration.ofSeconds(8), Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, Clock.systemUTC());
+        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
+                Duration.ofSeconds(10)), Clock.systemUTC());
         operator.start();
         client.resource(bottleneckedWordCount(mode)).create();
     }

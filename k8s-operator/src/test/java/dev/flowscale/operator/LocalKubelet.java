@@ -60,7 +60,8 @@ final class LocalKubelet implements AutoCloseable {
             if (d == null) {
                 return;
             }
-            List<String> desired = d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+            List<String> desired = new ArrayList<>(d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+            desired.add("replicas=" + d.getSpec().getReplicas());
             if (!desired.equals(args)) {
                 replace(desired, d.getSpec().getReplicas());
             }
@@ -81,7 +82,8 @@ final class LocalKubelet implements AutoCloseable {
         if (replicas != null && replicas > 0 && accept.test(desired)) {
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                     .toString(), "-Xmx256m", "-jar", engineJar.toString()));
-            desired.forEach(a -> command.add(a.equals(String.valueOf(RunnerResources.API_PORT)) ? "" + port : a));
+            desired.subList(0, desired.size() - 1)
+                    .forEach(a -> command.add(a.equals(String.valueOf(RunnerResources.API_PORT)) ? "" + port : a));
             Path log = logDir.resolve("runner-" + (++started) + ".log");
             process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         }

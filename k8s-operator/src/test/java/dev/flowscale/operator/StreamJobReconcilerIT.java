@@ -43,7 +43,8 @@ class StreamJobReconcilerIT {
         }
         loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
                 Duration.ofSeconds(5), Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, Clock.systemUTC());
+        operator = FlowscaleOperator.create(client, loops,
+                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC());
         operator.start();
     }
 
