@@ -6,8 +6,20 @@ import dev.flowscale.operator.api.StreamJob;
 public interface AutoscalerLoops {
 
     /** Loops that run no autoscaler (for tests of the reconciler alone). */
-    AutoscalerLoops NONE = job -> { };
+    AutoscalerLoops NONE = new AutoscalerLoops() {
+        @Override
+        public void reconcile(StreamJob job) {
+        }
+
+        @Override
+        public boolean rescaling(StreamJob job) {
+            return false;
+        }
+    };
 
     /** Starts, restarts (settings changed) or stops the job's loop; called after every reconcile. */
     void reconcile(StreamJob job);
+
+    /** Whether this operator is rescaling the job now (false after a restart in mid-rescale). */
+    boolean rescaling(StreamJob job);
 }

@@ -75,6 +75,12 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         }
     }
 
+    @Override
+    public boolean rescaling(StreamJob job) {
+        Loop loop = loops.get(key(job));
+        return loop != null && loop.autoscaler().rescaling();
+    }
+
     /** Whether the job has a loop now (for tests and health). */
     public boolean running(String namespace, String name) {
         return loops.containsKey(namespace + "/" + name);

@@ -79,7 +79,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         StreamJobStatus status = status(job);
         Deployment desired = RunnerDeployment.desired(job, parallelism, status.lastSavepoint);
         boolean specChanged = status.observedGeneration != null && !status.observedGeneration.equals(generation(job));
-        if (!specChanged || Conditions.isTrue(status, Conditions.SCALING) || cluster.upToDate(desired)
+        if (!specChanged || loops.rescaling(job) || cluster.upToDate(desired)
                 || cluster.readyReplicas(namespace(job), RunnerResources.runnerName(job)) == 0) {
             return desired;
         }
@@ -103,7 +103,12 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         StreamJobStatus status = status(job);
         boolean newSpec = !Objects.equals(status.observedGeneration, generation(job));
         boolean ready = cluster.readyReplicas(namespace(job), RunnerResources.runnerName(job)) > 0;
-        boolean rescaling = Conditions.isTrue(status, Conditions.SCALING);
+        boolean rescaling = Conditions.isTrue(status, Conditions.SCALING) && loops.rescaling(job);
+        if (Conditions.isTrue(status, Conditions.SCALING) && !rescaling) {
+            Conditions.set(status, Conditions.SCALING, false, "Resumed", "the rescale was interrupted (operator"
+                    + " restart); the runner runs at the parallelism and from the savepoint status records",
+                    generation(job), clock.instant());
+        }
         status.phase = job.getSpec().suspend ? JobPhase.Suspended : ready ? JobPhase.Running
                 : rescaling ? JobPhase.Rescaling : JobPhase.Deploying;
         status.parallelism = new LinkedHashMap<>(parallelism);

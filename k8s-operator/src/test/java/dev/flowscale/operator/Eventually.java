@@ -13,6 +13,12 @@ final class Eventually {
     private Eventually() {
     }
 
+    /** Kubernetes resources as YAML (their status included), anything else as text. */
+    private static String describe(Object value) {
+        return value instanceof io.fabric8.kubernetes.api.model.HasMetadata
+                ? io.fabric8.kubernetes.client.utils.Serialization.asYaml(value) : String.valueOf(value);
+    }
+
     static <T> T await(String what, Supplier<T> value, Predicate<T> check) {
         return await(DEFAULT, what, value, check);
     }
@@ -22,7 +28,7 @@ final class Eventually {
         T last = value.get();
         while (last == null || !check.test(last)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last: " + last);
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last: " + describe(last));
             }
             LockSupport.parkNanos(POLL_NANOS);
             last = value.get();

@@ -104,6 +104,32 @@ class StreamJobReconcilerIT {
     }
 
     @Test
+    void aRescaleInterruptedByAnOperatorRestartResumesFromTheStatus() {
+        createClaim("savepoints");
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+        awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Deploying);
+        client.resources(StreamJob.class).inNamespace(NS).withName("wc").editStatus(j -> {
+            j.getStatus().lastSavepoint = "/flowscale/savepoints/jobs/wc/sp-3";
+            Conditions.set(j.getStatus(), Conditions.SCALING, true, "Rescaling", "restarting the runner",
+                    1L, java.time.Instant.now());
+            return j;
+        });
+        Deployment d = Eventually.await("the runner restored from the savepoint in status",
+                () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(),
+                r -> r.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()
+                        .contains("/flowscale/savepoints/jobs/wc/sp-3"));
+        d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(1).build());
+        client.resource(d).updateStatus();
+
+        StreamJob resumed = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Running
+                && !Conditions.isTrue(j.getStatus(), Conditions.SCALING));
+        assertThat(Conditions.find(resumed.getStatus(), Conditions.SCALING).orElseThrow().getReason())
+                .isEqualTo("Resumed");
+        assertThat(String.join(" ", awaitResource(Deployment.class, "wc-runner").getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getArgs())).contains("--restore-from /flowscale/savepoints/jobs/wc/sp-3");
+    }
+
+    @Test
     void everyRunnerResourceIsControlledByTheStreamJobSoDeletingItDeletesThem() {
         createClaim("savepoints");
         StreamJob job = client.resource(StreamJobs.wordCount(NS, "wc")).create();
