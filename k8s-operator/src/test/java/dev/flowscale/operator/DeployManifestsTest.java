@@ -7,6 +7,7 @@ import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,6 +36,17 @@ class DeployManifestsTest {
         assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
         assertThat(role.getRules()).flatExtracting(r -> r.getResources()).containsExactlyInAnyOrder("streamjobs",
                 "streamjobs/status", "deployments", "services", "configmaps", "persistentvolumeclaims", "events");
+    }
+
+    @Test
+    void leaderElectionMayOnlyTouchLeasesInTheOperatorsNamespace() throws IOException {
+        Role role = resources("operator.yaml").stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .findFirst().orElseThrow();
+        assertThat(role.getMetadata().getNamespace()).isEqualTo("flowscale-system");
+        assertThat(role.getRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getResources()).containsExactly("leases");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "update");
+        });
     }
 
     private static List<HasMetadata> resources(String file) throws IOException {

@@ -14,9 +14,12 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.Test;
 class StreamJobReconcilerIT {
     static final String NS = "jobs";
     KubernetesClient client;
+    KubernetesMockServer server;
     Operator operator;
     JobAutoscalers loops;
 
@@ -193,6 +197,28 @@ class StreamJobReconcilerIT {
             assertThat(c.getMessage()).contains("PersistentVolumeClaim 'savepoints'").contains("create it");
         });
         assertThat(awaitEvents("noclaim", JobEvents.SAVEPOINT_CLAIM_MISSING)).hasSize(1);
+    }
+
+    @Test
+    void withLeaderElectionTheLeaderHoldsTheLeaseAndReconciles() {
+        operator.stop();
+        // The SDK checks its Lease permissions first; the mock server has no authorization API.
+        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().addNewResourceRule()
+                        .withApiGroups("coordination.k8s.io").withResources("leases").withVerbs("*")
+                        .endResourceRule().withIncomplete(false).endStatus().build()).always();
+        // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops leading.
+        var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
+                Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
+        operator = FlowscaleOperator.create(client, loops, job -> "unused", Clock.systemUTC(), election);
+        operator.start();
+        createClaim("savepoints");
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+
+        awaitResource(Deployment.class, "wc-runner");
+        io.fabric8.kubernetes.api.model.coordination.v1.Lease lease = client.leases().inNamespace("flowscale-system")
+                .withName(FlowscaleOperator.LEASE).get();
+        assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
     }
 
     private void createClaim(String name) {
