@@ -37,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AutoscalingIT {
     static final String NS = "jobs";
     static final Duration WAIT = Duration.ofSeconds(60);
+    /** Room for a runner JVM to start and restore on a busy 2-core CI machine. */
+    static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(12);
     KubernetesClient client;
     Operator operator;
     JobAutoscalers loops;
@@ -138,7 +140,7 @@ class AutoscalingIT {
         }
         kubelet = new LocalKubelet(client, NS, "wc-runner", engineJar(), freePort(), dir, accept);
         loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(),
-                Duration.ofSeconds(8), Clock.systemUTC());
+                RESCALE_TIMEOUT, Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
                 Duration.ofSeconds(10)), Clock.systemUTC());
         operator.start();
