@@ -74,6 +74,7 @@ public final class FlowscaleOperator {
      * when {@code FLOWSCALE_LEADER_ELECTION_NAMESPACE} names the Lease's namespace.
      */
     public static void main(String[] args) {
+        JsonLogFormatter.install(System.getenv("FLOWSCALE_LOG_LEVEL"));
         KubernetesClient client = new KubernetesClientBuilder().build();
         Clock clock = Clock.systemUTC();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
