@@ -15,7 +15,7 @@ import java.util.Set;
  */
 final class SpecValidator {
     /** The engine's built-in jobs (engine's BuiltinJobs.NAMES, which is not public). */
-    static final Set<String> BUILTIN_JOBS = Set.of("wordcount", "chain");
+    static final Set<String> BUILTIN_JOBS = Set.copyOf(dev.flowscale.engine.cli.BuiltinJobs.NAMES);
 
     private SpecValidator() {
     }

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Set;
 
 /** The example jobs the command line runs by name, configured from options. */
-final class BuiltinJobs {
-    static final List<String> NAMES = List.of("wordcount", "chain");
+public final class BuiltinJobs {
+    public static final List<String> NAMES = List.of("wordcount", "chain");
     static final Set<String> JOB_OPTIONS = Set.of("rate", "parallelism", "cost", "words-per-sentence",
             "vocabulary", "stages", "stage-cost", "max-parallelism");
 

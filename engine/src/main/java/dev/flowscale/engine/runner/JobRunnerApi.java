@@ -1,6 +1,5 @@
 package dev.flowscale.engine.runner;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -8,8 +7,6 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.UUID;
 
@@ -26,7 +23,6 @@ public final class JobRunnerApi implements HttpHandler {
     public static final String CONTEXT = "/api/";
     static final String JOB = "/api/v1/job";
     static final String METRICS = "/api/v1/metrics";
-    private static final String JSON = "application/json";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final Clock clock;
@@ -91,21 +87,6 @@ public final class JobRunnerApi implements HttpHandler {
     }
 
     private void respond(HttpExchange exchange, Object body) throws IOException {
-        int code = body instanceof ApiError e ? e.status() : 200;
-        byte[] bytes = json(body);
-        exchange.getResponseHeaders().set("Content-Type", JSON);
-        exchange.sendResponseHeaders(code, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
-    }
-
-    private byte[] json(Object body) {
-        try {
-            return mapper.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            return ("{\"status\":500,\"error\":\"cannot write JSON: " + e.getOriginalMessage().replace('"', '\'')
-                    + "\"}").getBytes(StandardCharsets.UTF_8);
-        }
+        JsonResponses.send(exchange, mapper, body);
     }
 }
