@@ -46,10 +46,10 @@ final class JobAutoscaler implements AutoCloseable {
         Mode mode = spec.mode == AutoscalerMode.AUTO ? Mode.AUTO : Mode.RECOMMEND;
         Duration interval = DurationText.parse("spec.autoscaler.policyInterval", spec.policyInterval);
         Duration warmUp = DurationText.parse("spec.autoscaler.warmUp", spec.warmUp);
-        ControllerMetrics metrics = new ControllerMetrics(registry, mode, clock);
+        ControllerMetrics metrics = new ControllerMetrics(registry, mode, clock, job);
         this.provider = new WindowedMetricsProvider(new RunnerHttpMetricsSource(runner, RUNNER_TIMEOUT),
                 new WindowSettings(interval, warmUp), List.of(metrics));
-        RescaleListener timing = report -> metrics.rescaleFinished(report.job(), report.downtime());
+        RescaleListener timing = report -> metrics.rescaleFinished(report.job(), report.downtime(), report.succeeded());
         this.realizer = new HttpRunnerScalingRealizer(runner, launcher, rescaleTimeout, clock,
                 List.of(reporter, timing));
         this.autoscaler = new Autoscaler(AutoscalerConfig.of(mode, interval), new Ds2Policy(policy(spec, warmUp),

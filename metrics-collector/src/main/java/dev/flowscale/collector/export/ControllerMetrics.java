@@ -10,49 +10,114 @@ import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.api.SourceMetrics;
+import dev.flowscale.policy.api.Outcome;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * The controller's own metrics, prefixed {@code flowscale_controller_} with labels {@code job}
  * and {@code operator}: per operator the current, recommended and new parallelism, target input
  * rate and planned utilization (from each decision) and the measured true processing rate and
- * source backlog (from each window); decisions counted by outcome and block reason; and the
- * downtime of each rescale as a histogram (wrap the realizer with {@link #timed}).
+ * source backlog (from each window); decisions counted by outcome and block reason; each scaling
+ * decision as a series of {@code flowscale_controller_decision_timestamp_seconds} whose value is
+ * the decision's time and whose labels say what changed and why (the dashboard's annotations; the
+ * last {@value #DECISIONS_KEPT} per job are kept); rescales counted by result; and the downtime of
+ * each rescale as a histogram (wrap the realizer with {@link #timed}).
  */
 public final class ControllerMetrics implements DecisionListener, WindowListener {
     private static final String PREFIX = "flowscale.controller.";
+    /** Scaling decisions kept as annotation series per job; older ones are removed from the registry. */
+    public static final int DECISIONS_KEPT = 20;
+    /** Longest {@code reasons} label value; longer reasons are cut with an ellipsis. */
+    static final int REASONS_MAX = 400;
 
     private final MeterRegistry registry;
     private final GaugeTable gauges;
     private final Mode mode;
     private final Clock clock;
+    private final String jobLabel;
+    private final Map<String, Deque<Meter.Id>> decisionSeries = new ConcurrentHashMap<>();
 
     /**
      * @param mode whether SCALE decisions are carried out ({@code scaled}) or only published
      *             ({@code recommended}); the decision counter's outcome label says which
      */
     public ControllerMetrics(MeterRegistry registry, Mode mode, Clock clock) {
+        this(registry, mode, clock, null);
+    }
+
+    /**
+     * @param jobLabel the {@code job} label of every meter, or null for the job name the decisions
+     *                 and windows carry (the Kubernetes operator uses {@code namespace/name}, so two
+     *                 StreamJobs of the same job never share series)
+     */
+    public ControllerMetrics(MeterRegistry registry, Mode mode, Clock clock, String jobLabel) {
         this.registry = Objects.requireNonNull(registry, "controller metrics registry");
         this.mode = Objects.requireNonNull(mode, "controller metrics mode");
         this.clock = Objects.requireNonNull(clock, "controller metrics clock");
         this.gauges = new GaugeTable(registry);
+        this.jobLabel = jobLabel;
+    }
+
+    private String job(String name) {
+        return jobLabel != null ? jobLabel : name;
     }
 
     @Override
     public void onDecision(ScalingDecision decision) {
+        String job = job(decision.jobName());
         String reason = decision.blockReason().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("none");
+        String outcome = outcome(decision);
         Counter.builder(PREFIX + "decisions").description("Scaling decisions by outcome and block reason")
-                .tags("job", decision.jobName(), "outcome", outcome(decision), "reason", reason)
+                .tags("job", job, "outcome", outcome, "reason", reason)
                 .register(registry).increment();
-        decision.operators().values().forEach(op -> record(decision.jobName(), op));
+        decision.operators().values().forEach(op -> record(job, op));
+        if (decision.outcome() == Outcome.SCALE) {
+            annotate(job, outcome, decision);
+        }
+    }
+
+    /** One series per scaling decision, valued with its time: Grafana shows it as an annotation. */
+    private void annotate(String job, String outcome, ScalingDecision decision) {
+        String change = decision.operators().values().stream().filter(OperatorDecision::changes)
+                .map(op -> op.operatorId() + " " + op.currentParallelism() + "→" + op.newParallelism())
+                .collect(Collectors.joining(", "));
+        List<String> why = new ArrayList<>(decision.reasons());
+        decision.operators().values().stream().filter(OperatorDecision::changes)
+                .forEach(op -> why.add(op.operatorId() + ": " + String.join("; ", op.reasons())));
+        String reasons = String.join(" | ", why);
+        if (reasons.length() > REASONS_MAX) {
+            reasons = reasons.substring(0, REASONS_MAX - 1) + "…";
+        }
+        double seconds = decision.time().toEpochMilli() / 1000.0;
+        Gauge gauge = Gauge.builder(PREFIX + "decision.timestamp", () -> seconds).baseUnit("seconds")
+                .description("Time of a scaling decision; labels: what changed (change) and why (reasons)")
+                .tags("job", job, "outcome", outcome, "change", change, "reasons", reasons,
+                        "decided_at", decision.time().toString())
+                .register(registry);
+        Deque<Meter.Id> kept = decisionSeries.computeIfAbsent(job, j -> new ArrayDeque<>());
+        synchronized (kept) {
+            kept.addLast(gauge.getId());
+            while (kept.size() > DECISIONS_KEPT) {
+                registry.remove(kept.removeFirst());
+            }
+        }
     }
 
     private String outcome(ScalingDecision decision) {
@@ -80,7 +145,7 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     @Override
     public void onWindow(JobTopology topology, MetricsWindow window) {
         for (OperatorMetrics m : window.operators().values()) {
-            Tags tags = Tags.of("job", topology.jobName(), "operator", m.operatorId());
+            Tags tags = Tags.of("job", job(topology.jobName()), "operator", m.operatorId());
             gauges.set(PREFIX + "true.processing.rate", "DS2 true processing rate, summed over instances",
                     "records.per.second", tags, m.trueProcessingRate());
             gauges.set(PREFIX + "observed.processing.rate", "Records processed per second of the window",
@@ -90,11 +155,18 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
         }
     }
 
-    /** Records one rescale's downtime: from the start of stop-with-savepoint until the job runs again. */
-    public void rescaleFinished(String job, Duration downtime) {
+    /**
+     * Records one rescale: its downtime (from the start of stop-with-savepoint until the job runs
+     * again, also for a rescale that rolled back) and its result in {@code flowscale_controller_rescales_total}.
+     */
+    public void rescaleFinished(String jobName, Duration downtime, boolean succeeded) {
+        String job = job(jobName);
         Timer.builder(PREFIX + "rescale.downtime")
-                .description("Time from the start of a rescale until the job runs again").tags("job", job).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(100))
+                .description("Time from the start of a rescale until the job runs again").tags("job", job)
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(100))
                 .maximumExpectedValue(Duration.ofMinutes(10)).register(registry).record(downtime);
+        Counter.builder(PREFIX + "rescales").description("Rescales by result: succeeded or failed (rolled back)")
+                .tags("job", job, "result", succeeded ? "succeeded" : "failed").register(registry).increment();
     }
 
     /** A realizer that records each rescale's downtime (successful or not) with this object's clock. */
@@ -103,7 +175,7 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
         return decision -> {
             Instant start = clock.instant();
             return realizer.realize(decision).whenComplete((ok, failure) ->
-                    rescaleFinished(decision.jobName(), Duration.between(start, clock.instant())));
+                    rescaleFinished(decision.jobName(), Duration.between(start, clock.instant()), failure == null));
         };
     }
 }

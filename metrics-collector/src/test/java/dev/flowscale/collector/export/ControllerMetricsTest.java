@@ -80,4 +80,48 @@ class ControllerMetricsTest {
                 .contains("flowscale_controller_rescale_downtime_seconds_sum{job=\"wc\"} 12.0")
                 .containsPattern("flowscale_controller_rescale_downtime_seconds_bucket\\{job=\"wc\",le=\"[0-9.]+\"\\} 1");
     }
+
+    @Test
+    void eachScalingDecisionIsASeriesValuedWithItsTimeAndLabelledWithWhatChangedAndWhy() {
+        metrics.onDecision(ScalingDecision.of(NOW, "wc", List.of("DS2 optimum"), List.of(
+                new OperatorDecision("src", 1, 1, 1, 1200, 5000, 0.24, 0, List.of()),
+                new OperatorDecision("count", 2, 3, 3, 1200, 400, 1.0, 0, List.of("needs 3.0 instances")))));
+        metrics.onDecision(ScalingDecision.of(NOW.plusSeconds(30), "wc", List.of(), List.of(
+                new OperatorDecision("count", 3, 3, 3, 1200, 400, 1.0, 0, List.of()))));
+
+        assertThat(registry.scrape()).contains("flowscale_controller_decision_timestamp_seconds{change=\"count 2→3\","
+                + "decided_at=\"2026-01-01T00:00:00Z\",job=\"wc\",outcome=\"scaled\","
+                + "reasons=\"DS2 optimum | count: needs 3.0 instances\"} 1.7672256E9")
+                .doesNotContain("2026-01-01T00:00:30Z");
+    }
+
+    @Test
+    void onlyTheLastDecisionsOfAJobAreKeptAsSeries() {
+        for (int i = 0; i < ControllerMetrics.DECISIONS_KEPT + 5; i++) {
+            metrics.onDecision(ScalingDecision.of(NOW.plusSeconds(60L * i), "wc", List.of(), List.of(
+                    new OperatorDecision("count", 2 + i, 3 + i, 3 + i, 1200, 400, 1.0, 0, List.of()))));
+        }
+        List<String> series = registry.scrape().lines()
+                .filter(l -> l.startsWith("flowscale_controller_decision_timestamp_seconds{")).toList();
+        assertThat(series).hasSize(ControllerMetrics.DECISIONS_KEPT);
+        assertThat(series).noneMatch(l -> l.contains("change=\"count 2→3\""))
+                .anyMatch(l -> l.contains("change=\"count 26→27\""));
+    }
+
+    @Test
+    void rescalesAreCountedByResultAndAFixedJobLabelReplacesTheRunnersJobName() {
+        ControllerMetrics labelled = new ControllerMetrics(registry, Mode.AUTO, clock, "team-a/orders");
+        CompletableFuture<Void> failed = new CompletableFuture<>();
+        labelled.timed(decision -> failed).realize(ScalingDecision.of(NOW, "wordcount", List.of(), List.of()));
+        failed.completeExceptionally(new IllegalStateException("runner never came up"));
+        labelled.rescaleFinished("wordcount", Duration.ofSeconds(2), true);
+        labelled.onDecision(ScalingDecision.of(NOW, "wordcount", List.of(), List.of(
+                new OperatorDecision("count", 2, 2, 2, 100, 400, 0.1, 0, List.of()))));
+
+        assertThat(registry.scrape())
+                .contains("flowscale_controller_rescales_total{job=\"team-a/orders\",result=\"failed\"} 1.0")
+                .contains("flowscale_controller_rescales_total{job=\"team-a/orders\",result=\"succeeded\"} 1.0")
+                .contains("flowscale_controller_parallelism{job=\"team-a/orders\",operator=\"count\"} 2.0")
+                .doesNotContain("job=\"wordcount\"");
+    }
 }
