@@ -48,6 +48,13 @@ public final class EngineMain {
               --checkpoint-interval D time between periodic checkpoints (default 0: savepoints only)
               --restore-from PATH     start from this savepoint or checkpoint directory; the
                                       parallelism may differ from the one it was taken at
+              --job-name NAME         the job's name in metrics (label job) and the API (default:
+                                      the built-in job's name); the Kubernetes operator passes
+                                      <namespace>/<name> of the StreamJob
+              --after-stop MODE       exit (default) or linger: after the job stops with a
+                                      savepoint or finishes, keep serving the API (status STOPPED,
+                                      /api/v1/ready answers 503) until terminated, so that a
+                                      container runtime does not restart the job with old arguments
               --batch-size N          records per batch between instances (default 512)
               --no-instrumentation    turn the DS2 counters off (to measure their cost)
               --help                  this text
@@ -95,16 +102,20 @@ public final class EngineMain {
         }
         Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
         valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
-                "checkpoint-interval", "restore-from"));
+                "checkpoint-interval", "restore-from", "job-name", "after-stop"));
         CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of("no-instrumentation"));
         Duration duration = options.duration("duration", null);
         Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
+        boolean linger = afterStop(options);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobConfig config = JobConfig.defaults().withBatchSize(options.integer("batch-size", 512, 1))
                 .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry)
                 .withCheckpointing(checkpointing(options, args.get(0)));
         var builder = BuiltinJobs.build(args.get(0), options);
         var graph = builder.build();
+        if (options.has("job-name")) {
+            graph = graph.withJobName(options.text("job-name", graph.jobName()));
+        }
         try (MetricsHttpServer server = options.has("metrics-port")
                 ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0), registry) : null) {
             if (server != null) {
@@ -118,8 +129,20 @@ public final class EngineMain {
             if (control != null) {
                 control.awaitStopAnswered(Duration.ofSeconds(10)); // a stop request ended the job: answer it first
             }
+            if (linger && code == 0 && server != null) {
+                out.println("job " + job.status() + "; serving the API until terminated (--after-stop linger)");
+                new CountDownLatch(1).await();
+            }
             return code;
         }
+    }
+
+    private static boolean afterStop(CliOptions options) {
+        String mode = options.text("after-stop", "exit");
+        if (!mode.equals("exit") && !mode.equals("linger")) {
+            throw new EngineException("option --after-stop is '" + mode + "'; use exit or linger");
+        }
+        return mode.equals("linger");
     }
 
     /** Snapshot storage: --savepoint-dir (default ./flowscale-data/JOB) and --checkpoint-interval (0: savepoints only). */

@@ -1,5 +1,7 @@
 package dev.flowscale.engine.graph;
 
+import dev.flowscale.engine.api.InvalidJobException;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -81,6 +83,14 @@ public final class JobGraph {
                 && !p.get(e.from()).equals(p.get(e.to())) ? Edge.of(e.from(), e.to(), Partitioning.REBALANCE) : e)
                 .toList();
         return new JobGraph(jobName, maxParallelism, updated, newEdges);
+    }
+
+    /** The same graph under another name (the name labels metrics and snapshots; it is not checked on restore). */
+    public JobGraph withJobName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new InvalidJobException("job name is blank; give the job a name such as 'orders'");
+        }
+        return new JobGraph(name, maxParallelism, operators(), edges);
     }
 
     @Override

@@ -12,7 +12,8 @@ import java.util.UUID;
 
 /**
  * The job runner's JSON API, served beside the Prometheus endpoint: {@code GET /api/v1/job}
- * ({@link JobView}) and {@code GET /api/v1/metrics} ({@link MetricsView}). The run id joins a
+ * ({@link JobView}), {@code GET /api/v1/metrics} ({@link MetricsView}) and {@code GET /api/v1/ready}
+ * (200 while the job is RUNNING, 503 otherwise: a readiness probe). The run id joins a
  * random id per job handed to {@link #attach} with the engine's id of the current execution, so
  * it changes whenever counters start again at zero: a new job, a restart after a failure, a
  * rescale. Unknown paths answer 404 and
@@ -23,12 +24,17 @@ public final class JobRunnerApi implements HttpHandler {
     public static final String CONTEXT = "/api/";
     static final String JOB = "/api/v1/job";
     static final String METRICS = "/api/v1/metrics";
+    public static final String READY = "/api/v1/ready";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final Clock clock;
     private volatile Run current;
 
     private record Run(RunningJob job, String id) {
+    }
+
+    /** The body of a ready answer. */
+    public record Readiness(boolean ready, String status) {
     }
 
     public JobRunnerApi(Clock clock) {
@@ -65,8 +71,8 @@ public final class JobRunnerApi implements HttpHandler {
 
     private Object answer(HttpExchange exchange) {
         String path = exchange.getRequestURI().getPath();
-        if (!path.equals(JOB) && !path.equals(METRICS)) {
-            return new ApiError(404, "no resource at " + path + "; use GET " + JOB + " or " + METRICS);
+        if (!path.equals(JOB) && !path.equals(METRICS) && !path.equals(READY)) {
+            return new ApiError(404, "no resource at " + path + "; use GET " + JOB + ", " + METRICS + " or " + READY);
         }
         if (!exchange.getRequestMethod().equals("GET")) {
             exchange.getResponseHeaders().set("Allow", "GET");
@@ -80,6 +86,11 @@ public final class JobRunnerApi implements HttpHandler {
         Run run = current;
         if (run == null) {
             return new ApiError(503, "no job is attached yet; retry when the job has started");
+        }
+        if (path.equals(READY)) {
+            RunningJob.Status status = run.job().status();
+            return status == RunningJob.Status.RUNNING ? new Readiness(true, status.name())
+                    : new ApiError(503, "job '" + run.job().name() + "' is " + status + ", not RUNNING");
         }
         JobMetricsSnapshot snapshot = run.job().metrics();
         String runId = run.id() + "/" + snapshot.runId();

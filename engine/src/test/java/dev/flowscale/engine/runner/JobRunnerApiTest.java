@@ -97,6 +97,15 @@ class JobRunnerApiTest {
     }
 
     @Test
+    void readyAnswers200WhileTheJobRunsAnd503OnceItHasStopped() throws Exception {
+        api.attach(job);
+        assertThat(get(JobRunnerApi.READY, 200).get("status").asText()).isEqualTo("RUNNING");
+        job.stop();
+        assertThat(job.await(java.time.Duration.ofSeconds(20))).isTrue();
+        assertThat(get(JobRunnerApi.READY, 503).get("error").asText()).contains("apijob").contains("not RUNNING");
+    }
+
+    @Test
     void beforeAnyJobIsAttachedTheApiAnswers503() throws Exception {
         assertThat(get("/api/v1/metrics", 503).get("error").asText()).contains("no job is attached");
     }
