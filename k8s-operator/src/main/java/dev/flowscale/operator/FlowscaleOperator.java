@@ -12,6 +12,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -28,6 +30,8 @@ public final class FlowscaleOperator {
     public static final String LEASE = "flowscale-operator-leader";
     static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
     static final Duration RESCALE_TIMEOUT = Duration.ofMinutes(3);
+    /** The namespaces to watch, comma-separated; empty or unset: every namespace. */
+    public static final String WATCH_NAMESPACES_ENV = "FLOWSCALE_WATCH_NAMESPACES";
 
     /**
      * An operator (not started) for the client's cluster, watching StreamJobs in every namespace,
@@ -38,22 +42,52 @@ public final class FlowscaleOperator {
         return create(client, loops, control, clock, null);
     }
 
-    /**
-     * As {@link #create(KubernetesClient, JobAutoscalers, RunnerControl, Clock)}, with leader
-     * election (null: none; see {@link #leaderElection}), so several replicas can run and only the
-     * leader reconciles and runs autoscaler loops.
-     */
+    /** As {@link #create(KubernetesClient, JobAutoscalers, RunnerControl, Clock)}, with leader election. */
     public static Operator create(KubernetesClient client, JobAutoscalers loops, RunnerControl control, Clock clock,
                                   LeaderElectionConfiguration leaderElection) {
+        return create(client, loops, control, clock, leaderElection, Set.of(), AutoscalerDefaults.builtIn());
+    }
+
+    /**
+     * An operator with leader election (null: none; see {@link #leaderElection}), so several
+     * replicas can run and only the leader reconciles and runs autoscaler loops; watching the
+     * given namespaces (empty: all); filling in the autoscaler settings jobs leave out from
+     * {@code defaults}.
+     */
+    public static Operator create(KubernetesClient client, JobAutoscalers loops, RunnerControl control, Clock clock,
+                                  LeaderElectionConfiguration leaderElection, Set<String> namespaces,
+                                  AutoscalerDefaults defaults) {
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false);
             if (leaderElection != null) {
                 o.withLeaderElectionConfiguration(leaderElection);
             }
         });
-        operator.register(new StreamJobReconciler(new Fabric8RunnerCluster(client),
-                new Fabric8JobEvents(client, clock), loops, control, clock));
+        StreamJobReconciler reconciler = new StreamJobReconciler(new Fabric8RunnerCluster(client),
+                new Fabric8JobEvents(client, clock), loops, control, loops.store(), defaults, clock);
+        operator.register(reconciler, o -> {
+            if (!namespaces.isEmpty()) {
+                o.settingNamespaces(namespaces);
+            }
+        });
         return operator;
+    }
+
+    /** The namespaces in {@value #WATCH_NAMESPACES_ENV} (comma-separated; empty or unset: all namespaces). */
+    public static Set<String> watchedNamespaces(String value) {
+        if (value == null || value.isBlank()) {
+            return Set.of();
+        }
+        Set<String> namespaces = new TreeSet<>();
+        for (String ns : value.split(",")) {
+            String trimmed = ns.trim();
+            if (!trimmed.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+                throw new OperatorException(WATCH_NAMESPACES_ENV + " has '" + trimmed + "', which is not a namespace"
+                        + " name: list namespaces separated by commas, e.g. team-a,team-b, or leave it empty for all");
+            }
+            namespaces.add(trimmed);
+        }
+        return namespaces;
     }
 
     /** Leader election on the Lease {@value #LEASE} in {@code namespace}; null when namespace is null. */
@@ -79,9 +113,19 @@ public final class FlowscaleOperator {
         Clock clock = Clock.systemUTC();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobAutoscalers loops = loops(client, registry, KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT, clock);
+        Set<String> namespaces;
+        AutoscalerDefaults defaults;
+        try {
+            namespaces = watchedNamespaces(System.getenv(WATCH_NAMESPACES_ENV));
+            defaults = AutoscalerDefaults.fromJson(System.getenv(AutoscalerDefaults.ENV));
+        } catch (OperatorException e) {
+            System.err.println("flowscale operator: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Operator operator = create(client, loops,
                 new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT), clock,
-                leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")));
+                leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
         String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
         MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,
                 () -> operator.getRuntimeInfo().isStarted());

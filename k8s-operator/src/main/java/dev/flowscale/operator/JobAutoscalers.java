@@ -25,6 +25,7 @@ import java.util.function.Function;
  */
 public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     private final KubernetesClient client;
+    private final JobStatusStore store;
     private final RunnerCluster cluster;
     private final JobEvents events;
     private final MeterRegistry registry;
@@ -50,6 +51,7 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     public JobAutoscalers(KubernetesClient client, RunnerCluster cluster, JobEvents events, MeterRegistry registry,
                           Function<StreamJob, URI> address, Duration tick, Duration rescaleTimeout, Clock clock) {
         this.client = client;
+        this.store = new JobStatusStore(client);
         this.cluster = cluster;
         this.events = events;
         this.registry = registry;
@@ -57,6 +59,11 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         this.tick = tick;
         this.rescaleTimeout = rescaleTimeout;
         this.clock = clock;
+    }
+
+    /** The status writer these loops and the reconciler share (see {@link JobStatusStore}). */
+    JobStatusStore store() {
+        return store;
     }
 
     @Override
@@ -95,8 +102,8 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     private Loop start(StreamJob job, String settings) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
-        JobStatusReporter reporter = new JobStatusReporter(client, events, ns, name, clock);
-        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(client, cluster, ns, name, address, clock);
+        JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
+        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(store, cluster, ns, name, address, clock);
         JobAutoscaler autoscaler = new JobAutoscaler(key(job), job.getSpec().autoscaler, address.apply(job), launcher,
                 reporter, registry, rescaleTimeout, clock);
         ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(() -> tick(key(job), autoscaler), 0,

@@ -9,7 +9,6 @@ import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.reconfig.RescaleListener;
 import dev.flowscale.reconfig.RescaleReport;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -20,14 +19,14 @@ import java.util.Objects;
  * savepoint and parallelism in status.
  */
 public final class JobStatusReporter implements DecisionListener, RescaleListener {
-    private final KubernetesClient client;
+    private final JobStatusStore store;
     private final JobEvents events;
     private final String namespace;
     private final String name;
     private final Clock clock;
 
-    public JobStatusReporter(KubernetesClient client, JobEvents events, String namespace, String name, Clock clock) {
-        this.client = client;
+    JobStatusReporter(JobStatusStore store, JobEvents events, String namespace, String name, Clock clock) {
+        this.store = store;
         this.events = events;
         this.namespace = namespace;
         this.name = name;
@@ -46,6 +45,9 @@ public final class JobStatusReporter implements DecisionListener, RescaleListene
                 status.lastDecision = record;
             }
         });
+        if (job == null) {
+            return; // deleted
+        }
         boolean changed = previous[0] == null || !Objects.equals(previous[0].summary, record.summary);
         if (decision.outcome() == Outcome.SCALE) {
             events.normal(job, JobEvents.SCALING_REPORT, DecisionRecords.message(decision));
@@ -62,6 +64,9 @@ public final class JobStatusReporter implements DecisionListener, RescaleListene
             Conditions.set(status, Conditions.SCALING, false, report.succeeded() ? "Rescaled" : "RescaleFailed",
                     report.summary(), status.observedGeneration, clock.instant());
         });
+        if (job == null) {
+            return; // deleted
+        }
         if (report.succeeded()) {
             events.normal(job, JobEvents.RESCALED, report.summary());
         } else {
@@ -70,12 +75,6 @@ public final class JobStatusReporter implements DecisionListener, RescaleListene
     }
 
     private StreamJob editStatus(java.util.function.Consumer<StreamJobStatus> change) {
-        return client.resources(StreamJob.class).inNamespace(namespace).withName(name).editStatus(job -> {
-            if (job.getStatus() == null) {
-                job.setStatus(new StreamJobStatus());
-            }
-            change.accept(job.getStatus());
-            return job;
-        });
+        return store.edit(namespace, name, change);
     }
 }

@@ -2,9 +2,7 @@ package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
-import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.reconfig.RunnerLauncher;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,7 +19,7 @@ import java.util.function.Function;
  * savepoint, waits for the new one and rolls back on timeout.
  */
 public final class KubernetesRunnerLauncher implements RunnerLauncher {
-    private final KubernetesClient client;
+    private final JobStatusStore store;
     private final RunnerCluster cluster;
     private final String namespace;
     private final String name;
@@ -29,9 +27,9 @@ public final class KubernetesRunnerLauncher implements RunnerLauncher {
     private final Clock clock;
 
     /** @param address the runner's API base URI, e.g. {@link #serviceAddress} in the cluster */
-    public KubernetesRunnerLauncher(KubernetesClient client, RunnerCluster cluster, String namespace, String name,
-                                    Function<StreamJob, URI> address, Clock clock) {
-        this.client = client;
+    KubernetesRunnerLauncher(JobStatusStore store, RunnerCluster cluster, String namespace, String name,
+                             Function<StreamJob, URI> address, Clock clock) {
+        this.store = store;
         this.cluster = cluster;
         this.namespace = namespace;
         this.name = name;
@@ -48,19 +46,22 @@ public final class KubernetesRunnerLauncher implements RunnerLauncher {
     @Override
     public URI start(Map<String, Integer> parallelism, Path restoreFrom) {
         Map<String, Integer> sorted = new TreeMap<>(parallelism);
-        StreamJob job = client.resources(StreamJob.class).inNamespace(namespace).withName(name).editStatus(j -> {
-            StreamJobStatus status = j.getStatus() == null ? new StreamJobStatus() : j.getStatus();
-            status.phase = JobPhase.Rescaling;
-            status.parallelism = sorted;
-            status.parallelismSummary = StreamJobReconciler.summary(sorted);
-            status.lastSavepoint = restoreFrom == null ? status.lastSavepoint : restoreFrom.toString();
-            Conditions.set(status, Conditions.SCALING, true, "Rescaling", "restarting the runner at "
-                    + status.parallelismSummary + " from " + restoreFrom, status.observedGeneration, clock.instant());
-            j.setStatus(status);
-            return j;
+        return store.locked(namespace, name, () -> {
+            StreamJob job = store.edit(namespace, name, status -> {
+                status.phase = JobPhase.Rescaling;
+                status.parallelism = sorted;
+                status.parallelismSummary = StreamJobReconciler.summary(sorted);
+                status.lastSavepoint = restoreFrom == null ? status.lastSavepoint : restoreFrom.toString();
+                Conditions.set(status, Conditions.SCALING, true, "Rescaling", "restarting the runner at "
+                        + status.parallelismSummary + " from " + restoreFrom, status.observedGeneration,
+                        clock.instant());
+            });
+            if (job == null) {
+                throw new OperatorException("StreamJob " + namespace + "/" + name + " was deleted during a rescale");
+            }
+            cluster.apply(RunnerDeployment.desired(job, sorted, job.getStatus().lastSavepoint));
+            return address.apply(job);
         });
-        cluster.apply(RunnerDeployment.desired(job, sorted, job.getStatus().lastSavepoint));
-        return address.apply(job);
     }
 
     /** Nothing to stop: the next {@link #start} replaces the runner's pod (Recreate strategy). */

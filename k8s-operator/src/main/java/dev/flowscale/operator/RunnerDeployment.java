@@ -30,6 +30,8 @@ final class RunnerDeployment {
     static final String CLASSPATH = "/opt/flowscale/lib/*";
     /** The runner image's user (deploy/runner.Dockerfile); the savepoint volume is made writable for it. */
     static final long RUNNER_UID = 10001L;
+    /** The runner answers 200 here only while its job runs (not while stopped with a savepoint). */
+    static final String READY_PATH = "/api/v1/ready";
 
     private RunnerDeployment() {
     }
@@ -68,7 +70,7 @@ final class RunnerDeployment {
                 .withArgs(args(job, parallelism, restoreFrom))
                 .withResources(resources(spec.resources, totalSlots(parallelism)))
                 .addNewPort().withName("http").withContainerPort(RunnerResources.API_PORT).endPort()
-                .withNewReadinessProbe().withNewHttpGet().withPath("/api/v1/job").withNewPort("http")
+                .withNewReadinessProbe().withNewHttpGet().withPath(READY_PATH).withNewPort("http")
                 .endHttpGet().withPeriodSeconds(5).endReadinessProbe()
                 .addNewVolumeMount().withName("config").withMountPath(CONFIG_DIR).withReadOnly(true).endVolumeMount();
         if (spec.savepoints.claimName != null && !spec.savepoints.claimName.isBlank()) {
@@ -80,7 +82,12 @@ final class RunnerDeployment {
         return c.build();
     }
 
-    /** Runner arguments: {@code run <builtin>} (built-in jobs) then the runner options and the job's args. */
+    /**
+     * Runner arguments: {@code run <builtin>} (built-in jobs) then the runner options and the job's
+     * args. The runner is named {@code namespace/name} (its metrics' job label, as the operator's
+     * own metrics) and lingers after a stop with a savepoint: a container that exited would be
+     * restarted by the kubelet with these same arguments before the operator replaces the pod.
+     */
     static List<String> args(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
         StreamJobSpec spec = job.getSpec();
         List<String> args = new ArrayList<>();
@@ -88,7 +95,7 @@ final class RunnerDeployment {
             args.addAll(List.of("run", spec.job.builtin));
         }
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
-                "--savepoint-dir", savepointDir(job)));
+                "--savepoint-dir", savepointDir(job), "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelism.entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","))));
@@ -98,6 +105,11 @@ final class RunnerDeployment {
         }
         args.addAll(spec.job.args);
         return args;
+    }
+
+    /** The job label of the runner's and the operator's metrics: {@code namespace/name}. */
+    static String jobLabel(StreamJob job) {
+        return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     }
 
     /** One directory per job on the savepoint volume, so jobs sharing a claim do not mix savepoints. */

@@ -30,11 +30,8 @@ final class SpecValidator {
             problems.add("spec.image is empty: set the job runner's container image");
         }
         checkJob(spec.job, problems);
-        if (spec.autoscaler == null) {
-            problems.add("spec.autoscaler is null: remove the line to take the defaults");
-        }
         checkParallelism(spec.parallelism, spec.autoscaler, problems);
-        checkAutoscaler(spec.autoscaler, problems);
+        problems.addAll(autoscalerProblems(spec.autoscaler));
         checkResources(spec, problems);
         if (spec.savepoints == null || blank(spec.savepoints.path) || !spec.savepoints.path.startsWith("/")) {
             problems.add("spec.savepoints.path must be an absolute path in the runner container, e.g."
@@ -57,7 +54,8 @@ final class SpecValidator {
         if (parallelism == null) {
             return;
         }
-        int max = autoscaler == null ? Integer.MAX_VALUE : autoscaler.maxParallelism;
+        int max = autoscaler == null || autoscaler.maxParallelism == null ? Integer.MAX_VALUE
+                : autoscaler.maxParallelism;
         parallelism.forEach((operator, p) -> {
             if (p == null || p < 1 || p > max) {
                 problems.add("spec.parallelism." + operator + " is " + p + ": set it between 1 and"
@@ -66,20 +64,29 @@ final class SpecValidator {
         });
     }
 
-    private static void checkAutoscaler(AutoscalerSpec a, List<String> problems) {
+    /**
+     * Problems of the autoscaler settings that are set (the reconciler checks them after
+     * {@link AutoscalerDefaults} filled in the rest, so a job's min and a default max are checked together).
+     */
+    static List<String> autoscalerProblems(AutoscalerSpec a) {
+        List<String> problems = new ArrayList<>();
         if (a == null) {
-            return;
+            return problems;
         }
-        if (a.minParallelism < 1 || a.minParallelism > a.maxParallelism) {
+        if (a.minParallelism != null && a.minParallelism < 1) {
+            problems.add("spec.autoscaler.minParallelism (" + a.minParallelism + ") must be at least 1");
+        }
+        if (a.minParallelism != null && a.maxParallelism != null && a.minParallelism > a.maxParallelism) {
             problems.add("spec.autoscaler.minParallelism (" + a.minParallelism + ") must be at least 1 and at most"
                     + " spec.autoscaler.maxParallelism (" + a.maxParallelism + "): lower min or raise max");
         }
-        if (!(a.targetUtilization > 0 && a.targetUtilization <= 1)) {
+        if (a.targetUtilization != null && !(a.targetUtilization > 0 && a.targetUtilization <= 1)) {
             problems.add("spec.autoscaler.targetUtilization is " + a.targetUtilization + ": set it in (0, 1]");
         }
         duration("spec.autoscaler.policyInterval", a.policyInterval, problems);
         duration("spec.autoscaler.warmUp", a.warmUp, problems);
         duration("spec.autoscaler.scaleDownDelay", a.scaleDownDelay, problems);
+        return problems;
     }
 
     private static void checkResources(StreamJobSpec spec, List<String> problems) {
@@ -91,6 +98,9 @@ final class SpecValidator {
     }
 
     private static void duration(String field, String text, List<String> problems) {
+        if (text == null) {
+            return;
+        }
         try {
             DurationText.parse(field, text);
         } catch (OperatorException e) {

@@ -18,15 +18,21 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a StreamJob into its runner's ConfigMap, Service and Deployment and reports what it
- * sees in status. A spec it cannot run sets phase Failed with a Degraded condition and one Warning
- * Event per distinct problem; it is not retried until the spec changes (a missing savepoint claim
- * is checked again every minute), so a bad spec never hot-loops.
+ * sees in status. It works on the job as the API server has it now, under the job's lock in the
+ * {@link JobStatusStore}, and writes status only through the store, so it never interleaves with
+ * the job's autoscaler loop (which records rescales the same way). A spec it cannot run sets
+ * phase Failed with a Degraded condition and one Warning Event per distinct problem; it is not
+ * retried until the spec changes (a missing savepoint claim is checked again every minute), so a
+ * bad spec never hot-loops.
  */
 @ControllerConfiguration(name = StreamJobReconciler.NAME)
 public final class StreamJobReconciler implements Reconciler<StreamJob> {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamJobReconciler.class);
     public static final String NAME = "streamjob";
     static final Duration DEPLOYING_RECHECK = Duration.ofSeconds(5);
     static final Duration CLAIM_RECHECK = Duration.ofMinutes(1);
@@ -35,84 +41,135 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final Clock clock;
     private final AutoscalerLoops loops;
     private final RunnerControl control;
+    private final JobStatusStore store;
+    private final AutoscalerDefaults defaults;
 
-    public StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, RunnerControl control,
-                               Clock clock) {
+    /** What one pass wrote: the job as the server has it afterwards, and when to look again (or null). */
+    private record Pass(StreamJob job, Duration recheck) {
+    }
+
+    StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, RunnerControl control,
+                        JobStatusStore store, AutoscalerDefaults defaults, Clock clock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.events = Objects.requireNonNull(events, "events");
         this.loops = Objects.requireNonNull(loops, "loops");
         this.control = Objects.requireNonNull(control, "control");
+        this.store = Objects.requireNonNull(store, "store");
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
-    public UpdateControl<StreamJob> reconcile(StreamJob job, Context<StreamJob> context) {
-        UpdateControl<StreamJob> control = apply(job);
-        loops.reconcile(job);
-        return control;
+    public UpdateControl<StreamJob> reconcile(StreamJob cached, Context<StreamJob> context) {
+        String ns = namespace(cached);
+        String name = cached.getMetadata().getName();
+        Pass pass = store.locked(ns, name, () -> {
+            StreamJob latest = store.latest(ns, name);
+            return latest == null ? null : apply(defaults.resolveJob(latest));
+        });
+        if (pass == null || pass.job() == null) {
+            store.forget(ns, name);
+            return UpdateControl.noUpdate();
+        }
+        loops.reconcile(defaults.resolveJob(pass.job()));
+        return pass.recheck() == null ? UpdateControl.noUpdate()
+                : UpdateControl.<StreamJob>noUpdate().rescheduleAfter(pass.recheck());
     }
 
-    private UpdateControl<StreamJob> apply(StreamJob job) {
+    private Pass apply(StreamJob job) {
         List<String> problems = SpecValidator.problems(job.getSpec());
         if (!problems.isEmpty()) {
-            return fail(job, JobEvents.INVALID_SPEC, "StreamJob " + name(job) + ": " + String.join("; ", problems));
+            return fail(job, JobEvents.INVALID_SPEC, "StreamJob " + name(job) + ": " + String.join("; ", problems),
+                    null);
         }
         String claim = job.getSpec().savepoints.claimName;
         if (claim != null && !claim.isBlank() && !cluster.claimExists(namespace(job), claim)) {
             return fail(job, JobEvents.SAVEPOINT_CLAIM_MISSING, "StreamJob " + name(job)
                     + ": PersistentVolumeClaim '" + claim + "' (spec.savepoints.claimName) does not exist in namespace "
-                    + namespace(job) + ": create it or correct the name").rescheduleAfter(CLAIM_RECHECK);
+                    + namespace(job) + ": create it or correct the name", CLAIM_RECHECK);
         }
         Map<String, Integer> parallelism = currentParallelism(job);
         cluster.apply(RunnerResources.configMap(job, parallelism));
         cluster.apply(RunnerResources.service(job));
-        cluster.apply(runnerDeployment(job, parallelism));
+        if (!loops.rescaling(job)) {
+            cluster.apply(runnerDeployment(job, parallelism));
+        }
         return observe(job, parallelism);
     }
 
     /**
-     * The runner Deployment to apply. When a spec change (job, image, resources, parallelism,
-     * suspend) would replace a running runner, the runner first stops with a savepoint and the new
-     * one restores from it (a savepoint upgrade; suspending keeps the savepoint for the resume).
+     * The runner Deployment to apply (not during a rescale: the autoscaler loop owns the runner
+     * then). When a spec change (job, image, resources, parallelism, suspend) would replace a
+     * running runner, the runner first stops with a savepoint, recorded in status at once, and the
+     * new one restores from it (a savepoint upgrade; suspending keeps the savepoint for the resume).
      */
     private Deployment runnerDeployment(StreamJob job, Map<String, Integer> parallelism) {
         StreamJobStatus status = status(job);
         Deployment desired = RunnerDeployment.desired(job, parallelism, status.lastSavepoint);
         boolean specChanged = status.observedGeneration != null && !status.observedGeneration.equals(generation(job));
-        if (!specChanged || loops.rescaling(job) || cluster.upToDate(desired)
+        if (!specChanged || cluster.upToDate(desired)
                 || cluster.readyReplicas(namespace(job), RunnerResources.runnerName(job)) == 0) {
             return desired;
         }
-        status.lastSavepoint = control.stopWithSavepoint(job);
+        String savepoint = control.stopWithSavepoint(job);
+        store.edit(namespace(job), job.getMetadata().getName(), s -> s.lastSavepoint = savepoint);
         events.normal(job, JobEvents.SAVEPOINT_UPGRADE, "runner " + RunnerResources.runnerName(job)
-                + " stopped with savepoint " + status.lastSavepoint + " for generation " + generation(job)
+                + " stopped with savepoint " + savepoint + " for generation " + generation(job)
                 + (job.getSpec().suspend ? " (suspended)" : "; the new runner restores from it"));
-        return RunnerDeployment.desired(job, parallelism, status.lastSavepoint);
+        return RunnerDeployment.desired(job, parallelism, savepoint);
     }
 
-    /** A failure to reach the API server marks the job Degraded; the SDK retries with back-off. */
+    /**
+     * A failure to reach the API server or a runner marks the job Degraded (when status can be
+     * written at all); the SDK retries with back-off.
+     */
     @Override
     public ErrorStatusUpdateControl<StreamJob> updateErrorStatus(StreamJob job, Context<StreamJob> context,
                                                                  Exception e) {
-        Conditions.set(status(job), Conditions.DEGRADED, true, "ReconcileError", "StreamJob " + name(job)
-                + ": reconciling failed (retrying): " + e.getMessage(), generation(job), clock.instant());
-        return ErrorStatusUpdateControl.patchStatus(job);
+        try {
+            store.edit(namespace(job), job.getMetadata().getName(), status -> Conditions.set(status,
+                    Conditions.DEGRADED, true, "ReconcileError", "StreamJob " + name(job)
+                            + ": reconciling failed (retrying): " + e.getMessage(), generation(job), clock.instant()));
+        } catch (RuntimeException unreachable) {
+            LOG.warn("StreamJob {}: cannot record the reconcile error in status: {}", name(job), unreachable.toString());
+        }
+        return ErrorStatusUpdateControl.defaultErrorProcessing();
     }
 
-    private UpdateControl<StreamJob> observe(StreamJob job, Map<String, Integer> parallelism) {
-        StreamJobStatus status = status(job);
-        boolean newSpec = !Objects.equals(status.observedGeneration, generation(job));
+    private Pass observe(StreamJob job, Map<String, Integer> parallelism) {
         boolean ready = cluster.readyReplicas(namespace(job), RunnerResources.runnerName(job)) > 0;
-        boolean rescaling = Conditions.isTrue(status, Conditions.SCALING) && loops.rescaling(job);
+        boolean loopRescaling = loops.rescaling(job);
+        boolean[] newSpec = new boolean[1];
+        StreamJob written = store.edit(namespace(job), job.getMetadata().getName(), status -> {
+            newSpec[0] = !Objects.equals(status.observedGeneration, generation(job));
+            observed(job, status, parallelism, ready, loopRescaling);
+        });
+        if (written == null) {
+            return new Pass(null, null);
+        }
+        StreamJobStatus status = written.getStatus();
+        if (newSpec[0]) {
+            events.normal(written, JobEvents.DEPLOYED, "runner " + RunnerResources.runnerName(job) + " applied at "
+                    + status.parallelismSummary + " for generation " + generation(job));
+        }
+        boolean waiting = status.phase == JobPhase.Deploying || status.phase == JobPhase.Rescaling;
+        return new Pass(written, waiting ? DEPLOYING_RECHECK : null);
+    }
+
+    private void observed(StreamJob job, StreamJobStatus status, Map<String, Integer> parallelism, boolean ready,
+                          boolean loopRescaling) {
+        boolean rescaling = Conditions.isTrue(status, Conditions.SCALING) && loopRescaling;
         if (Conditions.isTrue(status, Conditions.SCALING) && !rescaling) {
             Conditions.set(status, Conditions.SCALING, false, "Resumed", "the rescale was interrupted (operator"
                     + " restart); the runner runs at the parallelism and from the savepoint status records",
                     generation(job), clock.instant());
         }
-        status.phase = job.getSpec().suspend ? JobPhase.Suspended : ready ? JobPhase.Running
-                : rescaling ? JobPhase.Rescaling : JobPhase.Deploying;
-        status.parallelism = new LinkedHashMap<>(parallelism);
-        status.parallelismSummary = summary(parallelism);
+        status.phase = job.getSpec().suspend ? JobPhase.Suspended : rescaling ? JobPhase.Rescaling
+                : ready ? JobPhase.Running : JobPhase.Deploying;
+        if (!rescaling) {
+            status.parallelism = new LinkedHashMap<>(parallelism);
+            status.parallelismSummary = summary(parallelism);
+        }
         status.observedGeneration = generation(job);
         Conditions.set(status, Conditions.READY, ready, readyReason(status.phase), readyMessage(job, status.phase),
                 generation(job), clock.instant());
@@ -122,28 +179,23 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
             Conditions.set(status, Conditions.SCALING, false, "Idle", "no rescale in progress", generation(job),
                     clock.instant());
         }
-        if (newSpec) {
-            events.normal(job, JobEvents.DEPLOYED, "runner " + RunnerResources.runnerName(job) + " applied at "
-                    + status.parallelismSummary + " for generation " + generation(job));
-        }
-        UpdateControl<StreamJob> control = UpdateControl.patchStatus(job);
-        boolean waiting = status.phase == JobPhase.Deploying || status.phase == JobPhase.Rescaling;
-        return waiting ? control.rescheduleAfter(DEPLOYING_RECHECK) : control;
     }
 
-    private UpdateControl<StreamJob> fail(StreamJob job, String reason, String message) {
-        StreamJobStatus status = status(job);
-        boolean known = Conditions.find(status, Conditions.DEGRADED)
-                .map(c -> message.equals(c.getMessage())).orElse(false);
-        status.phase = JobPhase.Failed;
-        status.observedGeneration = generation(job);
-        Conditions.set(status, Conditions.DEGRADED, true, reason, message, generation(job), clock.instant());
-        Conditions.set(status, Conditions.READY, false, reason, "fix the spec: see the Degraded condition",
-                generation(job), clock.instant());
-        if (!known) {
-            events.warning(job, reason, message);
+    private Pass fail(StreamJob job, String reason, String message, Duration recheck) {
+        boolean[] known = new boolean[1];
+        StreamJob written = store.edit(namespace(job), job.getMetadata().getName(), status -> {
+            known[0] = Conditions.find(status, Conditions.DEGRADED)
+                    .map(c -> message.equals(c.getMessage())).orElse(false);
+            status.phase = JobPhase.Failed;
+            status.observedGeneration = generation(job);
+            Conditions.set(status, Conditions.DEGRADED, true, reason, message, generation(job), clock.instant());
+            Conditions.set(status, Conditions.READY, false, reason, "fix the spec: see the Degraded condition",
+                    generation(job), clock.instant());
+        });
+        if (written != null && !known[0]) {
+            events.warning(written, reason, message);
         }
-        return UpdateControl.patchStatus(job);
+        return new Pass(written, recheck);
     }
 
     /**

@@ -66,7 +66,9 @@ class AutoscalingIT {
         assertThat(args()).contains("count=1,split=1").doesNotContain("--restore-from");
         assertThat(job.getStatus().phase).isEqualTo(JobPhase.Running);
         assertThat(registry.scrape()).contains("flowscale_controller_decisions_total{")
-                .contains("job=\"wordcount\"");
+                .contains("job=\"" + NS + "/wc\"").doesNotContain("job=\"wordcount\"");
+        assertThat(runnerScrape()).as("the runner's metrics carry the same job label")
+                .contains("flowscale_records_in_total{instance=\"0\",job=\"" + NS + "/wc\"");
     }
 
     @Test
@@ -78,7 +80,10 @@ class AutoscalingIT {
         assertThat(args()).contains("--restore-from");
         assertThat(job.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
         assertThat(args()).contains("split=" + job.getStatus().parallelism.get("split"));
-        assertThat(registry.scrape()).contains("flowscale_controller_rescale_downtime_seconds_count{");
+        assertThat(registry.scrape()).contains("flowscale_controller_rescale_downtime_seconds_count{")
+                .contains("flowscale_controller_rescales_total{job=\"" + NS + "/wc\",result=\"succeeded\"}")
+                .contains("flowscale_controller_decision_timestamp_seconds{change=\"split 1→");
+        assertThat(kubelet.restarts()).as("the stopped runner lingered until its pod was replaced").isZero();
     }
 
     @Test
@@ -112,6 +117,7 @@ class AutoscalingIT {
         editSpec(j -> j.getSpec().suspend = false);
         awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getMetadata().getGeneration() == 3L);
         assertThat(args()).contains("--restore-from " + suspended.getStatus().lastSavepoint);
+        assertThat(kubelet.restarts()).as("the stopped runner lingered until its pod was replaced").isZero();
     }
 
     @Test
@@ -125,6 +131,20 @@ class AutoscalingIT {
                 && j.getStatus().phase == JobPhase.Running);
         assertThat(args()).contains("--rate 1000").contains("--restore-from " + upgraded.getStatus().lastSavepoint);
         assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).hasSize(1);
+        assertThat(kubelet.restarts()).as("the stopped runner lingered until its pod was replaced").isZero();
+    }
+
+    private String runnerScrape() {
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    kubelet.address().resolve("/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private void editSpec(java.util.function.Consumer<StreamJob> change) {

@@ -38,7 +38,7 @@ class JobStatusReporterIT {
         StreamJob job = StreamJobs.wordCount(NS, "wc");
         job.setStatus(new StreamJobStatus());
         client.resource(job).create();
-        reporter = new JobStatusReporter(client, new Fabric8JobEvents(client, clock), NS, "wc", clock);
+        reporter = new JobStatusReporter(new JobStatusStore(client), new Fabric8JobEvents(client, clock), NS, "wc", clock);
     }
 
     @Test
@@ -95,7 +95,7 @@ class JobStatusReporterIT {
 
     @Test
     void theLauncherRecordsTheRescaleInStatusAndRestartsTheRunnerFromTheSavepoint() {
-        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(client, new Fabric8RunnerCluster(client),
+        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(new JobStatusStore(client), new Fabric8RunnerCluster(client),
                 NS, "wc", KubernetesRunnerLauncher::serviceAddress, clock);
 
         URI runner = launcher.start(Map.of("split", 2, "count", 6), Path.of("/flowscale/savepoints/jobs/wc/sp-1"));

@@ -19,9 +19,11 @@ import java.util.function.Predicate;
 
 /**
  * Plays the kubelet for one runner Deployment on the mock API server: runs its container as a
- * local engine runner process on a fixed port, replaces it when the container args change, and
- * reports it ready in the Deployment's status once its JSON API answers. Runners whose args fail
- * {@code accept} are never started (a pod that never becomes ready).
+ * local engine runner process on a fixed port, replaces it when the container args change,
+ * restarts it with the same args if it exits (restart policy Always, counted in
+ * {@link #restarts}), and reports it ready in the Deployment's status while the container's
+ * readiness probe path answers 200. Runners whose args fail {@code accept} are never started (a
+ * pod that never becomes ready).
  */
 final class LocalKubelet implements AutoCloseable {
     private final KubernetesClient client;
@@ -37,6 +39,8 @@ final class LocalKubelet implements AutoCloseable {
     private Process process;
     private boolean reportedReady;
     private int started;
+    private int restarts;
+    private String readyPath = "/";
 
     LocalKubelet(KubernetesClient client, String namespace, String deployment, Path engineJar, int port, Path logDir,
                  Predicate<List<String>> accept) {
@@ -62,7 +66,12 @@ final class LocalKubelet implements AutoCloseable {
             }
             List<String> desired = new ArrayList<>(d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
             desired.add("replicas=" + d.getSpec().getReplicas());
+            readyPath = d.getSpec().getTemplate().getSpec().getContainers().get(0).getReadinessProbe().getHttpGet()
+                    .getPath();
             if (!desired.equals(args)) {
+                replace(desired, d.getSpec().getReplicas());
+            } else if (process != null && !process.isAlive()) {
+                restarts++;
                 replace(desired, d.getSpec().getReplicas());
             }
             boolean ready = process != null && process.isAlive() && answers();
@@ -74,6 +83,11 @@ final class LocalKubelet implements AutoCloseable {
         } catch (RuntimeException | IOException e) {
             System.err.println("local kubelet: " + e);
         }
+    }
+
+    /** How many times a runner exited on its own and was started again with the same args. */
+    synchronized int restarts() {
+        return restarts;
     }
 
     private void replace(List<String> desired, Integer replicas) throws IOException {
@@ -91,7 +105,7 @@ final class LocalKubelet implements AutoCloseable {
 
     private boolean answers() {
         try {
-            HttpRequest request = HttpRequest.newBuilder(address().resolve("/api/v1/job"))
+            HttpRequest request = HttpRequest.newBuilder(address().resolve(readyPath))
                     .timeout(Duration.ofSeconds(1)).build();
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {

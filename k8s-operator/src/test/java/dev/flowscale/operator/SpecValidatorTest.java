@@ -45,6 +45,7 @@ class SpecValidatorTest {
         StreamJobSpec spec = valid();
         spec.parallelism.put("count", 0);
         spec.parallelism.put("split", 99);
+        spec.autoscaler = AutoscalerDefaults.builtIn().resolve(spec.autoscaler); // as the reconciler does: max 32
         assertThat(SpecValidator.problems(spec)).hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("spec.parallelism.count is 0"))
                 .anySatisfy(p -> assertThat(p).contains("spec.parallelism.split is 99"));

@@ -48,7 +48,10 @@ class StreamJobCrdTest {
         assertThat(autoscaler.getProperties().get("minParallelism").getMinimum()).isEqualTo(1.0);
         assertThat(autoscaler.getProperties().get("targetUtilization").getMaximum()).isEqualTo(1.0);
         assertThat(autoscaler.getXKubernetesValidations()).extracting(r -> r.getRule())
-                .containsExactly("self.minParallelism <= self.maxParallelism");
+                .containsExactly("!has(self.minParallelism) || !has(self.maxParallelism)"
+                        + " || self.minParallelism <= self.maxParallelism");
+        assertThat(autoscaler.getProperties().get("mode").getDefault()).as("no schema default: the operator's"
+                + " defaults (AutoscalerDefaults) fill in what a job leaves out").isNull();
         assertThat(spec.getProperties().get("job").getXKubernetesValidations()).hasSize(1);
     }
 
