@@ -108,7 +108,12 @@ public final class FlowscaleOperator {
      * when {@code FLOWSCALE_LEADER_ELECTION_NAMESPACE} names the Lease's namespace.
      */
     public static void main(String[] args) {
-        JsonLogFormatter.install(System.getenv("FLOWSCALE_LOG_LEVEL"));
+        try {
+            JsonLogFormatter.install(System.getenv("FLOWSCALE_LOG_LEVEL"));
+        } catch (OperatorException e) {
+            System.err.println("flowscale operator: " + e.getMessage());
+            System.exit(2);
+        }
         KubernetesClient client = new KubernetesClientBuilder().build();
         Clock clock = Clock.systemUTC();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

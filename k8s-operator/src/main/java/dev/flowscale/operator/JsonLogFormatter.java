@@ -48,7 +48,7 @@ public final class JsonLogFormatter extends Formatter {
      * {@code FLOWSCALE_LOG_LEVEL} (java.util.logging names: SEVERE, WARNING, INFO, FINE, ...).
      */
     public static void install(String levelName) {
-        Level level = levelName == null || levelName.isBlank() ? Level.INFO : Level.parse(levelName.trim().toUpperCase());
+        Level level = level(levelName);
         LogManager.getLogManager().reset();
         Logger root = Logger.getLogger("");
         ConsoleHandler handler = new ConsoleHandler();
@@ -56,5 +56,31 @@ public final class JsonLogFormatter extends Formatter {
         handler.setLevel(level);
         root.addHandler(handler);
         root.setLevel(level);
+    }
+
+    /**
+     * The level named by {@code FLOWSCALE_LOG_LEVEL}: TRACE, DEBUG, INFO, WARN or ERROR (as the
+     * Helm value logLevel), or a java.util.logging name (FINE, WARNING, ...); unset means INFO.
+     *
+     * @throws OperatorException naming the variable and the accepted names
+     */
+    static Level level(String name) {
+        if (name == null || name.isBlank()) {
+            return Level.INFO;
+        }
+        String upper = name.trim().toUpperCase(java.util.Locale.ROOT);
+        switch (upper) {
+            case "TRACE": return Level.FINEST;
+            case "DEBUG": return Level.FINE;
+            case "WARN": return Level.WARNING;
+            case "ERROR": return Level.SEVERE;
+            default:
+                try {
+                    return Level.parse(upper);
+                } catch (IllegalArgumentException e) {
+                    throw new OperatorException("FLOWSCALE_LOG_LEVEL is '" + name + "': use TRACE, DEBUG, INFO, WARN"
+                            + " or ERROR");
+                }
+        }
     }
 }

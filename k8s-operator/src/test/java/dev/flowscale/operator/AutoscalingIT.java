@@ -164,17 +164,17 @@ class AutoscalingIT {
         operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
                 Duration.ofSeconds(10)), Clock.systemUTC());
         operator.start();
-        client.resource(bottleneckedWordCount(mode)).create();
+        client.resource(bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"))).create();
     }
 
     /** split costs 2 ms per sentence (500/s per instance) and the source emits 1,500/s. */
-    private StreamJob bottleneckedWordCount(AutoscalerMode mode) {
-        StreamJob job = StreamJobs.wordCount(NS, "wc");
+    static StreamJob bottleneckedWordCount(String namespace, String name, AutoscalerMode mode, Path savepoints) {
+        StreamJob job = StreamJobs.wordCount(namespace, name);
         job.getSpec().job.args = List.of("--rate", "1500", "--cost", "split=sleep:2ms");
         job.getSpec().parallelism.clear();
         job.getSpec().parallelism.putAll(Map.of("split", 1, "count", 1));
         job.getSpec().savepoints.claimName = null;
-        job.getSpec().savepoints.path = dir.resolve("savepoints").toString();
+        job.getSpec().savepoints.path = savepoints.toString();
         job.getSpec().autoscaler.mode = mode;
         job.getSpec().autoscaler.policyInterval = "2s";
         job.getSpec().autoscaler.warmUp = "1s";
@@ -197,7 +197,7 @@ class AutoscalingIT {
                 .filter(e -> reason.equals(e.getReason())).toList();
     }
 
-    private static Path engineJar() {
+    static Path engineJar() {
         Path jar = Path.of(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
         assertThat(jar).as("the engine's runner jar; build it with mvn -pl engine package").exists();
         return jar;

@@ -28,4 +28,16 @@ class JsonLogFormatterTest {
         assertThat(json.path("time").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
         assertThat(json.has("thread")).isTrue();
     }
+
+    @Test
+    void theLogLevelTakesTheHelmValuesNamesAndJavaLoggingNames() {
+        assertThat(JsonLogFormatter.level(null)).isEqualTo(Level.INFO);
+        assertThat(JsonLogFormatter.level("debug")).isEqualTo(Level.FINE);
+        assertThat(JsonLogFormatter.level("TRACE")).isEqualTo(Level.FINEST);
+        assertThat(JsonLogFormatter.level("WARN")).isEqualTo(Level.WARNING);
+        assertThat(JsonLogFormatter.level("ERROR")).isEqualTo(Level.SEVERE);
+        assertThat(JsonLogFormatter.level("FINE")).isEqualTo(Level.FINE);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonLogFormatter.level("LOUD"))
+                .hasMessageContaining("FLOWSCALE_LOG_LEVEL is 'LOUD'").hasMessageContaining("DEBUG");
+    }
 }

@@ -1,0 +1,185 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.AutoscalerMode;
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The RBAC rules users install (deploy/operator.yaml, and the Helm chart, whose tests compare its
+ * rules with this file) grant exactly the API calls the operator makes: the operator runs a whole
+ * life cycle (leader election; create; an invalid spec; autoscaling with a rescale; a savepoint
+ * upgrade; suspend; delete) on the mock API server with a client of its own, every request that
+ * client sends is recorded as (API group, resource, verb), and the set must equal the rules'.
+ */
+@EnableKubernetesMockClient(crud = true)
+class RbacMatchesApiCallsIT {
+    static final String NS = "jobs";
+    static final String AGENT = "flowscale-operator-under-test";
+    static final Duration WAIT = Duration.ofSeconds(90);
+    KubernetesClient client;
+    KubernetesMockServer server;
+    @TempDir
+    Path dir;
+
+    @Test
+    void theRulesGrantExactlyTheVerbsTheOperatorUses() throws Exception {
+        Set<String> used = runLifeCycle();
+        assertThat(used).as("API calls the operator made").isEqualTo(granted());
+    }
+
+    private Set<String> runLifeCycle() throws Exception {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+        // JOSDK checks its Lease permissions first; the mock server has no authorization API.
+        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().addNewResourceRule()
+                        .withApiGroups("coordination.k8s.io").withResources("leases").withVerbs("*")
+                        .endResourceRule().withIncomplete(false).endStatus().build()).always();
+        KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
+                client.getConfiguration()).withUserAgent(AGENT).build()).build();
+        drain(); // the test's own setup
+        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints").withNamespace(NS)
+                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
+        try (LocalKubelet kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), freePort(),
+                dir, args -> true);
+             JobAutoscalers loops = FlowscaleOperator.loops(operatorClient, new SimpleMeterRegistry(),
+                     j -> kubelet.address(), Duration.ofSeconds(60), Clock.systemUTC())) {
+            var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
+                    Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
+            Operator operator = FlowscaleOperator.create(operatorClient, loops, new HttpRunnerControl(
+                    j -> kubelet.address(), Duration.ofSeconds(20)), Clock.systemUTC(), election);
+            operator.start();
+            try {
+                lifeCycle();
+            } finally {
+                operator.stop();
+            }
+        }
+        operatorClient.close();
+        return drain();
+    }
+
+    private void lifeCycle() {
+        StreamJob invalid = StreamJobs.wordCount(NS, "broken");
+        invalid.getSpec().job.builtin = "nosuchjob";
+        client.resource(invalid).create();
+        client.resource(StreamJobs.wordCount(NS, "claimed")).create(); // savepoints on the claim: checked
+        client.resource(AutoscalingIT.bottleneckedWordCount(NS, "wc", AutoscalerMode.AUTO,
+                dir.resolve("savepoints"))).create();
+        await(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().parallelism.getOrDefault("split", 1) > 1);
+        // As after an operator upgrade that changes the runner's Service: the next reconcile replaces it.
+        client.services().inNamespace(NS).withName("wc-runner").edit(s -> {
+            s.getMetadata().getAnnotations().put(Fabric8RunnerCluster.HASH_ANNOTATION, "older");
+            return s;
+        });
+        edit(j -> j.getSpec().job.args = List.of("--rate", "1200", "--cost", "split=sleep:2ms"));
+        await(j -> j.getStatus().observedGeneration == 2L && j.getStatus().phase == JobPhase.Running);
+        edit(j -> j.getSpec().suspend = true);
+        await(j -> j.getStatus().phase == JobPhase.Suspended);
+        client.resources(StreamJob.class).inNamespace(NS).withName("wc").delete();
+        Eventually.await(WAIT, "the deletion of jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
+                .withName("wc").get() == null, gone -> gone);
+        sleep(Duration.ofSeconds(2)); // the autoscaler loop's next tick notices the deletion
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void edit(java.util.function.Consumer<StreamJob> change) {
+        client.resources(StreamJob.class).inNamespace(NS).withName("wc").edit(j -> {
+            change.accept(j);
+            return j;
+        });
+    }
+
+    private void await(java.util.function.Predicate<StreamJob> check) {
+        Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
+                .withName("wc").get(), j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
+    }
+
+    /** Takes every recorded request; returns the operator's as "group/resource verb". */
+    private Set<String> drain() throws InterruptedException {
+        Set<String> calls = new TreeSet<>();
+        RecordedRequest request;
+        while ((request = server.takeRequest(10, TimeUnit.MILLISECONDS)) != null) {
+            String agent = request.getHeader("User-Agent");
+            if (agent != null && agent.startsWith(AGENT)) {
+                ApiCall.of(request.getMethod(), request.getPath()).ifPresent(c -> calls.add(c.toString()));
+            }
+        }
+        return calls;
+    }
+
+    /** Every (group, resource, verb) the manifest's ClusterRole and Role grant. */
+    private static Set<String> granted() throws IOException {
+        Set<String> rules = new TreeSet<>();
+        for (HasMetadata resource : manifest()) {
+            List<PolicyRule> policy = resource instanceof ClusterRole c ? c.getRules()
+                    : resource instanceof Role r ? r.getRules() : List.of();
+            for (PolicyRule rule : policy) {
+                for (String group : rule.getApiGroups()) {
+                    for (String res : rule.getResources()) {
+                        rule.getVerbs().forEach(verb -> rules.add(new ApiCall(group, res, verb).toString()));
+                    }
+                }
+            }
+        }
+        // Every authenticated user may review its own rules (system:basic-user); not granted here.
+        rules.add(new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create").toString());
+        return rules;
+    }
+
+    private static List<HasMetadata> manifest() throws IOException {
+        try (InputStream in = Files.newInputStream(DeployManifestsTest.DEPLOY.resolve("operator.yaml"))) {
+            Object parsed = Serialization.unmarshal(in);
+            return parsed instanceof KubernetesResourceList<?> list ? List.copyOf(list.getItems())
+                    : ((List<?>) parsed).stream().map(HasMetadata.class::cast).toList();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
