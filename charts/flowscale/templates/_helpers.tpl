@@ -36,6 +36,15 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+FLOWSCALE_LOG_LEVEL: the operator parses java.util.logging level names (JsonLogFormatter), so
+the chart's SLF4J-style logLevel is translated.
+*/}}
+{{- define "flowscale.logLevel" -}}
+{{- $names := dict "TRACE" "FINEST" "DEBUG" "FINE" "INFO" "INFO" "WARN" "WARNING" "ERROR" "SEVERE" -}}
+{{- required (printf "logLevel %s: use TRACE, DEBUG, INFO, WARN or ERROR" .Values.logLevel) (get $names .Values.logLevel) -}}
+{{- end -}}
+
 {{/* The operator's image reference; the tag defaults to the chart's appVersion. */}}
 {{- define "flowscale.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}

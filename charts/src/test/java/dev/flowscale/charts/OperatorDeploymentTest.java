@@ -1,14 +1,17 @@
 package dev.flowscale.charts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.FieldSource;
 
 class OperatorDeploymentTest {
@@ -52,7 +55,18 @@ class OperatorDeploymentTest {
         Rendered rendered = FlowscaleChart.template(ValuesCase.named("one replica"));
 
         assertThat(rendered.one("Deployment").at("/spec/replicas").asInt()).isEqualTo(1);
-        assertThat(rendered.env("FLOWSCALE_LOG_LEVEL")).isEqualTo("DEBUG");
+        assertThat(rendered.env("FLOWSCALE_LOG_LEVEL")).isEqualTo("FINE");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"TRACE, FINEST", "DEBUG, FINE", "INFO, INFO", "WARN, WARNING", "ERROR, SEVERE"})
+    void everyLogLevelBecomesALevelNameTheOperatorParses(String logLevel, String julName) {
+        String rendered = FlowscaleChart.template(new ValuesCase("log level", "logLevel: " + logLevel + "\n"))
+                .env("FLOWSCALE_LOG_LEVEL");
+
+        assertThat(rendered).isEqualTo(julName);
+        assertThatCode(() -> Level.parse(rendered)).as("JsonLogFormatter.install parses it with Level.parse")
+                .doesNotThrowAnyException();
     }
 
     @Test
