@@ -1,5 +1,6 @@
 package dev.flowscale.charts;
 
+import com.marcnuri.helm.DryRun;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
@@ -25,6 +26,12 @@ final class FlowscaleChart {
         TemplateCommand command = new Helm(DIR).template().withName(RELEASE).withNamespace(NAMESPACE)
                 .withKubeVersion(KUBE_VERSION).withValuesFile(valuesFile);
         return Rendered.parse(command.call());
+    }
+
+    /** The release notes (NOTES.txt) of a client-only dry-run install with the case's values. */
+    static String notes(ValuesCase values) {
+        return new Helm(DIR).install().withName(RELEASE).withNamespace(NAMESPACE).withKubeVersion(KUBE_VERSION)
+                .withValuesFile(values.write()).clientOnly().withDryRunOption(DryRun.CLIENT).call().getOutput();
     }
 
     /** {@code helm lint --strict} of a copy of the chart whose values.yaml holds the case's values. */
