@@ -1,10 +1,9 @@
 package dev.flowscale.charts;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.marcnuri.helm.Helm;
-import static java.nio.charset.StandardCharsets.US_ASCII;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
