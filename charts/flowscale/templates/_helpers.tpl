@@ -56,13 +56,14 @@ The operator's permissions on StreamJobs and the runners' resources, used by the
 k8s-operator/deploy/operator.yaml (a test compares them).
 */}}
 {{- define "flowscale.operatorRules" -}}
-# StreamJobs: watched (informer), status written by merge patch; no finalizers are used.
+# StreamJobs: watched (informer) and read; status replaced against the latest version; no finalizers.
+# k8s-operator's RbacMatchesApiCallsIT checks these rules against the calls the operator makes.
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs"]
   verbs: ["get", "list", "watch"]
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs/status"]
-  verbs: ["get", "patch", "update"]
+  verbs: ["update"]
 # The runner's workload, API Service and configuration: read, created, replaced; deleted by the
 # garbage collector through owner references, so no delete verb.
 - apiGroups: ["apps"]

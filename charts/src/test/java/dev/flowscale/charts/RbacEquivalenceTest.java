@@ -40,8 +40,8 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsSeventeenVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(17)
+    void theManifestsClusterRoleGrantsFifteenVerbsOnResources() {
+        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(15)
                 .contains("flowscale.dev streamjobs watch", " events create");
     }
 
