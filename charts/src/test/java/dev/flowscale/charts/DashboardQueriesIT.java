@@ -154,14 +154,14 @@ class DashboardQueriesIT {
         assertThat(prometheus.labelValues(query.group(2), query.group(1))).contains(AutoscaledRunner.JOB);
     }
 
-    /** Every annotation the dashboard's annotation query finds up to {@code until}. */
+    /** Every annotation the dashboard's annotation query finds up to {@code until}, timed as Grafana does (floor). */
     private List<Annotation> annotations(Instant until) {
         Query annotation = dashboard.annotations().get(0);
         try {
             List<PromSeries> series = prometheus.queryRange(PromQl.substitute(annotation.expr(), variables()), start,
                     until, STEP);
             return series.stream().flatMap(s -> s.finiteValues().stream().distinct().map(v ->
-                    new Annotation(Math.round(v), s.labels().get("change"), s.labels().get("decided_at")))).toList();
+                    new Annotation((long) Math.floor(v), s.labels().get("change"), s.labels().get("decided_at")))).toList();
         } catch (Exception e) {
             throw new AssertionError("annotation query failed: " + e.getMessage(), e);
         }

@@ -72,7 +72,7 @@ class DashboardTest {
         JsonNode annotation = dashboard.root().path("annotations").path("list").get(1);
         assertThat(annotation.path("useValueForTime").asBoolean()).isTrue();
         assertThat(annotation.path("expr").asText())
-                .startsWith("flowscale_controller_decision_timestamp_seconds{").endsWith("* 1000");
+                .startsWith("round(flowscale_controller_decision_timestamp_seconds{").endsWith("* 1000)");
         assertThat(annotation.path("titleFormat").asText()).isEqualTo("{{change}}");
         assertThat(annotation.path("textFormat").asText()).isEqualTo("{{reasons}}");
     }
