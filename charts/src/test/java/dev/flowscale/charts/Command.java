@@ -25,6 +25,15 @@ final class Command {
 
     static Result run(Path dir, Duration timeout, List<String> command) throws IOException, InterruptedException {
         Path log = Files.createTempFile(ChartsModule.target(), "command-", ".log");
+        try {
+            return runLogged(dir, timeout, command, log);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static Result runLogged(Path dir, Duration timeout, List<String> command, Path log)
+            throws IOException, InterruptedException {
         Process process;
         try {
             process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
