@@ -7,14 +7,24 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** The dashboard file of the chart, read with Jackson: its panels, their queries and the annotation queries. */
 final class DashboardJson {
     /** The dashboard, relative to the charts module. */
     static final Path FILE = Path.of("flowscale", "dashboards", "flowscale-scaling.json");
 
-    /** One PromQL expression of the dashboard and where it comes from (for messages). */
-    record Query(String where, String expr) {
+    /**
+     * One PromQL expression of the dashboard, where it comes from (for messages) and the text
+     * Grafana renders from its series' labels (a target's legend; an annotation's title and text).
+     */
+    record Query(String where, String expr, String labelTemplate) {
+        private static final Pattern LABEL = Pattern.compile("\\{\\{\\s*(\\w+)\\s*}}");
+
+        /** The labels the template refers to, e.g. [operator, job] for "{{operator}} ({{job}})". */
+        List<String> templateLabels() {
+            return LABEL.matcher(labelTemplate).results().map(m -> m.group(1)).toList();
+        }
     }
 
     private final JsonNode root;
@@ -47,7 +57,7 @@ final class DashboardJson {
         List<Query> queries = new ArrayList<>();
         for (JsonNode panel : panels()) {
             panel.path("targets").forEach(t -> queries.add(new Query("panel '" + panel.path("title").asText()
-                    + "' target " + t.path("refId").asText(), t.path("expr").asText())));
+                    + "' target " + t.path("refId").asText(), t.path("expr").asText(), t.path("legendFormat").asText())));
         }
         return queries;
     }
@@ -57,7 +67,8 @@ final class DashboardJson {
         List<Query> queries = new ArrayList<>();
         root.path("annotations").path("list").forEach(a -> {
             if (a.has("expr")) {
-                queries.add(new Query("annotation '" + a.path("name").asText() + "'", a.path("expr").asText()));
+                queries.add(new Query("annotation '" + a.path("name").asText() + "'", a.path("expr").asText(),
+                        a.path("titleFormat").asText() + " " + a.path("textFormat").asText()));
             }
         });
         return queries;

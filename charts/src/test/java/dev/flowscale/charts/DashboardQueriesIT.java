@@ -114,16 +114,33 @@ class DashboardQueriesIT {
         List<Query> queries = dashboard.allQueries();
         for (Query q : queries) {
             String expr = PromQl.substitute(q.expr(), variables());
-            List<PromSeries> series = prometheus.queryRange(expr, start, end, STEP);
-            long drawable = series.stream().filter(s -> !s.finiteValues().isEmpty()).count();
-            System.out.printf("DashboardQueriesIT: %s: %d series, %d with values%n", q.where(), series.size(), drawable);
-            if (drawable == 0) {
-                withoutData.add(q.where() + ": " + expr + " (" + series.size() + " series, none with a finite value)");
+            List<PromSeries> drawable = drawable(prometheus.queryRange(expr, start, end, STEP));
+            System.out.printf("DashboardQueriesIT: %s: %d series with values%n", q.where(), drawable.size());
+            if (drawable.isEmpty()) {
+                withoutData.add(q.where() + ": " + expr);
             }
         }
         System.out.printf("DashboardQueriesIT: checked %d queries%n", queries.size());
-        assertThat(withoutData).as("queries without data over the %d s run", Duration.between(start, end).toSeconds())
-                .isEmpty();
+        assertThat(withoutData).as("queries without a finite value over the %d s run",
+                Duration.between(start, end).toSeconds()).isEmpty();
+    }
+
+    @Test
+    void everyLabelALegendOrAnnotationShowsIsOnTheSeriesItsQueryReturns() throws Exception {
+        List<String> missing = new ArrayList<>();
+        for (Query q : dashboard.allQueries()) {
+            for (PromSeries s : drawable(prometheus.queryRange(PromQl.substitute(q.expr(), variables()), start, end,
+                    STEP))) {
+                q.templateLabels().stream().filter(label -> !s.labels().containsKey(label))
+                        .forEach(label -> missing.add(q.where() + " shows {{" + label + "}}; its series has only "
+                                + s.labels().keySet()));
+            }
+        }
+        assertThat(missing).as("labels the legends and annotations render as empty text").isEmpty();
+    }
+
+    private static List<PromSeries> drawable(List<PromSeries> series) {
+        return series.stream().filter(s -> !s.finiteValues().isEmpty()).toList();
     }
 
     @Test

@@ -62,6 +62,12 @@ class DashboardTest {
     }
 
     @Test
+    void everyLegendNamesTheJobSoThatSeveralJobsCanBeToldApart() {
+        assertThat(dashboard.targets()).allSatisfy(q -> assertThat(q.templateLabels()).as("legend of %s", q.where())
+                .contains("job"));
+    }
+
+    @Test
     void everyRateUsesTheRateInterval() {
         assertThat(dashboard.allQueries()).allSatisfy(q -> assertThat(rangesOf(q))
                 .as("range selectors of %s", q.where()).allMatch("[$__rate_interval]"::equals));
