@@ -34,6 +34,7 @@ final class JobAutoscaler implements AutoCloseable {
     private final WindowedMetricsProvider provider;
     private final HttpRunnerScalingRealizer realizer;
     private final Autoscaler autoscaler;
+    private final ControllerMetrics metrics;
 
     /**
      * @param job      namespace/name, for logs
@@ -47,6 +48,7 @@ final class JobAutoscaler implements AutoCloseable {
         Duration interval = DurationText.parse("spec.autoscaler.policyInterval", spec.policyInterval);
         Duration warmUp = DurationText.parse("spec.autoscaler.warmUp", spec.warmUp);
         ControllerMetrics metrics = new ControllerMetrics(registry, mode, clock, job);
+        this.metrics = metrics;
         this.provider = new WindowedMetricsProvider(new RunnerHttpMetricsSource(runner, RUNNER_TIMEOUT),
                 new WindowSettings(interval, warmUp), List.of(metrics));
         RescaleListener timing = report -> metrics.rescaleFinished(report.job(), report.downtime(), report.succeeded());
@@ -82,5 +84,6 @@ final class JobAutoscaler implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         realizer.close();
+        metrics.forget(job);
     }
 }

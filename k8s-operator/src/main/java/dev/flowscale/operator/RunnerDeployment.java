@@ -30,6 +30,12 @@ final class RunnerDeployment {
     static final String CLASSPATH = "/opt/flowscale/lib/*";
     /** The runner image's user (deploy/runner.Dockerfile); the savepoint volume is made writable for it. */
     static final long RUNNER_UID = 10001L;
+    /**
+     * Hints for annotation-based Prometheus scrape configurations (the chart's PodMonitor selects
+     * runner pods by label instead); scrape with honor_labels: true to keep the job label.
+     */
+    static final java.util.Map<String, String> SCRAPE_HINTS = java.util.Map.of("prometheus.io/scrape", "true",
+            "prometheus.io/port", String.valueOf(RunnerResources.API_PORT), "prometheus.io/path", "/metrics");
     /** The runner answers 200 here only while its job runs (not while stopped with a savepoint). */
     static final String READY_PATH = "/api/v1/ready";
 
@@ -45,7 +51,8 @@ final class RunnerDeployment {
                 .withNewSpec().withReplicas(job.getSpec().suspend ? 0 : 1)
                 .withNewStrategy().withType("Recreate").endStrategy()
                 .withNewSelector().withMatchLabels(RunnerResources.selector(job)).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(RunnerResources.labels(job)).endMetadata()
+                .withNewTemplate().withNewMetadata().withLabels(RunnerResources.labels(job))
+                .withAnnotations(SCRAPE_HINTS).endMetadata()
                 .withSpec(podSpec(job, parallelism, restoreFrom)).endTemplate()
                 .endSpec().build();
     }

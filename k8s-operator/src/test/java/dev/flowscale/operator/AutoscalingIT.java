@@ -69,6 +69,10 @@ class AutoscalingIT {
                 .contains("job=\"" + NS + "/wc\"").doesNotContain("job=\"wordcount\"");
         assertThat(runnerScrape()).as("the runner's metrics carry the same job label")
                 .contains("flowscale_records_in_total{instance=\"0\",job=\"" + NS + "/wc\"");
+
+        client.resources(StreamJob.class).inNamespace(NS).withName("wc").delete();
+        Eventually.await(WAIT, "the operator to drop the deleted job's series", registry::scrape,
+                scrape -> !scrape.contains("job=\"" + NS + "/wc\""));
     }
 
     @Test

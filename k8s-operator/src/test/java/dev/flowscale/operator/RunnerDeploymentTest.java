@@ -57,4 +57,12 @@ class RunnerDeploymentTest {
         assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).extracting(v -> v.getName())
                 .containsExactly("config");
     }
+
+    @Test
+    void runnerPodsCarryPrometheusScrapeHintsForTheirMetricsPort() {
+        Deployment d = RunnerDeployment.desired(job, parallelism, null);
+        assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsEntry("prometheus.io/scrape", "true").containsEntry("prometheus.io/port", "9249")
+                .containsEntry("prometheus.io/path", "/metrics");
+    }
 }

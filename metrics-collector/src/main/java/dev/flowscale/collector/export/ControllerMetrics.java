@@ -156,6 +156,18 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     }
 
     /**
+     * Removes every controller series of {@code jobName} from the registry (the job is gone or its
+     * loop stops), so a scrape no longer reports its last values as current.
+     */
+    public void forget(String jobName) {
+        String job = job(jobName);
+        registry.getMeters().stream().filter(m -> m.getId().getName().startsWith(PREFIX)
+                && job.equals(m.getId().getTag("job"))).toList().forEach(registry::remove);
+        decisionSeries.remove(job);
+        gauges.forget(job);
+    }
+
+    /**
      * Records one rescale: its downtime (from the start of stop-with-savepoint until the job runs
      * again, also for a rescale that rolled back) and its result in {@code flowscale_controller_rescales_total}.
      */

@@ -23,6 +23,12 @@ final class GaugeTable {
         values.computeIfAbsent(new Key(name, tags), key -> register(key, description, unit)).set(value);
     }
 
+    /** Drops the values of every gauge labelled {@code job} (after the registry removed them). */
+    void forget(String job) {
+        values.keySet().removeIf(key -> job.equals(key.tags().stream().filter(t -> t.getKey().equals("job"))
+                .map(io.micrometer.core.instrument.Tag::getValue).findFirst().orElse(null)));
+    }
+
     private AtomicReference<Double> register(Key key, String description, String unit) {
         AtomicReference<Double> holder = new AtomicReference<>(Double.NaN);
         Gauge.builder(key.name(), holder, h -> h.get()).description(description).baseUnit(unit).tags(key.tags())

@@ -124,4 +124,22 @@ class ControllerMetricsTest {
                 .contains("flowscale_controller_parallelism{job=\"team-a/orders\",operator=\"count\"} 2.0")
                 .doesNotContain("job=\"wordcount\"");
     }
+
+    @Test
+    void forgettingAJobRemovesItsSeriesAndOnlyIts() {
+        metrics.onDecision(ScalingDecision.of(NOW, "wc", List.of(), List.of(
+                new OperatorDecision("count", 2, 3, 3, 1200, 400, 1.0, 0, List.of()))));
+        metrics.onDecision(ScalingDecision.of(NOW, "other", List.of(), List.of(
+                new OperatorDecision("count", 2, 2, 2, 100, 400, 0.1, 0, List.of()))));
+        metrics.rescaleFinished("wc", Duration.ofSeconds(1), true);
+
+        metrics.forget("wc");
+
+        assertThat(registry.scrape()).doesNotContain("job=\"wc\"")
+                .contains("flowscale_controller_parallelism{job=\"other\",operator=\"count\"} 2.0");
+        metrics.onDecision(ScalingDecision.of(NOW, "wc", List.of(), List.of(
+                new OperatorDecision("count", 3, 3, 3, 1200, 400, 1.0, 0, List.of()))));
+        assertThat(registry.scrape()).as("a forgotten job's series come back with its next decision")
+                .contains("flowscale_controller_parallelism{job=\"wc\",operator=\"count\"} 3.0");
+    }
 }
