@@ -5,9 +5,10 @@ import java.util.Locale;
 
 /**
  * One measured run in its own JVM: {@code BenchRun <workload> <contender> <size> <warmupFraction>}.
- * Prints one line {@code RESULT rate=<per second> measured=<records> seconds=<s> total=<s> cpu=<s>}
- * on success: rate counts the workload's reported unit over the steady part of the run, cpu is
- * this JVM's CPU time (all threads).
+ * Prints one line {@code RESULT rate=<per second> measured=<records> seconds=<s> total=<s> cpu=<s>
+ * cpuPerUnit=<ns>} on success: rate counts the workload's reported unit over the steady part of
+ * the run, cpu is this JVM's CPU time (all threads), cpuPerUnit the CPU nanoseconds per reported
+ * unit over the steady part.
  */
 public final class BenchRun {
     private BenchRun() {
@@ -31,8 +32,9 @@ public final class BenchRun {
             System.exit(2);
         }
         double reported = meter.measuredRecords() * workload.reportedPerSinkRecord();
-        System.out.printf(Locale.ROOT, "RESULT rate=%.1f measured=%.0f seconds=%.3f total=%.3f cpu=%.3f%n",
-                reported / meter.measuredSeconds(), reported, meter.measuredSeconds(), total, cpuSeconds());
+        System.out.printf(Locale.ROOT, "RESULT rate=%.1f measured=%.0f seconds=%.3f total=%.3f cpu=%.3f"
+                + " cpuPerUnit=%.3f%n", reported / meter.measuredSeconds(), reported, meter.measuredSeconds(), total,
+                cpuSeconds(), meter.measuredCpuSeconds() * 1e9 / reported);
         System.exit(0);
     }
 

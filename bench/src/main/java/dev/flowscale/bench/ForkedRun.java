@@ -17,7 +17,8 @@ final class ForkedRun {
      * The measured result of one run; {@code foreignCores} is the CPU that other processes
      * used meanwhile, in cores (machine busy time minus the run's own CPU time, over wall time).
      */
-    record Result(double rate, double measuredSeconds, double totalSeconds, double foreignCores) {
+    record Result(double rate, double measuredSeconds, double totalSeconds, double foreignCores,
+                  double cpuNanosPerUnit) {
     }
 
     static Result run(List<String> jvmFlags, Workload workload, Contender contender, long size,
@@ -46,18 +47,21 @@ final class ForkedRun {
         Printed printed = parse(Files.readAllLines(log, StandardCharsets.UTF_8), workload, contender, log);
         double foreign = before == null || after == null ? Double.NaN
                 : Math.max(0, after.busyCoresSince(before, wall) - printed.cpuSeconds() / wall);
-        return new Result(printed.rate(), printed.measuredSeconds(), printed.totalSeconds(), foreign);
+        return new Result(printed.rate(), printed.measuredSeconds(), printed.totalSeconds(), foreign,
+                printed.cpuNanosPerUnit());
     }
 
     /** What the forked run printed. */
-    private record Printed(double rate, double measuredSeconds, double totalSeconds, double cpuSeconds) {
+    private record Printed(double rate, double measuredSeconds, double totalSeconds, double cpuSeconds,
+                           double cpuNanosPerUnit) {
     }
 
     private static Printed parse(List<String> lines, Workload workload, Contender contender, Path log) throws IOException {
         for (String line : lines) {
             if (line.startsWith("RESULT ")) {
                 Files.deleteIfExists(log);
-                return new Printed(field(line, "rate"), field(line, "seconds"), field(line, "total"), field(line, "cpu"));
+                return new Printed(field(line, "rate"), field(line, "seconds"), field(line, "total"), field(line, "cpu"),
+                        field(line, "cpuPerUnit"));
             }
         }
         throw new IllegalStateException(workload + " on " + contender + " printed no result; log: " + log

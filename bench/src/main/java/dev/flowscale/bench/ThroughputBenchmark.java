@@ -96,31 +96,35 @@ public final class ThroughputBenchmark {
         System.out.printf("%n== %s, size %,d, load average before %.2f%n", workload, size, load());
         Map<Contender, List<Double>> rates = new EnumMap<>(Contender.class);
         Map<Contender, List<Double>> foreign = new EnumMap<>(Contender.class);
+        Map<Contender, List<Double>> cpu = new EnumMap<>(Contender.class);
         for (int round = 1; round <= runs; round++) {
             for (Contender contender : contenders) {
                 double busyBefore = MachineLoad.awaitQuiet(quietCores, quietWaitSeconds);
                 ForkedRun.Result r = ForkedRun.run(jvm, workload, contender, size, warmup, timeoutSeconds);
                 rates.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.rate());
                 foreign.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.foreignCores());
-                System.out.printf(Locale.ROOT, "run %d %-32s %,14.0f %s  (timed %.2f s of %.2f s; other processes: "
-                        + "%.2f cores before, %.2f during; load avg %.2f)%n", round, contender.label(), r.rate(),
-                        workload.unit(), r.measuredSeconds(), r.totalSeconds(), busyBefore, r.foreignCores(), load());
+                cpu.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.cpuNanosPerUnit());
+                System.out.printf(Locale.ROOT, "run %d %-32s %,14.0f %s  %.1f CPU ns each  (timed %.2f s of %.2f s;"
+                        + " other processes: %.2f cores before, %.2f during; load avg %.2f)%n", round, contender.label(),
+                        r.rate(), workload.unit(), r.cpuNanosPerUnit(), r.measuredSeconds(), r.totalSeconds(),
+                        busyBefore, r.foreignCores(), load());
             }
         }
         System.out.printf("load average after %.2f%n", load());
-        summarise(workload, size, rates, foreign);
+        summarise(workload, size, rates, foreign, cpu);
     }
 
     private void summarise(Workload workload, long size, Map<Contender, List<Double>> rates,
-                           Map<Contender, List<Double>> foreign) {
+                           Map<Contender, List<Double>> foreign, Map<Contender, List<Double>> cpu) {
         Map<Contender, Stats> stats = new EnumMap<>(Contender.class);
         rates.forEach((c, v) -> stats.put(c, Stats.of(v)));
         summary.append(String.format(Locale.ROOT, "### %s (size %,d), %s%n%n", workload, size, workload.unit()));
-        summary.append("| contender | median | min – max | runs | CPU of other processes, median (max) |\n"
-                + "|---|---:|---:|---:|---:|\n");
-        stats.forEach((c, s) -> summary.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %d | %.2f (%.2f) cores |%n",
-                c.label(), millions(s.median()), millions(s.min()), millions(s.max()), s.runs(),
-                Stats.of(foreign.get(c)).median(), Stats.of(foreign.get(c)).max())));
+        summary.append("| contender | median | min – max | runs | CPU ns per unit, median (min – max) |"
+                + " CPU of other processes, median (max) |\n|---|---:|---:|---:|---:|---:|\n");
+        stats.forEach((c, s) -> summary.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %d |"
+                + " %.1f (%.1f – %.1f) | %.2f (%.2f) cores |%n", c.label(), millions(s.median()), millions(s.min()),
+                millions(s.max()), s.runs(), Stats.of(cpu.get(c)).median(), Stats.of(cpu.get(c)).min(),
+                Stats.of(cpu.get(c)).max(), Stats.of(foreign.get(c)).median(), Stats.of(foreign.get(c)).max())));
         Stats on = stats.get(Contender.FLOWSCALE_ON);
         Stats off = stats.get(Contender.FLOWSCALE_OFF);
         Stats flink = stats.get(Contender.FLINK);
@@ -135,6 +139,11 @@ public final class ThroughputBenchmark {
             summary.append(String.format(Locale.ROOT, "instrumentation overhead (off − on) / off of the medians: %.1f %%; "
                     + "median of the per-round paired overheads: %.1f %%%n",
                     (off.median() - on.median()) / off.median() * 100, pairedOverhead(rates) * 100));
+            summary.append(String.format(Locale.ROOT, "instrumentation CPU cost (on − off) / off, CPU ns per unit:"
+                    + " %.1f %% of the medians; median of the per-round paired figures: %.1f %%%n",
+                    (Stats.of(cpu.get(Contender.FLOWSCALE_ON)).median() - Stats.of(cpu.get(Contender.FLOWSCALE_OFF))
+                            .median()) / Stats.of(cpu.get(Contender.FLOWSCALE_OFF)).median() * 100,
+                    -pairedOverhead(cpu) * 100));
         }
         summary.append('\n');
     }

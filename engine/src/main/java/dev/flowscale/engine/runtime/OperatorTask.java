@@ -34,6 +34,11 @@ final class OperatorTask extends Task {
         this.idleFlushNanos = settings.config().idleFlush().toNanos();
         this.openChannels = gate.channels();
         this.instrumented = settings.config().instrumented();
+        if (!instrumented) {
+            // Debloating sizes the input by measured useful time; without measurements the input
+            // takes whole batches, bounded by the channel capacity as before debloating.
+            gate.limitRecords(Integer.MAX_VALUE);
+        }
     }
 
     @Override

@@ -47,4 +47,25 @@ class BackpressureTest {
             assertThat(maxInFlight).as("records in flight").isPositive().isLessThanOrEqualTo(capacity);
         }
     }
+
+    @Test
+    void withoutInstrumentationChannelsTakeWholeBatchesUpToTheirCapacity() throws Exception {
+        JobBuilder job = JobBuilder.named("uninstrumented");
+        job.source("src", Sources.generator(Long.MAX_VALUE, seq -> seq))
+                .map("map", x -> x).parallelism(2)
+                .sink("sink", Sinks.counting()).parallelism(1).cost(SyntheticCost.blocking(Duration.ofMillis(1)));
+        JobConfig config = JobConfig.defaults().withBatchSize(64).withChannelCapacity(4).withInstrumentation(false);
+        try (RunningJob running = job.start(config)) {
+            long maxInFlight = 0;
+            long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (System.nanoTime() < end) {
+                maxInFlight = Math.max(maxInFlight, running.queuedRecords());
+                Thread.sleep(5);
+            }
+            // Four channels (src → 2 maps, 2 maps → sink); debloating without measurements would
+            // keep each at its initial limit.
+            assertThat(maxInFlight).as("records in flight").isGreaterThan(4L * InputGate.INITIAL_RECORD_LIMIT)
+                    .isLessThanOrEqualTo(running.channelCapacityRecords());
+        }
+    }
 }
