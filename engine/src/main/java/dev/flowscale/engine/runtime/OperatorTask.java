@@ -67,6 +67,7 @@ final class OperatorTask extends Task {
             if (now - lastDebloat > DEBLOAT_EVERY_NANOS) {
                 debloat(now);
             }
+            tunePublishing(now);
             if (now - lastFlush > flushIntervalNanos) {
                 output.flush();
                 lastFlush = now;
@@ -97,10 +98,11 @@ final class OperatorTask extends Task {
         Object[] records = batch.records;
         TaskOutput out = output;
         InstanceMetrics published = instrumented ? metrics : null;
+        int mask = publishMask;
         for (int i = 0; i < batch.size; i++) {
             // Counted when it starts and charged before its outputs, so that a snapshot at any
             // moment sees a record's input and outputs together (cost time dominates a record).
-            if (published != null) {
+            if (published != null && (i & mask) == 0) {
                 published.pendingIn(i + 1);
             }
             if (cost != null) {

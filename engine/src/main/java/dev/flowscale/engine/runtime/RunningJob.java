@@ -222,6 +222,11 @@ public final class RunningJob implements AutoCloseable {
         return graph.jobName();
     }
 
+    /** The tasks of the current execution (for tests in this package). */
+    java.util.List<Task> tasks() {
+        return execution.tasks();
+    }
+
     public Status status() {
         return status;
     }

@@ -79,6 +79,7 @@ final class SourceTask extends Task {
             }
             clock.backlog(reader.backlog());
             long now = System.nanoTime();
+            tunePublishing(now);
             if (now - lastFlush > flushIntervalNanos) {
                 output.flush();
                 lastFlush = now;

@@ -25,6 +25,18 @@ abstract class Task implements Runnable {
     /** Pays the operator's synthetic per-record cost; null when it has none. */
     Runnable cost;
     private Runnable opened = () -> { };
+    /**
+     * Which records publish the pending counts: those whose index has none of these bits set
+     * (0: every record). See {@link #tunePublishing}.
+     */
+    int publishMask;
+    private long tunedAt;
+    private dev.flowscale.engine.metrics.InstanceSnapshot tunedFrom;
+    static final long TUNE_EVERY_NANOS = 200_000_000L;
+    /** Records slower than this publish their pending counts one by one. */
+    static final long SLOW_RECORD_NANOS = 1_000L;
+    /** Faster records publish every 64th: a snapshot then misses at most 64 µs of their work. */
+    static final int FAST_MASK = 63;
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
@@ -60,6 +72,29 @@ abstract class Task implements Runnable {
 
     void cost(Runnable perRecord) {
         this.cost = perRecord;
+    }
+
+    /**
+     * Every {@value #TUNE_EVERY_NANOS} ns: an instance whose records take over
+     * {@value #SLOW_RECORD_NANOS} ns of useful time each publishes its pending counts after every
+     * record (so a snapshot in the middle of a slow batch is exact); a faster one publishes after
+     * every 64th, which keeps the per-record cost of instrumentation off the hot path.
+     */
+    final void tunePublishing(long now) {
+        if (!clock.instrumented() || now - tunedAt < TUNE_EVERY_NANOS) {
+            return;
+        }
+        var snapshot = metrics.snapshot(now);
+        if (tunedFrom != null) {
+            long records = snapshot.recordsIn() - tunedFrom.recordsIn();
+            long useful = snapshot.usefulNanos() - tunedFrom.usefulNanos();
+            if (records > 0) {
+                publishMask = useful / records > SLOW_RECORD_NANOS ? 0 : FAST_MASK;
+                output.publishMask(publishMask);
+            }
+        }
+        tunedFrom = snapshot;
+        tunedAt = now;
     }
 
     /** Called once the task has opened, or has ended without opening. */

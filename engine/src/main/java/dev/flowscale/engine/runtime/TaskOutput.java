@@ -10,6 +10,7 @@ final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;
     private long emitted;
     private dev.flowscale.engine.metrics.InstanceMetrics metrics;
+    private int publishMask;
 
     TaskOutput(RecordWriter[] writers) {
         this.writers = writers;
@@ -20,10 +21,15 @@ final class TaskOutput implements Collector<Object> {
         this.metrics = instanceMetrics;
     }
 
+    /** Publish the running count when it has none of these bits set (0: every record). */
+    void publishMask(int mask) {
+        this.publishMask = mask;
+    }
+
     @Override
     public void collect(Object record) {
         emitted++;
-        if (metrics != null) {
+        if (metrics != null && (emitted & publishMask) == 0) {
             metrics.pendingOut(emitted);
         }
         try {
