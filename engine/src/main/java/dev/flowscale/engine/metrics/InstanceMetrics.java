@@ -2,14 +2,15 @@ package dev.flowscale.engine.metrics;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.StampedLock;
 
 /**
  * The DS2 counters of one operator instance. Its task thread is the only writer and updates it
  * once per batch or per change of phase, never per record. Every nanosecond of the instance's
  * life is in exactly one phase, so useful + waiting-for-input + backpressure = observed time.
  * Readers on other threads get a consistent {@link InstanceSnapshot} that includes the time
- * spent so far in the current phase.
+ * spent so far in the current phase. Writes are bracketed by a sequence number (a seqlock: odd
+ * while a write is under way), so the writer never waits and pays no atomic instruction; a
+ * reader retries when the number changed while it read.
  */
 public final class InstanceMetrics {
 
@@ -18,12 +19,14 @@ public final class InstanceMetrics {
 
     private static final VarHandle PENDING_IN;
     private static final VarHandle PENDING_OUT;
+    private static final VarHandle SEQUENCE;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PENDING_IN = lookup.findVarHandle(InstanceMetrics.class, "pendingIn", long.class);
             PENDING_OUT = lookup.findVarHandle(InstanceMetrics.class, "pendingOut", long.class);
+            SEQUENCE = lookup.findVarHandle(InstanceMetrics.class, "sequence", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,7 +38,8 @@ public final class InstanceMetrics {
     /** Records handled in the batch under way; published per record with a cheap release store. */
     private long pendingIn;
     private long pendingOut;
-    private final StampedLock lock = new StampedLock();
+    /** Even when the counters are consistent, odd while the task thread changes them. */
+    private long sequence;
     private long startNanos;
     private long recordsIn;
     private long recordsOut;
@@ -67,36 +71,47 @@ public final class InstanceMetrics {
     }
 
     public void start(long now) {
-        long stamp = lock.writeLock();
+        beginWrite();
         startNanos = now;
         phase = Phase.USEFUL;
         phaseSince = now;
-        lock.unlockWrite(stamp);
+        endWrite();
     }
 
     /** Closes the current phase at {@code now} and opens {@code next}. */
     public void enter(Phase next, long now) {
-        long stamp = lock.writeLock();
+        beginWrite();
         account(now);
         phase = next;
         phaseSince = now;
-        lock.unlockWrite(stamp);
+        endWrite();
     }
 
     /** Adds a finished batch's records and clears the pending counts, atomically for readers. */
     public void addRecords(long in, long out) {
-        long stamp = lock.writeLock();
+        beginWrite();
         recordsIn += in;
         recordsOut += out;
         PENDING_IN.setRelease(this, 0L);
         PENDING_OUT.setRelease(this, 0L);
-        lock.unlockWrite(stamp);
+        endWrite();
     }
 
     public void backlog(long records) {
-        long stamp = lock.writeLock();
+        beginWrite();
         backlog = records;
-        lock.unlockWrite(stamp);
+        endWrite();
+    }
+
+    /** Single writer: the odd number is visible before any of the changes that follow. */
+    private void beginWrite() {
+        SEQUENCE.setOpaque(this, sequence + 1);
+        VarHandle.storeStoreFence();
+    }
+
+    /** The changes are visible before the even number that closes them. */
+    private void endWrite() {
+        SEQUENCE.setRelease(this, sequence + 1);
     }
 
     /** A source's backlog read live at each snapshot, so it stays current while the source is blocked. */
@@ -109,11 +124,13 @@ public final class InstanceMetrics {
     }
 
     public Phase phase() {
-        long stamp = lock.readLock();
-        try {
-            return phase;
-        } finally {
-            lock.unlockRead(stamp);
+        while (true) {
+            long before = (long) SEQUENCE.getAcquire(this);
+            Phase read = phase;
+            if (unchanged(before)) {
+                return read;
+            }
+            Thread.onSpinWait();
         }
     }
 
@@ -121,20 +138,34 @@ public final class InstanceMetrics {
     public InstanceSnapshot snapshot(long now) {
         java.util.function.LongSupplier live = liveBacklog;
         long currentBacklog = live == null ? -1 : Math.max(0, live.getAsLong());
-        long stamp = lock.readLock();
-        try {
-            long open = phase == Phase.NOT_STARTED || phase == Phase.FINISHED ? 0 : Math.max(0, now - phaseSince);
-            long end = phase == Phase.FINISHED ? phaseSince : now;
-            return new InstanceSnapshot(operatorId, instance, now,
-                    phase == Phase.NOT_STARTED ? 0 : Math.max(0, end - startNanos),
-                    recordsIn + pending(source ? PENDING_OUT : PENDING_IN), recordsOut + pending(PENDING_OUT),
-                    usefulNanos + (phase == Phase.USEFUL ? open : 0),
-                    waitInputNanos + (phase == Phase.WAIT_INPUT ? open : 0),
-                    backpressureNanos + (phase == Phase.BACKPRESSURE ? open : 0),
-                    currentBacklog >= 0 ? currentBacklog : backlog, phase == Phase.FINISHED);
-        } finally {
-            lock.unlockRead(stamp);
+        while (true) {
+            long before = (long) SEQUENCE.getAcquire(this);
+            InstanceSnapshot read = read(now, currentBacklog);
+            if (unchanged(before)) {
+                return read;
+            }
+            Thread.onSpinWait();
         }
+    }
+
+    /** Whether no write began or ended since {@code before} was read (and none was under way then). */
+    private boolean unchanged(long before) {
+        VarHandle.loadLoadFence();
+        return (before & 1) == 0 && before == (long) SEQUENCE.getOpaque(this);
+    }
+
+    private InstanceSnapshot read(long now, long currentBacklog) {
+        Phase p = phase;
+        long since = phaseSince;
+        long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
+        long end = p == Phase.FINISHED ? since : now;
+        return new InstanceSnapshot(operatorId, instance, now,
+                p == Phase.NOT_STARTED ? 0 : Math.max(0, end - startNanos),
+                recordsIn + pending(source ? PENDING_OUT : PENDING_IN), recordsOut + pending(PENDING_OUT),
+                usefulNanos + (p == Phase.USEFUL ? open : 0),
+                waitInputNanos + (p == Phase.WAIT_INPUT ? open : 0),
+                backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
+                currentBacklog >= 0 ? currentBacklog : backlog, p == Phase.FINISHED);
     }
 
     private long pending(VarHandle handle) {
