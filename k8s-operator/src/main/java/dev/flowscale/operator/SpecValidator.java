@@ -37,6 +37,7 @@ final class SpecValidator {
             problems.add("spec.savepoints.path must be an absolute path in the runner container, e.g."
                     + " /flowscale/savepoints");
         }
+        checkAgainstRunner(spec.job, spec.parallelism, problems);
         return problems;
     }
 
@@ -46,8 +47,50 @@ final class SpecValidator {
         } else if (!blank(job.builtin) && !BUILTIN_JOBS.contains(job.builtin)) {
             problems.add("spec.job.builtin '" + job.builtin + "' is not a built-in job: use one of "
                     + BUILTIN_JOBS.stream().sorted().toList() + " or set spec.job.mainClass");
+        } else {
+            checkArgs(job, problems);
         }
     }
+
+    /**
+     * The operator sets some runner options itself; a built-in job's other arguments are checked
+     * as the runner will check them, so a typo fails here instead of crash-looping the pod.
+     */
+    private static void checkArgs(JobSpec job, List<String> problems) {
+        List<String> args = job.args == null ? List.of() : job.args;
+        for (String arg : args) {
+            String field = OPERATOR_OPTIONS.get(arg);
+            if (field != null) {
+                problems.add("spec.job.args must not set " + arg + ": the operator sets it; use " + field);
+            }
+        }
+    }
+
+    /** With nothing else wrong, a built-in job's arguments and parallelism as its runner will see them. */
+    private static void checkAgainstRunner(JobSpec job, Map<String, Integer> parallelism, List<String> problems) {
+        if (problems.isEmpty() && !blank(job.builtin)) {
+            List<String> checked = new ArrayList<>(job.args == null ? List.of() : job.args);
+            if (parallelism != null && !parallelism.isEmpty() && !parallelism.containsValue(null)) {
+                checked.addAll(List.of("--parallelism", parallelism.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(","))));
+            }
+            try {
+                dev.flowscale.engine.cli.EngineMain.check(job.builtin, checked);
+            } catch (dev.flowscale.engine.api.EngineException e) {
+                problems.add("spec.job.args and spec.parallelism are not valid for the built-in job '"
+                        + job.builtin + "': " + e.getMessage() + " (see `flowscale-engine --help` for the options)");
+            }
+        }
+    }
+
+    /** Runner options the operator passes, with where the user sets what they control. */
+    private static final Map<String, String> OPERATOR_OPTIONS = Map.of(
+            "--parallelism", "spec.parallelism",
+            "--savepoint-dir", "spec.savepoints",
+            "--restore-from", "spec.suspend (the operator restores from the last savepoint)",
+            "--metrics-port", "the runner Service (port 9249)",
+            "--job-name", "metadata.name (the job is named <namespace>/<name>)",
+            "--after-stop", "nothing: the operator keeps stopped runners until it replaces their pods");
 
     private static void checkParallelism(Map<String, Integer> parallelism, AutoscalerSpec autoscaler,
                                          List<String> problems) {

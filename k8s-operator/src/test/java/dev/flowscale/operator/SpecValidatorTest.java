@@ -67,4 +67,25 @@ class SpecValidatorTest {
         spec.savepoints.path = "savepoints";
         assertThat(SpecValidator.problems(spec)).singleElement().asString().contains("absolute path");
     }
+
+    @Test
+    void aBuiltinJobsArgumentsAndParallelismAreCheckedAsTheRunnerWillCheckThem() {
+        StreamJobSpec spec = valid();
+        spec.job.args = java.util.List.of("--rate", "fast");
+        assertThat(SpecValidator.problems(spec)).singleElement().satisfies(p -> assertThat(p)
+                .contains("spec.job.args").contains("fast"));
+
+        spec = valid();
+        spec.parallelism.put("splitter", 2);
+        assertThat(SpecValidator.problems(spec)).singleElement().satisfies(p -> assertThat(p)
+                .contains("spec.parallelism").contains("splitter"));
+    }
+
+    @Test
+    void optionsTheOperatorSetsItselfAreRejectedWithWhereToSetThem() {
+        StreamJobSpec spec = valid();
+        spec.job.args = java.util.List.of("--parallelism", "count=4");
+        assertThat(SpecValidator.problems(spec)).singleElement().satisfies(p -> assertThat(p)
+                .contains("must not set --parallelism").contains("use spec.parallelism"));
+    }
 }

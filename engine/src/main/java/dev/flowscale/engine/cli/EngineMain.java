@@ -97,25 +97,16 @@ public final class EngineMain {
     }
 
     private static int runJob(List<String> args, PrintStream out) throws InterruptedException {
-        if (args.isEmpty() || args.get(0).startsWith("--")) {
-            throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
-        }
-        Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
-        valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
-                "checkpoint-interval", "restore-from", "job-name", "after-stop"));
-        CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of("no-instrumentation"));
-        Duration duration = options.duration("duration", null);
-        Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
-        boolean linger = afterStop(options);
+        RunCommand run = RunCommand.parse(args);
+        CliOptions options = run.options();
+        Duration duration = run.duration();
+        Duration interval = run.printInterval();
+        boolean linger = run.linger();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobConfig config = JobConfig.defaults().withBatchSize(options.integer("batch-size", 512, 1))
                 .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry)
                 .withCheckpointing(checkpointing(options, args.get(0)));
-        var builder = BuiltinJobs.build(args.get(0), options);
-        var graph = builder.build();
-        if (options.has("job-name")) {
-            graph = graph.withJobName(options.text("job-name", graph.jobName()));
-        }
+        var graph = run.graph();
         try (MetricsHttpServer server = options.has("metrics-port")
                 ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0), registry) : null) {
             if (server != null) {
@@ -134,6 +125,45 @@ public final class EngineMain {
                 new CountDownLatch(1).await();
             }
             return code;
+        }
+    }
+
+    /**
+     * Checks the arguments of {@code run <job> <args>} as a run would before it starts (options,
+     * values, the job's graph), so a caller such as the Kubernetes operator can reject them early.
+     *
+     * @throws EngineException with the message a run would print
+     */
+    public static void check(String job, List<String> args) {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(job);
+        command.addAll(args);
+        RunCommand.parse(command);
+    }
+
+    /** A parsed {@code run} command: every check a run makes before anything starts. */
+    private record RunCommand(CliOptions options, dev.flowscale.engine.graph.JobGraph graph, Duration duration,
+                              Duration printInterval, boolean linger) {
+        static RunCommand parse(List<String> args) {
+            if (args.isEmpty() || args.get(0).startsWith("--")) {
+                throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
+            }
+            Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
+            valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
+                    "checkpoint-interval", "restore-from", "job-name", "after-stop"));
+            CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued,
+                    Set.of("no-instrumentation"));
+            Duration duration = options.duration("duration", null);
+            Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
+            options.duration("checkpoint-interval", Duration.ZERO);
+            options.integer("batch-size", 512, 1);
+            options.integer("metrics-port", 0, 0);
+            boolean linger = afterStop(options);
+            var graph = BuiltinJobs.build(args.get(0), options).build();
+            if (options.has("job-name")) {
+                graph = graph.withJobName(options.text("job-name", graph.jobName()));
+            }
+            return new RunCommand(options, graph, duration, interval, linger);
         }
     }
 

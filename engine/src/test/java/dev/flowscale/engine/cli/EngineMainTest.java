@@ -122,4 +122,18 @@ class EngineMainTest {
         }
         throw new AssertionError(uri + " answered " + last + ", not " + status + ", within 20 s");
     }
+
+    @Test
+    void checkAcceptsWhatARunAcceptsAndRejectsWhatItRejectsWithoutStartingAnything() {
+        EngineMain.check("wordcount", List.of("--rate", "1000", "--cost", "split=sleep:2ms", "--checkpoint-interval",
+                "30s"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--rate",
+                "fast"))).hasMessageContaining("fast");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--cost",
+                "nosuchop=cpu:1us"))).hasMessageContaining("nosuchop");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--bogus",
+                "1"))).hasMessageContaining("--bogus");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("nosuchjob", List.of()))
+                .hasMessageContaining("nosuchjob");
+    }
 }
