@@ -121,10 +121,13 @@ public final class ThroughputBenchmark {
         summary.append(String.format(Locale.ROOT, "### %s (size %,d), %s%n%n", workload, size, workload.unit()));
         summary.append("| contender | median | min – max | runs | CPU ns per unit, median (min – max) |"
                 + " CPU of other processes, median (max) |\n|---|---:|---:|---:|---:|---:|\n");
-        stats.forEach((c, s) -> summary.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %d |"
-                + " %.1f (%.1f – %.1f) | %.2f (%.2f) cores |%n", c.label(), millions(s.median()), millions(s.min()),
-                millions(s.max()), s.runs(), Stats.of(cpu.get(c)).median(), Stats.of(cpu.get(c)).min(),
-                Stats.of(cpu.get(c)).max(), Stats.of(foreign.get(c)).median(), Stats.of(foreign.get(c)).max())));
+        stats.forEach((c, s) -> {
+            Stats cpuStats = Stats.of(cpu.get(c));
+            Stats other = Stats.of(foreign.get(c));
+            summary.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %d | %.1f (%.1f – %.1f) |"
+                    + " %.2f (%.2f) cores |%n", c.label(), millions(s.median()), millions(s.min()), millions(s.max()),
+                    s.runs(), cpuStats.median(), cpuStats.min(), cpuStats.max(), other.median(), other.max()));
+        });
         Stats on = stats.get(Contender.FLOWSCALE_ON);
         Stats off = stats.get(Contender.FLOWSCALE_OFF);
         Stats flink = stats.get(Contender.FLINK);
@@ -139,11 +142,11 @@ public final class ThroughputBenchmark {
             summary.append(String.format(Locale.ROOT, "instrumentation overhead (off − on) / off of the medians: %.1f %%; "
                     + "median of the per-round paired overheads: %.1f %%%n",
                     (off.median() - on.median()) / off.median() * 100, pairedOverhead(rates) * 100));
+            double cpuOn = Stats.of(cpu.get(Contender.FLOWSCALE_ON)).median();
+            double cpuOff = Stats.of(cpu.get(Contender.FLOWSCALE_OFF)).median();
             summary.append(String.format(Locale.ROOT, "instrumentation CPU cost (on − off) / off, CPU ns per unit:"
                     + " %.1f %% of the medians; median of the per-round paired figures: %.1f %%%n",
-                    (Stats.of(cpu.get(Contender.FLOWSCALE_ON)).median() - Stats.of(cpu.get(Contender.FLOWSCALE_OFF))
-                            .median()) / Stats.of(cpu.get(Contender.FLOWSCALE_OFF)).median() * 100,
-                    -pairedOverhead(cpu) * 100));
+                    (cpuOn - cpuOff) / cpuOff * 100, -pairedOverhead(cpu) * 100));
         }
         summary.append('\n');
     }

@@ -3,7 +3,6 @@ package dev.flowscale.operator;
 import dev.flowscale.operator.api.DecisionRecord;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
-import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -37,7 +36,7 @@ public final class JobStatusReporter implements DecisionListener, RescaleListene
     public void onDecision(ScalingDecision decision) {
         DecisionRecord record = DecisionRecords.of(decision);
         DecisionRecord[] previous = new DecisionRecord[1];
-        StreamJob job = editStatus(status -> {
+        StreamJob job = store.edit(namespace, name, status -> {
             previous[0] = status.lastDecision;
             if (previous[0] == null || !Objects.equals(previous[0].summary, record.summary)) {
                 status.record(record);
@@ -58,7 +57,7 @@ public final class JobStatusReporter implements DecisionListener, RescaleListene
 
     @Override
     public void onRescale(RescaleReport report) {
-        StreamJob job = editStatus(status -> {
+        StreamJob job = store.edit(namespace, name, status -> {
             report.savepoint().ifPresent(p -> status.lastSavepoint = p.toString());
             status.phase = JobPhase.Running;
             Conditions.set(status, Conditions.SCALING, false, report.succeeded() ? "Rescaled" : "RescaleFailed",
@@ -72,9 +71,5 @@ public final class JobStatusReporter implements DecisionListener, RescaleListene
         } else {
             events.warning(job, JobEvents.RESCALE_FAILED, report.summary());
         }
-    }
-
-    private StreamJob editStatus(java.util.function.Consumer<StreamJobStatus> change) {
-        return store.edit(namespace, name, change);
     }
 }

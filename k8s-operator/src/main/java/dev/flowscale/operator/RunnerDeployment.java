@@ -104,14 +104,19 @@ final class RunnerDeployment {
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
                 "--savepoint-dir", savepointDir(job), "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
-            args.addAll(List.of("--parallelism", parallelism.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","))));
+            args.addAll(List.of("--parallelism", parallelismArg(parallelism)));
         }
         if (restoreFrom != null) {
             args.addAll(List.of("--restore-from", restoreFrom));
         }
         args.addAll(spec.job.args);
         return args;
+    }
+
+    /** The runner's {@code --parallelism} value: {@code op=p,op=p} in the map's order. */
+    static String parallelismArg(Map<String, Integer> parallelism) {
+        return parallelism.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(","));
     }
 
     /** The job label of the runner's and the operator's metrics: {@code namespace/name}. */

@@ -71,8 +71,7 @@ final class SpecValidator {
         if (problems.isEmpty() && !blank(job.builtin)) {
             List<String> checked = new ArrayList<>(job.args == null ? List.of() : job.args);
             if (parallelism != null && !parallelism.isEmpty() && !parallelism.containsValue(null)) {
-                checked.addAll(List.of("--parallelism", parallelism.entrySet().stream()
-                        .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(","))));
+                checked.addAll(List.of("--parallelism", RunnerDeployment.parallelismArg(parallelism)));
             }
             try {
                 dev.flowscale.engine.cli.EngineMain.check(job.builtin, checked);

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -214,8 +213,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     }
 
     static String summary(Map<String, Integer> parallelism) {
-        return parallelism.isEmpty() ? "job defaults" : parallelism.entrySet().stream()
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+        return parallelism.isEmpty() ? "job defaults" : RunnerDeployment.parallelismArg(parallelism);
     }
 
     private static String readyReason(JobPhase phase) {

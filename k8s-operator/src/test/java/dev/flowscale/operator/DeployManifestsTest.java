@@ -49,7 +49,8 @@ class DeployManifestsTest {
         });
     }
 
-    private static List<HasMetadata> resources(String file) throws IOException {
+    /** The objects of a manifest in deploy/. */
+    static List<HasMetadata> resources(String file) throws IOException {
         try (InputStream in = Files.newInputStream(DEPLOY.resolve(file))) {
             Object parsed = Serialization.unmarshal(in);
             return parsed instanceof KubernetesResourceList<?> list ? List.copyOf(list.getItems())

@@ -6,7 +6,6 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -153,7 +152,7 @@ class RbacMatchesApiCallsIT {
     /** Every (group, resource, verb) the manifest's ClusterRole and Role grant. */
     private static Set<String> granted() throws IOException {
         Set<String> rules = new TreeSet<>();
-        for (HasMetadata resource : manifest()) {
+        for (HasMetadata resource : DeployManifestsTest.resources("operator.yaml")) {
             List<PolicyRule> policy = resource instanceof ClusterRole c ? c.getRules()
                     : resource instanceof Role r ? r.getRules() : List.of();
             for (PolicyRule rule : policy) {
@@ -167,14 +166,6 @@ class RbacMatchesApiCallsIT {
         // Every authenticated user may review its own rules (system:basic-user); not granted here.
         rules.add(new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create").toString());
         return rules;
-    }
-
-    private static List<HasMetadata> manifest() throws IOException {
-        try (InputStream in = Files.newInputStream(DeployManifestsTest.DEPLOY.resolve("operator.yaml"))) {
-            Object parsed = Serialization.unmarshal(in);
-            return parsed instanceof KubernetesResourceList<?> list ? List.copyOf(list.getItems())
-                    : ((List<?>) parsed).stream().map(HasMetadata.class::cast).toList();
-        }
     }
 
     private static int freePort() throws IOException {

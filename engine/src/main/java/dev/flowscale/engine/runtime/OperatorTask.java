@@ -18,10 +18,7 @@ final class OperatorTask extends Task {
     private int openChannels;
     private long lastFlush;
 
-    private static final long DEBLOAT_EVERY_NANOS = 200_000_000L;
     private static final double DEBLOAT_TARGET_SECONDS = 0.5;
-    private long lastDebloat;
-    private dev.flowscale.engine.metrics.InstanceSnapshot lastDebloatSnapshot;
     private CheckpointBarrier aligning;
     private int barriersSeen;
     private long lastBarrier;
@@ -64,10 +61,7 @@ final class OperatorTask extends Task {
             processBatch(batch);
             clock.records(batch.size, output.takeEmitted());
             long now = System.nanoTime();
-            if (now - lastDebloat > DEBLOAT_EVERY_NANOS) {
-                debloat(now);
-            }
-            tunePublishing(now);
+            sample(now);
             if (now - lastFlush > flushIntervalNanos) {
                 output.flush();
                 lastFlush = now;
@@ -76,22 +70,17 @@ final class OperatorTask extends Task {
     }
 
     /**
-     * Buffer debloating: limits the records queued at the input to about {@code DEBLOAT_TARGET}
-     * of this instance's own processing (its true rate), so in-flight data never takes long to
-     * drain and barriers are not stuck behind it.
+     * Buffer debloating, at every sample: limits the records queued at the input to about
+     * {@code DEBLOAT_TARGET} of this instance's own processing (its true rate), so in-flight data
+     * never takes long to drain and barriers are not stuck behind it.
      */
-    private void debloat(long now) {
-        var snapshot = metrics.snapshot(now);
-        if (lastDebloatSnapshot != null && instrumented) {
-            double useful = (snapshot.usefulNanos() - lastDebloatSnapshot.usefulNanos()) / 1e9;
-            double records = snapshot.recordsIn() - lastDebloatSnapshot.recordsIn();
-            if (useful > 0.01 && records > 0) {
-                double perChannel = records / useful * DEBLOAT_TARGET_SECONDS / gate.channels();
-                gate.limitRecords((int) Math.min(Integer.MAX_VALUE, Math.ceil(perChannel)));
-            }
+    @Override
+    void onSample(long records, long usefulNanos) {
+        double useful = usefulNanos / 1e9;
+        if (useful > 0.01 && records > 0) {
+            double perChannel = records / useful * DEBLOAT_TARGET_SECONDS / gate.channels();
+            gate.limitRecords((int) Math.min(Integer.MAX_VALUE, Math.ceil(perChannel)));
         }
-        lastDebloatSnapshot = snapshot;
-        lastDebloat = now;
     }
 
     private void processBatch(Batch batch) throws Exception {

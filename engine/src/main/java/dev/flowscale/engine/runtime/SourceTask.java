@@ -79,7 +79,7 @@ final class SourceTask extends Task {
             }
             clock.backlog(reader.backlog());
             long now = System.nanoTime();
-            tunePublishing(now);
+            sample(now);
             if (now - lastFlush > flushIntervalNanos) {
                 output.flush();
                 lastFlush = now;

@@ -27,11 +27,11 @@ abstract class Task implements Runnable {
     private Runnable opened = () -> { };
     /**
      * Which records publish the pending counts: those whose index has none of these bits set
-     * (0: every record). See {@link #tunePublishing}.
+     * (0: every record). See {@link #sample}.
      */
     int publishMask;
-    private long tunedAt;
-    private dev.flowscale.engine.metrics.InstanceSnapshot tunedFrom;
+    private long sampledAt;
+    private dev.flowscale.engine.metrics.InstanceSnapshot sampledFrom;
     static final long TUNE_EVERY_NANOS = 200_000_000L;
     /** Records slower than this publish their pending counts one by one. */
     static final long SLOW_RECORD_NANOS = 1_000L;
@@ -75,26 +75,32 @@ abstract class Task implements Runnable {
     }
 
     /**
-     * Every {@value #TUNE_EVERY_NANOS} ns: an instance whose records take over
-     * {@value #SLOW_RECORD_NANOS} ns of useful time each publishes its pending counts after every
-     * record (so a snapshot in the middle of a slow batch is exact); a faster one publishes after
-     * every 64th, which keeps the per-record cost of instrumentation off the hot path.
+     * Every {@value #TUNE_EVERY_NANOS} ns, from one sample of the counters: an instance whose
+     * records take over {@value #SLOW_RECORD_NANOS} ns of useful time each publishes its pending
+     * counts after every record (so a snapshot in the middle of a slow batch is exact), a faster
+     * one after every 64th, which keeps the per-record cost of instrumentation off the hot path;
+     * then {@link #onSample} sees the same figures.
      */
-    final void tunePublishing(long now) {
-        if (!clock.instrumented() || now - tunedAt < TUNE_EVERY_NANOS) {
+    final void sample(long now) {
+        if (!clock.instrumented() || now - sampledAt < TUNE_EVERY_NANOS) {
             return;
         }
         var snapshot = metrics.snapshot(now);
-        if (tunedFrom != null) {
-            long records = snapshot.recordsIn() - tunedFrom.recordsIn();
-            long useful = snapshot.usefulNanos() - tunedFrom.usefulNanos();
+        if (sampledFrom != null) {
+            long records = snapshot.recordsIn() - sampledFrom.recordsIn();
+            long useful = snapshot.usefulNanos() - sampledFrom.usefulNanos();
             if (records > 0) {
                 publishMask = useful / records > SLOW_RECORD_NANOS ? 0 : FAST_MASK;
                 output.publishMask(publishMask);
             }
+            onSample(records, useful);
         }
-        tunedFrom = snapshot;
-        tunedAt = now;
+        sampledFrom = snapshot;
+        sampledAt = now;
+    }
+
+    /** Records taken in and useful nanoseconds spent since the previous sample. */
+    void onSample(long records, long usefulNanos) {
     }
 
     /** Called once the task has opened, or has ended without opening. */
