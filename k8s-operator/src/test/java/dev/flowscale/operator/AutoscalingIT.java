@@ -62,7 +62,9 @@ class AutoscalingIT {
         StreamJob job = awaitJob(j -> j.getStatus().lastDecision != null
                 && j.getStatus().lastDecision.summary.contains("split 1→"));
         assertThat(job.getStatus().lastDecision.outcome).isEqualTo("SCALE");
-        assertThat(events(JobEvents.SCALING_REPORT)).isNotEmpty();
+        // The reporter writes status first and then the Event: wait for the Event too.
+        assertThat(Eventually.await(WAIT, "a ScalingReport Event", () -> events(JobEvents.SCALING_REPORT),
+                l -> !l.isEmpty())).isNotEmpty();
         assertThat(args()).contains("count=1,split=1").doesNotContain("--restore-from");
         assertThat(job.getStatus().phase).isEqualTo(JobPhase.Running);
         assertThat(registry.scrape()).contains("flowscale_controller_decisions_total{")
