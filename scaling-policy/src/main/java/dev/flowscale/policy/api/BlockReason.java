@@ -13,5 +13,7 @@ public enum BlockReason {
     /** A rescale has started and not finished. */
     RESCALE_IN_PROGRESS,
     /** The only changes are scale-downs that have not been recommended long enough. */
-    SCALE_DOWN_DELAYED
+    SCALE_DOWN_DELAYED,
+    /** The job has used its rescale budget (maximum rescales per hour). */
+    RESCALE_BUDGET_EXHAUSTED
 }

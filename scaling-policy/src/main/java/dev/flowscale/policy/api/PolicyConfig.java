@@ -24,12 +24,25 @@ import java.util.Map;
  * @param sourceTargetRates       user-given target rates (records/s) per source id
  * @param skewCorrection          size keyed operators for their hottest instance, estimated from
  *                                per-instance observed rates (needs per-instance metrics)
+ * @param roundingTolerance       measurement noise tolerated when asking whether the running
+ *                                configuration sustains its target: an operator whose required
+ *                                rate is at most this fraction above what it runs at is not a reason
+ *                                to rescale by itself (a real shortfall builds a backlog, which is);
+ *                                sizing always rounds up, never below what sustains the target
+ * @param downtimePercentile      percentile of the measured rescale downtimes (per path) planned for
+ * @param maxRescalesPerHour      rescale budget: at most this many rescales start in any hour; 0 = none
+ * @param scaleDownInterval       least time between two rescales that lower some operator
+ * @param targetMaxLag            backlog (in seconds of the source's rate) that may stand without a
+ *                                rescale; zero means a backlog counts once it exceeds one second
+ * @param savingsHorizon          a trim must save more instance-time over this horizon than the
+ *                                instance-time its downtime costs
  */
 public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDuration,
         double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
         boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
         Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection,
-        double roundingTolerance) {
+        double roundingTolerance, double downtimePercentile, int maxRescalesPerHour, Duration scaleDownInterval,
+        Duration targetMaxLag, Duration savingsHorizon) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -51,6 +64,22 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
                     + "; use a fraction in [0, 0.5), e.g. 0.02 when rates are measured over short windows");
         }
         sourceTargetRates.forEach((id, rate) -> Checks.finiteNotNegative(rate, "target rate of source '" + id + "'"));
+        if (!(downtimePercentile > 0 && downtimePercentile <= 1)) {
+            throw new PolicyException("policy downtimePercentile is " + downtimePercentile
+                    + "; use a fraction in (0, 1], e.g. 0.9 to plan for the 90th percentile of measured downtimes");
+        }
+        if (maxRescalesPerHour < 0) {
+            throw new PolicyException("policy maxRescalesPerHour is " + maxRescalesPerHour
+                    + "; use 0 for no budget or a positive count, e.g. 6");
+        }
+        Checks.notNegative(scaleDownInterval, "policy scaleDownInterval");
+        Checks.notNegative(targetMaxLag, "policy targetMaxLag");
+        Checks.notNegative(savingsHorizon, "policy savingsHorizon");
+    }
+
+    /** Seconds of catch-up as a double; 0 when catch-up is disabled. */
+    public double catchUpSeconds() {
+        return catchUpDuration.toNanos() / 1e9;
     }
 
     public static PolicyConfig defaults() {
@@ -77,6 +106,11 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.targets.putAll(sourceTargetRates);
         b.skew = skewCorrection;
         b.rounding = roundingTolerance;
+        b.percentile = downtimePercentile;
+        b.budget = maxRescalesPerHour;
+        b.scaleDownInterval = scaleDownInterval;
+        b.maxLag = targetMaxLag;
+        b.horizon = savingsHorizon;
         return b;
     }
 
@@ -101,6 +135,11 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private final Map<String, Double> targets = new HashMap<>();
         private boolean skew;
         private double rounding = 0.005;
+        private double percentile = 0.9;
+        private int budget;
+        private Duration scaleDownInterval = Duration.ZERO;
+        private Duration maxLag = Duration.ZERO;
+        private Duration horizon = Duration.ofHours(1);
 
         public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
 
@@ -133,15 +172,25 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         public Builder skewCorrection(boolean enabled) { skew = enabled; return this; }
 
         /**
-         * A DS2 ratio at most this fraction above a whole number rounds down to it: measured
-         * rates carry noise, and at an exact optimum (the DS2 paper's 10 / 20) noise of a
-         * fraction of a percent would otherwise add an instance. Default 0.005.
+         * Measurement noise tolerated before a running operator counts as unable to sustain its
+         * target (see {@link PolicyConfig#roundingTolerance()}). Default 0.005.
          */
         public Builder roundingTolerance(double fraction) { rounding = fraction; return this; }
 
+        public Builder downtimePercentile(double fraction) { percentile = fraction; return this; }
+
+        public Builder maxRescalesPerHour(int count) { budget = count; return this; }
+
+        public Builder scaleDownInterval(Duration d) { scaleDownInterval = d; return this; }
+
+        public Builder targetMaxLag(Duration d) { maxLag = d; return this; }
+
+        public Builder savingsHorizon(Duration d) { horizon = d; return this; }
+
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
-                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, rounding);
+                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, rounding, percentile, budget,
+                    scaleDownInterval, maxLag, horizon);
         }
     }
 }

@@ -24,24 +24,18 @@ public final class Ds2Formula {
     public record Estimate(String operatorId, double targetInputRate, double capacityPerInstance,
             double targetOutputRate) {
 
-        /** Exact DS2 parallelism at the given utilization; 0 when capacity is unknown but needed. */
-        public int parallelism(double targetUtilization) {
-            return parallelism(targetUtilization, 0);
-        }
-
         /**
-         * DS2 parallelism where a ratio at most {@code tolerance} (relative) above a whole number
-         * rounds down: measured rates carry noise, and a shortfall that small is absorbed by the
-         * backlog catch-up.
+         * Exact DS2 parallelism at the given utilization, rounded up (never below what sustains the
+         * target); 0 when capacity is unknown but needed.
          */
-        public int parallelism(double targetUtilization, double tolerance) {
+        public int parallelism(double targetUtilization) {
             if (targetInputRate == 0) {
                 return 1;
             }
             if (capacityPerInstance == 0) {
                 return 0;
             }
-            return Math.max(1, ceil(targetInputRate / (capacityPerInstance * targetUtilization), tolerance));
+            return Math.max(1, ceil(targetInputRate / (capacityPerInstance * targetUtilization)));
         }
     }
 
@@ -65,10 +59,6 @@ public final class Ds2Formula {
     }
 
     static int ceil(double x) {
-        return ceil(x, 0);
-    }
-
-    static int ceil(double x, double tolerance) {
-        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(x - Math.max(EPSILON, tolerance) * Math.max(1, x)));
+        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(x - EPSILON * Math.max(1, x)));
     }
 }

@@ -11,23 +11,25 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * DS2 with production guards. In order: a rescale in progress, missing, stale or invalid metrics
- * and warm-up block the decision; DS2 sizes every operator from true rates (sources' target rates
- * include backlog catch-up); headroom, bounds and key-group alignment adjust the size; the
- * scale-down delay and the dead band hold back changes. Pure: time comes from the clock.
+ * DS2 that settles at any rescale cost. In order: a rescale in progress, missing, stale or invalid
+ * metrics and warm-up block the decision. Then the running configuration is judged on what was
+ * measured ({@link RunningCheck}): if it cannot sustain the sources' rates or drain their backlog
+ * within the catch-up time, a rescale is needed, and every operator is sized by DS2 for the base
+ * rate plus the backlog owed now and the backlog this rescale's own downtime will add (measured per
+ * path, {@link RescaleCost}). Otherwise the only rescale possible is a trim ({@link Trim}): sized for
+ * the base rate plus the downtime of one rescale, taken once the backlog has drained, after the
+ * scale-down delay and interval, and only when it saves more than it costs.
  *
- * <p>Catch-up plans for the rescale it causes: when the plain recommendation changes parallelism,
- * the backlog that the rescale's downtime will add is drained too. Hence the policy never returns
- * to a parallelism that cannot drain the backlog its own rescale creates, which would flap.
+ * <p>A rescale's downtime is planned once, when it is decided; the next decision judges the new
+ * configuration on the measured backlog, which already contains that downtime. Hence no ratchet:
+ * a configuration that drains in time is kept, and the trim's target is a fixed point.
  */
 public final class Ds2Policy implements ScalingPolicy {
 
@@ -42,20 +44,27 @@ public final class Ds2Policy implements ScalingPolicy {
     @Override
     public ScalingDecision decide(JobTopology topology, MetricsWindow window, ScalingHistory history) {
         Instant now = clock.instant();
+        Map<String, SourceTarget> base = SourceTarget.base(topology, window, config);
         Optional<Problem> problem = preconditions(topology, window, history, now)
-                .or(() -> unknownCapacity(topology, window));
+                .or(() -> unknownCapacity(topology, window, base));
         if (problem.isPresent()) {
             return ScalingDecision.blocked(now, topology.jobName(), problem.get().reason(), problem.get().message());
         }
+        Map<String, Ds2Formula.Estimate> required = Ds2Formula.estimate(topology, window, SourceTarget.rates(base));
+        RunningCheck running = RunningCheck.of(topology, window, required, base, config);
+        RescaleCost cost = RescaleCost.of(history, config);
         List<String> reasons = new ArrayList<>();
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
-        Optional<String> draining = CatchUpHold.draining(topology, window, config);
-        List<OperatorDecision> ops = new ArrayList<>();
-        for (OperatorDecision op : recommend(topology, window, history, reasons)) {
-            OperatorDecision delayed = ScaleDownDelay.apply(op, history, now, config.scaleDownDelay());
-            ops.add(draining.map(why -> CatchUpHold.hold(delayed, why)).orElse(delayed));
+        reasons.addAll(running.explain());
+        reasons.add(cost.explain());
+        Plan plan = new Plan(topology, window, required, config, cost);
+        if (running.needed().isPresent()) {
+            reasons.add(running.needed().get());
+            return budget(now, topology.jobName(), history, reasons, plan.needed());
         }
-        return outcome(now, topology.jobName(), reasons, ops);
+        ScalingDecision trim = new Trim(config, history, now, cost).decide(topology.jobName(), base, required, reasons,
+                plan.trim());
+        return trim.isScale() ? budget(now, topology.jobName(), history, reasons, trim.operators().values()) : trim;
     }
 
     private Optional<Problem> preconditions(JobTopology t, MetricsWindow w, ScalingHistory h, Instant now) {
@@ -79,8 +88,8 @@ public final class Ds2Policy implements ScalingPolicy {
                 : Optional.empty();
     }
 
-    private Optional<Problem> unknownCapacity(JobTopology t, MetricsWindow w) {
-        for (Ds2Formula.Estimate e : estimates(t, w, Duration.ZERO).values()) {
+    private Optional<Problem> unknownCapacity(JobTopology t, MetricsWindow w, Map<String, SourceTarget> base) {
+        for (Ds2Formula.Estimate e : Ds2Formula.estimate(t, w, SourceTarget.rates(base)).values()) {
             if (e.parallelism(config.targetUtilization()) == 0 && !t.isSource(e.operatorId())) {
                 return Optional.of(new Problem(BlockReason.METRICS_MISSING, String.format(
                         "operator '%s' processed no records in the window but must process %.1f rec/s;"
@@ -90,40 +99,20 @@ public final class Ds2Policy implements ScalingPolicy {
         return Optional.empty();
     }
 
-    private List<OperatorDecision> recommend(JobTopology t, MetricsWindow w, ScalingHistory h, List<String> reasons) {
-        List<OperatorDecision> plain = recommend(t, w, Duration.ZERO);
-        if (config.catchUpDuration().isZero() || plain.stream().noneMatch(OperatorDecision::changes)) {
-            return plain;
+    /** A rescale is refused, with its reasons kept, once the job has used its budget of rescales per hour. */
+    private ScalingDecision budget(Instant now, String job, ScalingHistory h, List<String> reasons,
+            java.util.Collection<OperatorDecision> ops) {
+        List<OperatorDecision> list = List.copyOf(ops);
+        int max = config.maxRescalesPerHour();
+        long lastHour = h.rescales().stream().filter(r -> r.started().isAfter(now.minusSeconds(3600))).count();
+        if (max == 0 || list.stream().noneMatch(OperatorDecision::changes) || lastHour < max) {
+            return ScalingDecision.of(now, job, reasons, list);
         }
-        Duration downtime = h.lastRescaleDuration().orElse(config.expectedRescaleDuration());
-        reasons.add("catch-up plans for the backlog of this rescale's downtime of " + downtime.toSeconds() + " s");
-        return recommend(t, w, downtime);
-    }
-
-    private List<OperatorDecision> recommend(JobTopology t, MetricsWindow w, Duration downtime) {
-        Map<String, SourceTarget> sources = SourceTarget.of(t, w, config, downtime);
-        List<OperatorDecision> ops = new ArrayList<>();
-        estimates(t, w, downtime).forEach((id, e) ->
-                ops.add(Sizing.recommend(t.operator(id), w.metrics(id).orElseThrow(), e, sources.get(id), config)));
-        return ops;
-    }
-
-    private Map<String, Ds2Formula.Estimate> estimates(JobTopology t, MetricsWindow w, Duration downtime) {
-        Map<String, Double> rates = new LinkedHashMap<>();
-        SourceTarget.of(t, w, config, downtime).forEach((id, s) -> rates.put(id, s.total()));
-        return Ds2Formula.estimate(t, w, rates);
-    }
-
-    private ScalingDecision outcome(Instant now, String job, List<String> reasons, List<OperatorDecision> ops) {
-        if (ops.stream().noneMatch(OperatorDecision::changes)) {
-            return ops.stream().anyMatch(ScaleDownDelay::delayed)
-                    ? ScalingDecision.blocked(now, job, BlockReason.SCALE_DOWN_DELAYED, reasons, ops)
-                    : ScalingDecision.of(now, job, reasons, ops);
-        }
-        if (config.deadBand() > 0 && ops.stream().allMatch(op -> DeadBand.within(op, config.deadBand()))) {
-            List<OperatorDecision> held = ops.stream().map(op -> DeadBand.hold(op, config.deadBand())).toList();
-            return ScalingDecision.withinDeadBand(now, job, reasons, held);
-        }
-        return ScalingDecision.of(now, job, reasons, ops);
+        List<String> more = new ArrayList<>(reasons);
+        more.add(String.format("rescale budget used: %d rescales started in the last hour (at most %d)",
+                lastHour, max));
+        List<OperatorDecision> held = list.stream().map(op -> op.changes()
+                ? op.withNewParallelism(op.currentParallelism(), "held: rescale budget used") : op).toList();
+        return ScalingDecision.blocked(now, job, BlockReason.RESCALE_BUDGET_EXHAUSTED, more, held);
     }
 }

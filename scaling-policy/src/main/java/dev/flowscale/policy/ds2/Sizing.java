@@ -17,42 +17,54 @@ final class Sizing {
     private Sizing() {
     }
 
-    static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate e, SourceTarget source,
-            PolicyConfig c) {
+    /**
+     * The parallelism that sustains the base target at the target utilization and the planned
+     * target (base plus catch-up) at full capacity, whichever needs more; rounded up, so never
+     * below what sustains the target.
+     */
+    static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate base,
+            Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c) {
         List<String> reasons = new ArrayList<>();
         if (source != null) {
             reasons.add(source.explain(c));
         }
-        int p = e.parallelism(c.targetUtilization(), c.roundingTolerance());
+        double cap = plan.capacityPerInstance();
+        int p = parallelism(base, plan, c.targetUtilization());
         if (p == 0) {
             p = op.parallelism();
             reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
         } else {
-            reasons.add(explainDs2(e, p, c.targetUtilization()));
+            reasons.add(explainDs2(base, plan, p, c.targetUtilization()));
         }
         if (c.skewCorrection()) {
-            p = SkewCorrection.correct(m, e, p, c.targetUtilization(), reasons);
+            p = SkewCorrection.correct(m, plan, p, c.targetUtilization(), reasons);
         }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
         if (c.alignToKeyGroups()) {
             p = align(op, p, c, reasons);
         }
-        double cap = e.capacityPerInstance();
-        double utilization = cap > 0 ? e.targetInputRate() / (p * cap) : 0;
+        double utilization = cap > 0 ? plan.targetInputRate() / (p * cap) : 0;
         double share = source == null ? 0 : source.catchUpShare();
-        return new OperatorDecision(op.id(), op.parallelism(), p, p, e.targetInputRate(), cap, utilization,
+        return new OperatorDecision(op.id(), op.parallelism(), p, p, plan.targetInputRate(), cap, utilization,
                 share, reasons);
     }
 
-    private static String explainDs2(Ds2Formula.Estimate e, int p, double utilization) {
-        if (e.targetInputRate() == 0) {
+    /** 0 when capacity is unknown but needed. */
+    static int parallelism(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, double utilization) {
+        return Math.max(base.parallelism(utilization), plan.parallelism(1.0));
+    }
+
+    private static String explainDs2(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, int p, double utilization) {
+        if (plan.targetInputRate() == 0) {
             return "DS2: no input expected, minimum parallelism 1";
         }
-        String capacity = utilization == 1.0
-                ? String.format("capacity %.1f rec/s per instance", e.capacityPerInstance())
-                : String.format("(capacity %.1f rec/s per instance × target utilization %.2f)",
-                        e.capacityPerInstance(), utilization);
-        return String.format("DS2: target %.1f rec/s / %s = %d", e.targetInputRate(), capacity, p);
+        String capacity = String.format("capacity %.1f rec/s per instance", plan.capacityPerInstance());
+        String target = String.format("DS2: target %.1f rec/s / %s", plan.targetInputRate(), capacity);
+        if (utilization < 1.0 && base.parallelism(utilization) >= plan.parallelism(1.0)) {
+            target = String.format("DS2: base target %.1f rec/s / (%s × target utilization %.2f)",
+                    base.targetInputRate(), capacity, utilization);
+        }
+        return target + " = " + p;
     }
 
     private static int bound(OperatorSpec op, int p, ParallelismBounds b, List<String> reasons) {

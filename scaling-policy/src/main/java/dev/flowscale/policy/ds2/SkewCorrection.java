@@ -40,6 +40,18 @@ final class SkewCorrection {
         return q;
     }
 
+    /**
+     * The input rate the operator sustains at its running parallelism when its hottest instance
+     * saturates first: capacity per instance / the hottest instance's share of the input.
+     */
+    static double sustainableRate(OperatorMetrics m, double capacityPerInstance) {
+        double all = capacityPerInstance * m.parallelism();
+        if (skew(m) < MIN_SKEW) {
+            return all;
+        }
+        return Math.min(all, capacityPerInstance / hottestShare(m));
+    }
+
     /** The estimated skew s, or 0 when per-instance values are missing or parallelism is 1. */
     static double skew(OperatorMetrics m) {
         int p = m.instances().size();

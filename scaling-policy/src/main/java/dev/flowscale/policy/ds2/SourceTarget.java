@@ -5,18 +5,25 @@ import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.SourceMetrics;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A source's target rate: its base rate (user-given, else the offered rate) plus the catch-up
- * rate that drains its backlog within the catch-up duration.
+ * A source's target rate: its base rate (user-given, else the offered rate) plus, when a rescale
+ * is planned, the catch-up rate that drains what the source will owe within the planned share of
+ * the catch-up time: the backlog it owes now (if the plan must drain it) and what the rescale's own
+ * downtime adds. A rescale plans for its own downtime once; the running configuration is judged
+ * on the measured backlog alone.
  *
- * @param backlog records to drain: the current backlog plus, when a rescale is planned, what the
- *                source will owe after the rescale's downtime
+ * @param backlog records the plan drains
  */
-record SourceTarget(double base, double backlog, double catchUp, boolean userGiven) {
+record SourceTarget(double base, double owed, double backlog, double catchUp, boolean userGiven) {
+
+    /**
+     * Share of the catch-up time a plan drains its backlog in, so that a rescale whose downtime
+     * runs somewhat over its estimate still drains within the catch-up time and needs no second one.
+     */
+    static final double PLAN_SHARE = 0.75;
 
     double total() {
         return base + catchUp;
@@ -26,34 +33,55 @@ record SourceTarget(double base, double backlog, double catchUp, boolean userGiv
         return total() > 0 ? catchUp / total() : 0;
     }
 
-    /** Targets of every source; {@code downtime} is the expected rescale downtime to plan for. */
+    /** Base targets of every source, with nothing to catch up: what the running job must sustain. */
+    static Map<String, SourceTarget> base(JobTopology topology, MetricsWindow window, PolicyConfig config) {
+        return of(topology, window, config, 0, false);
+    }
+
+    /**
+     * Targets of every source for a rescale that costs {@code downtimeSeconds}; {@code drainOwed}
+     * adds the backlog owed now (a needed rescale) or leaves it out (a trim, taken once drained).
+     */
     static Map<String, SourceTarget> of(JobTopology topology, MetricsWindow window, PolicyConfig config,
-            Duration downtime) {
+            double downtimeSeconds, boolean drainOwed) {
         Map<String, SourceTarget> targets = new LinkedHashMap<>();
         for (String id : topology.sources()) {
-            targets.put(id, of(id, window.metrics(id).orElseThrow(), config, downtime));
+            targets.put(id, of(id, window.metrics(id).orElseThrow(), config, downtimeSeconds, drainOwed));
         }
         return targets;
     }
 
-    private static SourceTarget of(String id, OperatorMetrics m, PolicyConfig config, Duration downtime) {
+    private static SourceTarget of(String id, OperatorMetrics m, PolicyConfig config, double downtime,
+            boolean drainOwed) {
         Double given = config.sourceTargetRates().get(id);
         double base = given != null ? given : m.source().map(SourceMetrics::offeredRate).orElse(0.0);
         double owed = m.source().map(SourceMetrics::backlogRecords).orElse(0.0);
-        double seconds = config.catchUpDuration().toNanos() / 1e9;
+        double seconds = config.catchUpSeconds() * PLAN_SHARE;
         if (seconds == 0) {
-            return new SourceTarget(base, owed, 0, given != null);
+            return new SourceTarget(base, owed, 0, 0, given != null);
         }
-        double backlog = owed + base * downtime.toNanos() / 1e9;
-        return new SourceTarget(base, backlog, backlog / seconds, given != null);
+        double backlog = (drainOwed ? owed : 0) + base * downtime;
+        return new SourceTarget(base, owed, backlog, backlog / seconds, given != null);
+    }
+
+    /** Rates per source id for the DS2 formula. */
+    static Map<String, Double> rates(Map<String, SourceTarget> targets) {
+        Map<String, Double> rates = new LinkedHashMap<>();
+        targets.forEach((id, s) -> rates.put(id, s.total()));
+        return rates;
     }
 
     String explain(PolicyConfig config) {
         String origin = userGiven ? "configured" : "offered";
         if (config.catchUpDuration().isZero()) {
-            return String.format("source target %.1f rec/s (%s; catch-up disabled, backlog %.0f)", base, origin, backlog);
+            return String.format("source target %.1f rec/s (%s; catch-up disabled, backlog %.0f)", base, origin, owed);
         }
-        return String.format("source target %.1f rec/s = %s %.1f + backlog %.0f / %d s (catch-up share %.1f %%)",
-                total(), origin, base, backlog, config.catchUpDuration().toSeconds(), 100 * catchUpShare());
+        if (catchUp == 0) {
+            return String.format("source target %.1f rec/s (%s; backlog %.0f)", base, origin, owed);
+        }
+        return String.format("source target %.1f rec/s = %s %.1f + %.0f records to drain in %.0f s"
+                        + " (%.0f %% of the %d s catch-up time; catch-up share %.1f %%)",
+                total(), origin, base, backlog, config.catchUpSeconds() * PLAN_SHARE, 100 * PLAN_SHARE,
+                config.catchUpDuration().toSeconds(), 100 * catchUpShare());
     }
 }

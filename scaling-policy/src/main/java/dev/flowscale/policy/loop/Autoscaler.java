@@ -93,7 +93,7 @@ public final class Autoscaler {
     }
 
     private void realize(ScalingDecision decision, Instant now) {
-        history.started(RescaleRecord.started(now, decision.newParallelism()));
+        history.started(RescaleRecord.started(now, decision.newParallelism(), realizer.pathOf(decision)));
         try {
             realizer.realize(decision).whenComplete((ok, failure) -> finished(failure));
         } catch (RuntimeException e) {

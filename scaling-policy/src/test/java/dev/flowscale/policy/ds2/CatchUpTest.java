@@ -10,6 +10,7 @@ import static dev.flowscale.policy.ds2.Fixtures.window;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
+import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.RescaleRecord;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** Cost-aware catch-up: a rescale when needed, planned for its own downtime once; trims that pay. */
 class CatchUpTest {
 
     private static final PolicyConfig CATCH_UP = PolicyConfig.builder().catchUpDuration(Duration.ofSeconds(600))
@@ -30,16 +32,23 @@ class CatchUpTest {
                 window(source("src", 1, 100_000, rate, backlog), op("op", p, 100.0 * p, 0)), h);
     }
 
+    private static RescaleRecord rescale(long startedSecondsAgo, long seconds, String path) {
+        return RescaleRecord.started(START.minusSeconds(startedSecondsAgo), Map.of(), path)
+                .finishedAt(START.minusSeconds(startedSecondsAgo - seconds), false);
+    }
+
     @Test
-    void addsTheBacklogAndTheRescaleDowntimeToTheSourceTarget() {
+    void plansTheBacklogOwedAndTheDowntimeOfTheNeededRescaleOnce() {
         ScalingDecision d = decide(CATCH_UP, 10, 1000, 60_000, ScalingHistory.empty());
 
+        // (60,000 owed + 1,000/s x 30 s of downtime) / (0.75 x 600 s) = 200 rec/s on top of 1,000
         assertThat(d.newParallelism()).containsEntry("op", 12);
-        assertThat(d.operators().get("src").targetInputRate()).isEqualTo(1150.0);
-        assertThat(d.operators().get("src").catchUpShare()).isCloseTo(150.0 / 1150, offset(1e-9));
-        assertThat(d.operators().get("src").reasons().get(0))
-                .isEqualTo("source target 1150.0 rec/s = offered 1000.0 + backlog 90000 / 600 s (catch-up share 13.0 %)");
-        assertThat(d.reasons()).anyMatch(r -> r.contains("downtime of 30 s"));
+        assertThat(d.operators().get("src").targetInputRate()).isCloseTo(1200.0, offset(1e-9));
+        assertThat(d.operators().get("src").catchUpShare()).isCloseTo(200.0 / 1200, offset(1e-9));
+        assertThat(d.operators().get("src").reasons().get(0)).isEqualTo("source target 1200.0 rec/s = offered 1000.0"
+                + " + 90000 records to drain in 450 s (75 % of the 600 s catch-up time; catch-up share 16.7 %)");
+        assertThat(d.reasons()).anyMatch(r -> r.startsWith("rescale needed: source 'src' backlog 60000 records"))
+                .anyMatch(r -> r.contains("expected rescale downtime 30.0 s (configured prior"));
     }
 
     @Test
@@ -51,7 +60,18 @@ class CatchUpTest {
     }
 
     @Test
-    void staysWhenReturningToPlainDs2CouldNotDrainTheBacklogOfItsOwnRescale() {
+    void keepsAConfigurationWhoseSpareCapacityDrainsTheBacklogInTime() {
+        // at 12 the spare 200 rec/s drains 90,000 records (60,000 + the last rescale's downtime) in 450 s
+        ScalingDecision d = decide(CATCH_UP, 12, 1000, 90_000, ScalingHistory.empty());
+
+        assertThat(d.isScale()).isFalse();
+        assertThat(d.newParallelism()).containsEntry("op", 12);
+        assertThat(d.reasons()).anyMatch(r -> r.contains("drains in 450 s at the running configuration"));
+        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.startsWith("scale-down held: source 'src'"));
+    }
+
+    @Test
+    void staysWhenATrimCouldNotDrainTheBacklogOfItsOwnRescale() {
         ScalingDecision d = decide(CATCH_UP, 11, 1000, 0, ScalingHistory.empty());
 
         assertThat(d.outcome()).isEqualTo(Outcome.NO_CHANGE);
@@ -59,30 +79,88 @@ class CatchUpTest {
     }
 
     @Test
-    void returnsToPlainDs2OnceTheBacklogDrainedWhenItsSpareCapacitySuffices() {
-        ScalingDecision d = decide(CATCH_UP, 11, 950, 0, ScalingHistory.empty());
+    void trimsOnceTheBacklogHasDrainedToWhatDrainsItsOwnDowntime() {
+        // 950 + 950 x 30 / 450 = 1013 rec/s: 11 instances, whose spare 150 rec/s drains 28,500 records in 190 s
+        ScalingDecision d = decide(CATCH_UP, 14, 950, 0, ScalingHistory.empty());
 
         assertThat(d.outcome()).isEqualTo(Outcome.SCALE);
+        assertThat(d.newParallelism()).containsEntry("op", 11);
+    }
+
+    @Test
+    void aTrimIsAFixedPoint() {
+        assertThat(decide(CATCH_UP, 11, 950, 0, ScalingHistory.empty()).outcome()).isEqualTo(Outcome.NO_CHANGE);
+        assertThat(decide(CATCH_UP, 11, 950, 950 * 30, ScalingHistory.empty()).isScale()).isFalse();
+    }
+
+    @Test
+    void plansForAHighPercentileOfTheDowntimesMeasuredOnTheLatestPath() {
+        List<RescaleRecord> restarts = List.of(rescale(900, 10, "restart"), rescale(800, 100, "restart"),
+                rescale(600, 20, "restart"));
+        List<RescaleRecord> thenInPlace = new java.util.ArrayList<>(restarts);
+        thenInPlace.add(rescale(400, 1, "in-place"));
+
+        ScalingDecision afterRestarts = decide(CATCH_UP, 10, 1000, 60_000, new ScalingHistory(List.of(), restarts));
+        ScalingDecision afterInPlace = decide(CATCH_UP, 10, 1000, 60_000, new ScalingHistory(List.of(), thenInPlace));
+
+        assertThat(afterRestarts.operators().get("src").targetInputRate()).isCloseTo(1000 + 160_000 / 450.0, offset(1e-9));
+        assertThat(afterRestarts.reasons()).contains("expected rescale downtime 100.0 s (p90 of 3 measured restart rescales)");
+        assertThat(afterInPlace.operators().get("src").targetInputRate()).isCloseTo(1000 + 61_000 / 450.0, offset(1e-9));
+    }
+
+    @Test
+    void ignoresFailedRescalesWhenMeasuringDowntime() {
+        RescaleRecord failed = RescaleRecord.started(START.minusSeconds(500), Map.of())
+                .finishedAt(START.minusSeconds(100), true);
+
+        ScalingDecision d = decide(CATCH_UP, 10, 1000, 60_000, new ScalingHistory(List.of(), List.of(failed)));
+
+        assertThat(d.reasons()).anyMatch(r -> r.contains("(configured prior; no rescale measured yet)"));
+    }
+
+    @Test
+    void refusesANeededRescaleOnceTheHourlyBudgetIsUsed() {
+        PolicyConfig budget = CATCH_UP.toBuilder().maxRescalesPerHour(2).build();
+        ScalingHistory two = new ScalingHistory(List.of(), List.of(rescale(3000, 10, "restart"), rescale(1000, 10, "restart")));
+
+        ScalingDecision d = decide(budget, 10, 1000, 60_000, two);
+
+        assertThat(d.isBlocked(BlockReason.RESCALE_BUDGET_EXHAUSTED)).isTrue();
         assertThat(d.newParallelism()).containsEntry("op", 10);
+        assertThat(d.operators().get("op").recommendedParallelism()).isEqualTo(12);
+        assertThat(d.reasons()).contains("rescale budget used: 2 rescales started in the last hour (at most 2)");
     }
 
     @Test
-    void plansWithTheMeasuredDurationOfTheLastRescale() {
-        RescaleRecord last = RescaleRecord.started(START.minusSeconds(200), Map.of())
-                .finishedAt(START.minusSeconds(80), false);
+    void refusesATrimThatSavesLessThanItsDowntimeCosts() {
+        PolicyConfig shortHorizon = CATCH_UP.toBuilder().savingsHorizon(Duration.ofSeconds(300)).build();
 
-        ScalingDecision d = decide(CATCH_UP, 10, 1000, 60_000, new ScalingHistory(List.of(), List.of(last)));
-
-        assertThat(d.operators().get("src").targetInputRate()).isEqualTo(1000 + (60_000 + 120_000) / 600.0);
-        assertThat(d.reasons()).anyMatch(r -> r.contains("downtime of 120 s"));
+        // saves 3 instances x 300 s = 900 instance-s; 30 s down costs 15 x 30 = 450: worth it
+        assertThat(decide(shortHorizon, 14, 950, 0, ScalingHistory.empty()).isScale()).isTrue();
+        // saves 1 instance x 300 s; 30 s down costs 13 x 30 = 390 instance-s: not worth it
+        ScalingDecision d = decide(shortHorizon, 12, 950, 0, ScalingHistory.empty());
+        assertThat(d.isScale()).isFalse();
+        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.startsWith("trim not worth it"));
     }
 
     @Test
-    void holdsScaleDownsWhileTheBacklogIsStillDraining() {
-        ScalingDecision d = decide(CATCH_UP, 14, 1000, 6_000, ScalingHistory.empty());
+    void waitsTheScaleDownIntervalAfterTheLastScaleDown() {
+        PolicyConfig interval = CATCH_UP.toBuilder().scaleDownInterval(Duration.ofMinutes(10)).build();
+        ScalingDecision earlier = decide(CATCH_UP, 14, 950, 0, ScalingHistory.empty());
+        ScalingDecision recent = new ScalingDecision(START.minusSeconds(120), earlier.jobName(), earlier.outcome(),
+                earlier.blockReason(), earlier.reasons(), earlier.operators());
 
-        assertThat(d.newParallelism()).containsEntry("op", 14);
-        assertThat(d.operators().get("op").recommendedParallelism()).isLessThan(14);
-        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.startsWith("scale-down held: source 'src'"));
+        ScalingDecision d = decide(interval, 12, 950, 0, new ScalingHistory(List.of(recent), List.of()));
+
+        assertThat(d.isScale()).isFalse();
+        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.contains("scale-down interval of 600 s"));
+    }
+
+    @Test
+    void aTargetMaxLagLetsThatMuchBacklogStand() {
+        PolicyConfig lag = CATCH_UP.toBuilder().targetMaxLag(Duration.ofSeconds(60)).build();
+
+        assertThat(decide(lag, 10, 1000, 50_000, ScalingHistory.empty()).isScale()).isFalse();
+        assertThat(decide(lag, 10, 1000, 70_000, ScalingHistory.empty()).isScale()).isTrue();
     }
 }

@@ -98,13 +98,21 @@ class GuardsTest {
     }
 
     @Test
-    void holdsChangesWithinTheDeadBand() {
-        ScalingDecision d = decide(PolicyConfig.builder().deadBand(0.1).build(), JOB, 1100);
+    void holdsTrimsWithinTheDeadBand() {
+        ScalingDecision d = decide(PolicyConfig.builder().deadBand(0.1).build(), JOB, 900);
 
         assertThat(d.outcome()).isEqualTo(Outcome.NO_CHANGE_WITHIN_DEAD_BAND);
         assertThat(d.newParallelism()).containsEntry("op", 10);
-        assertThat(d.operators().get("op").recommendedParallelism()).isEqualTo(11);
+        assertThat(d.operators().get("op").recommendedParallelism()).isEqualTo(9);
         assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.contains("within dead band ±10 %"));
+    }
+
+    @Test
+    void neverHoldsARescaleTheRunningConfigurationNeedsWithinTheDeadBand() {
+        ScalingDecision d = decide(PolicyConfig.builder().deadBand(0.1).build(), JOB, 1100);
+
+        assertThat(d.outcome()).isEqualTo(Outcome.SCALE);
+        assertThat(d.newParallelism()).containsEntry("op", 11);
     }
 
     @Test

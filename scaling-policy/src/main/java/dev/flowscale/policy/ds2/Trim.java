@@ -1,0 +1,135 @@
+package dev.flowscale.policy.ds2;
+
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * A rescale the running configuration does not need: it only lowers operators to the trim plan,
+ * and only when every source has drained its backlog, the scale-down has been recommended for the
+ * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
+ * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
+ * over the savings horizon exceeds the instance-time its downtime costs.
+ */
+final class Trim {
+
+    private final PolicyConfig config;
+    private final ScalingHistory history;
+    private final Instant now;
+    private final RescaleCost cost;
+
+    Trim(PolicyConfig config, ScalingHistory history, Instant now, RescaleCost cost) {
+        this.config = config;
+        this.history = history;
+        this.now = now;
+        this.cost = cost;
+    }
+
+    ScalingDecision decide(String job, Map<String, SourceTarget> base, Map<String, Ds2Formula.Estimate> required,
+            List<String> reasons, List<OperatorDecision> plan) {
+        List<OperatorDecision> ops = map(plan, op -> op.newParallelism() > op.currentParallelism()
+                ? op.withNewParallelism(op.currentParallelism(), "kept at " + op.currentParallelism()
+                        + ": the running configuration sustains its target")
+                : op);
+        Optional<String> hold = draining(base).or(this::interval);
+        if (hold.isPresent()) {
+            ops = map(ops, op -> lower(op) ? op.withNewParallelism(op.currentParallelism(), hold.get()) : op);
+        }
+        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay()));
+        List<OperatorDecision> candidate = ops;
+        Optional<String> refused = tooTight(candidate, required).or(() -> notWorthIt(candidate));
+        if (refused.isPresent()) {
+            ops = map(ops, op -> lower(op) ? op.withNewParallelism(op.currentParallelism(), refused.get()) : op);
+        }
+        return outcome(job, reasons, ops);
+    }
+
+    private Optional<String> draining(Map<String, SourceTarget> base) {
+        for (Map.Entry<String, SourceTarget> s : base.entrySet()) {
+            if (RunningCheck.excess(s.getValue(), config) > 0) {
+                return Optional.of(String.format("scale-down held: source '%s' is still draining a backlog of %.0f"
+                        + " records", s.getKey(), s.getValue().owed()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> interval() {
+        Duration interval = config.scaleDownInterval();
+        for (int i = history.decisions().size() - 1; i >= 0 && !interval.isZero(); i--) {
+            ScalingDecision d = history.decisions().get(i);
+            if (d.isScale() && d.operators().values().stream().anyMatch(Trim::lower)) {
+                Instant next = d.time().plus(interval);
+                return now.isBefore(next) ? Optional.of("scale-down held: the last scale-down was at " + d.time()
+                        + "; the scale-down interval of " + interval.toSeconds() + " s ends at " + next)
+                        : Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The trimmed configuration must drain the backlog of its own downtime within the catch-up time. */
+    private Optional<String> tooTight(List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {
+        if (ops.stream().noneMatch(Trim::lower) || config.catchUpSeconds() == 0) {
+            return Optional.empty();
+        }
+        double headroom = Double.POSITIVE_INFINITY;
+        for (OperatorDecision op : ops) {
+            double rate = required.get(op.operatorId()).targetInputRate();
+            if (rate > 0 && op.capacityPerInstance() > 0) {
+                headroom = Math.min(headroom, op.newParallelism() * op.capacityPerInstance() / rate);
+            }
+        }
+        double drain = headroom > 1 ? cost.seconds() / (headroom - 1) : Double.POSITIVE_INFINITY;
+        return drain <= config.catchUpSeconds() ? Optional.empty() : Optional.of(String.format(
+                "trim refused: the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
+                Double.isInfinite(drain) ? "forever" : String.format("%.0f s", drain),
+                config.catchUpDuration().toSeconds()));
+    }
+
+    private Optional<String> notWorthIt(List<OperatorDecision> ops) {
+        int saved = ops.stream().mapToInt(op -> op.currentParallelism() - op.newParallelism()).sum();
+        int running = ops.stream().mapToInt(OperatorDecision::currentParallelism).sum();
+        if (saved <= 0) {
+            return Optional.empty();
+        }
+        double savedSeconds = saved * config.savingsHorizon().toNanos() / 1e9;
+        double costSeconds = running * cost.seconds();
+        return savedSeconds > costSeconds ? Optional.empty() : Optional.of(String.format(
+                "trim not worth it: saves %d instances × %d s = %.0f instance-s, its %.1f s of downtime costs"
+                        + " %d instances × %.1f s = %.0f instance-s", saved, config.savingsHorizon().toSeconds(),
+                savedSeconds, cost.seconds(), running, cost.seconds(), costSeconds));
+    }
+
+    private ScalingDecision outcome(String job, List<String> reasons, List<OperatorDecision> ops) {
+        if (ops.stream().noneMatch(OperatorDecision::changes)) {
+            return ops.stream().anyMatch(ScaleDownDelay::delayed)
+                    ? ScalingDecision.blocked(now, job, BlockReason.SCALE_DOWN_DELAYED, reasons, ops)
+                    : ScalingDecision.of(now, job, reasons, ops);
+        }
+        if (config.deadBand() > 0 && ops.stream().allMatch(op -> DeadBand.within(op, config.deadBand()))) {
+            List<OperatorDecision> held = map(ops, op -> DeadBand.hold(op, config.deadBand()));
+            return ScalingDecision.withinDeadBand(now, job, reasons, held);
+        }
+        return ScalingDecision.of(now, job, reasons, ops);
+    }
+
+    private static boolean lower(OperatorDecision op) {
+        return op.newParallelism() < op.currentParallelism();
+    }
+
+    private static List<OperatorDecision> map(List<OperatorDecision> ops, UnaryOperator<OperatorDecision> f) {
+        List<OperatorDecision> out = new ArrayList<>(ops.size());
+        ops.forEach(op -> out.add(f.apply(op)));
+        return out;
+    }
+}
