@@ -14,6 +14,11 @@ public enum BlockReason {
     RESCALE_IN_PROGRESS,
     /** The only changes are scale-downs that have not been recommended long enough. */
     SCALE_DOWN_DELAYED,
+    /**
+     * The running configuration fell short in this window, which may straddle a load change; the
+     * rescale waits for the next window to confirm it and to size it on rates measured at the new load.
+     */
+    NEED_UNCONFIRMED,
     /** The job has used its rescale budget (maximum rescales per hour). */
     RESCALE_BUDGET_EXHAUSTED
 }

@@ -36,13 +36,18 @@ import java.util.Map;
  *                                rescale; zero means a backlog counts once it exceeds one second
  * @param savingsHorizon          a trim must save more instance-time over this horizon than the
  *                                instance-time its downtime costs
+ * @param loadChange              relative change of the sources' total rate that counts as a load
+ *                                change: it restarts the scale-down delay, and a trim is followed by
+ *                                another only after the load has fallen by more than this
+ * @param confirmNeed             a needed rescale waits for a second window in a row to show the need,
+ *                                so it is sized on a window wholly after a load change
  */
 public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDuration,
         double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
         boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
         Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection,
         double roundingTolerance, double downtimePercentile, int maxRescalesPerHour, Duration scaleDownInterval,
-        Duration targetMaxLag, Duration savingsHorizon) {
+        Duration targetMaxLag, Duration savingsHorizon, double loadChange, boolean confirmNeed) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -75,6 +80,10 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         Checks.notNegative(scaleDownInterval, "policy scaleDownInterval");
         Checks.notNegative(targetMaxLag, "policy targetMaxLag");
         Checks.notNegative(savingsHorizon, "policy savingsHorizon");
+        if (!(loadChange > 0 && loadChange < 1)) {
+            throw new PolicyException("policy loadChange is " + loadChange
+                    + "; use a fraction in (0, 1), e.g. 0.1 to treat a 10 % change of the sources' rate as a load change");
+        }
     }
 
     /** Seconds of catch-up as a double; 0 when catch-up is disabled. */
@@ -111,6 +120,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.scaleDownInterval = scaleDownInterval;
         b.maxLag = targetMaxLag;
         b.horizon = savingsHorizon;
+        b.confirm = confirmNeed;
+        b.loadChange = loadChange;
         return b;
     }
 
@@ -140,6 +151,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private Duration scaleDownInterval = Duration.ZERO;
         private Duration maxLag = Duration.ZERO;
         private Duration horizon = Duration.ofHours(1);
+        private boolean confirm;
+        private double loadChange = 0.1;
 
         public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
 
@@ -187,10 +200,14 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
 
         public Builder savingsHorizon(Duration d) { horizon = d; return this; }
 
+        public Builder confirmNeed(boolean enabled) { confirm = enabled; return this; }
+
+        public Builder loadChange(double fraction) { loadChange = fraction; return this; }
+
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
                     deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, rounding, percentile, budget,
-                    scaleDownInterval, maxLag, horizon);
+                    scaleDownInterval, maxLag, horizon, loadChange, confirm);
         }
     }
 }

@@ -13,6 +13,7 @@ import dev.flowscale.policy.api.ScalingPolicy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,7 +61,9 @@ public final class Ds2Policy implements ScalingPolicy {
         Plan plan = new Plan(topology, window, required, config, cost);
         if (running.needed().isPresent()) {
             reasons.add(running.needed().get());
-            return budget(now, topology.jobName(), history, reasons, plan.needed());
+            return unconfirmed(history).map(why -> held(now, topology.jobName(), BlockReason.NEED_UNCONFIRMED, why,
+                    reasons, plan.needed())).orElseGet(() -> budget(now, topology.jobName(), history, reasons,
+                    plan.needed()));
         }
         ScalingDecision trim = new Trim(config, history, now, cost).decide(topology.jobName(), base, required, reasons,
                 plan.trim());
@@ -99,20 +102,32 @@ public final class Ds2Policy implements ScalingPolicy {
         return Optional.empty();
     }
 
+    /** Why a needed rescale waits: the previous decision did not see the need too. */
+    private Optional<String> unconfirmed(ScalingHistory h) {
+        boolean confirmed = !h.decisions().isEmpty()
+                && h.decisions().get(h.decisions().size() - 1).isBlocked(BlockReason.NEED_UNCONFIRMED);
+        return !config.confirmNeed() || confirmed ? Optional.empty() : Optional.of("rescale waits for the next"
+                + " window to confirm the need and to size it on rates measured wholly at the new load");
+    }
+
     /** A rescale is refused, with its reasons kept, once the job has used its budget of rescales per hour. */
     private ScalingDecision budget(Instant now, String job, ScalingHistory h, List<String> reasons,
-            java.util.Collection<OperatorDecision> ops) {
-        List<OperatorDecision> list = List.copyOf(ops);
+            Collection<OperatorDecision> ops) {
         int max = config.maxRescalesPerHour();
         long lastHour = h.rescales().stream().filter(r -> r.started().isAfter(now.minusSeconds(3600))).count();
-        if (max == 0 || list.stream().noneMatch(OperatorDecision::changes) || lastHour < max) {
-            return ScalingDecision.of(now, job, reasons, list);
+        if (max == 0 || ops.stream().noneMatch(OperatorDecision::changes) || lastHour < max) {
+            return ScalingDecision.of(now, job, reasons, List.copyOf(ops));
         }
+        return held(now, job, BlockReason.RESCALE_BUDGET_EXHAUSTED, String.format(
+                "rescale budget used: %d rescales started in the last hour (at most %d)", lastHour, max), reasons, ops);
+    }
+
+    private static ScalingDecision held(Instant now, String job, BlockReason why, String reason, List<String> reasons,
+            Collection<OperatorDecision> ops) {
         List<String> more = new ArrayList<>(reasons);
-        more.add(String.format("rescale budget used: %d rescales started in the last hour (at most %d)",
-                lastHour, max));
-        List<OperatorDecision> held = list.stream().map(op -> op.changes()
-                ? op.withNewParallelism(op.currentParallelism(), "held: rescale budget used") : op).toList();
-        return ScalingDecision.blocked(now, job, BlockReason.RESCALE_BUDGET_EXHAUSTED, more, held);
+        more.add(reason);
+        List<OperatorDecision> held = ops.stream().map(op -> op.changes()
+                ? op.withNewParallelism(op.currentParallelism(), "held: " + reason) : op).toList();
+        return ScalingDecision.blocked(now, job, why, more, held);
     }
 }

@@ -31,19 +31,19 @@ final class Plan {
     }
 
     List<OperatorDecision> needed() {
-        return size(true);
+        return size(true, 1);
     }
 
     List<OperatorDecision> trim() {
-        return size(false);
+        return size(false, 1);
     }
 
-    private List<OperatorDecision> size(boolean drainOwed) {
+    private List<OperatorDecision> size(boolean drainOwed, double margin) {
         Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config, cost.seconds(), drainOwed);
         Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, SourceTarget.rates(sources));
         List<OperatorDecision> ops = new ArrayList<>();
         planned.forEach((id, e) -> ops.add(Sizing.recommend(topology.operator(id), window.metrics(id).orElseThrow(),
-                required.get(id), e, sources.get(id), config)));
+                required.get(id), e, sources.get(id), config, margin)));
         return ops;
     }
 }

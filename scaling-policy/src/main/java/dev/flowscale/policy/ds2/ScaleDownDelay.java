@@ -6,6 +6,7 @@ import dev.flowscale.policy.api.ScalingHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A scale-down applies only after it has been recommended continuously (every decision since,
@@ -18,6 +19,16 @@ public final class ScaleDownDelay {
     }
 
     public static OperatorDecision apply(OperatorDecision op, ScalingHistory history, Instant now, Duration delay) {
+        return apply(op, history, now, delay, d -> true);
+    }
+
+    /**
+     * As {@link #apply(OperatorDecision, ScalingHistory, Instant, Duration)}, counting only past
+     * decisions that {@code sameLoad} accepts: a load change restarts the delay, so a scale-down
+     * recommended by noise before the change cannot lend its streak or its size to one after it.
+     */
+    public static OperatorDecision apply(OperatorDecision op, ScalingHistory history, Instant now, Duration delay,
+            Predicate<ScalingDecision> sameLoad) {
         if (op.recommendedParallelism() >= op.currentParallelism() || delay.isZero()) {
             return op;
         }
@@ -27,7 +38,7 @@ public final class ScaleDownDelay {
         List<ScalingDecision> decisions = history.decisions();
         for (int i = decisions.size() - 1; i >= 0; i--) {
             OperatorDecision past = decisions.get(i).operators().get(op.operatorId());
-            if (!recommendsScaleDown(past, op.currentParallelism())) {
+            if (!recommendsScaleDown(past, op.currentParallelism()) || !sameLoad.test(decisions.get(i))) {
                 break;
             }
             streakStart = decisions.get(i).time();

@@ -19,17 +19,18 @@ final class Sizing {
 
     /**
      * The parallelism that sustains the base target at the target utilization and the planned
-     * target (base plus catch-up) at full capacity, whichever needs more; rounded up, so never
-     * below what sustains the target.
+     * target (base plus catch-up) at full capacity, whichever needs more, both raised by
+     * {@code margin} (a trim keeps the noise tolerance in hand, so noise cannot trim it again);
+     * rounded up, so never below what sustains the target.
      */
     static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate base,
-            Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c) {
+            Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c, double margin) {
         List<String> reasons = new ArrayList<>();
         if (source != null) {
             reasons.add(source.explain(c));
         }
         double cap = plan.capacityPerInstance();
-        int p = parallelism(base, plan, c.targetUtilization());
+        int p = Math.max(base.parallelism(c.targetUtilization() / margin), plan.parallelism(1 / margin));
         if (p == 0) {
             p = op.parallelism();
             reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
@@ -47,11 +48,6 @@ final class Sizing {
         double share = source == null ? 0 : source.catchUpShare();
         return new OperatorDecision(op.id(), op.parallelism(), p, p, plan.targetInputRate(), cap, utilization,
                 share, reasons);
-    }
-
-    /** 0 when capacity is unknown but needed. */
-    static int parallelism(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, double utilization) {
-        return Math.max(base.parallelism(utilization), plan.parallelism(1.0));
     }
 
     private static String explainDs2(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, int p, double utilization) {

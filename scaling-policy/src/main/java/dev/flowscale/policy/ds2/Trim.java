@@ -40,15 +40,17 @@ final class Trim {
                 ? op.withNewParallelism(op.currentParallelism(), "kept at " + op.currentParallelism()
                         + ": the running configuration sustains its target")
                 : op);
-        Optional<String> hold = draining(base).or(this::interval);
+        double load = base.values().stream().mapToDouble(SourceTarget::base).sum();
+        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay(),
+                d -> Load.same(Load.of(d, base.keySet()), load, config)));
+        Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
         if (hold.isPresent()) {
-            ops = map(ops, op -> lower(op) ? op.withNewParallelism(op.currentParallelism(), hold.get()) : op);
+            ops = map(ops, op -> Load.lowers(op) ? op.withNewParallelism(op.currentParallelism(), hold.get()) : op);
         }
-        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay()));
         List<OperatorDecision> candidate = ops;
         Optional<String> refused = tooTight(candidate, required).or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
-            ops = map(ops, op -> lower(op) ? op.withNewParallelism(op.currentParallelism(), refused.get()) : op);
+            ops = map(ops, op -> Load.lowers(op) ? op.withNewParallelism(op.currentParallelism(), refused.get()) : op);
         }
         return outcome(job, reasons, ops);
     }
@@ -67,7 +69,7 @@ final class Trim {
         Duration interval = config.scaleDownInterval();
         for (int i = history.decisions().size() - 1; i >= 0 && !interval.isZero(); i--) {
             ScalingDecision d = history.decisions().get(i);
-            if (d.isScale() && d.operators().values().stream().anyMatch(Trim::lower)) {
+            if (d.isScale() && d.operators().values().stream().anyMatch(Load::lowers)) {
                 Instant next = d.time().plus(interval);
                 return now.isBefore(next) ? Optional.of("scale-down held: the last scale-down was at " + d.time()
                         + "; the scale-down interval of " + interval.toSeconds() + " s ends at " + next)
@@ -77,9 +79,28 @@ final class Trim {
         return Optional.empty();
     }
 
+    /**
+     * After a trim, the next one waits for a load change: the sources' base rate must have fallen by
+     * more than the load-change fraction since; noise alone never trims twice.
+     */
+    private Optional<String> sameLoad(Map<String, SourceTarget> base) {
+        double rate = base.values().stream().mapToDouble(SourceTarget::base).sum();
+        for (int i = history.decisions().size() - 1; i >= 0; i--) {
+            ScalingDecision d = history.decisions().get(i);
+            if (d.isScale()) {
+                double then = Load.of(d, base.keySet());
+                return !Load.isTrim(d) || Load.fell(then, rate, config) ? Optional.empty() : Optional.of(
+                        String.format("further trim held: the sources' rate %.1f rec/s has not fallen by more than"
+                                + " %.0f %% since the last trim at %s (%.1f rec/s)", rate,
+                                100 * Load.threshold(config), d.time(), then));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The trimmed configuration must drain the backlog of its own downtime within the catch-up time. */
     private Optional<String> tooTight(List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {
-        if (ops.stream().noneMatch(Trim::lower) || config.catchUpSeconds() == 0) {
+        if (ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0) {
             return Optional.empty();
         }
         double headroom = Double.POSITIVE_INFINITY;
@@ -121,10 +142,6 @@ final class Trim {
             return ScalingDecision.withinDeadBand(now, job, reasons, held);
         }
         return ScalingDecision.of(now, job, reasons, ops);
-    }
-
-    private static boolean lower(OperatorDecision op) {
-        return op.newParallelism() < op.currentParallelism();
     }
 
     private static List<OperatorDecision> map(List<OperatorDecision> ops, UnaryOperator<OperatorDecision> f) {

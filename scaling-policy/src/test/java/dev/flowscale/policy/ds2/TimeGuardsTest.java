@@ -49,7 +49,7 @@ class TimeGuardsTest {
     @Test
     void appliesTheHighestRecommendationOnceTheScaleDownWasRecommendedForTheWholeDelay() {
         List<ScalingDecision> past = new ArrayList<>();
-        double[] rates = {500, 700, 600, 400, 300, 500, 600};
+        double[] rates = {590, 610, 560, 540, 580, 550, 600};
         for (int i = 0; i < rates.length - 1; i++) {
             past.add(decideAt(DELAYED, END.plusSeconds(10L * i), rates[i], new ScalingHistory(past, List.of())));
         }
@@ -58,6 +58,20 @@ class TimeGuardsTest {
 
         assertThat(d.outcome()).isEqualTo(Outcome.SCALE);
         assertThat(d.newParallelism()).containsEntry("op", 7);
+    }
+
+    @Test
+    void restartsTheDelayAtALoadChangeSoThatAScaleDownBeforeItCannotLendItsStreak() {
+        List<ScalingDecision> past = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            past.add(decideAt(DELAYED, END.plusSeconds(10L * i), 880, new ScalingHistory(past, List.of())));
+        }
+
+        ScalingDecision d = decideAt(DELAYED, END.plusSeconds(60), 500, new ScalingHistory(past, List.of()));
+
+        assertThat(past.get(5).operators().get("op").recommendedParallelism()).isEqualTo(9);
+        assertThat(d.blockReason()).contains(BlockReason.SCALE_DOWN_DELAYED);
+        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.contains("recommended for 0 s of 60 s"));
     }
 
     @Test
