@@ -1,0 +1,94 @@
+package dev.flowscale.policy.ds2;
+
+import static dev.flowscale.policy.ds2.Fixtures.END;
+import static dev.flowscale.policy.ds2.Fixtures.clockAt;
+import static dev.flowscale.policy.ds2.Fixtures.op;
+import static dev.flowscale.policy.ds2.Fixtures.source;
+import static dev.flowscale.policy.ds2.Fixtures.topology;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The guards that make decisions settle: confirmation, one trim per load change, trims that stay drainable. */
+class SettlingGuardsTest {
+
+    private static final PolicyConfig SETTLING = PolicyConfig.builder().catchUpDuration(Duration.ofSeconds(600))
+            .expectedRescaleDuration(Duration.ofSeconds(30)).confirmNeed(true).build();
+
+    /** "op" at parallelism p, 100 rec/s per instance, behind a source offering {@code rate}; window ends at {@code at}. */
+    private static ScalingDecision decideAt(PolicyConfig config, Instant at, int p, double rate, List<ScalingDecision> past) {
+        MetricsWindow w = MetricsWindow.of(at.minusSeconds(10), at,
+                List.of(source("src", 1, 100_000, rate, 0), op("op", p, 100.0 * p, 0)));
+        return new Ds2Policy(config, clockAt(at)).decide(topology(List.of("src:1", "op:" + p), "src->op"), w,
+                new ScalingHistory(past, List.of()));
+    }
+
+    @Test
+    void aNeededRescaleWaitsForTheNextWindowToConfirmIt() {
+        List<ScalingDecision> past = new ArrayList<>();
+
+        ScalingDecision first = decideAt(SETTLING, END, 10, 1500, past);
+        past.add(first);
+        ScalingDecision second = decideAt(SETTLING, END.plusSeconds(10), 10, 1500, past);
+
+        assertThat(first.isBlocked(BlockReason.NEED_UNCONFIRMED)).isTrue();
+        assertThat(first.newParallelism()).containsEntry("op", 10);
+        assertThat(first.operators().get("op").recommendedParallelism()).isEqualTo(16);
+        assertThat(second.isScale()).isTrue();
+        assertThat(second.newParallelism()).containsEntry("op", 16);
+    }
+
+    @Test
+    void aNeedThatTheNextWindowDoesNotShowIsDropped() {
+        List<ScalingDecision> past = new ArrayList<>();
+        past.add(decideAt(SETTLING, END, 10, 1500, past));
+
+        ScalingDecision next = decideAt(SETTLING, END.plusSeconds(10), 10, 990, past);
+
+        assertThat(next.isScale()).isFalse();
+        assertThat(next.blockReason()).isEmpty();
+    }
+
+    @Test
+    void afterATrimTheNextWaitsForTheLoadToFall() {
+        List<ScalingDecision> past = new ArrayList<>();
+        ScalingDecision trim = decideAt(SETTLING, END, 14, 950, past);
+        past.add(trim);
+
+        ScalingDecision sameLoad = decideAt(SETTLING, END.plusSeconds(60), 12, 900, past);
+        ScalingDecision lowerLoad = decideAt(SETTLING, END.plusSeconds(60), 12, 800, past);
+
+        assertThat(trim.newParallelism()).containsEntry("op", 11);
+        assertThat(sameLoad.isScale()).isFalse();
+        assertThat(sameLoad.operators().get("op").reasons())
+                .anyMatch(r -> r.startsWith("further trim held: the sources' rate 900.0 rec/s has not fallen by more"
+                        + " than 10 %"));
+        assertThat(lowerLoad.isScale()).isTrue();
+    }
+
+    @Test
+    void aTrimThatWouldLeaveNoSpareCapacityToDrainItsOwnDowntimeIsRefused() {
+        // "a" runs at exactly its target (10 x 100 rec/s): it sustains, so it is kept, but has no spare;
+        // lowering "b" from 20 to 11 would cost 30 s of downtime that nothing could ever drain
+        JobTopology t = topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b");
+        MetricsWindow w = MetricsWindow.of(END.minusSeconds(10), END, List.of(source("src", 1, 100_000, 1000, 0),
+                op("a", 10, 1000, 1000), op("b", 20, 2000, 0)));
+
+        ScalingDecision d = new Ds2Policy(SETTLING, clockAt(END)).decide(t, w, ScalingHistory.empty());
+
+        assertThat(d.isScale()).isFalse();
+        assertThat(d.operators().get("b").recommendedParallelism()).isEqualTo(11);
+        assertThat(d.operators().get("b").reasons()).contains("trim refused: the trimmed configuration would need"
+                + " forever to drain its own downtime (catch-up time 600 s)");
+    }
+}
