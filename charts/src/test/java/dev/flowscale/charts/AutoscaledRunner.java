@@ -44,7 +44,7 @@ final class AutoscaledRunner implements AutoCloseable {
     private static final Duration WINDOW = Duration.ofMillis(3500);
     private static final Duration WARM_UP = Duration.ofSeconds(2);
     private static final PolicyConfig POLICY = PolicyConfig.builder().jobBounds(1, 16).warmUp(WARM_UP)
-            .roundingTolerance(0.02).catchUpDuration(Duration.ofSeconds(10)).scaleDownDelay(Duration.ofSeconds(8))
+            .noiseTolerance(0.02).catchUpDuration(Duration.ofSeconds(10)).scaleDownDelay(Duration.ofSeconds(8))
             .expectedRescaleDuration(Duration.ofSeconds(2)).build();
     private static final Duration RUNNER_READY = Duration.ofSeconds(60);
     private static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(40);

@@ -49,7 +49,7 @@ public final class FlowscaleMain {
               --catch-up D              drain the source backlog within D (default 60s; 0 turns it off)
               --scale-down-delay D      recommend a scale-down this long before applying it (default 20s)
               --dead-band F             no rescale if every change is within this fraction (default 0)
-              --rounding-tolerance F    a DS2 ratio at most this fraction above a whole number rounds down
+              --noise-tolerance F    a DS2 ratio at most this fraction above a whole number rounds down
                                         (measured rates are noisy; default 0.02)
             output:
               --duration D              stop after D (default: until Ctrl-C)
@@ -60,7 +60,7 @@ public final class FlowscaleMain {
               --help                    this text
             """;
     static final Set<String> RUN_OPTIONS = Set.of("mode", "policy-interval", "window", "warm-up", "target-utilization",
-            "min-parallelism", "max-parallelism", "catch-up", "scale-down-delay", "dead-band", "rounding-tolerance", "duration",
+            "min-parallelism", "max-parallelism", "catch-up", "scale-down-delay", "dead-band", "noise-tolerance", "duration",
             "print-interval", "report", "metrics-port", "savepoint-dir");
 
     private FlowscaleMain() {
@@ -137,7 +137,7 @@ public final class FlowscaleMain {
                 .catchUpDuration(options.duration("catch-up", Duration.ofSeconds(60)))
                 .scaleDownDelay(options.duration("scale-down-delay", Duration.ofSeconds(20)))
                 .deadBand(options.decimal("dead-band", 0, 0, 1))
-                .roundingTolerance(options.decimal("rounding-tolerance", 0.02, 0, 0.2))
+                .noiseTolerance(options.decimal("noise-tolerance", 0.02, 0, 0.2))
                 .expectedRescaleDuration(Duration.ofSeconds(2))
                 .warmUp(options.duration("warm-up", Duration.ofSeconds(3)))
                 .maxMetricsAge(interval.multipliedBy(3))

@@ -67,7 +67,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     }
 
     static PolicyConfig.Builder policy() {
-        return PolicyConfig.builder().jobBounds(1, 64).warmUp(Duration.ofSeconds(1)).roundingTolerance(0.02)
+        return PolicyConfig.builder().jobBounds(1, 64).warmUp(Duration.ofSeconds(1)).noiseTolerance(0.02)
                 .expectedRescaleDuration(Duration.ofSeconds(2)).maxMetricsAge(Duration.ofSeconds(30));
     }
 

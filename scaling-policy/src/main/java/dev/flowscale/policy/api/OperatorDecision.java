@@ -32,6 +32,14 @@ public record OperatorDecision(String operatorId, int currentParallelism, int ne
         return newParallelism != currentParallelism;
     }
 
+    /** The same decision with one more reason. */
+    public OperatorDecision withReason(String reason) {
+        List<String> more = new java.util.ArrayList<>(reasons);
+        more.add(reason);
+        return new OperatorDecision(operatorId, currentParallelism, newParallelism, recommendedParallelism,
+                targetInputRate, capacityPerInstance, utilization, catchUpShare, more);
+    }
+
     public OperatorDecision withNewParallelism(int parallelism, String reason) {
         List<String> more = new java.util.ArrayList<>(reasons);
         more.add(reason);

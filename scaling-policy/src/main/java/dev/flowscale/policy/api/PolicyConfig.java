@@ -24,7 +24,7 @@ import java.util.Map;
  * @param sourceTargetRates       user-given target rates (records/s) per source id
  * @param skewCorrection          size keyed operators for their hottest instance, estimated from
  *                                per-instance observed rates (needs per-instance metrics)
- * @param roundingTolerance       measurement noise tolerated when asking whether the running
+ * @param noiseTolerance       measurement noise tolerated when asking whether the running
  *                                configuration sustains its target: an operator whose required
  *                                rate is at most this fraction above what it runs at is not a reason
  *                                to rescale by itself (a real shortfall builds a backlog, which is);
@@ -46,7 +46,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
         boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
         Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection,
-        double roundingTolerance, double downtimePercentile, int maxRescalesPerHour, Duration scaleDownInterval,
+        double noiseTolerance, double downtimePercentile, int maxRescalesPerHour, Duration scaleDownInterval,
         Duration targetMaxLag, Duration savingsHorizon, double loadChange, boolean confirmNeed) {
 
     public PolicyConfig {
@@ -64,8 +64,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         Checks.notNegative(warmUp, "policy warmUp");
         Checks.notNegative(maxMetricsAge, "policy maxMetricsAge");
         sourceTargetRates = Map.copyOf(sourceTargetRates);
-        if (!(roundingTolerance >= 0 && roundingTolerance < 0.5)) {
-            throw new PolicyException("policy roundingTolerance is " + roundingTolerance
+        if (!(noiseTolerance >= 0 && noiseTolerance < 0.5)) {
+            throw new PolicyException("policy noiseTolerance is " + noiseTolerance
                     + "; use a fraction in [0, 0.5), e.g. 0.02 when rates are measured over short windows");
         }
         sourceTargetRates.forEach((id, rate) -> Checks.finiteNotNegative(rate, "target rate of source '" + id + "'"));
@@ -114,7 +114,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.maxAge = maxMetricsAge;
         b.targets.putAll(sourceTargetRates);
         b.skew = skewCorrection;
-        b.rounding = roundingTolerance;
+        b.noise = noiseTolerance;
         b.percentile = downtimePercentile;
         b.budget = maxRescalesPerHour;
         b.scaleDownInterval = scaleDownInterval;
@@ -145,7 +145,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private Duration maxAge = Duration.ofMinutes(5);
         private final Map<String, Double> targets = new HashMap<>();
         private boolean skew;
-        private double rounding = 0.005;
+        private double noise = 0.005;
         private double percentile = 0.9;
         private int budget;
         private Duration scaleDownInterval = Duration.ZERO;
@@ -186,9 +186,9 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
 
         /**
          * Measurement noise tolerated before a running operator counts as unable to sustain its
-         * target (see {@link PolicyConfig#roundingTolerance()}). Default 0.005.
+         * target (see {@link PolicyConfig#noiseTolerance()}). Default 0.005.
          */
-        public Builder roundingTolerance(double fraction) { rounding = fraction; return this; }
+        public Builder noiseTolerance(double fraction) { noise = fraction; return this; }
 
         public Builder downtimePercentile(double fraction) { percentile = fraction; return this; }
 
@@ -206,7 +206,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
 
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
-                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, rounding, percentile, budget,
+                    deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, noise, percentile, budget,
                     scaleDownInterval, maxLag, horizon, loadChange, confirm);
         }
     }

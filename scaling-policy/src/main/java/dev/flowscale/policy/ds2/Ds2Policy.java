@@ -59,11 +59,14 @@ public final class Ds2Policy implements ScalingPolicy {
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
         Plan plan = new Plan(topology, window, required, config, cost);
-        if (running.needed().isPresent()) {
+        List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
+        if (running.needed().isPresent() && !running.outOfBounds() && !Plan.improves(needed, config)) {
+            reasons.add(running.needed().get());
+            reasons.add("no rescale helps: the planned configuration would carry no more than the running one");
+        } else if (running.needed().isPresent()) {
             reasons.add(running.needed().get());
             return unconfirmed(history).map(why -> held(now, topology.jobName(), BlockReason.NEED_UNCONFIRMED, why,
-                    reasons, plan.needed())).orElseGet(() -> budget(now, topology.jobName(), history, reasons,
-                    plan.needed()));
+                    reasons, needed)).orElseGet(() -> budget(now, topology.jobName(), history, reasons, needed));
         }
         ScalingDecision trim = new Trim(config, history, now, cost).decide(topology.jobName(), base, required, reasons,
                 plan.trim());

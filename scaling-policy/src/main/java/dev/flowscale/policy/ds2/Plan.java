@@ -38,12 +38,75 @@ final class Plan {
         return size(false, 1);
     }
 
+    /**
+     * Sizes every operator; when an operator held at its upper bound cannot carry its share, the
+     * plan shrinks to what that bottleneck carries, so that no other operator grows for records
+     * that can never reach it (a plan that grows with a backlog it cannot drain would ratchet).
+     */
     private List<OperatorDecision> size(boolean drainOwed, double margin) {
         Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config, cost.seconds(), drainOwed);
-        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, SourceTarget.rates(sources));
+        List<OperatorDecision> ops = size(sources, margin, 1.0);
+        double feasible = throughput(ops);
+        if (feasible >= 1) {
+            return ops;
+        }
+        List<OperatorDecision> capped = size(sources, margin, feasible);
+        String why = String.format("capped: '%s' at its upper bound carries only %.0f %% of the planned rate;"
+                + " every operator is sized for that", bottleneck(ops), 100 * feasible);
+        List<OperatorDecision> result = new ArrayList<>();
+        for (int i = 0; i < ops.size(); i++) {
+            OperatorDecision first = ops.get(i);
+            result.add(first.newParallelism() == capped.get(i).newParallelism() ? first.withReason(why)
+                    : capped.get(i).withReason(why));
+        }
+        return result;
+    }
+
+    private List<OperatorDecision> size(Map<String, SourceTarget> sources, double margin, double share) {
+        Map<String, Double> rates = SourceTarget.rates(sources);
+        rates.replaceAll((id, rate) -> rate * share);
+        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, rates);
+        Map<String, Ds2Formula.Estimate> base = required;
+        if (share < 1) {
+            Map<String, Double> shrunk = new java.util.LinkedHashMap<>();
+            SourceTarget.base(topology, window, config).forEach((id, t) -> shrunk.put(id, Math.min(t.base(),
+                    rates.get(id))));
+            base = Ds2Formula.estimate(topology, window, shrunk);
+        }
         List<OperatorDecision> ops = new ArrayList<>();
+        Map<String, Ds2Formula.Estimate> b = base;
         planned.forEach((id, e) -> ops.add(Sizing.recommend(topology.operator(id), window.metrics(id).orElseThrow(),
-                required.get(id), e, sources.get(id), config, margin)));
+                b.get(id), e, sources.get(id), config, margin)));
         return ops;
+    }
+
+    /** The share of the planned rates that the sized configuration carries (1 when it carries all). */
+    static double throughput(List<OperatorDecision> ops) {
+        return Math.min(1, share(ops, true));
+    }
+
+    /**
+     * Whether the plan carries more than the running configuration, beyond the noise tolerance: an
+     * operator held at its bound can make every rescale useless, and a useless rescale is not taken.
+     */
+    static boolean improves(List<OperatorDecision> ops, PolicyConfig config) {
+        return share(ops, true) > share(ops, false) * (1 + config.noiseTolerance());
+    }
+
+    private static double share(List<OperatorDecision> ops, boolean planned) {
+        double share = Double.POSITIVE_INFINITY;
+        for (OperatorDecision op : ops) {
+            if (op.targetInputRate() > 0 && op.capacityPerInstance() > 0) {
+                int p = planned ? op.newParallelism() : op.currentParallelism();
+                share = Math.min(share, p * op.capacityPerInstance() / op.targetInputRate());
+            }
+        }
+        return share;
+    }
+
+    private static String bottleneck(List<OperatorDecision> ops) {
+        return ops.stream().filter(op -> op.targetInputRate() > 0 && op.capacityPerInstance() > 0)
+                .min(java.util.Comparator.comparingDouble(op -> op.newParallelism() * op.capacityPerInstance()
+                        / op.targetInputRate())).map(OperatorDecision::operatorId).orElse("?");
     }
 }

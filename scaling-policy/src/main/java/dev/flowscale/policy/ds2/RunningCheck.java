@@ -21,12 +21,14 @@ import java.util.Optional;
  * @param needed   why a rescale is needed, if it is
  * @param headroom capacity of the bottleneck operator over its required rate (1 = no spare)
  * @param explain  the verdict for the decision's reasons
+ * @param outOfBounds some operator runs outside its configured bounds
  */
-record RunningCheck(Optional<String> needed, double headroom, List<String> explain) {
+record RunningCheck(Optional<String> needed, double headroom, List<String> explain, boolean outOfBounds) {
 
     static RunningCheck of(JobTopology t, MetricsWindow w, Map<String, Ds2Formula.Estimate> base,
             Map<String, SourceTarget> sources, PolicyConfig c) {
         List<String> why = new ArrayList<>(outOfBounds(t, c));
+        boolean outOfBounds = !why.isEmpty();
         double headroom = Double.POSITIVE_INFINITY;
         String bottleneck = null;
         for (Ds2Formula.Estimate e : base.values()) {
@@ -36,7 +38,7 @@ record RunningCheck(Optional<String> needed, double headroom, List<String> expla
             if (e.targetInputRate() <= 0 || capacity <= 0) {
                 continue;
             }
-            if (e.targetInputRate() > capacity * c.targetUtilization() * (1 + c.roundingTolerance())) {
+            if (e.targetInputRate() > capacity * c.targetUtilization() * (1 + c.noiseTolerance())) {
                 why.add(String.format("'%s' cannot sustain its target: needs %.1f rec/s, runs %.1f rec/s at"
                         + " utilization %.2f", e.operatorId(), e.targetInputRate(), capacity, c.targetUtilization()));
             }
@@ -51,7 +53,7 @@ record RunningCheck(Optional<String> needed, double headroom, List<String> expla
                         bottleneck, headroom));
         drain(w, sources, c, headroom, why, explain);
         Optional<String> needed = why.isEmpty() ? Optional.empty() : Optional.of("rescale needed: " + String.join("; ", why));
-        return new RunningCheck(needed, headroom, explain);
+        return new RunningCheck(needed, headroom, explain, outOfBounds);
     }
 
     private static void drain(MetricsWindow w, Map<String, SourceTarget> sources, PolicyConfig c,

@@ -56,10 +56,10 @@ class NoiseToleranceTest {
 
     @Test
     void theToleranceMustBeASmallFraction() {
-        assertThat(PolicyConfig.defaults().roundingTolerance()).isEqualTo(0.005);
-        assertThatThrownBy(() -> PolicyConfig.builder().roundingTolerance(0.7).build())
-                .isInstanceOf(PolicyException.class).hasMessageContaining("roundingTolerance");
-        assertThatThrownBy(() -> PolicyConfig.builder().roundingTolerance(-0.1).build())
+        assertThat(PolicyConfig.defaults().noiseTolerance()).isEqualTo(0.005);
+        assertThatThrownBy(() -> PolicyConfig.builder().noiseTolerance(0.7).build())
+                .isInstanceOf(PolicyException.class).hasMessageContaining("noiseTolerance");
+        assertThatThrownBy(() -> PolicyConfig.builder().noiseTolerance(-0.1).build())
                 .isInstanceOf(PolicyException.class);
     }
 }
