@@ -9,8 +9,10 @@ import java.util.Map;
 /**
  * Runs the {@link ScenarioSuite} with the CLI's defaults ({@link CliDefaults}) at rescale
  * downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how often
- * each settling criterion failed, with the first violations as examples. Run with
- * {@code mvn -q -pl scaling-policy exec:java -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport}.
+ * each settling criterion failed, with the first violations as examples; scenarios named as
+ * arguments get every violation and their summary printed. Run with
+ * {@code mvn -q -pl scaling-policy exec:java -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport
+ * [-Dexec.args="wordcount join-and-window"]}.
  */
 public final class SettlingSuiteReport {
 
@@ -23,10 +25,10 @@ public final class SettlingSuiteReport {
     }
 
     public static void main(String[] args) {
-        print(System.out);
+        print(System.out, List.of(args));
     }
 
-    static void print(PrintStream out) {
+    static void print(PrintStream out, List<String> detailed) {
         List<Scenario> suite = ScenarioSuite.all();
         for (Duration downtime : DOWNTIMES) {
             List<SettlingReport> reports = suite.stream().map(s -> run(s, downtime)).toList();
@@ -37,6 +39,11 @@ public final class SettlingSuiteReport {
                     failed);
             reports.stream().flatMap(r -> r.violations().stream().limit(1)).limit(EXAMPLES)
                     .forEach(v -> out.println("  e.g. " + v));
+            reports.stream().filter(r -> detailed.contains(r.scenario())).forEach(r -> {
+                out.println("  " + r.scenario() + ": " + r.summary());
+                r.loadChanges().forEach(c -> out.println("    " + c));
+                r.violations().forEach(v -> out.println("    " + v));
+            });
         }
     }
 
