@@ -32,6 +32,7 @@ public final class DataflowModel {
     private final double noise;
     private final Random random;
     private final Map<String, Double> queued = new HashMap<>();
+    private final Map<String, OperatorCounters> counters = new HashMap<>();
     private final Deque<StepSample> samples = new ArrayDeque<>();
     private JobTopology topology;
     private Instant restartedAt;
@@ -50,6 +51,62 @@ public final class DataflowModel {
         this.random = new Random(seed);
         this.topology = scenario.topology();
         scenario.operators().forEach(op -> queued.put(op.id(), 0.0));
+        resetCounters();
+    }
+
+    /**
+     * What an operator's instances counted since the job last (re)started, as Flink's task
+     * metrics do: records in and out, and per instance seconds busy and seconds backpressured
+     * (blocked on a full downstream queue).
+     */
+    public record OperatorCounters(double recordsIn, double recordsOut, double[] busySeconds,
+            double[] backpressuredSeconds) {
+
+        public OperatorCounters {
+            busySeconds = busySeconds.clone();
+            backpressuredSeconds = backpressuredSeconds.clone();
+        }
+
+        @Override
+        public double[] busySeconds() {
+            return busySeconds.clone();
+        }
+
+        @Override
+        public double[] backpressuredSeconds() {
+            return backpressuredSeconds.clone();
+        }
+
+        private OperatorCounters plus(double[][] perInstance, double[] backpressured) {
+            double[] busy = busySeconds.clone();
+            double[] blocked = backpressuredSeconds.clone();
+            double in = recordsIn;
+            double out = recordsOut;
+            for (int k = 0; k < perInstance.length; k++) {
+                in += perInstance[k][0];
+                out += perInstance[k][1];
+                busy[k] += perInstance[k][2];
+                blocked[k] += backpressured[k];
+            }
+            return new OperatorCounters(in, out, busy, blocked);
+        }
+    }
+
+    private void resetCounters() {
+        for (SimOperator op : scenario.operators()) {
+            int p = topology.operator(op.id()).parallelism();
+            counters.put(op.id(), new OperatorCounters(0, 0, new double[p], new double[p]));
+        }
+    }
+
+    /** The operator's counters since the job last (re)started. */
+    public OperatorCounters counters(String operatorId) {
+        return counters.get(operatorId);
+    }
+
+    /** Records the source owes but has not emitted. */
+    public double backlog(String sourceId) {
+        return queued.get(sourceId);
     }
 
     /** Simulates the interval of length {@code dt} that ends now. */
@@ -85,16 +142,21 @@ public final class DataflowModel {
         int p = topology.operator(op.id()).parallelism();
         double factor = noise == 0 ? 1 : Math.max(0.5, Math.min(1.5, 1 + noise * random.nextGaussian()));
         double capacity = op.effectiveCapacity(p) * factor * seconds;
-        double processed = Math.max(0, Math.min(queued.get(op.id()), Math.min(capacity, outputRoom(op))));
+        double room = outputRoom(op);
+        boolean blocked = room < Math.min(queued.get(op.id()), capacity);
+        double processed = Math.max(0, Math.min(queued.get(op.id()), Math.min(capacity, room)));
         queued.merge(op.id(), -processed, Double::sum);
         for (String down : topology.outputsOf(op.id())) {
             queued.merge(down, processed * op.selectivity(), Double::sum);
         }
         double[][] perInstance = new double[p][];
+        double[] backpressured = new double[p];
         for (int k = 0; k < p; k++) {
             double in = processed * op.share(k, p);
             perInstance[k] = new double[] {in, in * op.selectivity(), in / (op.perInstanceCapacity(p) * factor)};
+            backpressured[k] = blocked ? Math.max(0, seconds - perInstance[k][2]) : 0;
         }
+        counters.put(op.id(), counters.get(op.id()).plus(perInstance, backpressured));
         return perInstance;
     }
 
@@ -140,6 +202,7 @@ public final class DataflowModel {
         topology = topology.withParallelism(pending.target());
         restartedAt = end;
         samples.clear();
+        resetCounters();
         PendingRescale finished = pending;
         pending = null;
         finished.done().complete(null);

@@ -33,6 +33,11 @@ public record RateProfile(List<Change> changes) {
         return new RateProfile(more);
     }
 
+    /** This profile with every rate multiplied by {@code factor}: load factors into records per second. */
+    public RateProfile times(double factor) {
+        return new RateProfile(changes.stream().map(c -> new Change(c.fromSecond(), c.rate() * factor)).toList());
+    }
+
     public double at(long second) {
         double rate = changes.get(0).rate();
         for (Change c : changes) {

@@ -115,4 +115,28 @@ class DataflowModelTest {
         assertThat(a.points()).isEqualTo(b.points());
         assertThat(a.decisions()).isEqualTo(b.decisions());
     }
+
+    @Test
+    void countsRecordsBusyAndBackpressuredTimeSinceTheLastRestartAsFlinkTaskMetricsDo() {
+        // op (2 × 100/s) cannot keep up with 500/s: after its queue fills, the source is blocked
+        Scenario s = chain(500, SimOperator.operator("op", 100, 2), 2);
+        DataflowModel model = new DataflowModel(s, clock, 2, 0, 1);
+        runFor(model, 30);
+
+        DataflowModel.OperatorCounters op = model.counters("op");
+        DataflowModel.OperatorCounters src = model.counters("src");
+        // operators run sinks first, so in the first second op's queue is still empty
+        assertThat(op.recordsIn()).isCloseTo(29 * 200, offset(1e-6));
+        assertThat(op.recordsOut()).isCloseTo(29 * 400, offset(1e-6));
+        assertThat(op.busySeconds()).containsExactly(new double[] {29, 29}, offset(1e-9));
+        assertThat(src.backpressuredSeconds()[0]).isGreaterThan(25).isLessThanOrEqualTo(30);
+        assertThat(model.backlog("src")).isEqualTo(model.totalBacklog());
+
+        model.rescale(Map.of("src", 1, "op", 5, "sink", 1), Duration.ofSeconds(2));
+        runFor(model, 3);
+
+        // down for 2 s, then one second at 5 instances, counted from zero
+        assertThat(model.counters("op").busySeconds()).hasSize(5);
+        assertThat(model.counters("op").recordsIn()).isPositive().isLessThanOrEqualTo(500);
+    }
 }

@@ -1,0 +1,149 @@
+package dev.flowscale.policy.sim;
+
+import dev.flowscale.policy.sim.SettlingReport.Criterion;
+import dev.flowscale.policy.sim.SettlingReport.LoadChange;
+import dev.flowscale.policy.sim.SettlingReport.Violation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Checks one load phase [from, to) of a trajectory against {@link SettlingCriteria}. */
+final class PhaseCheck {
+
+    private final Trajectory trajectory;
+    private final SettlingCriteria criteria;
+    private final Scenario scenario;
+    private final long from;
+    private final long to;
+    private final Map<String, Double> rates;
+    private final Map<String, Integer> optimum;
+    private final List<Rescale> rescales;
+    private final List<Map<String, Integer>> configs = new ArrayList<>();
+    private final List<Violation> violations = new ArrayList<>();
+    private final LoadChange outcome;
+
+    PhaseCheck(Trajectory trajectory, SettlingCriteria criteria, List<Rescale> all, long from, long to) {
+        this.trajectory = trajectory;
+        this.criteria = criteria;
+        this.scenario = trajectory.scenario();
+        this.from = from;
+        this.to = to;
+        this.rates = scenario.requiredRates(from);
+        this.optimum = scenario.optimalParallelism(from);
+        this.rescales = all.stream().filter(r -> r.startSecond() >= from && r.startSecond() < to).toList();
+        configs.add(all.stream().filter(r -> r.startSecond() < from).reduce((a, b) -> b).map(Rescale::target)
+                .orElse(scenario.initial()));
+        rescales.forEach(r -> configs.add(r.target()));
+        this.outcome = check();
+    }
+
+    LoadChange outcome() {
+        return outcome;
+    }
+
+    List<Violation> violations() {
+        return violations;
+    }
+
+    private LoadChange check() {
+        int sustaining = firstSustaining();
+        int trims = sustaining < 0 ? 0 : rescales.size() - sustaining;
+        long toSustain = sustaining < 0 ? -1 : sustaining == 0 ? 0 : restartOf(sustaining - 1) - from;
+        if (sustaining < 0 || sustaining > criteria.maxRescalesToSustain()) {
+            violate(Criterion.RESCALES_TO_SUSTAIN, "-", from, sustaining < 0
+                    ? "no sustaining configuration in " + rescales.size() + " rescales"
+                    : sustaining + " rescales until a sustaining configuration (at most "
+                            + criteria.maxRescalesToSustain() + ")");
+        }
+        if (trims > criteria.maxTrims()) {
+            violate(Criterion.TRIMS_AFTER_SUSTAIN, "-", rescales.get(sustaining).startSecond(),
+                    trims + " rescales after the sustaining configuration (at most " + criteria.maxTrims() + ")");
+        }
+        int revisits = checkRevisits();
+        long drainedAt = checkDrain();
+        Map<String, Integer> last = configs.get(configs.size() - 1);
+        checkFinal(last);
+        return new LoadChange(from, optimum, last, sustaining, trims, toSustain, drainedAt, revisits);
+    }
+
+    private int firstSustaining() {
+        for (int i = 0; i < configs.size(); i++) {
+            if (unsustained(configs.get(i)).isEmpty()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private List<String> unsustained(Map<String, Integer> config) {
+        return rates.keySet().stream()
+                .filter(id -> scenario.operator(id).effectiveCapacity(config.get(id)) < rates.get(id) * (1 - 1e-9))
+                .toList();
+    }
+
+    /** The second the i-th rescale of this phase ran again (the phase end if it never did). */
+    private long restartOf(int i) {
+        long restart = rescales.get(i).restartSecond();
+        return restart < 0 ? to : restart;
+    }
+
+    private int checkRevisits() {
+        int revisits = 0;
+        for (int j = 1; j < configs.size(); j++) {
+            int earlier = configs.subList(0, j).indexOf(configs.get(j));
+            if (earlier >= 0) {
+                revisits++;
+                violate(Criterion.REVISIT_WITHOUT_LOAD_CHANGE, "-", rescales.get(j - 1).startSecond(),
+                        "returned to " + configs.get(j) + (earlier == 0 ? ", the configuration at the load change"
+                                : ", entered by the rescale at " + rescales.get(earlier - 1).startSecond() + "s"));
+            }
+        }
+        return revisits;
+    }
+
+    /** The backlog must drain within catch-up + one interval after the last rescale (or the change). */
+    private long checkDrain() {
+        long reference = rescales.isEmpty() ? from : restartOf(rescales.size() - 1);
+        long deadline = Math.min(reference + criteria.drainSeconds(), to - 1);
+        double tolerance = sourceRate() * criteria.backlogToleranceSeconds();
+        long drainedAt = trajectory.drainedAt(reference, tolerance);
+        if (drainedAt >= to) {
+            drainedAt = -1;
+        }
+        if (reference < to && (drainedAt < 0 || drainedAt > deadline)) {
+            double backlog = trajectory.points().stream().filter(p -> p.second() == deadline).findFirst()
+                    .map(Trajectory.Point::backlog).orElse(Double.NaN);
+            violate(Criterion.BACKLOG_DRAINED, "-", deadline, String.format(
+                    "backlog %.0f records (%.0f s of input) at the deadline; %s", backlog, backlog / sourceRate(),
+                    drainedAt < 0 ? "never drained before the next load change" : "drained at " + drainedAt + "s"));
+        }
+        return drainedAt;
+    }
+
+    private double sourceRate() {
+        return rates.entrySet().stream().filter(e -> scenario.operator(e.getKey()).isSource())
+                .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    private void checkFinal(Map<String, Integer> last) {
+        long second = to - 1;
+        for (String id : unsustained(last)) {
+            violate(Criterion.FINAL_SUSTAINS, id, second, String.format("%d instances carry %.1f/s of the %.1f/s"
+                    + " needed (optimum %d)", last.get(id), scenario.operator(id).effectiveCapacity(last.get(id)),
+                    rates.get(id), optimum.get(id)));
+        }
+        for (SimOperator op : scenario.operators()) {
+            boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
+            int allowed = optimum.get(op.id()) + (linear ? 0 : 1);
+            if (last.get(op.id()) > allowed) {
+                violate(Criterion.FINAL_MINIMAL, op.id(), second, String.format("%d instances, optimum %d (%s)",
+                        last.get(op.id()), optimum.get(op.id()), linear ? "linear: exactly the optimum"
+                                : "non-linear: at most one above"));
+            }
+        }
+    }
+
+    private void violate(Criterion criterion, String operator, long second, String detail) {
+        violations.add(new Violation(scenario.name(), criterion, operator, second, detail));
+    }
+}

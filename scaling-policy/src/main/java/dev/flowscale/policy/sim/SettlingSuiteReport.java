@@ -1,0 +1,56 @@
+package dev.flowscale.policy.sim;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the {@link ScenarioSuite} with the CLI's defaults ({@link CliDefaults}) at rescale
+ * downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how often
+ * each settling criterion failed, with the first violations as examples; scenarios named as
+ * arguments get every violation and their summary printed. Run with
+ * {@code mvn -q -pl scaling-policy exec:java -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport
+ * [-Dexec.args="wordcount join-and-window"]}.
+ */
+public final class SettlingSuiteReport {
+
+    /** The rescale downtimes issue 12 asks a policy to settle at. */
+    public static final List<Duration> DOWNTIMES = List.of(Duration.ofSeconds(2), Duration.ofSeconds(30),
+            Duration.ofSeconds(60));
+    private static final int EXAMPLES = 3;
+
+    private SettlingSuiteReport() {
+    }
+
+    public static void main(String[] args) {
+        print(System.out, List.of(args));
+    }
+
+    static void print(PrintStream out, List<String> detailed) {
+        List<Scenario> suite = ScenarioSuite.all();
+        for (Duration downtime : DOWNTIMES) {
+            List<SettlingReport> reports = suite.stream().map(s -> run(s, downtime)).toList();
+            Map<SettlingReport.Criterion, Long> failed = new EnumMap<>(SettlingReport.Criterion.class);
+            reports.forEach(r -> r.violationCounts().keySet().forEach(c -> failed.merge(c, 1L, Long::sum)));
+            out.printf("downtime %ds: %d of %d scenarios settled; scenarios failing each criterion: %s%n",
+                    downtime.toSeconds(), reports.stream().filter(SettlingReport::settled).count(), reports.size(),
+                    failed);
+            reports.stream().flatMap(r -> r.violations().stream().limit(1)).limit(EXAMPLES)
+                    .forEach(v -> out.println("  e.g. " + v));
+            reports.stream().filter(r -> detailed.contains(r.scenario())).forEach(r -> {
+                out.println("  " + r.scenario() + ": " + r.summary());
+                r.loadChanges().forEach(c -> out.println("    " + c));
+                r.violations().forEach(v -> out.println("    " + v));
+            });
+        }
+    }
+
+    /** The DS2 policy with the CLI's defaults on one scenario, judged by the CLI's criteria. */
+    public static SettlingReport run(Scenario scenario, Duration downtime) {
+        Trajectory t = Simulation.ds2(scenario, CliDefaults.policy(), CliDefaults.settings(downtime))
+                .run(ScenarioSuite.RUN);
+        return SettlingReport.check(t, CliDefaults.criteria());
+    }
+}
