@@ -1,6 +1,6 @@
 package dev.flowscale.comparison;
 
-import dev.flowscale.policy.sim.CliDefaults;
+import dev.flowscale.policy.sim.TableDefaults;
 import dev.flowscale.policy.sim.Scenario;
 import dev.flowscale.policy.sim.ScenarioSuite;
 import dev.flowscale.policy.sim.SettlingCriteria;
@@ -48,7 +48,7 @@ public final class ComparisonReport {
     }
 
     static SettlingReport flink(Scenario scenario, Duration downtime) {
-        var run = new FlinkAutoscalerSimulation(scenario, CliDefaults.settings(downtime)).run(ScenarioSuite.RUN);
+        var run = new FlinkAutoscalerSimulation(scenario, TableDefaults.settings(downtime)).run(ScenarioSuite.RUN);
         return SettlingReport.check(run.trajectory(), FLINK_CRITERIA);
     }
 

@@ -2,7 +2,7 @@ package dev.flowscale.comparison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.policy.sim.CliDefaults;
+import dev.flowscale.policy.sim.TableDefaults;
 import dev.flowscale.policy.sim.ScenarioSuite;
 import dev.flowscale.policy.sim.Simulation;
 import java.time.Duration;
@@ -15,7 +15,7 @@ class FlinkAutoscalerSimulationTest {
     void theFlinkAutoscalerScalesTheWordCountOnceItsStabilizationAndMetricWindowHavePassed() {
         var scenario = ScenarioSuite.wordCount();
 
-        var run = new FlinkAutoscalerSimulation(scenario, CliDefaults.settings(Duration.ofSeconds(30)))
+        var run = new FlinkAutoscalerSimulation(scenario, TableDefaults.settings(Duration.ofSeconds(30)))
                 .run(Duration.ofMinutes(22));
 
         // Flink's defaults: 5 min stabilization, then a 15 min metric window, then one decision

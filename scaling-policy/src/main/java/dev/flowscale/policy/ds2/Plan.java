@@ -47,7 +47,7 @@ final class Plan {
         Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config, cost.seconds(), drainOwed);
         List<OperatorDecision> ops = size(sources, margin, 1.0);
         double feasible = throughput(ops);
-        if (feasible >= 1) {
+        if (feasible >= 1 - 1e-9) {
             return ops;
         }
         List<OperatorDecision> capped = size(sources, margin, feasible);

@@ -20,8 +20,10 @@ import java.util.Map;
 record SourceTarget(double base, double owed, double backlog, double catchUp, boolean userGiven) {
 
     /**
-     * Share of the catch-up time a plan drains its backlog in, so that a rescale whose downtime
-     * runs somewhat over its estimate still drains within the catch-up time and needs no second one.
+     * Share of the catch-up time a needed rescale drains its backlog in, so that a rescale whose
+     * downtime runs somewhat over its estimate still drains within the catch-up time and needs no
+     * second one. A trim plans its own downtime over the whole catch-up time: the spare that makes
+     * it the smallest configuration able to absorb one rescale in time.
      */
     static final double PLAN_SHARE = 0.75;
 
@@ -56,7 +58,7 @@ record SourceTarget(double base, double owed, double backlog, double catchUp, bo
         Double given = config.sourceTargetRates().get(id);
         double base = given != null ? given : m.source().map(SourceMetrics::offeredRate).orElse(0.0);
         double owed = m.source().map(SourceMetrics::backlogRecords).orElse(0.0);
-        double seconds = config.catchUpSeconds() * PLAN_SHARE;
+        double seconds = config.catchUpSeconds() * (drainOwed ? PLAN_SHARE : 1);
         if (seconds == 0) {
             return new SourceTarget(base, owed, 0, 0, given != null);
         }
@@ -79,9 +81,10 @@ record SourceTarget(double base, double owed, double backlog, double catchUp, bo
         if (catchUp == 0) {
             return String.format("source target %.1f rec/s (%s; backlog %.0f)", base, origin, owed);
         }
+        double seconds = backlog / catchUp;
         return String.format("source target %.1f rec/s = %s %.1f + %.0f records to drain in %.0f s"
                         + " (%.0f %% of the %d s catch-up time; catch-up share %.1f %%)",
-                total(), origin, base, backlog, config.catchUpSeconds() * PLAN_SHARE, 100 * PLAN_SHARE,
+                total(), origin, base, backlog, seconds, 100 * seconds / config.catchUpSeconds(),
                 config.catchUpDuration().toSeconds(), 100 * catchUpShare());
     }
 }

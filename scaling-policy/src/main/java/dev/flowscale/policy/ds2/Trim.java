@@ -111,7 +111,7 @@ final class Trim {
             }
         }
         double drain = headroom > 1 ? cost.seconds() / (headroom - 1) : Double.POSITIVE_INFINITY;
-        return drain <= config.catchUpSeconds() ? Optional.empty() : Optional.of(String.format(
+        return drain <= config.catchUpSeconds() * (1 + 1e-9) ? Optional.empty() : Optional.of(String.format(
                 "trim refused: the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
                 Double.isInfinite(drain) ? "forever" : String.format("%.0f s", drain),
                 config.catchUpDuration().toSeconds()));

@@ -29,7 +29,7 @@ final class PhaseCheck {
         this.from = from;
         this.to = to;
         this.rates = scenario.requiredRates(from);
-        this.optimum = scenario.optimalParallelism(from);
+        this.optimum = scenario.optimalParallelism(from, 1 + criteria.reserve());
         this.rescales = all.stream().filter(r -> r.startSecond() >= from && r.startSecond() < to).toList();
         configs.add(all.stream().filter(r -> r.startSecond() < from).reduce((a, b) -> b).map(Rescale::target)
                 .orElse(scenario.initial()));

@@ -70,8 +70,13 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
 
     /** The smallest parallelism per operator that sustains the rates at the given second. */
     public Map<String, Integer> optimalParallelism(long second) {
+        return optimalParallelism(second, 1);
+    }
+
+    /** The smallest parallelism per operator that sustains {@code factor} times the rates at the given second. */
+    public Map<String, Integer> optimalParallelism(long second, double factor) {
         Map<String, Integer> optimum = new LinkedHashMap<>();
-        requiredRates(second).forEach((id, rate) -> optimum.put(id, minimalParallelism(operator(id), rate)));
+        requiredRates(second).forEach((id, rate) -> optimum.put(id, minimalParallelism(operator(id), rate * factor)));
         return optimum;
     }
 

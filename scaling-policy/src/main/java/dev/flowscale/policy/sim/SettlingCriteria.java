@@ -13,14 +13,18 @@ import java.time.Duration;
  *
  * @param backlogToleranceSeconds a backlog below this many seconds of the sources' input counts
  *                                as drained (a fluid model at exactly its capacity keeps a residue)
+ * @param reserve                 spare capacity, as a share of the rates, that the minimal final
+ *                                configuration keeps to drain one rescale's downtime within the
+ *                                catch-up time (0: the bare minimum that sustains the rates)
  */
 public record SettlingCriteria(Duration catchUp, Duration policyInterval, int maxRescalesToSustain, int maxTrims,
-        double backlogToleranceSeconds) {
+        double backlogToleranceSeconds, double reserve) {
 
     public SettlingCriteria {
         Checks.notNegative(catchUp, "settling criteria catchUp");
         Checks.notNegative(policyInterval, "settling criteria policyInterval");
         Checks.finiteNotNegative(backlogToleranceSeconds, "settling criteria backlogToleranceSeconds");
+        Checks.finiteNotNegative(reserve, "settling criteria reserve");
         if (maxRescalesToSustain < 0 || maxTrims < 0) {
             throw new dev.flowscale.policy.PolicyException("settling criteria maxRescalesToSustain "
                     + maxRescalesToSustain + " and maxTrims " + maxTrims + " must not be negative");
@@ -29,7 +33,19 @@ public record SettlingCriteria(Duration catchUp, Duration policyInterval, int ma
 
     /** Issue 12's bar: one rescale to sustain, one trim, a backlog under one second of input. */
     public static SettlingCriteria of(Duration catchUp, Duration policyInterval) {
-        return new SettlingCriteria(catchUp, policyInterval, 1, 1, 1.0);
+        return new SettlingCriteria(catchUp, policyInterval, 1, 1, 1.0, 0);
+    }
+
+    /**
+     * The same bar where "minimal" is the smallest configuration that can also drain the backlog of
+     * its own rescale's {@code downtime} within the catch-up time: each operator sustains its rate
+     * times 1 + downtime / catch-up. A configuration with less spare would be reached by a rescale
+     * whose backlog never drains in time.
+     */
+    public SettlingCriteria withDowntimeReserve(Duration downtime) {
+        double share = catchUp.isZero() ? 0 : downtime.toNanos() / (double) catchUp.toNanos();
+        return new SettlingCriteria(catchUp, policyInterval, maxRescalesToSustain, maxTrims, backlogToleranceSeconds,
+                share);
     }
 
     /** How long after its reference point a backlog must have drained. */

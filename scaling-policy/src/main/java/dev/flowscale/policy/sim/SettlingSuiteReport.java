@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the {@link ScenarioSuite} with the CLI's defaults ({@link CliDefaults}) at rescale
+ * Runs the {@link ScenarioSuite} with the defaults of the settings table ({@link TableDefaults}) at rescale
  * downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how often
  * each settling criterion failed, with the first violations as examples; scenarios named as
  * arguments get every violation and their summary printed. Run with
@@ -47,10 +47,10 @@ public final class SettlingSuiteReport {
         }
     }
 
-    /** The DS2 policy with the CLI's defaults on one scenario, judged by the CLI's criteria. */
+    /** The DS2 policy with the defaults of the settings table on one scenario, judged by the table's catch-up time and interval. */
     public static SettlingReport run(Scenario scenario, Duration downtime) {
-        Trajectory t = Simulation.ds2(scenario, CliDefaults.policy(), CliDefaults.settings(downtime))
+        Trajectory t = Simulation.ds2(scenario, TableDefaults.policy(), TableDefaults.settings(downtime))
                 .run(ScenarioSuite.RUN);
-        return SettlingReport.check(t, CliDefaults.criteria());
+        return SettlingReport.check(t, TableDefaults.criteria(downtime));
     }
 }

@@ -80,17 +80,17 @@ class CatchUpTest {
 
     @Test
     void trimsOnceTheBacklogHasDrainedToWhatDrainsItsOwnDowntime() {
-        // 950 + 950 x 30 / 450 = 1013 rec/s: 11 instances, whose spare 150 rec/s drains 28,500 records in 190 s
+        // 950 + 950 x 30 / 600 = 997.5 rec/s: 10 instances, whose spare 50 rec/s drains 28,500 records in 570 s
         ScalingDecision d = decide(CATCH_UP, 14, 950, 0, ScalingHistory.empty());
 
         assertThat(d.outcome()).isEqualTo(Outcome.SCALE);
-        assertThat(d.newParallelism()).containsEntry("op", 11);
+        assertThat(d.newParallelism()).containsEntry("op", 10);
     }
 
     @Test
     void aTrimIsAFixedPoint() {
-        assertThat(decide(CATCH_UP, 11, 950, 0, ScalingHistory.empty()).outcome()).isEqualTo(Outcome.NO_CHANGE);
-        assertThat(decide(CATCH_UP, 11, 950, 950 * 30, ScalingHistory.empty()).isScale()).isFalse();
+        assertThat(decide(CATCH_UP, 10, 950, 0, ScalingHistory.empty()).outcome()).isEqualTo(Outcome.NO_CHANGE);
+        assertThat(decide(CATCH_UP, 10, 950, 950 * 30, ScalingHistory.empty()).isScale()).isFalse();
     }
 
     @Test
@@ -135,10 +135,10 @@ class CatchUpTest {
     void refusesATrimThatSavesLessThanItsDowntimeCosts() {
         PolicyConfig shortHorizon = CATCH_UP.toBuilder().savingsHorizon(Duration.ofSeconds(300)).build();
 
-        // saves 3 instances x 300 s = 900 instance-s; 30 s down costs 15 x 30 = 450: worth it
+        // saves 4 instances x 300 s = 1,200 instance-s; 30 s down costs 15 x 30 = 450: worth it
         assertThat(decide(shortHorizon, 14, 950, 0, ScalingHistory.empty()).isScale()).isTrue();
-        // saves 1 instance x 300 s; 30 s down costs 13 x 30 = 390 instance-s: not worth it
-        ScalingDecision d = decide(shortHorizon, 12, 950, 0, ScalingHistory.empty());
+        // saves 1 instance x 300 s; 30 s down costs 11 x 30 = 330 instance-s: not worth it
+        ScalingDecision d = decide(shortHorizon, 11, 950, 0, ScalingHistory.empty());
         assertThat(d.isScale()).isFalse();
         assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.startsWith("trim not worth it"));
     }

@@ -68,7 +68,7 @@ class SettlingGuardsTest {
         ScalingDecision sameLoad = decideAt(SETTLING, END.plusSeconds(60), 12, 900, past);
         ScalingDecision lowerLoad = decideAt(SETTLING, END.plusSeconds(60), 12, 800, past);
 
-        assertThat(trim.newParallelism()).containsEntry("op", 11);
+        assertThat(trim.newParallelism()).containsEntry("op", 10);
         assertThat(sameLoad.isScale()).isFalse();
         assertThat(sameLoad.operators().get("op").reasons())
                 .anyMatch(r -> r.startsWith("further trim held: the sources' rate 900.0 rec/s has not fallen by more"

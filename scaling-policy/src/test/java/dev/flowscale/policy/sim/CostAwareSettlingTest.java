@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12's bar: with the CLI's defaults, at rescale downtimes of 2, 30 and 60 s, on the word
+ * Issue 12's bar: with the defaults of the settings table, at rescale downtimes of 2, 30 and 60 s, on the word
  * count, the join-and-window job and 50 random graphs, the DS2 policy settles after every load
  * change (see {@link SettlingCriteria}). {@code SettlingSuiteReport} prints the same figures.
  */
