@@ -137,6 +137,18 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     }
 
     /** No operator went up then down (or down then up) within the trajectory's slice. */
+    /**
+     * The nominal optimum, or one above it: on a real engine an instance measures a little under
+     * its nominal capacity (scheduling, the machine's load), and sizing never rounds below what
+     * sustains the target.
+     */
+    static void assertAtOptimum(Map<String, Integer> parallelism, int split, int count, String when) {
+        assertThat(parallelism.get(WordCount.SPLIT)).as(when + ": split")
+                .isBetween(split, split + 1);
+        assertThat(parallelism.get(WordCount.COUNT)).as(when + ": count")
+                .isBetween(count, count + 1);
+    }
+
     static void assertNoOscillation(List<Map<String, Integer>> trajectory) {
         for (String op : trajectory.get(0).keySet()) {
             int direction = 0;

@@ -24,22 +24,21 @@ class Ds2WordCountIT {
         try (Ds2Scenario run = new Ds2Scenario(RateProfile.constant(R), R, 10_000,
                 Ds2Scenario.policy().catchUpDuration(Duration.ZERO).scaleDownDelay(Duration.ofSeconds(30)).build(),
                 Duration.ofSeconds(6), dir)) {
-            run.runUntil(s -> s.parallelism().get(WordCount.COUNT) == 20 && s.parallelism().get(WordCount.SPLIT) == 10
+            run.runUntil(s -> s.parallelism().get(WordCount.COUNT) >= 20 && s.parallelism().get(WordCount.SPLIT) >= 10
                     || s.scaleDecisions() >= 2, Duration.ofSeconds(40));
-            assertThat(run.parallelism()).containsEntry(WordCount.SPLIT, 10).containsEntry(WordCount.COUNT, 20);
+            Ds2Scenario.assertAtOptimum(run.parallelism(), 10, 20, "after the first decisions");
             assertThat(run.scaleDecisions()).as("decisions that scaled").isBetween(1L, 2L);
             run.runUntil(Ds2Scenario::drained, Duration.ofSeconds(60));
             assertThat(run.drained()).as("every sentence processed").isTrue();
-            assertThat(run.parallelism()).as("still at the optimum").containsEntry(WordCount.SPLIT, 10)
-                    .containsEntry(WordCount.COUNT, 20);
+            Ds2Scenario.assertAtOptimum(run.parallelism(), 10, 20, "at the end");
             Ds2Scenario.assertNoOscillation(run.trajectory);
             assertThat(run.finalCounts(Duration.ofSeconds(30))).isEqualTo(run.expectedCounts());
         }
     }
 
     @Test
-    void withCatchUpTheBacklogDrainsAndTheJobSettlesAt10And20(@TempDir Path dir) throws Exception {
-        Duration catchUp = Duration.ofSeconds(20);
+    void withCatchUpTheBacklogDrainsAndTheJobSettlesWhereItAbsorbsItsOwnRescale(@TempDir Path dir) throws Exception {
+        Duration catchUp = Duration.ofSeconds(40);
         try (Ds2Scenario run = new Ds2Scenario(RateProfile.constant(R), R, 30_000,
                 Ds2Scenario.policy().catchUpDuration(catchUp).scaleDownDelay(Duration.ofSeconds(5)).build(),
                 Duration.ofSeconds(6), dir)) {
@@ -52,13 +51,15 @@ class Ds2WordCountIT {
                     catchUp.toSeconds());
             assertThat(drainSeconds).as("backlog drained within the catch-up time (+ one policy interval)")
                     .isLessThan(catchUp.toSeconds() + 6.0);
-            run.runUntil(s -> s.parallelism().get(WordCount.SPLIT) <= 11 && s.parallelism().get(WordCount.COUNT) <= 21,
+            // settled: the smallest configuration whose spare drains its own rescale (about 3 s down
+            // here) within the catch-up time: 10 and 20 raised by 3 / 40, one more for measurement
+            run.runUntil(s -> s.parallelism().get(WordCount.SPLIT) <= 12 && s.parallelism().get(WordCount.COUNT) <= 23,
                     Duration.ofSeconds(40));
             int settledAt = run.trajectory.size();
             run.runUntil(s -> false, Duration.ofSeconds(15));
             Map<String, Integer> settled = run.parallelism();
-            assertThat(settled.get(WordCount.SPLIT)).as("split settles").isBetween(10, 11);
-            assertThat(settled.get(WordCount.COUNT)).as("count settles").isBetween(20, 21);
+            assertThat(settled.get(WordCount.SPLIT)).as("split settles").isBetween(10, 12);
+            assertThat(settled.get(WordCount.COUNT)).as("count settles").isBetween(20, 23);
             assertThat(run.trajectory.size()).as("no rescale after settling").isEqualTo(settledAt);
             // the catch-up peak is the planned overshoot; from there on the job only comes down
             Ds2Scenario.assertNoOscillation(run.trajectory.subList(1, run.trajectory.size()));

@@ -29,11 +29,9 @@ class LoadStepIT {
             Phase base = phase(run, 25);
             Phase up = phase(run, 65);
             Phase down = phase(run, 100);
-            assertThat(base.end()).as("at 100/s").containsEntry(WordCount.SPLIT, 3).containsEntry(WordCount.COUNT, 5);
-            assertThat(up.end()).as("after the step up to 300/s")
-                    .containsEntry(WordCount.SPLIT, 8).containsEntry(WordCount.COUNT, 15);
-            assertThat(down.end()).as("after the step down to 150/s")
-                    .containsEntry(WordCount.SPLIT, 4).containsEntry(WordCount.COUNT, 8);
+            Ds2Scenario.assertAtOptimum(base.end(), 3, 5, "at 100/s");
+            Ds2Scenario.assertAtOptimum(up.end(), 8, 15, "after the step up to 300/s");
+            Ds2Scenario.assertAtOptimum(down.end(), 4, 8, "after the step down to 150/s");
             for (Phase phase : List.of(base, up, down)) {
                 assertThat(phase.rescales()).as("rescales in a phase").isLessThanOrEqualTo(3);
                 Ds2Scenario.assertNoOscillation(run.trajectory.subList(phase.from(), run.trajectory.size()).subList(0,
