@@ -1,0 +1,79 @@
+package dev.flowscale.policy.model;
+
+import dev.flowscale.policy.PolicyException;
+import dev.flowscale.policy.api.Checks;
+import java.util.OptionalInt;
+
+/**
+ * An operator's aggregate capacity c(p) at parallelism p, in records per second:
+ * <ul>
+ *   <li>{@code LINEAR}: c(p) = λ·p, DS2's assumption (used when too few parallelisms were seen);</li>
+ *   <li>{@code POWER}: c(p) = λ·p^α with 0 &lt; α ≤ 1 (sublinear scaling);</li>
+ *   <li>{@code USL}: the Universal Scalability Law c(p) = λ·p / (1 + σ(p−1) + κ·p(p−1)), where σ is
+ *       contention and κ coherency cost; capacity peaks at p = √((1−σ)/κ) and falls beyond.</li>
+ * </ul>
+ *
+ * @param rmsRelativeError root mean square of (fitted − observed) / observed over the fitted points
+ * @param explanation      one sentence saying which model was chosen and why
+ */
+public record ScalabilityModel(Kind kind, double lambda, double alpha, double sigma, double kappa,
+        double rmsRelativeError, String explanation) {
+
+    /** The model's shape. */
+    public enum Kind { LINEAR, POWER, USL }
+
+    public ScalabilityModel {
+        Checks.notNull(kind, "scalability model kind");
+        if (!(lambda > 0 && Double.isFinite(lambda))) {
+            throw new PolicyException("scalability model lambda is " + lambda + "; it must be a positive capacity");
+        }
+        if (!(alpha > 0 && alpha <= 1) || sigma < 0 || kappa < 0) {
+            throw new PolicyException("scalability model has alpha " + alpha + ", sigma " + sigma + ", kappa "
+                    + kappa + "; alpha must be in (0, 1], sigma and kappa at least 0");
+        }
+        Checks.notNull(explanation, "scalability model explanation");
+    }
+
+    static ScalabilityModel linear(double perInstance, String explanation) {
+        return new ScalabilityModel(Kind.LINEAR, perInstance, 1, 0, 0, 0, explanation);
+    }
+
+    /** Fitted aggregate capacity at parallelism {@code p}. */
+    public double capacityAt(int p) {
+        Checks.positive(p, "parallelism to evaluate the scalability model at");
+        return switch (kind) {
+            case LINEAR -> lambda * p;
+            case POWER -> lambda * Math.pow(p, alpha);
+            case USL -> lambda * p / (1 + sigma * (p - 1) + kappa * (double) p * (p - 1));
+        };
+    }
+
+    /**
+     * The smallest parallelism in [1, maxParallelism] whose fitted capacity reaches
+     * {@code requiredCapacity} (the target input rate divided by the target utilization); empty
+     * when none does: more instances will not help.
+     */
+    public OptionalInt smallestParallelismFor(double requiredCapacity, int maxParallelism) {
+        Checks.finiteNotNegative(requiredCapacity, "required capacity");
+        Checks.positive(maxParallelism, "max parallelism");
+        for (int p = 1; p <= maxParallelism; p++) {
+            if (capacityAt(p) >= requiredCapacity * (1 - 1e-9)) {
+                return OptionalInt.of(p);
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    /**
+     * The same shape scaled to pass through a measurement (usually the current window's): the
+     * fit gives how capacity grows, the latest window gives its level.
+     */
+    public ScalabilityModel anchoredAt(int p, double capacity) {
+        if (!(capacity > 0 && Double.isFinite(capacity))) {
+            throw new PolicyException("cannot anchor the scalability model at capacity " + capacity
+                    + "; use a measured capacity > 0");
+        }
+        double scale = capacity / capacityAt(p);
+        return new ScalabilityModel(kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, explanation);
+    }
+}
