@@ -52,7 +52,15 @@ public sealed interface RateForecast permits RateForecast.Harmonic, RateForecast
             String explanation) implements RateForecast {
 
         public Harmonic {
-            coefficients = List.copyOf(coefficients);
+            Checks.notNull(origin, "harmonic forecast origin");
+            Checks.notNull(periodLength, "harmonic forecast period");
+            coefficients = List.copyOf(Checks.notNull(coefficients, "harmonic forecast coefficients"));
+            if (coefficients.size() < 4 || coefficients.size() % 2 != 0 || periodLength.isNegative()
+                    || periodLength.isZero()) {
+                throw new PolicyException("harmonic forecast has " + coefficients.size() + " coefficients and period "
+                        + periodLength + "; pass b0, b1 and a sin and cos coefficient per harmonic, and a positive"
+                        + " period");
+            }
         }
 
         @Override
