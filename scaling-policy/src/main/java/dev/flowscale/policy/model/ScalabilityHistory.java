@@ -55,11 +55,16 @@ public record ScalabilityHistory(int perParallelism, int parallelisms,
         return ps;
     }
 
-    /** This history plus one observation per operator of the window that processed records. */
+    /**
+     * This history plus one observation per operator of the window that processed records; an
+     * operator already observed at or after the window's end (a window seen twice) is skipped.
+     */
     public ScalabilityHistory record(MetricsWindow window) {
         Map<String, List<CapacityObservation>> next = new HashMap<>(observations);
         for (OperatorMetrics m : window.operators().values()) {
-            if (Double.isFinite(m.trueProcessingRate()) && m.trueProcessingRate() > 0) {
+            List<CapacityObservation> old = of(m.operatorId());
+            boolean newer = old.isEmpty() || window.end().isAfter(old.get(old.size() - 1).at());
+            if (newer && Double.isFinite(m.trueProcessingRate()) && m.trueProcessingRate() > 0) {
                 CapacityObservation o = new CapacityObservation(window.end(), m.parallelism(), m.trueProcessingRate());
                 next.put(m.operatorId(), bounded(next.getOrDefault(m.operatorId(), List.of()), o));
             }
