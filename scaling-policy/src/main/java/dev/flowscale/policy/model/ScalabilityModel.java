@@ -56,12 +56,43 @@ public record ScalabilityModel(Kind kind, double lambda, double alpha, double si
     public OptionalInt smallestParallelismFor(double requiredCapacity, int maxParallelism) {
         Checks.finiteNotNegative(requiredCapacity, "required capacity");
         Checks.positive(maxParallelism, "max parallelism");
-        for (int p = 1; p <= maxParallelism; p++) {
-            if (capacityAt(p) >= requiredCapacity * (1 - 1e-9)) {
-                return OptionalInt.of(p);
-            }
+        double estimate = Math.max(1, Math.min(maxParallelism, realParallelismFor(requiredCapacity)));
+        // The closed form is exact up to rounding: settle the integer by stepping from its ceiling.
+        int p = (int) Math.ceil(estimate);
+        while (p > 1 && sustains(p - 1, requiredCapacity)) {
+            p--;
         }
-        return OptionalInt.empty();
+        while (p <= maxParallelism && !sustains(p, requiredCapacity)) {
+            p++;
+        }
+        return p <= maxParallelism ? OptionalInt.of(p) : OptionalInt.empty();
+    }
+
+    private boolean sustains(int p, double requiredCapacity) {
+        return capacityAt(p) >= requiredCapacity * (1 - 1e-9);
+    }
+
+    /**
+     * The real p with c(p) = required, or +∞ when capacity never reaches it. Closed forms, since
+     * a decision asks this for every operator: linear and power law invert directly; for the USL,
+     * λp ≥ r(1 + σ(p−1) + κp(p−1)) is the quadratic rκ·p² + (rσ − rκ − λ)·p + r(1 − σ) ≤ 0.
+     */
+    private double realParallelismFor(double r) {
+        return switch (kind) {
+            case LINEAR, POWER -> Math.pow(r / lambda, 1 / alpha);
+            case USL -> uslRoot(r);
+        };
+    }
+
+    private double uslRoot(double r) {
+        double a = r * kappa;
+        double b = r * sigma - r * kappa - lambda;
+        double c = r * (1 - sigma);
+        if (a == 0) {
+            return b < 0 ? -c / b : Double.POSITIVE_INFINITY;
+        }
+        double discriminant = b * b - 4 * a * c;
+        return discriminant < 0 ? Double.POSITIVE_INFINITY : (-b - Math.sqrt(discriminant)) / (2 * a);
     }
 
     /**
