@@ -4,6 +4,7 @@ import dev.flowscale.policy.PolicyException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,13 +21,34 @@ public final class JobTopology {
     private final Map<String, OperatorSpec> operators;
     private final List<Edge> edges;
     private final List<String> topologicalOrder;
+    // Adjacency and derived lists are computed once: the policy asks for them per operator, and
+    // scanning the edge list on every call made a decision quadratic in the graph's size.
+    private final Map<String, List<String>> inputs;
+    private final Map<String, List<String>> outputs;
+    private final List<OperatorSpec> orderedOperators;
+    private final List<String> sources;
 
     public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
         this.jobName = Checks.notBlank(jobName, "job name");
         this.operators = index(jobName, Checks.notNull(operators, "job '" + jobName + "' operators"));
         this.edges = List.copyOf(Checks.notNull(edges, "job '" + jobName + "' edges"));
         checkEdges();
+        this.inputs = adjacency(true);
+        this.outputs = adjacency(false);
         this.topologicalOrder = sort();
+        this.orderedOperators = topologicalOrder.stream().map(this.operators::get).toList();
+        this.sources = topologicalOrder.stream().filter(id -> inputs.get(id).isEmpty()).toList();
+    }
+
+    /** Per operator, the other end of each edge arriving at it ({@code in}) or leaving it, in edge order. */
+    private Map<String, List<String>> adjacency(boolean in) {
+        Map<String, List<String>> lists = new HashMap<>();
+        operators.keySet().forEach(id -> lists.put(id, new ArrayList<>()));
+        for (Edge e : edges) {
+            lists.get(in ? e.to() : e.from()).add(in ? e.from() : e.to());
+        }
+        lists.replaceAll((id, list) -> List.copyOf(list));
+        return lists;
     }
 
     private static Map<String, OperatorSpec> index(String job, List<OperatorSpec> list) {
@@ -81,7 +103,7 @@ public final class JobTopology {
 
     /** Operators in topological order. */
     public List<OperatorSpec> operators() {
-        return topologicalOrder.stream().map(operators::get).toList();
+        return orderedOperators;
     }
 
     public List<Edge> edges() {
@@ -106,12 +128,17 @@ public final class JobTopology {
 
     /** Ids of the operators feeding {@code id}, one entry per edge. */
     public List<String> inputsOf(String id) {
-        return edges.stream().filter(e -> e.to().equals(id)).map(Edge::from).toList();
+        return neighbours(inputs, id);
     }
 
     /** Ids of the operators that {@code id} feeds, one entry per edge. */
     public List<String> outputsOf(String id) {
-        return edges.stream().filter(e -> e.from().equals(id)).map(Edge::to).toList();
+        return neighbours(outputs, id);
+    }
+
+    /** Unknown ids have no neighbours, as when the edge list was scanned. */
+    private static List<String> neighbours(Map<String, List<String>> adjacency, String id) {
+        return adjacency.getOrDefault(id, List.of());
     }
 
     public boolean isSource(String id) {
@@ -119,7 +146,7 @@ public final class JobTopology {
     }
 
     public List<String> sources() {
-        return topologicalOrder.stream().filter(this::isSource).toList();
+        return sources;
     }
 
     /** Current parallelism of every operator, in topological order. */

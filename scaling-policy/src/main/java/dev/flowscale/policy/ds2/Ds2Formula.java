@@ -4,6 +4,7 @@ import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,11 +45,20 @@ public final class Ds2Formula {
             Map<String, Double> sourceTargetRates) {
         Map<String, Estimate> estimates = new LinkedHashMap<>();
         for (String id : topology.topologicalOrder()) {
-            double target = topology.isSource(id) ? sourceTargetRates.get(id)
-                    : topology.inputsOf(id).stream().mapToDouble(in -> estimates.get(in).targetOutputRate()).sum();
-            estimates.put(id, estimate(window.metrics(id).orElseThrow(), target, topology.isSource(id)));
+            boolean source = topology.isSource(id);
+            double target = source ? sourceTargetRates.get(id) : upstreamOutput(topology.inputsOf(id), estimates);
+            estimates.put(id, estimate(window.metrics(id).orElseThrow(), target, source));
         }
         return estimates;
+    }
+
+    /** A plain loop: this runs once per operator and decision, where a stream costs more than the sum. */
+    private static double upstreamOutput(List<String> inputs, Map<String, Estimate> estimates) {
+        double sum = 0;
+        for (String in : inputs) {
+            sum += estimates.get(in).targetOutputRate();
+        }
+        return sum;
     }
 
     /** A source that emitted nothing (e.g. fully backpressured) still passes its target on. */

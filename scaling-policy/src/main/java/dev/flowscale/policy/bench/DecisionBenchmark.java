@@ -1,0 +1,109 @@
+package dev.flowscale.policy.bench;
+
+import dev.flowscale.policy.api.Edge;
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
+import dev.flowscale.policy.ds2.Ds2Policy;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Times one {@code Ds2Policy.decide} on a random DAG: warm-up, then N timed runs; prints the median
+ * and p99. Run with
+ * {@code mvn -q -pl scaling-policy compile exec:java -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark
+ * -Dexec.args="1000 2000"} (operators, timed runs).
+ */
+public final class DecisionBenchmark {
+
+    private static final Instant END = Instant.parse("2026-01-01T00:00:10Z");
+
+    private DecisionBenchmark() {
+    }
+
+    public static void main(String[] args) {
+        int operators = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+        RandomDag dag = RandomDag.of(operators, new Random(42));
+        PolicyConfig config = PolicyConfig.builder().catchUpDuration(Duration.ofMinutes(5))
+                .skewCorrection(true).build();
+        Ds2Policy policy = new Ds2Policy(config, Clock.fixed(END, ZoneOffset.UTC));
+        long[][] nanos = time(policy, dag, Math.max(200, runs / 2), runs);
+        System.out.printf("decide() on %d operators, %d edges over %d runs: wall median %.3f ms, p99 %.3f ms;"
+                + " thread CPU median %.3f ms, p99 %.3f ms%n", operators, dag.topology().edges().size(), runs,
+                median(nanos[0]), p99(nanos[0]), median(nanos[1]), p99(nanos[1]));
+    }
+
+    private static double median(long[] sorted) {
+        return sorted[sorted.length / 2] / 1e6;
+    }
+
+    private static double p99(long[] sorted) {
+        return sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6;
+    }
+
+    /**
+     * Sorted wall-clock and thread-CPU durations of {@code runs} decisions after {@code warmUp}
+     * untimed ones. CPU time is printed too because on a shared machine wall time mostly measures
+     * waiting for a core.
+     */
+    static long[][] time(Ds2Policy policy, RandomDag dag, int warmUp, int runs) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        int sink = 0;
+        for (int i = 0; i < warmUp; i++) {
+            sink += policy.decide(dag.topology(), dag.window(), ScalingHistory.empty()).operators().size();
+        }
+        long[] wall = new long[runs];
+        long[] cpu = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            long c0 = threads.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            ScalingDecision d = policy.decide(dag.topology(), dag.window(), ScalingHistory.empty());
+            wall[i] = System.nanoTime() - t0;
+            cpu[i] = threads.getCurrentThreadCpuTime() - c0;
+            sink += d.operators().size();
+        }
+        if (sink == 0) {
+            throw new IllegalStateException("no operator decided");
+        }
+        Arrays.sort(wall);
+        Arrays.sort(cpu);
+        return new long[][] {wall, cpu};
+    }
+
+    /** A random DAG: the first 1 % of operators are sources, every other has 1-3 earlier inputs. */
+    record RandomDag(JobTopology topology, MetricsWindow window) {
+
+        static RandomDag of(int n, Random random) {
+            int sources = Math.max(1, n / 100);
+            List<OperatorSpec> specs = new ArrayList<>();
+            List<Edge> edges = new ArrayList<>();
+            List<OperatorMetrics> metrics = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int p = 1 + random.nextInt(8);
+                specs.add(OperatorSpec.of("op" + i, p));
+                double capacity = 1_000 + random.nextInt(100_000);
+                OperatorMetrics m = OperatorMetrics.of("op" + i, p, capacity * p, capacity * p * 0.9,
+                        capacity * p / 2, capacity * p * 0.45);
+                metrics.add(i < sources ? m.withSource(1_000, 500) : m);
+                if (i >= sources) {
+                    String to = "op" + i;
+                    random.ints(1 + random.nextInt(3), 0, i).distinct().forEach(j -> edges.add(new Edge("op" + j, to)));
+                }
+            }
+            return new RandomDag(new JobTopology("bench", specs, edges), MetricsWindow.of(END.minusSeconds(10), END, metrics));
+        }
+    }
+}
