@@ -10,24 +10,33 @@ import java.util.Optional;
 
 /**
  * Everything the learned models need from earlier windows, as one bounded, immutable value the
- * autoscaler loop carries beside the ScalingHistory: capacity observations per operator and
- * offered-rate samples per source. The loop calls {@link #record} with every window it accepts,
- * before asking the policy to decide, so the models see the current window too.
+ * autoscaler loop carries beside the ScalingHistory: capacity observations per operator, the
+ * scalability model fitted to them, and offered-rate samples per source. The loop calls
+ * {@link #record} with every window it accepts, before asking the policy to decide, so the models
+ * see the current window too. Fitting happens in {@code record}, once per window and only for the
+ * operators the window observed (a USL fit costs about 0.1 ms), so a decision only looks models up.
  *
+ * @param models       the fit of each operator's observations in {@code scalability}
  * @param rateCapacity samples kept per source (at a 30 s interval, 8,640 cover three days)
  */
-public record LearnedHistory(ScalabilityHistory scalability, Map<String, RateHistory> sourceRates,
-        int rateCapacity) {
+public record LearnedHistory(ScalabilityHistory scalability, Map<String, ScalabilityModel> models,
+        Map<String, RateHistory> sourceRates, int rateCapacity) {
 
     public LearnedHistory {
         Checks.notNull(scalability, "learned history scalability");
+        models = Map.copyOf(Checks.notNull(models, "learned history models"));
         sourceRates = Map.copyOf(Checks.notNull(sourceRates, "learned history source rates"));
         Checks.positive(rateCapacity, "learned history rateCapacity");
     }
 
     /** Default bounds: 5 observations at up to 8 parallelisms per operator; 8,640 rate samples per source. */
     public static LearnedHistory empty() {
-        return new LearnedHistory(ScalabilityHistory.empty(), Map.of(), 8_640);
+        return new LearnedHistory(ScalabilityHistory.empty(), Map.of(), Map.of(), 8_640);
+    }
+
+    /** The scalability model fitted to the operator's observations; empty before its first observation. */
+    public Optional<ScalabilityModel> modelOf(String operatorId) {
+        return Optional.ofNullable(models.get(operatorId));
     }
 
     /** Rate samples of one source (empty history when none). */
@@ -50,6 +59,13 @@ public record LearnedHistory(ScalabilityHistory scalability, Map<String, RateHis
                 rates.put(id, h.append(new RateSample(window.end(), offered.get())));
             }
         }
-        return new LearnedHistory(scalability.record(window), rates, rateCapacity);
+        ScalabilityHistory next = scalability.record(window);
+        Map<String, ScalabilityModel> fitted = new HashMap<>(models);
+        for (String id : window.operators().keySet()) {
+            if (!next.of(id).equals(scalability.of(id))) {
+                fitted.put(id, ScalabilityFit.fit(next.of(id)));
+            }
+        }
+        return new LearnedHistory(next, fitted, rates, rateCapacity);
     }
 }

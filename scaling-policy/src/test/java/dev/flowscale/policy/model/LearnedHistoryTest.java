@@ -31,6 +31,8 @@ class LearnedHistoryTest {
                 new RateSample(T0.plusSeconds(30), 300), new RateSample(T0.plusSeconds(60), 320));
         assertThat(h.scalability().of("map")).extracting(CapacityObservation::capacity).containsExactly(800.0, 800.0);
         assertThat(h.ratesOf("map").samples()).isEmpty();
+        assertThat(h.modelOf("map")).map(ScalabilityModel::kind).hasValue(ScalabilityModel.Kind.LINEAR);
+        assertThat(h.modelOf("nothing")).isEmpty();
     }
 
     @Test

@@ -53,7 +53,7 @@ class LearnedModelsOnTheSimulatorTest {
         // 100·7^0.8 = 474.3, 100·8^0.8 = 527.8, so 8 (linear DS2 from p = 4, 303.1/4 per instance, says 7).
         SimOperator op = SimOperator.operator("op", 100, 1).withAlpha(0.8);
 
-        ScalabilityModel m = ScalabilityFit.fit(learn(op, 500, 1, 2, 4).scalability().of("op"));
+        ScalabilityModel m = learn(op, 500, 1, 2, 4).modelOf("op").orElseThrow();
 
         assertThat(m.alpha()).isCloseTo(0.8, offset(1e-6));
         assertThat(m.smallestParallelismFor(500, 128)).hasValue(8);

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Random;
 import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +108,25 @@ class ScalabilityFitTest {
         // 1000·4^0.8 = 3,031.4; the level is scaled so c(4) = 1,741.1 and c(8) = 1,741.1·2^0.8 = 3,031.4.
         assertThat(m.capacityAt(4)).isCloseTo(1741.1, offset(1e-6));
         assertThat(m.capacityAt(8)).isCloseTo(1741.1 * Math.pow(2, 0.8), offset(1e-6));
+    }
+
+    @Test
+    void sizesWithinOneInstanceOfTheTruthFromNoisyWindows() {
+        // 5 windows at each of 2, 4 and 8 with 5 % Gaussian noise, 300 seeded histories per curve. Truth for
+        // 5,000 rec/s: 8 under 1000·p^0.8, 7 under the USL of usl().
+        Random random = new Random(3);
+        for (IntToDoubleFunction curve : List.<IntToDoubleFunction>of(p -> 1000 * Math.pow(p, 0.8), ScalabilityFitTest::usl)) {
+            int truth = curve.applyAsDouble(7) >= 5000 ? 7 : 8;
+            for (int i = 0; i < 300; i++) {
+                List<CapacityObservation> list = new ArrayList<>();
+                for (int p : new int[] {2, 2, 2, 2, 2, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8}) {
+                    list.add(new CapacityObservation(T0.plusSeconds(list.size()), p,
+                            curve.applyAsDouble(p) * (1 + 0.05 * random.nextGaussian())));
+                }
+                assertThat(ScalabilityFit.fit(list).smallestParallelismFor(5000, 128).getAsInt())
+                        .isBetween(truth - 1, truth + 1);
+            }
+        }
     }
 
     @Test
