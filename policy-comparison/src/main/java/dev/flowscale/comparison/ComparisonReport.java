@@ -49,6 +49,12 @@ public final class ComparisonReport {
 
     static SettlingReport flink(Scenario scenario, Duration downtime) {
         var run = new FlinkAutoscalerSimulation(scenario, TableDefaults.settings(downtime)).run(ScenarioSuite.RUN);
+        // an autoscaler that failed along the way would make its row meaningless: stop instead
+        run.events().stream().filter(e -> e.reason().equals(RecordingEventHandler.AUTOSCALER_ERROR_REASON))
+                .findFirst().ifPresent(e -> {
+                    throw new IllegalStateException("flink-autoscaler failed on " + scenario.name() + " at a "
+                            + downtime.toSeconds() + " s downtime: " + e.message());
+                });
         return SettlingReport.check(run.trajectory(), FLINK_CRITERIA);
     }
 
@@ -83,8 +89,9 @@ public final class ComparisonReport {
         long never = s.stream().filter(x -> x.worstSecondsToSustain() < 0).count();
         long[] sustain = s.stream().filter(x -> x.worstSecondsToSustain() >= 0)
                 .mapToLong(Summary::worstSecondsToSustain).sorted().toArray();
-        return String.format(Locale.ROOT, "| %d random graphs (mean; median) | %d s | %s | %.1f | %.1f | median %s, never in %d"
-                + " | %.1f | %d of %d | median %.0f | %d (in %d graphs) |", reports.size(), downtime.toSeconds(), policy,
+        return String.format(Locale.ROOT, "| %d random graphs (mean; median) | %d s | %s | %.1f | %.1f"
+                + " | median %s, never in %d | %.1f | %d of %d | median %.0f | %d (in %d graphs) |",
+                reports.size(), downtime.toSeconds(), policy,
                 mean(s, Summary::decisions), mean(s, Summary::rescales),
                 sustain.length == 0 ? "-" : Long.toString(sustain[sustain.length / 2]), never,
                 s.stream().mapToDouble(Summary::overProvisionedInstanceMinutes).average().orElse(0),

@@ -70,6 +70,7 @@ public final class FlinkAutoscalerSimulation {
         SimulatedScalingRealizer realizer = new SimulatedScalingRealizer(job, settings.rescaleDowntime(), clock);
         JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler = autoscaler(job, events, realizer, clock);
         JobID jobId = new JobID();
+        var metricGroup = new GenericMetricGroup(NoOpMetricRegistry.INSTANCE, null, "simulation");
         List<Trajectory.Point> points = new ArrayList<>();
         long steps = duration.dividedBy(settings.step());
         long perLoop = CONTROL_LOOP_INTERVAL.dividedBy(settings.step());
@@ -77,7 +78,7 @@ public final class FlinkAutoscalerSimulation {
             clock.advance(settings.step());
             model.step(settings.step());
             if (i % perLoop == 0) {
-                scale(autoscaler, context(jobId, model.isRescaling()));
+                scale(autoscaler, context(jobId, metricGroup, model.isRescaling()));
             }
             points.add(new Trajectory.Point(Duration.between(Simulation.EPOCH, clock.instant()).toSeconds(),
                     model.topology().parallelism(), model.totalBacklog(), model.isRescaling()));
@@ -95,9 +96,10 @@ public final class FlinkAutoscalerSimulation {
         return autoscaler;
     }
 
-    private JobAutoScalerContext<String> context(JobID jobId, boolean restarting) {
+    /** The job as the operator would describe it now; it has no REST client, the collector needs none. */
+    private JobAutoScalerContext<String> context(JobID jobId, GenericMetricGroup metricGroup, boolean restarting) {
         return new JobAutoScalerContext<>(scenario.name(), jobId, restarting ? JobStatus.RESTARTING : JobStatus.RUNNING,
-                configuration, new GenericMetricGroup(NoOpMetricRegistry.INSTANCE, null, "simulation"), () -> null);
+                configuration, metricGroup, () -> null);
     }
 
     private static void scale(JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler,

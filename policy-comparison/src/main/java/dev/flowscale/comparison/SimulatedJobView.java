@@ -31,6 +31,10 @@ final class SimulatedJobView {
         this.model = model;
         for (var op : scenario.operators()) {
             JobVertexID id = JobVertexID.fromHexString(String.format("%032x", op.id().hashCode() & 0xffffffffL));
+            if (operatorIds.containsKey(id)) {
+                throw new IllegalArgumentException("operators '" + op.id() + "' and '" + operatorIds.get(id)
+                        + "' of scenario '" + scenario.name() + "' map to one job vertex id; rename one");
+            }
             vertexIds.put(op.id(), id);
             operatorIds.put(id, op.id());
         }

@@ -88,12 +88,14 @@ final class SimulatedMetricsCollector extends ScalingMetricCollector<String, Job
         }
         double seconds = Math.max(1e-9, Duration.between(last.at(), now).toNanos() / 1e9);
         Map<FlinkMetric, AggregatedMetric> m = new HashMap<>();
-        m.put(FlinkMetric.BUSY_TIME_PER_SEC, perSubtask("busyTimeMsPerSecond", counters.busySeconds(), last.busy(), seconds));
+        m.put(FlinkMetric.BUSY_TIME_PER_SEC,
+                perSubtask("busyTimeMsPerSecond", counters.busySeconds(), last.busy(), seconds));
         if (job.scenario().operator(operator).isSource()) {
             m.put(FlinkMetric.BACKPRESSURE_TIME_PER_SEC, perSubtask("backPressuredTimeMsPerSecond",
                     counters.backpressuredSeconds(), last.blocked(), seconds));
             double read = counters.recordsIn();
-            m.put(FlinkMetric.SOURCE_TASK_NUM_RECORDS_IN_PER_SEC, total("numRecordsInPerSecond", (read - last.recordsIn()) / seconds));
+            m.put(FlinkMetric.SOURCE_TASK_NUM_RECORDS_IN_PER_SEC,
+                    total("numRecordsInPerSecond", (read - last.recordsIn()) / seconds));
             m.put(FlinkMetric.SOURCE_TASK_NUM_RECORDS_IN, total("numRecordsIn", read));
             m.put(FlinkMetric.PENDING_RECORDS, total("pendingRecords", job.model().backlog(operator)));
         }

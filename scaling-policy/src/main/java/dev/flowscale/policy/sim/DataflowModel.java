@@ -33,6 +33,11 @@ public final class DataflowModel {
     private final Random random;
     private final Map<String, Double> queued = new HashMap<>();
     private final Map<String, OperatorCounters> counters = new HashMap<>();
+    // The graph never changes, only parallelism: look its shape up once, not on every step.
+    private final Map<String, SimOperator> operators = new HashMap<>();
+    private final Map<String, List<String>> outputs = new HashMap<>();
+    private final List<String> sources;
+    private final List<String> sinksFirst;
     private final Deque<StepSample> samples = new ArrayDeque<>();
     private JobTopology topology;
     private Instant restartedAt;
@@ -51,6 +56,12 @@ public final class DataflowModel {
         this.random = new Random(seed);
         this.topology = scenario.topology();
         scenario.operators().forEach(op -> queued.put(op.id(), 0.0));
+        scenario.operators().forEach(op -> operators.put(op.id(), op));
+        scenario.operators().forEach(op -> outputs.put(op.id(), topology.outputsOf(op.id())));
+        this.sources = topology.sources();
+        List<String> order = new ArrayList<>(topology.topologicalOrder());
+        java.util.Collections.reverse(order);
+        this.sinksFirst = List.copyOf(order);
         resetCounters();
     }
 
@@ -120,18 +131,16 @@ public final class DataflowModel {
             return;
         }
         Map<String, double[][]> counts = new HashMap<>();
-        List<String> order = new ArrayList<>(topology.topologicalOrder());
-        java.util.Collections.reverse(order);
-        for (String id : order) {
-            counts.put(id, process(scenario.operator(id), seconds));
+        for (String id : sinksFirst) {
+            counts.put(id, process(operators.get(id), seconds));
         }
         record(new StepSample(end, counts, offered, sourceBacklog()));
     }
 
     private Map<String, Double> offer(long second, double seconds) {
         Map<String, Double> offered = new HashMap<>();
-        for (String id : topology.sources()) {
-            double records = scenario.operator(id).rate().at(second) * seconds;
+        for (String id : sources) {
+            double records = operators.get(id).rate().at(second) * seconds;
             offered.put(id, records);
             queued.merge(id, records, Double::sum);
         }
@@ -146,7 +155,7 @@ public final class DataflowModel {
         boolean blocked = room < Math.min(queued.get(op.id()), capacity);
         double processed = Math.max(0, Math.min(queued.get(op.id()), Math.min(capacity, room)));
         queued.merge(op.id(), -processed, Double::sum);
-        for (String down : topology.outputsOf(op.id())) {
+        for (String down : outputs.get(op.id())) {
             queued.merge(down, processed * op.selectivity(), Double::sum);
         }
         double[][] perInstance = new double[p][];
@@ -163,7 +172,7 @@ public final class DataflowModel {
     /** Input records the operator may process before a downstream queue is full. */
     private double outputRoom(SimOperator op) {
         double room = Double.POSITIVE_INFINITY;
-        for (String down : topology.outputsOf(op.id())) {
+        for (String down : outputs.get(op.id())) {
             double free = Math.max(0, bufferOf(down) - queued.get(down));
             room = Math.min(room, op.selectivity() == 0 ? room : free / op.selectivity());
         }
@@ -172,12 +181,12 @@ public final class DataflowModel {
 
     private double bufferOf(String id) {
         int p = topology.operator(id).parallelism();
-        return bufferSeconds * p * scenario.operator(id).perInstanceCapacity(p);
+        return bufferSeconds * p * operators.get(id).perInstanceCapacity(p);
     }
 
     private Map<String, Double> sourceBacklog() {
         Map<String, Double> backlog = new HashMap<>();
-        topology.sources().forEach(id -> backlog.put(id, queued.get(id)));
+        sources.forEach(id -> backlog.put(id, queued.get(id)));
         return backlog;
     }
 
@@ -220,6 +229,25 @@ public final class DataflowModel {
         return restartedAt;
     }
 
+    /**
+     * Steps since the last restart that ended within {@code window} of the last one, oldest
+     * first. Reads only those steps: a decision every few seconds must not copy an hour of them.
+     */
+    List<StepSample> samplesWithin(Duration window) {
+        List<StepSample> recent = new ArrayList<>();
+        java.util.Iterator<StepSample> newestFirst = samples.descendingIterator();
+        Instant from = samples.isEmpty() ? null : samples.peekLast().end().minus(window);
+        while (newestFirst.hasNext()) {
+            StepSample s = newestFirst.next();
+            if (!s.end().isAfter(from)) {
+                break;
+            }
+            recent.add(s);
+        }
+        java.util.Collections.reverse(recent);
+        return recent;
+    }
+
     /** Steps recorded since the last restart, oldest first. */
     public List<StepSample> samples() {
         return List.copyOf(samples);
@@ -227,7 +255,7 @@ public final class DataflowModel {
 
     /** Backlog of all sources together, in records. */
     public double totalBacklog() {
-        return topology.sources().stream().mapToDouble(queued::get).sum();
+        return sources.stream().mapToDouble(queued::get).sum();
     }
 
     public Instant start() {

@@ -36,13 +36,11 @@ public final class SimulatedMetrics implements MetricsProvider {
 
     @Override
     public Optional<MetricsWindow> currentWindow() {
-        List<StepSample> all = model.samples();
-        if (all.isEmpty()) {
+        List<StepSample> in = model.samplesWithin(windowLength);
+        if (in.isEmpty()) {
             return Optional.empty();
         }
-        Instant end = all.get(all.size() - 1).end();
-        Instant from = end.minus(windowLength);
-        List<StepSample> in = all.stream().filter(s -> s.end().isAfter(from)).toList();
+        Instant end = in.get(in.size() - 1).end();
         Instant start = in.get(0).end().minus(step);
         List<OperatorMetrics> metrics = new ArrayList<>();
         JobTopology t = model.topology();
