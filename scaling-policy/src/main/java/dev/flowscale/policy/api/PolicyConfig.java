@@ -39,6 +39,10 @@ import java.util.Map;
  * @param loadChange              relative change of the sources' total rate that counts as a load
  *                                change: it restarts the scale-down delay, and a trim is followed by
  *                                another only after the load has fallen by more than this
+ * @param learnScalability        size operators with capacity curves fitted to the parallelisms the job
+ *                                has run at, instead of DS2's linear extrapolation
+ * @param scalabilityPrior        exponent α of capacity ∝ p^α assumed when scaling an operator above
+ *                                the only parallelism it was measured at (1 = linear, as DS2)
  * @param confirmNeed             a needed rescale waits for a second window in a row to show the need,
  *                                so it is sized on a window wholly after a load change
  */
@@ -47,7 +51,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         boolean alignToKeyGroups, double alignmentMaxIncrease, double deadBand, Duration scaleDownDelay,
         Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection,
         double noiseTolerance, double downtimePercentile, int maxRescalesPerHour, Duration scaleDownInterval,
-        Duration targetMaxLag, Duration savingsHorizon, double loadChange, boolean confirmNeed) {
+        Duration targetMaxLag, Duration savingsHorizon, double loadChange, boolean learnScalability,
+        double scalabilityPrior, boolean confirmNeed) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -80,6 +85,10 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         Checks.notNegative(scaleDownInterval, "policy scaleDownInterval");
         Checks.notNegative(targetMaxLag, "policy targetMaxLag");
         Checks.notNegative(savingsHorizon, "policy savingsHorizon");
+        if (!(scalabilityPrior >= 0.5 && scalabilityPrior <= 1)) {
+            throw new PolicyException("policy scalabilityPrior is " + scalabilityPrior
+                    + "; use an exponent in [0.5, 1], e.g. 0.8 (1 assumes linear scaling, as DS2)");
+        }
         if (!(loadChange > 0 && loadChange < 1)) {
             throw new PolicyException("policy loadChange is " + loadChange
                     + "; use a fraction in (0, 1), e.g. 0.1 to treat a 10 % change of the sources' rate as a load change");
@@ -122,6 +131,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.horizon = savingsHorizon;
         b.confirm = confirmNeed;
         b.loadChange = loadChange;
+        b.learn = learnScalability;
+        b.prior = scalabilityPrior;
         return b;
     }
 
@@ -153,6 +164,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private Duration horizon = Duration.ofHours(1);
         private boolean confirm;
         private double loadChange = 0.1;
+        private boolean learn;
+        private double prior = 1;
 
         public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
 
@@ -204,10 +217,14 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
 
         public Builder loadChange(double fraction) { loadChange = fraction; return this; }
 
+        public Builder learnScalability(boolean enabled) { learn = enabled; return this; }
+
+        public Builder scalabilityPrior(double exponent) { prior = exponent; return this; }
+
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
                     deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, noise, percentile, budget,
-                    scaleDownInterval, maxLag, horizon, loadChange, confirm);
+                    scaleDownInterval, maxLag, horizon, loadChange, learn, prior, confirm);
         }
     }
 }

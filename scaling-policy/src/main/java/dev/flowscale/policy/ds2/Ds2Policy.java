@@ -58,9 +58,10 @@ public final class Ds2Policy implements ScalingPolicy {
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
-        Plan plan = new Plan(topology, window, required, config, cost);
+        Capacities capacities = Capacities.of(topology, window, history, config);
+        Plan plan = new Plan(topology, window, required, config, cost, capacities);
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
-        if (running.needed().isPresent() && !running.outOfBounds() && !Plan.improves(needed, config)) {
+        if (running.needed().isPresent() && !running.outOfBounds() && !Plan.improves(needed, config, capacities)) {
             reasons.add(running.needed().get());
             reasons.add("no rescale helps: the planned configuration would carry no more than the running one");
         } else if (running.needed().isPresent()) {
@@ -68,7 +69,7 @@ public final class Ds2Policy implements ScalingPolicy {
             return unconfirmed(history).map(why -> held(now, topology.jobName(), BlockReason.NEED_UNCONFIRMED, why,
                     reasons, needed)).orElseGet(() -> budget(now, topology.jobName(), history, reasons, needed));
         }
-        ScalingDecision trim = new Trim(config, history, now, cost).decide(topology.jobName(), base, required, reasons,
+        ScalingDecision trim = new Trim(config, history, now, cost, capacities).decide(topology.jobName(), base, required, reasons,
                 plan.trim());
         return trim.isScale() ? budget(now, topology.jobName(), history, reasons, trim.operators().values()) : trim;
     }

@@ -20,9 +20,11 @@ final class Plan {
     private final Map<String, Ds2Formula.Estimate> required;
     private final PolicyConfig config;
     private final RescaleCost cost;
+    private final Capacities capacities;
 
     Plan(JobTopology topology, MetricsWindow window, Map<String, Ds2Formula.Estimate> required, PolicyConfig config,
-            RescaleCost cost) {
+            RescaleCost cost, Capacities capacities) {
+        this.capacities = capacities;
         this.topology = topology;
         this.window = window;
         this.required = required;
@@ -46,13 +48,13 @@ final class Plan {
     private List<OperatorDecision> size(boolean drainOwed, double margin) {
         Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config, cost.seconds(), drainOwed);
         List<OperatorDecision> ops = size(sources, margin, 1.0);
-        double feasible = throughput(ops);
+        double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
             return ops;
         }
         List<OperatorDecision> capped = size(sources, margin, feasible);
         String why = String.format("capped: '%s' at its upper bound carries only %.0f %% of the planned rate;"
-                + " every operator is sized for that", bottleneck(ops), 100 * feasible);
+                + " every operator is sized for that", bottleneck(ops, capacities), 100 * feasible);
         List<OperatorDecision> result = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             OperatorDecision first = ops.get(i);
@@ -76,37 +78,34 @@ final class Plan {
         List<OperatorDecision> ops = new ArrayList<>();
         Map<String, Ds2Formula.Estimate> b = base;
         planned.forEach((id, e) -> ops.add(Sizing.recommend(topology.operator(id), window.metrics(id).orElseThrow(),
-                b.get(id), e, sources.get(id), config, margin)));
+                b.get(id), e, sources.get(id), config, margin, capacities)));
         return ops;
-    }
-
-    /** The share of the planned rates that the sized configuration carries (1 when it carries all). */
-    static double throughput(List<OperatorDecision> ops) {
-        return Math.min(1, share(ops, true));
     }
 
     /**
      * Whether the plan carries more than the running configuration, beyond the noise tolerance: an
      * operator held at its bound can make every rescale useless, and a useless rescale is not taken.
      */
-    static boolean improves(List<OperatorDecision> ops, PolicyConfig config) {
-        return share(ops, true) > share(ops, false) * (1 + config.noiseTolerance());
+    static boolean improves(List<OperatorDecision> ops, PolicyConfig config, Capacities capacities) {
+        return share(ops, true, capacities) > share(ops, false, capacities) * (1 + config.noiseTolerance());
     }
 
-    private static double share(List<OperatorDecision> ops, boolean planned) {
+    /** At the worst operator, the share of its target that its capacity at the planned (or current) parallelism carries. */
+    static double share(List<OperatorDecision> ops, boolean planned, Capacities capacities) {
         double share = Double.POSITIVE_INFINITY;
         for (OperatorDecision op : ops) {
             if (op.targetInputRate() > 0 && op.capacityPerInstance() > 0) {
                 int p = planned ? op.newParallelism() : op.currentParallelism();
-                share = Math.min(share, p * op.capacityPerInstance() / op.targetInputRate());
+                share = Math.min(share, capacities.at(op.operatorId(), p, op.capacityPerInstance())
+                        / op.targetInputRate());
             }
         }
         return share;
     }
 
-    private static String bottleneck(List<OperatorDecision> ops) {
+    private static String bottleneck(List<OperatorDecision> ops, Capacities capacities) {
         return ops.stream().filter(op -> op.targetInputRate() > 0 && op.capacityPerInstance() > 0)
-                .min(java.util.Comparator.comparingDouble(op -> op.newParallelism() * op.capacityPerInstance()
-                        / op.targetInputRate())).map(OperatorDecision::operatorId).orElse("?");
+                .min(java.util.Comparator.comparingDouble(op -> capacities.at(op.operatorId(), op.newParallelism(),
+                        op.capacityPerInstance()) / op.targetInputRate())).map(OperatorDecision::operatorId).orElse("?");
     }
 }

@@ -7,6 +7,9 @@ import dev.flowscale.policy.api.ParallelismBounds;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import dev.flowscale.policy.model.IneffectiveScaleUp;
 
 /**
  * Turns a DS2 estimate into a recommended parallelism: headroom (target utilization), optional
@@ -24,18 +27,29 @@ final class Sizing {
      * rounded up, so never below what sustains the target.
      */
     static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate base,
-            Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c, double margin) {
+            Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c, double margin, Capacities capacities) {
         List<String> reasons = new ArrayList<>();
         if (source != null) {
             reasons.add(source.explain(c));
         }
         double cap = plan.capacityPerInstance();
-        int p = Math.max(base.parallelism(c.targetUtilization() / margin), plan.parallelism(1 / margin));
-        if (p == 0) {
+        int upper = Math.min(c.boundsOf(op.id()).max(), op.maxParallelism());
+        double required = margin * Math.max(base.targetInputRate() / c.targetUtilization(), plan.targetInputRate());
+        int p;
+        if (plan.targetInputRate() == 0) {
+            p = 1;
+            reasons.add("DS2: no input expected, minimum parallelism 1");
+        } else if (cap == 0) {
             p = op.parallelism();
             reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
         } else {
-            reasons.add(explainDs2(base, plan, p, c.targetUtilization()));
+            OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
+            p = fitted.orElse(upper);
+            reasons.add(explainDs2(base, plan, p, c.targetUtilization(), capacities.explain(op.id())));
+            if (fitted.isEmpty()) {
+                reasons.add(String.format("more instances will not help: the capacity curve stays below %.1f rec/s"
+                        + " up to %d instances", required, upper));
+            }
         }
         if (c.skewCorrection()) {
             p = SkewCorrection.correct(m, plan, p, c.targetUtilization(), reasons);
@@ -44,19 +58,24 @@ final class Sizing {
         if (c.alignToKeyGroups()) {
             p = align(op, p, c, reasons);
         }
-        double utilization = cap > 0 ? plan.targetInputRate() / (p * cap) : 0;
+        Optional<IneffectiveScaleUp.Verdict> ineffective = capacities.ineffective(op.id());
+        if (ineffective.isPresent() && p > ineffective.get().holdAt()) {
+            p = ineffective.get().holdAt();
+            reasons.add(ineffective.get().reason());
+        }
+        double capacity = capacities.at(op.id(), p, cap);
+        double utilization = capacity > 0 ? plan.targetInputRate() / capacity : 0;
         double share = source == null ? 0 : source.catchUpShare();
         return new OperatorDecision(op.id(), op.parallelism(), p, p, plan.targetInputRate(), cap, utilization,
                 share, reasons);
     }
 
-    private static String explainDs2(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, int p, double utilization) {
-        if (plan.targetInputRate() == 0) {
-            return "DS2: no input expected, minimum parallelism 1";
-        }
-        String capacity = String.format("capacity %.1f rec/s per instance", plan.capacityPerInstance());
+    private static String explainDs2(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, int p, double utilization,
+            Optional<String> curve) {
+        String capacity = String.format("capacity %.1f rec/s per instance", plan.capacityPerInstance())
+                + curve.map(c -> " (" + c + ")").orElse("");
         String target = String.format("DS2: target %.1f rec/s / %s", plan.targetInputRate(), capacity);
-        if (utilization < 1.0 && base.parallelism(utilization) >= plan.parallelism(1.0)) {
+        if (utilization < 1.0 && base.targetInputRate() / utilization >= plan.targetInputRate()) {
             target = String.format("DS2: base target %.1f rec/s / (%s × target utilization %.2f)",
                     base.targetInputRate(), capacity, utilization);
         }

@@ -26,8 +26,10 @@ final class Trim {
     private final ScalingHistory history;
     private final Instant now;
     private final RescaleCost cost;
+    private final Capacities capacities;
 
-    Trim(PolicyConfig config, ScalingHistory history, Instant now, RescaleCost cost) {
+    Trim(PolicyConfig config, ScalingHistory history, Instant now, RescaleCost cost, Capacities capacities) {
+        this.capacities = capacities;
         this.config = config;
         this.history = history;
         this.now = now;
@@ -107,7 +109,8 @@ final class Trim {
         for (OperatorDecision op : ops) {
             double rate = required.get(op.operatorId()).targetInputRate();
             if (rate > 0 && op.capacityPerInstance() > 0) {
-                headroom = Math.min(headroom, op.newParallelism() * op.capacityPerInstance() / rate);
+                headroom = Math.min(headroom, capacities.at(op.operatorId(), op.newParallelism(),
+                        op.capacityPerInstance()) / rate);
             }
         }
         double drain = headroom > 1 ? cost.seconds() / (headroom - 1) : Double.POSITIVE_INFINITY;

@@ -165,6 +165,8 @@ public final class SettingValues {
                 .savingsHorizon(duration(Setting.SAVINGS_HORIZON))
                 .loadChange(fraction(Setting.LOAD_CHANGE))
                 .confirmNeed(flag(Setting.CONFIRM_NEED))
+                .learnScalability(flag(Setting.LEARN_SCALABILITY))
+                .scalabilityPrior(fraction(Setting.SCALABILITY_PRIOR))
                 .noiseTolerance(fraction(Setting.NOISE_TOLERANCE))
                 .deadBand(fraction(Setting.DEAD_BAND))
                 .skewCorrection(flag(Setting.SKEW_CORRECTION))

@@ -1,0 +1,148 @@
+package dev.flowscale.policy.ds2;
+
+import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
+import dev.flowscale.policy.model.CapacityObservation;
+import dev.flowscale.policy.model.IneffectiveScaleUp;
+import dev.flowscale.policy.model.ScalabilityFit;
+import dev.flowscale.policy.model.ScalabilityModel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/**
+ * Each operator's capacity curve, learned from the job's own history. Every past decision recorded
+ * the parallelism an operator ran at and the capacity measured there; with two parallelisms or more
+ * the curve is fitted to those points ({@link ScalabilityFit}: a power law or the Universal
+ * Scalability Law) and anchored at the current window. With one, capacity above it is assumed to
+ * grow as p^α with the configured prior α (below it, linearly: both err on the side of more
+ * instances), so a first scale-up overshoots rather than falls short and the next trim, sized on a
+ * fitted curve, corrects it. A scale-up that added almost no capacity ({@link IneffectiveScaleUp})
+ * caps the operator where it was. Without learning, every curve is DS2's linear one.
+ */
+final class Capacities {
+
+    /** Past decisions read for observations; older ones describe a job that has moved on. */
+    private static final int DECISIONS = 200;
+
+    private final Map<String, ScalabilityModel> fitted = new HashMap<>();
+    private final Map<String, OperatorMetrics> measured = new HashMap<>();
+    private final Map<String, IneffectiveScaleUp.Verdict> ineffective = new HashMap<>();
+    private final double prior;
+
+    private Capacities(double prior) {
+        this.prior = prior;
+    }
+
+    static Capacities of(JobTopology topology, MetricsWindow window, ScalingHistory history, PolicyConfig config) {
+        Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
+        if (!config.learnScalability()) {
+            return c;
+        }
+        Map<String, List<CapacityObservation>> observed = observations(topology, history);
+        for (OperatorMetrics m : window.operators().values()) {
+            if (topology.isSource(m.operatorId()) || !(m.trueProcessingRate() > 0)) {
+                continue;
+            }
+            List<CapacityObservation> list = observed.getOrDefault(m.operatorId(), new ArrayList<>());
+            list.add(new CapacityObservation(window.end(), m.parallelism(), m.trueProcessingRate()));
+            c.measured.put(m.operatorId(), m);
+            TreeMap<Integer, Double> medians = new TreeMap<>(medians(list));
+            if (medians.size() >= 2) {
+                c.fitted.put(m.operatorId(), ScalabilityFit.fit(list).anchoredAt(m.parallelism(), m.trueProcessingRate()));
+                lastChange(list).flatMap(from -> IneffectiveScaleUp.check(m.operatorId(), from, medians.get(from),
+                        m.parallelism(), medians.get(m.parallelism()), IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
+                        .ifPresent(v -> c.ineffective.put(m.operatorId(), v));
+            }
+        }
+        return c;
+    }
+
+    private static Map<String, List<CapacityObservation>> observations(JobTopology t, ScalingHistory h) {
+        Map<String, List<CapacityObservation>> observed = new HashMap<>();
+        List<ScalingDecision> decisions = h.decisions();
+        for (ScalingDecision d : decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
+            for (OperatorDecision op : d.operators().values()) {
+                double capacity = op.capacityPerInstance() * op.currentParallelism();
+                if (!t.isSource(op.operatorId()) && capacity > 0 && Double.isFinite(capacity)) {
+                    observed.computeIfAbsent(op.operatorId(), k -> new ArrayList<>())
+                            .add(new CapacityObservation(d.time(), op.currentParallelism(), capacity));
+                }
+            }
+        }
+        return observed;
+    }
+
+    private static Map<Integer, Double> medians(List<CapacityObservation> list) {
+        Map<Integer, List<Double>> byP = new HashMap<>();
+        list.forEach(o -> byP.computeIfAbsent(o.parallelism(), k -> new ArrayList<>()).add(o.capacity()));
+        Map<Integer, Double> medians = new HashMap<>();
+        byP.forEach((p, cs) -> {
+            cs.sort(null);
+            medians.put(p, cs.get(cs.size() / 2));
+        });
+        return medians;
+    }
+
+    /** The parallelism the operator ran at before its latest change, if it changed. */
+    private static Optional<Integer> lastChange(List<CapacityObservation> list) {
+        int now = list.get(list.size() - 1).parallelism();
+        for (int i = list.size() - 2; i >= 0; i--) {
+            if (list.get(i).parallelism() != now) {
+                return Optional.of(list.get(i).parallelism());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Aggregate capacity at parallelism p (the measured per-instance capacity scaled by the curve). */
+    double at(String operatorId, int p, double measuredPerInstance) {
+        ScalabilityModel m = fitted.get(operatorId);
+        OperatorMetrics now = measured.get(operatorId);
+        if (m != null) {
+            return m.capacityAt(p);
+        }
+        if (now == null || p <= now.parallelism() || prior == 1) {
+            return p * measuredPerInstance;
+        }
+        return now.trueProcessingRate() * Math.pow((double) p / now.parallelism(), prior);
+    }
+
+    /** The smallest parallelism up to {@code max} whose capacity reaches {@code required}; empty when none does. */
+    OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
+        ScalabilityModel m = fitted.get(operatorId);
+        if (m != null) {
+            return m.smallestParallelismFor(required, max);
+        }
+        int p = Math.max(1, Ds2Formula.ceil(required / measuredPerInstance));
+        OperatorMetrics now = measured.get(operatorId);
+        if (now != null && prior < 1 && p > now.parallelism()) {
+            p = Ds2Formula.ceil(now.parallelism() * Math.pow(required / now.trueProcessingRate(), 1 / prior));
+        }
+        return p <= max ? OptionalInt.of(Math.max(1, p)) : OptionalInt.empty();
+    }
+
+    /** The explanation of the curve used, when it is not DS2's linear one. */
+    Optional<String> explain(String operatorId) {
+        ScalabilityModel m = fitted.get(operatorId);
+        if (m != null) {
+            return m.kind() == ScalabilityModel.Kind.LINEAR ? Optional.empty() : Optional.of(m.explanation());
+        }
+        OperatorMetrics now = measured.get(operatorId);
+        return now == null || prior == 1 ? Optional.empty() : Optional.of(String.format(
+                "only parallelism %d measured: capacity assumed to grow as p^%.2f above it", now.parallelism(), prior));
+    }
+
+    Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {
+        return Optional.ofNullable(ineffective.get(operatorId));
+    }
+}
