@@ -33,7 +33,7 @@ final class Sizing {
             reasons.add(source.explain(c));
         }
         double cap = plan.capacityPerInstance();
-        int upper = Math.min(c.boundsOf(op.id()).max(), op.maxParallelism());
+        int upper = op.maxParallelism();
         double required = margin * Math.max(base.targetInputRate() / c.targetUtilization(), plan.targetInputRate());
         int p;
         if (plan.targetInputRate() == 0) {
@@ -48,7 +48,7 @@ final class Sizing {
             reasons.add(explainDs2(base, plan, p, c.targetUtilization(), capacities.explain(op.id())));
             if (fitted.isEmpty()) {
                 reasons.add(String.format("more instances will not help: the capacity curve stays below %.1f rec/s"
-                        + " up to %d instances", required, upper));
+                        + " up to %d instances (the operator's key groups)", required, upper));
             }
         }
         if (c.skewCorrection()) {
