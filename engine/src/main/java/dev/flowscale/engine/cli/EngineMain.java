@@ -46,7 +46,12 @@ public final class EngineMain {
                                       /api/v1/stop-with-savepoint stops the job with one and exits
               --savepoint-dir DIR     where checkpoints and savepoints go (default ./flowscale-data/<job>)
               --checkpoint-interval D time between periodic checkpoints (default 0: savepoints only)
-              --restore-from PATH     start from this savepoint or checkpoint directory; the
+              --checkpoint-failures N fail the job over (restart from its latest snapshot) after N
+                                      periodic checkpoints failed in a row (default 3)
+              --retain N              keep the newest N checkpoints and N savepoints (default 3)
+              --restore-from PATH     start from this savepoint or checkpoint directory unless the
+                                      storage holds a newer complete snapshot (a runner always
+                                      resumes from the newest; see docs/durability.md); the
                                       parallelism may differ from the one it was taken at
               --job-name NAME         the job's name in metrics (label job) and the API (default:
                                       the built-in job's name); the Kubernetes operator passes
@@ -113,8 +118,8 @@ public final class EngineMain {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
             out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
-            RunningJob job = RunningJob.start(graph, config, options.has("restore-from")
-                    ? Path.of(options.text("restore-from", "")) : null);
+            RunningJob job = RunningJob.recover(graph, config, options.has("restore-from")
+                    ? Path.of(options.text("restore-from", "")) : null, line -> out.println("restore: " + line));
             JobControlApi control = server == null ? null : serveApi(server, job, out);
             int code = watch(job, duration, interval, out);
             if (control != null) {
@@ -150,12 +155,12 @@ public final class EngineMain {
             }
             Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
             valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
-                    "checkpoint-interval", "restore-from", "job-name", "after-stop"));
+                    "checkpoint-interval", "restore-from", "job-name", "after-stop", "retain", "checkpoint-failures"));
             CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued,
                     Set.of("no-instrumentation"));
             Duration duration = options.duration("duration", null);
             Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
-            options.duration("checkpoint-interval", Duration.ZERO);
+            checkpointing(options, args.get(0));
             options.integer("batch-size", 512, 1);
             options.integer("metrics-port", 0, 0);
             boolean linger = afterStop(options);
@@ -175,11 +180,16 @@ public final class EngineMain {
         return mode.equals("linger");
     }
 
-    /** Snapshot storage: --savepoint-dir (default ./flowscale-data/JOB) and --checkpoint-interval (0: savepoints only). */
+    /**
+     * Snapshot storage: --savepoint-dir (default ./flowscale-data/JOB), --checkpoint-interval
+     * (0: savepoints only), --retain and --checkpoint-failures.
+     */
     private static CheckpointConfig checkpointing(CliOptions options, String jobName) {
         Path dir = Path.of(options.text("savepoint-dir", Path.of("flowscale-data", jobName).toString()));
         Duration every = options.duration("checkpoint-interval", Duration.ZERO);
-        return every.isZero() ? CheckpointConfig.savepointsOnly(dir) : CheckpointConfig.every(every, dir);
+        return CheckpointConfig.every(every, dir)
+                .withRetained(options.integer("retain", CheckpointConfig.DEFAULT_RETAINED, 1))
+                .withFailoverAfter(options.integer("checkpoint-failures", CheckpointConfig.DEFAULT_FAILOVER_AFTER, 1));
     }
 
     private static JobControlApi serveApi(MetricsHttpServer server, RunningJob job, PrintStream out) {
