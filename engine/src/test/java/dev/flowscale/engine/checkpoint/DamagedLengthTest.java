@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.runtime.CheckpointConfig;
-import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RunningJob;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,11 +32,7 @@ class DamagedLengthTest {
 
     @BeforeAll
     static void takeAGoodSavepoint() throws Exception {
-        JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
-        try (RunningJob job = RunningJob.start(GRAPH, config)) {
-            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
-            good = job.stopWithSavepoint(Duration.ofSeconds(20));
-        }
+        good = SnapshotFiles.finalSavepoint(GRAPH, storage);
     }
 
     @Test

@@ -10,7 +10,6 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,11 +31,7 @@ class ManifestTamperingTest {
 
     @BeforeAll
     static void takeAGoodSavepoint() throws Exception {
-        JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
-        try (RunningJob job = RunningJob.start(GRAPH, config)) {
-            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
-            good = job.stopWithSavepoint(Duration.ofSeconds(20));
-        }
+        good = SnapshotFiles.finalSavepoint(GRAPH, storage);
     }
 
     @Test

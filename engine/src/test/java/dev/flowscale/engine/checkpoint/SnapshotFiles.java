@@ -2,10 +2,15 @@ package dev.flowscale.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.StateCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -14,6 +19,15 @@ import java.util.zip.CRC32;
 /** Copies and edits snapshots on disk the way a hostile tester or a damaged disk would. */
 final class SnapshotFiles {
     private SnapshotFiles() {
+    }
+
+    /** Runs the counting job until it has processed all its input and stops it with a savepoint. */
+    static Path finalSavepoint(JobGraph graph, Path storage) throws Exception {
+        JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        try (RunningJob job = RunningJob.start(graph, config)) {
+            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
+            return job.stopWithSavepoint(Duration.ofSeconds(20));
+        }
     }
 
     /** Copies a directory tree (a snapshot or a whole storage root) into {@code into}/{@code name}. */
