@@ -144,6 +144,10 @@ public final class CheckpointCoordinator {
                 settings.owner().epoch(), operators, null);
         try {
             ManifestFile.write(done.dir, metadata, settings.owner()::checkFence);
+        } catch (StorageOwner.FencedException e) {
+            abort(done, new StorageOwner.FencedException("snapshot " + done.barrier.id() + " of job '" + jobName
+                    + "' not committed: " + e.getMessage()));
+            return;
         } catch (SnapshotException e) {
             abort(done, e);
             return;

@@ -78,6 +78,20 @@ class RecoveryAndRetentionTest {
         }
     }
 
+    @Test
+    void aRequestedSnapshotThatRetentionDeletedGivesWayToTheNewestInStorage(@TempDir Path dir) throws Exception {
+        Path stored = savepointIn(dir.resolve("own"), "2026-12-01T01:00:00Z");
+        Path deleted = dir.resolve("own").resolve("savepoints").resolve("savepoint-0-1");
+        List<String> log = new ArrayList<>();
+        try (RunningJob job = RunningJob.recover(GRAPH, config(dir.resolve("own"), "2026-12-01T03:00:00Z"), deleted,
+                log::add)) {
+            assertThat(log).singleElement().asString().contains("restoring savepoint").contains(stored.toString())
+                    .contains("instead of the requested " + deleted + ", which cannot be restored")
+                    .contains("_metadata is missing");
+            job.cancel();
+        }
+    }
+
     private static Path savepointIn(Path storage, String at) throws Exception {
         try (RunningJob job = RunningJob.start(GRAPH, config(storage, at))) {
             assertThat(job.awaitRunning(WAIT)).isTrue();
