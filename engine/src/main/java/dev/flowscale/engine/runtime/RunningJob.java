@@ -6,25 +6,25 @@ import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
 import dev.flowscale.engine.checkpoint.Recovery;
-import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.checkpoint.SnapshotReader;
+import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.Set;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
