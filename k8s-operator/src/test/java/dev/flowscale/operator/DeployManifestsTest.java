@@ -45,7 +45,7 @@ class DeployManifestsTest {
         assertThat(role.getMetadata().getNamespace()).isEqualTo("flowscale-system");
         assertThat(role.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getResources()).containsExactly("leases");
-            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "patch");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "update", "patch");
         });
     }
 

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -202,13 +201,11 @@ class StreamJobReconcilerIT {
     }
 
     @Test
-    void withLeaderElectionTheLeaderHoldsTheLeaseAndReconciles() {
+    void withLeaderElectionAndTheManifestsRbacTheLeaderHoldsTheLeaseAndReconciles() throws IOException {
         operator.stop();
-        // The SDK checks its Lease permissions first; the mock server has no authorization API.
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().addNewResourceRule()
-                        .withApiGroups("coordination.k8s.io").withResources("leases").withVerbs("*")
-                        .endResourceRule().withIncomplete(false).endStatus().build()).always();
+        // The SDK first reviews its rules in the Lease's namespace: answered from deploy/operator.yaml's
+        // Roles and bindings as the API server would, so a missing verb fails here as in a cluster.
+        ManifestAuthorizer.operatorManifest().answerRulesReviews(server);
         // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops leading.
         var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
