@@ -30,18 +30,19 @@ final class RunnerResources {
     private RunnerResources() {
     }
 
+    /** The runner's Deployment and Service (a DNS-1035 label of at most 63 characters: {@link RunnerNames}). */
     static String runnerName(StreamJob job) {
-        return job.getMetadata().getName() + "-runner";
+        return RunnerNames.resourceName(job.getMetadata().getName(), "-runner");
     }
 
     static String configName(StreamJob job) {
-        return job.getMetadata().getName() + "-config";
+        return RunnerNames.resourceName(job.getMetadata().getName(), "-config");
     }
 
     static Map<String, String> selector(StreamJob job) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("app.kubernetes.io/name", "flowscale-runner");
-        labels.put("app.kubernetes.io/instance", job.getMetadata().getName());
+        labels.put("app.kubernetes.io/instance", RunnerNames.labelValue(job.getMetadata().getName()));
         return labels;
     }
 
