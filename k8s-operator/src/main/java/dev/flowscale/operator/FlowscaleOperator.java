@@ -129,7 +129,8 @@ public final class FlowscaleOperator {
             return;
         }
         Operator operator = create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT), clock,
+                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT,
+                        new RunnerTokens(client)), clock,
                 leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
         String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
         MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,

@@ -168,7 +168,7 @@ class AutoscalingIT {
         loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(),
                 RESCALE_TIMEOUT, Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10)), Clock.systemUTC());
+                Duration.ofSeconds(10), new RunnerTokens(client)), Clock.systemUTC());
         operator.start();
         client.resource(bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"))).create();
     }

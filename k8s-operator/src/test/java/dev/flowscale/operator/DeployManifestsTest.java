@@ -35,7 +35,8 @@ class DeployManifestsTest {
                 .map(ClusterRole.class::cast).findFirst().orElseThrow();
         assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
         assertThat(role.getRules()).flatExtracting(r -> r.getResources()).containsExactlyInAnyOrder("streamjobs",
-                "streamjobs/status", "deployments", "services", "configmaps", "persistentvolumeclaims", "events");
+                "streamjobs/status", "deployments", "pods", "services", "configmaps", "secrets",
+                "persistentvolumeclaims", "events");
     }
 
     @Test

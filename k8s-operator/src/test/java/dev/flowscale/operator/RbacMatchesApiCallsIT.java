@@ -89,7 +89,8 @@ class RbacMatchesApiCallsIT {
             var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
                     Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
             Operator operator = FlowscaleOperator.create(operatorClient, loops, new HttpRunnerControl(
-                    j -> kubelet.address(), Duration.ofSeconds(20)), Clock.systemUTC(), election);
+                    j -> kubelet.address(), Duration.ofSeconds(20), new RunnerTokens(operatorClient)),
+                    Clock.systemUTC(), election);
             operator.start();
             try {
                 lifeCycle();

@@ -47,7 +47,8 @@ class StreamJobReconcilerIT {
         loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
                 Duration.ofSeconds(5), Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC());
+                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5),
+                        new RunnerTokens(client)), Clock.systemUTC());
         operator.start();
     }
 
