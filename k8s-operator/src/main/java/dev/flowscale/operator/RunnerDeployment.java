@@ -110,7 +110,9 @@ final class RunnerDeployment {
             args.addAll(List.of("run", spec.job.builtin));
         }
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
-                "--savepoint-dir", savepointDir(job), "--job-name", jobLabel(job), "--after-stop", "linger"));
+                "--savepoint-dir", savepointDir(job), "--checkpoint-interval",
+                java.util.Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
+                "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelismArg(parallelism)));
         }

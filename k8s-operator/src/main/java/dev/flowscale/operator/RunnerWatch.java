@@ -22,7 +22,8 @@ import java.util.Optional;
  * Watches every runner's Deployment and pods (informers, so a change reconciles the job within
  * seconds and reads come from the cache) and reports their health in the job's status: condition
  * {@value #CONDITION} with the problem's reason and message ({@link RunnerHealth}), and phase Failed
- * while the runner has one. Pods are owned by ReplicaSets, not the StreamJob, so they are mapped to
+ * while the runner has one (during a rescale the phase stays Rescaling and the message says the
+ * rescale is blocked: the rescale's executor rolls it back on its timeout). Pods are owned by ReplicaSets, not the StreamJob, so they are mapped to
  * their job by the {@value #JOB_ANNOTATION} annotation on the pod template.
  */
 final class RunnerWatch {
@@ -71,8 +72,16 @@ final class RunnerWatch {
         Instant since = status.phase == JobPhase.Deploying ? notReadySince(status, now) : null;
         Optional<RunnerHealth.Problem> problem = RunnerHealth.problem(deployment, runnerPods, since,
                 deployTimeout(job), now);
-        Long generation = job.getMetadata().getGeneration();
-        if (problem.isPresent()) {
+        record(status, problem, job.getMetadata().getGeneration(), now);
+    }
+
+    /** Writes the problem (or its absence) into status; during a rescale the phase is left to its executor. */
+    static void record(StreamJobStatus status, Optional<RunnerHealth.Problem> problem, Long generation, Instant now) {
+        if (problem.isPresent() && status.phase == JobPhase.Rescaling) {
+            // The rescale's executor owns the phase and rolls back on its timeout; status says why it waits.
+            Conditions.set(status, CONDITION, false, problem.get().reason(), "the rescale is blocked: "
+                    + problem.get().message(), generation, now);
+        } else if (problem.isPresent()) {
             status.phase = JobPhase.Failed;
             Conditions.set(status, CONDITION, false, problem.get().reason(), problem.get().message(), generation, now);
         } else {

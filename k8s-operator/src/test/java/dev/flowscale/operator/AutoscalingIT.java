@@ -179,7 +179,8 @@ class AutoscalingIT {
         job.getSpec().job.args = List.of("--rate", "1500", "--cost", "split=sleep:2ms");
         job.getSpec().parallelism.clear();
         job.getSpec().parallelism.putAll(Map.of("split", 1, "count", 1));
-        job.getSpec().savepoints.claimName = null;
+        job.getSpec().savepoints.claimName = null; // the local kubelet runs the runner on this machine's disk
+        job.getSpec().savepoints.ephemeral = true;
         job.getSpec().savepoints.path = savepoints.toString();
         job.getSpec().autoscaler.mode = mode;
         job.getSpec().autoscaler.policyInterval = "2s";

@@ -134,10 +134,7 @@ class RbacMatchesApiCallsIT {
     }
 
     private void edit(java.util.function.Consumer<StreamJob> change) {
-        client.resources(StreamJob.class).inNamespace(NS).withName("wc").edit(j -> {
-            change.accept(j);
-            return j;
-        });
+        StreamJobs.edit(client, NS, "wc", change);
     }
 
     private void await(java.util.function.Predicate<StreamJob> check) {

@@ -7,17 +7,10 @@ import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,28 +27,18 @@ class RunnerFailuresIT {
     static final String NS = "jobs";
     static final Duration WITHIN = Duration.ofSeconds(10);
     KubernetesClient client;
-    Operator operator;
-    JobAutoscalers loops;
+    TestingOperator operator;
 
     @BeforeEach
-    void startOperator() throws IOException {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
+    void startOperator() {
+        operator = TestingOperator.start(client);
         client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints").withNamespace(NS)
                 .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
-                Duration.ofSeconds(5), Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(
-                KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5), new RunnerTokens(client)),
-                Clock.systemUTC());
-        operator.start();
     }
 
     @AfterEach
     void stopOperator() {
-        operator.stop();
-        loops.close();
+        operator.close();
     }
 
     @Test

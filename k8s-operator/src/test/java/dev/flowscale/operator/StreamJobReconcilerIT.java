@@ -67,7 +67,8 @@ class StreamJobReconcilerIT {
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getImage()).isEqualTo("registry.example/flowscale-runner:0.1.0");
         assertThat(String.join(" ", container.getArgs())).isEqualTo("run wordcount --metrics-port 9249"
-                + " --savepoint-dir /flowscale/savepoints/jobs/wc --job-name jobs/wc --after-stop linger"
+                + " --savepoint-dir /flowscale/savepoints/jobs/wc --checkpoint-interval 30s --job-name jobs/wc"
+                + " --after-stop linger"
                 + " --parallelism count=3,split=2 --rate 1000");
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/api/v1/ready");
         assertThat(container.getResources().getRequests()).containsEntry("cpu", new Quantity("2500m"))
