@@ -1,6 +1,7 @@
 package dev.flowscale.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJobStatus;
@@ -52,6 +53,14 @@ class RunnerWatchTest {
     void theDeployTimeoutDefaultComesFromTheEnvironmentOrIsFiveMinutes() {
         assertThat(RunnerWatch.defaultDeployTimeout(null)).hasMinutes(5);
         assertThat(RunnerWatch.defaultDeployTimeout("90s")).hasSeconds(90);
+    }
+
+    @Test
+    void theRescaleTimeoutDefaultComesFromTheEnvironmentOrIsThreeMinutes() {
+        assertThat(FlowscaleOperator.rescaleTimeout("")).hasMinutes(3);
+        assertThat(FlowscaleOperator.rescaleTimeout("90s")).hasSeconds(90);
+        assertThatThrownBy(() -> FlowscaleOperator.rescaleTimeout("3 minutes")).hasMessageContaining(
+                "FLOWSCALE_RESCALE_TIMEOUT is '3 minutes'");
     }
 
     private static StreamJobStatus withPhase(JobPhase phase) {
