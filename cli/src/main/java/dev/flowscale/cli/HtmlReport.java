@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
@@ -26,7 +28,21 @@ final class HtmlReport {
     private HtmlReport() {
     }
 
-    static void write(Path file, String title, RunRecorder recorder, String summary) throws IOException {
+    /**
+     * What the report's header says about the run.
+     *
+     * @param job      the job's name
+     * @param shape    the job's operators and initial parallelism
+     * @param started  when the run started
+     * @param ended    when it ended (or failed)
+     * @param outcome  completed, failed, stopped by Ctrl-C
+     * @param options  the command's options as given
+     */
+    record Header(String job, String shape, Instant started, Instant ended, String outcome, Map<String, String> options) {
+    }
+
+    static void write(Path file, Header header, RunRecorder recorder, String summary) throws IOException {
+        String title = "flowscale run of job '" + header.job() + "'";
         List<RunRecorder.Sample> samples = recorder.samples();
         Set<String> operators = new LinkedHashSet<>();
         samples.forEach(s -> operators.addAll(s.operators().keySet()));
@@ -36,7 +52,9 @@ final class HtmlReport {
                 .append(escape(title)).append("</title><style>body{font-family:sans-serif;margin:24px;color:#222}"
                         + "svg{background:#fafafa;border:1px solid #ddd}td,th{padding:2px 8px;text-align:left;"
                         + "vertical-align:top;border-bottom:1px solid #eee}.muted{color:#777}</style></head><body>")
-                .append("<h1>").append(escape(title)).append("</h1><pre>").append(escape(summary)).append("</pre>");
+                .append("<h1>").append(escape(title)).append("</h1><p>").append(escape(header.outcome() + ", "
+                        + header.started() + " to " + header.ended() + "; options " + header.options()))
+                .append("</p><pre>").append(escape(summary)).append("</pre>");
         chart(html, "Source rate (records/s, observed)", samples, List.of(source), end, recorder,
                 r -> r.observedOutputRate());
         chart(html, "Source backlog (records due but not yet emitted)", samples, List.of(source), end, recorder,

@@ -28,7 +28,8 @@ public final class EngineMain {
             usage: flowscale-engine run <job> [options]     jobs: wordcount, chain
                    flowscale-engine list
             options:
-              --duration D            stop after D (e.g. 30s, 2m); default: run until Ctrl-C
+              --duration D            stop after D (e.g. 30s, 2m; at most 8760h): stop the sources, drain
+                                      for up to 5s, then cancel; default: run until Ctrl-C
               --rate SPEC             source rate: max (default), 1000, constant:1000,
                                       steps:0s=1000,30s=3000, sine:base=1000,amplitude=500,period=60s,
                                       trace:/path/file.csv (lines time,rate)
@@ -39,7 +40,7 @@ public final class EngineMain {
               --vocabulary N          wordcount: distinct words (default 10000)
               --stages N              chain: number of map operators (default 3)
               --stage-cost COST       chain: cost of every map (default cpu:20us)
-              --print-interval D      how often to print rates (default 2s)
+              --print-interval D      how often to print rates (default 2s, at least 100ms)
               --metrics-port N        serve Prometheus metrics on http://0.0.0.0:N/metrics and the
                                       job API on /api/v1/job and /api/v1/metrics (JSON); POST
                                       /api/v1/savepoint takes a savepoint, POST
@@ -58,7 +59,15 @@ public final class EngineMain {
               --batch-size N          records per batch between instances (default 512)
               --no-instrumentation    turn the DS2 counters off (to measure their cost)
               --help                  this text
+            exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option), 130 interrupted
             """;
+
+    /** The highest TCP port; 0 picks a free one. */
+    public static final int MAX_PORT = 65_535;
+    /** Below this a live view prints faster than anyone reads, and floods a log. */
+    public static final Duration MIN_PRINT_INTERVAL = Duration.ofMillis(100);
+    /** How long the sources' last records may take to drain once the duration is over. */
+    static final Duration DRAIN_GRACE = Duration.ofSeconds(5);
 
     private EngineMain() {
     }
@@ -82,12 +91,14 @@ public final class EngineMain {
             err.println("error: " + e.getMessage());
             return 1;
         } catch (EngineException e) {
-            err.println("error: " + e.getMessage());
-            err.print(USAGE);
+            err.println("error: " + e.getMessage()); // one line: the option and its range; --help has the rest
             return 2;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 130;
+        } catch (RuntimeException e) {
+            err.println("error: " + e);
+            return 1;
         }
     }
 
@@ -108,7 +119,7 @@ public final class EngineMain {
                 .withCheckpointing(checkpointing(options, args.get(0)));
         var graph = run.graph();
         try (MetricsHttpServer server = options.has("metrics-port")
-                ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0), registry) : null) {
+                ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0, MAX_PORT), registry) : null) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
@@ -154,10 +165,10 @@ public final class EngineMain {
             CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued,
                     Set.of("no-instrumentation"));
             Duration duration = options.duration("duration", null);
-            Duration interval = options.duration("print-interval", Duration.ofSeconds(2));
+            Duration interval = options.duration("print-interval", Duration.ofSeconds(2), MIN_PRINT_INTERVAL);
             options.duration("checkpoint-interval", Duration.ZERO);
-            options.integer("batch-size", 512, 1);
-            options.integer("metrics-port", 0, 0);
+            options.integer("batch-size", 512, 1, 65_536);
+            options.integer("metrics-port", 0, 0, MAX_PORT);
             boolean linger = afterStop(options);
             var graph = BuiltinJobs.build(args.get(0), options).build();
             if (options.has("job-name")) {
@@ -205,16 +216,12 @@ public final class EngineMain {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             long deadline = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
-            boolean stopping = false;
-            while (!job.await(Duration.ofNanos(stopping ? interval.toNanos()
-                    : Math.max(1, Math.min(interval.toNanos(), deadline - System.nanoTime()))))) {
-                if (!stopping && System.nanoTime() >= deadline) {
-                    out.println("\nduration reached: stopping the sources and draining");
-                    job.stop();
-                    stopping = true;
-                } else {
-                    view.print(job.metrics());
+            while (!job.await(Duration.ofNanos(Math.max(1, Math.min(interval.toNanos(), deadline - System.nanoTime()))))) {
+                if (System.nanoTime() >= deadline) {
+                    drainThenCancel(job, out);
+                    break;
                 }
+                view.print(job.metrics());
             }
             view.summary(job.metrics());
             return 0;
@@ -222,6 +229,22 @@ public final class EngineMain {
             stopped.countDown();
             closeQuietly(job);
             removeHook(hook);
+        }
+    }
+
+    /**
+     * Stops the sources and lets the records in flight drain for {@link #DRAIN_GRACE}; a job whose
+     * operators are too slow to drain by then (e.g. a cost of seconds per record) is cancelled,
+     * so a run never outlasts its duration by more than the grace.
+     */
+    private static void drainThenCancel(RunningJob job, PrintStream out) throws InterruptedException {
+        out.println("\nduration reached: stopping the sources and draining (at most " + DRAIN_GRACE.toSeconds() + "s)");
+        job.stop();
+        if (!job.await(DRAIN_GRACE)) {
+            out.println("the records in flight did not drain within " + DRAIN_GRACE.toSeconds()
+                    + "s; cancelling the job (they are dropped)");
+            job.cancel();
+            job.await(DRAIN_GRACE);
         }
     }
 
