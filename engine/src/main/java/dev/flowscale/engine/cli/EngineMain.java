@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
@@ -56,6 +57,9 @@ public final class EngineMain {
                                       savepoint or finishes, keep serving the API (status STOPPED,
                                       /api/v1/ready answers 503) until terminated, so that a
                                       container runtime does not restart the job with old arguments
+              --api-token-file FILE   POST requests to the API need 'Authorization: Bearer <token>' with
+                                      the token in FILE (default: the environment variable
+                                      FLOWSCALE_RUNNER_TOKEN; neither: the API is open)
               --batch-size N          records per batch between instances (default 512)
               --no-instrumentation    turn the DS2 counters off (to measure their cost)
               --help                  this text
@@ -77,6 +81,11 @@ public final class EngineMain {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, System.getenv(), out, err);
+    }
+
+    /** {@code env}: the process environment, where FLOWSCALE_RUNNER_TOKEN may be set. */
+    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
         if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
             out.print(USAGE);
             return args.isEmpty() ? 2 : 0;
@@ -84,7 +93,7 @@ public final class EngineMain {
         try {
             return switch (args.get(0)) {
                 case "list" -> list(out);
-                case "run" -> runJob(args.subList(1, args.size()), out);
+                case "run" -> runJob(args.subList(1, args.size()), env, out);
                 default -> throw new EngineException("unknown command '" + args.get(0) + "'; use run or list");
             };
         } catch (JobFailedException e) {
@@ -107,8 +116,9 @@ public final class EngineMain {
         return 0;
     }
 
-    private static int runJob(List<String> args, PrintStream out) throws InterruptedException {
-        RunCommand run = RunCommand.parse(args);
+    private static int runJob(List<String> args, Map<String, String> env, PrintStream out)
+            throws InterruptedException {
+        RunCommand run = RunCommand.parse(args, env);
         CliOptions options = run.options();
         Duration duration = run.duration();
         Duration interval = run.printInterval();
@@ -126,7 +136,7 @@ public final class EngineMain {
             out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
             RunningJob job = RunningJob.start(graph, config, options.has("restore-from")
                     ? Path.of(options.text("restore-from", "")) : null);
-            JobControlApi control = server == null ? null : serveApi(server, job, out);
+            JobControlApi control = server == null ? null : serveApi(server, job, run.token(), out);
             int code = watch(job, duration, interval, out);
             if (control != null) {
                 control.awaitStopAnswered(Duration.ofSeconds(10)); // a stop request ended the job: answer it first
@@ -149,19 +159,19 @@ public final class EngineMain {
         List<String> command = new java.util.ArrayList<>();
         command.add(job);
         command.addAll(args);
-        RunCommand.parse(command);
+        RunCommand.parse(command, Map.of());
     }
 
     /** A parsed {@code run} command: every check a run makes before anything starts. */
     private record RunCommand(CliOptions options, dev.flowscale.engine.graph.JobGraph graph, Duration duration,
-                              Duration printInterval, boolean linger) {
-        static RunCommand parse(List<String> args) {
+                              Duration printInterval, boolean linger, String token) {
+        static RunCommand parse(List<String> args, Map<String, String> env) {
             if (args.isEmpty() || args.get(0).startsWith("--")) {
                 throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
             }
             Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
             valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
-                    "checkpoint-interval", "restore-from", "job-name", "after-stop"));
+                    "checkpoint-interval", "restore-from", "job-name", "after-stop", "api-token-file"));
             CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued,
                     Set.of("no-instrumentation"));
             Duration duration = options.duration("duration", null);
@@ -170,11 +180,12 @@ public final class EngineMain {
             options.integer("batch-size", 512, 1, 65_536);
             options.integer("metrics-port", 0, 0, MAX_PORT);
             boolean linger = afterStop(options);
+            String token = ApiToken.resolve(options, env);
             var graph = BuiltinJobs.build(args.get(0), options).build();
             if (options.has("job-name")) {
                 graph = graph.withJobName(options.text("job-name", graph.jobName()));
             }
-            return new RunCommand(options, graph, duration, interval, linger);
+            return new RunCommand(options, graph, duration, interval, linger, token);
         }
     }
 
@@ -193,14 +204,15 @@ public final class EngineMain {
         return every.isZero() ? CheckpointConfig.savepointsOnly(dir) : CheckpointConfig.every(every, dir);
     }
 
-    private static JobControlApi serveApi(MetricsHttpServer server, RunningJob job, PrintStream out) {
+    private static JobControlApi serveApi(MetricsHttpServer server, RunningJob job, String token, PrintStream out) {
         JobRunnerApi api = new JobRunnerApi(java.time.Clock.systemUTC());
         api.attach(job);
-        server.context(JobRunnerApi.CONTEXT, api);
-        JobControlApi control = new JobControlApi(job, Duration.ofMinutes(1));
-        server.context(JobControlApi.SAVEPOINT, control).context(JobControlApi.STOP_WITH_SAVEPOINT, control);
+        api.serveOn(server);
+        server.requireBearerToken(token);
+        JobControlApi control = new JobControlApi(job, Duration.ofMinutes(1)).serveOn(server);
         out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics; POST "
-                + JobControlApi.SAVEPOINT + " and " + JobControlApi.STOP_WITH_SAVEPOINT);
+                + JobControlApi.SAVEPOINT + " and " + JobControlApi.STOP_WITH_SAVEPOINT
+                + (token == null ? "" : " (with Authorization: Bearer <token>)"));
         return control;
     }
 

@@ -148,6 +148,45 @@ class EngineMainTest {
     }
 
     @Test
+    void withFlowscaleRunnerTokenSetTheRunnersStopNeedsTheBearerToken(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread runner = new Thread(() -> code.set(EngineMain.run(List.of("run", "wordcount", "--rate", "2000",
+                "--metrics-port", "" + port, "--savepoint-dir", dir.toString(), "--print-interval", "10s"),
+                java.util.Map.of("FLOWSCALE_RUNNER_TOKEN", "tok-123\n"), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))));
+        runner.start();
+        HttpClient http = HttpClient.newHttpClient();
+        URI stop = URI.create("http://127.0.0.1:" + port + "/api/v1/stop-with-savepoint");
+        awaitStatus(http, URI.create("http://127.0.0.1:" + port + "/api/v1/ready"), 200);
+
+        assertThat(send(http, HttpRequest.newBuilder(stop).POST(HttpRequest.BodyPublishers.noBody()).build())
+                .statusCode()).isEqualTo(401);
+        HttpResponse<String> stopped = send(http, HttpRequest.newBuilder(stop).header("Authorization", "Bearer tok-123")
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+
+        assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
+        runner.join(20_000);
+        assertThat(code.get()).isZero();
+    }
+
+    @Test
+    void anEmptyTokenIsRefusedAtStartRatherThanLeavingTheApiOpen(@TempDir Path dir) throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("token"), "\n");
+        assertThat(run("run", "wordcount", "--api-token-file", file.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: option --api-token-file " + file
+                + " holds no token; write the token into it\n");
+        err.reset();
+        int code = EngineMain.run(List.of("run", "wordcount"), java.util.Map.of("FLOWSCALE_RUNNER_TOKEN", " "),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("FLOWSCALE_RUNNER_TOKEN is set but empty");
+    }
+
+    @Test
     void anUnknownAfterStopModeIsAUsageError() {
         assertThat(run("run", "wordcount", "--after-stop", "sleep")).isEqualTo(2);
         assertThat(err.toString()).contains("--after-stop").contains("exit or linger");
