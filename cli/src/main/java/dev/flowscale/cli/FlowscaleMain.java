@@ -131,7 +131,7 @@ public final class FlowscaleMain {
         Path report = options.has("report") ? ReportFile.claim(options.text("report", "")) : null;
         return new Session.Output(options.duration("duration", null),
                 options.duration("print-interval", Duration.ofSeconds(5), EngineMain.MIN_PRINT_INTERVAL), report,
-                options.given());
+                options.given(), JobCatalog.plannedRate(options));
     }
 
     static AutoscalerSettings settings(CliOptions options) {

@@ -60,6 +60,13 @@ final class JobCatalog {
         return CostChain.build("chain", source(options, seq -> seq), stages, Sinks.counting());
     }
 
+    /** The source's planned rate (records/s) at a time since the start, from --rate; null for "max". */
+    static java.util.function.DoubleUnaryOperator plannedRate(CliOptions options) {
+        String spec = options.text("rate", "1000");
+        return spec.equals("max") ? null
+                : BuiltinJobs.parse("rate", spec, () -> RateProfile.parse(spec))::rateAt;
+    }
+
     /** A replayable generator at --rate; with --limit it stops after that many records (and idles). */
     private static <T> GeneratorSource<T> source(CliOptions options, java.util.function.LongFunction<T> recordOf) {
         String spec = options.text("rate", "1000");

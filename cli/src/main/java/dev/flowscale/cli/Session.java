@@ -33,8 +33,10 @@ final class Session {
      * @param printEvery   how often the live view prints
      * @param report       the HTML report (already claimed by {@link ReportFile}); null: none
      * @param options      the options as given, for the report's header
+     * @param plannedRate  the source's planned rate at a time since the start, for the report; null: none
      */
-    record Output(Duration duration, Duration printEvery, Path report, Map<String, String> options) {
+    record Output(Duration duration, Duration printEvery, Path report, Map<String, String> options,
+                  java.util.function.DoubleUnaryOperator plannedRate) {
     }
 
     Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, Output output, PrintStream out,
@@ -95,7 +97,7 @@ final class Session {
         out.print(summary);
         if (output.report() != null) {
             HtmlReport.Header header = new HtmlReport.Header(graph.jobName(), graph.toString(), started,
-                    clock.instant(), outcome, output.options());
+                    clock.instant(), outcome, output.options(), output.plannedRate());
             HtmlReport.write(output.report(), header, recorder, summary);
             out.println("report: " + output.report());
         }
