@@ -121,7 +121,8 @@ class FlowscaleMainTest {
         assertThat(text).contains("DECISION").contains("map1").contains("Summary after");
         assertThat(text).doesNotContain("RESCALED");
         String html = Files.readString(report);
-        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("Parallelism per operator")
-                .contains("Decisions and rescales").doesNotContain("<script");
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("map1: parallelism")
+                .contains("map2: input rate").contains("Decisions and rescales").contains("--mode recommend")
+                .doesNotContain("<script");
     }
 }

@@ -6,19 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.Sinks;
 import dev.flowscale.engine.api.Sources;
-import dev.flowscale.engine.metrics.MetricsHttpServer;
-import dev.flowscale.engine.runtime.CheckpointConfig;
-import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -32,24 +26,20 @@ class RunnerApiAuthTest {
     private final HttpClient http = HttpClient.newHttpClient();
     @TempDir
     Path storage;
+    private ServedJob served;
     private RunningJob job;
-    private MetricsHttpServer server;
 
     @BeforeEach
     void startJob() {
         JobBuilder builder = JobBuilder.named("guarded");
         builder.source("src", Sources.generator(RateProfile.constant(1000), seq -> seq)).sink("sink", Sinks.counting());
-        job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
-        server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-                .requireBearerToken(TOKEN);
-        new JobRunnerApi(Clock.systemUTC()).serveOn(server).attach(job);
-        new JobControlApi(job, Duration.ofSeconds(20)).serveOn(server);
+        served = ServedJob.start(builder, storage, TOKEN, Duration.ofSeconds(20));
+        job = served.job();
     }
 
     @AfterEach
     void stop() throws Exception {
-        server.close();
-        job.close();
+        served.close();
     }
 
     @Test
@@ -92,6 +82,6 @@ class RunnerApiAuthTest {
     }
 
     private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + server.port() + path);
+        return served.uri(path);
     }
 }

@@ -7,19 +7,12 @@ import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.Sinks;
 import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
-import dev.flowscale.engine.metrics.MetricsHttpServer;
-import dev.flowscale.engine.runtime.CheckpointConfig;
-import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,8 +31,7 @@ class RunnerApiConcurrencyTest {
     private final ObjectMapper mapper = new ObjectMapper();
     @TempDir
     Path storage;
-    private RunningJob job;
-    private MetricsHttpServer server;
+    private ServedJob served;
 
     @BeforeEach
     void startSlowJob() {
@@ -47,16 +39,12 @@ class RunnerApiConcurrencyTest {
         builder.source("src", Sources.generator(RateProfile.constant(5000), seq -> seq))
                 .map("slow", x -> x).sink("sink", Sinks.counting());
         builder.cost("slow", SyntheticCost.blocking(Duration.ofMillis(20)));
-        job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
-        server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        new JobRunnerApi(Clock.systemUTC()).serveOn(server).attach(job);
-        new JobControlApi(job, Duration.ofSeconds(120)).serveOn(server);
+        served = ServedJob.start(builder, storage, null, Duration.ofSeconds(120));
     }
 
     @AfterEach
     void stop() throws Exception {
-        server.close();
-        job.close();
+        served.close();
     }
 
     @Test
@@ -120,6 +108,6 @@ class RunnerApiConcurrencyTest {
     }
 
     private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + server.port() + path);
+        return served.uri(path);
     }
 }

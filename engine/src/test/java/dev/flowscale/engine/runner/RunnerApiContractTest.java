@@ -8,19 +8,13 @@ import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.Sinks;
 import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
-import dev.flowscale.engine.runtime.CheckpointConfig;
-import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -42,6 +36,7 @@ class RunnerApiContractTest {
     private RunnerApiDoc doc;
     @TempDir
     Path storage;
+    private ServedJob served;
     private RunningJob job;
     private MetricsHttpServer server;
 
@@ -55,16 +50,14 @@ class RunnerApiContractTest {
         JobBuilder builder = JobBuilder.named("contract");
         builder.source("src", Sources.generator(RateProfile.constant(2000), seq -> seq))
                 .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
-        job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
-        server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        new JobRunnerApi(Clock.systemUTC()).serveOn(server).attach(job);
-        new JobControlApi(job, Duration.ofSeconds(20)).serveOn(server);
+        served = ServedJob.start(builder, storage, null, Duration.ofSeconds(20));
+        job = served.job();
+        server = served.server();
     }
 
     @AfterEach
     void stop() throws Exception {
-        server.close();
-        job.close();
+        served.close();
     }
 
     @Test
@@ -194,7 +187,7 @@ class RunnerApiContractTest {
     }
 
     private Answer send(String method, String path, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        HttpRequest request = HttpRequest.newBuilder(served.uri(path))
                 .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body)).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
