@@ -56,11 +56,12 @@ public final class JobControlApi {
         }
         this.job = job;
         this.timeout = timeout;
-        this.control = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
+        this.control = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
             Thread t = new Thread(r, "flowscale-control");
             t.setDaemon(true);
             return t;
         });
+        control.allowCoreThreadTimeOut(true); // no idle thread is kept between control requests
     }
 
     /** Routes the control endpoints on {@code server}. */

@@ -105,6 +105,8 @@ class RunnerApiContractTest {
             expectRefusal(path, "{\"timeoutSeconds\": ", 400, "is not valid JSON at line 1");
             expectRefusal(path, "{\"force\": true}", 400, "unknown field 'force'");
             expectRefusal(path, "{\"timeoutSeconds\": \"soon\"}", 400, "does not match the expected shape");
+            expectRefusal(path, "{\"timeoutSeconds\": \"30\"}", 400, "does not match the expected shape");
+            expectRefusal(path, "{\"timeoutSeconds\": 1.5}", 400, "does not match the expected shape");
             expectRefusal(path, "[]", 400, "does not match the expected shape");
             expectRefusal(path, "{} {}", 400, "line 1");
             expectRefusal(path, "{\"timeoutSeconds\": 0}", 400, "timeoutSeconds 0; use 1..3600");
