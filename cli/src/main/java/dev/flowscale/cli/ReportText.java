@@ -61,21 +61,26 @@ final class ReportText {
         return html.append("</table>").toString();
     }
 
-    /** Why a blocked decision is not an error: what the autoscaler waits for. */
+    /** The explanation of a blocked decision under its row, or nothing. */
     static String note(String title) {
+        String why = why(title);
+        return why.isEmpty() ? "" : "<br><span class=\"muted\">" + HtmlReport.escape(why) + "</span>";
+    }
+
+    /** Why a blocked decision is not an error: what the autoscaler waits for; empty for other decisions. */
+    static String why(String title) {
         String why;
         if (title.contains("METRICS_MISSING")) {
-            why = "Expected after a start or a rescale: the rescaled job counts from zero again (a new run), and "
-                    + "DS2 needs a full metrics window of the new run before it can measure rates, so no decision "
-                    + "is made until then.";
+            why = "expected after the start and after each rescale: the counters restart with the new run, and DS2"
+                    + " waits for a full metrics window of it before deciding";
         } else if (title.contains("WARMING_UP")) {
-            why = "Expected after a rescale: samples in the warm-up period (--warm-up) are ignored while the "
-                    + "new instances start and the backlog from the downtime drains.";
+            why = "expected after a rescale: samples within --warm-up of it are ignored while the new instances"
+                    + " start and the downtime's backlog drains";
         } else if (title.contains("RESCALE_IN_PROGRESS")) {
-            why = "A rescale is still running; the next decision waits for it.";
+            why = "a rescale is still running; the next decision waits for it";
         } else {
             return "";
         }
-        return "<br><span class=\"muted\">" + HtmlReport.escape(why) + "</span>";
+        return why;
     }
 }

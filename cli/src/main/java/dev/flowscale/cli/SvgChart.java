@@ -104,7 +104,7 @@ final class SvgChart {
             double y = y(v, yMax);
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>", LEFT, y,
-                    width - RIGHT, y, LEFT - 6, y + 4, tick(v, step)));
+                    width - RIGHT, y, LEFT - 6, y + 4, tick(v, step, yMax)));
         }
         svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555\"/>", LEFT,
                 TOP, LEFT, bottom));
@@ -171,9 +171,10 @@ final class SvgChart {
         return TOP + (height - TOP - BOTTOM) * (1 - Math.max(0, v) / yMax);
     }
 
-    private static String tick(double v, double step) {
-        if (v >= 10_000 && step >= 1000) {
-            return String.format(Locale.ROOT, "%,.0fk", v / 1000).replace(',', ' ');
+    /** One format per axis: thousands as "k" when the axis reaches 10,000 (and its steps are whole thousands). */
+    private static String tick(double v, double step, double yMax) {
+        if (yMax >= 10_000 && step % 1000 == 0) {
+            return String.format(Locale.ROOT, "%,.0fk", v / 1000);
         }
         return step >= 1 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.2f", v);
     }

@@ -54,7 +54,7 @@ class HtmlReportIT {
                 .isEqualTo(3 * 4 + 1);
         assertThat(seriesNames(html)).containsAll(expectedSeries());
         if (html.contains("METRICS_MISSING")) {
-            assertThat(html).contains("DS2 needs a full metrics window of the new run");
+            assertThat(html).contains("DS2 waits for a full metrics window of it before deciding");
         }
         assertThat(html).doesNotContain("<script");
     }
