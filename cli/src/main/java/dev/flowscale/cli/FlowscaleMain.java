@@ -163,7 +163,8 @@ public final class FlowscaleMain {
                 .build();
         return new AutoscalerSettings(mode.equals("auto") ? Mode.AUTO : Mode.RECOMMEND, interval,
                 positive(options, "window", interval), options.duration("warm-up", Duration.ofSeconds(3)), policy,
-                Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")));
+                Duration.ofMinutes(2), ReportFile.writableFolder("savepoint-dir", options.text("savepoint-dir",
+                "flowscale-data")));
     }
 
     private static Duration positive(CliOptions options, String name, Duration fallback) {

@@ -17,8 +17,27 @@ final class ReportFile {
     private ReportFile() {
     }
 
+    /**
+     * Creates {@code --savepoint-dir} if needed and writes a probe file in it, so a folder that
+     * cannot hold the rescale savepoints fails the command at start, not at the first rescale.
+     */
+    static Path writableFolder(String option, String raw) {
+        Path dir = Path.of(raw).toAbsolutePath();
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".flowscale-probe", ".tmp"));
+        } catch (IOException | RuntimeException e) {
+            throw new CliException("option --" + option + " " + raw + " cannot be written (" + e
+                    + "); choose a writable folder");
+        }
+        return dir;
+    }
+
     /** Writes the placeholder to {@code raw}; throws {@link CliException} naming --report and the fix. */
     static Path claim(String raw) {
+        if (raw.isBlank()) {
+            throw new CliException("option --report needs a file name, e.g. --report report.html");
+        }
         Path file = Path.of(raw).toAbsolutePath();
         if (Files.isDirectory(file)) {
             throw new CliException("option --report " + raw + " is a folder; name a file in it, e.g. "
