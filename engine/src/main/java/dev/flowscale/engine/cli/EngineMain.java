@@ -118,7 +118,9 @@ public final class EngineMain {
 
     private static int runJob(List<String> args, Map<String, String> env, PrintStream out)
             throws InterruptedException {
-        RunCommand run = RunCommand.parse(args, env);
+        RunCommand run = RunCommand.parse(args);
+        // Read here, not in check(): the token file exists only where the runner runs (e.g. its pod).
+        String token = ApiToken.resolve(run.options(), env);
         CliOptions options = run.options();
         Duration duration = run.duration();
         Duration interval = run.printInterval();
@@ -136,7 +138,7 @@ public final class EngineMain {
             out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
             RunningJob job = RunningJob.start(graph, config, options.has("restore-from")
                     ? Path.of(options.text("restore-from", "")) : null);
-            JobControlApi control = server == null ? null : serveApi(server, job, run.token(), out);
+            JobControlApi control = server == null ? null : serveApi(server, job, token, out);
             int code = watch(job, duration, interval, out);
             if (control != null) {
                 control.awaitStopAnswered(Duration.ofSeconds(10)); // a stop request ended the job: answer it first
@@ -159,13 +161,13 @@ public final class EngineMain {
         List<String> command = new java.util.ArrayList<>();
         command.add(job);
         command.addAll(args);
-        RunCommand.parse(command, Map.of());
+        RunCommand.parse(command);
     }
 
     /** A parsed {@code run} command: every check a run makes before anything starts. */
     private record RunCommand(CliOptions options, dev.flowscale.engine.graph.JobGraph graph, Duration duration,
-                              Duration printInterval, boolean linger, String token) {
-        static RunCommand parse(List<String> args, Map<String, String> env) {
+                              Duration printInterval, boolean linger) {
+        static RunCommand parse(List<String> args) {
             if (args.isEmpty() || args.get(0).startsWith("--")) {
                 throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
             }
@@ -180,12 +182,11 @@ public final class EngineMain {
             options.integer("batch-size", 512, 1, 65_536);
             options.integer("metrics-port", 0, 0, MAX_PORT);
             boolean linger = afterStop(options);
-            String token = ApiToken.resolve(options, env);
             var graph = BuiltinJobs.build(args.get(0), options).build();
             if (options.has("job-name")) {
                 graph = graph.withJobName(options.text("job-name", graph.jobName()));
             }
-            return new RunCommand(options, graph, duration, interval, linger, token);
+            return new RunCommand(options, graph, duration, interval, linger);
         }
     }
 

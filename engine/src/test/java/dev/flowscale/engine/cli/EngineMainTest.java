@@ -217,6 +217,8 @@ class EngineMainTest {
     void checkAcceptsWhatARunAcceptsAndRejectsWhatItRejectsWithoutStartingAnything() {
         EngineMain.check("wordcount", List.of("--rate", "1000", "--cost", "split=sleep:2ms", "--checkpoint-interval",
                 "30s"));
+        // The token file exists only where the runner runs (its pod), so check() does not read it.
+        EngineMain.check("wordcount", List.of("--api-token-file", "/var/run/secrets/flowscale/token"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--rate",
                 "fast"))).hasMessageContaining("fast");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--cost",
