@@ -54,7 +54,7 @@ class RunnerApiAuthTest {
             }
         }
         assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
-        assertThat(storage.resolve("savepoints")).doesNotExist();
+        assertThat(storage.resolve("savepoints")).isEmptyDirectory();
     }
 
     @Test
