@@ -31,7 +31,7 @@ class RbacTemplateTest {
         assertThat(rendered.ofKind("ClusterRole")).isEmpty();
         assertThat(rendered.ofKind("ClusterRoleBinding")).isEmpty();
         for (String namespace : List.of("team-a", "team-b")) {
-            assertThat(namespaced(rendered, "Role", namespace).path("rules").size()).isEqualTo(6);
+            assertThat(namespaced(rendered, "Role", namespace).path("rules").size()).isEqualTo(8);
             JsonNode binding = namespaced(rendered, "RoleBinding", namespace);
             assertThat(binding.at("/roleRef/kind").asText()).isEqualTo("Role");
             assertThat(binding.at("/roleRef/name").asText()).isEqualTo(OPERATOR);
@@ -42,13 +42,13 @@ class RbacTemplateTest {
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("CASES")
-    void leaderElectionMayOnlyGetCreateAndPatchLeasesInTheReleaseNamespace(ValuesCase values) {
+    void leaderElectionMayOnlyGetCreateUpdateAndPatchLeasesInTheReleaseNamespace(ValuesCase values) {
         Rendered rendered = FlowscaleChart.template(values);
 
         JsonNode role = rendered.one("Role", OPERATOR + "-leader");
         assertThat(role.at("/metadata/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
         assertThat(role.at("/rules").toString()).isEqualTo("[{\"apiGroups\":[\"coordination.k8s.io\"],"
-                + "\"resources\":[\"leases\"],\"verbs\":[\"get\",\"create\",\"patch\"]}]");
+                + "\"resources\":[\"leases\"],\"verbs\":[\"get\",\"create\",\"update\",\"patch\"]}]");
         JsonNode binding = rendered.one("RoleBinding", OPERATOR + "-leader");
         assertThat(binding.at("/metadata/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
         assertThat(binding.at("/roleRef/name").asText()).isEqualTo(OPERATOR + "-leader");

@@ -21,7 +21,11 @@ record ValuesCase(String name, String yaml) {
             new ValuesCase("autoscaler defaults", "autoscalerDefaults:\n  mode: auto\n  policyInterval: 1m\n"
                     + "  warmUp: 90s\n  targetUtilization: 0.8\n  minParallelism: 2\n  maxParallelism: 64\n"
                     + "  scaleDownDelay: 10m\n  keyGroupAlignment: true\n"),
-            new ValuesCase("one replica", "replicas: 1\nlogLevel: DEBUG\n"));
+            new ValuesCase("one replica", "replicas: 1\nlogLevel: DEBUG\n"),
+            new ValuesCase("runner network policy", "watchNamespaces: [team-a]\n"
+                    + "networkPolicy: {namespaces: [team-a, team-c], metricsFrom: [{namespaceSelector:"
+                    + " {matchLabels: {kubernetes.io/metadata.name: monitoring}}}]}\n"
+                    + "runnerTimeouts: {deploy: 10m, rescale: 90s}\n"));
 
     static ValuesCase named(String name) {
         return DOCUMENTED.stream().filter(c -> c.name.equals(name)).findFirst()

@@ -1,6 +1,7 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.engine.cli.CliOptions;
+import dev.flowscale.engine.cli.EngineMain;
 
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.graph.JobGraph;
@@ -11,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +47,7 @@ public final class FlowscaleMain {
               --warm-up D               ignore samples this soon after a (re)start (default 3s)
               --target-utilization U    plan for this share of each instance's capacity (0.1..1, default 1.0)
               --min-parallelism N       lower bound for every operator (default 1)
-              --max-parallelism N       upper bound for every operator (default 32)
+              --max-parallelism N       upper bound for every operator (default 32; at most --key-groups)
               --catch-up D              drain the source backlog within D (default 60s; 0 turns it off)
               --scale-down-delay D      recommend a scale-down this long before applying it (default 20s)
               --dead-band F             no rescale if every change is within this fraction (default 0)
@@ -53,11 +55,13 @@ public final class FlowscaleMain {
                                         (measured rates are noisy; default 0.02)
             output:
               --duration D              stop after D (default: until Ctrl-C)
-              --print-interval D        how often to print operator rates (default 5s)
-              --report FILE.html        write a self-contained HTML report with charts at the end
-              --metrics-port N          serve Prometheus metrics on http://0.0.0.0:N/metrics
+              --print-interval D        how often to print operator rates (default 5s, at least 100ms)
+              --report FILE.html        write a self-contained HTML report with charts at the end (also
+                                        when the run fails); its folder must exist and be writable
+              --metrics-port N          serve Prometheus metrics on http://0.0.0.0:N/metrics (0..65535)
               --savepoint-dir DIR       where rescale savepoints go (default ./flowscale-data)
               --help                    this text
+            exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option), 130 interrupted
             """;
     static final Set<String> RUN_OPTIONS = Set.of("mode", "policy-interval", "window", "warm-up", "target-utilization",
             "min-parallelism", "max-parallelism", "catch-up", "scale-down-delay", "dead-band", "noise-tolerance", "duration",
@@ -86,8 +90,7 @@ public final class FlowscaleMain {
                 default -> throw new CliException("unknown command '" + args.get(0) + "'; use run, demo or jobs");
             };
         } catch (CliException | dev.flowscale.engine.api.InvalidJobException e) {
-            err.println("error: " + e.getMessage());
-            err.print(USAGE);
+            err.println("error: " + e.getMessage()); // one line: the option and its range; --help has the rest
             return 2;
         } catch (EngineException e) {
             err.println("error: " + e.getMessage());
@@ -110,14 +113,25 @@ public final class FlowscaleMain {
         CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of());
         JobGraph graph = JobCatalog.build(args.get(0), options);
         AutoscalerSettings settings = settings(options);
+        Session.Output output = output(options);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsHttpServer server = options.has("metrics-port")
-                ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0), registry) : null) {
+                ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0, EngineMain.MAX_PORT), registry)
+                : null) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
-            return new Session(graph, settings, registry, options, out).run();
+            return new Session(graph, settings, registry, output, out, Clock.systemUTC()).run();
         }
+    }
+
+    /** The output options, checked (the report's folder written to) before anything starts. */
+    static Session.Output output(CliOptions options) {
+        options.integer("metrics-port", 0, 0, EngineMain.MAX_PORT);
+        Path report = options.has("report") ? ReportFile.claim(options.text("report", "")) : null;
+        return new Session.Output(options.duration("duration", null),
+                options.duration("print-interval", Duration.ofSeconds(5), EngineMain.MIN_PRINT_INTERVAL), report,
+                options.given(), JobCatalog.plannedRate(options));
     }
 
     static AutoscalerSettings settings(CliOptions options) {
@@ -126,8 +140,13 @@ public final class FlowscaleMain {
             throw new CliException("option --mode '" + mode + "' is not auto or recommend");
         }
         Duration interval = positive(options, "policy-interval", Duration.ofSeconds(10));
+        int keyGroups = JobCatalog.keyGroups(options);
         int min = options.integer("min-parallelism", 1, 1);
-        int max = options.integer("max-parallelism", 32, 1);
+        int max = options.integer("max-parallelism", Math.min(32, keyGroups), 1);
+        if (max > keyGroups) {
+            throw new CliException("option --max-parallelism is " + max + ", above --key-groups " + keyGroups
+                    + " (an operator has at most one instance per key group); lower it or raise --key-groups");
+        }
         if (min > max) {
             throw new CliException("--min-parallelism " + min + " is above --max-parallelism " + max + "; lower it");
         }
@@ -144,7 +163,8 @@ public final class FlowscaleMain {
                 .build();
         return new AutoscalerSettings(mode.equals("auto") ? Mode.AUTO : Mode.RECOMMEND, interval,
                 positive(options, "window", interval), options.duration("warm-up", Duration.ofSeconds(3)), policy,
-                Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")));
+                Duration.ofMinutes(2), ReportFile.writableFolder("savepoint-dir", options.text("savepoint-dir",
+                "flowscale-data")));
     }
 
     private static Duration positive(CliOptions options, String name, Duration fallback) {

@@ -1,5 +1,6 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.CliOptions;
 
 import dev.flowscale.engine.api.EngineException;
@@ -13,6 +14,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.state.KeyGroups;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,9 +37,10 @@ final class JobCatalog {
                 case "chain" -> chain(options);
                 default -> throw new CliException("unknown job '" + name + "'; built-in jobs are " + JOBS.keySet());
             };
-            job.maxParallelism(options.integer("key-groups", 128, 1));
-            options.assignments("parallelism").forEach((op, p) -> job.parallelism(op, parallelism(op, p)));
-            options.assignments("cost").forEach((op, c) -> job.cost(op, SyntheticCost.parse(c)));
+            BuiltinJobs.checkJobOptions(name, options);
+            int keyGroups = keyGroups(options);
+            job.maxParallelism(keyGroups);
+            BuiltinJobs.configureOperators(job, options, "key-groups", keyGroups);
             return job.build();
         } catch (EngineException e) {
             throw new CliException(e.getMessage());
@@ -51,24 +54,29 @@ final class JobCatalog {
     }
 
     private static JobBuilder chain(CliOptions options) {
-        SyntheticCost cost = SyntheticCost.parse(options.text("stage-cost", "cpu:20us"));
+        String spec = options.text("stage-cost", "cpu:20us");
+        SyntheticCost cost = BuiltinJobs.parse("stage-cost", spec, () -> SyntheticCost.parse(spec));
         List<CostChain.Stage> stages = CostChain.uniform(options.integer("stages", 3, 1), cost);
         return CostChain.build("chain", source(options, seq -> seq), stages, Sinks.counting());
+    }
+
+    /** The source's planned rate (records/s) at a time since the start, from --rate; null for "max". */
+    static java.util.function.DoubleUnaryOperator plannedRate(CliOptions options) {
+        String spec = options.text("rate", "1000");
+        return spec.equals("max") ? null
+                : BuiltinJobs.parse("rate", spec, () -> RateProfile.parse(spec))::rateAt;
     }
 
     /** A replayable generator at --rate; with --limit it stops after that many records (and idles). */
     private static <T> GeneratorSource<T> source(CliOptions options, java.util.function.LongFunction<T> recordOf) {
         String spec = options.text("rate", "1000");
-        RateProfile rate = spec.equals("max") ? null : RateProfile.parse(spec);
+        RateProfile rate = spec.equals("max") ? null : BuiltinJobs.parse("rate", spec, () -> RateProfile.parse(spec));
         long limit = options.has("limit") ? options.integer("limit", 0, 1) : Long.MAX_VALUE;
         return new GeneratorSource<>(rate, recordOf, limit, true);
     }
 
-    private static int parallelism(String op, String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new CliException("option --parallelism " + op + "=" + value + " is not a whole number");
-        }
+    /** --key-groups: the job's number of key groups, which bounds every parallelism. */
+    static int keyGroups(CliOptions options) {
+        return options.integer("key-groups", 128, 1, KeyGroups.UPPER_BOUND_MAX_PARALLELISM);
     }
 }

@@ -46,6 +46,8 @@ final class LiveConsole implements RunListener {
         out.printf("%n[%6.1fs] DECISION %s%s%n", t, decision.outcome(),
                 decision.blockReason().map(r -> " (" + r + ")").orElse(""));
         decision.reasons().forEach(r -> out.println("          " + r));
+        decision.blockReason().map(r -> ReportText.why(r.name())).filter(w -> !w.isEmpty())
+                .ifPresent(w -> out.println("          (" + w + ")"));
         for (OperatorDecision op : decision.operators().values()) {
             out.printf("          %-10s %3d -> %-3d target %10s/s  capacity %9s/s per instance  util %4.0f%%%s%n",
                     op.operatorId(), op.currentParallelism(), op.newParallelism(), rate(op.targetInputRate()),

@@ -20,7 +20,12 @@ final class RunRecorder implements RunListener {
     record Event(double t, String kind, String title, List<String> details) {
     }
 
+    /** DS2's target input rate per operator (sources: their target rate) at a decision. */
+    record Target(double t, Map<String, Double> rates) {
+    }
+
     private final List<Sample> samples = new ArrayList<>();
+    private final List<Target> targets = new ArrayList<>();
     private final List<Event> events = new ArrayList<>();
     private final List<ScalingDecision> decisions = new ArrayList<>();
     private final List<RescaleReport> rescales = new ArrayList<>();
@@ -37,6 +42,11 @@ final class RunRecorder implements RunListener {
     @Override
     public synchronized void onDecision(double t, ScalingDecision decision) {
         decisions.add(decision);
+        Map<String, Double> rates = new LinkedHashMap<>();
+        decision.operators().values().forEach(op -> rates.put(op.operatorId(), op.targetInputRate()));
+        if (!rates.isEmpty()) {
+            targets.add(new Target(t, rates));
+        }
         List<String> details = new ArrayList<>(decision.reasons());
         decision.operators().values().forEach(op -> details.add(op.operatorId() + ": " + op.currentParallelism() + " -> "
                 + op.newParallelism() + " (target " + LiveConsole.rate(op.targetInputRate()) + "/s, capacity "
@@ -54,6 +64,10 @@ final class RunRecorder implements RunListener {
 
     synchronized List<Sample> samples() {
         return List.copyOf(samples);
+    }
+
+    synchronized List<Target> targets() {
+        return List.copyOf(targets);
     }
 
     synchronized List<Event> events() {

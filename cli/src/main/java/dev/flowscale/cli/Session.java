@@ -1,7 +1,5 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.engine.cli.CliOptions;
-
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.policy.api.Outcome;
@@ -9,7 +7,9 @@ import dev.flowscale.policy.api.ScalingDecision;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -20,22 +20,39 @@ final class Session {
     private final JobGraph graph;
     private final AutoscalerSettings settings;
     private final MeterRegistry registry;
-    private final CliOptions options;
+    private final Output output;
     private final PrintStream out;
+    private final Clock clock;
     private final RunRecorder recorder = new RunRecorder();
     private volatile boolean stopRequested;
 
-    Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, CliOptions options, PrintStream out) {
+    /**
+     * What a run prints and writes, checked before it starts.
+     *
+     * @param duration     how long to run; null: until Ctrl-C
+     * @param printEvery   how often the live view prints
+     * @param report       the HTML report (already claimed by {@link ReportFile}); null: none
+     * @param options      the options as given, for the report's header
+     * @param plannedRate  the source's planned rate at a time since the start, for the report; null: none
+     */
+    record Output(Duration duration, Duration printEvery, Path report, Map<String, String> options,
+                  java.util.function.DoubleUnaryOperator plannedRate) {
+    }
+
+    Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, Output output, PrintStream out,
+            Clock clock) {
         this.graph = graph;
         this.settings = settings;
         this.registry = registry;
-        this.options = options;
+        this.output = output;
         this.out = out;
+        this.clock = clock;
     }
 
     int run() throws Exception {
-        Duration duration = options.duration("duration", null);
-        double printEvery = options.duration("print-interval", Duration.ofSeconds(5)).toMillis() / 1000.0;
+        Duration duration = output.duration();
+        double printEvery = output.printEvery().toMillis() / 1000.0;
+        Instant started = clock.instant();
         out.println("flowscale: running " + graph + " with the DS2 autoscaler in mode " + settings.mode()
                 + ", deciding every " + settings.policyInterval().toSeconds() + "s"
                 + (duration == null ? "; Ctrl-C to stop" : " for " + duration.toSeconds() + "s"));
@@ -47,8 +64,13 @@ final class Session {
         Runtime.getRuntime().addShutdownHook(hook);
         try (AutoscaledJob job = new AutoscaledJob(graph, settings, registry,
                 List.of(new LiveConsole(out, printEvery), recorder))) {
-            loop(job, duration);
-            report(job);
+            String outcome = "failed";
+            try {
+                loop(job, duration);
+                outcome = stopRequested ? "stopped by Ctrl-C" : "completed";
+            } finally {
+                report(job, started, outcome); // also when the run failed: what it recorded is kept
+            }
         } finally {
             finished.countDown();
             removeHook(hook);
@@ -69,14 +91,15 @@ final class Session {
         }
     }
 
-    private void report(AutoscaledJob job) throws Exception {
+    private void report(AutoscaledJob job, Instant started, String outcome) throws Exception {
         String summary = summary(job);
         out.println();
         out.print(summary);
-        if (options.has("report")) {
-            Path file = Path.of(options.text("report", "flowscale-report.html"));
-            HtmlReport.write(file, "flowscale run of job '" + graph.jobName() + "'", recorder, summary);
-            out.println("report: " + file.toAbsolutePath());
+        if (output.report() != null) {
+            HtmlReport.Header header = new HtmlReport.Header(graph.jobName(), graph.toString(), started,
+                    clock.instant(), outcome, output.options(), output.plannedRate());
+            HtmlReport.write(output.report(), header, recorder, summary);
+            out.println("report: " + output.report());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -25,6 +26,14 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
 
     @Override
     public void apply(HasMetadata desired) {
+        if (desired instanceof Secret) {
+            // A Secret's content is generated once (a random token): create it, never replace it.
+            var secret = client.resource(desired).inNamespace(desired.getMetadata().getNamespace());
+            if (secret.get() == null) {
+                secret.create();
+            }
+            return;
+        }
         if (upToDate(desired)) {
             return;
         }

@@ -30,6 +30,8 @@ public final class FlowscaleOperator {
     public static final String LEASE = "flowscale-operator-leader";
     static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
     static final Duration RESCALE_TIMEOUT = Duration.ofMinutes(3);
+    /** The default of spec.timeouts.rescale (Helm runnerTimeouts.rescale); unset or empty: 3 minutes. */
+    public static final String RESCALE_TIMEOUT_ENV = "FLOWSCALE_RESCALE_TIMEOUT";
     /** The namespaces to watch, comma-separated; empty or unset: every namespace. */
     public static final String WATCH_NAMESPACES_ENV = "FLOWSCALE_WATCH_NAMESPACES";
 
@@ -90,6 +92,11 @@ public final class FlowscaleOperator {
         return namespaces;
     }
 
+    /** {@value #RESCALE_TIMEOUT_ENV}'s duration, or 3 minutes when it is unset or empty. */
+    static Duration rescaleTimeout(String env) {
+        return env == null || env.isBlank() ? RESCALE_TIMEOUT : DurationText.parse(RESCALE_TIMEOUT_ENV, env);
+    }
+
     /** Leader election on the Lease {@value #LEASE} in {@code namespace}; null when namespace is null. */
     public static LeaderElectionConfiguration leaderElection(String namespace) {
         return namespace == null ? null : new LeaderElectionConfiguration(LEASE, namespace);
@@ -117,19 +124,23 @@ public final class FlowscaleOperator {
         KubernetesClient client = new KubernetesClientBuilder().build();
         Clock clock = Clock.systemUTC();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        JobAutoscalers loops = loops(client, registry, KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT, clock);
         Set<String> namespaces;
         AutoscalerDefaults defaults;
+        Duration rescaleTimeout;
         try {
             namespaces = watchedNamespaces(System.getenv(WATCH_NAMESPACES_ENV));
             defaults = AutoscalerDefaults.fromJson(System.getenv(AutoscalerDefaults.ENV));
+            rescaleTimeout = rescaleTimeout(System.getenv(RESCALE_TIMEOUT_ENV));
+            RunnerWatch.defaultDeployTimeout(System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)); // a bad value stops here
         } catch (OperatorException e) {
             System.err.println("flowscale operator: " + e.getMessage());
             System.exit(2);
             return;
         }
+        JobAutoscalers loops = loops(client, registry, KubernetesRunnerLauncher::serviceAddress, rescaleTimeout, clock);
         Operator operator = create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT), clock,
+                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, rescaleTimeout,
+                        new RunnerTokens(client)), clock,
                 leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
         String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
         MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,

@@ -69,7 +69,8 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     @Override
     public synchronized void reconcile(StreamJob job) {
         String key = key(job);
-        String settings = job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler);
+        String settings = job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler)
+                + Serialization.asJson(job.getSpec().timeouts);
         Loop current = loops.get(key);
         if (current != null && current.autoscaler().rescaling()) {
             return;
@@ -105,10 +106,16 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
         KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(store, cluster, ns, name, address, clock);
         JobAutoscaler autoscaler = new JobAutoscaler(key(job), job.getSpec().autoscaler, address.apply(job), launcher,
-                reporter, registry, rescaleTimeout, clock);
+                reporter, registry, rescaleTimeout(job), clock);
         ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(() -> tick(key(job), autoscaler), 0,
                 tick.toMillis(), TimeUnit.MILLISECONDS);
         return new Loop(settings, autoscaler, ticks);
+    }
+
+    /** spec.timeouts.rescale, else the operator's default. */
+    private Duration rescaleTimeout(StreamJob job) {
+        String text = job.getSpec().timeouts == null ? null : job.getSpec().timeouts.rescale;
+        return text == null ? rescaleTimeout : DurationText.parse("spec.timeouts.rescale", text);
     }
 
     private void tick(String key, JobAutoscaler autoscaler) {

@@ -6,6 +6,8 @@ import dev.flowscale.operator.api.StreamJobSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -21,7 +23,9 @@ import java.util.stream.Collectors;
 /**
  * The Deployment that runs a StreamJob's job runner: one replica (zero when suspended), replaced
  * with the Recreate strategy so two runners never write the same savepoints; container arguments
- * built from the spec; CPU and memory requests of one slot times the total parallelism.
+ * built from the spec; CPU and memory requests of one slot times the total parallelism; the
+ * control API's token from the job's Secret; the user's pod template merged in
+ * ({@link RunnerPodTemplate}) over defaults that pass Pod Security {@code restricted}.
  */
 final class RunnerDeployment {
     static final String CONTAINER = "runner";
@@ -47,20 +51,21 @@ final class RunnerDeployment {
      * @param restoreFrom savepoint to restore from, or null to start empty
      */
     static Deployment desired(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
+        PodTemplateSpec owned = new PodTemplateSpecBuilder().withNewMetadata().withLabels(RunnerResources.labels(job))
+                .withAnnotations(SCRAPE_HINTS).addToAnnotations(RunnerWatch.JOB_ANNOTATION, job.getMetadata().getName())
+                .endMetadata()
+                .withSpec(podSpec(job, parallelism, restoreFrom)).build();
         return new DeploymentBuilder().withMetadata(RunnerResources.metadata(job, RunnerResources.runnerName(job)))
                 .withNewSpec().withReplicas(job.getSpec().suspend ? 0 : 1)
                 .withNewStrategy().withType("Recreate").endStrategy()
                 .withNewSelector().withMatchLabels(RunnerResources.selector(job)).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(RunnerResources.labels(job))
-                .withAnnotations(SCRAPE_HINTS).endMetadata()
-                .withSpec(podSpec(job, parallelism, restoreFrom)).endTemplate()
+                .withTemplate(RunnerPodTemplate.merge(owned, job.getSpec().podTemplate, CONTAINER))
                 .endSpec().build();
     }
 
     private static io.fabric8.kubernetes.api.model.PodSpec podSpec(StreamJob job, Map<String, Integer> parallelism,
                                                                     String restoreFrom) {
         PodSpecBuilder pod = new PodSpecBuilder().withContainers(container(job, parallelism, restoreFrom))
-                .withNewSecurityContext().withFsGroup(RUNNER_UID).endSecurityContext()
                 .addNewVolume().withName("config").withNewConfigMap()
                 .withName(RunnerResources.configName(job)).endConfigMap().endVolume();
         String claim = job.getSpec().savepoints.claimName;
@@ -79,7 +84,10 @@ final class RunnerDeployment {
                 .addNewPort().withName("http").withContainerPort(RunnerResources.API_PORT).endPort()
                 .withNewReadinessProbe().withNewHttpGet().withPath(READY_PATH).withNewPort("http")
                 .endHttpGet().withPeriodSeconds(5).endReadinessProbe()
-                .addNewVolumeMount().withName("config").withMountPath(CONFIG_DIR).withReadOnly(true).endVolumeMount();
+                .addNewVolumeMount().withName("config").withMountPath(CONFIG_DIR).withReadOnly(true).endVolumeMount()
+                .addNewEnv().withName(RunnerResources.TOKEN_ENV).withNewValueFrom().withNewSecretKeyRef()
+                .withName(RunnerResources.tokenName(job)).withKey(RunnerResources.TOKEN_KEY).endSecretKeyRef()
+                .endValueFrom().endEnv();
         if (spec.savepoints.claimName != null && !spec.savepoints.claimName.isBlank()) {
             c.addNewVolumeMount().withName("savepoints").withMountPath(spec.savepoints.path).endVolumeMount();
         }
@@ -102,7 +110,9 @@ final class RunnerDeployment {
             args.addAll(List.of("run", spec.job.builtin));
         }
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
-                "--savepoint-dir", savepointDir(job), "--job-name", jobLabel(job), "--after-stop", "linger"));
+                "--savepoint-dir", savepointDir(job), "--checkpoint-interval",
+                java.util.Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
+                "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelismArg(parallelism)));
         }

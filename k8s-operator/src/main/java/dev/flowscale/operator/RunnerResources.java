@@ -12,6 +12,11 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,24 +29,34 @@ final class RunnerResources {
     static final int API_PORT = 9249;
     static final String CONFIG_FILE = "job.json";
     static final String AUTOSCALER_FILE = "autoscaler.json";
+    /** The runner reads its control API token from this variable and requires {@code Authorization: Bearer <token>}. */
+    static final String TOKEN_ENV = "FLOWSCALE_RUNNER_TOKEN";
+    static final String TOKEN_KEY = "token";
+    private static final SecureRandom RANDOM = new SecureRandom();
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     private RunnerResources() {
     }
 
+    /** The runner's Deployment and Service (a DNS-1035 label of at most 63 characters: {@link RunnerNames}). */
     static String runnerName(StreamJob job) {
-        return job.getMetadata().getName() + "-runner";
+        return RunnerNames.resourceName(job.getMetadata().getName(), "-runner");
+    }
+
+    /** The per-job Secret holding the runner's control API token. */
+    static String tokenName(StreamJob job) {
+        return RunnerNames.resourceName(job.getMetadata().getName(), "-token");
     }
 
     static String configName(StreamJob job) {
-        return job.getMetadata().getName() + "-config";
+        return RunnerNames.resourceName(job.getMetadata().getName(), "-config");
     }
 
     static Map<String, String> selector(StreamJob job) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("app.kubernetes.io/name", "flowscale-runner");
-        labels.put("app.kubernetes.io/instance", job.getMetadata().getName());
+        labels.put("app.kubernetes.io/instance", RunnerNames.labelValue(job.getMetadata().getName()));
         return labels;
     }
 
@@ -80,6 +95,18 @@ final class RunnerResources {
                 .withNewSpec().withSelector(selector(job))
                 .addNewPort().withName("http").withPort(API_PORT).withNewTargetPort("http").endPort()
                 .endSpec().build();
+    }
+
+    /**
+     * The job's token Secret with a new random token (32 bytes, base64url). Written only when it
+     * does not exist ({@link RunnerCluster#apply} never replaces a Secret), so a job keeps its token.
+     */
+    static Secret tokenSecret(StreamJob job) {
+        byte[] token = new byte[32];
+        RANDOM.nextBytes(token);
+        return new SecretBuilder().withMetadata(metadata(job, tokenName(job))).withType("Opaque")
+                .addToData(TOKEN_KEY, Base64.getEncoder().encodeToString(Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(token).getBytes(StandardCharsets.US_ASCII))).build();
     }
 
     private static String json(StreamJob job, Object value) {

@@ -37,6 +37,11 @@ final class SpecValidator {
             problems.add("spec.savepoints.path must be an absolute path in the runner container, e.g."
                     + " /flowscale/savepoints");
         }
+        if (spec.savepoints != null && blank(spec.savepoints.claimName) && !spec.savepoints.ephemeral) {
+            problems.add("spec.savepoints.claimName is empty: without a PersistentVolumeClaim the job's checkpoints"
+                    + " and savepoints are lost with its pod; name a claim, or set spec.savepoints.ephemeral: true"
+                    + " for a demo");
+        }
         checkAgainstRunner(spec.job, spec.parallelism, problems);
         return problems;
     }
@@ -89,7 +94,8 @@ final class SpecValidator {
             "--restore-from", "spec.suspend (the operator restores from the last savepoint)",
             "--metrics-port", "the runner Service (port 9249)",
             "--job-name", "metadata.name (the job is named <namespace>/<name>)",
-            "--after-stop", "nothing: the operator keeps stopped runners until it replaces their pods");
+            "--after-stop", "nothing: the operator keeps stopped runners until it replaces their pods",
+            "--checkpoint-interval", "spec.savepoints.checkpointInterval");
 
     private static void checkParallelism(Map<String, Integer> parallelism, AutoscalerSpec autoscaler,
                                          List<String> problems) {

@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -42,6 +44,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final RunnerControl control;
     private final JobStatusStore store;
     private final AutoscalerDefaults defaults;
+    private final RunnerWatch watch;
 
     /** What one pass wrote: the job as the server has it afterwards, and when to look again (or null). */
     private record Pass(StreamJob job, Duration recheck) {
@@ -56,6 +59,13 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         this.store = Objects.requireNonNull(store, "store");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.watch = new RunnerWatch(clock,
+                RunnerWatch.defaultDeployTimeout(System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)));
+    }
+
+    @Override
+    public List<EventSource<?, StreamJob>> prepareEventSources(EventSourceContext<StreamJob> context) {
+        return watch.eventSources(context); // runner Deployments and pods: their failures reach status
     }
 
     @Override
@@ -90,6 +100,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         Map<String, Integer> parallelism = currentParallelism(job);
         cluster.apply(RunnerResources.configMap(job, parallelism));
         cluster.apply(RunnerResources.service(job));
+        cluster.apply(RunnerResources.tokenSecret(job)); // created once; the runner's control API token
         if (!loops.rescaling(job)) {
             cluster.apply(runnerDeployment(job, parallelism));
         }
@@ -142,6 +153,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         StreamJob written = store.edit(namespace(job), job.getMetadata().getName(), status -> {
             newSpec[0] = !Objects.equals(status.observedGeneration, generation(job));
             observed(job, status, parallelism, ready, loopRescaling);
+            watch.observe(job, status);
         });
         if (written == null) {
             return new Pass(null, null);

@@ -35,6 +35,13 @@ record ApiCall(String group, String resource, String verb) {
         return Optional.of(new ApiCall(group, resource, verb(method, named, query)));
     }
 
+    /** The namespace a request's path names ({@code .../namespaces/<ns>/...}), or null for a cluster-scoped one. */
+    static String namespace(String pathAndQuery) {
+        String[] parts = pathAndQuery.split("\\?", 2)[0].replaceAll("^/+", "").split("/");
+        int at = parts[0].equals("api") ? 2 : 3;
+        return parts.length > at + 2 && parts[at].equals("namespaces") ? parts[at + 1] : null;
+    }
+
     private static String verb(String method, boolean named, String query) {
         return switch (method) {
             case "GET" -> query.contains("watch=true") ? "watch" : named ? "get" : "list";

@@ -24,6 +24,15 @@ class ApiCallTest {
         assertThat(ApiCall.of("GET", "/version")).isEmpty();
     }
 
+    @Test
+    void aRequestsNamespaceIsThePathSegmentAfterNamespacesAndNullForClusterScopedCalls() {
+        assertThat(ApiCall.namespace("/apis/coordination.k8s.io/v1/namespaces/flowscale-system/leases/l"))
+                .isEqualTo("flowscale-system");
+        assertThat(ApiCall.namespace("/api/v1/namespaces/jobs/events")).isEqualTo("jobs");
+        assertThat(ApiCall.namespace("/apis/flowscale.dev/v1alpha1/streamjobs?watch=true")).isNull();
+        assertThat(ApiCall.namespace("/api/v1/namespaces/jobs")).isNull();
+    }
+
     private static String call(String method, String path) {
         return ApiCall.of(method, path).orElseThrow().toString();
     }

@@ -168,7 +168,7 @@ class AutoscalingIT {
         loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(),
                 RESCALE_TIMEOUT, Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10)), Clock.systemUTC());
+                Duration.ofSeconds(10), new RunnerTokens(client)), Clock.systemUTC());
         operator.start();
         client.resource(bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"))).create();
     }
@@ -179,7 +179,8 @@ class AutoscalingIT {
         job.getSpec().job.args = List.of("--rate", "1500", "--cost", "split=sleep:2ms");
         job.getSpec().parallelism.clear();
         job.getSpec().parallelism.putAll(Map.of("split", 1, "count", 1));
-        job.getSpec().savepoints.claimName = null;
+        job.getSpec().savepoints.claimName = null; // the local kubelet runs the runner on this machine's disk
+        job.getSpec().savepoints.ephemeral = true;
         job.getSpec().savepoints.path = savepoints.toString();
         job.getSpec().autoscaler.mode = mode;
         job.getSpec().autoscaler.policyInterval = "2s";

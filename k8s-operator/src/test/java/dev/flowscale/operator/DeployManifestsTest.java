@@ -35,7 +35,8 @@ class DeployManifestsTest {
                 .map(ClusterRole.class::cast).findFirst().orElseThrow();
         assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
         assertThat(role.getRules()).flatExtracting(r -> r.getResources()).containsExactlyInAnyOrder("streamjobs",
-                "streamjobs/status", "deployments", "services", "configmaps", "persistentvolumeclaims", "events");
+                "streamjobs/status", "deployments", "pods", "services", "configmaps", "secrets",
+                "persistentvolumeclaims", "events");
     }
 
     @Test
@@ -45,7 +46,7 @@ class DeployManifestsTest {
         assertThat(role.getMetadata().getNamespace()).isEqualTo("flowscale-system");
         assertThat(role.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getResources()).containsExactly("leases");
-            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "patch");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "update", "patch");
         });
     }
 

@@ -44,6 +44,13 @@ class RunnerDeploymentTest {
     }
 
     @Test
+    void theRunnerCheckpointsPeriodicallyAtTheSpecsInterval() {
+        assertThat(RunnerDeployment.args(job, parallelism, null)).containsSubsequence("--checkpoint-interval", "30s");
+        job.getSpec().savepoints.checkpointInterval = "2m";
+        assertThat(RunnerDeployment.args(job, parallelism, null)).containsSubsequence("--checkpoint-interval", "2m");
+    }
+
+    @Test
     void aSuspendedJobHasNoRunnerReplica() {
         job.getSpec().suspend = true;
         Deployment d = RunnerDeployment.desired(job, parallelism, null);
@@ -53,6 +60,7 @@ class RunnerDeploymentTest {
     @Test
     void withoutAClaimTheSavepointPathIsNotMounted() {
         job.getSpec().savepoints.claimName = null;
+        job.getSpec().savepoints.ephemeral = true;
         Deployment d = RunnerDeployment.desired(job, parallelism, null);
         assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).extracting(v -> v.getName())
                 .containsExactly("config");

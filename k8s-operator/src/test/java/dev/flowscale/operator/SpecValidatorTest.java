@@ -17,6 +17,25 @@ class SpecValidatorTest {
     }
 
     @Test
+    void aJobWithoutAClaimIsRejectedUnlessItSaysItIsEphemeral() {
+        StreamJobSpec spec = valid();
+        spec.savepoints.claimName = null;
+        assertThat(SpecValidator.problems(spec)).singleElement().asString()
+                .contains("spec.savepoints.claimName is empty").contains("spec.savepoints.ephemeral: true");
+
+        spec.savepoints.ephemeral = true;
+        assertThat(SpecValidator.problems(spec)).isEmpty();
+    }
+
+    @Test
+    void theCheckpointIntervalIsTheOperatorsToSet() {
+        StreamJobSpec spec = valid();
+        spec.job.args = java.util.List.of("--checkpoint-interval", "5s");
+        assertThat(SpecValidator.problems(spec)).singleElement().asString()
+                .contains("must not set --checkpoint-interval").contains("spec.savepoints.checkpointInterval");
+    }
+
+    @Test
     void anUnknownBuiltinJobNamesTheJobsThereAre() {
         StreamJobSpec spec = valid();
         spec.job.builtin = "wordcont";

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -48,7 +47,8 @@ class StreamJobReconcilerIT {
         loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
                 Duration.ofSeconds(5), Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC());
+                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5),
+                        new RunnerTokens(client)), Clock.systemUTC());
         operator.start();
     }
 
@@ -67,7 +67,8 @@ class StreamJobReconcilerIT {
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getImage()).isEqualTo("registry.example/flowscale-runner:0.1.0");
         assertThat(String.join(" ", container.getArgs())).isEqualTo("run wordcount --metrics-port 9249"
-                + " --savepoint-dir /flowscale/savepoints/jobs/wc --job-name jobs/wc --after-stop linger"
+                + " --savepoint-dir /flowscale/savepoints/jobs/wc --checkpoint-interval 30s --job-name jobs/wc"
+                + " --after-stop linger"
                 + " --parallelism count=3,split=2 --rate 1000");
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/api/v1/ready");
         assertThat(container.getResources().getRequests()).containsEntry("cpu", new Quantity("2500m"))
@@ -202,13 +203,11 @@ class StreamJobReconcilerIT {
     }
 
     @Test
-    void withLeaderElectionTheLeaderHoldsTheLeaseAndReconciles() {
+    void withLeaderElectionAndTheManifestsRbacTheLeaderHoldsTheLeaseAndReconciles() throws IOException {
         operator.stop();
-        // The SDK checks its Lease permissions first; the mock server has no authorization API.
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().addNewResourceRule()
-                        .withApiGroups("coordination.k8s.io").withResources("leases").withVerbs("*")
-                        .endResourceRule().withIncomplete(false).endStatus().build()).always();
+        // The SDK first reviews its rules in the Lease's namespace: answered from deploy/operator.yaml's
+        // Roles and bindings as the API server would, so a missing verb fails here as in a cluster.
+        ManifestAuthorizer.operatorManifest().answerRulesReviews(server);
         // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops leading.
         var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);

@@ -5,12 +5,36 @@ import dev.flowscale.operator.api.SavepointStorage;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** StreamJobs for tests. */
 final class StreamJobs {
     private StreamJobs() {
+    }
+
+    /**
+     * Edits a StreamJob's spec as a user would, again on a fresh copy when the API server answers
+     * 409 Conflict: the operator writes status, which changes the resourceVersion the edit's patch
+     * is checked against, on a real API server as on the mock one.
+     */
+    static void edit(KubernetesClient client, String namespace, String name, Consumer<StreamJob> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.resources(StreamJob.class).inNamespace(namespace).withName(name).edit(j -> {
+                    change.accept(j);
+                    return j;
+                });
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** wordcount with split=2, count=3, savepoints on the claim "savepoints". */

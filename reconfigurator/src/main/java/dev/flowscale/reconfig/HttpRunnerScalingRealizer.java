@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     private final RunnerLauncher launcher;
-    private final RunnerClient client = new RunnerClient();
+    private final RunnerClient client;
     private volatile URI runner;
 
     /**
@@ -34,6 +34,16 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
      */
     public HttpRunnerScalingRealizer(URI runner, RunnerLauncher launcher, Duration timeout, Clock clock,
                                      List<RescaleListener> listeners) {
+        this(runner, launcher, timeout, clock, listeners, null);
+    }
+
+    /**
+     * As above, for a runner whose control API needs a bearer token.
+     *
+     * @param token the runner's FLOWSCALE_RUNNER_TOKEN, sent as {@code Authorization: Bearer}; null: none
+     */
+    public HttpRunnerScalingRealizer(URI runner, RunnerLauncher launcher, Duration timeout, Clock clock,
+                                     List<RescaleListener> listeners, String token) {
         super("flowscale-runner-rescaler", timeout, clock, listeners);
         if (runner == null || launcher == null) {
             throw new ReconfigException("HTTP runner realizer needs the runner's base URI and a launcher; got "
@@ -41,6 +51,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
         }
         this.runner = runner;
         this.launcher = launcher;
+        this.client = new RunnerClient(token);
     }
 
     public HttpRunnerScalingRealizer(URI runner, RunnerLauncher launcher, Duration timeout,

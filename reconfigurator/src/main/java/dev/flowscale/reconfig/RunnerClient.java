@@ -21,6 +21,16 @@ final class RunnerClient {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper mapper = new ObjectMapper();
+    private final String token;
+
+    RunnerClient() {
+        this(null);
+    }
+
+    /** {@code token}: sent as {@code Authorization: Bearer <token>} (the runner's FLOWSCALE_RUNNER_TOKEN); null: none. */
+    RunnerClient(String token) {
+        this.token = token;
+    }
 
     /** What a runner says about its job: name, status (RUNNING, ...) and parallelism per operator. */
     record RunnerJob(String name, String status, Map<String, Integer> parallelism) {
@@ -74,7 +84,10 @@ final class RunnerClient {
                 + " (last: " + last + ")");
     }
 
-    private JsonNode send(HttpRequest request) {
+    private JsonNode send(HttpRequest unauthenticated) {
+        HttpRequest request = token == null ? unauthenticated
+                : HttpRequest.newBuilder(unauthenticated, (name, value) -> true)
+                        .header("Authorization", "Bearer " + token).build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode body = mapper.readTree(response.body());

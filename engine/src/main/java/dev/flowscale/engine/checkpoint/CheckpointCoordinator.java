@@ -2,7 +2,10 @@ package dev.flowscale.engine.checkpoint;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,37 +15,49 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Runs the checkpoints of one job execution, one at a time: injects a barrier at every
  * source, collects every task's acknowledgement, and completes the snapshot by writing its
- * manifest. A checkpoint that a task declines or that times out is discarded; a savepoint
- * request supersedes a periodic checkpoint in progress.
+ * manifest, after checking that this runner still owns the storage (fencing). A checkpoint that a
+ * task declines, that times out or whose files cannot be written is discarded; a savepoint request
+ * supersedes a periodic checkpoint in progress. After each commit, retention deletes old snapshots.
  */
 public final class CheckpointCoordinator {
     private final String jobName;
     private final int maxParallelism;
     private final Map<String, Integer> parallelism;
-    private final CheckpointStorage storage;
+    private final Settings settings;
     private final AtomicLong ids;
     private final Consumer<CheckpointBarrier> sources;
     private final ScheduledExecutorService timer;
-    private final Duration timeout;
-    private final int retained;
     private Pending pending;
 
+    /**
+     * Where and how a job's snapshots are committed.
+     *
+     * @param storage   the snapshot folders
+     * @param owner     this runner's ownership of the storage; checked before every commit
+     * @param timeout   a snapshot not complete after this long is discarded
+     * @param retained  complete checkpoints and savepoints kept each
+     * @param pinned    snapshots retention must keep whatever their age (e.g. the one restored from)
+     * @param clock     the time written into manifests
+     */
+    public record Settings(CheckpointStorage storage, StorageOwner owner, Duration timeout, int retained,
+                           Supplier<Set<Path>> pinned, Clock clock) {
+    }
+
     public CheckpointCoordinator(String jobName, int maxParallelism, Map<String, Integer> parallelism,
-                                 CheckpointStorage storage, AtomicLong ids, Consumer<CheckpointBarrier> sources,
-                                 ScheduledExecutorService timer, Duration timeout, int retained) {
+                                 Settings settings, AtomicLong ids, Consumer<CheckpointBarrier> sources,
+                                 ScheduledExecutorService timer) {
         this.jobName = jobName;
         this.maxParallelism = maxParallelism;
         this.parallelism = new LinkedHashMap<>(parallelism);
-        this.storage = storage;
+        this.settings = settings;
         this.ids = ids;
         this.sources = sources;
         this.timer = timer;
-        this.timeout = timeout;
-        this.retained = retained;
     }
 
     /** A snapshot being taken: its barrier, directory and the acknowledgements so far. */
@@ -72,11 +87,22 @@ public final class CheckpointCoordinator {
         }
         long id = ids.incrementAndGet();
         CheckpointBarrier barrier = new CheckpointBarrier(id, savepoint, stopAfter);
-        Pending started = new Pending(barrier, storage.create(id, savepoint));
+        Path dir;
+        try {
+            dir = settings.storage().create(id, savepoint);
+        } catch (SnapshotException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Pending started = new Pending(barrier, dir);
         pending = started;
-        timer.schedule(() -> expire(started), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(() -> expire(started), settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
         sources.accept(barrier);
         return started.result;
+    }
+
+    /** Whether a snapshot is being taken now. */
+    public synchronized boolean isPending() {
+        return pending != null;
     }
 
     /** Where a task writes its part of snapshot {@code id}; null if that snapshot is no longer pending. */
@@ -114,25 +140,29 @@ public final class CheckpointCoordinator {
         parallelism.forEach((op, p) -> operators.add(new SnapshotMetadata.OperatorEntry(op, p,
                 done.acks.values().stream().filter(h -> h.operatorId().equals(op)).toList())));
         SnapshotMetadata metadata = new SnapshotMetadata(SnapshotMetadata.FORMAT_VERSION, jobName, done.barrier.id(),
-                done.barrier.savepoint() ? "SAVEPOINT" : "CHECKPOINT", System.currentTimeMillis(), maxParallelism,
-                operators);
+                done.barrier.savepoint() ? "SAVEPOINT" : "CHECKPOINT", settings.clock().millis(), maxParallelism,
+                settings.owner().epoch(), operators, null);
         try {
-            CheckpointStorage.writeMetadata(done.dir, metadata);
+            ManifestFile.write(done.dir, metadata, settings.owner()::checkFence);
+        } catch (StorageOwner.FencedException e) {
+            abort(done, new StorageOwner.FencedException("snapshot " + done.barrier.id() + " of job '" + jobName
+                    + "' not committed: " + e.getMessage()));
+            return;
         } catch (SnapshotException e) {
             abort(done, e);
             return;
         }
         pending = null;
-        if (!done.barrier.savepoint()) {
-            storage.retain(retained, done.barrier.id());
-        }
+        Set<Path> pinned = new HashSet<>(settings.pinned().get());
+        pinned.add(done.dir);
+        settings.storage().retain(settings.retained(), done.barrier.id(), pinned);
         done.result.complete(done.dir);
     }
 
     private synchronized void expire(Pending candidate) {
         if (pending == candidate) {
             abort(candidate, new SnapshotException("snapshot " + candidate.barrier.id() + " of job '" + jobName
-                    + "' timed out after " + timeout.toMillis() + " ms", new TimeoutException()));
+                    + "' timed out after " + settings.timeout().toMillis() + " ms", new TimeoutException()));
         }
     }
 

@@ -1,34 +1,56 @@
 package dev.flowscale.engine.checkpoint;
 
-import dev.flowscale.engine.state.StateCodec;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
-import java.util.Optional;
+import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * Snapshot directories on a local (or mounted) file system:
  * <pre>
- * ROOT/checkpoints/chk-ID/                 periodic checkpoints; the newest N are retained
- * ROOT/savepoints/savepoint-ID-EPOCHMS/    savepoints; never deleted by flowscale
+ * ROOT/_owner.lock, ROOT/_epoch            ownership and fencing (see StorageOwner)
+ * ROOT/checkpoints/chk-ID/                 periodic checkpoints
+ * ROOT/savepoints/savepoint-ID-EPOCHMS/    savepoints
  *     _metadata                            the manifest (JSON), written last and atomically
  *     OPERATOR-INSTANCE.state              one file per task (see InstanceStateFile)
  * </pre>
- * A directory without {@code _metadata} is an incomplete snapshot and is never restored.
+ * Ids are shared by checkpoints and savepoints and never reused, so the highest id is the newest
+ * snapshot. A directory without {@code _metadata} is an incomplete snapshot and is never restored.
+ * Retention keeps the newest N complete checkpoints and the newest N complete savepoints.
  */
 public final class CheckpointStorage {
+    private final Path root;
     private final Path checkpoints;
     private final Path savepoints;
 
     public CheckpointStorage(Path root) {
+        this.root = root;
         this.checkpoints = root.resolve("checkpoints");
         this.savepoints = root.resolve("savepoints");
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * Checks that both snapshot folders can be created and written, by writing and deleting a
+     * probe file in each, so that unwritable storage is an error at start, not at the first snapshot.
+     */
+    public void checkWritable() {
+        for (Path dir : List.of(checkpoints, savepoints)) {
+            try {
+                Files.createDirectories(dir);
+                Path probe = Files.createTempFile(dir, ".probe-", ".tmp");
+                Files.delete(probe);
+            } catch (IOException e) {
+                throw new SnapshotException("snapshot storage " + dir + " cannot be written (" + e + "); give "
+                        + "--savepoint-dir a folder this process may create and write", e);
+            }
+        }
     }
 
     /** Creates the directory for snapshot {@code id}. */
@@ -38,43 +60,20 @@ public final class CheckpointStorage {
         try {
             return Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new SnapshotException("cannot create snapshot directory " + dir + ": " + e.getMessage()
+            throw new SnapshotException("cannot create snapshot directory " + dir + ": " + e
                     + "; check that the storage path is writable", e);
         }
     }
 
-    /** Writes the manifest atomically (temporary file, fsync, rename, fsync of the directory). */
-    public static void writeMetadata(Path dir, SnapshotMetadata metadata) {
-        Path tmp = dir.resolve(SnapshotMetadata.FILE_NAME + ".tmp");
-        Path target = dir.resolve(SnapshotMetadata.FILE_NAME);
-        try {
-            Files.write(tmp, StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(metadata));
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                channel.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new SnapshotException("the file system of " + dir + " cannot rename atomically; use a local "
-                        + "disk or a volume that supports atomic rename", e);
-            }
-            fsyncDirectory(dir);
-        } catch (IOException e) {
-            throw new SnapshotException("cannot write the manifest of " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void fsyncDirectory(Path dir) {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // Some file systems cannot open a directory for sync; the rename is still atomic.
-        }
-    }
-
     /** The newest checkpoint with a manifest. */
-    public Optional<Path> latestCheckpoint() {
+    public java.util.Optional<Path> latestCheckpoint() {
         return completed(checkpoints).max(Comparator.comparingLong(CheckpointStorage::idOf));
+    }
+
+    /** Every checkpoint and savepoint with a manifest, newest (highest id) first. */
+    public List<Path> completedSnapshots() {
+        return Stream.concat(completed(checkpoints), completed(savepoints))
+                .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed()).toList();
     }
 
     /** The highest snapshot id used so far, complete or not (ids are never reused). */
@@ -82,17 +81,36 @@ public final class CheckpointStorage {
         return Stream.concat(list(checkpoints), list(savepoints)).mapToLong(CheckpointStorage::idOf).max().orElse(0);
     }
 
-    /** Keeps the newest {@code retained} complete checkpoints; deletes older ones and failed ones before {@code latestId}. */
-    public void retain(int retained, long latestId) {
-        completed(checkpoints).sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
-                .skip(Math.max(1, retained)).forEach(CheckpointStorage::discard);
-        list(checkpoints).filter(dir -> !Files.exists(dir.resolve(SnapshotMetadata.FILE_NAME)) && idOf(dir) < latestId)
-                .forEach(CheckpointStorage::discard);
+    /**
+     * Keeps the newest {@code retained} complete checkpoints and savepoints; deletes older ones
+     * and incomplete ones older than {@code latestId}, never a directory in {@code pinned} (the
+     * snapshot the job restored from, or one still being written).
+     */
+    public void retain(int retained, long latestId, Set<Path> pinned) {
+        for (Path parent : List.of(checkpoints, savepoints)) {
+            completed(parent).sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
+                    .skip(Math.max(1, retained)).filter(dir -> !isPinned(dir, pinned))
+                    .forEach(CheckpointStorage::discard);
+            list(parent).filter(dir -> !Files.exists(dir.resolve(SnapshotMetadata.FILE_NAME)) && idOf(dir) < latestId)
+                    .filter(dir -> !isPinned(dir, pinned)).forEach(CheckpointStorage::discard);
+        }
     }
 
+    private static boolean isPinned(Path dir, Set<Path> pinned) {
+        Path normal = dir.toAbsolutePath().normalize();
+        return pinned.stream().anyMatch(p -> p != null && p.toAbsolutePath().normalize().equals(normal));
+    }
+
+    /**
+     * Deletes a snapshot directory, its manifest first: a deletion cut short leaves an incomplete
+     * snapshot, which is never restored, rather than a complete-looking one with files missing.
+     */
     public static void discard(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try {
+            Files.deleteIfExists(dir.resolve(SnapshotMetadata.FILE_NAME));
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         } catch (IOException e) {
             // Best effort: an incomplete directory that stays behind is never restored.
         }
@@ -113,7 +131,8 @@ public final class CheckpointStorage {
         }
     }
 
-    static long idOf(Path dir) {
+    /** The id in a snapshot directory's name (chk-ID or savepoint-ID-TIME); -1 if it has none. */
+    public static long idOf(Path dir) {
         String[] parts = dir.getFileName().toString().split("-");
         try {
             return Long.parseLong(parts[1]);

@@ -55,7 +55,8 @@ public final class InstanceStateFile {
             bytes = file.getChannel().size();
         }
         KeyGroupRange range = keyed == null ? KeyGroupRange.EMPTY : keyed.keyGroupRange();
-        return new TaskStateHandle(operatorId, instance, name, bytes, crc.getValue(), range.start(), range.endInclusive());
+        return new TaskStateHandle(operatorId, instance, name, bytes, crc.getValue(), range.start(), range.endInclusive(),
+                splits == null ? 0 : splits.size());
     }
 
     private static void writeKeyed(DataOutputStream out, KeyedStateBackend keyed) throws IOException {

@@ -23,7 +23,12 @@ public final class KeyGroupBlocks {
                     int entries = in.readInt();
                     for (int e = 0; e < entries; e++) {
                         Object key = StateCodec.read(in, keyType);
-                        byte[] value = new byte[in.readInt()];
+                        int length = in.readInt();
+                        if (length < 0 || length > in.available()) {
+                            throw new IOException("a value length of " + length + " bytes exceeds the "
+                                    + in.available() + " left in the block");
+                        }
+                        byte[] value = new byte[length];
                         in.readFully(value);
                         backend.restore(name, kind, block.getKey(), key, value);
                     }

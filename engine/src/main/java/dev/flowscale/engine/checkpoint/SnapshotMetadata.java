@@ -4,16 +4,22 @@ import java.util.List;
 
 /**
  * The manifest of a checkpoint or savepoint ({@code _metadata}, JSON). A snapshot exists only
- * once its manifest has been written atomically, after every task's file.
+ * once its manifest has been written atomically, after every task's file. The manifest verifies
+ * itself: {@code checksum} is the SHA-256 of the manifest's compact JSON without that field, and
+ * every file it names carries its length and CRC-32 (see {@link ManifestFile}).
  *
  * @param formatVersion  {@link #FORMAT_VERSION}; a reader rejects any other
  * @param type           CHECKPOINT or SAVEPOINT
+ * @param epoch          the storage epoch of the runner that committed it (see {@link StorageOwner})
  * @param operators      every operator of the job with the files of its instances
+ * @param checksum       SHA-256 (hex) of the manifest without this field; null while it is computed
  */
 public record SnapshotMetadata(int formatVersion, String jobName, long checkpointId, String type,
-                               long createdAtEpochMillis, int maxParallelism, List<OperatorEntry> operators) {
+                               long createdAtEpochMillis, int maxParallelism, long epoch,
+                               List<OperatorEntry> operators, String checksum) {
 
-    public static final int FORMAT_VERSION = 1;
+    /** Version 2 added the manifest checksum, the writer's epoch and each file's split count. */
+    public static final int FORMAT_VERSION = 2;
     public static final String FILE_NAME = "_metadata";
 
     /** One operator: its parallelism when the snapshot was taken and its instances' files. */
@@ -22,5 +28,14 @@ public record SnapshotMetadata(int formatVersion, String jobName, long checkpoin
 
     public OperatorEntry operator(String id) {
         return operators.stream().filter(o -> o.id().equals(id)).findFirst().orElse(null);
+    }
+
+    public boolean savepoint() {
+        return "SAVEPOINT".equals(type);
+    }
+
+    SnapshotMetadata withChecksum(String sum) {
+        return new SnapshotMetadata(formatVersion, jobName, checkpointId, type, createdAtEpochMillis, maxParallelism,
+                epoch, operators, sum);
     }
 }

@@ -1,6 +1,5 @@
 package dev.flowscale.engine.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.checkpoint.RestoredState.InstanceRestore;
 import dev.flowscale.engine.checkpoint.RestoredState.OperatorList;
@@ -9,11 +8,11 @@ import dev.flowscale.engine.graph.OperatorNode;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.OperatorStateStore;
 import dev.flowscale.engine.state.StateCodec;
-import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,9 +24,11 @@ import java.util.zip.CheckedInputStream;
 
 /**
  * Reads a checkpoint or savepoint for a job graph, validating everything before any task
- * starts: the manifest exists and parses, its format version is known, its operators belong
- * to the job, and every file has its recorded length and CRC-32. Each file is read once, and
- * its key groups go straight to the new instance that owns them.
+ * starts: the manifest verifies itself ({@link ManifestFile}), describes the whole job
+ * ({@link ManifestVerifier}), and every file has its recorded length and CRC-32 (checked before
+ * it is parsed) and holds exactly the key groups and splits the manifest gives it. Every length
+ * field is bounded by the file before anything is allocated. Each file's key groups go straight
+ * to the new instance that owns them.
  */
 public final class SnapshotReader {
     private final Path dir;
@@ -42,56 +43,19 @@ public final class SnapshotReader {
         return new SnapshotReader(dir, graph).read();
     }
 
-    /** Reads and checks only the manifest. */
+    /** Reads and checks only the manifest (see {@link ManifestFile#read}). */
     public static SnapshotMetadata metadata(Path dir) {
-        Path file = dir.resolve(SnapshotMetadata.FILE_NAME);
-        if (!Files.isRegularFile(file)) {
-            throw new SnapshotException("no snapshot at " + dir + ": " + SnapshotMetadata.FILE_NAME + " is missing "
-                    + "(a wrong path, or a snapshot that never completed); pass the directory of a completed savepoint");
-        }
-        JsonNode json;
-        try {
-            json = StateCodec.json().readTree(file.toFile());
-        } catch (IOException e) {
-            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
-                    + " is not valid JSON (" + e.getMessage() + ")", e);
-        }
-        int version = json.path("formatVersion").asInt(-1);
-        if (version != SnapshotMetadata.FORMAT_VERSION) {
-            throw new SnapshotException("snapshot " + dir + " has format version " + version + "; this flowscale "
-                    + "reads version " + SnapshotMetadata.FORMAT_VERSION + " only");
-        }
-        try {
-            return StateCodec.json().treeToValue(json, SnapshotMetadata.class);
-        } catch (IOException e) {
-            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
-                    + " does not match the format (" + e.getMessage() + ")", e);
-        }
+        return ManifestFile.read(dir);
     }
 
     private RestoredState read() {
         SnapshotMetadata metadata = metadata(dir);
-        checkCompatible(metadata);
+        new ManifestVerifier(dir, graph).verify(metadata);
         RestoredState restored = new RestoredState(dir, metadata.checkpointId());
         for (SnapshotMetadata.OperatorEntry entry : metadata.operators()) {
             readOperator(entry, restored);
         }
         return restored;
-    }
-
-    private void checkCompatible(SnapshotMetadata metadata) {
-        if (metadata.maxParallelism() != graph.maxParallelism()) {
-            throw new SnapshotException("snapshot " + dir + " was taken with max parallelism " + metadata.maxParallelism()
-                    + " but job '" + graph.jobName() + "' has " + graph.maxParallelism()
-                    + "; the number of key groups cannot change: set maxParallelism(" + metadata.maxParallelism() + ")");
-        }
-        List<String> unknown = metadata.operators().stream().map(SnapshotMetadata.OperatorEntry::id)
-                .filter(id -> graph.operator(id) == null).toList();
-        if (!unknown.isEmpty()) {
-            throw new SnapshotException("snapshot " + dir + " has state for operators " + unknown + " that job '"
-                    + graph.jobName() + "' does not have (its operators are " + graph.parallelism().keySet()
-                    + "); the operator ids do not match: keep each operator's uid across versions");
-        }
     }
 
     private void readOperator(SnapshotMetadata.OperatorEntry entry, RestoredState restored) {
@@ -109,46 +73,40 @@ public final class SnapshotReader {
         }
     }
 
+    /** Checks the file's length and CRC-32 first, then parses it with every length bounded by the file. */
     private void readFile(TaskStateHandle handle, InstanceRestore[] targets, Map<String, OperatorStateStore.Mode> modes,
                           Map<String, List<byte[]>> lists, List<byte[]> splits) {
         Path file = dir.resolve(handle.file());
         try {
             checkLength(file, handle);
-            CRC32 crc = new CRC32();
-            try (InputStream raw = Files.newInputStream(file);
-                 DataInputStream in = new DataInputStream(new BufferedInputStream(new CheckedInputStream(raw, crc), 1 << 16))) {
-                checkHeader(file, in);
-                readKeyGroups(in, targets);
+            long crc = crc32(file);
+            if (crc != handle.crc32()) {
+                throw corrupt(file, "fails its checksum (CRC-32 " + crc + ", manifest says " + handle.crc32() + ")");
+            }
+            try (StateFileInput in = new StateFileInput(file, handle.bytes())) {
+                checkHeader(file, in.data());
+                readKeyGroups(in, handle, targets);
                 readLists(in, modes, lists);
-                int n = in.readInt();
-                for (int i = 0; i < n; i++) {
-                    splits.add(bytes(in));
-                }
-                if (in.read() != -1) {
+                readSplits(in, handle, splits);
+                if (in.data().read() != -1) {
                     throw corrupt(file, "has bytes after its last section");
                 }
             }
-            if (crc.getValue() != handle.crc32()) {
-                throw corrupt(file, "fails its checksum (CRC-32 " + crc.getValue() + ", manifest says " + handle.crc32() + ")");
-            }
         } catch (EOFException e) {
-            throw checksumMismatch(file, handle) ? corrupt(file, "fails its checksum") : corrupt(file, "ends early");
+            throw corrupt(file, "ends early");
+        } catch (StateFileInput.DamagedLengthException e) {
+            throw corrupt(file, "is damaged: " + e.getMessage());
         } catch (IOException e) {
-            if (checksumMismatch(file, handle)) {
-                throw corrupt(file, "fails its checksum");
-            }
             throw new SnapshotException("snapshot " + dir + ": cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 
-    private static boolean checksumMismatch(Path file, TaskStateHandle handle) {
+    private static long crc32(Path file) throws IOException {
         CRC32 crc = new CRC32();
         try (InputStream in = new CheckedInputStream(Files.newInputStream(file), crc)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        } catch (IOException e) {
-            return true;
+            in.transferTo(OutputStream.nullOutputStream());
         }
-        return crc.getValue() != handle.crc32();
+        return crc.getValue();
     }
 
     private void checkLength(Path file, TaskStateHandle handle) throws IOException {
@@ -173,30 +131,52 @@ public final class SnapshotReader {
         }
     }
 
-    private void readKeyGroups(DataInputStream in, InstanceRestore[] targets) throws IOException {
-        int groups = in.readInt();
+    /** Every key group the manifest gives this instance, each once, and no other. */
+    private void readKeyGroups(StateFileInput in, TaskStateHandle handle, InstanceRestore[] targets) throws IOException {
+        int expected = Math.max(0, handle.keyGroupEnd() - handle.keyGroupStart() + 1);
+        int groups = in.count("key groups", 8);
+        if (groups != expected) {
+            throw new StateFileInput.DamagedLengthException("it holds " + groups + " key groups but the manifest gives "
+                    + "it " + expected);
+        }
         for (int i = 0; i < groups; i++) {
-            int keyGroup = in.readInt();
-            if (keyGroup < 0 || keyGroup >= graph.maxParallelism()) {
-                throw new IOException("key group " + keyGroup + " is out of range");
+            int keyGroup = in.data().readInt();
+            if (keyGroup != handle.keyGroupStart() + i) {
+                throw new StateFileInput.DamagedLengthException("it holds key group " + keyGroup + " where the manifest "
+                        + "says " + (handle.keyGroupStart() + i));
             }
-            byte[] block = bytes(in);
+            byte[] block = in.bytes("key group " + keyGroup);
             targets[KeyGroups.operatorIndexFor(keyGroup, graph.maxParallelism(), targets.length)]
                     .keyGroupBlocks.put(keyGroup, block);
         }
     }
 
-    private static void readLists(DataInputStream in, Map<String, OperatorStateStore.Mode> modes,
+    private static void readLists(StateFileInput in, Map<String, OperatorStateStore.Mode> modes,
                                   Map<String, List<byte[]>> lists) throws IOException {
-        int n = in.readInt();
+        int n = in.count("operator lists", 7);
         for (int i = 0; i < n; i++) {
-            String name = in.readUTF();
-            modes.put(name, OperatorStateStore.Mode.values()[in.readByte()]);
-            int elements = in.readInt();
+            String name = in.data().readUTF();
+            int mode = in.data().readByte();
+            if (mode < 0 || mode >= OperatorStateStore.Mode.values().length) {
+                throw new StateFileInput.DamagedLengthException("list '" + name + "' has an unknown mode " + mode);
+            }
+            modes.put(name, OperatorStateStore.Mode.values()[mode]);
+            int elements = in.count("elements of list '" + name + "'", 4);
             List<byte[]> list = lists.computeIfAbsent(name, k -> new ArrayList<>());
             for (int e = 0; e < elements; e++) {
-                list.add(bytes(in));
+                list.add(in.bytes("an element of list '" + name + "'"));
             }
+        }
+    }
+
+    private static void readSplits(StateFileInput in, TaskStateHandle handle, List<byte[]> splits) throws IOException {
+        int n = in.count("source splits", 4);
+        if (n != handle.splits()) {
+            throw new StateFileInput.DamagedLengthException("it holds " + n + " source splits but the manifest says "
+                    + handle.splits());
+        }
+        for (int i = 0; i < n; i++) {
+            splits.add(in.bytes("source split " + i));
         }
     }
 
@@ -232,16 +212,6 @@ public final class SnapshotReader {
         for (int i = 0; i < targets.length; i++) {
             targets[i].splits = assigned.get(i);
         }
-    }
-
-    private static byte[] bytes(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        if (length < 0 || length > (1 << 30)) {
-            throw new IOException("a length of " + length + " bytes is impossible");
-        }
-        byte[] bytes = new byte[length];
-        in.readFully(bytes);
-        return bytes;
     }
 
     private SnapshotException corrupt(Path file, String problem) {

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.cli;
 
+import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.Sinks;
@@ -7,6 +8,7 @@ import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.examples.CostChain;
 import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.source.SentenceGenerator;
 import java.util.List;
@@ -28,10 +30,45 @@ public final class BuiltinJobs {
             case "chain" -> chain(options);
             default -> throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
         };
-        job.maxParallelism(options.integer("max-parallelism", 128, 1));
-        options.assignments("parallelism").forEach((op, p) -> job.parallelism(op, parseParallelism(op, p)));
-        options.assignments("cost").forEach((op, c) -> job.cost(op, SyntheticCost.parse(c)));
+        checkJobOptions(name, options);
+        int keyGroups = options.integer("max-parallelism", 128, 1, KeyGroups.UPPER_BOUND_MAX_PARALLELISM);
+        job.maxParallelism(keyGroups);
+        configureOperators(job, options, "max-parallelism", keyGroups);
         return job;
+    }
+
+    /**
+     * Applies {@code --parallelism} and {@code --cost} to {@code job}, checking each value
+     * against the number of key groups, which the command takes as {@code keyGroupsOption}.
+     */
+    public static void configureOperators(JobBuilder job, CliOptions options, String keyGroupsOption, int keyGroups) {
+        options.assignments("parallelism").forEach((op, p) -> job.parallelism(op,
+                parseParallelism(op, p, keyGroupsOption, keyGroups)));
+        options.assignments("cost").forEach((op, c) -> job.cost(op, parse("cost", op + "=" + c,
+                () -> SyntheticCost.parse(c))));
+    }
+
+    /** Runs {@code parser}; its error is prefixed with the option that gave the value. */
+    public static <T> T parse(String option, String value, java.util.function.Supplier<T> parser) {
+        try {
+            return parser.get();
+        } catch (EngineException e) {
+            throw new InvalidJobException("option --" + option + " " + value + ": " + e.getMessage());
+        }
+    }
+
+    /** Options of one built-in job are refused for the other, rather than silently ignored. */
+    public static void checkJobOptions(String job, CliOptions options) {
+        onlyFor(job, options, "chain", "stages", "stage-cost");
+        onlyFor(job, options, "wordcount", "words-per-sentence", "vocabulary");
+    }
+
+    private static void onlyFor(String job, CliOptions options, String owner, String... names) {
+        for (String name : names) {
+            if (!job.equals(owner) && options.has(name)) {
+                throw new InvalidJobException("option --" + name + " applies to job " + owner + " only, not " + job);
+            }
+        }
     }
 
     private static JobBuilder wordCount(CliOptions options) {
@@ -41,7 +78,8 @@ public final class BuiltinJobs {
     }
 
     private static JobBuilder chain(CliOptions options) {
-        SyntheticCost cost = SyntheticCost.parse(options.text("stage-cost", "cpu:20us"));
+        String spec = options.text("stage-cost", "cpu:20us");
+        SyntheticCost cost = parse("stage-cost", spec, () -> SyntheticCost.parse(spec));
         List<CostChain.Stage> stages = CostChain.uniform(options.integer("stages", 3, 1), cost);
         return CostChain.build("chain", Sources.generator(rate(options), seq -> seq), stages, Sinks.counting());
     }
@@ -49,15 +87,21 @@ public final class BuiltinJobs {
     /** "max" (the default) means as fast as the job can go. */
     private static RateProfile rate(CliOptions options) {
         String spec = options.text("rate", "max");
-        return spec.equals("max") ? null : RateProfile.parse(spec);
+        return spec.equals("max") ? null : parse("rate", spec, () -> RateProfile.parse(spec));
     }
 
-    private static int parseParallelism(String op, String value) {
+    private static int parseParallelism(String op, String value, String keyGroupsOption, int keyGroups) {
+        int p;
         try {
-            return Integer.parseInt(value);
+            p = Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new InvalidJobException("option --parallelism " + op + "=" + value + " is not a whole number");
+            p = -1;
         }
+        if (p < 1 || p > keyGroups) {
+            throw new InvalidJobException("option --parallelism " + op + "=" + value + " is not a whole number from 1 to "
+                    + keyGroups + " (--" + keyGroupsOption + ", the number of key groups)");
+        }
+        return p;
     }
 
     static Map<String, String> describe() {

@@ -1,37 +1,50 @@
 package dev.flowscale.engine.runner;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.checkpoint.SnapshotException;
+import dev.flowscale.engine.metrics.HttpCall;
+import dev.flowscale.engine.metrics.HttpReply;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.RunningJob;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The job runner's control API, beside the read-only {@link JobRunnerApi}:
- * {@code POST /api/v1/savepoint} takes a savepoint while the job keeps running and
- * {@code POST /api/v1/stop-with-savepoint} stops the job with one; both answer 200
- * {@code {"savepoint": "<dir>"}}. A job that is not running (or is already being stopped or
- * rescaled) answers 409, a failed snapshot 500, both with an {@link ApiError} body. After a
- * successful stop the runner should exit once {@link #awaitStopAnswered} returns.
+ * The job runner's control API (docs/runner-api.md): {@code POST /api/v1/savepoint} takes a
+ * savepoint while the job keeps running, {@code POST /api/v1/stop-with-savepoint} stops the job
+ * with one; both answer 200 {@code {"savepoint": "<dir>"}} and take an optional body
+ * {@code {"timeoutSeconds": N}}. Control requests run one at a time on their own thread, so
+ * probes and scrapes are never queued behind them. Stopping is idempotent: a stop that arrives
+ * while another runs, or after it succeeded, answers the same savepoint. To add a control
+ * endpoint, route it in {@link #serveOn} with {@link #executor()}.
  */
-public final class JobControlApi implements HttpHandler {
-    /** Register the handler at each of these paths (more specific than {@link JobRunnerApi#CONTEXT}). */
+public final class JobControlApi {
     public static final String SAVEPOINT = "/api/v1/savepoint";
     public static final String STOP_WITH_SAVEPOINT = "/api/v1/stop-with-savepoint";
+    /** Control requests that may wait behind the running one; more are answered 503. */
+    static final int QUEUE = 16;
 
-    private final ObjectMapper mapper = new ObjectMapper();
     private final RunningJob job;
     private final Duration timeout;
     private final CountDownLatch stopAnswered = new CountDownLatch(1);
+    private final ThreadPoolExecutor control;
     private volatile boolean stopRequested;
+    private Path stoppedWith; // only touched on the control thread
+
+    /**
+     * The optional body of a control request.
+     *
+     * @param timeoutSeconds how long the snapshot may take, 1..3600 (default: the runner's, 60 s)
+     */
+    public record ControlRequest(Integer timeoutSeconds) {
+    }
 
     /** The body of a successful control request: the snapshot's directory. */
     public record SavepointView(String savepoint) {
@@ -43,19 +56,32 @@ public final class JobControlApi implements HttpHandler {
         }
         this.job = job;
         this.timeout = timeout;
+        this.control = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
+            Thread t = new Thread(r, "flowscale-control");
+            t.setDaemon(true);
+            return t;
+        });
+        control.allowCoreThreadTimeOut(true); // no idle thread is kept between control requests
     }
 
-    @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        try {
-            respond(exchange, answer(exchange, path));
-        } finally {
-            exchange.close();
-            if (path.equals(STOP_WITH_SAVEPOINT) && stopRequested) {
+    /** Routes the control endpoints on {@code server}. */
+    public JobControlApi serveOn(MetricsHttpServer server) {
+        server.route("POST", SAVEPOINT, this::savepoint, executor())
+                .route("POST", STOP_WITH_SAVEPOINT, this::stop, executor());
+        return this;
+    }
+
+    /**
+     * The control thread: routes on it run one at a time. After each request it checks whether
+     * a stop has been answered (the router has sent the reply when the task returns).
+     */
+    public Executor executor() {
+        return command -> control.execute(() -> {
+            command.run();
+            if (stopRequested && stoppedWith != null) {
                 stopAnswered.countDown();
             }
-        }
+        });
     }
 
     /**
@@ -66,46 +92,75 @@ public final class JobControlApi implements HttpHandler {
         return !stopRequested || stopAnswered.await(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private Object answer(HttpExchange exchange, String path) {
-        if (!path.equals(SAVEPOINT) && !path.equals(STOP_WITH_SAVEPOINT)) {
-            return new ApiError(404, "no resource at " + path + "; use POST " + SAVEPOINT + " or " + STOP_WITH_SAVEPOINT);
-        }
-        if (!exchange.getRequestMethod().equals("POST")) {
-            exchange.getResponseHeaders().set("Allow", "POST");
-            return new ApiError(405, exchange.getRequestMethod() + " " + path + " is not supported; use POST");
-        }
-        if (job.status() != RunningJob.Status.RUNNING) {
-            return new ApiError(409, "job '" + job.name() + "' is " + job.status() + "; " + path
-                    + " needs a running job, retry when GET " + JobRunnerApi.JOB + " reports RUNNING");
-        }
+    private HttpReply savepoint(HttpCall call) {
+        Duration limit = limit(call);
+        requireRunning(call.path());
         try {
-            return new SavepointView(snapshot(path).toAbsolutePath().toString());
-        } catch (SnapshotException e) {
-            return new ApiError(500, path + " of job '" + job.name() + "' failed: " + e.getMessage());
-        } catch (EngineException e) {
-            return new ApiError(409, path + " of job '" + job.name() + "' refused: " + e.getMessage());
+            return saved(job.triggerSavepoint().get(limit.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (ExecutionException e) {
+            throw failed(call.path(), e.getCause() instanceof EngineException engine ? engine
+                    : new SnapshotException(String.valueOf(e.getCause()), e.getCause()));
+        } catch (TimeoutException e) {
+            throw new HttpReply.Refusal(504, call.path() + " of job '" + job.name() + "' did not complete within "
+                    + limit.toSeconds() + "s; the savepoint may still complete, retry with a larger timeoutSeconds");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new ApiError(500, path + " of job '" + job.name() + "' was interrupted; retry");
+            throw new HttpReply.Refusal(503, call.path() + " was interrupted: the runner is shutting down");
         }
     }
 
-    private Path snapshot(String path) throws InterruptedException {
-        if (path.equals(STOP_WITH_SAVEPOINT)) {
-            stopRequested = true; // before the job ends, so the runner waits for this answer
-            return job.stopWithSavepoint(timeout);
+    private HttpReply stop(HttpCall call) {
+        Duration limit = limit(call);
+        if (stoppedWith != null) {
+            return saved(stoppedWith); // a repeated or concurrent stop joins the first one's result
         }
+        requireRunning(call.path());
+        stopRequested = true; // before the job ends, so the runner waits for this answer
         try {
-            return job.triggerSavepoint().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof EngineException engine ? engine
-                    : new SnapshotException(String.valueOf(e.getCause()), e.getCause());
-        } catch (TimeoutException e) {
-            throw new SnapshotException("the savepoint did not complete within " + timeout, e);
+            stoppedWith = job.stopWithSavepoint(limit);
+            return saved(stoppedWith);
+        } catch (EngineException e) {
+            throw failed(call.path(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HttpReply.Refusal(503, call.path() + " was interrupted: the runner is shutting down");
+        } finally {
+            if (stoppedWith == null) {
+                stopRequested = false; // the stop failed: the job may still run, and a retry may stop it
+            }
         }
     }
 
-    private void respond(HttpExchange exchange, Object body) throws IOException {
-        JsonResponses.send(exchange, mapper, body);
+    private Duration limit(HttpCall call) {
+        Integer seconds = call.json(ControlRequest.class).map(ControlRequest::timeoutSeconds).orElse(null);
+        if (seconds == null) {
+            return timeout;
+        }
+        if (seconds < 1 || seconds > 3600) {
+            throw new HttpReply.Refusal(400, "the body of POST " + call.path() + " has timeoutSeconds " + seconds
+                    + "; use 1..3600");
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
+    private void requireRunning(String path) {
+        RunningJob.Status status = job.status();
+        if (status == RunningJob.Status.RUNNING) {
+            return;
+        }
+        String retry = status == RunningJob.Status.RESCALING || status == RunningJob.Status.RESTARTING
+                ? "retry when GET " + JobRunnerApi.JOB + " reports RUNNING"
+                : "it will not run again in this runner";
+        throw new HttpReply.Refusal(409, "job '" + job.name() + "' is " + status + "; " + path + " needs a running job, "
+                + retry);
+    }
+
+    private HttpReply.Refusal failed(String path, EngineException e) {
+        return new HttpReply.Refusal(e instanceof SnapshotException ? 500 : 409, path + " of job '" + job.name()
+                + "' failed: " + e.getMessage());
+    }
+
+    private static HttpReply saved(Path dir) {
+        return HttpReply.json(200, new SavepointView(dir.toAbsolutePath().toString()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.runner;
 
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.CheckpointStatus;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.util.List;
 
@@ -13,9 +14,11 @@ import java.util.List;
  * @param maxParallelism the job's number of key groups
  * @param operators      operators in topological order
  * @param edges          data streams between operators
+ * @param checkpoints    what the job's snapshots have done (last completed, failures in a row,
+ *                       last failure); null when the job has no snapshot storage
  */
 public record JobView(String name, String runId, String status, int maxParallelism,
-                      List<OperatorView> operators, List<EdgeView> edges) {
+                      List<OperatorView> operators, List<EdgeView> edges, CheckpointStatus checkpoints) {
 
     /** One operator: stable id, display name, kind (SOURCE, MAP, ...) and current parallelism. */
     public record OperatorView(String id, String name, String kind, int parallelism) {
@@ -31,6 +34,7 @@ public record JobView(String name, String runId, String status, int maxParalleli
                 .map(op -> new OperatorView(op.id(), op.name(), op.kind().name(), op.parallelism())).toList();
         List<EdgeView> edges = graph.edges().stream()
                 .map(e -> new EdgeView(e.from(), e.to(), e.partitioning().name())).toList();
-        return new JobView(graph.jobName(), runId, job.status().name(), graph.maxParallelism(), operators, edges);
+        return new JobView(graph.jobName(), runId, job.status().name(), graph.maxParallelism(), operators, edges,
+                job.checkpointStatus());
     }
 }

@@ -2,6 +2,7 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.InvalidJobException;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -17,10 +18,11 @@ import java.time.Duration;
  * @param meterRegistry    where the job's meters are registered; null for none
  * @param checkpointing    snapshot storage and interval; null turns checkpoints and savepoints off
  * @param restart          what to do when a task fails
+ * @param clock            the wall clock of snapshot times and checkpoint statistics; null for UTC system time
  */
 public record JobConfig(int batchSize, int channelCapacity, Duration flushInterval, Duration idleFlush,
                         boolean instrumented, Duration rateWindow, MeterRegistry meterRegistry,
-                        CheckpointConfig checkpointing, RestartStrategy restart) {
+                        CheckpointConfig checkpointing, RestartStrategy restart, Clock clock) {
 
     public JobConfig {
         check(batchSize >= 1 && batchSize <= 65_536, "batchSize", batchSize, "use 1..65536");
@@ -29,41 +31,47 @@ public record JobConfig(int batchSize, int channelCapacity, Duration flushInterv
         check(!idleFlush.isNegative(), "idleFlush", idleFlush, "use >= 0");
         check(!rateWindow.isNegative() && !rateWindow.isZero(), "rateWindow", rateWindow, "use > 0");
         restart = restart == null ? RestartStrategy.none() : restart;
+        clock = clock == null ? Clock.systemUTC() : clock;
     }
 
     public static JobConfig defaults() {
         return new JobConfig(512, 4, Duration.ofMillis(50), Duration.ofNanos(200_000), true,
-                Duration.ofSeconds(2), null, null, RestartStrategy.none());
+                Duration.ofSeconds(2), null, null, RestartStrategy.none(), Clock.systemUTC());
     }
 
     public JobConfig withBatchSize(int size) {
-        return new JobConfig(size, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart);
+        return new JobConfig(size, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart, clock);
     }
 
     public JobConfig withChannelCapacity(int batches) {
-        return new JobConfig(batchSize, batches, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart);
+        return new JobConfig(batchSize, batches, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart, clock);
     }
 
     public JobConfig withInstrumentation(boolean on) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, on, rateWindow, meterRegistry, checkpointing, restart);
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, on, rateWindow, meterRegistry, checkpointing, restart, clock);
     }
 
     public JobConfig withMeterRegistry(MeterRegistry registry) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, registry, checkpointing, restart);
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, registry, checkpointing, restart, clock);
     }
 
     public JobConfig withRateWindow(Duration window) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, window, meterRegistry, checkpointing, restart);
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, window, meterRegistry, checkpointing, restart, clock);
     }
 
     public JobConfig withCheckpointing(CheckpointConfig config) {
         return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
-                config, restart);
+                config, restart, clock);
     }
 
     public JobConfig withRestartStrategy(RestartStrategy strategy) {
         return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
-                checkpointing, strategy);
+                checkpointing, strategy, clock);
+    }
+
+    public JobConfig withClock(Clock newClock) {
+        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
+                checkpointing, restart, newClock);
     }
 
     private static void check(boolean ok, String field, Object value, String fix) {

@@ -77,6 +77,13 @@ final class JobExecution {
         }
     }
 
+    /** Fails this run from outside its tasks (e.g. too many failed checkpoints): every task is cancelled. */
+    void fail(JobFailedException cause) {
+        if (failure.compareAndSet(null, cause)) {
+            cancelAll();
+        }
+    }
+
     private void cancelAll() {
         cancellation.cancel();
         threads.forEach(Thread::interrupt);

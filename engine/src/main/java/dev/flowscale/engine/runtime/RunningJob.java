@@ -5,23 +5,27 @@ import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
+import dev.flowscale.engine.checkpoint.Recovery;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.checkpoint.SnapshotReader;
+import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A job on the embedded engine, supervised across its runs: it takes periodic checkpoints,
@@ -35,8 +39,7 @@ public final class RunningJob implements AutoCloseable {
     public enum Status { RUNNING, RESTARTING, RESCALING, FINISHED, STOPPED, FAILED, CANCELLED }
 
     private final JobConfig config;
-    private final CheckpointStorage storage;
-    private final AtomicLong ids;
+    private final JobStorage durable;
     private final ScheduledExecutorService timer;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Object lock = new Object();
@@ -45,18 +48,19 @@ public final class RunningJob implements AutoCloseable {
     private volatile CheckpointCoordinator coordinator;
     private volatile Status status = Status.RUNNING;
     private volatile Path lastSnapshot;
+    private volatile Path restoredFrom;
+    private volatile boolean fenced;
     private volatile boolean transitioning;
     private JobFailedException failure;
     private AutoCloseable meters = () -> { };
     private int runs;
     private int restarts;
 
-    private RunningJob(JobGraph graph, JobConfig config, Path restoredFrom) {
+    private RunningJob(JobGraph graph, JobConfig config) {
+        this.durable = config.checkpointing() == null ? null : JobStorage.open(config.checkpointing(), graph.jobName(),
+                config.clock(), config.meterRegistry(), line -> System.err.println("warning: " + line));
         this.graph = graph;
         this.config = config;
-        this.storage = config.checkpointing() == null ? null : new CheckpointStorage(config.checkpointing().storage());
-        this.ids = new AtomicLong(storage == null ? 0 : storage.highestId());
-        this.lastSnapshot = restoredFrom;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "flowscale-" + graph.jobName() + "-coordinator");
             t.setDaemon(true);
@@ -70,14 +74,51 @@ public final class RunningJob implements AutoCloseable {
 
     /**
      * Starts the job, restoring its state from a checkpoint or savepoint directory when
-     * {@code restoreFrom} is given. The snapshot is read and checked before any thread starts.
+     * {@code restoreFrom} is given. With snapshot storage configured, the job first takes the
+     * storage (refused if another runner owns it, or if it cannot be written). The snapshot is
+     * read and checked before any thread starts.
      */
     public static RunningJob start(JobGraph graph, JobConfig config, Path restoreFrom) {
-        RestoredState restored = restoreFrom == null ? null : SnapshotReader.read(restoreFrom, graph);
-        RunningJob job = new RunningJob(graph, config, restoreFrom);
-        job.launch(graph, restored);
+        RunningJob job = new RunningJob(graph, config);
+        try {
+            job.launch(graph, restoreFrom == null ? null : SnapshotReader.read(restoreFrom, graph));
+        } catch (RuntimeException e) {
+            job.abandon();
+            throw e;
+        }
         job.schedulePeriodicCheckpoints();
         return job;
+    }
+
+    /**
+     * Starts the job as a runner does: from the newest complete snapshot in its storage
+     * (checkpoint or savepoint) or {@code requested}, whichever is newer (see {@link Recovery});
+     * {@code log} hears which one was chosen and why, and every stored snapshot skipped.
+     */
+    public static RunningJob recover(JobGraph graph, JobConfig config, Path requested, Consumer<String> log) {
+        if (config.checkpointing() == null) {
+            throw new InvalidJobException("job '" + graph.jobName() + "' has no snapshot storage to recover from; "
+                    + "set JobConfig.withCheckpointing(...)");
+        }
+        RunningJob job = new RunningJob(graph, config);
+        try {
+            Recovery recovery = Recovery.choose(job.durable.storage(), requested, graph, log);
+            log.accept(recovery.reason());
+            job.launch(graph, recovery.restored());
+        } catch (RuntimeException e) {
+            job.abandon();
+            throw e;
+        }
+        job.schedulePeriodicCheckpoints();
+        return job;
+    }
+
+    /** Undoes a start that failed before any task ran. */
+    private void abandon() {
+        timer.shutdownNow();
+        if (durable != null) {
+            durable.close();
+        }
     }
 
     private void launch(JobGraph toRun, RestoredState restored) {
@@ -85,9 +126,15 @@ public final class RunningJob implements AutoCloseable {
             graph = toRun;
             JobExecution next = new JobExecution(toRun, config, graph.jobName() + "-run-" + (++runs), snapshotSink(),
                     restored, this::executionEnded);
-            coordinator = storage == null ? null : new CheckpointCoordinator(toRun.jobName(), toRun.maxParallelism(),
-                    toRun.parallelism(), storage, ids, next::triggerSources, timer, config.checkpointing().timeout(),
-                    config.checkpointing().retained());
+            if (restored != null) {
+                restoredFrom = restored.path();
+                lastSnapshot = restored.path();
+            }
+            coordinator = durable == null ? null
+                    : durable.coordinator(toRun, next::triggerSources, timer, this::pinnedSnapshots);
+            if (durable != null) {
+                durable.stats().resetConsecutive();
+            }
             execution = next;
             rebindMeters(next);
             status = Status.RUNNING;
@@ -128,16 +175,49 @@ public final class RunningJob implements AutoCloseable {
         };
     }
 
+    private Set<Path> pinnedSnapshots() {
+        Path from = restoredFrom;
+        return from == null ? Set.of() : Set.of(from);
+    }
+
     private void schedulePeriodicCheckpoints() {
-        if (storage == null || config.checkpointing().interval().isZero()) {
+        if (durable == null || config.checkpointing().interval().isZero()) {
             return;
         }
         long every = config.checkpointing().interval().toMillis();
-        timer.scheduleWithFixedDelay(() -> {
-            if (status == Status.RUNNING && !transitioning) {
-                triggerCheckpoint().thenAccept(path -> lastSnapshot = path);
+        timer.scheduleWithFixedDelay(this::periodicCheckpoint, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Never throws: an exception would cancel the schedule, and no checkpoint would follow. */
+    private void periodicCheckpoint() {
+        try {
+            CheckpointCoordinator c = coordinator;
+            if (status == Status.RUNNING && !transitioning && c != null && !c.isPending()
+                    && !execution.hasFinishedTasks() && !execution.ended()) {
+                snapshot(false, false, true);
             }
-        }, every, every, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            durable.stats().failed("checkpoint", true, e);
+        }
+    }
+
+    /** Counts a snapshot's outcome; fails the job over after too many periodic failures, or for good if fenced. */
+    private void account(boolean savepoint, boolean periodic, Path path, Throwable error) {
+        CheckpointStats stats = durable.stats();
+        if (error == null) {
+            stats.completed(CheckpointStorage.idOf(path), path);
+            return;
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        int inARow = stats.failed(savepoint ? "savepoint" : "checkpoint", periodic, cause);
+        if (cause instanceof StorageOwner.FencedException) {
+            fenced = true;
+            execution.fail(new JobFailedException("job '" + name() + "' was fenced: " + cause.getMessage(), cause));
+        } else if (periodic && inARow >= config.checkpointing().failoverAfter()) {
+            execution.fail(new JobFailedException("job '" + name() + "': " + inARow + " checkpoints failed in a row "
+                    + "(limit " + config.checkpointing().failoverAfter() + "), the last with: " + cause.getMessage(),
+                    cause));
+        }
     }
 
     /** Called by the last task of an execution to end. */
@@ -161,7 +241,7 @@ public final class RunningJob implements AutoCloseable {
     }
 
     private void restartOrFail(JobFailedException cause) {
-        if (restarts >= config.restart().maxAttempts()) {
+        if (fenced || restarts >= config.restart().maxAttempts()) {
             terminate(Status.FAILED, cause);
             return;
         }
@@ -188,7 +268,7 @@ public final class RunningJob implements AutoCloseable {
 
     /** The newest complete checkpoint, or the savepoint the job last started from. */
     private Path latestSnapshot() {
-        Path checkpoint = storage == null ? null : storage.latestCheckpoint().orElse(null);
+        Path checkpoint = durable == null ? null : durable.storage().latestCheckpoint().orElse(null);
         Path last = lastSnapshot;
         if (checkpoint == null) {
             return last;
@@ -207,6 +287,9 @@ public final class RunningJob implements AutoCloseable {
     private void terminate(Status finalStatus, JobFailedException cause) {
         status = finalStatus;
         failure = cause;
+        if (durable != null) {
+            durable.release();
+        }
         terminated.countDown();
     }
 
@@ -241,17 +324,22 @@ public final class RunningJob implements AutoCloseable {
         return execution.metrics();
     }
 
+    /** What the job's snapshots have done so far; null without snapshot storage. */
+    public CheckpointStatus checkpointStatus() {
+        return durable == null ? null : durable.stats().status();
+    }
+
     /** Takes a checkpoint; completes with its directory. */
     public CompletableFuture<Path> triggerCheckpoint() {
-        return snapshot(false, false);
+        return snapshot(false, false, false);
     }
 
     /** Takes a savepoint while the job keeps running; completes with its directory. */
     public CompletableFuture<Path> triggerSavepoint() {
-        return snapshot(true, false);
+        return snapshot(true, false, false);
     }
 
-    private CompletableFuture<Path> snapshot(boolean savepoint, boolean stopAfter) {
+    private CompletableFuture<Path> snapshot(boolean savepoint, boolean stopAfter, boolean periodic) {
         CheckpointCoordinator c = coordinator;
         if (c == null) {
             return CompletableFuture.failedFuture(new SnapshotException("job '" + name() + "' has no snapshot storage; "
@@ -261,7 +349,8 @@ public final class RunningJob implements AutoCloseable {
             return CompletableFuture.failedFuture(new SnapshotException("job '" + name() + "' cannot take a snapshot: "
                     + "some of its tasks have finished"));
         }
-        CompletableFuture<Path> result = c.trigger(savepoint, stopAfter);
+        CompletableFuture<Path> result = c.trigger(savepoint, stopAfter)
+                .whenComplete((path, error) -> account(savepoint, periodic, path, error));
         return result.thenApply(path -> {
             lastSnapshot = path;
             return path;
@@ -334,7 +423,7 @@ public final class RunningJob implements AutoCloseable {
 
     private Path stopCurrent(Duration timeout) throws InterruptedException {
         JobExecution current = execution;
-        CompletableFuture<Path> savepoint = snapshot(true, true);
+        CompletableFuture<Path> savepoint = snapshot(true, true, false);
         try {
             Path path = savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!current.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -419,6 +508,9 @@ public final class RunningJob implements AutoCloseable {
         execution.join(TimeUnit.SECONDS.toMillis(10));
         timer.shutdownNow();
         closeMeters();
+        if (durable != null) {
+            durable.close();
+        }
     }
 
     private void closeMeters() {

@@ -84,9 +84,9 @@ class SnapshotValidationTest {
     void anUnknownFormatVersionIsRejected(@TempDir Path dir) throws IOException {
         Path copy = copyOf(good, dir);
         Path metadata = copy.resolve(SnapshotMetadata.FILE_NAME);
-        Files.writeString(metadata, Files.readString(metadata).replace("\"formatVersion\" : 1", "\"formatVersion\" : 99"));
+        Files.writeString(metadata, Files.readString(metadata).replace("\"formatVersion\" : 2", "\"formatVersion\" : 99"));
         assertThatThrownBy(() -> RunningJob.start(GRAPH, config(dir), copy)).isInstanceOf(SnapshotException.class)
-                .hasMessageContaining("format version 99").hasMessageContaining("reads version 1");
+                .hasMessageContaining("format version 99").hasMessageContaining("reads version 2");
     }
 
     @Test

@@ -16,6 +16,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class EngineMainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -46,10 +50,10 @@ class EngineMainTest {
     }
 
     @Test
-    void badOptionsGiveAOneLineErrorAndTheUsage() {
+    void badOptionsGiveAOneLineErrorWithoutTheUsage() {
         assertThat(run("run", "wordcount", "--parallelism", "nosuchop=2")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: job 'wordcount': no operator with id 'nosuchop'")
-                .contains("usage:");
+                .doesNotContain("usage:");
         err.reset();
         assertThat(run("run", "wordcount", "--bogus")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: unknown option --bogus");
@@ -62,6 +66,53 @@ class EngineMainTest {
         err.reset();
         assertThat(run("run", "wordcount", "--duration", "soon")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--duration 'soon' is not a duration");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--duration 1e400s           | option --duration '1e400s' is not a duration; use a number with a unit ms, s, m or h from 0 to 8760h",
+        "--duration 9000h            | option --duration '9000h' is too long; use at most 8760h",
+        "--checkpoint-interval NaNs  | option --checkpoint-interval 'NaNs' is not a duration",
+        "--metrics-port 70000        | option --metrics-port is 70000; use a whole number from 0 to 65535",
+        "--metrics-port -1           | option --metrics-port is -1; use a whole number from 0 to 65535",
+        "--print-interval 0          | option --print-interval is 0; use at least 100ms",
+        "--print-interval 10ms       | option --print-interval is 10ms; use at least 100ms",
+        "--batch-size 100000         | option --batch-size is 100000; use a whole number from 1 to 65536",
+        "--max-parallelism 0         | option --max-parallelism is 0; use a whole number from 1 to 32768",
+        "--vocabulary 3000000000     | option --vocabulary is 3000000000; use a whole number from 1 to 2147483647",
+        "--parallelism count=500     | option --parallelism count=500 is not a whole number from 1 to 128 (--max-parallelism",
+        "--parallelism count=0       | option --parallelism count=0 is not a whole number from 1 to 128",
+        "--no-instrumentation=true   | option --no-instrumentation is a flag and takes no value",
+        "--rate --duration 3s        | option --rate needs a value before --duration",
+        "--rate fast                 | option --rate fast: ",
+        "--cost split=bogus          | option --cost split=bogus: cost 'bogus' is not a valid cost",
+        "--stage-cost cpu:1us        | option --stage-cost applies to job chain only, not wordcount",
+    })
+    void everyBadOptionValueIsOneErrorLineNamingTheOptionAndItsRangeWithExitCode2(String args, String message) {
+        List<String> command = new java.util.ArrayList<>(List.of("run", "wordcount"));
+        command.addAll(List.of(args.trim().split(" +")));
+
+        int code = EngineMain.run(command, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertThat(code).isEqualTo(2);
+        assertThat(errors).startsWith("error: " + message.trim()).endsWith("\n");
+        assertThat(errors.lines()).as("one line, no usage, no stack trace").hasSize(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).as("nothing started").isEmpty();
+    }
+
+    @Test
+    void aRunWhoseRecordsCannotDrainEndsWhenTheDurationEndsPlusTheDrainGrace() {
+        long start = System.nanoTime();
+        int code = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> run("run", "wordcount", "--cost",
+                "split=sleep:60s", "--duration", "2s", "--rate", "100", "--print-interval", "1s"));
+        double seconds = (System.nanoTime() - start) / 1e9;
+
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("did not drain within 5s; cancelling");
+        // Not a speed figure: a bound far below the 60 s one record of split takes, which a hang would hit.
+        assertThat(seconds).isLessThan(2 + EngineMain.DRAIN_GRACE.toSeconds() + 15);
     }
 
     @Test
@@ -97,6 +148,45 @@ class EngineMainTest {
     }
 
     @Test
+    void withFlowscaleRunnerTokenSetTheRunnersStopNeedsTheBearerToken(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread runner = new Thread(() -> code.set(EngineMain.run(List.of("run", "wordcount", "--rate", "2000",
+                "--metrics-port", "" + port, "--savepoint-dir", dir.toString(), "--print-interval", "10s"),
+                java.util.Map.of("FLOWSCALE_RUNNER_TOKEN", "tok-123\n"), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))));
+        runner.start();
+        HttpClient http = HttpClient.newHttpClient();
+        URI stop = URI.create("http://127.0.0.1:" + port + "/api/v1/stop-with-savepoint");
+        awaitStatus(http, URI.create("http://127.0.0.1:" + port + "/api/v1/ready"), 200);
+
+        assertThat(send(http, HttpRequest.newBuilder(stop).POST(HttpRequest.BodyPublishers.noBody()).build())
+                .statusCode()).isEqualTo(401);
+        HttpResponse<String> stopped = send(http, HttpRequest.newBuilder(stop).header("Authorization", "Bearer tok-123")
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+
+        assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
+        runner.join(20_000);
+        assertThat(code.get()).isZero();
+    }
+
+    @Test
+    void anEmptyTokenIsRefusedAtStartRatherThanLeavingTheApiOpen(@TempDir Path dir) throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("token"), "\n");
+        assertThat(run("run", "wordcount", "--api-token-file", file.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: option --api-token-file " + file
+                + " holds no token; write the token into it\n");
+        err.reset();
+        int code = EngineMain.run(List.of("run", "wordcount"), java.util.Map.of("FLOWSCALE_RUNNER_TOKEN", " "),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("FLOWSCALE_RUNNER_TOKEN is set but empty");
+    }
+
+    @Test
     void anUnknownAfterStopModeIsAUsageError() {
         assertThat(run("run", "wordcount", "--after-stop", "sleep")).isEqualTo(2);
         assertThat(err.toString()).contains("--after-stop").contains("exit or linger");
@@ -127,6 +217,8 @@ class EngineMainTest {
     void checkAcceptsWhatARunAcceptsAndRejectsWhatItRejectsWithoutStartingAnything() {
         EngineMain.check("wordcount", List.of("--rate", "1000", "--cost", "split=sleep:2ms", "--checkpoint-interval",
                 "30s"));
+        // The token file exists only where the runner runs (its pod), so check() does not read it.
+        EngineMain.check("wordcount", List.of("--api-token-file", "/var/run/secrets/flowscale/token"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--rate",
                 "fast"))).hasMessageContaining("fast");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineMain.check("wordcount", List.of("--cost",

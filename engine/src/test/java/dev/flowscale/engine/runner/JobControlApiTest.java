@@ -43,7 +43,7 @@ class JobControlApiTest {
         job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
         server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         control = new JobControlApi(job, Duration.ofSeconds(20));
-        server.context(JobControlApi.SAVEPOINT, control).context(JobControlApi.STOP_WITH_SAVEPOINT, control);
+        control.serveOn(server);
     }
 
     @AfterEach

@@ -38,7 +38,7 @@ class JobRunnerApiTest {
         job = builder.start(JobConfig.defaults());
         server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         api = new JobRunnerApi(Clock.systemUTC());
-        server.context(JobRunnerApi.CONTEXT, api);
+        api.serveOn(server);
     }
 
     @AfterEach
@@ -92,7 +92,7 @@ class JobRunnerApiTest {
         HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri("/api/v1/job"))
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).isEqualTo(405);
-        assertThat(post.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD, OPTIONS");
         assertThat(mapper.readTree(post.body()).get("error").asText()).contains("use GET");
     }
 

@@ -5,12 +5,25 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 
 /**
- * Savepoint storage: a PersistentVolumeClaim the operator mounts at {@link #path}, or, without a
- * claim, a path on a volume the image or the cluster already provides.
+ * Snapshot storage (savepoints and periodic checkpoints): a PersistentVolumeClaim the operator
+ * mounts at {@link #path}. Without a claim the snapshots live on the container's own disk and are
+ * lost with the pod, so a job must then say it is {@link #ephemeral}.
  */
 public class SavepointStorage {
-    @JsonPropertyDescription("PersistentVolumeClaim in the job's namespace mounted at path; it must exist")
+    @JsonPropertyDescription("PersistentVolumeClaim in the job's namespace mounted at path; it must exist."
+            + " Required unless ephemeral is true")
     public String claimName;
+
+    @Default("false")
+    @JsonPropertyDescription("true runs without a claim: snapshots live on the container's disk and are lost with"
+            + " the pod (for demos only)")
+    public boolean ephemeral;
+
+    @Default("30s")
+    @Pattern("^[0-9]+(ms|s|m|h)$")
+    @JsonPropertyDescription("Time between periodic checkpoints, so an unplanned restart resumes from a recent one;"
+            + " 0s: savepoints only")
+    public String checkpointInterval = "30s";
 
     @Default("/flowscale/savepoints")
     @Pattern("^/.*")

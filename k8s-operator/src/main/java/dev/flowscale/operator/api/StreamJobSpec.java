@@ -3,6 +3,7 @@ package dev.flowscale.operator.api;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -32,4 +33,13 @@ public class StreamJobSpec {
     @Default("false")
     @JsonPropertyDescription("true stops the runner (scales it to zero); false runs it")
     public boolean suspend;
+
+    @JsonPropertyDescription("Pod template merged into the runner's generated pod: image pull secrets, node selector,"
+            + " tolerations, affinity, service account, env/envFrom, extra volumes and mounts (in a container named"
+            + " runner), labels and annotations. The operator's own fields (image, args, ports, resources, its volumes)"
+            + " win; security contexts default to Pod Security restricted")
+    public PodTemplateSpec podTemplate;
+
+    @JsonPropertyDescription("Deploy and rescale timeouts; fields left out take the operator's defaults")
+    public TimeoutSpec timeouts = new TimeoutSpec();
 }

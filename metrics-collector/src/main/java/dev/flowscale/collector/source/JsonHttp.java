@@ -20,9 +20,17 @@ final class JsonHttp {
     private final ObjectMapper mapper = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+    private final String token;
+
     JsonHttp(Duration timeout) {
+        this(timeout, null);
+    }
+
+    /** {@code token}: sent as {@code Authorization: Bearer <token>}; null: none. */
+    JsonHttp(Duration timeout, String token) {
         this.timeout = Objects.requireNonNull(timeout, "HTTP timeout");
         this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.token = token;
     }
 
     /** The body of a 200 answer as a JSON tree. */
@@ -56,8 +64,11 @@ final class JsonHttp {
     }
 
     private HttpResponse<String> send(URI uri, String fix) {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET()
-                .build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        HttpRequest request = builder.GET().build();
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -27,9 +27,17 @@ public final class RunnerHttpMetricsSource implements MetricsSource {
      * @param timeout connect and request timeout
      */
     public RunnerHttpMetricsSource(URI base, Duration timeout) {
+        this(base, timeout, null);
+    }
+
+    /**
+     * @param token sent as {@code Authorization: Bearer <token>} (the runner's FLOWSCALE_RUNNER_TOKEN; its
+     *              reads are open today, so this only matters if they are closed); null: none
+     */
+    public RunnerHttpMetricsSource(URI base, Duration timeout, String token) {
         Objects.requireNonNull(base, "job runner URL");
         this.base = URI.create(base.toString().replaceAll("/+$", "") + "/");
-        this.http = new JsonHttp(timeout);
+        this.http = new JsonHttp(timeout, token);
     }
 
     @Override

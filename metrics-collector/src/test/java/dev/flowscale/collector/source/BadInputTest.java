@@ -74,6 +74,22 @@ class BadInputTest {
     }
 
     @Test
+    void givenATokenTheRunnerSourceSendsItAsABearerHeader() throws IOException {
+        java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        serve(503, "{\"status\":503,\"error\":\"no job is attached yet\"}");
+        server.createContext("/api/v1/metrics", exchange -> {
+            seen.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+
+        poll(new RunnerHttpMetricsSource(base(), TIMEOUT, "tok-7"));
+        poll(new RunnerHttpMetricsSource(base(), TIMEOUT));
+
+        assertThat(seen).containsExactly("Bearer tok-7", "null");
+    }
+
+    @Test
     void aPrometheusQueryWithNoDataLeavesNoWindow() throws IOException {
         serve(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
 

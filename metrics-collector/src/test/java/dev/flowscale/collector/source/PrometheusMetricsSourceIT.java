@@ -56,7 +56,7 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
         endpoint = MetricsHttpServer.start("127.0.0.1", 0, registry);
         JobRunnerApi api = new JobRunnerApi(Clock.systemUTC());
         api.attach(job);
-        endpoint.context(JobRunnerApi.CONTEXT, api);
+        api.serveOn(endpoint);
         startPrometheus(endpoint.port());
         runner = new RunnerHttpMetricsSource(URI.create("http://127.0.0.1:" + endpoint.port()),
                 TIMEOUT);

@@ -1,0 +1,124 @@
+package dev.flowscale.engine.checkpoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.flowscale.engine.state.StateCodec;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Writes and reads a snapshot's manifest ({@code _metadata}). Writing is atomic (temporary file,
+ * fsync, fence check, rename, fsync of the directory): the rename is the commit. Reading checks,
+ * before anything else is trusted, the format version, that every field is present, the
+ * manifest's own SHA-256 and that every file it names is a plain name inside the snapshot.
+ */
+public final class ManifestFile {
+    static final String CHECKSUM = "checksum";
+
+    private ManifestFile() {
+    }
+
+    /**
+     * Commits {@code metadata} in {@code dir}. {@code fence} runs after the manifest is durable
+     * and before the rename; it throws if this writer may no longer commit.
+     */
+    public static void write(Path dir, SnapshotMetadata metadata, Runnable fence) {
+        Path tmp = dir.resolve(SnapshotMetadata.FILE_NAME + ".tmp");
+        Path target = dir.resolve(SnapshotMetadata.FILE_NAME);
+        try {
+            ObjectNode tree = StateCodec.json().valueToTree(metadata.withChecksum(null));
+            tree.put(CHECKSUM, checksum(tree));
+            Files.write(tmp, StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(tree));
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+            fence.run();
+            rename(dir, tmp, target);
+            fsyncDirectory(dir);
+        } catch (IOException e) {
+            throw new SnapshotException("cannot write the manifest of " + dir + ": " + e.getMessage()
+                    + "; check that the storage is writable and not full", e);
+        }
+    }
+
+    private static void rename(Path dir, Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new SnapshotException("the file system of " + dir + " cannot rename atomically; use a local "
+                    + "disk or a volume that supports atomic rename", e);
+        }
+    }
+
+    private static void fsyncDirectory(Path dir) {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            // Some file systems cannot open a directory for sync; the rename is still atomic.
+        }
+    }
+
+    /** SHA-256 (hex) of the compact JSON of {@code manifest} without its checksum field. */
+    static String checksum(JsonNode manifest) {
+        ObjectNode copy = manifest.deepCopy();
+        copy.remove(CHECKSUM);
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(sha.digest(StateCodec.json().writeValueAsBytes(copy)));
+        } catch (NoSuchAlgorithmException | IOException e) {
+            throw new IllegalStateException("SHA-256 of a manifest cannot be computed", e);
+        }
+    }
+
+    /** Reads and checks the manifest of {@code dir}; see the class comment for what is checked. */
+    public static SnapshotMetadata read(Path dir) {
+        JsonNode json = parse(dir);
+        int version = json.path("formatVersion").asInt(-1);
+        if (version != SnapshotMetadata.FORMAT_VERSION) {
+            throw new SnapshotException("snapshot " + dir + " has format version " + version + "; this flowscale "
+                    + "reads version " + SnapshotMetadata.FORMAT_VERSION + " only");
+        }
+        ManifestFields.check(dir, json);
+        String recorded = json.get(CHECKSUM).asText();
+        String actual = checksum(json);
+        if (!actual.equals(recorded)) {
+            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
+                    + " fails its own checksum (SHA-256 " + actual + ", recorded " + recorded
+                    + "): it was edited or damaged; restore an earlier snapshot");
+        }
+        try {
+            SnapshotMetadata metadata = StateCodec.json().treeToValue(json, SnapshotMetadata.class);
+            ManifestFields.checkFiles(dir, metadata);
+            return metadata;
+        } catch (IOException e) {
+            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
+                    + " does not match the format (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static JsonNode parse(Path dir) {
+        Path file = dir.resolve(SnapshotMetadata.FILE_NAME);
+        if (!Files.isRegularFile(file)) {
+            throw new SnapshotException("no snapshot at " + dir + ": " + SnapshotMetadata.FILE_NAME + " is missing "
+                    + "(a wrong path, or a snapshot that never completed); pass the directory of a completed savepoint");
+        }
+        try {
+            JsonNode json = StateCodec.json().readTree(file.toFile());
+            if (json == null || !json.isObject()) {
+                throw new IOException("the top level is not a JSON object");
+            }
+            return json;
+        } catch (IOException e) {
+            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
+                    + " is not valid JSON (" + e.getMessage() + ")", e);
+        }
+    }
+}

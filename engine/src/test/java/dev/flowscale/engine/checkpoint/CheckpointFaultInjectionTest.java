@@ -1,0 +1,133 @@
+package dev.flowscale.engine.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flowscale.engine.api.JobFailedException;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runner.JobView;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.CheckpointStatus;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RestartStrategy;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Checkpoint storage that stops being writable mid-run (issue 14 item 1): every failure is
+ * counted, shown and logged, checkpoints resume on schedule when the storage is back, and too
+ * many failures in a row fail the job over. Counts stay exact throughout.
+ */
+class CheckpointFaultInjectionTest {
+    private static final long RECORDS = 120_000;
+    private static final int KEYS = 200;
+    private static final JobGraph GRAPH = KeyedCountingJob.graph(RateProfile.constant(40_000), RECORDS, KEYS,
+            Map.of(KeyedCountingJob.COUNT, 2), x -> x);
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Test
+    void checkpointsResumeWhenStorageIsWritableAgainAndTheFailuresAreVisible(@TempDir Path dir) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        JobConfig config = JobConfig.defaults().withBatchSize(128).withMeterRegistry(registry).withCheckpointing(
+                CheckpointConfig.every(Duration.ofMillis(50), dir).withFailoverAfter(1_000));
+        try (RunningJob job = RunningJob.start(GRAPH, config)) {
+            await(job, s -> s.completed() >= 2, "two checkpoints completed");
+            Path aside = breakStorage(dir);
+            CheckpointStatus failing = await(job, s -> s.consecutiveFailures() >= 3, "three checkpoints failed");
+            assertThat(failing.lastFailure()).contains("cannot create snapshot directory").contains("chk-");
+            assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
+            assertThat(registry.get("flowscale.checkpoints.failed").tag("job", "counting").functionCounter().count())
+                    .isGreaterThanOrEqualTo(3);
+            JsonNode view = new ObjectMapper().valueToTree(JobView.of(job, "run"));
+            assertThat(view.path("checkpoints").path("consecutiveFailures").asInt()).isGreaterThanOrEqualTo(3);
+            assertThat(view.path("checkpoints").path("lastFailure").asText()).contains("cannot create snapshot directory");
+
+            repairStorage(dir, aside);
+            long before = failing.completed();
+            CheckpointStatus resumed = await(job, s -> s.completed() > before && s.consecutiveFailures() == 0,
+                    "checkpoints resumed");
+            assertThat(Path.of(resumed.lastCompletedPath())).exists();
+            assertThat(registry.get("flowscale.checkpoint.last.completed.age").gauge().value()).isGreaterThanOrEqualTo(0);
+            assertFinalCountsExact(job);
+        }
+    }
+
+    @Test
+    void tooManyFailuresInARowFailTheJobOverAndItResumesFromItsLatestCheckpoint(@TempDir Path dir) throws Exception {
+        JobConfig config = JobConfig.defaults().withBatchSize(128)
+                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(50), dir).withFailoverAfter(2))
+                .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofSeconds(1)));
+        try (RunningJob job = RunningJob.start(GRAPH, config)) {
+            await(job, s -> s.completed() >= 2, "two checkpoints completed");
+            Path aside = breakStorage(dir);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (job.restarts() == 0) {
+                assertThat(System.nanoTime()).as("the job failed over").isLessThan(deadline);
+                Thread.sleep(5);
+            }
+            repairStorage(dir, aside); // within the restart delay, so the restart finds its checkpoint
+            await(job, s -> s.consecutiveFailures() == 0 && job.status() == RunningJob.Status.RUNNING,
+                    "the restarted job checkpoints again");
+            assertThat(job.restarts()).isEqualTo(1);
+            assertFinalCountsExact(job);
+        }
+    }
+
+    @Test
+    void withoutARestartStrategyTooManyFailuresFailTheJobWithTheCause(@TempDir Path dir) throws Exception {
+        JobConfig config = JobConfig.defaults().withBatchSize(128)
+                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(50), dir).withFailoverAfter(2));
+        try (RunningJob job = RunningJob.start(GRAPH, config)) {
+            await(job, s -> s.completed() >= 1, "a checkpoint completed");
+            breakStorage(dir);
+            assertThatThrownBy(() -> job.await(WAIT)).isInstanceOf(JobFailedException.class)
+                    .hasMessageContaining("2 checkpoints failed in a row (limit 2)")
+                    .hasMessageContaining("cannot create snapshot directory");
+        }
+    }
+
+    /** Puts a plain file where the checkpoint folder was: no checkpoint directory can be created. */
+    private static Path breakStorage(Path dir) throws IOException {
+        Path checkpoints = dir.resolve("checkpoints");
+        Path aside = dir.resolve("checkpoints.aside");
+        Files.move(checkpoints, aside);
+        Files.createFile(checkpoints);
+        return aside;
+    }
+
+    private static void repairStorage(Path dir, Path aside) throws IOException {
+        Files.delete(dir.resolve("checkpoints"));
+        Files.move(aside, dir.resolve("checkpoints"));
+    }
+
+    private static CheckpointStatus await(RunningJob job, Predicate<CheckpointStatus> condition, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            CheckpointStatus status = job.checkpointStatus();
+            if (condition.test(status)) {
+                return status;
+            }
+            assertThat(System.nanoTime()).as(what + "; last status " + status).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    private static void assertFinalCountsExact(RunningJob job) throws Exception {
+        KeyedCountingJob.awaitQuiescence(job, WAIT);
+        Path finalState = job.stopWithSavepoint(WAIT);
+        assertThat(SnapshotInspector.mergedKeyedState(finalState, job.graph(), KeyedCountingJob.COUNT,
+                KeyedCountingJob.COUNT_STATE)).isEqualTo(KeyedCountingJob.expected(RECORDS, KEYS));
+    }
+}

@@ -1,0 +1,87 @@
+package dev.flowscale.engine.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flowscale.engine.graph.JobGraph;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A damaged length field never allocates what it claims (issue 14 item 4: 129 of 25,260 byte
+ * changes gave OutOfMemoryError under a 256 MB heap). The allocation of the reading thread is
+ * measured, so the test fails where a small heap would: any read that allocated near the claimed
+ * size would show here as hundreds of megabytes.
+ */
+class DamagedLengthTest {
+    private static final JobGraph GRAPH = KeyedCountingJob.graph(2_000, 40, Map.of(KeyedCountingJob.COUNT, 8));
+    /** Far more than the whole snapshot, far less than any damaged length would allocate. */
+    private static final long ALLOCATION_LIMIT = 16L << 20;
+    /** Offset of the first key group's block length: magic, version, key group count, key group. */
+    private static final int FIRST_BLOCK_LENGTH = 16;
+
+    @TempDir
+    static Path storage;
+    private static Path good;
+
+    @BeforeAll
+    static void takeAGoodSavepoint() throws Exception {
+        good = SnapshotFiles.finalSavepoint(GRAPH, storage);
+    }
+
+    @Test
+    void aHugeLengthWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir) throws Exception {
+        Path copy = SnapshotFiles.copyTree(good, dir, "copy");
+        byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, KeyedCountingJob.COUNT, 0));
+        ByteBuffer.wrap(content).putInt(FIRST_BLOCK_LENGTH, 1 << 30);
+        SnapshotFiles.rewriteStateFile(copy, KeyedCountingJob.COUNT, 0, content);
+
+        long allocated = allocatedBy(() -> assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
+                .isInstanceOf(SnapshotException.class).hasMessageContaining("is damaged")
+                .hasMessageContaining("says 1073741824 bytes but only"));
+        assertThat(allocated).isLessThan(ALLOCATION_LIMIT);
+    }
+
+    @Test
+    void aHugeElementCountWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir) throws Exception {
+        Path copy = SnapshotFiles.copyTree(good, dir, "copy");
+        byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, KeyedCountingJob.COUNT, 0));
+        ByteBuffer.wrap(content).putInt(8, Integer.MAX_VALUE);
+        SnapshotFiles.rewriteStateFile(copy, KeyedCountingJob.COUNT, 0, content);
+
+        assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
+                .hasMessageContaining("the count of key groups says 2147483647");
+    }
+
+    @Test
+    void everySingleByteChangeInAStateFileIsRefusedWithoutLargeAllocations(@TempDir Path dir) throws Exception {
+        Path copy = SnapshotFiles.copyTree(good, dir, "copy");
+        Path file = SnapshotFiles.stateFile(copy, KeyedCountingJob.COUNT, 1);
+        byte[] original = Files.readAllBytes(file);
+        for (int offset = 0; offset < original.length; offset++) {
+            byte[] damaged = original.clone();
+            damaged[offset] = (byte) (offset % 2 == 0 ? 0x7F : damaged[offset] ^ 0xFF);
+            if (damaged[offset] == original[offset]) {
+                damaged[offset] ^= 0x01;
+            }
+            Files.write(file, damaged);
+            int at = offset;
+            long allocated = allocatedBy(() -> assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
+                    .as("byte " + at).isInstanceOf(SnapshotException.class).hasMessageContaining("checksum"));
+            assertThat(allocated).as("allocated reading with byte " + at + " changed").isLessThan(ALLOCATION_LIMIT);
+        }
+    }
+
+    private static long allocatedBy(Runnable action) {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        action.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
+    }
+}

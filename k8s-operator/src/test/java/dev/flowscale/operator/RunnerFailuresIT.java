@@ -1,0 +1,92 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A runner pod's failure reaches the StreamJob's status within 10 seconds. The mock API server has
+ * no ReplicaSet controller, scheduler or kubelet: the test creates the pod as the ReplicaSet
+ * controller would (the Deployment's template labels and annotations) with the status the kubelet
+ * or the scheduler would write (shapes in {@link RunnerHealthTest}).
+ */
+@EnableKubernetesMockClient(crud = true)
+class RunnerFailuresIT {
+    static final String NS = "jobs";
+    static final Duration WITHIN = Duration.ofSeconds(10);
+    KubernetesClient client;
+    TestingOperator operator;
+
+    @BeforeEach
+    void startOperator() {
+        operator = TestingOperator.start(client);
+        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints").withNamespace(NS)
+                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
+    }
+
+    @AfterEach
+    void stopOperator() {
+        operator.close();
+    }
+
+    @Test
+    void aPodStuckInImagePullShowsInStatusWithin10Seconds() {
+        Condition condition = runnerPodWithStatus(RunnerHealthTest.IMAGE_PULL_BACKOFF);
+
+        assertThat(condition.getReason()).isEqualTo("ImagePullBackOff");
+        assertThat(condition.getMessage()).contains("cannot pull image registry.example/flowscale-runner:0.1.O");
+    }
+
+    @Test
+    void aPodThatCannotBeScheduledShowsInStatusWithin10Seconds() {
+        Condition condition = runnerPodWithStatus(RunnerHealthTest.UNSCHEDULABLE);
+
+        assertThat(condition.getReason()).isEqualTo("Unschedulable");
+        assertThat(condition.getMessage()).contains("0/3 nodes are available: 3 Insufficient cpu");
+    }
+
+    @Test
+    void theJobRecoversWhenThePodIsHealthyAgain() {
+        runnerPodWithStatus(RunnerHealthTest.IMAGE_PULL_BACKOFF);
+        Pod pod = client.pods().inNamespace(NS).withName("wc-runner-7d9f8b6c5-x2x4q").get();
+        pod.setStatus(Serialization.unmarshal(RunnerHealthTest.STARTING, Pod.class).getStatus());
+        client.pods().inNamespace(NS).resource(pod).updateStatus();
+
+        StreamJob job = awaitJob(j -> Conditions.isTrue(j.getStatus(), RunnerWatch.CONDITION));
+        assertThat(job.getStatus().phase).isEqualTo(JobPhase.Deploying);
+    }
+
+    /** Creates the job, then its runner pod with the given status; returns the job's RunnerHealthy condition. */
+    private Condition runnerPodWithStatus(String podJson) {
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+        Deployment runner = Eventually.await("Deployment wc-runner",
+                () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(), d -> true);
+        Pod pod = Serialization.unmarshal(podJson, Pod.class);
+        pod.getMetadata().setLabels(runner.getSpec().getTemplate().getMetadata().getLabels());
+        pod.getMetadata().setAnnotations(runner.getSpec().getTemplate().getMetadata().getAnnotations());
+        pod.setSpec(runner.getSpec().getTemplate().getSpec());
+        client.resource(pod).create();
+
+        StreamJob job = awaitJob(j -> j.getStatus().phase == JobPhase.Failed);
+        return Conditions.find(job.getStatus(), RunnerWatch.CONDITION).filter(c -> "False".equals(c.getStatus()))
+                .orElseThrow();
+    }
+
+    private StreamJob awaitJob(java.util.function.Predicate<StreamJob> check) {
+        return Eventually.await(WITHIN, "status of StreamJob jobs/wc",
+                () -> client.resources(StreamJob.class).inNamespace(NS).withName("wc").get(),
+                j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
+    }
+}
