@@ -12,7 +12,7 @@ final class Demo {
     static final List<String> DEFAULTS = List.of("wordcount", "--rate", "steps:0s=200,40s=600,80s=200",
             "--cost", "split=sleep:10ms,count=sleep:1ms", "--words-per-sentence", "10", "--duration", "120s",
             "--policy-interval", "8s", "--warm-up", "2s", "--scale-down-delay", "10s", "--catch-up", "20s",
-            "--print-interval", "4s");
+            "--print-interval", "4s", "--expected-downtime", "2s");
 
     private Demo() {
     }

@@ -17,7 +17,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import dev.flowscale.policy.PolicyException;
+import dev.flowscale.policy.settings.Setting;
+import dev.flowscale.policy.settings.SettingValues;
 import java.util.Set;
 
 /**
@@ -40,19 +45,9 @@ public final class FlowscaleMain {
               --stage-cost COST         chain: cost of every map (default cpu:20us)
               --limit N                 stop the source after N records (default: endless)
               --key-groups N            max parallelism = number of key groups (default 128)
-            autoscaler:
-              --mode auto|recommend     auto rescales (default); recommend only reports decisions
-              --policy-interval D       time between decisions (default 10s)
+            autoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this process):
+            %s
               --window D                metrics window of a decision (default: the policy interval)
-              --warm-up D               ignore samples this soon after a (re)start (default 3s)
-              --target-utilization U    plan for this share of each instance's capacity (0.1..1, default 1.0)
-              --min-parallelism N       lower bound for every operator (default 1)
-              --max-parallelism N       upper bound for every operator (default 32; at most --key-groups)
-              --catch-up D              drain the source backlog within D (default 60s; 0 turns it off)
-              --scale-down-delay D      recommend a scale-down this long before applying it (default 20s)
-              --dead-band F             no rescale if every change is within this fraction (default 0)
-              --noise-tolerance F    a DS2 ratio at most this fraction above a whole number rounds down
-                                        (measured rates are noisy; default 0.02)
             output:
               --duration D              stop after D (default: until Ctrl-C)
               --print-interval D        how often to print operator rates (default 5s, at least 100ms)
@@ -62,10 +57,11 @@ public final class FlowscaleMain {
               --savepoint-dir DIR       where rescale savepoints go (default ./flowscale-data)
               --help                    this text
             exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option), 130 interrupted
-            """;
-    static final Set<String> RUN_OPTIONS = Set.of("mode", "policy-interval", "window", "warm-up", "target-utilization",
-            "min-parallelism", "max-parallelism", "catch-up", "scale-down-delay", "dead-band", "noise-tolerance", "duration",
-            "print-interval", "report", "metrics-port", "savepoint-dir");
+            """.formatted(SettingsUsage.lines());
+    /** Options of a run besides the autoscaler settings of the table ({@link Setting}). */
+    static final Set<String> OUTPUT_OPTIONS = Set.of("window", "duration", "print-interval", "report", "metrics-port",
+            "savepoint-dir");
+    static final Set<String> RUN_OPTIONS = SettingsUsage.withTableOptions(OUTPUT_OPTIONS);
 
     private FlowscaleMain() {
     }
@@ -134,37 +130,41 @@ public final class FlowscaleMain {
                 options.given(), JobCatalog.plannedRate(options));
     }
 
+    /**
+     * The autoscaler's settings: every option of the settings table over the table's local
+     * defaults (one assembly, as the operator's over its cluster defaults), plus the window.
+     */
     static AutoscalerSettings settings(CliOptions options) {
-        String mode = options.text("mode", "auto");
-        if (!mode.equals("auto") && !mode.equals("recommend")) {
-            throw new CliException("option --mode '" + mode + "' is not auto or recommend");
+        Map<Setting, String> given = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.values()) {
+            if (options.has(s.option())) {
+                given.put(s, options.text(s.option(), ""));
+            }
         }
-        Duration interval = positive(options, "policy-interval", Duration.ofSeconds(10));
         int keyGroups = JobCatalog.keyGroups(options);
-        int min = options.integer("min-parallelism", 1, 1);
-        int max = options.integer("max-parallelism", Math.min(32, keyGroups), 1);
+        if (!given.containsKey(Setting.MAX_PARALLELISM)) {
+            given.put(Setting.MAX_PARALLELISM, Integer.toString(Math.min(keyGroups,
+                    Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)))));
+        }
+        SettingValues values;
+        try {
+            values = SettingValues.resolve(given, "option --", Setting.Profile.LOCAL);
+        } catch (PolicyException e) {
+            throw new CliException(e.getMessage());
+        }
+        int max = values.count(Setting.MAX_PARALLELISM);
         if (max > keyGroups) {
             throw new CliException("option --max-parallelism is " + max + ", above --key-groups " + keyGroups
                     + " (an operator has at most one instance per key group); lower it or raise --key-groups");
         }
-        if (min > max) {
-            throw new CliException("--min-parallelism " + min + " is above --max-parallelism " + max + "; lower it");
+        if (!values.enabled()) {
+            throw new CliException("option --mode off runs no autoscaler; use auto or recommend, or run the job with"
+                    + " java -jar flowscale-engine.jar");
         }
-        PolicyConfig policy = PolicyConfig.builder()
-                .targetUtilization(options.decimal("target-utilization", 1.0, 0.1, 1.0))
-                .jobBounds(min, max)
-                .catchUpDuration(options.duration("catch-up", Duration.ofSeconds(60)))
-                .scaleDownDelay(options.duration("scale-down-delay", Duration.ofSeconds(20)))
-                .deadBand(options.decimal("dead-band", 0, 0, 1))
-                .noiseTolerance(options.decimal("noise-tolerance", 0.02, 0, 0.2))
-                .expectedRescaleDuration(Duration.ofSeconds(2))
-                .warmUp(options.duration("warm-up", Duration.ofSeconds(3)))
-                .maxMetricsAge(interval.multipliedBy(3))
-                .build();
-        return new AutoscalerSettings(mode.equals("auto") ? Mode.AUTO : Mode.RECOMMEND, interval,
-                positive(options, "window", interval), options.duration("warm-up", Duration.ofSeconds(3)), policy,
-                Duration.ofMinutes(2), ReportFile.writableFolder("savepoint-dir", options.text("savepoint-dir",
-                "flowscale-data")));
+        Duration interval = values.duration(Setting.POLICY_INTERVAL);
+        return new AutoscalerSettings(values.mode(), interval, positive(options, "window", interval),
+                values.duration(Setting.WARM_UP), values.policy(), Duration.ofMinutes(2),
+                ReportFile.writableFolder("savepoint-dir", options.text("savepoint-dir", "flowscale-data")));
     }
 
     private static Duration positive(CliOptions options, String name, Duration fallback) {

@@ -44,16 +44,16 @@ class FlowscaleMainTest {
     @Test
     void badOptionsGiveAOneLineErrorWithoutTheUsage() {
         assertThat(run("run", "wordcount", "--mode", "sometimes")).isEqualTo(2);
-        assertThat(errors()).isEqualTo("error: option --mode 'sometimes' is not auto or recommend\n");
+        assertThat(errors()).isEqualTo("error: option --mode is 'sometimes': use auto, recommend or off\n");
         err.reset();
         assertThat(run("run", "wordcount", "--min-parallelism", "5", "--max-parallelism", "2")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: --min-parallelism 5 is above --max-parallelism 2");
+        assertThat(errors()).startsWith("error: option --min-parallelism 5 is above option --max-parallelism 2");
         err.reset();
         assertThat(run("run", "wordcount", "--target-utilization", "1.5")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: option --target-utilization is 1.5; use a number in [0.1, 1.0]");
+        assertThat(errors()).startsWith("error: option --target-utilization is '1.5': use a number from 0.1 to 1.0");
         err.reset();
         assertThat(run("run", "wordcount", "--policy-interval", "0s")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: option --policy-interval must be above zero");
+        assertThat(errors()).startsWith("error: option --policy-interval is '0s': use a duration above zero");
         err.reset();
         assertThat(run("run", "wordcount", "--cost", "nosuch=cpu:1us")).isEqualTo(2);
         assertThat(errors()).startsWith("error: job 'wordcount': no operator with id 'nosuch'");
@@ -73,7 +73,7 @@ class FlowscaleMainTest {
         "--report /no/such/folder/r.html        | option --report /no/such/folder/r.html: folder /no/such/folder does not exist",
         "--key-groups 4 --parallelism count=8   | option --parallelism count=8 is not a whole number from 1 to 4 (--key-groups",
         "--max-parallelism 200                  | option --max-parallelism is 200, above --key-groups 128",
-        "--catch-up 1e400s                      | option --catch-up '1e400s' is not a duration",
+        "--catch-up 1e400s                      | option --catch-up is '1e400s': write a whole number",
         "--limit 0                              | option --limit is 0; use a whole number from 1 to 2147483647",
         "--rate --duration 3s                   | option --rate needs a value before --duration",
         "--vocabulary 10 --stage-cost cpu:1us   | option --stage-cost applies to job chain only, not wordcount",

@@ -5,8 +5,9 @@ import java.util.Locale;
 /**
  * Every autoscaler setting, once: the one table that the command line, the StreamJob custom
  * resource, the Helm values and the docs all follow. A setting's {@link #field()} is its CRD
- * field and Helm key, {@link #option()} its command-line option; {@link #defaultText()} is the
- * default everywhere unless a command says otherwise (the demo's short intervals).
+ * field and Helm key, {@link #option()} its command-line option. It has two defaults, one per
+ * {@link Profile}: a cluster's (the operator, the CRD, Helm), where a rescale restarts a pod, and
+ * a local run's ({@code flowscale run}), where the engine rescales in this process in seconds.
  */
 public enum Setting {
     MODE(Kind.MODE, "recommend", 0, 0,
@@ -48,6 +49,14 @@ public enum Setting {
     KEY_GROUP_ALIGNMENT(Kind.FLAG, "false", 0, 0,
             "Round parallelism up to a divisor of the key groups (at most +25 %)");
 
+    /** Where the autoscaler runs, and so which default applies. */
+    public enum Profile {
+        /** The operator: a rescale restarts or resizes a pod (tens of seconds). */
+        CLUSTER,
+        /** {@code flowscale run}: the engine rescales inside this process (seconds). */
+        LOCAL
+    }
+
     /** The type of a setting's value and so its grammar. */
     public enum Kind { MODE, DURATION, FRACTION, COUNT, FLAG }
 
@@ -84,7 +93,25 @@ public enum Setting {
         return kind;
     }
 
+    /** The cluster default. */
     public String defaultText() {
+        return defaultText;
+    }
+
+    /** The default in the given profile. */
+    public String defaultText(Profile profile) {
+        if (profile == Profile.LOCAL) {
+            return switch (this) {
+                case MODE -> "auto";
+                case POLICY_INTERVAL -> "10s";
+                case WARM_UP -> "3s";
+                case CATCH_UP -> "60s";
+                case EXPECTED_DOWNTIME -> "2s";
+                case SCALE_DOWN_DELAY -> "20s";
+                case MAX_RESCALES_PER_HOUR -> "30";
+                default -> defaultText;
+            };
+        }
         return defaultText;
     }
 

@@ -24,22 +24,32 @@ public final class SettingValues {
         this.texts = texts;
     }
 
-    /** The defaults of the table. */
+    /** The cluster defaults of the table. */
     public static SettingValues defaults() {
         return resolve(Map.of(), "");
     }
 
+    /** The defaults of the table in a profile. */
+    public static SettingValues defaults(Setting.Profile profile) {
+        return resolve(Map.of(), "", profile);
+    }
+
+    /** The given texts over the cluster defaults; see {@link #resolve(Map, String, Setting.Profile)}. */
+    public static SettingValues resolve(Map<Setting, String> given, String prefix) {
+        return resolve(given, prefix, Setting.Profile.CLUSTER);
+    }
+
     /**
-     * The given texts over the defaults.
+     * The given texts over the profile's defaults.
      *
      * @param prefix how the caller names a field in errors, e.g. "spec.autoscaler." or "--"
      * @throws PolicyException naming every wrong field, its value and the accepted form
      */
-    public static SettingValues resolve(Map<Setting, String> given, String prefix) {
+    public static SettingValues resolve(Map<Setting, String> given, String prefix, Setting.Profile profile) {
         Map<Setting, String> texts = new EnumMap<>(Setting.class);
         for (Setting s : Setting.values()) {
             String text = given.get(s);
-            texts.put(s, text == null ? s.defaultText() : text.trim());
+            texts.put(s, text == null ? s.defaultText(profile) : text.trim());
         }
         List<String> problems = new ArrayList<>();
         for (Setting s : Setting.values()) {
@@ -99,7 +109,7 @@ public final class SettingValues {
     }
 
     private static String name(Setting s, String prefix) {
-        return prefix.startsWith("--") ? prefix + s.option() : prefix + s.field();
+        return prefix.endsWith("--") ? prefix + s.option() : prefix + s.field();
     }
 
     private static String mode(String text) {
