@@ -9,7 +9,7 @@ import java.util.List;
  * minutes the autoscaler scales up, follows the step up, and scales down after it.
  */
 final class Demo {
-    static final List<String> DEFAULTS = List.of("wordcount", "--rate", "steps:0s=200,40s=600,80s=200",
+    static final List<String> DEFAULTS = List.of("wordcount", "--rate", "steps:0s=200,40s=800,80s=200",
             "--cost", "split=sleep:10ms,count=sleep:1ms", "--words-per-sentence", "10", "--duration", "120s",
             "--policy-interval", "8s", "--warm-up", "2s", "--scale-down-delay", "10s", "--catch-up", "20s",
             "--print-interval", "4s", "--expected-downtime", "2s");

@@ -117,7 +117,10 @@ final class Capacities {
         return now.trueProcessingRate() * Math.pow((double) p / now.parallelism(), prior);
     }
 
-    /** The smallest parallelism up to {@code max} whose capacity reaches {@code required}; empty when none does. */
+    /**
+     * The smallest parallelism whose capacity reaches {@code required}: on a fitted curve, up to
+     * {@code max}, empty when none does (more instances will not help); otherwise unbounded.
+     */
     OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
         ScalabilityModel m = fitted.get(operatorId);
         if (m != null) {
@@ -128,7 +131,7 @@ final class Capacities {
         if (now != null && prior < 1 && p > now.parallelism()) {
             p = Ds2Formula.ceil(now.parallelism() * Math.pow(required / now.trueProcessingRate(), 1 / prior));
         }
-        return p <= max ? OptionalInt.of(Math.max(1, p)) : OptionalInt.empty();
+        return OptionalInt.of(Math.max(1, p)); // without a fitted curve capacity grows without end; bounds clamp it
     }
 
     /** The explanation of the curve used, when it is not DS2's linear one. */

@@ -16,11 +16,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * count, the join-and-window job and 50 random graphs, the DS2 policy settles after every load
  * change (see {@link SettlingCriteria}). {@code SettlingSuiteReport} prints the same figures.
  */
-@Disabled("enable when issue 12's cost-aware policy lands: today no scenario settles at any downtime;"
-        + " scenarios failing at 2/30/60 s: rescales to sustain > 1 in 45/44/44, trims > 1 in 51/52/52,"
-        + " revisits in 32/48/44, backlog not drained in time in 29/48/48, final parallelism short of the"
-        + " target in 21/1/1, final parallelism not minimal in 37/52/52 of 52")
 class CostAwareSettlingTest {
+
+    static Stream<Arguments> namedJobs() {
+        return SettlingSuiteReport.DOWNTIMES.stream().flatMap(d -> Stream.of(ScenarioSuite.wordCount(),
+                ScenarioSuite.joinAndWindow()).map(s -> Arguments.of(Named.of(s.name(), s), d)));
+    }
+
+    @ParameterizedTest(name = "{0} at a {1} rescale downtime")
+    @MethodSource("namedJobs")
+    void theWordCountAndTheJoinAndWindowJobSettleAfterEveryLoadChange(Scenario scenario, Duration downtime) {
+        SettlingReport report = SettlingSuiteReport.run(scenario, downtime);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
 
     static Stream<Arguments> runs() {
         List<Scenario> suite = ScenarioSuite.all();
@@ -28,6 +37,9 @@ class CostAwareSettlingTest {
                 .flatMap(d -> suite.stream().map(s -> Arguments.of(Named.of(s.name(), s), d)));
     }
 
+    /** The whole suite, random graphs included; see docs/benchmarks.md for what settles today. */
+    @Disabled("the random graphs do not all settle yet: with the table's defaults 50/36/30 of the 52 scenarios settle"
+            + " at 2/30/60 s; an operator's skew or sublinearity that one parallelism cannot show costs a second rescale")
     @ParameterizedTest(name = "{0} at a {1} rescale downtime")
     @MethodSource("runs")
     void settlesAfterEveryLoadChange(Scenario scenario, Duration downtime) {
