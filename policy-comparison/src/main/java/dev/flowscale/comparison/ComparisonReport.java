@@ -43,7 +43,7 @@ public final class ComparisonReport {
     }
 
     static List<Contender> contenders() {
-        return List.of(new Contender("flowscale DS2 (CLI defaults)", SettlingSuiteReport::run),
+        return List.of(new Contender("flowscale DS2 (table defaults)", SettlingSuiteReport::run),
                 new Contender("flink-autoscaler 1.10.0 (defaults)", ComparisonReport::flink));
     }
 
