@@ -7,7 +7,7 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.AutoscalerSpec;
 import dev.flowscale.operator.api.StreamJob;
 import java.util.List;
-import java.util.function.Function;
+import java.util.Map;
 
 /**
  * The autoscaler settings a StreamJob leaves out: the operator's defaults (environment variable
@@ -17,25 +17,19 @@ import java.util.function.Function;
 public final class AutoscalerDefaults {
     public static final String ENV = "FLOWSCALE_AUTOSCALER_DEFAULTS";
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
+    private static final com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>> MAP =
+            new com.fasterxml.jackson.core.type.TypeReference<>() { };
     private final AutoscalerSpec defaults;
 
     private AutoscalerDefaults(AutoscalerSpec defaults) {
         this.defaults = defaults;
     }
 
-    /** The built-in defaults: recommend, 30s, 60s warm-up, utilization 1.0, parallelism 1..32, 5m, no alignment. */
+    /** The built-in defaults: the settings table's cluster column (docs/autoscaler-settings.md). */
     public static AutoscalerDefaults builtIn() {
-        AutoscalerSpec d = new AutoscalerSpec();
-        d.mode = AutoscalerMode.RECOMMEND;
-        d.policyInterval = "30s";
-        d.warmUp = "60s";
-        d.targetUtilization = 1.0;
-        d.minParallelism = 1;
-        d.maxParallelism = 32;
-        d.scaleDownDelay = "5m";
-        d.keyGroupAlignment = false;
-        return new AutoscalerDefaults(d);
+        return new AutoscalerDefaults(SpecSettings.clusterDefaults());
     }
 
     /**
@@ -51,9 +45,8 @@ public final class AutoscalerDefaults {
         try {
             given = JSON.readValue(json, AutoscalerSpec.class);
         } catch (JsonProcessingException e) {
-            throw new OperatorException(ENV + " is not a valid autoscaler settings object (fields: mode,"
-                    + " policyInterval, warmUp, targetUtilization, minParallelism, maxParallelism, scaleDownDelay,"
-                    + " keyGroupAlignment): " + e.getOriginalMessage());
+            throw new OperatorException(ENV + " is not a valid autoscaler settings object (its fields are those of"
+                    + " spec.autoscaler, listed in docs/autoscaler-settings.md): " + e.getOriginalMessage());
         }
         AutoscalerDefaults resolved = new AutoscalerDefaults(builtIn().resolve(given));
         List<String> problems = SpecValidator.autoscalerProblems(resolved.defaults);
@@ -66,17 +59,9 @@ public final class AutoscalerDefaults {
 
     /** Every field of {@code spec} that is set, the default for every other one (a new object). */
     public AutoscalerSpec resolve(AutoscalerSpec spec) {
-        AutoscalerSpec s = spec == null ? new AutoscalerSpec() : spec;
-        AutoscalerSpec r = new AutoscalerSpec();
-        r.mode = pick(s, a -> a.mode);
-        r.policyInterval = pick(s, a -> a.policyInterval);
-        r.warmUp = pick(s, a -> a.warmUp);
-        r.targetUtilization = pick(s, a -> a.targetUtilization);
-        r.minParallelism = pick(s, a -> a.minParallelism);
-        r.maxParallelism = pick(s, a -> a.maxParallelism);
-        r.scaleDownDelay = pick(s, a -> a.scaleDownDelay);
-        r.keyGroupAlignment = pick(s, a -> a.keyGroupAlignment);
-        return r;
+        Map<String, Object> fields = JSON.convertValue(defaults, MAP);
+        fields.putAll(JSON.convertValue(spec == null ? new AutoscalerSpec() : spec, MAP));
+        return JSON.convertValue(fields, AutoscalerSpec.class);
     }
 
     /** The job with its autoscaler settings resolved (in memory only; the spec on the server is not written). */
@@ -87,8 +72,4 @@ public final class AutoscalerDefaults {
         return job;
     }
 
-    private <T> T pick(AutoscalerSpec spec, Function<AutoscalerSpec, T> field) {
-        T value = field.apply(spec);
-        return value != null ? value : field.apply(defaults);
-    }
 }

@@ -60,11 +60,7 @@ final class JobAutoscaler implements AutoCloseable {
     }
 
     static PolicyConfig policy(AutoscalerSpec spec, Duration warmUp) {
-        PolicyConfig.Builder b = PolicyConfig.builder().targetUtilization(spec.targetUtilization)
-                .jobBounds(spec.minParallelism, spec.maxParallelism)
-                .scaleDownDelay(DurationText.parse("spec.autoscaler.scaleDownDelay", spec.scaleDownDelay))
-                .warmUp(warmUp);
-        return spec.keyGroupAlignment ? b.alignToKeyGroups(0.25).build() : b.build();
+        return SpecSettings.values(spec).policy().toBuilder().warmUp(warmUp).build();
     }
 
     /** Samples the runner and decides if the interval has passed; errors are logged, never thrown. */

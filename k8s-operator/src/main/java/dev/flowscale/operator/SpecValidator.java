@@ -117,24 +117,7 @@ final class SpecValidator {
      * {@link AutoscalerDefaults} filled in the rest, so a job's min and a default max are checked together).
      */
     static List<String> autoscalerProblems(AutoscalerSpec a) {
-        List<String> problems = new ArrayList<>();
-        if (a == null) {
-            return problems;
-        }
-        if (a.minParallelism != null && a.minParallelism < 1) {
-            problems.add("spec.autoscaler.minParallelism (" + a.minParallelism + ") must be at least 1");
-        }
-        if (a.minParallelism != null && a.maxParallelism != null && a.minParallelism > a.maxParallelism) {
-            problems.add("spec.autoscaler.minParallelism (" + a.minParallelism + ") must be at least 1 and at most"
-                    + " spec.autoscaler.maxParallelism (" + a.maxParallelism + "): lower min or raise max");
-        }
-        if (a.targetUtilization != null && !(a.targetUtilization > 0 && a.targetUtilization <= 1)) {
-            problems.add("spec.autoscaler.targetUtilization is " + a.targetUtilization + ": set it in (0, 1]");
-        }
-        duration("spec.autoscaler.policyInterval", a.policyInterval, problems);
-        duration("spec.autoscaler.warmUp", a.warmUp, problems);
-        duration("spec.autoscaler.scaleDownDelay", a.scaleDownDelay, problems);
-        return problems;
+        return SpecSettings.problems(a);
     }
 
     private static void checkResources(StreamJobSpec spec, List<String> problems) {

@@ -34,13 +34,32 @@ class AutoscalerDefaultsTest {
     }
 
     @Test
+    void everySettingOfTheTableIsAFieldOfTheSpecAndEveryFieldASetting() {
+        java.util.Set<String> fields = java.util.Arrays.stream(dev.flowscale.operator.api.AutoscalerSpec.class
+                .getFields()).map(java.lang.reflect.Field::getName).collect(java.util.stream.Collectors.toSet());
+        assertThat(fields).containsExactlyInAnyOrderElementsOf(java.util.Arrays.stream(
+                dev.flowscale.policy.settings.Setting.values()).map(dev.flowscale.policy.settings.Setting::field).toList());
+    }
+
+    @Test
+    void theBuiltInDefaultsAreTheTablesClusterColumnAndBuildTheSamePolicyAsTheTable() {
+        dev.flowscale.operator.api.AutoscalerSpec builtIn = AutoscalerDefaults.builtIn().resolve(null);
+
+        assertThat(JobAutoscaler.policy(builtIn, java.time.Duration.ofSeconds(60))).isEqualTo(
+                dev.flowscale.policy.settings.SettingValues.defaults().policy());
+        assertThat(builtIn.catchUp).isEqualTo("5m");
+        assertThat(builtIn.skewCorrection).isTrue();
+    }
+
+    @Test
     void anUnknownFieldOrABadValueNamesTheVariableAndTheField() {
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"maxParalelism\":4}"))
                 .hasMessageContaining(AutoscalerDefaults.ENV).hasMessageContaining("maxParalelism");
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"warmUp\":\"a minute\"}"))
                 .hasMessageContaining(AutoscalerDefaults.ENV + ".warmUp").hasMessageContaining("e.g. 30s");
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"minParallelism\":40}"))
-                .hasMessageContaining(AutoscalerDefaults.ENV + ".minParallelism (40)");
+                .hasMessageContaining(AutoscalerDefaults.ENV + ".minParallelism 40 is above " + AutoscalerDefaults.ENV
+                        + ".maxParallelism 32");
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"mode\":\"fast\"}"))
                 .hasMessageContaining(AutoscalerDefaults.ENV).hasMessageContaining("fast");
     }

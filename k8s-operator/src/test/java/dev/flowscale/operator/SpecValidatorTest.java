@@ -56,7 +56,8 @@ class SpecValidatorTest {
         spec.autoscaler.minParallelism = 5;
         spec.autoscaler.maxParallelism = 3;
         assertThat(SpecValidator.problems(spec)).anySatisfy(p -> assertThat(p)
-                .contains("minParallelism (5)").contains("maxParallelism (3)").contains("lower min or raise max"));
+                .isEqualTo("spec.autoscaler.minParallelism 5 is above spec.autoscaler.maxParallelism 3; lower it or"
+                        + " raise the maximum"));
     }
 
     @Test

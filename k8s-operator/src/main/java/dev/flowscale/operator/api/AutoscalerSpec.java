@@ -8,9 +8,11 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /**
- * DS2 autoscaler settings of one job. Durations are written like 30s, 5m, 1h or 500ms. A field
- * left out takes the operator's default (Helm value autoscalerDefaults), else the built-in one
- * given in its description; the operator resolves them, so null here means "not set".
+ * DS2 autoscaler settings of one job: one field per setting of the settings table
+ * ({@code dev.flowscale.policy.settings.Setting}, docs/autoscaler-settings.md), of the same name.
+ * Durations are written like 30s, 5m, 1h or 500ms. A field left out takes the operator's default
+ * (Helm value autoscalerDefaults), else the table's cluster default given in its description; the
+ * operator resolves them, so null here means "not set".
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.minParallelism) || !has(self.maxParallelism)"
@@ -41,12 +43,77 @@ public class AutoscalerSpec {
     public Integer minParallelism;
 
     @Min(1)
-    @JsonPropertyDescription("Highest parallelism of any operator, at most the job's max parallelism (default 32)")
+    @JsonPropertyDescription("Highest parallelism of any operator, at most the job's key groups (default 32)")
     public Integer maxParallelism;
 
     @Pattern(DURATION)
-    @JsonPropertyDescription("How long a lower parallelism must be recommended before scaling down (default 5m)")
+    @JsonPropertyDescription("Time in which a backlog must drain, including what a rescale's own downtime adds;"
+            + " 0s disables catch-up (default 5m)")
+    public String catchUp;
+
+    @Pattern(DURATION)
+    @JsonPropertyDescription("Rescale downtime assumed until one has been measured on the job (default 30s)")
+    public String expectedDowntime;
+
+    @Min(0.01)
+    @Max(1.0)
+    @JsonPropertyDescription("Percentile of the measured rescale downtimes that decisions plan for (default 0.9)")
+    public Double downtimePercentile;
+
+    @Pattern(DURATION)
+    @JsonPropertyDescription("How long a lower parallelism must be recommended, at one load, before scaling down"
+            + " (default 5m)")
     public String scaleDownDelay;
+
+    @Pattern(DURATION)
+    @JsonPropertyDescription("Least time between two scale-downs (default 0s)")
+    public String scaleDownInterval;
+
+    @Min(0)
+    @JsonPropertyDescription("Rescale budget: at most this many rescales start in any hour; 0 = no budget (default 6)")
+    public Integer maxRescalesPerHour;
+
+    @Pattern(DURATION)
+    @JsonPropertyDescription("Backlog, in seconds of the source's rate, that may stand without a rescale (default 0s)")
+    public String targetMaxLag;
+
+    @Pattern(DURATION)
+    @JsonPropertyDescription("A scale-down must save more instance-time over this horizon than its downtime costs"
+            + " (default 1h)")
+    public String savingsHorizon;
+
+    @Min(0.01)
+    @Max(0.99)
+    @JsonPropertyDescription("Relative change of the sources' rate that counts as a load change (default 0.1)")
+    public Double loadChange;
+
+    @JsonPropertyDescription("Size operators with capacity curves fitted to the parallelisms the job has run at"
+            + " (default true)")
+    public Boolean learnScalability;
+
+    @Min(0.5)
+    @Max(1.0)
+    @JsonPropertyDescription("Exponent a of capacity ~ p^a assumed above the only parallelism an operator was"
+            + " measured at (default 0.8)")
+    public Double scalabilityPrior;
+
+    @JsonPropertyDescription("A needed rescale waits for a second window in a row, so it is sized wholly at the new"
+            + " load (default true)")
+    public Boolean confirmNeed;
+
+    @Min(0)
+    @Max(0.49)
+    @JsonPropertyDescription("Measurement noise tolerated before a running operator counts as short of its target"
+            + " (default 0.02)")
+    public Double noiseTolerance;
+
+    @Min(0)
+    @Max(1)
+    @JsonPropertyDescription("Relative change per operator tolerated without a scale-down (default 0)")
+    public Double deadBand;
+
+    @JsonPropertyDescription("Size keyed operators for their hottest instance, from per-instance rates (default true)")
+    public Boolean skewCorrection;
 
     @JsonPropertyDescription("Round parallelism up to a divisor of the key groups so each instance gets as many"
             + " (default false)")
