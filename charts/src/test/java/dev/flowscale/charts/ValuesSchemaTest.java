@@ -50,9 +50,23 @@ class ValuesSchemaTest {
                 .hasMessageContaining(where);
     }
 
+    /** Every field of the CRD's spec.autoscaler: the settings table's, one by one. */
+    static java.util.stream.Stream<String> autoscalerFields() throws IOException {
+        List<String> fields = new java.util.ArrayList<>();
+        CrdFile.autoscalerSchema().at("/properties").fieldNames().forEachRemaining(fields::add);
+        return fields.stream();
+    }
+
+    @org.junit.jupiter.api.Test
+    void autoscalerDefaultsHaveExactlyTheCrdsFields() throws IOException {
+        List<String> values = new java.util.ArrayList<>();
+        valuesSchema().at("/properties/autoscalerDefaults/properties").fieldNames().forEachRemaining(values::add);
+
+        assertThat(values).containsExactlyInAnyOrderElementsOf(autoscalerFields().toList());
+    }
+
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"mode", "policyInterval", "warmUp", "targetUtilization", "minParallelism",
-            "maxParallelism", "scaleDownDelay", "keyGroupAlignment"})
+    @org.junit.jupiter.params.provider.MethodSource("autoscalerFields")
     void autoscalerDefaultsAdmitWhatTheCrdAdmits(String field) throws IOException {
         JsonNode crd = CrdFile.autoscalerSchema().at("/properties/" + field);
         JsonNode values = resolve(valuesSchema().at("/properties/autoscalerDefaults/properties/" + field));
