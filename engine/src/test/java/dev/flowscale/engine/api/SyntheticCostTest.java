@@ -60,7 +60,9 @@ class SyntheticCostTest {
             meter.charge();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        assertThat(seconds).isBetween(0.2, 0.2 * 2.5);
+        // never less than 2000 x 100 us; the upper bound only tells microseconds from milliseconds
+        // (a 1 ms cost would take 2 s), since a loaded machine stretches any wall-clock measurement
+        assertThat(seconds).isBetween(0.2, 1.5);
     }
 
     @Test
