@@ -75,7 +75,8 @@ final class HttpRouter implements HttpHandler {
         try {
             body = readBody(exchange);
         } catch (HttpReply.Refusal tooLarge) {
-            send(exchange, tooLarge.reply());
+            drain(exchange);
+            send(exchange, tooLarge.reply().withHeader("Connection", "close"));
             return;
         }
         HttpCall call = new HttpCall(method, path, body);
@@ -110,6 +111,9 @@ final class HttpRouter implements HttpHandler {
         return given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Most bytes of a refused body read and dropped before the 413 answer. */
+    static final long DRAIN_LIMIT = 64L * 1024 * 1024;
+
     private static byte[] readBody(HttpExchange exchange) {
         String declared = exchange.getRequestHeaders().getFirst("Content-Length");
         if (declared != null && declared.trim().matches("\\d{1,18}") && Long.parseLong(declared.trim())
@@ -125,6 +129,23 @@ final class HttpRouter implements HttpHandler {
         } catch (IOException e) {
             throw new HttpReply.Refusal(400, "the body of " + exchange.getRequestMethod() + " "
                     + exchange.getRequestURI().getPath() + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads and drops what is left of a refused body (up to {@value #DRAIN_LIMIT} bytes): closing a
+     * connection with unread request bytes resets it, and the reset can destroy the 413 answer
+     * before the client has read it.
+     */
+    private static void drain(HttpExchange exchange) {
+        try (InputStream in = exchange.getRequestBody()) {
+            long left = DRAIN_LIMIT;
+            byte[] buffer = new byte[8192];
+            for (int n = in.read(buffer); n > 0 && left > 0; n = in.read(buffer)) {
+                left -= n;
+            }
+        } catch (IOException e) {
+            // the client went away: nothing to answer
         }
     }
 
