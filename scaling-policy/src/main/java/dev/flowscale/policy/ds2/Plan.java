@@ -48,8 +48,8 @@ final class Plan {
      * that can never reach it (a plan that grows with a backlog it cannot drain would ratchet).
      */
     private List<OperatorDecision> size(boolean drainOwed, double margin) {
-        Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config, forecasts, cost.seconds(),
-                drainOwed);
+        Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config,
+                forecasts.forTrim(), cost.seconds(), drainOwed);
         List<OperatorDecision> ops = size(sources, margin, 1.0);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
