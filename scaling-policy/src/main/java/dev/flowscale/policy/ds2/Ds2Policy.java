@@ -72,7 +72,7 @@ public final class Ds2Policy implements ScalingPolicy {
             return unconfirmed(history).map(why -> held(now, topology.jobName(), BlockReason.NEED_UNCONFIRMED, why,
                     reasons, needed)).orElseGet(() -> budget(now, topology.jobName(), history, reasons, needed));
         }
-        ScalingDecision trim = new Trim(config, history, now, cost, capacities, forecasts.foreseen()).decide(topology.jobName(), base, required, reasons,
+        ScalingDecision trim = new Trim(config, history, now, cost, capacities).decide(topology.jobName(), base, required, reasons,
                 plan.trim());
         return trim.isScale() ? budget(now, topology.jobName(), history, reasons, trim.operators().values()) : trim;
     }

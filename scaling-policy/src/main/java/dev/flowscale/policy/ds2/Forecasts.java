@@ -27,28 +27,23 @@ import java.util.Optional;
  * sample per window so that the gaps left by blocked decisions (warm-up, rescale in progress) do
  * not bend period detection. Sources with a configured target rate are not forecast.
  *
- * <p>Only a periodic forecast raises the base rate. Without a period the forecaster falls back to
- * a level and trend, and a trend cannot tell where a ramp ends: at the top of every rise it
- * extrapolates past the peak and sizes instances the load never uses, while the catch-up already
- * drains the backlog a ramp leaves. The trend forecast is reported, not sized for.
+ * <p>The running check's test of whether the running configuration sustains its target uses only
+ * a periodic forecast: a level-and-trend forecast (what the forecaster falls back to without a
+ * period) cannot tell where a ramp ends, and at the top of every rise it would call for rescales
+ * the load never needs. A planned configuration, needed or trim, is sized for the forecast
+ * ({@link #forPlan()}), a trend forecast included: a rescale taken on a rising ramp is sized for
+ * where the ramp goes in the horizon rather than for where it was. With a period the plan's
+ * horizon extends by the scale-down delay, the least time a planned configuration stands, as
+ * the period says where a ramp ends; a trend extrapolated that far overshoots the top of every
+ * ramp (on the simulator's sine, by about a fifth more over-provisioned instance-time).
  *
- * <p>The running check uses the maximum until the next decision can take effect. A planned
- * configuration stands at least a scale-down delay, so a plan (needed or trim) is sized for the
- * maximum over that horizon plus the scale-down delay ({@link #forTrim()}); and, the forecast having
- * said that the load does not come back within the delay, a trim is not held for it
- * ({@link #foreseen()}), but comes at most once per half period, so that trims along a falling load
- * do not spend the rescale budget the next rise needs.
- *
- * @param rates     forecast maximum per source id until the next decision can take effect
- * @param trimRates forecast maximum per source id until a plan's scale-down delay has passed
- * @param periods   the periods of the periodic forecasts
- * @param sources   how many sources there are
+ * @param rates     periodic forecast maximum per source id until the next decision can take effect
+ * @param planRates forecast maximum per source id over a plan's horizon
  * @param explain   one line per forecast source for the decision's reasons
  */
-record Forecasts(Map<String, Double> rates, Map<String, Double> trimRates, List<Duration> periods, int sources,
-        List<String> explain) {
+record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
 
-    static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), List.of(), 0, List.of());
+    static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), List.of());
 
     /** The forecasts of every source, or {@link #NONE} when predictive mode is off. */
     static Forecasts of(JobTopology topology, MetricsWindow window, ScalingHistory history, PolicyConfig config,
@@ -60,8 +55,7 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> trimRates, List<
         Optional<Duration> period = config.forecastPeriod().isZero() ? Optional.empty()
                 : Optional.of(config.forecastPeriod());
         Map<String, Double> rates = new LinkedHashMap<>();
-        Map<String, Double> trimRates = new LinkedHashMap<>();
-        List<Duration> periods = new ArrayList<>();
+        Map<String, Double> planRates = new LinkedHashMap<>();
         List<String> explain = new ArrayList<>();
         for (String id : topology.sources()) {
             Optional<Double> offered = window.metrics(id).orElseThrow().source().map(SourceMetrics::offeredRate);
@@ -73,25 +67,20 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> trimRates, List<
             double max = forecast.maxOver(now, horizon);
             if (forecast.period().isPresent()) {
                 rates.put(id, max);
-                trimRates.put(id, forecast.maxOver(now, horizon.plus(config.scaleDownDelay())));
-                periods.add(forecast.period().get());
             }
-            explain.add(explain(id, max, offered.get(), horizon, forecast));
+            Duration planHorizon = forecast.period().isPresent() ? horizon.plus(config.scaleDownDelay()) : horizon;
+            double planMax = forecast.maxOver(now, planHorizon);
+            planRates.put(id, planMax);
+            explain.add(explain(id, offered.get(), forecast, max, horizon)
+                    + String.format(Locale.ROOT, "; a plan is sized for %,.0f rec/s within %d s", planMax,
+                            planHorizon.toSeconds()));
         }
-        return new Forecasts(rates, trimRates, List.copyOf(periods), topology.sources().size(), List.copyOf(explain));
+        return new Forecasts(rates, planRates, List.copyOf(explain));
     }
 
-    /** These forecasts over a plan's horizon: until the next decision takes effect, plus the scale-down delay. */
-    Forecasts forTrim() {
-        return new Forecasts(trimRates, trimRates, periods, sources, explain);
-    }
-
-    /**
-     * The longest forecast period when every source has a periodic forecast: a trim sized for it need
-     * not wait out the scale-down delay.
-     */
-    Optional<Duration> foreseen() {
-        return periods.size() == sources && sources > 0 ? periods.stream().max(Duration::compareTo) : Optional.empty();
+    /** These forecasts over a plan's horizon (with a period, plus the scale-down delay). */
+    Forecasts forPlan() {
+        return new Forecasts(planRates, planRates, explain);
     }
 
     /** The forecast maximum of a source, or 0 (no floor) when it is not forecast. */
@@ -137,13 +126,13 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> trimRates, List<
         return a.rate() + w * (b.rate() - a.rate());
     }
 
-    private static String explain(String id, double max, double offered, Duration horizon, RateForecast f) {
+    private static String explain(String id, double offered, RateForecast f, double max, Duration horizon) {
         String kind = f.period().map(p -> String.format(Locale.ROOT, "harmonic, period %d s", p.toSeconds()))
-                .orElse("trend");
-        String use = f.period().isEmpty() ? "not sized for: no period found yet"
-                : max > offered ? String.format(Locale.ROOT, "sized for it, above the offered %,.0f rec/s", offered)
+                .orElse("trend, no period found yet");
+        String check = f.period().isEmpty() ? "the running check uses the offered rate"
+                : max > offered ? String.format(Locale.ROOT, "above the offered %,.0f rec/s", offered)
                 : String.format(Locale.ROOT, "the offered %,.0f rec/s is higher", offered);
         return String.format(Locale.ROOT, "source '%s': forecast %,.0f rec/s within %d s (%s); %s", id, max,
-                horizon.toSeconds(), kind, use);
+                horizon.toSeconds(), kind, check);
     }
 }

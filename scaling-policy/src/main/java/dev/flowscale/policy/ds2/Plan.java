@@ -49,7 +49,7 @@ final class Plan {
      */
     private List<OperatorDecision> size(boolean drainOwed, double margin) {
         Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config,
-                forecasts.forTrim(), cost.seconds(), drainOwed);
+                forecasts.forPlan(), cost.seconds(), drainOwed);
         List<OperatorDecision> ops = size(sources, margin, 1.0);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {

@@ -27,16 +27,9 @@ final class Trim {
     private final Instant now;
     private final RescaleCost cost;
     private final Capacities capacities;
-    private final Optional<Duration> foreseen;
 
-    /**
-     * @param foreseen the period of the sources' forecast when the trim plan is sized for it over the
-     *                 scale-down delay: such a trim is not delayed, and comes at most once per half period
-     */
-    Trim(PolicyConfig config, ScalingHistory history, Instant now, RescaleCost cost, Capacities capacities,
-            Optional<Duration> foreseen) {
+    Trim(PolicyConfig config, ScalingHistory history, Instant now, RescaleCost cost, Capacities capacities) {
         this.capacities = capacities;
-        this.foreseen = foreseen;
         this.config = config;
         this.history = history;
         this.now = now;
@@ -50,8 +43,7 @@ final class Trim {
                         + ": the running configuration sustains its target")
                 : op);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
-        Duration delay = foreseen.isPresent() ? Duration.ZERO : config.scaleDownDelay();
-        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, delay,
+        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay(),
                 d -> Load.same(Load.of(d, base.keySet()), load, config)));
         Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
         if (hold.isPresent()) {
@@ -97,12 +89,6 @@ final class Trim {
         double rate = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         for (int i = history.decisions().size() - 1; i >= 0; i--) {
             ScalingDecision d = history.decisions().get(i);
-            if (d.isScale() && foreseen.isPresent()) {
-                Instant next = d.time().plus(foreseen.get().dividedBy(2));
-                return Load.isTrim(d) && now.isBefore(next) ? Optional.of("further trim held: one trim per half"
-                        + " period of the forecast; the last was at " + d.time() + ", the next may come at " + next)
-                        : Optional.empty();
-            }
             if (d.isScale()) {
                 double then = Load.of(d, base.keySet());
                 return !Load.isTrim(d) || Load.fell(then, rate, config) ? Optional.empty() : Optional.of(
