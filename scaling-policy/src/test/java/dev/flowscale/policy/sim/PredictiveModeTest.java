@@ -38,8 +38,8 @@ class PredictiveModeTest {
                 .run(Duration.ofHours(2));
 
         ScalingDecision last = t.decisions().get(t.decisions().size() - 1);
-        assertThat(last.reasons()).anySatisfy(r -> assertThat(r)
-                .matches("source 'source': forecast [0-9,]+ rec/s within \\d+ s \\(harmonic, period 1[78]\\d\\d s\\).*"));
+        assertThat(last.reasons()).anySatisfy(r -> assertThat(r).matches(
+                "source 'source': forecast [0-9,]+ rec/s within \\d+ s \\(harmonic, period 1[78]\\d\\d s\\).*"));
     }
 
     @Test
