@@ -13,7 +13,9 @@ import java.util.List;
  *                               they must read, including backlog catch-up)
  * @param capacityPerInstance    assumed true processing rate per instance (records per second)
  * @param utilization            target input rate / (new parallelism × capacity per instance)
- * @param catchUpShare           for sources, the share of the target rate that drains backlog
+ * @param catchUpShare           for sources, the share of the target rate above the offered rate:
+ *                               backlog to drain and, in predictive mode, the forecast rise, so
+ *                               target × (1 − share) is the rate the source offered
  * @param reasons                human-readable steps that led to {@code newParallelism}
  */
 public record OperatorDecision(String operatorId, int currentParallelism, int newParallelism,

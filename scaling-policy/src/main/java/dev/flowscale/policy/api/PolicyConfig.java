@@ -45,6 +45,10 @@ import java.util.Map;
  *                                the only parallelism it was measured at (1 = linear, as DS2)
  * @param confirmNeed             a needed rescale waits for a second window in a row to show the need,
  *                                so it is sized on a window wholly after a load change
+ * @param predictive              size each source for the higher of its offered rate and the forecast of
+ *                                its rate (fitted to its past decisions) until the next decision can take
+ *                                effect: the window length plus the expected rescale downtime
+ * @param forecastPeriod          period of the sources' rate the forecast fits; zero detects it
  */
 public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDuration,
         double targetUtilization, ParallelismBounds jobBounds, Map<String, ParallelismBounds> operatorBounds,
@@ -52,7 +56,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         Duration warmUp, Duration maxMetricsAge, Map<String, Double> sourceTargetRates, boolean skewCorrection,
         double noiseTolerance, double downtimePercentile, int maxRescalesPerHour, Duration scaleDownInterval,
         Duration targetMaxLag, Duration savingsHorizon, double loadChange, boolean learnScalability,
-        double scalabilityPrior, boolean confirmNeed) {
+        double scalabilityPrior, boolean confirmNeed, boolean predictive, Duration forecastPeriod) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -89,6 +93,7 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
             throw new PolicyException("policy scalabilityPrior is " + scalabilityPrior
                     + "; use an exponent in [0.5, 1], e.g. 0.8 (1 assumes linear scaling, as DS2)");
         }
+        Checks.notNegative(forecastPeriod, "policy forecastPeriod (0s detects the period)");
         if (!(loadChange > 0 && loadChange < 1)) {
             throw new PolicyException("policy loadChange is " + loadChange
                     + "; use a fraction in (0, 1), e.g. 0.1 to treat a 10 % change of the sources' rate as a load change");
@@ -133,6 +138,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         b.loadChange = loadChange;
         b.learn = learnScalability;
         b.prior = scalabilityPrior;
+        b.predictive = predictive;
+        b.forecastPeriod = forecastPeriod;
         return b;
     }
 
@@ -166,6 +173,8 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
         private double loadChange = 0.1;
         private boolean learn;
         private double prior = 1;
+        private boolean predictive;
+        private Duration forecastPeriod = Duration.ZERO;
 
         public Builder catchUpDuration(Duration d) { catchUp = d; return this; }
 
@@ -221,10 +230,15 @@ public record PolicyConfig(Duration catchUpDuration, Duration expectedRescaleDur
 
         public Builder scalabilityPrior(double exponent) { prior = exponent; return this; }
 
+        public Builder predictive(boolean enabled) { predictive = enabled; return this; }
+
+        /** Period of the sources' rate for the predictive mode's forecast; {@link Duration#ZERO} detects it. */
+        public Builder forecastPeriod(Duration d) { forecastPeriod = d; return this; }
+
         public PolicyConfig build() {
             return new PolicyConfig(catchUp, rescale, utilization, jobBounds, operatorBounds, align, alignMax,
                     deadBand, scaleDownDelay, warmUp, maxAge, targets, skew, noise, percentile, budget,
-                    scaleDownInterval, maxLag, horizon, loadChange, learn, prior, confirm);
+                    scaleDownInterval, maxLag, horizon, loadChange, learn, prior, confirm, predictive, forecastPeriod);
         }
     }
 }

@@ -45,21 +45,24 @@ public final class Ds2Policy implements ScalingPolicy {
     @Override
     public ScalingDecision decide(JobTopology topology, MetricsWindow window, ScalingHistory history) {
         Instant now = clock.instant();
-        Map<String, SourceTarget> base = SourceTarget.base(topology, window, config);
         Optional<Problem> problem = preconditions(topology, window, history, now)
-                .or(() -> unknownCapacity(topology, window, base));
+                .or(() -> unknownCapacity(topology, window, SourceTarget.base(topology, window, config,
+                        Forecasts.NONE)));
         if (problem.isPresent()) {
             return ScalingDecision.blocked(now, topology.jobName(), problem.get().reason(), problem.get().message());
         }
+        RescaleCost cost = RescaleCost.of(history, config);
+        Forecasts forecasts = Forecasts.of(topology, window, history, config, cost, now);
+        Map<String, SourceTarget> base = SourceTarget.base(topology, window, config, forecasts);
         Map<String, Ds2Formula.Estimate> required = Ds2Formula.estimate(topology, window, SourceTarget.rates(base));
         RunningCheck running = RunningCheck.of(topology, window, required, base, config);
-        RescaleCost cost = RescaleCost.of(history, config);
         List<String> reasons = new ArrayList<>();
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
+        reasons.addAll(forecasts.explain());
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
         Capacities capacities = Capacities.of(topology, window, history, config);
-        Plan plan = new Plan(topology, window, required, config, cost, capacities);
+        Plan plan = new Plan(topology, window, required, config, cost, capacities, forecasts);
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
         if (running.needed().isPresent() && !running.outOfBounds() && !Plan.improves(needed, config, capacities)) {
             reasons.add(running.needed().get());

@@ -21,10 +21,12 @@ final class Plan {
     private final PolicyConfig config;
     private final RescaleCost cost;
     private final Capacities capacities;
+    private final Forecasts forecasts;
 
     Plan(JobTopology topology, MetricsWindow window, Map<String, Ds2Formula.Estimate> required, PolicyConfig config,
-            RescaleCost cost, Capacities capacities) {
+            RescaleCost cost, Capacities capacities, Forecasts forecasts) {
         this.capacities = capacities;
+        this.forecasts = forecasts;
         this.topology = topology;
         this.window = window;
         this.required = required;
@@ -46,7 +48,8 @@ final class Plan {
      * that can never reach it (a plan that grows with a backlog it cannot drain would ratchet).
      */
     private List<OperatorDecision> size(boolean drainOwed, double margin) {
-        Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config, cost.seconds(), drainOwed);
+        Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config,
+                forecasts.forPlan(), cost.seconds(), drainOwed);
         List<OperatorDecision> ops = size(sources, margin, 1.0);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
@@ -71,7 +74,7 @@ final class Plan {
         Map<String, Ds2Formula.Estimate> base = required;
         if (share < 1) {
             Map<String, Double> shrunk = new java.util.LinkedHashMap<>();
-            SourceTarget.base(topology, window, config).forEach((id, t) -> shrunk.put(id, Math.min(t.base(),
+            SourceTarget.base(topology, window, config, forecasts).forEach((id, t) -> shrunk.put(id, Math.min(t.base(),
                     rates.get(id))));
             base = Ds2Formula.estimate(topology, window, shrunk);
         }

@@ -13,11 +13,14 @@ import java.util.Map;
  * is planned, the catch-up rate that drains what the source will owe within the planned share of
  * the catch-up time: the backlog it owes now (if the plan must drain it) and what the rescale's own
  * downtime adds. A rescale plans for its own downtime once; the running configuration is judged
- * on the measured backlog alone.
+ * on the measured backlog alone. In predictive mode the base rate is the higher of the offered rate
+ * and the source's forecast maximum ({@link Forecasts}).
  *
+ * @param base    rate sized for before catch-up: the configured or offered rate, or a higher forecast
+ * @param offered the configured or offered rate measured now
  * @param backlog records the plan drains
  */
-record SourceTarget(double base, double owed, double backlog, double catchUp, boolean userGiven) {
+record SourceTarget(double base, double offered, double owed, double backlog, double catchUp, boolean userGiven) {
 
     /**
      * Share of the catch-up time a needed rescale drains its backlog in, so that a rescale whose
@@ -31,13 +34,19 @@ record SourceTarget(double base, double owed, double backlog, double catchUp, bo
         return base + catchUp;
     }
 
+    /**
+     * Share of the target above the offered rate (catch-up, and in predictive mode the forecast's
+     * rise), so that a decision's target × (1 − share) is the rate the source offered: the load
+     * that {@link Load} compares and {@link Forecasts} fits.
+     */
     double catchUpShare() {
-        return total() > 0 ? catchUp / total() : 0;
+        return total() > 0 ? (total() - offered) / total() : 0;
     }
 
     /** Base targets of every source, with nothing to catch up: what the running job must sustain. */
-    static Map<String, SourceTarget> base(JobTopology topology, MetricsWindow window, PolicyConfig config) {
-        return of(topology, window, config, 0, false);
+    static Map<String, SourceTarget> base(JobTopology topology, MetricsWindow window, PolicyConfig config,
+            Forecasts forecasts) {
+        return of(topology, window, config, forecasts, 0, false);
     }
 
     /**
@@ -45,25 +54,27 @@ record SourceTarget(double base, double owed, double backlog, double catchUp, bo
      * adds the backlog owed now (a needed rescale) or leaves it out (a trim, taken once drained).
      */
     static Map<String, SourceTarget> of(JobTopology topology, MetricsWindow window, PolicyConfig config,
-            double downtimeSeconds, boolean drainOwed) {
+            Forecasts forecasts, double downtimeSeconds, boolean drainOwed) {
         Map<String, SourceTarget> targets = new LinkedHashMap<>();
         for (String id : topology.sources()) {
-            targets.put(id, of(id, window.metrics(id).orElseThrow(), config, downtimeSeconds, drainOwed));
+            targets.put(id, of(id, window.metrics(id).orElseThrow(), config, forecasts.floor(id), downtimeSeconds,
+                    drainOwed));
         }
         return targets;
     }
 
-    private static SourceTarget of(String id, OperatorMetrics m, PolicyConfig config, double downtime,
-            boolean drainOwed) {
+    private static SourceTarget of(String id, OperatorMetrics m, PolicyConfig config, double forecast,
+            double downtime, boolean drainOwed) {
         Double given = config.sourceTargetRates().get(id);
-        double base = given != null ? given : m.source().map(SourceMetrics::offeredRate).orElse(0.0);
+        double offered = given != null ? given : m.source().map(SourceMetrics::offeredRate).orElse(0.0);
+        double base = Math.max(offered, forecast);
         double owed = m.source().map(SourceMetrics::backlogRecords).orElse(0.0);
         double seconds = config.catchUpSeconds() * (drainOwed ? PLAN_SHARE : 1);
         if (seconds == 0) {
-            return new SourceTarget(base, owed, 0, 0, given != null);
+            return new SourceTarget(base, offered, owed, 0, 0, given != null);
         }
         double backlog = (drainOwed ? owed : 0) + base * downtime;
-        return new SourceTarget(base, owed, backlog, backlog / seconds, given != null);
+        return new SourceTarget(base, offered, owed, backlog, backlog / seconds, given != null);
     }
 
     /** Rates per source id for the DS2 formula. */
@@ -74,7 +85,7 @@ record SourceTarget(double base, double owed, double backlog, double catchUp, bo
     }
 
     String explain(PolicyConfig config) {
-        String origin = userGiven ? "configured" : "offered";
+        String origin = userGiven ? "configured" : base > offered ? "forecast" : "offered";
         if (config.catchUpDuration().isZero()) {
             return String.format("source target %.1f rec/s (%s; catch-up disabled, backlog %.0f)", base, origin, owed);
         }

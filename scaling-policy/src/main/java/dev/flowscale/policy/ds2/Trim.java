@@ -42,7 +42,7 @@ final class Trim {
                 ? op.withNewParallelism(op.currentParallelism(), "kept at " + op.currentParallelism()
                         + ": the running configuration sustains its target")
                 : op);
-        double load = base.values().stream().mapToDouble(SourceTarget::base).sum();
+        double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay(),
                 d -> Load.same(Load.of(d, base.keySet()), load, config)));
         Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
@@ -86,7 +86,7 @@ final class Trim {
      * more than the load-change fraction since; noise alone never trims twice.
      */
     private Optional<String> sameLoad(Map<String, SourceTarget> base) {
-        double rate = base.values().stream().mapToDouble(SourceTarget::base).sum();
+        double rate = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         for (int i = history.decisions().size() - 1; i >= 0; i--) {
             ScalingDecision d = history.decisions().get(i);
             if (d.isScale()) {

@@ -175,6 +175,8 @@ public final class SettingValues {
                 .savingsHorizon(duration(Setting.SAVINGS_HORIZON))
                 .loadChange(fraction(Setting.LOAD_CHANGE))
                 .confirmNeed(flag(Setting.CONFIRM_NEED))
+                .predictive(flag(Setting.PREDICTIVE))
+                .forecastPeriod(duration(Setting.FORECAST_PERIOD))
                 .learnScalability(flag(Setting.LEARN_SCALABILITY))
                 .scalabilityPrior(fraction(Setting.SCALABILITY_PRIOR))
                 .noiseTolerance(fraction(Setting.NOISE_TOLERANCE))

@@ -91,6 +91,16 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
         return points.stream().filter(p -> p.second() == second).findFirst().orElseThrow().backlog();
     }
 
+    /** The highest backlog at the end of any step. */
+    public double peakBacklog() {
+        return points.stream().mapToDouble(Point::backlog).max().orElse(0);
+    }
+
+    /** Σ over steps of the backlog at the step's end × the step length: records × seconds waited. */
+    public double backlogRecordSeconds(double stepSeconds) {
+        return points.stream().mapToDouble(Point::backlog).sum() * stepSeconds;
+    }
+
     /** The first second at or after {@code fromSecond} at which the backlog is (nearly) zero, or -1. */
     public long drainedAt(long fromSecond, double tolerance) {
         return points.stream().filter(p -> p.second() >= fromSecond && !p.down() && p.backlog() <= tolerance)
