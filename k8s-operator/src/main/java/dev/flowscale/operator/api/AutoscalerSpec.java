@@ -118,4 +118,12 @@ public class AutoscalerSpec {
     @JsonPropertyDescription("Round parallelism up to a divisor of the key groups so each instance gets as many"
             + " (default false)")
     public Boolean keyGroupAlignment;
+
+    @JsonPropertyDescription("Scale ahead of a forecast of each source's rate fitted from its recent history"
+            + " (default false)")
+    public Boolean predictive;
+
+    @Pattern(DURATION)
+    @JsonPropertyDescription("Period of the source rate's pattern for predictive mode; 0s detects it (default 0s)")
+    public String forecastPeriod;
 }
