@@ -7,6 +7,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.reconfig.InProcessScalingRealizer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -51,6 +52,8 @@ public final class FlowscaleMain {
               --dead-band F             no rescale if every change is within this fraction (default 0)
               --noise-tolerance F    a DS2 ratio at most this fraction above a whole number rounds down
                                         (measured rates are noisy; default 0.02)
+              --emulated-restart D      emulate the cost of a pod restart: keep the job down this much longer
+                                        at each rescale (0s..10m, default 0s; a cluster's rescale costs 30-60s)
             output:
               --duration D              stop after D (default: until Ctrl-C)
               --print-interval D        how often to print operator rates (default 5s)
@@ -60,7 +63,8 @@ public final class FlowscaleMain {
               --help                    this text
             """;
     static final Set<String> RUN_OPTIONS = Set.of("mode", "policy-interval", "window", "warm-up", "target-utilization",
-            "min-parallelism", "max-parallelism", "catch-up", "scale-down-delay", "dead-band", "noise-tolerance", "duration",
+            "min-parallelism", "max-parallelism", "catch-up", "scale-down-delay", "dead-band", "noise-tolerance", "emulated-restart",
+            "duration",
             "print-interval", "report", "metrics-port", "savepoint-dir");
 
     private FlowscaleMain() {
@@ -144,7 +148,16 @@ public final class FlowscaleMain {
                 .build();
         return new AutoscalerSettings(mode.equals("auto") ? Mode.AUTO : Mode.RECOMMEND, interval,
                 positive(options, "window", interval), options.duration("warm-up", Duration.ofSeconds(3)), policy,
-                Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")));
+                Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")), emulatedRestart(options));
+    }
+
+    private static Duration emulatedRestart(CliOptions options) {
+        Duration d = options.duration("emulated-restart", Duration.ZERO);
+        if (d.compareTo(InProcessScalingRealizer.MAX_EMULATED_RESTART) > 0) {
+            throw new CliException("option --emulated-restart " + options.text("emulated-restart", "")
+                    + " is above 10m; use 0s to 10m (a cluster's rescale costs 30s to 60s)");
+        }
+        return d;
     }
 
     private static Duration positive(CliOptions options, String name, Duration fallback) {

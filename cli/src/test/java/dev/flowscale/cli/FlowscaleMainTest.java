@@ -2,12 +2,15 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.cli.CliOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +53,12 @@ class FlowscaleMainTest {
         assertThat(run("run", "wordcount", "--policy-interval", "0s")).isEqualTo(2);
         assertThat(errors()).startsWith("error: option --policy-interval must be above zero");
         err.reset();
+        assertThat(run("run", "wordcount", "--emulated-restart", "11m")).isEqualTo(2);
+        assertThat(errors()).startsWith("error: option --emulated-restart 11m is above 10m; use 0s to 10m");
+        err.reset();
+        assertThat(run("run", "wordcount", "--emulated-restart", "-5s")).isEqualTo(2);
+        assertThat(errors()).startsWith("error: --emulated-restart '-5s' is not a duration");
+        err.reset();
         assertThat(run("run", "wordcount", "--cost", "nosuch=cpu:1us")).isEqualTo(2);
         assertThat(errors()).startsWith("error: job 'wordcount': no operator with id 'nosuch'");
         err.reset();
@@ -58,6 +67,16 @@ class FlowscaleMainTest {
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
         assertThat(errors()).startsWith("error: unknown command 'dance'");
+    }
+
+    @Test
+    void theEmulatedRestartReachesTheSettingsAndIsOffByDefault() {
+        assertThat(settings("--emulated-restart", "30s").emulatedRestart()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings().emulatedRestart()).isZero();
+    }
+
+    private static AutoscalerSettings settings(String... args) {
+        return FlowscaleMain.settings(CliOptions.parse(List.of(args), FlowscaleMain.RUN_OPTIONS, Set.of()));
     }
 
     @Test
