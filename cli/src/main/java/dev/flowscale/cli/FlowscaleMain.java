@@ -135,6 +135,7 @@ public final class FlowscaleMain {
         if (min > max) {
             throw new CliException("--min-parallelism " + min + " is above --max-parallelism " + max + "; lower it");
         }
+        Duration restart = emulatedRestart(options);
         PolicyConfig policy = PolicyConfig.builder()
                 .targetUtilization(options.decimal("target-utilization", 1.0, 0.1, 1.0))
                 .jobBounds(min, max)
@@ -142,13 +143,14 @@ public final class FlowscaleMain {
                 .scaleDownDelay(options.duration("scale-down-delay", Duration.ofSeconds(20)))
                 .deadBand(options.decimal("dead-band", 0, 0, 1))
                 .noiseTolerance(options.decimal("noise-tolerance", 0.02, 0, 0.2))
-                .expectedRescaleDuration(Duration.ofSeconds(2))
+                // a local rescale takes about 2 s; the user said how much longer it will be down
+                .expectedRescaleDuration(Duration.ofSeconds(2).plus(restart))
                 .warmUp(options.duration("warm-up", Duration.ofSeconds(3)))
                 .maxMetricsAge(interval.multipliedBy(3))
                 .build();
         return new AutoscalerSettings(mode.equals("auto") ? Mode.AUTO : Mode.RECOMMEND, interval,
                 positive(options, "window", interval), options.duration("warm-up", Duration.ofSeconds(3)), policy,
-                Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")), emulatedRestart(options));
+                Duration.ofMinutes(2), Path.of(options.text("savepoint-dir", "flowscale-data")), restart);
     }
 
     private static Duration emulatedRestart(CliOptions options) {

@@ -70,9 +70,13 @@ class FlowscaleMainTest {
     }
 
     @Test
-    void theEmulatedRestartReachesTheSettingsAndIsOffByDefault() {
-        assertThat(settings("--emulated-restart", "30s").emulatedRestart()).isEqualTo(Duration.ofSeconds(30));
+    void theEmulatedRestartReachesTheSettingsAndTheDowntimePriorAndIsOffByDefault() {
+        AutoscalerSettings emulated = settings("--emulated-restart", "30s");
+        assertThat(emulated.emulatedRestart()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(emulated.policy().expectedRescaleDuration()).as("prior: a local rescale plus the emulated restart")
+                .isEqualTo(Duration.ofSeconds(32));
         assertThat(settings().emulatedRestart()).isZero();
+        assertThat(settings().policy().expectedRescaleDuration()).isEqualTo(Duration.ofSeconds(2));
     }
 
     private static AutoscalerSettings settings(String... args) {
