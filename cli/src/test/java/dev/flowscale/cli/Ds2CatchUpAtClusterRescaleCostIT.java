@@ -48,7 +48,8 @@ class Ds2CatchUpAtClusterRescaleCostIT {
             Instant firstEnded = first.started().plus(first.downtime());
             run.runUntil(s -> s.backlog() < R && running(s), CATCH_UP.multipliedBy(2));
             double drain = Duration.between(firstEnded, Instant.now()).toMillis() / 1000.0;
-            run.runUntil(Ds2CatchUpAtClusterRescaleCostIT::scheduleEnded, Duration.ofSeconds(180));
+            // a rescale decided under load counts even when it ends after the schedule
+            run.runUntil(s -> scheduleEnded(s) && running(s), Duration.ofSeconds(240));
             List<Map<String, Integer>> whileLoaded = List.copyOf(run.trajectory);
             List<ScalingDecision> scales = run.decisions.stream().filter(ScalingDecision::isScale).toList();
             List<ScalingDecision> afterFirst = run.decisions.stream().filter(d -> d.time().isAfter(firstEnded))
