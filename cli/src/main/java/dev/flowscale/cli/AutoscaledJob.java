@@ -45,8 +45,8 @@ final class AutoscaledJob implements AutoCloseable {
         ControllerMetrics controller = new ControllerMetrics(registry, settings.mode(), clock);
         this.provider = new WindowedMetricsProvider(new InProcessMetricsSource(() -> job, clock),
                 new WindowSettings(settings.window(), settings.warmUp()), List.of(controller));
-        this.realizer = new InProcessScalingRealizer(job, settings.rescaleTimeout(),
-                report -> this.listeners.forEach(l -> l.onRescale(elapsed(), report)));
+        this.realizer = new InProcessScalingRealizer(job, settings.rescaleTimeout(), settings.emulatedRestart(), clock,
+                List.of(report -> this.listeners.forEach(l -> l.onRescale(elapsed(), report))));
         DecisionListener publish = decision -> this.listeners.forEach(l -> l.onDecision(elapsed(), decision));
         this.autoscaler = new Autoscaler(AutoscalerConfig.of(settings.mode(), settings.policyInterval()),
                 new Ds2Policy(settings.policy(), clock), provider, controller.timed(realizer),

@@ -15,7 +15,8 @@ import java.time.Duration;
  * @param policy          the DS2 policy's guards
  * @param rescaleTimeout  longest a stop-with-savepoint or restore may take
  * @param storage         where savepoints go
+ * @param emulatedRestart how much longer the job stays down at each rescale, to emulate a cluster's pod restart
  */
 record AutoscalerSettings(Mode mode, Duration policyInterval, Duration window, Duration warmUp, PolicyConfig policy,
-                          Duration rescaleTimeout, Path storage) {
+                          Duration rescaleTimeout, Path storage, Duration emulatedRestart) {
 }

@@ -8,6 +8,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.reconfig.InProcessScalingRealizer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -21,6 +22,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import dev.flowscale.policy.PolicyException;
+import dev.flowscale.policy.settings.DurationText;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
 import java.util.Set;
@@ -48,6 +50,8 @@ public final class FlowscaleMain {
             autoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this process):
             %s
               --window D                metrics window of a decision (default: the policy interval)
+              --emulated-restart D      emulate the cost of a pod restart: keep the job down this much longer
+                                        at each rescale (0s..10m, default 0s; a cluster's rescale costs 30-60s)
             output:
               --duration D              stop after D (default: until Ctrl-C)
               --print-interval D        how often to print operator rates (default 5s, at least 100ms)
@@ -59,8 +63,8 @@ public final class FlowscaleMain {
             exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option), 130 interrupted
             """.formatted(SettingsUsage.lines());
     /** Options of a run besides the autoscaler settings of the table ({@link Setting}). */
-    static final Set<String> OUTPUT_OPTIONS = Set.of("window", "duration", "print-interval", "report", "metrics-port",
-            "savepoint-dir");
+    static final Set<String> OUTPUT_OPTIONS = Set.of("window", "emulated-restart", "duration", "print-interval",
+            "report", "metrics-port", "savepoint-dir");
     static final Set<String> RUN_OPTIONS = SettingsUsage.withTableOptions(OUTPUT_OPTIONS);
 
     private FlowscaleMain() {
@@ -146,6 +150,12 @@ public final class FlowscaleMain {
             given.put(Setting.MAX_PARALLELISM, Integer.toString(Math.min(keyGroups,
                     Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)))));
         }
+        Duration restart = emulatedRestart(options);
+        if (restart.compareTo(Duration.ZERO) > 0 && !given.containsKey(Setting.EXPECTED_DOWNTIME)) {
+            // a local rescale takes about its local prior; the user said how much longer it will be down
+            given.put(Setting.EXPECTED_DOWNTIME, DurationText.format(DurationText.parse("--expected-downtime",
+                    Setting.EXPECTED_DOWNTIME.defaultText(Setting.Profile.LOCAL)).plus(restart)));
+        }
         SettingValues values;
         try {
             values = SettingValues.resolve(given, "option --", Setting.Profile.LOCAL);
@@ -164,7 +174,16 @@ public final class FlowscaleMain {
         Duration interval = values.duration(Setting.POLICY_INTERVAL);
         return new AutoscalerSettings(values.mode(), interval, positive(options, "window", interval),
                 values.duration(Setting.WARM_UP), values.policy(), Duration.ofMinutes(2),
-                ReportFile.writableFolder("savepoint-dir", options.text("savepoint-dir", "flowscale-data")));
+                ReportFile.writableFolder("savepoint-dir", options.text("savepoint-dir", "flowscale-data")), restart);
+    }
+
+    private static Duration emulatedRestart(CliOptions options) {
+        Duration d = options.duration("emulated-restart", Duration.ZERO);
+        if (d.compareTo(InProcessScalingRealizer.MAX_EMULATED_RESTART) > 0) {
+            throw new CliException("option --emulated-restart " + options.text("emulated-restart", "")
+                    + " is above 10m; use 0s to 10m (a cluster's rescale costs 30s to 60s)");
+        }
+        return d;
     }
 
     private static Duration positive(CliOptions options, String name, Duration fallback) {

@@ -51,6 +51,12 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
 
     Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
                 Path storage, Map<String, Integer> initialParallelism) {
+        this(rate, capacityRate, sentences, policy, interval, storage, initialParallelism, Duration.ZERO);
+    }
+
+    /** With {@code emulatedRestart}: every rescale keeps the job down this much longer, as a pod restart would. */
+    Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
+                Path storage, Map<String, Integer> initialParallelism, Duration emulatedRestart) {
         this.sentences = sentences;
         this.rate = rate;
         JobBuilder builder = WordCount.build("ds2-wordcount",
@@ -61,7 +67,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         builder.cost(WordCount.COUNT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));
         JobGraph graph = builder.build();
         AutoscalerSettings settings = new AutoscalerSettings(Mode.AUTO, interval, interval.minusMillis(500),
-                Duration.ofSeconds(1), policy, Duration.ofMinutes(1), storage);
+                Duration.ofSeconds(1), policy, Duration.ofMinutes(1), storage, emulatedRestart);
         this.job = new AutoscaledJob(graph, settings, new SimpleMeterRegistry(), List.of(this, new LiveConsole(System.out, 10)));
         trajectory.add(graph.parallelism());
     }

@@ -2,12 +2,15 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.cli.CliOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,6 +57,12 @@ class FlowscaleMainTest {
         err.reset();
         assertThat(run("run", "wordcount", "--policy-interval", "0s")).isEqualTo(2);
         assertThat(errors()).startsWith("error: option --policy-interval is '0s': use a duration above zero");
+        err.reset();
+        assertThat(run("run", "wordcount", "--emulated-restart", "11m")).isEqualTo(2);
+        assertThat(errors()).startsWith("error: option --emulated-restart 11m is above 10m; use 0s to 10m");
+        err.reset();
+        assertThat(run("run", "wordcount", "--emulated-restart", "-5s")).isEqualTo(2);
+        assertThat(errors()).startsWith("error: --emulated-restart '-5s' is not a duration");
         err.reset();
         assertThat(run("run", "wordcount", "--cost", "nosuch=cpu:1us")).isEqualTo(2);
         assertThat(errors()).startsWith("error: job 'wordcount': no operator with id 'nosuch'");
@@ -110,6 +119,20 @@ class FlowscaleMainTest {
         // Not a speed figure: far below the 60 s one record of split takes, which a hang would reach.
         assertThat((System.nanoTime() - start) / 1e9).isLessThan(25);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Summary after ");
+    }
+
+    @Test
+    void theEmulatedRestartReachesTheSettingsAndTheDowntimePriorAndIsOffByDefault() {
+        AutoscalerSettings emulated = settings("--emulated-restart", "30s");
+        assertThat(emulated.emulatedRestart()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(emulated.policy().expectedRescaleDuration()).as("prior: a local rescale plus the emulated restart")
+                .isEqualTo(Duration.ofSeconds(32));
+        assertThat(settings().emulatedRestart()).isZero();
+        assertThat(settings().policy().expectedRescaleDuration()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    private static AutoscalerSettings settings(String... args) {
+        return FlowscaleMain.settings(CliOptions.parse(List.of(args), FlowscaleMain.RUN_OPTIONS, Set.of()));
     }
 
     @Test

@@ -10,7 +10,9 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.policy.api.ScalingDecision;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -83,6 +85,34 @@ class InProcessScalingRealizerTest {
         assertThat(counts).isEqualTo(CountingJob.expected(RECORDS, KEYS));
         assertThat(listener.reports()).hasSize(2).allMatch(RescaleReport::succeeded);
         assertThat(listener.reports().get(0).savepoint()).get().satisfies(p -> assertThat(p).exists());
+    }
+
+    @Test
+    void anEmulatedRestartKeepsTheJobDownThatMuchLongerAndItsDowntimeIncludesIt() throws Exception {
+        realizer.close();
+        realizer = new InProcessScalingRealizer(job, TIMEOUT, Duration.ofSeconds(1), Clock.systemUTC(),
+                List.of(listener));
+
+        await(realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2)));
+        CountingJob.awaitQuiescence(job, TIMEOUT);
+
+        RescaleReport report = listener.last();
+        assertThat(report.succeeded()).as(report.summary()).isTrue();
+        assertThat(report.downtime()).as("downtime with a 1 s emulated restart")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        Path savepoint = job.stopWithSavepoint(TIMEOUT);
+        assertThat(SnapshotInspector.mergedKeyedState(savepoint, job.graph(), CountingJob.COUNT,
+                CountingJob.COUNT_STATE)).as("no record lost or counted twice")
+                .isEqualTo(CountingJob.expected(RECORDS, KEYS));
+    }
+
+    @Test
+    void anEmulatedRestartOutsideZeroToTenMinutesIsRefusedNamingTheRange() {
+        for (Duration bad : new Duration[] {Duration.ofSeconds(-1), Duration.ofMinutes(11)}) {
+            assertThatThrownBy(() -> new InProcessScalingRealizer(job, TIMEOUT, bad, Clock.systemUTC(),
+                    List.of(listener))).isInstanceOf(ReconfigException.class)
+                    .hasMessageContaining("emulated restart").hasMessageContaining("use 0s to 10m");
+        }
     }
 
     @Test

@@ -382,6 +382,21 @@ public final class RunningJob implements AutoCloseable {
      * one from the same savepoint and the error is thrown.
      */
     public RescaleResult rescale(Map<String, Integer> changes, Duration timeout) throws InterruptedException {
+        return rescale(changes, timeout, Duration.ZERO);
+    }
+
+    /**
+     * {@link #rescale(Map, Duration)}, with the job kept stopped for {@code extraDowntime} after its
+     * savepoint and before the restore: it emulates on one machine what a rescale costs on a cluster
+     * (a pod restart), so the sources owe that time's records and the downtime includes it. When
+     * interrupted during that wait the job is restored at once and the interruption is thrown.
+     */
+    public RescaleResult rescale(Map<String, Integer> changes, Duration timeout, Duration extraDowntime)
+            throws InterruptedException {
+        if (extraDowntime == null || extraDowntime.isNegative()) {
+            throw new InvalidJobException("rescale of job '" + name() + "': extra downtime is " + extraDowntime
+                    + "; use zero or more");
+        }
         JobGraph before = graph;
         JobGraph after = validate(changes, before);
         synchronized (lock) {
@@ -392,12 +407,26 @@ public final class RunningJob implements AutoCloseable {
         try {
             long stopped = System.nanoTime();
             Path savepoint = stopCurrent(timeout);
+            InterruptedException interrupted = stayDown(extraDowntime);
             restoreOrRollBack(before, after, savepoint);
+            if (interrupted != null) {
+                throw interrupted;
+            }
             execution.awaitOpened(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return new RescaleResult(savepoint, before.parallelism(), after.parallelism(),
                     Duration.ofNanos(System.nanoTime() - stopped));
         } finally {
             transitioning = false;
+        }
+    }
+
+    /** Waits (interruptibly, not busily) while the job is down; returns the interruption, if any. */
+    private static InterruptedException stayDown(Duration extraDowntime) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(extraDowntime.toNanos());
+            return null;
+        } catch (InterruptedException e) {
+            return e;
         }
     }
 
