@@ -62,7 +62,7 @@ class FlowscaleMainTest {
         assertThat(errors()).startsWith("error: option --emulated-restart 11m is above 10m; use 0s to 10m");
         err.reset();
         assertThat(run("run", "wordcount", "--emulated-restart", "-5s")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: --emulated-restart '-5s' is not a duration");
+        assertThat(errors()).startsWith("error: option --emulated-restart '-5s' is not a duration");
         err.reset();
         assertThat(run("run", "wordcount", "--cost", "nosuch=cpu:1us")).isEqualTo(2);
         assertThat(errors()).startsWith("error: job 'wordcount': no operator with id 'nosuch'");
