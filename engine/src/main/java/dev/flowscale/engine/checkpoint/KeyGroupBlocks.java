@@ -70,8 +70,7 @@ public final class KeyGroupBlocks {
                 }
                 int entries = count(in, "entries of state '" + name + "'", MIN_ENTRY_BYTES);
                 for (int e = 0; e < entries; e++) {
-                    Object key = StateCodec.read(in, null);
-                    visitor.entry(name, StateDescriptor.Kind.values()[kind], key, value(in, name));
+                    visitor.entry(name, StateDescriptor.Kind.values()[kind], key(in, name), value(in, name));
                 }
             }
         } catch (EOFException e) {
@@ -89,6 +88,15 @@ public final class KeyGroupBlocks {
                     + " bytes remain in the block");
         }
         return n;
+    }
+
+    private static Object key(DataInputStream in, String state) throws IOException {
+        try {
+            return StateCodec.read(in, null);
+        } catch (IOException e) {
+            throw new IOException("a key of state '" + state + "': "
+                    + (e.getMessage() == null ? "the block ends early" : e.getMessage()), e);
+        }
     }
 
     private static byte[] value(DataInputStream in, String state) throws IOException {
