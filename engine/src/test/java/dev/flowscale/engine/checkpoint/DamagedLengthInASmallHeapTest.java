@@ -61,14 +61,15 @@ class DamagedLengthInASmallHeapTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fields")
-    void theRunnerRefusesADamagedFieldWithOneLineAndNoOutOfMemoryError(Field field, @TempDir Path dir) throws Exception {
+    void theRunnerRefusesADamagedFieldWithOneLineAndNoOutOfMemoryError(Field field, @TempDir Path dir)
+            throws Exception {
         Path copy = SnapshotFiles.copyTree(checkpoint, dir, "damaged");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, WordCount.COUNT, 0));
         ByteBuffer.wrap(content).putInt(field.offset, field.value);
         SnapshotFiles.rewriteStateFile(copy, WordCount.COUNT, 0, content);
 
-        Run run = runner(dir, List.of("-Xmx64m"), "--duration", "1s", "--savepoint-dir", dir.resolve("storage").toString(),
-                "--restore-from", copy.toString());
+        Run run = runner(dir, List.of("-Xmx64m"), "--duration", "1s", "--savepoint-dir",
+                dir.resolve("storage").toString(), "--restore-from", copy.toString());
         assertThat(run.stdout + run.stderr).doesNotContain("OutOfMemoryError").doesNotContain("\tat ");
         assertThat(run.exit).as(run.stderr).isEqualTo(2);
         assertThat(run.stderr.lines().toList()).singleElement().asString().startsWith("error: snapshot")

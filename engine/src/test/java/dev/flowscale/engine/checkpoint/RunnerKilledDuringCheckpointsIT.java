@@ -26,44 +26,60 @@ import org.junit.jupiter.api.io.TempDir;
 class RunnerKilledDuringCheckpointsIT {
     private static final int KILLS = 20;
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration FINISH = WAIT.plusSeconds(CountingRunner.RECORDS / CountingRunner.RATE);
 
     @Test
     void aRunnerKilledWhileWritingCheckpointsResumesEachTimeAndEndsWithExactCounts(@TempDir Path storage)
             throws Exception {
-        List<String> outcomes = new ArrayList<>();
-        int midWrite = 0;
+        List<Kill> kills = new ArrayList<>();
         for (int kill = 0; kill < KILLS; kill++) {
-            Path expected = newestRestorable(storage);
-            List<Path> passedOver = passedOver(storage, expected);
-            try (Runner runner = Runner.start(storage)) {
-                runner.awaitLine("running");
-                assertResumedFrom(runner, expected, passedOver);
-                // Staggered: the 1st, 2nd or 3rd checkpoint after the start, 0 to 24 ms after its folder appears.
-                Path writing = awaitNewCheckpoint(storage, runner, highestCheckpoint(storage) + 1 + kill % 3);
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos((kill * 7L) % 25));
-                runner.kill();
-                boolean cut = !Files.exists(writing.resolve(SnapshotMetadata.FILE_NAME));
-                midWrite += cut ? 1 : 0;
-                outcomes.add("kill " + (kill + 1) + ": resumed from " + name(expected) + " passing over "
-                        + passedOver.stream().map(p -> p.getFileName().toString()).toList() + ", killed "
-                        + (cut ? "while writing " : "after committing ") + writing.getFileName());
-            }
+            kills.add(startAndKill(storage, kill));
         }
         Path last = newestRestorable(storage);
         List<Path> passedOver = passedOver(storage, last);
         Path savepoint;
         try (Runner runner = Runner.start(storage)) {
-            savepoint = Path.of(runner.awaitLine("final ").substring("final ".length()));
+            // The rest of the stream: up to RECORDS / RATE if every kill lost all its progress.
+            savepoint = Path.of(runner.awaitLine("final ", FINISH).substring("final ".length()));
             assertResumedFrom(runner, last, passedOver);
             assertThat(runner.exit()).isZero();
         }
-        outcomes.forEach(System.out::println);
+        kills.forEach(System.out::println);
+        long cut = kills.stream().filter(Kill::cut).count();
         System.out.printf("%d kills, %d of them while a checkpoint was being written; the last run resumed from %s%n",
-                KILLS, midWrite, name(last));
+                KILLS, cut, name(last));
         assertThat(SnapshotInspector.mergedKeyedState(savepoint, CountingRunner.GRAPH, KeyedCountingJob.COUNT,
                 KeyedCountingJob.COUNT_STATE)).isEqualTo(KeyedCountingJob.expected(CountingRunner.RECORDS,
                 CountingRunner.KEYS));
-        assertThat(midWrite).as("kills that cut a checkpoint short").isPositive();
+        assertThat(cut).as("kills that cut a checkpoint short").isPositive();
+    }
+
+    /**
+     * Starts a runner, checks what it resumed from, and kills it while it writes its 1st, 2nd or
+     * 3rd checkpoint, 0 to 24 ms after that checkpoint's folder appeared (staggered by {@code kill}).
+     */
+    private static Kill startAndKill(Path storage, int kill) throws Exception {
+        Path expected = newestRestorable(storage);
+        List<Path> passedOver = passedOver(storage, expected);
+        try (Runner runner = Runner.start(storage)) {
+            runner.awaitLine("running", WAIT);
+            assertResumedFrom(runner, expected, passedOver);
+            Path writing = awaitNewCheckpoint(storage, runner, highestCheckpoint(storage) + 1 + kill % 3);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos((kill * 7L) % 25));
+            runner.kill();
+            boolean cut = !Files.exists(writing.resolve(SnapshotMetadata.FILE_NAME));
+            return new Kill(kill + 1, expected, passedOver, writing, cut);
+        }
+    }
+
+    /** One kill: what the runner had resumed from and passed over, and the checkpoint it was writing. */
+    private record Kill(int number, Path resumedFrom, List<Path> passedOver, Path writing, boolean cut) {
+        @Override
+        public String toString() {
+            return "kill " + number + ": resumed from " + name(resumedFrom) + " passing over "
+                    + passedOver.stream().map(p -> p.getFileName().toString()).toList() + ", killed "
+                    + (cut ? "while writing " : "after committing ") + writing.getFileName();
+        }
     }
 
     /**
@@ -144,8 +160,8 @@ class RunnerKilledDuringCheckpointsIT {
         }
 
         /** Waits for a line starting with {@code prefix} and returns it. */
-        String awaitLine(String prefix) {
-            long deadline = System.nanoTime() + WAIT.toNanos();
+        String awaitLine(String prefix, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
                 for (String line : lines) {
                     if (line.startsWith(prefix)) {
