@@ -76,6 +76,16 @@ public final class CheckpointStorage {
                 .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed()).toList();
     }
 
+    /**
+     * Every checkpoint and savepoint directory without a manifest, newest first: left by a runner
+     * that stopped while writing it, or by a deletion cut short. Never restored.
+     */
+    public List<Path> incompleteSnapshots() {
+        return Stream.concat(list(checkpoints), list(savepoints))
+                .filter(dir -> !Files.exists(dir.resolve(SnapshotMetadata.FILE_NAME)))
+                .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed()).toList();
+    }
+
     /** The highest snapshot id used so far, complete or not (ids are never reused). */
     public long highestId() {
         return Stream.concat(list(checkpoints), list(savepoints)).mapToLong(CheckpointStorage::idOf).max().orElse(0);

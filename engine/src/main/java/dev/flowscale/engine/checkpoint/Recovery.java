@@ -20,9 +20,13 @@ public record Recovery(RestoredState restored, String reason) {
 
     /**
      * @param requested the snapshot the caller asked for (e.g. {@code --restore-from}); may be null
-     * @param log       receives one line per stored snapshot that was skipped
+     * @param log       receives one line per stored snapshot that was skipped, incomplete ones first
      */
     public static Recovery choose(CheckpointStorage storage, Path requested, JobGraph graph, Consumer<String> log) {
+        for (Path partial : storage.incompleteSnapshots()) {
+            log.accept("skipping incomplete snapshot " + partial + ": it has no " + SnapshotMetadata.FILE_NAME
+                    + " (its runner stopped while writing it)");
+        }
         Stored latest = latestVerified(storage, graph, log);
         if (requested == null) {
             return latest == null ? new Recovery(null, "no complete snapshot in " + storage.root() + ": starting fresh")

@@ -146,6 +146,7 @@ public final class SnapshotReader {
                         + "says " + (handle.keyGroupStart() + i));
             }
             byte[] block = in.bytes("key group " + keyGroup);
+            KeyGroupBlocks.verify(block, keyGroup);
             targets[KeyGroups.operatorIndexFor(keyGroup, graph.maxParallelism(), targets.length)]
                     .keyGroupBlocks.put(keyGroup, block);
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.engine.api.EngineException;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -21,6 +22,8 @@ public final class StateCodec {
     private static final byte DOUBLE = 4;
     private static final byte BOOLEAN = 5;
     private static final byte JSON_VALUE = 6;
+    /** Bytes allocated ahead of those read; see {@link #readBytes}. */
+    private static final int READ_CHUNK = 1 << 16;
 
     private StateCodec() {
     }
@@ -67,8 +70,7 @@ public final class StateCodec {
     }
 
     private static Object readJson(DataInput in, Class<?> type) throws IOException {
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
+        byte[] bytes = readBytes(in, "a JSON value");
         if (type == null || type == Object.class) {
             throw new EngineException("a key of a non-built-in type cannot be restored: keyed state supports keys "
                     + "that are strings, longs, integers, doubles or booleans; key by one of those (e.g. an id)");
@@ -84,9 +86,33 @@ public final class StateCodec {
     }
 
     static String readString(DataInput in) throws IOException {
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(readBytes(in, "a string"), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads a length-prefixed byte array, allocating only as its bytes arrive: a damaged length
+     * runs out of data (an EOFException naming it) instead of allocating what it claims, which
+     * under a small heap was an OutOfMemoryError (issue 14).
+     */
+    private static byte[] readBytes(DataInput in, String what) throws IOException {
+        int length = in.readInt();
+        if (length < 0) {
+            throw new IOException("the length of " + what + " says " + length + " bytes");
+        }
+        byte[] bytes = new byte[Math.min(length, READ_CHUNK)];
+        int filled = 0;
+        try {
+            while (true) {
+                in.readFully(bytes, filled, bytes.length - filled);
+                filled = bytes.length;
+                if (filled == length) {
+                    return bytes;
+                }
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(length, 2L * filled));
+            }
+        } catch (EOFException e) {
+            throw new EOFException("the length of " + what + " says " + length + " bytes but the data ends first");
+        }
     }
 
     public static ObjectMapper json() {

@@ -102,12 +102,14 @@ class ManifestTamperingTest {
     @Test
     void keyGroupsHeldTwiceAreRefused(@TempDir Path dir) throws IOException {
         Path copy = tampered(dir, true, m -> {
-            // the manifest lists instances as their snapshots completed: take one whose range does not start at 0
-            ObjectNode later = null;
-            for (var instance : SnapshotFiles.instances(m, KeyedCountingJob.COUNT)) {
-                later = instance.get("keyGroupStart").asInt() > 0 ? (ObjectNode) instance : later;
+            // The manifest lists instances in the order they finished their snapshot: find one that does not start at 0.
+            for (var node : SnapshotFiles.instances(m, KeyedCountingJob.COUNT)) {
+                ObjectNode instance = (ObjectNode) node;
+                if (instance.get("keyGroupStart").asInt() > 0) {
+                    instance.put("keyGroupStart", instance.get("keyGroupStart").asInt() - 1);
+                    return;
+                }
             }
-            later.put("keyGroupStart", later.get("keyGroupStart").asInt() - 1);
         });
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("of keyed operator 'count' held by 2 instances");

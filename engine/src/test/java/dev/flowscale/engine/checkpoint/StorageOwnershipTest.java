@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,9 +63,7 @@ class StorageOwnershipTest {
 
     @Test
     void aRunnerKilledWithSignal9DoesNotBlockItsSuccessor(@TempDir Path dir) throws Exception {
-        Process holder = new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), LockHolder.class.getName(), dir.toString()))
-                .redirectErrorStream(true).start();
+        Process holder = ChildJvm.start(LockHolder.class, dir.toString());
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
             assertThat(out.readLine()).isEqualTo("locked");
