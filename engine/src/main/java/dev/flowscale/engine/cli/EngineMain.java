@@ -4,6 +4,7 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobControlApi;
+import dev.flowscale.engine.runner.LatestSnapshotApi;
 import dev.flowscale.engine.runner.RescaleApi;
 import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.CheckpointConfig;
@@ -190,6 +191,7 @@ public final class EngineMain {
         JobControlApi control = new JobControlApi(job, Duration.ofMinutes(1));
         server.context(JobControlApi.SAVEPOINT, control).context(JobControlApi.STOP_WITH_SAVEPOINT, control);
         server.context(RescaleApi.RESCALE, new RescaleApi(job, Duration.ofMinutes(1)));
+        server.context(LatestSnapshotApi.LATEST, new LatestSnapshotApi(job));
         out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics; POST "
                 + JobControlApi.SAVEPOINT + " and " + JobControlApi.STOP_WITH_SAVEPOINT);
         return control;

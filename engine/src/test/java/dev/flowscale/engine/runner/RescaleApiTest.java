@@ -42,6 +42,7 @@ class RescaleApiTest {
         job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
         server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         server.context(RescaleApi.RESCALE, new RescaleApi(job, Duration.ofSeconds(20)));
+        server.context(LatestSnapshotApi.LATEST, new LatestSnapshotApi(job));
     }
 
     @AfterEach
@@ -80,6 +81,23 @@ class RescaleApiTest {
         HttpResponse<String> get = http.send(HttpRequest.newBuilder(uri()).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void theSavepointOfAStoppedJobIsReadBackWhenTheStopReplyWasLost() throws Exception {
+        assertThat(get(LatestSnapshotApi.LATEST, 404).get("error").asText()).contains("no complete snapshot");
+        Path savepoint = job.stopWithSavepoint(Duration.ofSeconds(20));
+
+        JsonNode latest = get(LatestSnapshotApi.LATEST, 200);
+        assertThat(latest.get("snapshot").asText()).isEqualTo(savepoint.toAbsolutePath().toString());
+        assertThat(latest.get("status").asText()).isIn("STOPPED", "FINISHED");
+    }
+
+    private JsonNode get(String path, int expectedStatus) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.port() + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
+        return mapper.readTree(response.body());
     }
 
     private JsonNode post(String body, int expectedStatus) throws Exception {
