@@ -63,14 +63,23 @@ public final class FlowscaleOperator {
                 o.withLeaderElectionConfiguration(leaderElection);
             }
         });
-        StreamJobReconciler reconciler = new StreamJobReconciler(new Fabric8RunnerCluster(client),
-                new Fabric8JobEvents(client, clock), loops, control, loops.store(), defaults, clock);
+        StreamJobReconciler reconciler = reconciler(client, loops, control, clock, defaults, RunnerHealth.NONE);
         operator.register(reconciler, o -> {
             if (!namespaces.isEmpty()) {
                 o.settingNamespaces(namespaces);
             }
         });
         return operator;
+    }
+
+    /** The reconciler, with the one executor that changes runners, reporting rescales to {@code loops}. */
+    static StreamJobReconciler reconciler(KubernetesClient client, JobAutoscalers loops, RunnerControl control,
+                                          Clock clock, AutoscalerDefaults defaults, RunnerHealth health) {
+        JobEvents events = new Fabric8JobEvents(client, clock);
+        RunnerCluster cluster = new Fabric8RunnerCluster(client);
+        RunnerExecutor executor = new RunnerExecutor(cluster, control, events,
+                new RescaleReporting(events, loops.registry(), loops), loops.rescaleTimeout(), clock);
+        return new StreamJobReconciler(cluster, events, loops, executor, defaults, health, clock);
     }
 
     /** The namespaces in {@value #WATCH_NAMESPACES_ENV} (comma-separated; empty or unset: all namespaces). */
@@ -95,11 +104,19 @@ public final class FlowscaleOperator {
         return namespace == null ? null : new LeaderElectionConfiguration(LEASE, namespace);
     }
 
+    /** The operator-wide runner token in {@value HttpRunnerControl#TOKEN_ENV}, sent to every runner when set. */
+    private static java.util.function.Function<StreamJob, java.util.Optional<String>> runnerToken() {
+        String token = System.getenv(HttpRunnerControl.TOKEN_ENV);
+        java.util.Optional<String> value = token == null || token.isBlank() ? java.util.Optional.empty()
+                : java.util.Optional.of(token.trim());
+        return job -> value;
+    }
+
     /** The autoscaler loops of an operator in the cluster, reaching runners through their Services. */
     public static JobAutoscalers loops(KubernetesClient client, MeterRegistry registry,
                                        Function<StreamJob, URI> address, Duration rescaleTimeout, Clock clock) {
-        return new JobAutoscalers(client, new Fabric8RunnerCluster(client), new Fabric8JobEvents(client, clock),
-                registry, address, SAMPLE_INTERVAL, rescaleTimeout, clock);
+        return new JobAutoscalers(client, new Fabric8JobEvents(client, clock), registry, address, SAMPLE_INTERVAL,
+                rescaleTimeout, clock);
     }
 
     /**
@@ -117,7 +134,7 @@ public final class FlowscaleOperator {
         KubernetesClient client = new KubernetesClientBuilder().build();
         Clock clock = Clock.systemUTC();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        JobAutoscalers loops = loops(client, registry, KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT, clock);
+        JobAutoscalers loops = loops(client, registry, HttpRunnerControl::serviceAddress, RESCALE_TIMEOUT, clock);
         Set<String> namespaces;
         AutoscalerDefaults defaults;
         try {
@@ -129,7 +146,7 @@ public final class FlowscaleOperator {
             return;
         }
         Operator operator = create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, RESCALE_TIMEOUT), clock,
+                new HttpRunnerControl(HttpRunnerControl::serviceAddress, RESCALE_TIMEOUT, runnerToken()), clock,
                 leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
         String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
         MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,

@@ -2,18 +2,19 @@ package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
-/** What the reconciler needs from the cluster; {@link Fabric8RunnerCluster} is the real one. */
+/**
+ * What the reconciler needs from the cluster; {@link Fabric8RunnerCluster} is the real one. The
+ * existing resources come from the reconciler's informer caches, so a pass reads nothing from the
+ * API server.
+ */
 public interface RunnerCluster {
 
-    /** Creates the resource, or replaces the existing one of the same name with it. */
-    void apply(HasMetadata desired);
+    /** Creates {@code desired} (existing null), or replaces {@code existing} with it unless it is up to date. */
+    void apply(HasMetadata desired, HasMetadata existing);
 
-    /** Whether the cluster already holds {@code desired} as {@link #apply} would write it. */
-    boolean upToDate(HasMetadata desired);
+    /** Whether {@code existing} is {@code desired} as {@link #apply} would write it. */
+    boolean upToDate(HasMetadata desired, HasMetadata existing);
 
     /** Whether the PersistentVolumeClaim exists in the namespace. */
     boolean claimExists(String namespace, String claimName);
-
-    /** Ready replicas of the Deployment; 0 when it does not exist. */
-    int readyReplicas(String namespace, String deploymentName);
 }

@@ -1,0 +1,64 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingRealizer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The autoscaler's side of the one-executor path (as the Flink Kubernetes operator's autoscaler
+ * writes parallelism overrides for its reconciler to apply): a SCALE decision is only recorded as
+ * {@code status.desiredParallelism} and a reconcile is asked for; the reconciler changes the
+ * runner and reports the end through {@link #finished}, which completes the stage the loop waits on.
+ */
+final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
+    private final JobStatusStore store;
+    private final String namespace;
+    private final String name;
+    private final Runnable reconcile;
+    private CompletableFuture<Void> inFlight;
+
+    StatusScalingRealizer(JobStatusStore store, String namespace, String name, Runnable reconcile) {
+        this.store = store;
+        this.namespace = namespace;
+        this.name = name;
+        this.reconcile = reconcile;
+    }
+
+    @Override
+    public synchronized CompletionStage<Void> realize(ScalingDecision decision) {
+        if (store.edit(namespace, name, status -> status.desiredParallelism.putAll(decision.newParallelism())) == null) {
+            return CompletableFuture.failedFuture(new OperatorException("StreamJob " + namespace + "/" + name
+                    + " was deleted before its rescale was recorded"));
+        }
+        inFlight = new CompletableFuture<>();
+        CompletableFuture<Void> recorded = inFlight;
+        reconcile.run();
+        return recorded;
+    }
+
+    /** The reconciler finished the rescale this loop asked for (or another one). */
+    synchronized void finished(boolean succeeded) {
+        CompletableFuture<Void> done = inFlight;
+        inFlight = null;
+        if (done != null && succeeded) {
+            done.complete(null);
+        } else if (done != null) {
+            done.completeExceptionally(new OperatorException("StreamJob " + namespace + "/" + name
+                    + ": the rescale failed; see status.lastRescale"));
+        }
+    }
+
+    synchronized boolean inProgress() {
+        return inFlight != null;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (inFlight != null) {
+            inFlight.completeExceptionally(new OperatorException("StreamJob " + namespace + "/" + name
+                    + ": the autoscaler loop stopped; the rescale it recorded goes on in the reconciler"));
+            inFlight = null;
+        }
+    }
+}
