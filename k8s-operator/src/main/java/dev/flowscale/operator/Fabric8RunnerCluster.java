@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +29,8 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
         }
         String ns = desired.getMetadata().getNamespace();
         if (existing == null) {
-            client.resource(desired).inNamespace(ns).create();
+            // The cache may not show a resource this operator created a moment ago: then replace it.
+            client.resource(desired).inNamespace(ns).createOr(NonDeletingOperation::update);
         } else {
             desired.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
             client.resource(desired).inNamespace(ns).update();

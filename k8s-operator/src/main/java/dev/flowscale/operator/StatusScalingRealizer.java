@@ -1,6 +1,9 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
+import java.util.Map;
+import java.util.TreeMap;
 import dev.flowscale.policy.api.ScalingRealizer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -8,7 +11,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * The autoscaler's side of the one-executor path (as the Flink Kubernetes operator's autoscaler
  * writes parallelism overrides for its reconciler to apply): a SCALE decision is only recorded as
- * {@code status.desiredParallelism} and a reconcile is asked for; the reconciler changes the
+ * {@code status.desiredParallelism} (the status write is itself an event for the reconciler, which
+ * watches status too; the reconcile asked for here only comes sooner); the reconciler changes the
  * runner and reports the end through {@link #finished}, which completes the stage the loop waits on.
  */
 final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
@@ -27,7 +31,10 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
 
     @Override
     public synchronized CompletionStage<Void> realize(ScalingDecision decision) {
-        if (store.edit(namespace, name, status -> status.desiredParallelism.putAll(decision.newParallelism())) == null) {
+        Map<String, Integer> changes = new TreeMap<>();
+        decision.operators().values().stream().filter(OperatorDecision::changes)
+                .forEach(op -> changes.put(op.operatorId(), op.newParallelism()));
+        if (store.edit(namespace, name, status -> status.desiredParallelism.putAll(changes)) == null) {
             return CompletableFuture.failedFuture(new OperatorException("StreamJob " + namespace + "/" + name
                     + " was deleted before its rescale was recorded"));
         }

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * Failed with a Degraded condition and one Warning Event per distinct problem; it is not retried
  * until the spec changes (a missing savepoint claim is checked again every minute).
  */
-@ControllerConfiguration(name = StreamJobReconciler.NAME)
+// Not generation-aware: the autoscaler records its decisions in status, and they must trigger a pass.
+@ControllerConfiguration(name = StreamJobReconciler.NAME, generationAwareEventProcessing = false)
 public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private static final Logger LOG = LoggerFactory.getLogger(StreamJobReconciler.class);
     public static final String NAME = "streamjob";

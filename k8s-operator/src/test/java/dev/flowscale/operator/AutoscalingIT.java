@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -33,13 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  * process ({@link LocalKubelet}): a bottleneck leads to a decision in status and Events, and in
  * mode auto to a rescale through a savepoint, or a rollback when the new runner never comes up.
  */
-@EnableKubernetesMockClient(crud = true)
 class AutoscalingIT {
     static final String NS = "jobs";
     static final Duration WAIT = Duration.ofSeconds(60);
     /** Room for a runner JVM to start and restore on a busy 2-core CI machine. */
     static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(12);
-    KubernetesClient client;
+    final OptimisticMockServer server = new OptimisticMockServer();
+    final KubernetesClient client = server.client();
     Operator operator;
     JobAutoscalers loops;
     LocalKubelet kubelet;
@@ -53,6 +52,8 @@ class AutoscalingIT {
         operator.stop();
         loops.close();
         kubelet.close();
+        client.close();
+        server.close();
     }
 
     @Test
