@@ -249,6 +249,12 @@ final class RunnerExecutor {
             }
             boolean back = Boolean.TRUE.equals(c.rollingBack);
             Map<String, Integer> parallelism = back ? c.from : c.to;
+            if (!pass.job().getSpec().suspend && ready(existing)
+                    && state(pass.job()).map(s -> s.runs(parallelism)).orElse(false)) {
+                // The new runner runs: finish before applying anything newer (a spec edit since then
+                // gets a savepoint of its own). Until it runs, a newer spec joins this restore.
+                return observe(parallelism, back);
+            }
             Deployment desired = RunnerDeployment.desired(pass.job(), parallelism, c.savepoint);
             cluster.apply(desired, existing.orElse(null));
             pass.write(st -> {
