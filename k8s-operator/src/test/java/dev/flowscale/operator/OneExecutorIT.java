@@ -17,7 +17,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -194,7 +193,7 @@ class OneExecutorIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), freePort(), dir, accept);
+        kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), RunnerJobHarness.freePort(), dir, accept);
         startOperator();
         StreamJob job = AutoscalingIT.bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"));
         customize.accept(job);
@@ -217,29 +216,16 @@ class OneExecutorIT {
         }
     }
 
-    /** As a user's edit: read, change, write against that version; again when the operator wrote in between. */
-    private void editSpec(Consumer<StreamJob> change) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                client.resources(StreamJob.class).inNamespace(NS).withName("wc").edit(j -> {
-                    change.accept(j);
-                    return j;
-                });
-                return;
-            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt == 5) {
-                    throw e;
-                }
-            }
-        }
-    }
-
     private Deployment deployment() {
-        return client.apps().deployments().inNamespace(NS).withName("wc-runner").get();
+        return RunnerJobHarness.deployment(client);
     }
 
     private String args() {
-        return String.join(" ", deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+        return RunnerJobHarness.args(client);
+    }
+
+    private void editSpec(Consumer<StreamJob> change) {
+        RunnerJobHarness.editSpec(client, change);
     }
 
     private int runnerParallelism(String op) {
@@ -265,18 +251,10 @@ class OneExecutorIT {
     }
 
     private StreamJob awaitJob(Predicate<StreamJob> check) {
-        return Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
-                .withName("wc").get(), j -> j.getStatus() != null && check.test(j));
+        return RunnerJobHarness.awaitJob(client, check);
     }
 
     private List<Event> events(String reason) {
-        return client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> reason.equals(e.getReason())).toList();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return RunnerJobHarness.events(client, reason);
     }
 }

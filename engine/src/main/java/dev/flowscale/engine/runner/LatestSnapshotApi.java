@@ -33,22 +33,10 @@ public final class LatestSnapshotApi implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        try {
-            JsonResponses.send(exchange, mapper, answer(exchange));
-        } finally {
-            exchange.close();
-        }
+        SingleEndpoint.serve(exchange, mapper, LATEST, "GET", this::answer);
     }
 
-    private Object answer(HttpExchange exchange) {
-        String path = exchange.getRequestURI().getPath();
-        if (!path.equals(LATEST)) {
-            return new ApiError(404, "no resource at " + path + "; use GET " + LATEST);
-        }
-        if (!exchange.getRequestMethod().equals("GET")) {
-            exchange.getResponseHeaders().set("Allow", "GET");
-            return new ApiError(405, exchange.getRequestMethod() + " " + path + " is not supported; use GET");
-        }
+    private Object answer() {
         Path latest = job.latestSnapshot();
         return latest == null
                 ? new ApiError(404, "job '" + job.name() + "' has no complete snapshot yet (" + job.status() + ")")

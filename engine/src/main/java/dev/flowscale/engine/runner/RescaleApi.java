@@ -51,23 +51,16 @@ public final class RescaleApi implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        try {
-            JsonResponses.send(exchange, mapper, answer(exchange));
-        } finally {
-            exchange.close();
-        }
+        SingleEndpoint.serve(exchange, mapper, RESCALE, "POST", () -> answer(exchange));
     }
 
-    private Object answer(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        if (!path.equals(RESCALE)) {
-            return new ApiError(404, "no resource at " + path + "; use POST " + RESCALE);
+    private Object answer(HttpExchange exchange) {
+        Object request;
+        try {
+            request = parallelism(exchange.getRequestBody());
+        } catch (IOException e) {
+            return badRequest("the body could not be read (" + e.getMessage() + ")");
         }
-        if (!exchange.getRequestMethod().equals("POST")) {
-            exchange.getResponseHeaders().set("Allow", "POST");
-            return new ApiError(405, exchange.getRequestMethod() + " " + path + " is not supported; use POST");
-        }
-        Object request = parallelism(exchange.getRequestBody());
         return request instanceof ApiError error ? error : rescale(cast(request));
     }
 
