@@ -64,14 +64,14 @@ k8s-operator/deploy/operator.yaml (a test compares them).
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs/status"]
   verbs: ["update"]
-# The runner's workload, API Service and configuration: watched (informers), read, created,
+# The runner's workload, API Service and configuration: read from informer caches (list, watch), created,
 # replaced; deleted by the garbage collector through owner references, so no delete verb.
 - apiGroups: ["apps"]
   resources: ["deployments"]
-  verbs: ["get", "list", "watch", "create", "update"]
+  verbs: ["list", "watch", "create", "update"]
 - apiGroups: [""]
   resources: ["services", "configmaps"]
-  verbs: ["get", "list", "watch", "create", "update"]
+  verbs: ["list", "watch", "create", "update"]
 # The savepoint claim is only checked for existence.
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]

@@ -33,4 +33,22 @@ public interface RunnerControl {
 
     /** The newest complete snapshot the runner knows (a stopped runner: its stop savepoint), if any. */
     Optional<String> latestSnapshot(StreamJob job);
+
+    /** {@link #state}, or empty when the runner cannot be reached (no pod, not started, stopped pod). */
+    default Optional<RunnerState> stateIfReachable(StreamJob job) {
+        try {
+            return Optional.of(state(job));
+        } catch (OperatorException unreachable) {
+            return Optional.empty();
+        }
+    }
+
+    /** {@link #latestSnapshot}, or empty when the runner cannot be reached. */
+    default Optional<String> latestSnapshotIfReachable(StreamJob job) {
+        try {
+            return latestSnapshot(job);
+        } catch (OperatorException unreachable) {
+            return Optional.empty();
+        }
+    }
 }

@@ -7,7 +7,6 @@ import dev.flowscale.operator.api.StreamJobStatus;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -45,7 +44,7 @@ final class RunnerExecutor {
     Duration execute(ReconcileStatus pass, Optional<Deployment> existing) {
         StreamJobStatus st = pass.status();
         if (st.pending != null) {
-            return new PendingSteps(pass, existing).carryOn();
+            return steps(pass, existing).carryOn();
         }
         Map<String, Integer> target = target(pass.job());
         if (existing.isEmpty()) {
@@ -59,15 +58,16 @@ final class RunnerExecutor {
         if (!ready || pass.job().getSpec().suspend && replicas(existing) == 0) {
             return notRunning(pass, existing.get(), target);
         }
+        observeRunner(pass, target);
         String reason = changeReason(pass, existing.get(), target);
         if (reason == null) {
             return null;
         }
         boolean templateChanged = !reason.equals("autoscaler") && !reason.equals("spec-parallelism");
         if (!templateChanged && PodSizing.covers(pass.job().getSpec().resources, st.deployedParallelism, target)) {
-            return new PendingSteps(pass, existing).inPlace(reason, target);
+            return steps(pass, existing).inPlace(reason, target);
         }
-        return new PendingSteps(pass, existing).replacePod(reason, target);
+        return steps(pass, existing).replacePod(reason, target);
     }
 
     /**
@@ -77,7 +77,8 @@ final class RunnerExecutor {
     private String changeReason(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
         StreamJobStatus st = pass.status();
         StreamJob job = pass.job();
-        if (!cluster.upToDate(RunnerDeployment.desired(job, st.deployedParallelism, st.deployedSavepoint), existing)) {
+        Deployment current = RunnerDeployment.desired(job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
+        if (!cluster.upToDate(current, existing)) {
             boolean newSpec = !java.util.Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
             return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
         }
@@ -86,6 +87,25 @@ final class RunnerExecutor {
         }
         return target.equals(job.getSpec().parallelism) || st.desiredParallelism.isEmpty()
                 ? "spec-parallelism" : "autoscaler";
+    }
+
+    /**
+     * Level-triggered on what the runner runs, not on what status last said: a runner restarted
+     * by the kubelet (from its pod's arguments) after an in-place rescale runs at the pod's
+     * parallelism again, and is rescaled again.
+     */
+    private void observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
+        Optional<RunnerState> state = control.stateIfReachable(pass.job());
+        if (state.isEmpty() || !state.get().status().equals("RUNNING") || state.get().runs(pass.status().parallelism)) {
+            return;
+        }
+        Map<String, Integer> runs = new TreeMap<>();
+        state.get().parallelism().forEach((op, p) -> {
+            if (target.containsKey(op) || pass.status().parallelism.containsKey(op)) {
+                runs.put(op, p);
+            }
+        });
+        pass.write(st -> st.parallelism = runs);
     }
 
     /** A target that failed for this generation is not tried again until the spec or the target changes. */
@@ -101,12 +121,12 @@ final class RunnerExecutor {
      * there is no state to save first. A runner that answers RUNNING is not ready yet: wait.
      */
     private Duration notRunning(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
-        Optional<RunnerState> state = state(pass.job());
+        Optional<RunnerState> state = control.stateIfReachable(pass.job());
         if (state.isPresent() && state.get().status().equals("RUNNING")) {
             return PENDING_RECHECK;
         }
         if (state.isPresent() && !pass.job().getSpec().suspend) {
-            Optional<String> savepoint = snapshot(pass.job());
+            Optional<String> savepoint = control.latestSnapshotIfReachable(pass.job());
             if (savepoint.isPresent() && !savepoint.get().equals(pass.status().deployedSavepoint)) {
                 events.normal(pass.job(), JobEvents.STRANDED_RUNNER, "runner " + RunnerResources.runnerName(pass.job())
                         + " is " + state.get().status() + ": restarting it from its savepoint " + savepoint.get());
@@ -162,191 +182,7 @@ final class RunnerExecutor {
         return deployment.map(d -> d.getSpec().getReplicas()).orElse(0);
     }
 
-    private Optional<RunnerState> state(StreamJob job) {
-        try {
-            return Optional.of(control.state(job));
-        } catch (OperatorException unreachable) {
-            return Optional.empty();
-        }
-    }
-
-    private Optional<String> snapshot(StreamJob job) {
-        try {
-            return control.latestSnapshot(job);
-        } catch (OperatorException unreachable) {
-            return Optional.empty();
-        }
-    }
-
-    /** The steps of one change recorded in status.pending. */
-    private final class PendingSteps {
-        private final ReconcileStatus pass;
-        private final Optional<Deployment> existing;
-
-        PendingSteps(ReconcileStatus pass, Optional<Deployment> existing) {
-            this.pass = pass;
-            this.existing = existing;
-        }
-
-        Duration inPlace(String reason, Map<String, Integer> target) {
-            record(reason, PendingChange.IN_PLACE, target);
-            try {
-                RunnerControl.InPlaceRescale done = control.rescale(pass.job(), target);
-                pass.write(st -> st.lastSavepoint = done.savepoint());
-                finish(true, target, done.downtime(), "through savepoint " + done.savepoint() + "; the pod stays");
-            } catch (OperatorException e) {
-                return carryOnInPlace(e.getMessage());
-            }
-            return null;
-        }
-
-        Duration replacePod(String reason, Map<String, Integer> target) {
-            record(reason, PendingChange.POD_REPLACEMENT, target);
-            String savepoint;
-            try {
-                savepoint = control.stopWithSavepoint(pass.job());
-            } catch (OperatorException e) {
-                // The runner may have stopped and the reply been lost: the next pass asks it.
-                return PENDING_RECHECK;
-            }
-            savepointTaken(savepoint, "stopped with savepoint");
-            return carryOn();
-        }
-
-        private void record(String reason, String path, Map<String, Integer> target) {
-            Long generation = pass.job().getMetadata().getGeneration();
-            pass.write(st -> {
-                PendingChange change = new PendingChange();
-                change.reason = reason;
-                change.path = path;
-                change.from = new TreeMap<>(st.parallelism);
-                change.to = new TreeMap<>(target);
-                change.started = clock.instant().toString();
-                change.generation = generation;
-                st.pending = change;
-            });
-        }
-
-        private void savepointTaken(String savepoint, String how) {
-            pass.write(st -> {
-                st.pending.savepoint = savepoint;
-                st.lastSavepoint = savepoint;
-            });
-            PendingChange c = pass.status().pending;
-            events.normal(pass.job(), JobEvents.SAVEPOINT_UPGRADE, "runner " + RunnerResources.runnerName(pass.job())
-                    + " " + how + " " + savepoint + " (" + c.reason + ", generation " + c.generation + ")"
-                    + (pass.job().getSpec().suspend ? "; suspended" : "; the new runner restores from it"));
-        }
-
-        /** Carries on the change in status.pending from where the last pass (or operator) left it. */
-        Duration carryOn() {
-            PendingChange c = pass.status().pending;
-            if (PendingChange.IN_PLACE.equals(c.path)) {
-                return carryOnInPlace("the operator restarted during the in-place rescale");
-            }
-            if (c.savepoint == null) {
-                return findSavepoint();
-            }
-            boolean back = Boolean.TRUE.equals(c.rollingBack);
-            Map<String, Integer> parallelism = back ? c.from : c.to;
-            if (!pass.job().getSpec().suspend && ready(existing)
-                    && state(pass.job()).map(s -> s.runs(parallelism)).orElse(false)) {
-                // The new runner runs: finish before applying anything newer (a spec edit since then
-                // gets a savepoint of its own). Until it runs, a newer spec joins this restore.
-                return observe(parallelism, back);
-            }
-            Deployment desired = RunnerDeployment.desired(pass.job(), parallelism, c.savepoint);
-            cluster.apply(desired, existing.orElse(null));
-            pass.write(st -> {
-                st.deployedParallelism = new TreeMap<>(parallelism);
-                st.deployedSavepoint = c.savepoint;
-            });
-            return observe(parallelism, back);
-        }
-
-        private Duration observe(Map<String, Integer> parallelism, boolean back) {
-            if (pass.job().getSpec().suspend) {
-                finish(true, parallelism, elapsed(), "suspended with savepoint " + pass.status().pending.savepoint);
-                return null;
-            }
-            if (ready(existing) && state(pass.job()).map(s -> s.runs(parallelism)).orElse(false)) {
-                PendingChange c = pass.status().pending;
-                finish(!back, parallelism, elapsed(), back ? "the runner at " + c.to + " was not ready within "
-                        + timeout + "; rolled back to " + c.from + " from the same savepoint " + c.savepoint
-                        : "restored from savepoint " + c.savepoint + " in a new pod");
-                return null;
-            }
-            if (!back && elapsed().compareTo(timeout) > 0) {
-                pass.write(st -> st.pending.rollingBack = true);
-                return carryOn();
-            }
-            return PENDING_RECHECK;
-        }
-
-        /** The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint. */
-        private Duration findSavepoint() {
-            Optional<RunnerState> state = state(pass.job());
-            if (state.isEmpty()) {
-                return PENDING_RECHECK;
-            }
-            if (state.get().status().equals("RUNNING")) {
-                pass.write(st -> st.pending = null); // it never stopped: the next pass starts again
-                return Duration.ZERO;
-            }
-            Optional<String> savepoint = snapshot(pass.job());
-            if (savepoint.isEmpty()) {
-                return PENDING_RECHECK;
-            }
-            savepointTaken(savepoint.get(), "had stopped (its reply was lost) with savepoint");
-            return carryOn();
-        }
-
-        /** After an in-place request failed or went unanswered: what does the runner run now? */
-        private Duration carryOnInPlace(String why) {
-            PendingChange c = pass.status().pending;
-            Optional<RunnerState> state = state(pass.job());
-            if (state.isPresent() && state.get().runs(c.to)) {
-                finish(true, c.to, elapsed(), "confirmed by the runner after: " + why);
-            } else if (state.isPresent() && state.get().status().equals("RUNNING")) {
-                finish(false, c.from, elapsed(), why + "; the job runs on at " + state.get().parallelism());
-            } else if (elapsed().compareTo(timeout) > 0) {
-                pass.write(st -> {
-                    st.pending.path = PendingChange.POD_REPLACEMENT;
-                    st.pending.rollingBack = true;
-                });
-                return carryOn(); // the runner is gone or stopped: restore the old parallelism in a new pod
-            } else {
-                return PENDING_RECHECK;
-            }
-            return null;
-        }
-
-        private Duration elapsed() {
-            return Duration.between(Instant.parse(pass.status().pending.started), clock.instant());
-        }
-
-        private void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
-            PendingChange c = pass.status().pending;
-            var outcome = new dev.flowscale.operator.api.RescaleOutcome();
-            outcome.time = clock.instant().toString();
-            outcome.path = c.path;
-            outcome.downtimeSeconds = downtime.toNanos() / 1e9;
-            outcome.succeeded = succeeded;
-            outcome.from = c.from;
-            outcome.to = c.to;
-            outcome.generation = c.generation;
-            outcome.message = RescaleReporting.message(outcome, detail);
-            pass.write(st -> {
-                st.parallelism = new TreeMap<>(parallelism);
-                st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
-                st.pending = null;
-                if (!succeeded && "autoscaler".equals(c.reason)) {
-                    st.desiredParallelism.putAll(parallelism); // the autoscaler decides again from what runs
-                }
-            });
-            if (!c.from.equals(c.to)) {
-                reporting.finished(pass.job(), outcome);
-            }
-        }
+    private PendingSteps steps(ReconcileStatus pass, Optional<Deployment> existing) {
+        return new PendingSteps(pass, existing, cluster, control, events, reporting, timeout, clock);
     }
 }
