@@ -40,8 +40,8 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsFifteenVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(15)
+    void theManifestsClusterRoleGrantsEighteenVerbsOnResources() {
+        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(18)
                 .contains("flowscale.dev streamjobs watch", " events create");
     }
 
