@@ -44,6 +44,28 @@ final class OptimisticMockServer implements AutoCloseable {
         conflicts++;
     }
 
+    /**
+     * Plays another writer once: just before the next status update of a resource whose path ends
+     * with {@code pathSuffix}, {@code change} is applied to the stored resource (a new version),
+     * so that update names a stale resourceVersion.
+     */
+    synchronized void beforeNextStatusUpdate(String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
+        interloper = new Interloper(pathSuffix, change);
+    }
+
+    private synchronized Interloper takeInterloper(String path) {
+        Interloper due = interloper != null && path.endsWith(interloper.pathSuffix() + "/status") ? interloper : null;
+        if (due != null) {
+            interloper = null;
+        }
+        return due;
+    }
+
+    private record Interloper(String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
+    }
+
+    private Interloper interloper;
+
     @Override
     public void close() {
         server.destroy();
@@ -53,6 +75,10 @@ final class OptimisticMockServer implements AutoCloseable {
         @Override
         public MockResponse handleUpdate(RecordedRequest request) {
             String path = request.getPath().replaceAll("/status(\\?.*)?$", "");
+            Interloper other = takeInterloper(request.getPath().replaceAll("\\?.*$", ""));
+            if (other != null) {
+                interlope(request, path, other);
+            }
             Map.Entry<?, String> stored = findResource(getKey(path));
             String sent = version(new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8));
             if (stored != null && sent != null && !sent.equals(version(stored.getValue()))) {
@@ -63,6 +89,16 @@ final class OptimisticMockServer implements AutoCloseable {
                                 + " changes to the latest version and try again").build()));
             }
             return super.handleUpdate(request);
+        }
+
+        private void interlope(RecordedRequest request, String path, Interloper other) {
+            try {
+                JsonNode changed = other.change().apply(JSON.readTree(findResource(getKey(path)).getValue()));
+                super.handleUpdate(new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                        request.getHeaders(), new io.fabric8.mockwebserver.http.Buffer(JSON.writeValueAsBytes(changed))));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         private String version(String json) {
