@@ -83,6 +83,11 @@ final class JobAutoscaler implements AutoCloseable {
         realizer.finished(succeeded);
     }
 
+    /** A reconcile pass ended with this status: see {@link StatusScalingRealizer#settled}. */
+    void settled(dev.flowscale.operator.api.StreamJob job) {
+        realizer.settled(job);
+    }
+
     @Override
     public void close() {
         realizer.close();

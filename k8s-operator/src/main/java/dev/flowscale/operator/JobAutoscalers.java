@@ -79,6 +79,10 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         if (wanted(job) && !loops.containsKey(key)) {
             loops.put(key, start(job, settings, handle));
         }
+        Loop loop = loops.get(key);
+        if (loop != null) {
+            loop.autoscaler().settled(job);
+        }
     }
 
     @Override

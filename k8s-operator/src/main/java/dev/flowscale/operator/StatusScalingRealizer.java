@@ -21,6 +21,7 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
     private final String name;
     private final Runnable reconcile;
     private CompletableFuture<Void> inFlight;
+    private Map<String, Integer> requested = Map.of();
 
     StatusScalingRealizer(JobStatusStore store, String namespace, String name, Runnable reconcile) {
         this.store = store;
@@ -38,6 +39,7 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
             return CompletableFuture.failedFuture(new OperatorException("StreamJob " + namespace + "/" + name
                     + " was deleted before its rescale was recorded"));
         }
+        requested = changes;
         inFlight = new CompletableFuture<>();
         CompletableFuture<Void> recorded = inFlight;
         reconcile.run();
@@ -54,6 +56,20 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
             done.completeExceptionally(new OperatorException("StreamJob " + namespace + "/" + name
                     + ": the rescale failed; see status.lastRescale"));
         }
+    }
+
+    /**
+     * After a reconcile pass with nothing pending: when its status holds what this loop asked for
+     * (not a stale copy from before), the request is over even if no rescale was reported: done
+     * when the job runs at it, failed when the reconciler declined it (e.g. it failed before).
+     */
+    synchronized void settled(dev.flowscale.operator.api.StreamJob job) {
+        var status = job.getStatus();
+        if (inFlight == null || status == null || status.pending != null
+                || !status.desiredParallelism.entrySet().containsAll(requested.entrySet())) {
+            return;
+        }
+        finished(status.parallelism.entrySet().containsAll(requested.entrySet()));
     }
 
     synchronized boolean inProgress() {

@@ -95,6 +95,19 @@ class JobStatusReporterIT {
         assertThat(realizer.inProgress()).isFalse();
     }
 
+    @Test
+    void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSeen() {
+        StatusScalingRealizer realizer = new StatusScalingRealizer(new JobStatusStore(client), NS, "wc", () -> { });
+        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+        StreamJob stale = job();
+        stale.getStatus().desiredParallelism.clear();
+
+        realizer.settled(stale);
+        assertThat(stage).as("a pass that had not seen the request yet").isNotDone();
+        realizer.settled(job());
+        assertThat(stage).isCompletedExceptionally();
+    }
+
     private static ScalingDecision scaleCount(int from, int to) {
         OperatorDecision count = new OperatorDecision("count", from, to, to, 6000, 1000, 1.0, 0,
                 List.of("bottleneck"));
