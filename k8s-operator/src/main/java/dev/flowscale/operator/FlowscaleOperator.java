@@ -77,8 +77,8 @@ public final class FlowscaleOperator {
                                           Clock clock, AutoscalerDefaults defaults, RunnerHealth health) {
         JobEvents events = new Fabric8JobEvents(client, clock);
         RunnerCluster cluster = new Fabric8RunnerCluster(client);
-        RunnerExecutor executor = new RunnerExecutor(cluster, control, events,
-                new RescaleReporting(events, loops.registry(), loops), loops.rescaleTimeout(), clock);
+        RunnerExecutor executor = new RunnerExecutor(new ExecutorTools(cluster, control, events,
+                new RescaleReporting(events, loops.registry(), loops), loops.rescaleTimeout(), clock));
         return new StreamJobReconciler(cluster, events, loops, executor, defaults, health, clock);
     }
 

@@ -4,7 +4,6 @@ import dev.flowscale.operator.RunnerControl.RunnerState;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.RescaleOutcome;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -19,29 +18,18 @@ import java.util.TreeMap;
 final class PendingSteps {
     private final ReconcileStatus pass;
     private final Optional<Deployment> existing;
-    private final RunnerCluster cluster;
-    private final RunnerControl control;
-    private final JobEvents events;
-    private final RescaleReporting reporting;
-    private final Duration timeout;
-    private final Clock clock;
+    private final ExecutorTools tools;
 
-    PendingSteps(ReconcileStatus pass, Optional<Deployment> existing, RunnerCluster cluster, RunnerControl control,
-                 JobEvents events, RescaleReporting reporting, Duration timeout, Clock clock) {
+    PendingSteps(ReconcileStatus pass, Optional<Deployment> existing, ExecutorTools tools) {
         this.pass = pass;
         this.existing = existing;
-        this.cluster = cluster;
-        this.control = control;
-        this.events = events;
-        this.reporting = reporting;
-        this.timeout = timeout;
-        this.clock = clock;
+        this.tools = tools;
     }
 
     Duration inPlace(String reason, Map<String, Integer> target) {
         record(reason, PendingChange.IN_PLACE, target);
         try {
-            RunnerControl.InPlaceRescale done = control.rescale(pass.job(), target);
+            RunnerControl.InPlaceRescale done = tools.control().rescale(pass.job(), target);
             pass.write(st -> st.lastSavepoint = done.savepoint());
             finish(true, target, done.downtime(), "through savepoint " + done.savepoint() + "; the pod stays");
         } catch (OperatorException e) {
@@ -54,7 +42,7 @@ final class PendingSteps {
         record(reason, PendingChange.POD_REPLACEMENT, target);
         String savepoint;
         try {
-            savepoint = control.stopWithSavepoint(pass.job());
+            savepoint = tools.control().stopWithSavepoint(pass.job());
         } catch (OperatorException e) {
             // The runner may have stopped and the reply been lost: the next pass asks it.
             return RunnerExecutor.PENDING_RECHECK;
@@ -71,7 +59,7 @@ final class PendingSteps {
             change.path = path;
             change.from = new TreeMap<>(st.parallelism);
             change.to = new TreeMap<>(target);
-            change.started = clock.instant().toString();
+            change.started = tools.clock().instant().toString();
             change.generation = generation;
             st.pending = change;
         });
@@ -83,7 +71,8 @@ final class PendingSteps {
             st.lastSavepoint = savepoint;
         });
         PendingChange c = pass.status().pending;
-        events.normal(pass.job(), JobEvents.SAVEPOINT_UPGRADE, "runner " + RunnerResources.runnerName(pass.job())
+        tools.events().normal(pass.job(), JobEvents.SAVEPOINT_UPGRADE, "runner "
+                + RunnerResources.runnerName(pass.job())
                 + " " + how + " " + savepoint + " (" + c.reason + ", generation " + c.generation + ")"
                 + (pass.job().getSpec().suspend ? "; suspended" : "; the new runner restores from it"));
     }
@@ -99,14 +88,13 @@ final class PendingSteps {
         }
         boolean back = Boolean.TRUE.equals(c.rollingBack);
         Map<String, Integer> parallelism = new TreeMap<>(back ? c.from : c.to); // sorted, as every pod template
-        if (!pass.job().getSpec().suspend && RunnerExecutor.ready(existing)
-                && control.stateIfReachable(pass.job()).map(s -> s.runs(parallelism)).orElse(false)) {
+        if (!pass.job().getSpec().suspend && runs(parallelism)) {
             // The new runner runs: finish before applying anything newer (a spec edit since then
             // gets a savepoint of its own). Until it runs, a newer spec joins this restore.
             return observe(parallelism, back);
         }
         Deployment desired = RunnerDeployment.desired(pass.job(), parallelism, c.savepoint);
-        cluster.apply(desired, existing.orElse(null));
+        tools.cluster().apply(desired, existing.orElse(null));
         pass.write(st -> {
             st.deployedParallelism = new TreeMap<>(parallelism);
             st.deployedSavepoint = c.savepoint;
@@ -119,14 +107,14 @@ final class PendingSteps {
             finish(true, parallelism, elapsed(), "suspended with savepoint " + pass.status().pending.savepoint);
             return null;
         }
-        if (RunnerExecutor.ready(existing) && control.stateIfReachable(pass.job()).map(s -> s.runs(parallelism)).orElse(false)) {
+        if (runs(parallelism)) {
             PendingChange c = pass.status().pending;
             finish(!back, parallelism, elapsed(), back ? "the runner at " + c.to + " was not ready within "
-                    + timeout + "; rolled back to " + c.from + " from the same savepoint " + c.savepoint
+                    + tools.timeout() + "; rolled back to " + c.from + " from the same savepoint " + c.savepoint
                     : "restored from savepoint " + c.savepoint + " in a new pod");
             return null;
         }
-        if (!back && elapsed().compareTo(timeout) > 0) {
+        if (!back && elapsed().compareTo(tools.timeout()) > 0) {
             pass.write(st -> st.pending.rollingBack = true);
             return carryOn();
         }
@@ -135,7 +123,7 @@ final class PendingSteps {
 
     /** The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint. */
     private Duration findSavepoint() {
-        Optional<RunnerState> state = control.stateIfReachable(pass.job());
+        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isEmpty()) {
             return RunnerExecutor.PENDING_RECHECK;
         }
@@ -143,7 +131,7 @@ final class PendingSteps {
             pass.write(st -> st.pending = null); // it never stopped: the next pass starts again
             return Duration.ZERO;
         }
-        Optional<String> savepoint = control.latestSnapshotIfReachable(pass.job());
+        Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
         if (savepoint.isEmpty()) {
             return RunnerExecutor.PENDING_RECHECK;
         }
@@ -154,12 +142,12 @@ final class PendingSteps {
     /** After an in-place request failed or went unanswered: what does the runner run now? */
     private Duration carryOnInPlace(String why) {
         PendingChange c = pass.status().pending;
-        Optional<RunnerState> state = control.stateIfReachable(pass.job());
+        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isPresent() && state.get().runs(c.to)) {
             finish(true, c.to, elapsed(), "confirmed by the runner after: " + why);
         } else if (state.isPresent() && state.get().status().equals("RUNNING")) {
             finish(false, c.from, elapsed(), why + "; the job runs on at " + state.get().parallelism());
-        } else if (elapsed().compareTo(timeout) > 0) {
+        } else if (elapsed().compareTo(tools.timeout()) > 0) {
             pass.write(st -> {
                 st.pending.path = PendingChange.POD_REPLACEMENT;
                 st.pending.rollingBack = true;
@@ -171,14 +159,20 @@ final class PendingSteps {
         return null;
     }
 
+    /** Whether the Deployment is ready and its runner answers RUNNING at {@code parallelism}. */
+    private boolean runs(Map<String, Integer> parallelism) {
+        return RunnerExecutor.ready(existing)
+                && tools.control().stateIfReachable(pass.job()).map(s -> s.runs(parallelism)).orElse(false);
+    }
+
     private Duration elapsed() {
-        return Duration.between(Instant.parse(pass.status().pending.started), clock.instant());
+        return Duration.between(Instant.parse(pass.status().pending.started), tools.clock().instant());
     }
 
     private void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
         PendingChange c = pass.status().pending;
         var outcome = new RescaleOutcome();
-        outcome.time = clock.instant().toString();
+        outcome.time = tools.clock().instant().toString();
         outcome.path = c.path;
         outcome.downtimeSeconds = downtime.toNanos() / 1e9;
         outcome.succeeded = succeeded;
@@ -195,7 +189,7 @@ final class PendingSteps {
             }
         });
         if (!c.from.equals(c.to)) {
-            reporting.finished(pass.job(), outcome);
+            tools.reporting().finished(pass.job(), outcome);
         }
     }
 }

@@ -5,7 +5,6 @@ import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -23,21 +22,10 @@ import java.util.TreeMap;
  */
 final class RunnerExecutor {
     static final Duration PENDING_RECHECK = Duration.ofSeconds(1);
-    private final RunnerCluster cluster;
-    private final RunnerControl control;
-    private final JobEvents events;
-    private final RescaleReporting reporting;
-    private final Duration timeout;
-    private final Clock clock;
+    private final ExecutorTools tools;
 
-    RunnerExecutor(RunnerCluster cluster, RunnerControl control, JobEvents events, RescaleReporting reporting,
-                   Duration timeout, Clock clock) {
-        this.cluster = cluster;
-        this.control = control;
-        this.events = events;
-        this.reporting = reporting;
-        this.timeout = timeout;
-        this.clock = clock;
+    RunnerExecutor(ExecutorTools tools) {
+        this.tools = tools;
     }
 
     /** One pass; returns how soon to look again (null: on the next event). */
@@ -78,7 +66,7 @@ final class RunnerExecutor {
         StreamJobStatus st = pass.status();
         StreamJob job = pass.job();
         Deployment current = RunnerDeployment.desired(job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
-        if (!cluster.upToDate(current, existing)) {
+        if (!tools.cluster().upToDate(current, existing)) {
             boolean newSpec = !java.util.Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
             return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
         }
@@ -95,7 +83,7 @@ final class RunnerExecutor {
      * parallelism again, and is rescaled again.
      */
     private void observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
-        Optional<RunnerState> state = control.stateIfReachable(pass.job());
+        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isEmpty() || !state.get().status().equals("RUNNING") || state.get().runs(pass.status().parallelism)) {
             return;
         }
@@ -121,14 +109,15 @@ final class RunnerExecutor {
      * there is no state to save first. A runner that answers RUNNING is not ready yet: wait.
      */
     private Duration notRunning(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
-        Optional<RunnerState> state = control.stateIfReachable(pass.job());
+        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isPresent() && state.get().status().equals("RUNNING")) {
             return PENDING_RECHECK;
         }
         if (state.isPresent() && !pass.job().getSpec().suspend) {
-            Optional<String> savepoint = control.latestSnapshotIfReachable(pass.job());
+            Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
             if (savepoint.isPresent() && !savepoint.get().equals(pass.status().deployedSavepoint)) {
-                events.normal(pass.job(), JobEvents.STRANDED_RUNNER, "runner " + RunnerResources.runnerName(pass.job())
+                tools.events().normal(pass.job(), JobEvents.STRANDED_RUNNER, "runner "
+                        + RunnerResources.runnerName(pass.job())
                         + " is " + state.get().status() + ": restarting it from its savepoint " + savepoint.get());
                 pass.write(st -> st.lastSavepoint = savepoint.get());
             }
@@ -149,7 +138,7 @@ final class RunnerExecutor {
     }
 
     private void deploy(ReconcileStatus pass, Map<String, Integer> parallelism, String savepoint, Deployment existing) {
-        cluster.apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
+        tools.cluster().apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
         pass.write(st -> {
             st.deployedParallelism = new TreeMap<>(parallelism);
             st.deployedSavepoint = savepoint;
@@ -183,6 +172,6 @@ final class RunnerExecutor {
     }
 
     private PendingSteps steps(ReconcileStatus pass, Optional<Deployment> existing) {
-        return new PendingSteps(pass, existing, cluster, control, events, reporting, timeout, clock);
+        return new PendingSteps(pass, existing, tools);
     }
 }
