@@ -11,11 +11,11 @@ import java.util.function.Consumer;
  * The autoscaler loops' status writer (decisions, and the parallelism a SCALE decision asks for):
  * each write reads the latest version, applies the change and replaces it with optimistic
  * concurrency, applying the change again to a fresh copy on a conflict (the reconciler, or a former
- * leader, wrote in between). It writes once per decision, never per sample; the reconciler writes
- * through {@link ReconcileStatus}, so no lock is shared between the two.
+ * leader, wrote in between) after a short random pause. It writes once per decision, never per
+ * sample; the reconciler writes through {@link ReconcileStatus}, so no lock is shared between the two.
  */
 final class JobStatusStore {
-    static final int ATTEMPTS = 5;
+    static final int ATTEMPTS = 8;
     private final KubernetesClient client;
 
     JobStatusStore(KubernetesClient client) {
@@ -48,6 +48,9 @@ final class JobStatusStore {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == ATTEMPTS) {
                     throw e;
                 }
+                // A random pause that grows, so two writers that keep colliding fall out of step.
+                java.util.concurrent.locks.LockSupport.parkNanos(java.time.Duration.ofMillis(
+                        java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L * attempt)).toNanos());
             }
         }
     }
