@@ -4,7 +4,6 @@ import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -20,21 +19,9 @@ final class RunnerJobHarness {
     private RunnerJobHarness() {
     }
 
-    /** As a user's edit: read, change, write against that version; again when the operator wrote in between. */
+    /** As a user's edit of jobs/wc: read, change, write against that version; again after a 409. */
     static void editSpec(KubernetesClient client, Consumer<StreamJob> change) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                client.resources(StreamJob.class).inNamespace(NS).withName("wc").edit(j -> {
-                    change.accept(j);
-                    return j;
-                });
-                return;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt == 5) {
-                    throw e;
-                }
-            }
-        }
+        StreamJobs.edit(client, NS, "wc", change);
     }
 
     static StreamJob awaitJob(KubernetesClient client, Predicate<StreamJob> check) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -23,10 +24,12 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -137,6 +140,27 @@ class StreamJobReconcilerIT {
                 .contains("--parallelism count=6,split=2 --restore-from /flowscale/savepoints/jobs/wc/sp-3");
         StreamJob rescaling = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Rescaling);
         assertThat(Conditions.isTrue(rescaling.getStatus(), Conditions.SCALING)).isTrue();
+    }
+
+    @Test
+    void theRunnersTokenSecretIsCreatedOnceAndNeverReplacedByLaterPasses() {
+        createClaim("savepoints");
+        StreamJob job = client.resource(StreamJobs.wordCount(NS, "wc")).create();
+        Secret created = awaitResource(Secret.class, "wc-token");
+        String usersToken = Base64.getEncoder()
+                .encodeToString("a-token-the-user-set".getBytes(StandardCharsets.US_ASCII));
+        created.setData(Map.of(RunnerResources.TOKEN_KEY, usersToken));
+        Secret edited = client.resource(created).update();
+
+        StreamJobs.edit(client, NS, "wc", j -> j.getSpec().image = "registry.example/flowscale-runner:0.1.1");
+        awaitStatus("wc", j -> Long.valueOf(2).equals(j.getStatus().observedGeneration));
+        Eventually.await("the runner Deployment of generation 2", () -> awaitResource(Deployment.class, "wc-runner"),
+                d -> d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":0.1.1"));
+
+        Secret after = client.secrets().inNamespace(NS).withName("wc-token").get();
+        assertThat(after.getMetadata().getResourceVersion()).as("not written again")
+                .isEqualTo(edited.getMetadata().getResourceVersion());
+        assertThat(new RunnerTokens(client).apply(job)).hasValue("a-token-the-user-set");
     }
 
     @Test
