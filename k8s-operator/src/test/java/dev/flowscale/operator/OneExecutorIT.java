@@ -135,7 +135,8 @@ class OneExecutorIT {
         assertThat(args()).contains("--restore-from " + upgraded.getStatus().lastSavepoint);
         assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(upgrade"));
-        assertThat(deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()).isEmpty();
+        assertThat(deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .extracting(EnvVar::getName).containsExactly(RunnerResources.TOKEN_ENV); // this release's, not OLD
         assertThat(kubelet.restarts()).isZero();
     }
 

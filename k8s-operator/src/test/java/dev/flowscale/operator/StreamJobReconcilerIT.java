@@ -208,7 +208,7 @@ class StreamJobReconcilerIT {
 
         StreamJob failed = awaitStatus("bounds", j -> j.getStatus().phase == JobPhase.Failed);
         assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED).orElseThrow().getMessage())
-                .contains("spec.autoscaler.minParallelism (8)").contains("lower min or raise max");
+                .contains("spec.autoscaler.minParallelism 8 is above spec.autoscaler.maxParallelism 4; lower it or raise the maximum");
         client.resources(StreamJob.class).inNamespace(NS).withName("bounds")
                 .edit(j -> { j.getSpec().autoscaler.minParallelism = 1; return j; });
 
