@@ -64,19 +64,19 @@ k8s-operator/deploy/operator.yaml (a test compares them).
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs/status"]
   verbs: ["update"]
-# The runner's workload, API Service and configuration: read, created, replaced; deleted by the
-# garbage collector through owner references, so no delete verb. Runner Deployments and pods are
-# watched (informers) so that their failures reach the StreamJob's status.
+# The runner's workload, API Service and configuration: read from informer caches (list, watch), created,
+# replaced; deleted by the garbage collector through owner references, so no delete verb. Runner pods are
+# watched (an informer) so that their failures reach the StreamJob's status.
 - apiGroups: ["apps"]
   resources: ["deployments"]
-  verbs: ["get", "list", "watch", "create", "update"]
+  verbs: ["list", "watch", "create", "update"]
+- apiGroups: [""]
+  resources: ["services", "configmaps"]
+  verbs: ["list", "watch", "create", "update"]
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["list", "watch"]
-- apiGroups: [""]
-  resources: ["services", "configmaps"]
-  verbs: ["get", "create", "update"]
-# The runner's control API token: one Secret per job, created once and read to call the runner.
+# The runner's control API token: one Secret per job, created once and read (get, no cache) to call the runner.
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["get", "create"]

@@ -68,7 +68,7 @@ public final class SavepointBenchmark {
         }
     }
 
-    private static JobGraph graph(long keys, int parallelism) {
+    static JobGraph graph(long keys, int parallelism) {
         JobBuilder job = JobBuilder.named("savepoint-bench");
         job.source("keys", Sources.replayable(null, keys, seq -> seq)).parallelism(2)
                 .keyBy(seq -> seq).process("store", Store::new).parallelism(parallelism)
@@ -76,7 +76,7 @@ public final class SavepointBenchmark {
         return job.build();
     }
 
-    private static void awaitProcessed(RunningJob job, long keys) throws InterruptedException {
+    static void awaitProcessed(RunningJob job, long keys) throws InterruptedException {
         while (job.metrics().instancesOf("store").stream().mapToLong(i -> i.recordsIn()).sum() < keys) {
             Thread.sleep(20);
         }
@@ -88,7 +88,7 @@ public final class SavepointBenchmark {
         }
     }
 
-    private static void delete(Path dir) throws IOException {
+    static void delete(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -40,8 +40,8 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentyOneVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(21)
+    void theManifestsClusterRoleGrantsTwentyTwoVerbsOnResources() {
+        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(22)
                 .contains("flowscale.dev streamjobs watch", " events create");
     }
 

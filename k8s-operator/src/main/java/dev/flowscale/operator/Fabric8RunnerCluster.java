@@ -2,7 +2,6 @@ package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -10,46 +9,58 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@link RunnerCluster} on the Fabric8 client. Writes with create-or-replace (not server-side
- * apply), which works the same on a real API server and on Fabric8's mock server. A resource whose
- * desired state is unchanged (same {@value #HASH_ANNOTATION}) is not written again, so a
- * reconcile that changes nothing writes nothing.
+ * {@link RunnerCluster} on the Fabric8 client. Writes with create or replace (not server-side
+ * apply), which works the same on a real API server and on Fabric8's mock server; a replace names
+ * the resourceVersion of the cached copy, so a stale cache gets 409 and the pass is retried. A
+ * resource whose desired state is unchanged (same {@value #HASH_ANNOTATION}) is not written again,
+ * so a reconcile that changes nothing writes nothing.
  */
 public final class Fabric8RunnerCluster implements RunnerCluster {
+    static final String HASH_ANNOTATION = "flowscale.dev/desired-hash";
     private final KubernetesClient client;
 
     public Fabric8RunnerCluster(KubernetesClient client) {
         this.client = client;
     }
 
-    static final String HASH_ANNOTATION = "flowscale.dev/desired-hash";
-
     @Override
-    public void apply(HasMetadata desired) {
+    public void apply(HasMetadata desired, HasMetadata existing) {
         if (desired instanceof Secret) {
-            // A Secret's content is generated once (a random token): create it, never replace it.
-            var secret = client.resource(desired).inNamespace(desired.getMetadata().getNamespace());
-            if (secret.get() == null) {
-                secret.create();
-            }
+            createOnce(desired);
             return;
         }
-        if (upToDate(desired)) {
+        if (upToDate(desired, existing)) {
             return;
         }
-        client.resource(desired).inNamespace(desired.getMetadata().getNamespace())
-                .createOr(NonDeletingOperation::update);
+        String ns = desired.getMetadata().getNamespace();
+        if (existing == null) {
+            // The cache may not show a resource this operator created a moment ago: then replace it.
+            client.resource(desired).inNamespace(ns).createOr(NonDeletingOperation::update);
+        } else {
+            desired.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
+            client.resource(desired).inNamespace(ns).update();
+        }
     }
 
-    /** Stamps {@code desired} with the hash of its content and compares it with the stored one's. */
+    /**
+     * A Secret's content is generated once (a random token): create it when a get finds none, never
+     * replace it. Read with a get, not a cache: the operator needs no list or watch on Secrets.
+     */
+    private void createOnce(HasMetadata desired) {
+        var secret = client.resource(desired).inNamespace(desired.getMetadata().getNamespace());
+        if (secret.get() == null) {
+            secret.create();
+        }
+    }
+
+    /** Stamps {@code desired} with the hash of its content and compares it with the existing one's. */
     @Override
-    public boolean upToDate(HasMetadata desired) {
+    public boolean upToDate(HasMetadata desired, HasMetadata existing) {
         Map<String, String> annotations = new LinkedHashMap<>(annotations(desired));
         annotations.remove(HASH_ANNOTATION);
         desired.getMetadata().setAnnotations(annotations);
         String hash = Integer.toHexString(Serialization.asJson(desired).hashCode());
         annotations.put(HASH_ANNOTATION, hash);
-        HasMetadata existing = client.resource(desired).inNamespace(desired.getMetadata().getNamespace()).get();
         return existing != null && hash.equals(annotations(existing).get(HASH_ANNOTATION));
     }
 
@@ -61,14 +72,5 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
     @Override
     public boolean claimExists(String namespace, String claimName) {
         return client.persistentVolumeClaims().inNamespace(namespace).withName(claimName).get() != null;
-    }
-
-    @Override
-    public int readyReplicas(String namespace, String deploymentName) {
-        Deployment d = client.apps().deployments().inNamespace(namespace).withName(deploymentName).get();
-        if (d == null || d.getStatus() == null || d.getStatus().getReadyReplicas() == null) {
-            return 0;
-        }
-        return d.getStatus().getReadyReplicas();
     }
 }

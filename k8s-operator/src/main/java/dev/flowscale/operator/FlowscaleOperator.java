@@ -65,14 +65,25 @@ public final class FlowscaleOperator {
                 o.withLeaderElectionConfiguration(leaderElection);
             }
         });
-        StreamJobReconciler reconciler = new StreamJobReconciler(new Fabric8RunnerCluster(client),
-                new Fabric8JobEvents(client, clock), loops, control, loops.store(), defaults, clock);
+        RunnerHealth health = new RunnerWatch(RunnerWatch.defaultDeployTimeout(
+                System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)));
+        StreamJobReconciler reconciler = reconciler(client, loops, control, clock, defaults, health);
         operator.register(reconciler, o -> {
             if (!namespaces.isEmpty()) {
                 o.settingNamespaces(namespaces);
             }
         });
         return operator;
+    }
+
+    /** The reconciler, with the one executor that changes runners, reporting rescales to {@code loops}. */
+    static StreamJobReconciler reconciler(KubernetesClient client, JobAutoscalers loops, RunnerControl control,
+                                          Clock clock, AutoscalerDefaults defaults, RunnerHealth health) {
+        JobEvents events = new Fabric8JobEvents(client, clock);
+        RunnerCluster cluster = new Fabric8RunnerCluster(client);
+        RunnerExecutor executor = new RunnerExecutor(new ExecutorTools(cluster, control, events,
+                new RescaleReporting(events, loops.registry(), loops), loops::rescaleTimeout, clock));
+        return new StreamJobReconciler(cluster, events, loops, executor, defaults, health, clock);
     }
 
     /** The namespaces in {@value #WATCH_NAMESPACES_ENV} (comma-separated; empty or unset: all namespaces). */
@@ -105,8 +116,8 @@ public final class FlowscaleOperator {
     /** The autoscaler loops of an operator in the cluster, reaching runners through their Services. */
     public static JobAutoscalers loops(KubernetesClient client, MeterRegistry registry,
                                        Function<StreamJob, URI> address, Duration rescaleTimeout, Clock clock) {
-        return new JobAutoscalers(client, new Fabric8RunnerCluster(client), new Fabric8JobEvents(client, clock),
-                registry, address, SAMPLE_INTERVAL, rescaleTimeout, clock);
+        return new JobAutoscalers(client, new Fabric8JobEvents(client, clock), registry, address, SAMPLE_INTERVAL,
+                rescaleTimeout, clock);
     }
 
     /**
@@ -137,10 +148,9 @@ public final class FlowscaleOperator {
             System.exit(2);
             return;
         }
-        JobAutoscalers loops = loops(client, registry, KubernetesRunnerLauncher::serviceAddress, rescaleTimeout, clock);
+        JobAutoscalers loops = loops(client, registry, HttpRunnerControl::serviceAddress, rescaleTimeout, clock);
         Operator operator = create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, rescaleTimeout,
-                        new RunnerTokens(client)), clock,
+                new HttpRunnerControl(HttpRunnerControl::serviceAddress, rescaleTimeout, new RunnerTokens(client)), clock,
                 leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
         String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
         MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,

@@ -11,8 +11,6 @@ import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
-import dev.flowscale.reconfig.HttpRunnerScalingRealizer;
-import dev.flowscale.reconfig.RescaleListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Clock;
@@ -24,25 +22,25 @@ import org.slf4j.LoggerFactory;
 /**
  * One StreamJob's DS2 loop: the runner's JSON API ({@link RunnerHttpMetricsSource}) feeds a
  * metrics window, {@link Ds2Policy} decides every policy interval, the {@link JobStatusReporter}
- * publishes each decision, and in mode auto the reconfigurator's {@link HttpRunnerScalingRealizer}
- * with a {@link KubernetesRunnerLauncher} rescales through a savepoint (rolling back on timeout).
+ * publishes each decision, and in mode auto the {@link StatusScalingRealizer} records the new
+ * parallelism in status for the reconciler to apply; this loop never touches the runner itself.
  */
 final class JobAutoscaler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscaler.class);
     static final Duration RUNNER_TIMEOUT = Duration.ofSeconds(5);
     private final String job;
     private final WindowedMetricsProvider provider;
-    private final HttpRunnerScalingRealizer realizer;
+    private final StatusScalingRealizer realizer;
     private final Autoscaler autoscaler;
     private final ControllerMetrics metrics;
 
     /**
      * @param job      namespace/name, for logs
      * @param runner   the runner's API base URI (stable across rescales: the Service)
-     * @param rescaleTimeout longest wait for a savepoint and for the new runner to run
+     * @param realizer records SCALE decisions in status for the reconciler
      */
-    JobAutoscaler(String job, AutoscalerSpec spec, URI runner, KubernetesRunnerLauncher launcher,
-                  JobStatusReporter reporter, MeterRegistry registry, Duration rescaleTimeout, Clock clock) {
+    JobAutoscaler(String job, AutoscalerSpec spec, URI runner, StatusScalingRealizer realizer,
+                  JobStatusReporter reporter, MeterRegistry registry, Clock clock) {
         this.job = job;
         Mode mode = spec.mode == AutoscalerMode.AUTO ? Mode.AUTO : Mode.RECOMMEND;
         Duration interval = DurationText.parse("spec.autoscaler.policyInterval", spec.policyInterval);
@@ -51,9 +49,7 @@ final class JobAutoscaler implements AutoCloseable {
         this.metrics = metrics;
         this.provider = new WindowedMetricsProvider(new RunnerHttpMetricsSource(runner, RUNNER_TIMEOUT),
                 new WindowSettings(interval, warmUp), List.of(metrics));
-        RescaleListener timing = report -> metrics.rescaleFinished(report.job(), report.downtime(), report.succeeded());
-        this.realizer = new HttpRunnerScalingRealizer(runner, launcher, rescaleTimeout, clock,
-                List.of(reporter, timing));
+        this.realizer = realizer;
         this.autoscaler = new Autoscaler(AutoscalerConfig.of(mode, interval), new Ds2Policy(policy(spec, warmUp),
                 clock), provider, realizer, List.of(metrics, reporter), clock,
                 error -> LOG.warn("StreamJob {}: autoscaler error: {}", job, error.toString()));
@@ -77,8 +73,19 @@ final class JobAutoscaler implements AutoCloseable {
         return realizer.inProgress();
     }
 
+    /** The reconciler finished a rescale: its downtime in this loop's metrics, and the loop may decide again. */
+    void rescaled(Duration downtime, boolean succeeded) {
+        metrics.rescaleFinished(job, downtime, succeeded);
+        realizer.finished(succeeded);
+    }
+
+    /** A reconcile pass ended with this status: see {@link StatusScalingRealizer#settled}. */
+    void settled(dev.flowscale.operator.api.StreamJob job) {
+        realizer.settled(job);
+    }
+
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         realizer.close();
         metrics.forget(job);
     }

@@ -20,13 +20,13 @@ import java.util.function.Function;
 /**
  * The autoscaler loops of all StreamJobs in this operator: one {@link JobAutoscaler} per job that
  * runs (phase Running or Rescaling, mode auto or recommend, not suspended), ticked on a shared
- * scheduler. A loop is rebuilt when the autoscaler settings change (the job keeps running) and
- * stops when the job is deleted, suspended, failed or its mode is off, never in mid-rescale.
+ * scheduler. A loop samples its runner and records decisions in status; it never changes the
+ * runner (the reconciler does), so it can be rebuilt at any time: when the autoscaler settings
+ * change, and stopped when the job is deleted (seen in the reconciler's informer cache),
+ * suspended, failed or its mode is off.
  */
 public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
-    private final KubernetesClient client;
     private final JobStatusStore store;
-    private final RunnerCluster cluster;
     private final JobEvents events;
     private final MeterRegistry registry;
     private final Function<StreamJob, URI> address;
@@ -44,15 +44,14 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     }
 
     /**
-     * @param address        the runner API of a job ({@link KubernetesRunnerLauncher#serviceAddress} in a cluster)
+     * @param address        the runner API of a job ({@link HttpRunnerControl#serviceAddress} in a cluster)
      * @param tick           how often each runner is sampled
-     * @param rescaleTimeout longest wait for a savepoint and for a new runner to run before rolling back
+     * @param rescaleTimeout how long the reconciler waits for a changed runner before rolling back,
+     *                       for jobs without spec.timeouts.rescale
      */
-    public JobAutoscalers(KubernetesClient client, RunnerCluster cluster, JobEvents events, MeterRegistry registry,
+    public JobAutoscalers(KubernetesClient client, JobEvents events, MeterRegistry registry,
                           Function<StreamJob, URI> address, Duration tick, Duration rescaleTimeout, Clock clock) {
-        this.client = client;
         this.store = new JobStatusStore(client);
-        this.cluster = cluster;
         this.events = events;
         this.registry = registry;
         this.address = address;
@@ -61,32 +60,33 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         this.clock = clock;
     }
 
-    /** The status writer these loops and the reconciler share (see {@link JobStatusStore}). */
-    JobStatusStore store() {
-        return store;
+    MeterRegistry registry() {
+        return registry;
     }
 
     @Override
-    public synchronized void reconcile(StreamJob job) {
+    public synchronized void reconcile(StreamJob job, JobHandle handle) {
         String key = key(job);
-        String settings = job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler)
-                + Serialization.asJson(job.getSpec().timeouts);
+        String settings = job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler);
         Loop current = loops.get(key);
-        if (current != null && current.autoscaler().rescaling()) {
-            return;
-        }
         if (current != null && (!wanted(job) || !current.settings().equals(settings))) {
             stop(key);
         }
         if (wanted(job) && !loops.containsKey(key)) {
-            loops.put(key, start(job, settings));
+            loops.put(key, start(job, settings, handle));
+        }
+        Loop loop = loops.get(key);
+        if (loop != null) {
+            loop.autoscaler().settled(job);
         }
     }
 
     @Override
-    public boolean rescaling(StreamJob job) {
+    public void rescaled(StreamJob job, Duration downtime, boolean succeeded) {
         Loop loop = loops.get(key(job));
-        return loop != null && loop.autoscaler().rescaling();
+        if (loop != null) {
+            loop.autoscaler().rescaled(downtime, succeeded);
+        }
     }
 
     /** Whether the job has a loop now (for tests and health). */
@@ -100,27 +100,28 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
                 && job.getSpec().autoscaler.mode != AutoscalerMode.OFF;
     }
 
-    private Loop start(StreamJob job, String settings) {
+    private Loop start(StreamJob job, String settings, JobHandle handle) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
-        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(store, cluster, ns, name, address, clock);
-        JobAutoscaler autoscaler = new JobAutoscaler(key(job), job.getSpec().autoscaler, address.apply(job), launcher,
-                reporter, registry, rescaleTimeout(job), clock);
-        ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(() -> tick(key(job), autoscaler), 0,
+        StatusScalingRealizer realizer = new StatusScalingRealizer(store, ns, name, handle.reconcile());
+        JobAutoscaler autoscaler = new JobAutoscaler(key(job), job.getSpec().autoscaler, address.apply(job), realizer,
+                reporter, registry, clock);
+        String key = key(job);
+        ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(() -> tick(key, autoscaler, handle), 0,
                 tick.toMillis(), TimeUnit.MILLISECONDS);
         return new Loop(settings, autoscaler, ticks);
     }
 
-    /** spec.timeouts.rescale, else the operator's default. */
-    private Duration rescaleTimeout(StreamJob job) {
+    /** spec.timeouts.rescale, else the operator's default: how long the executor waits for a changed runner. */
+    Duration rescaleTimeout(StreamJob job) {
         String text = job.getSpec().timeouts == null ? null : job.getSpec().timeouts.rescale;
         return text == null ? rescaleTimeout : DurationText.parse("spec.timeouts.rescale", text);
     }
 
-    private void tick(String key, JobAutoscaler autoscaler) {
-        String[] nsName = key.split("/", 2);
-        if (client.resources(StreamJob.class).inNamespace(nsName[0]).withName(nsName[1]).get() == null) {
+    /** Samples the runner and maybe decides; a job gone from the informer cache stops its loop (no API call). */
+    private void tick(String key, JobAutoscaler autoscaler, JobHandle handle) {
+        if (!handle.exists().getAsBoolean()) {
             synchronized (this) {
                 stop(key);
             }
@@ -133,11 +134,7 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         Loop loop = loops.remove(key);
         if (loop != null) {
             loop.ticks().cancel(false);
-            try {
-                loop.autoscaler().close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            loop.autoscaler().close();
         }
     }
 

@@ -14,6 +14,7 @@ public interface JobEvents {
     String RESCALED = "Rescaled";
     String RESCALE_FAILED = "RescaleFailed";
     String SCALING_BLOCKED = "ScalingBlocked";
+    String STRANDED_RUNNER = "StrandedRunnerRestarted";
 
     void normal(StreamJob job, String reason, String message);
 

@@ -5,37 +5,21 @@ import dev.flowscale.operator.api.StreamJobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * The one writer of StreamJob status, shared by the reconciler and the job's autoscaler loop.
- * Within this operator, work on a job that reads its status and acts on it (apply the runner,
- * record a rescale) runs under the job's lock ({@link #locked}), so the two never interleave; on
- * the API server, each status write replaces the latest version with optimistic concurrency and is
- * applied again to a fresh copy on a conflict (another writer, such as a former leader).
+ * The autoscaler loops' status writer (decisions, and the parallelism a SCALE decision asks for):
+ * each write reads the latest version, applies the change and replaces it with optimistic
+ * concurrency, applying the change again to a fresh copy on a conflict (the reconciler, or a former
+ * leader, wrote in between) after a short random pause. It writes once per decision, never per
+ * sample; the reconciler writes through {@link ReconcileStatus}, so no lock is shared between the two.
  */
 final class JobStatusStore {
-    static final int ATTEMPTS = 5;
+    static final int ATTEMPTS = 8;
     private final KubernetesClient client;
-    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
     JobStatusStore(KubernetesClient client) {
         this.client = client;
-    }
-
-    /** Runs {@code work} holding the job's lock (reentrant: {@link #edit} inside it is fine). */
-    <T> T locked(String namespace, String name, Supplier<T> work) {
-        ReentrantLock lock = locks.computeIfAbsent(namespace + "/" + name, key -> new ReentrantLock());
-        lock.lock();
-        try {
-            return work.get();
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** The job as the API server has it now, or null when it has been deleted. */
@@ -49,10 +33,6 @@ final class JobStatusStore {
      * @return the job as written, or null when it has been deleted
      */
     StreamJob edit(String namespace, String name, Consumer<StreamJobStatus> change) {
-        return locked(namespace, name, () -> write(namespace, name, change));
-    }
-
-    private StreamJob write(String namespace, String name, Consumer<StreamJobStatus> change) {
         for (int attempt = 1; ; attempt++) {
             StreamJob job = latest(namespace, name);
             if (job == null) {
@@ -68,12 +48,10 @@ final class JobStatusStore {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == ATTEMPTS) {
                     throw e;
                 }
+                // A random pause that grows, so two writers that keep colliding fall out of step.
+                java.util.concurrent.locks.LockSupport.parkNanos(java.time.Duration.ofMillis(
+                        java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L * attempt)).toNanos());
             }
         }
-    }
-
-    /** Forgets the lock of a deleted job. */
-    void forget(String namespace, String name) {
-        locks.remove(namespace + "/" + name);
     }
 }

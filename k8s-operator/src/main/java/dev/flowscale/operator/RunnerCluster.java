@@ -2,21 +2,23 @@ package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
-/** What the reconciler needs from the cluster; {@link Fabric8RunnerCluster} is the real one. */
+/**
+ * What the reconciler needs from the cluster; {@link Fabric8RunnerCluster} is the real one. The
+ * existing resources come from the reconciler's informer caches, so a pass reads nothing from the
+ * API server.
+ */
 public interface RunnerCluster {
 
     /**
-     * Creates the resource, or replaces the existing one of the same name with it; a Secret is
-     * only created when absent, never replaced (its content, a random token, must not change).
+     * Creates {@code desired} (existing null), or replaces {@code existing} with it unless it is up
+     * to date. A Secret is only created when absent and never replaced (its content, a random token,
+     * must not change); Secrets are not cached, so {@code existing} is ignored for them.
      */
-    void apply(HasMetadata desired);
+    void apply(HasMetadata desired, HasMetadata existing);
 
-    /** Whether the cluster already holds {@code desired} as {@link #apply} would write it. */
-    boolean upToDate(HasMetadata desired);
+    /** Whether {@code existing} is {@code desired} as {@link #apply} would write it. */
+    boolean upToDate(HasMetadata desired, HasMetadata existing);
 
     /** Whether the PersistentVolumeClaim exists in the namespace. */
     boolean claimExists(String namespace, String claimName);
-
-    /** Ready replicas of the Deployment; 0 when it does not exist. */
-    int readyReplicas(String namespace, String deploymentName);
 }

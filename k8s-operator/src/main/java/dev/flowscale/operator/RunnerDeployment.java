@@ -80,7 +80,7 @@ final class RunnerDeployment {
         StreamJobSpec spec = job.getSpec();
         ContainerBuilder c = new ContainerBuilder().withName(CONTAINER).withImage(spec.image)
                 .withArgs(args(job, parallelism, restoreFrom))
-                .withResources(resources(spec.resources, totalSlots(parallelism)))
+                .withResources(resources(spec.resources, PodSizing.slots(spec.resources, parallelism)))
                 .addNewPort().withName("http").withContainerPort(RunnerResources.API_PORT).endPort()
                 .withNewReadinessProbe().withNewHttpGet().withPath(READY_PATH).withNewPort("http")
                 .endHttpGet().withPeriodSeconds(5).endReadinessProbe()

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -13,7 +14,7 @@ import java.util.function.Function;
  * {@value RunnerResources#TOKEN_ENV}. Read on each use, so a Secret a user rotated (and the runner
  * restarted with) is picked up without restarting the operator.
  */
-public final class RunnerTokens implements Function<StreamJob, String> {
+public final class RunnerTokens implements Function<StreamJob, Optional<String>> {
     private final KubernetesClient client;
 
     public RunnerTokens(KubernetesClient client) {
@@ -21,7 +22,7 @@ public final class RunnerTokens implements Function<StreamJob, String> {
     }
 
     @Override
-    public String apply(StreamJob job) {
+    public Optional<String> apply(StreamJob job) {
         String ns = job.getMetadata().getNamespace();
         String name = RunnerResources.tokenName(job);
         Secret secret = client.secrets().inNamespace(ns).withName(name).get();
@@ -32,6 +33,6 @@ public final class RunnerTokens implements Function<StreamJob, String> {
                     + " has no '" + RunnerResources.TOKEN_KEY + "' key; the operator creates it on the next"
                     + " reconcile: delete the Secret if it was edited by hand");
         }
-        return new String(Base64.getDecoder().decode(encoded), StandardCharsets.US_ASCII).trim();
+        return Optional.of(new String(Base64.getDecoder().decode(encoded), StandardCharsets.US_ASCII).trim());
     }
 }

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -33,13 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  * process ({@link LocalKubelet}): a bottleneck leads to a decision in status and Events, and in
  * mode auto to a rescale through a savepoint, or a rollback when the new runner never comes up.
  */
-@EnableKubernetesMockClient(crud = true)
 class AutoscalingIT {
     static final String NS = "jobs";
     static final Duration WAIT = Duration.ofSeconds(60);
     /** Room for a runner JVM to start and restore on a busy 2-core CI machine. */
     static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(12);
-    KubernetesClient client;
+    final OptimisticMockServer server = new OptimisticMockServer();
+    final KubernetesClient client = server.client();
     Operator operator;
     JobAutoscalers loops;
     LocalKubelet kubelet;
@@ -53,6 +52,8 @@ class AutoscalingIT {
         operator.stop();
         loops.close();
         kubelet.close();
+        client.close();
+        server.close();
     }
 
     @Test
@@ -154,17 +155,14 @@ class AutoscalingIT {
     }
 
     private void editSpec(java.util.function.Consumer<StreamJob> change) {
-        client.resources(StreamJob.class).inNamespace(NS).withName("wc").edit(j -> {
-            change.accept(j);
-            return j;
-        });
+        RunnerJobHarness.editSpec(client, change);
     }
 
     private void start(AutoscalerMode mode, Predicate<List<String>> accept) throws IOException {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        kubelet = new LocalKubelet(client, NS, "wc-runner", engineJar(), freePort(), dir, accept);
+        kubelet = new LocalKubelet(client, NS, "wc-runner", engineJar(), RunnerJobHarness.freePort(), dir, accept);
         loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(),
                 RESCALE_TIMEOUT, Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
@@ -190,18 +188,15 @@ class AutoscalingIT {
     }
 
     private String args() {
-        Deployment d = client.apps().deployments().inNamespace(NS).withName("wc-runner").get();
-        return String.join(" ", d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+        return RunnerJobHarness.args(client);
     }
 
     private StreamJob awaitJob(Predicate<StreamJob> check) {
-        return Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
-                .withName("wc").get(), j -> j.getStatus() != null && check.test(j));
+        return RunnerJobHarness.awaitJob(client, check);
     }
 
     private List<Event> events(String reason) {
-        return client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> reason.equals(e.getReason())).toList();
+        return RunnerJobHarness.events(client, reason);
     }
 
     static Path engineJar() {
@@ -210,9 +205,4 @@ class AutoscalingIT {
         return jar;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -78,37 +78,34 @@ class JobStatusReporterIT {
     }
 
     @Test
-    void aRescaleRecordsTheSavepointAndEmitsRescaledOrRescaleFailed() {
-        reporter.onRescale(RescaleReport.succeeded("wordcount", T0, Map.of("count", 3), Map.of("count", 6),
-                Path.of("/sp/1"), Duration.ofSeconds(2)));
-        reporter.onRescale(RescaleReport.failed("wordcount", T0, Map.of("count", 6), Map.of("count", 9),
-                Path.of("/sp/2"), Duration.ofSeconds(9), "the runner never became ready; rolled back"));
+    void aScaleDecisionIsOnlyRecordedAsTheDesiredParallelismAndAsksTheReconcilerToApplyIt() {
+        int[] reconciles = new int[1];
+        StatusScalingRealizer realizer = new StatusScalingRealizer(new JobStatusStore(client), NS, "wc",
+                () -> reconciles[0]++);
 
-        StreamJobStatus status = job().getStatus();
-        assertThat(status.lastSavepoint).isEqualTo("/sp/2");
-        assertThat(Conditions.find(status, Conditions.SCALING).orElseThrow().getReason()).isEqualTo("RescaleFailed");
-        assertThat(events(JobEvents.RESCALED)).singleElement().satisfies(e -> assertThat(e.getMessage())
-                .contains("count 3 -> 6"));
-        assertThat(events(JobEvents.RESCALE_FAILED)).singleElement().satisfies(e -> assertThat(e.getType())
-                .isEqualTo("Warning"));
+        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+
+        assertThat(job().getStatus().desiredParallelism).containsExactly(Map.entry("count", 6));
+        assertThat(reconciles[0]).isEqualTo(1);
+        assertThat(client.apps().deployments().inNamespace(NS).withName("wc-runner").get())
+                .as("the autoscaler never touches the runner").isNull();
+        assertThat(stage).isNotDone();
+        realizer.finished(true);
+        assertThat(stage).isCompleted();
+        assertThat(realizer.inProgress()).isFalse();
     }
 
     @Test
-    void theLauncherRecordsTheRescaleInStatusAndRestartsTheRunnerFromTheSavepoint() {
-        KubernetesRunnerLauncher launcher = new KubernetesRunnerLauncher(new JobStatusStore(client), new Fabric8RunnerCluster(client),
-                NS, "wc", KubernetesRunnerLauncher::serviceAddress, clock);
+    void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSeen() {
+        StatusScalingRealizer realizer = new StatusScalingRealizer(new JobStatusStore(client), NS, "wc", () -> { });
+        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+        StreamJob stale = job();
+        stale.getStatus().desiredParallelism.clear();
 
-        URI runner = launcher.start(Map.of("split", 2, "count", 6), Path.of("/flowscale/savepoints/jobs/wc/sp-1"));
-
-        assertThat(runner).isEqualTo(URI.create("http://wc-runner.jobs.svc:9249"));
-        StreamJobStatus status = job().getStatus();
-        assertThat(status.phase).isEqualTo(JobPhase.Rescaling);
-        assertThat(status.parallelism).containsExactly(Map.entry("count", 6), Map.entry("split", 2));
-        assertThat(Conditions.isTrue(status, Conditions.SCALING)).isTrue();
-        Deployment d = client.apps().deployments().inNamespace(NS).withName("wc-runner").get();
-        assertThat(d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
-                .containsSubsequence("--parallelism", "count=6,split=2", "--restore-from",
-                        "/flowscale/savepoints/jobs/wc/sp-1");
+        realizer.settled(stale);
+        assertThat(stage).as("a pass that had not seen the request yet").isNotDone();
+        realizer.settled(job());
+        assertThat(stage).isCompletedExceptionally();
     }
 
     private static ScalingDecision scaleCount(int from, int to) {

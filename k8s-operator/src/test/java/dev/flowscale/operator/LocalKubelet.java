@@ -73,6 +73,8 @@ final class LocalKubelet implements AutoCloseable {
             } else if (process != null && !process.isAlive()) {
                 restarts++;
                 replace(desired, d.getSpec().getReplicas());
+            } else if (process == null && accept.test(desired)) {
+                replace(desired, d.getSpec().getReplicas()); // a pod that could not start may start now
             }
             boolean ready = process != null && process.isAlive() && answers();
             if (ready != reportedReady || d.getStatus() == null) {
@@ -83,6 +85,11 @@ final class LocalKubelet implements AutoCloseable {
         } catch (RuntimeException | IOException e) {
             System.err.println("local kubelet: " + e);
         }
+    }
+
+    /** How many runner processes (pods) were started so far. */
+    synchronized int started() {
+        return started;
     }
 
     /** How many times a runner exited on its own and was started again with the same args. */

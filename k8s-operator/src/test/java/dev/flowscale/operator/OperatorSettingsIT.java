@@ -35,7 +35,7 @@ class OperatorSettingsIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
+        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
                 Duration.ofSeconds(5), Clock.systemUTC());
     }
 
@@ -80,7 +80,7 @@ class OperatorSettingsIT {
     }
 
     private void start(Set<String> namespaces, AutoscalerDefaults defaults) {
-        operator = FlowscaleOperator.create(client, loops, job -> "unused", Clock.systemUTC(), null, namespaces,
+        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC(), null, namespaces,
                 defaults);
         operator.start();
     }

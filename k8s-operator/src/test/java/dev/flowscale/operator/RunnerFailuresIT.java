@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * A runner pod's failure reaches the StreamJob's status within 10 seconds. The mock API server has
  * no ReplicaSet controller, scheduler or kubelet: the test creates the pod as the ReplicaSet
  * controller would (the Deployment's template labels and annotations) with the status the kubelet
- * or the scheduler would write (shapes in {@link RunnerHealthTest}).
+ * or the scheduler would write (shapes in {@link RunnerProblemsTest}).
  */
 @EnableKubernetesMockClient(crud = true)
 class RunnerFailuresIT {
@@ -43,7 +43,7 @@ class RunnerFailuresIT {
 
     @Test
     void aPodStuckInImagePullShowsInStatusWithin10Seconds() {
-        Condition condition = runnerPodWithStatus(RunnerHealthTest.IMAGE_PULL_BACKOFF);
+        Condition condition = runnerPodWithStatus(RunnerProblemsTest.IMAGE_PULL_BACKOFF);
 
         assertThat(condition.getReason()).isEqualTo("ImagePullBackOff");
         assertThat(condition.getMessage()).contains("cannot pull image registry.example/flowscale-runner:0.1.O");
@@ -51,7 +51,7 @@ class RunnerFailuresIT {
 
     @Test
     void aPodThatCannotBeScheduledShowsInStatusWithin10Seconds() {
-        Condition condition = runnerPodWithStatus(RunnerHealthTest.UNSCHEDULABLE);
+        Condition condition = runnerPodWithStatus(RunnerProblemsTest.UNSCHEDULABLE);
 
         assertThat(condition.getReason()).isEqualTo("Unschedulable");
         assertThat(condition.getMessage()).contains("0/3 nodes are available: 3 Insufficient cpu");
@@ -59,9 +59,9 @@ class RunnerFailuresIT {
 
     @Test
     void theJobRecoversWhenThePodIsHealthyAgain() {
-        runnerPodWithStatus(RunnerHealthTest.IMAGE_PULL_BACKOFF);
+        runnerPodWithStatus(RunnerProblemsTest.IMAGE_PULL_BACKOFF);
         Pod pod = client.pods().inNamespace(NS).withName("wc-runner-7d9f8b6c5-x2x4q").get();
-        pod.setStatus(Serialization.unmarshal(RunnerHealthTest.STARTING, Pod.class).getStatus());
+        pod.setStatus(Serialization.unmarshal(RunnerProblemsTest.STARTING, Pod.class).getStatus());
         client.pods().inNamespace(NS).resource(pod).updateStatus();
 
         StreamJob job = awaitJob(j -> Conditions.isTrue(j.getStatus(), RunnerWatch.CONDITION));

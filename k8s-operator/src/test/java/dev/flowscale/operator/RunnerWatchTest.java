@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class RunnerWatchTest {
     static final Instant NOW = Instant.parse("2026-12-01T05:00:00Z");
-    static final RunnerHealth.Problem UNSCHEDULABLE = new RunnerHealth.Problem("Unschedulable",
+    static final RunnerProblems.Problem UNSCHEDULABLE = new RunnerProblems.Problem("Unschedulable",
             "pod wc-runner-1 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.");
 
     @Test

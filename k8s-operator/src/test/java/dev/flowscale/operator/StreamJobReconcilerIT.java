@@ -3,12 +3,15 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.PendingChange;
+import java.util.Map;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -21,10 +24,12 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,10 +49,10 @@ class StreamJobReconcilerIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
+        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
                 Duration.ofSeconds(5), Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops,
-                new HttpRunnerControl(KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5),
+                new HttpRunnerControl(HttpRunnerControl::serviceAddress, Duration.ofSeconds(5),
                         new RunnerTokens(client)), Clock.systemUTC());
         operator.start();
     }
@@ -111,29 +116,51 @@ class StreamJobReconcilerIT {
     }
 
     @Test
-    void aRescaleInterruptedByAnOperatorRestartResumesFromTheStatus() {
+    void aChangeRecordedInStatusWithItsSavepointIsCarriedOnByTheNextPass() {
         createClaim("savepoints");
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
         awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Deploying);
         client.resources(StreamJob.class).inNamespace(NS).withName("wc").editStatus(j -> {
-            j.getStatus().lastSavepoint = "/flowscale/savepoints/jobs/wc/sp-3";
-            Conditions.set(j.getStatus(), Conditions.SCALING, true, "Rescaling", "restarting the runner",
-                    1L, java.time.Instant.now());
+            PendingChange change = new PendingChange();
+            change.reason = "autoscaler";
+            change.path = PendingChange.POD_REPLACEMENT;
+            change.from = Map.of("count", 3, "split", 2);
+            change.to = Map.of("count", 6, "split", 2);
+            change.savepoint = "/flowscale/savepoints/jobs/wc/sp-3";
+            change.started = java.time.Instant.now().toString();
+            j.getStatus().pending = change;
             return j;
         });
+
         Deployment d = Eventually.await("the runner restored from the savepoint in status",
                 () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(),
                 r -> r.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()
                         .contains("/flowscale/savepoints/jobs/wc/sp-3"));
-        d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(1).build());
-        client.resource(d).updateStatus();
+        assertThat(String.join(" ", d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()))
+                .contains("--parallelism count=6,split=2 --restore-from /flowscale/savepoints/jobs/wc/sp-3");
+        StreamJob rescaling = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Rescaling);
+        assertThat(Conditions.isTrue(rescaling.getStatus(), Conditions.SCALING)).isTrue();
+    }
 
-        StreamJob resumed = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Running
-                && !Conditions.isTrue(j.getStatus(), Conditions.SCALING));
-        assertThat(Conditions.find(resumed.getStatus(), Conditions.SCALING).orElseThrow().getReason())
-                .isEqualTo("Resumed");
-        assertThat(String.join(" ", awaitResource(Deployment.class, "wc-runner").getSpec().getTemplate().getSpec()
-                .getContainers().get(0).getArgs())).contains("--restore-from /flowscale/savepoints/jobs/wc/sp-3");
+    @Test
+    void theRunnersTokenSecretIsCreatedOnceAndNeverReplacedByLaterPasses() {
+        createClaim("savepoints");
+        StreamJob job = client.resource(StreamJobs.wordCount(NS, "wc")).create();
+        Secret created = awaitResource(Secret.class, "wc-token");
+        String usersToken = Base64.getEncoder()
+                .encodeToString("a-token-the-user-set".getBytes(StandardCharsets.US_ASCII));
+        created.setData(Map.of(RunnerResources.TOKEN_KEY, usersToken));
+        Secret edited = client.resource(created).update();
+
+        StreamJobs.edit(client, NS, "wc", j -> j.getSpec().image = "registry.example/flowscale-runner:0.1.1");
+        awaitStatus("wc", j -> Long.valueOf(2).equals(j.getStatus().observedGeneration));
+        Eventually.await("the runner Deployment of generation 2", () -> awaitResource(Deployment.class, "wc-runner"),
+                d -> d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":0.1.1"));
+
+        Secret after = client.secrets().inNamespace(NS).withName("wc-token").get();
+        assertThat(after.getMetadata().getResourceVersion()).as("not written again")
+                .isEqualTo(edited.getMetadata().getResourceVersion());
+        assertThat(new RunnerTokens(client).apply(job)).hasValue("a-token-the-user-set");
     }
 
     @Test
@@ -211,7 +238,7 @@ class StreamJobReconcilerIT {
         // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops leading.
         var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
-        operator = FlowscaleOperator.create(client, loops, job -> "unused", Clock.systemUTC(), election);
+        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC(), election);
         operator.start();
         createClaim("savepoints");
         client.resource(StreamJobs.wordCount(NS, "wc")).create();

@@ -18,10 +18,10 @@ final class TestingOperator implements AutoCloseable {
     private final Operator operator;
 
     private TestingOperator(KubernetesClient client) {
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), KubernetesRunnerLauncher::serviceAddress,
+        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
                 Duration.ofSeconds(5), Clock.systemUTC());
         operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(
-                KubernetesRunnerLauncher::serviceAddress, Duration.ofSeconds(5), new RunnerTokens(client)),
+                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5), new RunnerTokens(client)),
                 Clock.systemUTC());
     }
 

@@ -4,6 +4,7 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobControlApi;
+import dev.flowscale.engine.runner.RunnerRoutes;
 import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
@@ -221,7 +222,7 @@ public final class EngineMain {
         api.attach(job);
         api.serveOn(server);
         server.requireBearerToken(token);
-        JobControlApi control = new JobControlApi(job, Duration.ofMinutes(1)).serveOn(server);
+        JobControlApi control = RunnerRoutes.serveControl(server, job, Duration.ofMinutes(1));
         out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics; POST "
                 + JobControlApi.SAVEPOINT + " and " + JobControlApi.STOP_WITH_SAVEPOINT
                 + (token == null ? "" : " (with Authorization: Bearer <token>)"));

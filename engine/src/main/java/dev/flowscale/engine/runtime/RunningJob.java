@@ -266,8 +266,11 @@ public final class RunningJob implements AutoCloseable {
         }
     }
 
-    /** The newest complete checkpoint, or the savepoint the job last started from. */
-    private Path latestSnapshot() {
+    /**
+     * The newest complete snapshot this job took or started from: its latest checkpoint, or the
+     * savepoint it last took (a stopped job's stop savepoint) or restored from; null when none.
+     */
+    public Path latestSnapshot() {
         Path checkpoint = durable == null ? null : durable.storage().latestCheckpoint().orElse(null);
         Path last = lastSnapshot;
         if (checkpoint == null) {

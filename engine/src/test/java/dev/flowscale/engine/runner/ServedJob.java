@@ -21,7 +21,7 @@ record ServedJob(RunningJob job, MetricsHttpServer server) implements AutoClosea
         MetricsHttpServer server = MetricsHttpServer.start("127.0.0.1", 0,
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).requireBearerToken(token);
         new JobRunnerApi(Clock.systemUTC()).serveOn(server).attach(job);
-        new JobControlApi(job, controlTimeout).serveOn(server);
+        RunnerRoutes.serveControl(server, job, controlTimeout);
         return new ServedJob(job, server);
     }
 

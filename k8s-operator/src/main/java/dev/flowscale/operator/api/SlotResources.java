@@ -15,4 +15,11 @@ public class SlotResources {
     @Pattern("^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|K|M|G|T)?$")
     @JsonPropertyDescription("Memory per slot, a Kubernetes quantity such as 256Mi")
     public String memory = "256Mi";
+
+    @Default("0")
+    @io.fabric8.generator.annotation.Min(0)
+    @io.fabric8.generator.annotation.Max(4)
+    @JsonPropertyDescription("Extra slots the runner pod is sized for, as a share of the total parallelism (0.5:"
+            + " half as many again), so that a rescale within them happens in place, without a new pod")
+    public double headroom;
 }

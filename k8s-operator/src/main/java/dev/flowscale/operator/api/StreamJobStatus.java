@@ -28,6 +28,24 @@ public class StreamJobStatus {
     @JsonPropertyDescription("The latest decisions, newest last, at most 10")
     public List<DecisionRecord> history = new ArrayList<>();
 
+    @JsonPropertyDescription("Parallelism the autoscaler (mode auto) asks for; the reconciler applies it")
+    public Map<String, Integer> desiredParallelism = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("Parallelism the runner pod was started with and is sized for")
+    public Map<String, Integer> deployedParallelism = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("Savepoint the runner pod was started from (its --restore-from)")
+    public String deployedSavepoint;
+
+    @JsonPropertyDescription("spec.parallelism as last applied, to tell a user's change from the autoscaler's")
+    public Map<String, Integer> specParallelism = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("The change of the runner under way, if any")
+    public PendingChange pending;
+
+    @JsonPropertyDescription("The last rescale: path (in-place or pod-replacement), downtime, result")
+    public RescaleOutcome lastRescale;
+
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
     public String lastSavepoint;
 

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Pod and Deployment statuses in the shapes the Kubernetes API reference gives (PodStatus, ContainerStatus). */
-class RunnerHealthTest {
+class RunnerProblemsTest {
     static final Instant DEPLOYED = Instant.parse("2026-12-01T04:00:00Z");
     static final Duration TIMEOUT = Duration.ofMinutes(5);
 
@@ -75,7 +75,7 @@ class RunnerHealthTest {
 
     @Test
     void anImagePullBackOffIsReportedWithTheImageAndTheKubeletsMessage() {
-        RunnerHealth.Problem problem = problem(IMAGE_PULL_BACKOFF, DEPLOYED.plusSeconds(30)).orElseThrow();
+        RunnerProblems.Problem problem = problem(IMAGE_PULL_BACKOFF, DEPLOYED.plusSeconds(30)).orElseThrow();
 
         assertThat(problem.reason()).isEqualTo("ImagePullBackOff");
         assertThat(problem.message()).contains("pod wc-runner-7d9f8b6c5-x2x4q container runner")
@@ -84,7 +84,7 @@ class RunnerHealthTest {
 
     @Test
     void anUnschedulablePodIsReportedWithTheSchedulersMessage() {
-        RunnerHealth.Problem problem = problem(UNSCHEDULABLE, DEPLOYED.plusSeconds(30)).orElseThrow();
+        RunnerProblems.Problem problem = problem(UNSCHEDULABLE, DEPLOYED.plusSeconds(30)).orElseThrow();
 
         assertThat(problem.reason()).isEqualTo("Unschedulable");
         assertThat(problem.message()).contains("3 Insufficient cpu").contains("lower the parallelism");
@@ -92,7 +92,7 @@ class RunnerHealthTest {
 
     @Test
     void aCrashLoopNamesTheRestartsAndTheLastTerminationReason() {
-        RunnerHealth.Problem problem = problem(OOM_CRASH_LOOP, DEPLOYED.plusSeconds(300)).orElseThrow();
+        RunnerProblems.Problem problem = problem(OOM_CRASH_LOOP, DEPLOYED.plusSeconds(300)).orElseThrow();
 
         assertThat(problem.reason()).isEqualTo("CrashLoopBackOff");
         assertThat(problem.message()).contains("after 4 restarts").contains("last exit OOMKilled with code 137")
@@ -101,7 +101,7 @@ class RunnerHealthTest {
 
     @Test
     void aContainerThatCannotBeCreatedNamesTheMissingSecret() {
-        RunnerHealth.Problem problem = problem(MISSING_SECRET, DEPLOYED.plusSeconds(10)).orElseThrow();
+        RunnerProblems.Problem problem = problem(MISSING_SECRET, DEPLOYED.plusSeconds(10)).orElseThrow();
 
         assertThat(problem.reason()).isEqualTo("CreateContainerConfigError");
         assertThat(problem.message()).contains("secret \"kafka\" not found");
@@ -111,7 +111,7 @@ class RunnerHealthTest {
     void aStartingRunnerHasNoProblemUntilTheDeployTimeoutPasses() {
         assertThat(problem(STARTING, DEPLOYED.plus(TIMEOUT))).isEmpty();
 
-        RunnerHealth.Problem late = problem(STARTING, DEPLOYED.plus(TIMEOUT).plusSeconds(1)).orElseThrow();
+        RunnerProblems.Problem late = problem(STARTING, DEPLOYED.plus(TIMEOUT).plusSeconds(1)).orElseThrow();
         assertThat(late.reason()).isEqualTo("DeployTimeout");
         assertThat(late.message()).contains("runner wc-runner is not ready 301s after").contains("spec.timeouts.deploy");
     }
@@ -121,12 +121,12 @@ class RunnerHealthTest {
         Deployment ready = Serialization.unmarshal(NOT_READY_DEPLOYMENT, Deployment.class);
         ready.getStatus().setReadyReplicas(1);
 
-        assertThat(RunnerHealth.problem(ready, List.of(pod(STARTING)), DEPLOYED, TIMEOUT,
+        assertThat(RunnerProblems.problem(ready, List.of(pod(STARTING)), DEPLOYED, TIMEOUT,
                 DEPLOYED.plus(Duration.ofHours(1)))).isEmpty();
     }
 
-    private static java.util.Optional<RunnerHealth.Problem> problem(String podJson, Instant now) {
-        return RunnerHealth.problem(Serialization.unmarshal(NOT_READY_DEPLOYMENT, Deployment.class),
+    private static java.util.Optional<RunnerProblems.Problem> problem(String podJson, Instant now) {
+        return RunnerProblems.problem(Serialization.unmarshal(NOT_READY_DEPLOYMENT, Deployment.class),
                 List.of(pod(podJson)), DEPLOYED, TIMEOUT, now);
     }
 

@@ -1,0 +1,120 @@
+package dev.flowscale.engine.runner;
+
+import dev.flowscale.engine.metrics.HttpCall;
+import dev.flowscale.engine.metrics.HttpReply;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
+import java.util.concurrent.Executor;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.checkpoint.SnapshotException;
+import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.runtime.RunningJob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code POST /api/v1/rescale} with {@code {"parallelism": {"op": n, ...}}}: rescales the job
+ * inside this runner process through the engine's own {@link RunningJob#rescale} (stop with a
+ * savepoint, restore at the new parallelism, keyed state moved by key group) and answers 200 with
+ * a {@link RescaleView}: the path taken ({@value #IN_PLACE}), the savepoint and the downtime. Bad
+ * input answers 400, a job that is not running (or already rescaling) 409, a failed rescale 500;
+ * after a failure the engine runs the job again at its old parallelism from the same savepoint.
+ */
+public final class RescaleApi {
+    /** Register the handler at this path. */
+    public static final String RESCALE = "/api/v1/rescale";
+    /** The only path this endpoint takes: the process and its pod stay. */
+    public static final String IN_PLACE = "in-place";
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final RunningJob job;
+    private final Duration timeout;
+
+    /** The body of a successful rescale. */
+    public record RescaleView(String path, String savepoint, Map<String, Integer> before, Map<String, Integer> after,
+                              double downtimeSeconds) {
+        static RescaleView of(RescaleResult result) {
+            return new RescaleView(IN_PLACE, result.savepoint().toAbsolutePath().toString(), result.before(),
+                    result.after(), result.downtime().toNanos() / 1e9);
+        }
+    }
+
+    public RescaleApi(RunningJob job, Duration timeout) {
+        if (job == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new EngineException("rescale API needs a job and a timeout > 0; got " + job + ", " + timeout);
+        }
+        this.job = job;
+        this.timeout = timeout;
+    }
+
+    /** Routes {@code POST} {@value #RESCALE} on {@code control}, the runner's serialized control thread. */
+    public RescaleApi serveOn(MetricsHttpServer server, Executor control) {
+        server.route("POST", RESCALE, this::handle, control);
+        return this;
+    }
+
+    HttpReply handle(HttpCall call) {
+        Object request;
+        try {
+            request = parallelism(new java.io.ByteArrayInputStream(call.body()));
+        } catch (IOException e) {
+            request = badRequest("the body could not be read (" + e.getMessage() + ")");
+        }
+        Object answer = request instanceof ApiError ? request : rescale(cast(request));
+        return answer instanceof ApiError error ? HttpReply.json(error.status(), error) : HttpReply.json(200, answer);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Integer> cast(Object parallelism) {
+        return (Map<String, Integer>) parallelism;
+    }
+
+    /** The request's {"parallelism": {"op": n}}, or an ApiError 400 naming what is wrong. */
+    private Object parallelism(InputStream body) throws IOException {
+        JsonNode root;
+        try {
+            root = mapper.readTree(body.readAllBytes());
+        } catch (IOException e) {
+            return badRequest("the body is not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+        JsonNode ops = root == null ? null : root.get("parallelism");
+        if (ops == null || !ops.isObject() || ops.isEmpty()) {
+            return badRequest("the body needs a non-empty object \"parallelism\"");
+        }
+        Map<String, Integer> parallelism = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> op : (Iterable<Map.Entry<String, JsonNode>>) ops::fields) {
+            if (!op.getValue().canConvertToInt() || !op.getValue().isIntegralNumber() || op.getValue().asInt() < 1) {
+                return badRequest("parallelism." + op.getKey() + " is " + op.getValue() + "; it must be an integer >= 1");
+            }
+            parallelism.put(op.getKey(), op.getValue().asInt());
+        }
+        return parallelism;
+    }
+
+    private static ApiError badRequest(String what) {
+        return new ApiError(400, "POST " + RESCALE + ": " + what + "; send e.g. {\"parallelism\": {\"split\": 4}}");
+    }
+
+    private Object rescale(Map<String, Integer> parallelism) {
+        if (job.status() != RunningJob.Status.RUNNING) {
+            return new ApiError(409, "job '" + job.name() + "' is " + job.status() + "; " + RESCALE
+                    + " needs a running job, retry when GET " + JobRunnerApi.JOB + " reports RUNNING");
+        }
+        try {
+            return RescaleView.of(job.rescale(parallelism, timeout));
+        } catch (SnapshotException e) {
+            return new ApiError(500, "rescale of job '" + job.name() + "' failed: " + e.getMessage());
+        } catch (dev.flowscale.engine.api.InvalidJobException e) {
+            return new ApiError(400, e.getMessage());
+        } catch (EngineException e) {
+            return new ApiError(e.getMessage().contains("already being") ? 409 : 500, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new ApiError(500, "rescale of job '" + job.name() + "' was interrupted; retry");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.RunnerControl.RunnerState;
+import dev.flowscale.operator.api.PendingChange;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobStatus;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The one actor that changes a StreamJob's runner, level-triggered: each pass compares what
+ * should run (spec, overlaid with the parallelism the autoscaler recorded in status) with what
+ * runs, and takes one path for every change, whoever asked for it (a spec edit, an autoscaler
+ * decision, suspend, an operator release whose pod template differs): record the change in status
+ * → stop with a savepoint → record the savepoint → apply → observe readiness → on timeout roll
+ * back from the same savepoint. A change of parallelism that the pod's resources cover is made
+ * inside the running runner instead ({@link PendingChange#IN_PLACE}); anything else replaces the
+ * pod. A change in status is carried on by the next pass, also after an operator restart.
+ */
+final class RunnerExecutor {
+    static final Duration PENDING_RECHECK = Duration.ofSeconds(1);
+    private final ExecutorTools tools;
+
+    RunnerExecutor(ExecutorTools tools) {
+        this.tools = tools;
+    }
+
+    /** One pass; returns how soon to look again (null: on the next event). */
+    Duration execute(ReconcileStatus pass, Optional<Deployment> existing) {
+        StreamJobStatus st = pass.status();
+        if (st.pending != null) {
+            return steps(pass, existing).carryOn();
+        }
+        Map<String, Integer> target = target(pass.job());
+        if (existing.isEmpty()) {
+            deploy(pass, target, st.lastSavepoint, null);
+            return null;
+        }
+        if (st.deployedParallelism.isEmpty()) {
+            adopt(pass, target); // a runner an earlier operator release deployed
+        }
+        boolean ready = ready(existing);
+        if (!ready || pass.job().getSpec().suspend && replicas(existing) == 0) {
+            return notRunning(pass, existing.get(), target);
+        }
+        observeRunner(pass, target);
+        String reason = changeReason(pass, existing.get(), target);
+        if (reason == null) {
+            return null;
+        }
+        boolean templateChanged = !reason.equals("autoscaler") && !reason.equals("spec-parallelism");
+        if (!templateChanged && PodSizing.covers(pass.job().getSpec().resources, st.deployedParallelism, target)) {
+            return steps(pass, existing).inPlace(reason, target);
+        }
+        return steps(pass, existing).replacePod(reason, target);
+    }
+
+    /**
+     * Why the running runner must change, or null: the pod template differs (the spec or the
+     * operator changed it: "spec", "suspend", "upgrade"), or only the parallelism does.
+     */
+    private String changeReason(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
+        StreamJobStatus st = pass.status();
+        StreamJob job = pass.job();
+        Deployment current = RunnerDeployment.desired(job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
+        if (!tools.cluster().upToDate(current, existing)) {
+            boolean newSpec = !java.util.Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
+            return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
+        }
+        if (target.equals(st.parallelism) || failedBefore(pass, target)) {
+            return null;
+        }
+        return target.equals(job.getSpec().parallelism) || st.desiredParallelism.isEmpty()
+                ? "spec-parallelism" : "autoscaler";
+    }
+
+    /**
+     * Level-triggered on what the runner runs, not on what status last said: a runner restarted
+     * by the kubelet (from its pod's arguments) after an in-place rescale runs at the pod's
+     * parallelism again, and is rescaled again.
+     */
+    private void observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
+        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
+        if (state.isEmpty() || !state.get().status().equals("RUNNING") || state.get().runs(pass.status().parallelism)) {
+            return;
+        }
+        Map<String, Integer> runs = new TreeMap<>();
+        state.get().parallelism().forEach((op, p) -> {
+            if (target.containsKey(op) || pass.status().parallelism.containsKey(op)) {
+                runs.put(op, p);
+            }
+        });
+        pass.write(st -> st.parallelism = runs);
+    }
+
+    /** A target that failed for this generation is not tried again until the spec or the target changes. */
+    private static boolean failedBefore(ReconcileStatus pass, Map<String, Integer> target) {
+        var last = pass.status().lastRescale;
+        return last != null && !last.succeeded && target.equals(last.to)
+                && java.util.Objects.equals(last.generation, pass.job().getMetadata().getGeneration());
+    }
+
+    /**
+     * No runner runs the job: one that lingers stopped (its stop reply was lost, or it was stopped
+     * by hand) is restarted from its own savepoint; otherwise the desired runner is applied, as
+     * there is no state to save first. A runner that answers RUNNING is not ready yet: wait.
+     */
+    private Duration notRunning(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
+        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
+        if (state.isPresent() && state.get().status().equals("RUNNING")) {
+            return PENDING_RECHECK;
+        }
+        if (state.isPresent() && !pass.job().getSpec().suspend) {
+            Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
+            if (savepoint.isPresent() && !savepoint.get().equals(pass.status().deployedSavepoint)) {
+                tools.events().normal(pass.job(), JobEvents.STRANDED_RUNNER, "runner "
+                        + RunnerResources.runnerName(pass.job())
+                        + " is " + state.get().status() + ": restarting it from its savepoint " + savepoint.get());
+                pass.write(st -> st.lastSavepoint = savepoint.get());
+            }
+        }
+        deploy(pass, target, pass.status().lastSavepoint, existing);
+        return null;
+    }
+
+    /** Takes over a runner whose status does not say how it was deployed: as it runs now. */
+    private static void adopt(ReconcileStatus pass, Map<String, Integer> target) {
+        pass.write(st -> {
+            st.deployedParallelism = new TreeMap<>(st.parallelism.isEmpty() ? target : st.parallelism);
+            st.deployedSavepoint = st.lastSavepoint;
+            if (st.parallelism.isEmpty()) {
+                st.parallelism = new TreeMap<>(target);
+            }
+        });
+    }
+
+    private void deploy(ReconcileStatus pass, Map<String, Integer> parallelism, String savepoint, Deployment existing) {
+        tools.cluster().apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
+        pass.write(st -> {
+            st.deployedParallelism = new TreeMap<>(parallelism);
+            st.deployedSavepoint = savepoint;
+            st.parallelism = new TreeMap<>(parallelism);
+        });
+    }
+
+    /**
+     * The parallelism the runner should run at: the spec's, overlaid with what the autoscaler
+     * recorded (kept when the mode changes, so auto → recommend does not restart the job), except
+     * for operators whose spec.parallelism the user changed since it was last applied.
+     */
+    static Map<String, Integer> target(StreamJob job) {
+        StreamJobStatus st = ReconcileStatus.statusOf(job);
+        Map<String, Integer> target = new TreeMap<>(job.getSpec().parallelism);
+        st.desiredParallelism.forEach((op, p) -> {
+            if (st.specParallelism.isEmpty()
+                    || java.util.Objects.equals(st.specParallelism.get(op), job.getSpec().parallelism.get(op))) {
+                target.put(op, p);
+            }
+        });
+        return target;
+    }
+
+    static boolean ready(Optional<Deployment> deployment) {
+        return deployment.map(Deployment::getStatus).map(s -> s.getReadyReplicas()).orElse(0) > 0;
+    }
+
+    private static int replicas(Optional<Deployment> deployment) {
+        return deployment.map(d -> d.getSpec().getReplicas()).orElse(0);
+    }
+
+    private PendingSteps steps(ReconcileStatus pass, Optional<Deployment> existing) {
+        return new PendingSteps(pass, existing, tools);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.flowscale.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A change of the runner the operator has begun and not yet observed through, recorded in status
+ * before the runner is touched, so that an operator restarted in the middle carries it on: it
+ * knows the savepoint to restore from (or that the stop's reply may have been lost), the
+ * parallelism to roll back to, and when the deadline for readiness passes.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class PendingChange {
+    /** The change is carried out inside the running runner process; no pod is replaced. */
+    public static final String IN_PLACE = "in-place";
+    /** The runner stops with a savepoint and a new pod restores from it. */
+    public static final String POD_REPLACEMENT = "pod-replacement";
+
+    @JsonPropertyDescription("What asked for the change: spec, autoscaler, suspend, upgrade or repair")
+    public String reason;
+
+    @JsonPropertyDescription("in-place or pod-replacement")
+    public String path;
+
+    @JsonPropertyDescription("Parallelism before the change (the rollback target)")
+    public Map<String, Integer> from = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("Parallelism the change applies")
+    public Map<String, Integer> to = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("Savepoint the runner stopped with; unset while the stop's reply is awaited")
+    public String savepoint;
+
+    @JsonPropertyDescription("When the runner was asked to stop (RFC 3339): downtime and the deadline count from here")
+    public String started;
+
+    @JsonPropertyDescription("true once the deadline passed and the runner is restored at the previous parallelism")
+    public Boolean rollingBack;
+
+    @JsonPropertyDescription("metadata.generation of the spec the change applies")
+    public Long generation;
+}

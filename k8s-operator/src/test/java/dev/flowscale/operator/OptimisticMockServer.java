@@ -1,0 +1,113 @@
+package dev.flowscale.operator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Fabric8's mock API server in CRUD mode, made to answer an update (PUT, of a resource or its
+ * status) that names a stale metadata.resourceVersion with 409 Conflict, as a real API server
+ * does; the stock CRUD dispatcher accepts it and silently overwrites the newer version, which
+ * hides lost updates between two writers.
+ */
+final class OptimisticMockServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(),
+            new HashMap<>(), new Dispatcher(), false);
+    private int conflicts;
+
+    OptimisticMockServer() {
+        server.init();
+    }
+
+    KubernetesClient client() {
+        return server.createClient();
+    }
+
+    /** How many stale updates were refused so far. */
+    synchronized int conflicts() {
+        return conflicts;
+    }
+
+    private synchronized void conflicted() {
+        conflicts++;
+    }
+
+    /**
+     * Plays another writer once: just before the next status update of a resource whose path ends
+     * with {@code pathSuffix}, {@code change} is applied to the stored resource (a new version),
+     * so that update names a stale resourceVersion.
+     */
+    synchronized void beforeNextStatusUpdate(String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
+        interloper = new Interloper(pathSuffix, change);
+    }
+
+    private synchronized Interloper takeInterloper(String path) {
+        Interloper due = interloper != null && path.endsWith(interloper.pathSuffix() + "/status") ? interloper : null;
+        if (due != null) {
+            interloper = null;
+        }
+        return due;
+    }
+
+    private record Interloper(String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
+    }
+
+    private Interloper interloper;
+
+    @Override
+    public void close() {
+        server.destroy();
+    }
+
+    private final class Dispatcher extends KubernetesCrudDispatcher {
+        @Override
+        public MockResponse handleUpdate(RecordedRequest request) {
+            String path = request.getPath().replaceAll("/status(\\?.*)?$", "");
+            Interloper other = takeInterloper(request.getPath().replaceAll("\\?.*$", ""));
+            if (other != null) {
+                interlope(request, path, other);
+            }
+            Map.Entry<?, String> stored = findResource(getKey(path));
+            String sent = version(new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            if (stored != null && sent != null && !sent.equals(version(stored.getValue()))) {
+                conflicted();
+                return new MockResponse().setResponseCode(409).setBody(Serialization.asJson(new StatusBuilder()
+                        .withCode(409).withReason("Conflict").withStatus("Failure").withMessage("Operation cannot be"
+                                + " fulfilled on " + path + ": the object has been modified; please apply your"
+                                + " changes to the latest version and try again").build()));
+            }
+            return super.handleUpdate(request);
+        }
+
+        private void interlope(RecordedRequest request, String path, Interloper other) {
+            try {
+                JsonNode changed = other.change().apply(JSON.readTree(findResource(getKey(path)).getValue()));
+                super.handleUpdate(new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                        request.getHeaders(), new io.fabric8.mockwebserver.http.Buffer(JSON.writeValueAsBytes(changed))));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private String version(String json) {
+            try {
+                JsonNode version = JSON.readTree(json).path("metadata").path("resourceVersion");
+                return version.isMissingNode() || version.isNull() ? null : version.asText();
+            } catch (IOException e) {
+                return null;
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/** What the operator ITs with a real runner read and change: the StreamJob jobs/wc, its runner Deployment, Events. */
+final class RunnerJobHarness {
+    static final String NS = "jobs";
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    private RunnerJobHarness() {
+    }
+
+    /** As a user's edit of jobs/wc: read, change, write against that version; again after a 409. */
+    static void editSpec(KubernetesClient client, Consumer<StreamJob> change) {
+        StreamJobs.edit(client, NS, "wc", change);
+    }
+
+    static StreamJob awaitJob(KubernetesClient client, Predicate<StreamJob> check) {
+        return Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
+                .withName("wc").get(), j -> j.getStatus() != null && check.test(j));
+    }
+
+    static List<Event> events(KubernetesClient client, String reason) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason())).toList();
+    }
+
+    static Deployment deployment(KubernetesClient client) {
+        return client.apps().deployments().inNamespace(NS).withName("wc-runner").get();
+    }
+
+    static String args(KubernetesClient client) {
+        return String.join(" ", deployment(client).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
