@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flowscale.operator.api.CheckpointFailures;
 import dev.flowscale.operator.api.StreamJob;
 import java.io.IOException;
 import java.net.URI;
@@ -72,7 +73,20 @@ public final class HttpRunnerControl implements RunnerControl {
         JsonNode body = send(job, "/api/v1/job", READ_TIMEOUT, null, "check that the runner is up");
         Map<String, Integer> parallelism = new TreeMap<>();
         body.path("operators").forEach(op -> parallelism.put(op.path("id").asText(), op.path("parallelism").asInt()));
-        return new RunnerState(body.path("status").asText(), parallelism);
+        return new RunnerState(body.path("status").asText(), parallelism, checkpointFailures(body.path("checkpoints")));
+    }
+
+    /** The failure side of the runner's checkpoints object (docs/runner-api.md); null when it has none. */
+    static CheckpointFailures checkpointFailures(JsonNode checkpoints) {
+        if (!checkpoints.isObject()) {
+            return null;
+        }
+        CheckpointFailures f = new CheckpointFailures();
+        f.failed = checkpoints.path("failed").asLong();
+        f.consecutive = checkpoints.path("consecutiveFailures").asInt();
+        f.lastFailureAt = checkpoints.path("lastFailureAt").isTextual() ? checkpoints.path("lastFailureAt").asText() : null;
+        f.lastFailure = checkpoints.path("lastFailure").isTextual() ? checkpoints.path("lastFailure").asText() : null;
+        return f;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.operator.api.CheckpointFailures;
 import dev.flowscale.operator.api.StreamJob;
 import java.time.Duration;
 import java.util.Map;
@@ -12,7 +13,11 @@ import java.util.Optional;
 public interface RunnerControl {
 
     /** What the runner says it runs: the engine's status (RUNNING, STOPPED, ...) and parallelism per operator. */
-    record RunnerState(String status, Map<String, Integer> parallelism) {
+    record RunnerState(String status, Map<String, Integer> parallelism, CheckpointFailures checkpoints) {
+        RunnerState(String status, Map<String, Integer> parallelism) {
+            this(status, parallelism, null);
+        }
+
         boolean runs(Map<String, Integer> expected) {
             return "RUNNING".equals(status) && parallelism.entrySet().containsAll(expected.entrySet());
         }

@@ -84,6 +84,8 @@ final class RunnerExecutor {
      */
     private void observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
+        state.map(RunnerState::checkpoints).ifPresent(failures -> pass.write(st -> Checkpointing.record(st, failures,
+                pass.job().getMetadata().getGeneration(), tools.clock().instant())));
         if (state.isEmpty() || !state.get().status().equals("RUNNING") || state.get().runs(pass.status().parallelism)) {
             return;
         }

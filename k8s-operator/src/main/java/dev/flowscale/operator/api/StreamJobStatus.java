@@ -34,6 +34,9 @@ public class StreamJobStatus {
     @JsonPropertyDescription("Parallelism the runner pod was started with and is sized for")
     public Map<String, Integer> deployedParallelism = new LinkedHashMap<>();
 
+    @JsonPropertyDescription("The runner's checkpoint failures (condition Checkpointing says whether the latest failed)")
+    public CheckpointFailures checkpoints;
+
     @JsonPropertyDescription("Savepoint the runner pod was started from (its --restore-from)")
     public String deployedSavepoint;
 
