@@ -1,8 +1,11 @@
 package dev.flowscale.engine.metrics;
 
+import dev.flowscale.runner.api.Rate;
+
 /**
  * DS2 rates of one instance over the window between two snapshots (DS2 §3.2): true rates divide
- * by useful time Wu, observed rates by the observed time W. Rates are NaN when their time is 0.
+ * by useful time Wu, observed rates by the observed time W. A rate whose time is 0 does not exist
+ * ({@link Rate}) and is NaN here, as the runner's gauges show it.
  */
 public record InstanceRates(String operatorId, int instance, double windowSeconds, double usefulSeconds,
                             double trueProcessingRate, double trueOutputRate,
@@ -26,6 +29,6 @@ public record InstanceRates(String operatorId, int instance, double windowSecond
     }
 
     private static double divide(double a, double b) {
-        return b > 0 ? a / b : Double.NaN;
+        return Rate.gauge(Rate.perSecond(a, b));
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param checkpoints    what the job's snapshots have done; null when the job has no snapshot storage
  */
 public record JobView(String name, String runId, String status, int maxParallelism,
-                      List<OperatorView> operators, List<EdgeView> edges, CheckpointsView checkpoints) {
+                      List<OperatorView> operators, List<EdgeView> edges, CheckpointStatus checkpoints) {
 
     /** One operator: stable id, display name, kind (SOURCE, MAP, ...) and current parallelism. */
     public record OperatorView(String id, String name, String kind, int parallelism) {

@@ -35,6 +35,11 @@ public final class Rate {
         return b.isEmpty() ? a : OptionalDouble.of(a.getAsDouble() + b.getAsDouble());
     }
 
+    /** A rate held as a gauge value (NaN for no rate) as a rate again. */
+    public static OptionalDouble ofGauge(double value) {
+        return Double.isNaN(value) ? OptionalDouble.empty() : OptionalDouble.of(value);
+    }
+
     /** As a gauge value: NaN for no rate, so Prometheus and Grafana show no value rather than a false 0. */
     public static double gauge(OptionalDouble rate) {
         return rate.orElse(Double.NaN);

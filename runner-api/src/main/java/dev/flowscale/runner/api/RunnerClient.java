@@ -1,5 +1,6 @@
 package dev.flowscale.runner.api;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -150,7 +151,7 @@ public final class RunnerClient {
 
         <T> T as(int expected, Class<T> type) {
             if (status() != expected) {
-                throw new RunnerApiException(status(), call + " answered " + status() + ": " + error());
+                throw new RunnerApiException(status(), call + " answered HTTP " + status() + ": " + error());
             }
             try {
                 T value = JSON.readValue(response.body(), type);
@@ -159,6 +160,9 @@ public final class RunnerClient {
                             + type.getSimpleName(), null);
                 }
                 return value;
+            } catch (JsonParseException e) {
+                throw new RunnerApiException(status(), call + " answered malformed JSON (" + e.getOriginalMessage()
+                        + "): " + abbreviated(), e);
             } catch (JsonProcessingException e) {
                 throw new RunnerApiException(status(), call + " answered JSON that is not a " + type.getSimpleName()
                         + " (" + e.getOriginalMessage() + "): " + abbreviated(), e);

@@ -30,5 +30,7 @@ class RateTest {
         assertThat(Rate.plus(none, OptionalDouble.of(3))).hasValue(3);
         assertThat(Rate.plus(OptionalDouble.of(2), OptionalDouble.of(3))).hasValue(5);
         assertThat(Rate.plus(none, none)).isEmpty();
+        assertThat(Rate.ofGauge(Rate.gauge(none))).isEmpty();
+        assertThat(Rate.ofGauge(Rate.gauge(OptionalDouble.of(4)))).hasValue(4);
     }
 }

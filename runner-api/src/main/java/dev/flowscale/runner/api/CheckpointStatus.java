@@ -12,7 +12,7 @@ package dev.flowscale.runner.api;
  * @param lastFailureAt        when the last failure happened (ISO-8601); null if none
  * @param lastFailure          the last failure's message; null if none
  */
-public record CheckpointsView(long completed, long failed, int consecutiveFailures, Long lastCompletedId,
+public record CheckpointStatus(long completed, long failed, int consecutiveFailures, Long lastCompletedId,
                               String lastCompletedAt, String lastCompletedPath, String lastFailureAt,
                               String lastFailure) {
 }
