@@ -6,6 +6,7 @@ import dev.flowscale.policy.api.InstanceMetrics;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.runner.api.Ds2Rates;
 import dev.flowscale.runner.api.Rate;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * DS2 rates between two samples of one run, from differences of cumulative counters (never
- * averages of averages): per instance λp = Δin / Δuseful, λo = Δout / Δuseful, observed rates
- * divide by Δobserved; per operator the sums. A source's offered rate is what its schedule asked
- * for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
+ * averages of averages): per instance the runner API's {@link Ds2Rates} (λp = Δin / Δuseful,
+ * λo = Δout / Δuseful, observed rates divide by Δobserved); per operator the sums. A source's
+ * offered rate is what its schedule asked for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
  * sample is left out of the window, which the policy reports as missing metrics. Rates follow the
  * runner API's {@link Rate} rule: a window without time has no rate, which adds nothing to the
  * operator's sum and reaches the policy as 0 measured capacity (docs/metrics.md).
@@ -78,19 +79,14 @@ final class WindowRates {
     }
 
     private static InstanceMetrics rates(int index, InstanceCounters a, InstanceCounters b) {
-        double in = b.recordsIn() - a.recordsIn();
-        double out = b.recordsOut() - a.recordsOut();
-        double useful = b.usefulSeconds() - a.usefulSeconds();
-        double observed = b.observedSeconds() - a.observedSeconds();
-        return new InstanceMetrics(index, measured(in, useful), measured(out, useful), measured(in, observed),
-                measured(out, observed));
+        Ds2Rates rates = Ds2Rates.of(b.recordsIn() - a.recordsIn(), b.recordsOut() - a.recordsOut(),
+                b.usefulSeconds() - a.usefulSeconds(), b.observedSeconds() - a.observedSeconds());
+        return new InstanceMetrics(index, Rate.measured(rates.trueProcessing()), Rate.measured(rates.trueOutput()),
+                Rate.measured(rates.observedProcessing()), Rate.measured(rates.observedOutput()));
     }
 
     private static double sum(List<InstanceMetrics> instances, ToDoubleFunction<InstanceMetrics> rate) {
         return instances.stream().mapToDouble(rate).sum();
     }
 
-    private static double measured(double records, double seconds) {
-        return Rate.measured(Rate.perSecond(records, seconds));
-    }
 }

@@ -153,6 +153,11 @@ public enum MetricName {
                 : List.of(name);
     }
 
+    /** The metric whose Prometheus name ({@link #prometheus()}, a timer's base name too) is {@code name}, if any. */
+    public static Optional<MetricName> named(String name) {
+        return Arrays.stream(values()).filter(m -> m.prometheus().equals(name)).findFirst();
+    }
+
     /** The metric one of whose series is {@code seriesName}, if any. */
     public static Optional<MetricName> ofSeries(String seriesName) {
         return Arrays.stream(values()).filter(m -> m.series().contains(seriesName)).findFirst();

@@ -37,6 +37,10 @@ class MetricNameTest {
         assertThat(MetricName.ofSeries("flowscale_controller_rescale_downtime_seconds_bucket"))
                 .contains(MetricName.CONTROLLER_RESCALE_DOWNTIME);
         assertThat(MetricName.ofSeries("flowscale_useful_time_total")).isEmpty();
+        assertThat(MetricName.ofSeries("flowscale_controller_rescale_downtime_seconds")).as("a timer's base name")
+                .isEmpty();
+        assertThat(MetricName.named("flowscale_controller_rescale_downtime_seconds"))
+                .contains(MetricName.CONTROLLER_RESCALE_DOWNTIME);
     }
 
     @Test

@@ -33,4 +33,24 @@ class RateTest {
         assertThat(Rate.ofGauge(Rate.gauge(none))).isEmpty();
         assertThat(Rate.ofGauge(Rate.gauge(OptionalDouble.of(4)))).hasValue(4);
     }
+
+    @Test
+    void ds2TrueRatesDivideByUsefulTimeAndObservedRatesByTheWindow() {
+        Ds2Rates rates = Ds2Rates.of(100, 400, 2, 4);
+
+        assertThat(rates.trueProcessing()).hasValue(50);
+        assertThat(rates.trueOutput()).hasValue(200);
+        assertThat(rates.observedProcessing()).hasValue(25);
+        assertThat(rates.observedOutput()).hasValue(100);
+    }
+
+    @Test
+    void anInstanceThatDidNoUsefulWorkHasNoTrueRatesButItsObservedRatesAreZero() {
+        Ds2Rates idle = Ds2Rates.of(0, 0, 0, 4);
+
+        assertThat(idle.trueProcessing()).isEmpty();
+        assertThat(idle.trueOutput()).isEmpty();
+        assertThat(idle.observedProcessing()).hasValue(0);
+        assertThat(idle.observedOutput()).hasValue(0);
+    }
 }
