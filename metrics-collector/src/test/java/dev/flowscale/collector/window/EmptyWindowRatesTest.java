@@ -2,6 +2,7 @@ package dev.flowscale.collector.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.collector.api.MetricsSample;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
@@ -20,10 +21,8 @@ class EmptyWindowRatesTest {
     @Test
     void theEnginesOperatorRateAndThePolicysAgreeWhenOneInstanceIdled() {
         // map 0 processed 600 records in 3 s of useful time; map 1 got nothing and only waited.
-        OperatorMetrics policy = WindowRates.between(
-                Samples.at(0).source(0, 0, 0, 0).map(0, 0, 0, 0, 0).map(1, 0, 0, 0, 0).build(),
-                Samples.at(10).source(1000, 1, 10, 0).map(0, 600, 600, 3, 10).map(1, 0, 0, 0, 10).build())
-                .window().metrics("map").orElseThrow();
+        OperatorMetrics policy = policyMap(Samples.at(10).source(1000, 1, 10, 0).map(0, 600, 600, 3, 10)
+                .map(1, 0, 0, 0, 10));
         OperatorRates engine = engineRates(List.of(instance(0, 600, 3), instance(1, 0, 0))).get("map");
 
         assertThat(engine.instances().get(1).trueProcessingRate()).as("the idle instance's gauge").isNaN();
@@ -35,15 +34,19 @@ class EmptyWindowRatesTest {
 
     @Test
     void anOperatorNoneOfWhoseInstancesWorkedHasNoRateInTheEngineAndNoMeasuredCapacityForThePolicy() {
-        OperatorMetrics policy = WindowRates.between(
-                Samples.at(0).source(0, 0, 0, 0).map(0, 0, 0, 0, 0).map(1, 0, 0, 0, 0).build(),
-                Samples.at(10).source(0, 0, 10, 0).map(0, 0, 0, 0, 10).map(1, 0, 0, 0, 10).build())
-                .window().metrics("map").orElseThrow();
+        OperatorMetrics policy = policyMap(Samples.at(10).source(0, 0, 10, 0).map(0, 0, 0, 0, 10)
+                .map(1, 0, 0, 0, 10));
         OperatorRates engine = engineRates(List.of(instance(0, 0, 0), instance(1, 0, 0))).get("map");
 
         assertThat(engine.trueProcessingRate()).isNaN();
         assertThat(policy.trueProcessingRate()).isZero();
         assertThat(engine.observedProcessingRate()).isZero().isEqualTo(policy.observedProcessingRate());
+    }
+
+    /** The policy's window of the map operator from zero counters to {@code end}. */
+    private static OperatorMetrics policyMap(Samples end) {
+        MetricsSample start = Samples.at(0).source(0, 0, 0, 0).map(0, 0, 0, 0, 0).map(1, 0, 0, 0, 0).build();
+        return WindowRates.between(start, end.build()).window().metrics("map").orElseThrow();
     }
 
     private static InstanceSnapshot instance(int index, long records, long usefulSeconds) {
