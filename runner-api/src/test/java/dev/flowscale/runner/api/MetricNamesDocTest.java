@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * docs/metrics.md lists exactly the metrics of {@link MetricName}, in its order, with its kind and
- * exporter; the README's shorter table names only metrics of it, with their kinds.
+ * exporter; the shorter tables of the README and the other docs name only metrics of it, with
+ * their kinds.
  */
 class MetricNamesDocTest {
     private static final Path DOC = Path.of("..", "docs", "metrics.md");
@@ -30,14 +33,24 @@ class MetricNamesDocTest {
     }
 
     @Test
-    void everyMetricTheReadmeListsIsInTheVocabularyWithItsKind() throws IOException {
-        List<String[]> rows = Files.readAllLines(README).stream().filter(l -> l.startsWith("| `flowscale_"))
-                .map(l -> l.split("\\|")).toList();
-        assertThat(rows).isNotEmpty().allSatisfy(cells -> {
-            String name = cells[1].trim().replace("`", "");
-            assertThat(MetricName.named(name)).as("README metric %s", name).hasValueSatisfying(m ->
-                    assertThat(m.kind() == MetricName.Kind.TIMER ? "histogram" : m.kind().name().toLowerCase(Locale.ROOT))
-                            .as("kind of %s", name).isEqualTo(cells[2].trim()));
-        });
+    void everyMetricTableOfTheReadmeAndTheOtherDocsNamesOnlyMetricsOfTheVocabularyWithTheirKinds()
+            throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(README));
+        try (Stream<Path> docs = Files.list(DOC.getParent())) {
+            docs.filter(p -> p.toString().endsWith(".md") && !p.equals(DOC)).sorted().forEach(pages::add);
+        }
+        for (Path page : pages) {
+            for (String row : Files.readAllLines(page).stream().filter(l -> l.startsWith("| `flowscale_")).toList()) {
+                String[] cells = row.split("\\|");
+                String name = cells[1].trim().replace("`", "");
+                assertThat(MetricName.named(name)).as("%s: metric %s", page, name).hasValueSatisfying(m ->
+                        assertThat(kind(m)).as("%s: kind of %s", page, name).isEqualTo(cells[2].trim()));
+            }
+        }
+    }
+
+    /** The kind as the docs' tables spell it: a timer is a histogram in Prometheus. */
+    private static String kind(MetricName metric) {
+        return metric.kind() == MetricName.Kind.TIMER ? "histogram" : metric.kind().name().toLowerCase(Locale.ROOT);
     }
 }
