@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.charts.DashboardJson.Query;
+import dev.flowscale.runner.api.MetricName;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The dashboard's own rules: identity, variables, descriptions, unique ids, every query scoped to $job. */
 class DashboardTest {
+    private static final Pattern SERIES = Pattern.compile("\\bflowscale_\\w+");
     private final DashboardJson dashboard = DashboardJson.load();
 
     @Test
@@ -65,6 +69,16 @@ class DashboardTest {
     void everyLegendNamesTheJobSoThatSeveralJobsCanBeToldApart() {
         assertThat(dashboard.targets()).allSatisfy(q -> assertThat(q.templateLabels()).as("legend of %s", q.where())
                 .contains("job"));
+    }
+
+    @Test
+    void everySeriesAQueryNamesIsAMetricOfTheVocabulary() {
+        List<String> texts = new ArrayList<>(dashboard.allQueries().stream().map(Query::expr).toList());
+        texts.add(dashboard.variable("job").path("query").path("query").asText());
+        List<String> series = texts.stream().flatMap(t -> SERIES.matcher(t).results().map(m -> m.group())).toList();
+        assertThat(series).isNotEmpty().allSatisfy(name -> assertThat(MetricName.ofSeries(name))
+                .as("%s is not a series of any MetricName (runner-api); add it there or fix the query", name)
+                .isPresent());
     }
 
     @Test

@@ -6,7 +6,6 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import dev.flowscale.operator.api.StreamJob;
 import io.micrometer.core.instrument.MeterRegistry;
-import dev.flowscale.engine.metrics.MetricsHttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -153,7 +152,7 @@ public final class FlowscaleOperator {
                 new HttpRunnerControl(HttpRunnerControl::serviceAddress, rescaleTimeout, new RunnerTokens(client)), clock,
                 leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
         String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
-        MetricsHttpServer http = OperatorEndpoints.start(Integer.parseInt(port), registry,
+        OperatorEndpoints http = OperatorEndpoints.start(Integer.parseInt(port), registry,
                 () -> operator.getRuntimeInfo().isStarted());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             operator.stop();

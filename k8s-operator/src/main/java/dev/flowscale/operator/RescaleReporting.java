@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.RescaleOutcome;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import java.util.Locale;
  * autoscaler loop is told too (its own rescale metrics, and the end of the rescale it asked for).
  */
 final class RescaleReporting {
-    static final String TIMER = "flowscale.controller.rescale.path.downtime";
+    static final String TIMER = MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.micrometer();
     private final JobEvents events;
     private final MeterRegistry registry;
     private final AutoscalerLoops loops;
@@ -32,7 +33,7 @@ final class RescaleReporting {
             events.warning(job, JobEvents.RESCALE_FAILED, outcome.message);
         }
         Duration downtime = Duration.ofNanos((long) (outcome.downtimeSeconds * 1e9));
-        Timer.builder(TIMER).description("Downtime of each rescale by the path it took (in-place or pod-replacement)")
+        Timer.builder(TIMER).description(MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.description())
                 .tags("job", RunnerDeployment.jobLabel(job), "path", outcome.path,
                         "result", outcome.succeeded ? "succeeded" : "failed")
                 .register(registry).record(downtime);

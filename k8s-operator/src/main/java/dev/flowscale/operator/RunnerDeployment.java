@@ -3,6 +3,8 @@ package dev.flowscale.operator;
 import dev.flowscale.operator.api.SlotResources;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.runner.api.Readiness;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
@@ -39,9 +41,9 @@ final class RunnerDeployment {
      * runner pods by label instead); scrape with honor_labels: true to keep the job label.
      */
     static final java.util.Map<String, String> SCRAPE_HINTS = java.util.Map.of("prometheus.io/scrape", "true",
-            "prometheus.io/port", String.valueOf(RunnerResources.API_PORT), "prometheus.io/path", "/metrics");
-    /** The runner answers 200 here only while its job runs (not while stopped with a savepoint). */
-    static final String READY_PATH = "/api/v1/ready";
+            "prometheus.io/port", String.valueOf(RunnerResources.API_PORT), "prometheus.io/path", RunnerPaths.PROMETHEUS);
+    /** The runner answers 200 here only while its job runs (not while stopped with a savepoint): {@link Readiness}. */
+    static final String READY_PATH = RunnerPaths.READY;
 
     private RunnerDeployment() {
     }
@@ -81,6 +83,9 @@ final class RunnerDeployment {
         ContainerBuilder c = new ContainerBuilder().withName(CONTAINER).withImage(spec.image)
                 .withArgs(args(job, parallelism, restoreFrom))
                 .withResources(resources(spec.resources, PodSizing.slots(spec.resources, parallelism)))
+                // A runner that refuses its arguments exits 2 with the reason on stderr: the kubelet
+                // keeps the log's tail as the termination message, which RunnerProblems reports.
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .addNewPort().withName("http").withContainerPort(RunnerResources.API_PORT).endPort()
                 .withNewReadinessProbe().withNewHttpGet().withPath(READY_PATH).withNewPort("http")
                 .endHttpGet().withPeriodSeconds(5).endReadinessProbe()

@@ -30,6 +30,8 @@ final class RunnerProblems {
     static final String UNSCHEDULABLE = "Unschedulable";
     static final String CRASH_LOOP = "CrashLoopBackOff";
     static final String DEPLOY_TIMEOUT = "DeployTimeout";
+    /** Most characters of a crashed runner's termination message shown in a problem. */
+    static final int LAST_WORDS = 300;
 
     /** A problem: its reason (the Kubernetes one where there is one) and a message naming the pod. */
     record Problem(String reason, String message) {
@@ -87,8 +89,21 @@ final class RunnerProblems {
         }
         String hint = "OOMKilled".equals(last.getReason())
                 ? " (raise spec.resources.memory: the container's memory limit is one slot's memory times the"
-                + " total parallelism)" : "; see the container's log (kubectl logs --previous)";
+                + " total parallelism)" : lastWords(last.getMessage());
         return "; last exit " + last.getReason() + " with code " + last.getExitCode() + hint;
+    }
+
+    /**
+     * The end of the termination message (the runner's container keeps its log's tail there,
+     * FallbackToLogsOnError): e.g. why the runner refused spec.job.args.
+     */
+    private static String lastWords(String message) {
+        String text = message == null ? "" : message.strip();
+        if (text.isEmpty()) {
+            return "; see the container's log (kubectl logs --previous)";
+        }
+        String tail = text.length() <= LAST_WORDS ? text : "…" + text.substring(text.length() - LAST_WORDS);
+        return ": " + tail.replaceAll("\\s*\\R\\s*", " | ") + " (kubectl logs --previous has the whole log)";
     }
 
     private static Optional<Problem> unschedulable(Pod pod) {

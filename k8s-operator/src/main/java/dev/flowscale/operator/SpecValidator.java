@@ -3,6 +3,7 @@ package dev.flowscale.operator;
 import dev.flowscale.operator.api.AutoscalerSpec;
 import dev.flowscale.operator.api.JobSpec;
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.runner.api.RunnerJobs;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ import java.util.Set;
  * the fix; an empty list means the spec can run (cluster facts such as the PVC are checked apart).
  */
 final class SpecValidator {
-    /** The engine's built-in jobs (engine's BuiltinJobs.NAMES, which is not public). */
-    static final Set<String> BUILTIN_JOBS = Set.copyOf(dev.flowscale.engine.cli.BuiltinJobs.NAMES);
+    /** The runner's built-in jobs (the runner API's list, which the engine's catalogue uses). */
+    static final Set<String> BUILTIN_JOBS = Set.copyOf(RunnerJobs.BUILTIN);
 
     private SpecValidator() {
     }
@@ -42,7 +43,6 @@ final class SpecValidator {
                     + " and savepoints are lost with its pod; name a claim, or set spec.savepoints.ephemeral: true"
                     + " for a demo");
         }
-        checkAgainstRunner(spec.job, spec.parallelism, problems);
         return problems;
     }
 
@@ -58,8 +58,10 @@ final class SpecValidator {
     }
 
     /**
-     * The operator sets some runner options itself; a built-in job's other arguments are checked
-     * as the runner will check them, so a typo fails here instead of crash-looping the pod.
+     * The operator sets some runner options itself. The values of a built-in job's other arguments
+     * are the runner's to check (the operator does not load the engine): a bad one stops the runner
+     * with exit code 2 and its message, which reaches the StreamJob's status through the crash
+     * loop's termination message ({@link RunnerProblems}).
      */
     private static void checkArgs(JobSpec job, List<String> problems) {
         List<String> args = job.args == null ? List.of() : job.args;
@@ -67,22 +69,6 @@ final class SpecValidator {
             String field = OPERATOR_OPTIONS.get(arg);
             if (field != null) {
                 problems.add("spec.job.args must not set " + arg + ": the operator sets it; use " + field);
-            }
-        }
-    }
-
-    /** With nothing else wrong, a built-in job's arguments and parallelism as its runner will see them. */
-    private static void checkAgainstRunner(JobSpec job, Map<String, Integer> parallelism, List<String> problems) {
-        if (problems.isEmpty() && !blank(job.builtin)) {
-            List<String> checked = new ArrayList<>(job.args == null ? List.of() : job.args);
-            if (parallelism != null && !parallelism.isEmpty() && !parallelism.containsValue(null)) {
-                checked.addAll(List.of("--parallelism", RunnerDeployment.parallelismArg(parallelism)));
-            }
-            try {
-                dev.flowscale.engine.cli.EngineMain.check(job.builtin, checked);
-            } catch (dev.flowscale.engine.api.EngineException e) {
-                problems.add("spec.job.args and spec.parallelism are not valid for the built-in job '"
-                        + job.builtin + "': " + e.getMessage() + " (see `flowscale-engine --help` for the options)");
             }
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.operator.api.CheckpointFailures;
 import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.runner.api.JobView;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class CheckpointingTest {
                 + "\"2026-12-01T05:59:00Z\",\"lastCompletedPath\":\"/data/checkpoints/chk-12\",\"lastFailureAt\":"
                 + (lastFailure == null ? "null" : "\"2026-12-01T05:59:30Z\"") + ",\"lastFailure\":"
                 + (lastFailure == null ? "null" : "\"" + lastFailure + "\"") + "}}";
-        return HttpRunnerControl.checkpointFailures(new ObjectMapper().readTree(json).path("checkpoints"));
+        return HttpRunnerControl.checkpointFailures(new ObjectMapper().readValue(json, JobView.class).checkpoints());
     }
 
     private static Condition condition(StreamJobStatus status) {

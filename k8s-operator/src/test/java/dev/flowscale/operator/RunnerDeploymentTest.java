@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.SlotResources;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -41,6 +42,14 @@ class RunnerDeploymentTest {
                 .getContainers().get(0);
         assertThat(container.getCommand()).containsExactly("java", "-cp", "/opt/flowscale/lib/*", "com.example.MyJob");
         assertThat(container.getArgs()).startsWith("--metrics-port", "9249");
+    }
+
+    @Test
+    void theRunnerIsProbedOnTheContractsReadinessPathAndKeepsItsLogTailWhenItFails() {
+        var container = RunnerDeployment.desired(job, parallelism, null).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo(RunnerPaths.READY);
+        assertThat(container.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
     }
 
     @Test

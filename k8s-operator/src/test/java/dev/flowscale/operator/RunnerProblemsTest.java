@@ -51,6 +51,22 @@ class RunnerProblemsTest {
                  "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled",
                    "startedAt": "2026-12-01T04:03:00Z", "finishedAt": "2026-12-01T04:03:41Z"}}}]}}
             """;
+    /**
+     * A runner that refused its arguments (exit code 2) and is in back-off: with the container's
+     * terminationMessagePolicy FallbackToLogsOnError the kubelet keeps the log's tail as the message.
+     */
+    static final String REFUSED_ARGS_CRASH_LOOP = """
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "wc-runner-7d9f8b6c5-a1a1a", "namespace": "jobs"},
+             "status": {"phase": "Running",
+               "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
+               "containerStatuses": [{"name": "runner", "image": "registry.example/flowscale-runner:0.1.0",
+                 "ready": false, "restartCount": 2, "started": false,
+                 "state": {"waiting": {"reason": "CrashLoopBackOff",
+                   "message": "back-off 20s restarting failed container=runner pod=wc-runner-7d9f8b6c5-a1a1a"}},
+                 "lastState": {"terminated": {"exitCode": 2, "reason": "Error",
+                   "message": "flowscale-engine: option --rate is 'fast'; use a number of records per second\\nusage: flowscale-engine run <job> [options]\\n",
+                   "startedAt": "2026-12-01T04:03:00Z", "finishedAt": "2026-12-01T04:03:01Z"}}}]}}
+            """;
     /** A container whose env names a Secret that does not exist. */
     static final String MISSING_SECRET = """
             {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "wc-runner-1-a", "namespace": "jobs"},
@@ -97,6 +113,16 @@ class RunnerProblemsTest {
         assertThat(problem.reason()).isEqualTo("CrashLoopBackOff");
         assertThat(problem.message()).contains("after 4 restarts").contains("last exit OOMKilled with code 137")
                 .contains("spec.resources.memory");
+    }
+
+    @Test
+    void aRunnerThatRefusedItsArgumentsIsReportedWithTheTailOfItsLog() {
+        RunnerProblems.Problem problem = problem(REFUSED_ARGS_CRASH_LOOP, DEPLOYED.plusSeconds(60)).orElseThrow();
+
+        assertThat(problem.reason()).isEqualTo("CrashLoopBackOff");
+        assertThat(problem.message()).contains("last exit Error with code 2")
+                .contains("option --rate is 'fast'; use a number of records per second | usage: flowscale-engine run")
+                .doesNotContain("\n");
     }
 
     @Test

@@ -1,7 +1,10 @@
 package dev.flowscale.reconfig;
 
-import dev.flowscale.reconfig.RunnerClient.RunnerJob;
+import dev.flowscale.runner.api.JobView;
+import dev.flowscale.runner.api.RunnerApiException;
+import dev.flowscale.runner.api.RunnerClient;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,8 +24,10 @@ import java.util.Optional;
  * savepoint, and the rescale is reported as failed. Savepoints are never deleted.
  */
 public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
     private final RunnerLauncher launcher;
-    private final RunnerClient client;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String token;
     private volatile URI runner;
 
     /**
@@ -51,7 +56,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
         }
         this.runner = runner;
         this.launcher = launcher;
-        this.client = new RunnerClient(token);
+        this.token = token;
     }
 
     public HttpRunnerScalingRealizer(URI runner, RunnerLauncher launcher, Duration timeout,
@@ -66,9 +71,9 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
 
     @Override
     Optional<RescaleReport> rescale(String job, Map<String, Integer> changes, Instant started) {
-        RunnerJob before;
+        JobView before;
         try {
-            before = client.job(runner);
+            before = RunnerAwait.job(client(runner));
         } catch (ReconfigException e) {
             return Optional.of(RescaleReport.failed(job, started, Map.of(), changes, null, Duration.ZERO, "cannot read "
                     + "the job from runner " + runner + " (" + e.getMessage() + "); nothing was changed"));
@@ -85,12 +90,12 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     }
 
     private RescaleReport stopAndRestore(String job, Instant started, Map<String, Integer> from,
-                                         Map<String, Integer> changes, RunnerJob before) {
+                                         Map<String, Integer> changes, JobView before) {
         Instant stopped = clock.instant();
         Path savepoint;
         try {
-            savepoint = client.stopWithSavepoint(runner, timeout);
-        } catch (ReconfigException e) {
+            savepoint = Path.of(client(runner).stopWithSavepoint(timeout).savepoint());
+        } catch (RunnerApiException e) {
             return RescaleReport.failed(job, started, from, changes, null, since(stopped), "stop-with-savepoint of runner "
                     + runner + " failed (" + e.getMessage() + "); the job keeps running there at " + before.parallelism());
         }
@@ -98,7 +103,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     }
 
     /** Why a decision cannot be applied to what the runner runs, or null. */
-    private String refusal(String job, Map<String, Integer> changes, RunnerJob current) {
+    private String refusal(String job, Map<String, Integer> changes, JobView current) {
         if (!job.equals(current.name())) {
             return "the decision is for job '" + job + "' but runner " + runner + " runs job '" + current.name() + "'";
         }
@@ -107,7 +112,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
                 return "job '" + job + "' has no operator '" + op + "'; its operators are " + current.parallelism().keySet();
             }
         }
-        return current.status().equals("RUNNING") ? null
+        return current.running() ? null
                 : "job '" + job + "' in runner " + runner + " is " + current.status() + ", not RUNNING";
     }
 
@@ -146,11 +151,15 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     private URI startAndAwait(Map<String, Integer> parallelism, Path savepoint) {
         URI next = launcher.start(parallelism, savepoint);
         try {
-            client.awaitRunning(next, parallelism, timeout, () -> true);
+            RunnerAwait.awaitRunning(client(next), parallelism, timeout, () -> true);
             return next;
         } catch (RuntimeException e) {
             launcher.stop(next);
             throw e;
         }
+    }
+
+    private RunnerClient client(URI address) {
+        return new RunnerClient(http, address, READ_TIMEOUT, token);
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowscale.reconfig;
 
+import dev.flowscale.runner.api.RunnerClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -21,7 +22,6 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
     private final RunnerCommand command;
     private final Path logDirectory;
     private final Duration readyTimeout;
-    private final RunnerClient client = new RunnerClient();
     private final Map<URI, Process> started = new ConcurrentHashMap<>();
     private final AtomicInteger launches = new AtomicInteger();
 
@@ -43,7 +43,8 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
         URI runner = URI.create("http://127.0.0.1:" + port);
         started.put(runner, process);
         try {
-            client.awaitRunning(runner, parallelism, readyTimeout, process::isAlive);
+            RunnerAwait.awaitRunning(RunnerClient.connect(runner, Duration.ofSeconds(5), null), parallelism,
+                    readyTimeout, process::isAlive);
             return runner;
         } catch (ReconfigException e) {
             stop(runner);

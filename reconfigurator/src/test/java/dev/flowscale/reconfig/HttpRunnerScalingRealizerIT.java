@@ -3,6 +3,8 @@ package dev.flowscale.reconfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.runner.api.JobView;
+import dev.flowscale.runner.api.RunnerClient;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +24,6 @@ class HttpRunnerScalingRealizerIT {
     @TempDir
     Path dir;
     private final RecordingRescaleListener listener = new RecordingRescaleListener();
-    private final RunnerClient client = new RunnerClient();
     private ProcessRunnerLauncher processes;
     private URI first;
     private HttpRunnerScalingRealizer realizer;
@@ -62,7 +63,7 @@ class HttpRunnerScalingRealizerIT {
             assertThat(start.parallelism()).containsEntry(Runners.COUNT, 2).containsKeys("sentences", "split", "sink");
         });
         assertThat(realizer.runner()).isNotEqualTo(first);
-        RunnerClient.RunnerJob now = client.job(realizer.runner());
+        JobView now = job(realizer.runner());
         assertThat(now.status()).isEqualTo("RUNNING");
         assertThat(now.parallelism()).containsEntry(Runners.COUNT, 2);
         Process old = processes.runners().get(first);
@@ -79,7 +80,7 @@ class HttpRunnerScalingRealizerIT {
 
         assertThat(launcher.starts()).hasSize(1);
         assertThat(listener.reports()).hasSize(1);
-        assertThat(client.job(realizer.runner()).runs(Map.of(Runners.COUNT, 2))).isTrue();
+        assertThat(RunnerAwait.runs(job(realizer.runner()), Map.of(Runners.COUNT, 2))).isTrue();
     }
 
     @Test
@@ -101,7 +102,7 @@ class HttpRunnerScalingRealizerIT {
         assertThat(rollback.restoreFrom().resolve("_metadata")).as("the savepoint is kept").isRegularFile();
         assertThat(launcher.stops()).containsExactly(attempt.runner());
         assertThat(realizer.runner()).isEqualTo(rollback.runner());
-        assertThat(client.job(realizer.runner()).runs(Map.of(Runners.COUNT, 1))).isTrue();
+        assertThat(RunnerAwait.runs(job(realizer.runner()), Map.of(Runners.COUNT, 1))).isTrue();
         RescaleReport report = listener.last();
         assertThat(report.succeeded()).isFalse();
         assertThat(report.savepoint()).contains(attempt.restoreFrom());
@@ -121,7 +122,7 @@ class HttpRunnerScalingRealizerIT {
                 .hasMessageContaining("rescale already in progress");
         await(firstDecision);
         assertThat(launcher.starts()).hasSize(1);
-        assertThat(client.job(realizer.runner()).parallelism()).containsEntry(Runners.COUNT, 2);
+        assertThat(job(realizer.runner()).parallelism()).containsEntry(Runners.COUNT, 2);
         assertThat(listener.reports()).hasSize(1);
     }
 
@@ -136,10 +137,14 @@ class HttpRunnerScalingRealizerIT {
                 .hasCauseInstanceOf(RescaleFailedException.class).hasMessageContaining("no-such-operator")
                 .hasMessageContaining("nothing was changed");
         assertThat(launcher.starts()).isEmpty();
-        assertThat(client.job(first).runs(Map.of(Runners.COUNT, 1))).isTrue();
+        assertThat(RunnerAwait.runs(job(first), Map.of(Runners.COUNT, 1))).isTrue();
     }
 
     private static void await(java.util.concurrent.CompletionStage<Void> stage) throws Exception {
         stage.toCompletableFuture().get(2 * TIMEOUT.toSeconds() + 60, TimeUnit.SECONDS);
+    }
+
+    private static JobView job(URI runner) {
+        return RunnerClient.connect(runner, TIMEOUT, null).job();
     }
 }

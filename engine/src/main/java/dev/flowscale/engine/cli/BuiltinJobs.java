@@ -11,13 +11,14 @@ import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.runner.api.RunnerJobs;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** The example jobs the command line runs by name, configured from options. */
 public final class BuiltinJobs {
-    public static final List<String> NAMES = List.of("wordcount", "chain");
+    public static final List<String> NAMES = RunnerJobs.BUILTIN;
     static final Set<String> JOB_OPTIONS = Set.of("rate", "parallelism", "cost", "words-per-sentence",
             "vocabulary", "stages", "stage-cost", "max-parallelism");
 

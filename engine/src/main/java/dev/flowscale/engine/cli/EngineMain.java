@@ -9,6 +9,7 @@ import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -223,8 +224,8 @@ public final class EngineMain {
         api.serveOn(server);
         server.requireBearerToken(token);
         JobControlApi control = RunnerRoutes.serveControl(server, job, Duration.ofMinutes(1));
-        out.println("job API: http://localhost:" + server.port() + "/api/v1/job and /api/v1/metrics; POST "
-                + JobControlApi.SAVEPOINT + " and " + JobControlApi.STOP_WITH_SAVEPOINT
+        out.println("job API: http://localhost:" + server.port() + RunnerPaths.JOB + " and " + RunnerPaths.METRICS
+                + "; POST " + RunnerPaths.SAVEPOINT + " and " + RunnerPaths.STOP_WITH_SAVEPOINT
                 + (token == null ? "" : " (with Authorization: Bearer <token>)"));
         return control;
     }

@@ -1,8 +1,12 @@
 package dev.flowscale.engine.metrics;
 
+import dev.flowscale.runner.api.Ds2Rates;
+import dev.flowscale.runner.api.Rate;
+
 /**
- * DS2 rates of one instance over the window between two snapshots (DS2 §3.2): true rates divide
- * by useful time Wu, observed rates by the observed time W. Rates are NaN when their time is 0.
+ * DS2 rates of one instance over the window between two snapshots ({@link Ds2Rates}: true rates
+ * divide by useful time Wu, observed rates by the observed time W). A rate whose time is 0 does
+ * not exist ({@link Rate}) and is NaN here, as the runner's gauges show it.
  */
 public record InstanceRates(String operatorId, int instance, double windowSeconds, double usefulSeconds,
                             double trueProcessingRate, double trueOutputRate,
@@ -12,10 +16,11 @@ public record InstanceRates(String operatorId, int instance, double windowSecond
     public static InstanceRates between(InstanceSnapshot earlier, InstanceSnapshot later) {
         double w = (later.observedNanos() - earlier.observedNanos()) / 1e9;
         double wu = (later.usefulNanos() - earlier.usefulNanos()) / 1e9;
-        double in = later.recordsIn() - earlier.recordsIn();
-        double out = later.recordsOut() - earlier.recordsOut();
+        Ds2Rates rates = Ds2Rates.of(later.recordsIn() - earlier.recordsIn(), later.recordsOut() - earlier.recordsOut(),
+                wu, w);
         return new InstanceRates(later.operatorId(), later.instance(), w, wu,
-                divide(in, wu), divide(out, wu), divide(in, w), divide(out, w),
+                Rate.gauge(rates.trueProcessing()), Rate.gauge(rates.trueOutput()),
+                Rate.gauge(rates.observedProcessing()), Rate.gauge(rates.observedOutput()),
                 divide((later.waitInputNanos() - earlier.waitInputNanos()) / 1e9, w),
                 divide((later.backpressureNanos() - earlier.backpressureNanos()) / 1e9, w), later.backlog());
     }
@@ -26,6 +31,6 @@ public record InstanceRates(String operatorId, int instance, double windowSecond
     }
 
     private static double divide(double a, double b) {
-        return b > 0 ? a / b : Double.NaN;
+        return Rate.gauge(Rate.perSecond(a, b));
     }
 }

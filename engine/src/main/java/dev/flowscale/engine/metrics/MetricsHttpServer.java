@@ -3,6 +3,7 @@ package dev.flowscale.engine.metrics;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -56,8 +57,8 @@ public final class MetricsHttpServer implements AutoCloseable {
         MetricsHttpServer server = new MetricsHttpServer(http, pool);
         http.createContext("/", server.router);
         http.setExecutor(pool);
-        server.route("GET", "/metrics", call -> HttpReply.text(200, TEXT_FORMAT, registry.scrape()));
-        server.route("GET", "/health", call -> HttpReply.json(200, Map.of("status", "UP")));
+        server.route("GET", RunnerPaths.PROMETHEUS, call -> HttpReply.text(200, TEXT_FORMAT, registry.scrape()));
+        server.route("GET", RunnerPaths.HEALTH, call -> HttpReply.json(200, Map.of("status", "UP")));
         http.start();
         return server;
     }

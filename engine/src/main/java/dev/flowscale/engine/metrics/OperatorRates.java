@@ -1,29 +1,37 @@
 package dev.flowscale.engine.metrics;
 
+import dev.flowscale.runner.api.Rate;
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 
 /**
  * An operator's DS2 rates over a window: the sums over its instances (DS2 aggregates true rates
- * by summing), with the per-instance values kept for skew analysis.
+ * by summing; an instance without a rate adds nothing, {@link Rate}), utilization and
+ * backpressure averaged over the instances that have them, with the per-instance values kept
+ * for skew analysis. A value no instance has is NaN.
  */
 public record OperatorRates(String operatorId, int parallelism, double trueProcessingRate, double trueOutputRate,
                             double observedProcessingRate, double observedOutputRate, double utilization,
                             double backpressureRatio, long backlog, List<InstanceRates> instances) {
 
     public static OperatorRates of(String operatorId, List<InstanceRates> instances) {
-        double tp = 0, to = 0, op = 0, oo = 0, util = 0, bp = 0;
-        long backlog = 0;
+        long backlog = instances.stream().mapToLong(InstanceRates::backlog).sum();
+        return new OperatorRates(operatorId, instances.size(), sum(instances, InstanceRates::trueProcessingRate),
+                sum(instances, InstanceRates::trueOutputRate), sum(instances, InstanceRates::observedProcessingRate),
+                sum(instances, InstanceRates::observedOutputRate), mean(instances, InstanceRates::utilization),
+                mean(instances, InstanceRates::backpressureRatio), backlog, List.copyOf(instances));
+    }
+
+    private static double sum(List<InstanceRates> instances, ToDoubleFunction<InstanceRates> rate) {
+        OptionalDouble sum = OptionalDouble.empty();
         for (InstanceRates r : instances) {
-            tp += r.trueProcessingRate();
-            to += r.trueOutputRate();
-            op += r.observedProcessingRate();
-            oo += r.observedOutputRate();
-            util += r.utilization();
-            bp += r.backpressureRatio();
-            backlog += r.backlog();
+            sum = Rate.plus(sum, Rate.ofGauge(rate.applyAsDouble(r)));
         }
-        int n = Math.max(1, instances.size());
-        return new OperatorRates(operatorId, instances.size(), tp, to, op, oo, util / n, bp / n, backlog,
-                List.copyOf(instances));
+        return Rate.gauge(sum);
+    }
+
+    private static double mean(List<InstanceRates> instances, ToDoubleFunction<InstanceRates> ratio) {
+        return instances.stream().mapToDouble(ratio).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 }

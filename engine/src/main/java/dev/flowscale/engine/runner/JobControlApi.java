@@ -6,6 +6,10 @@ import dev.flowscale.engine.metrics.HttpCall;
 import dev.flowscale.engine.metrics.HttpReply;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.ControlRequest;
+import dev.flowscale.runner.api.Readiness;
+import dev.flowscale.runner.api.RunnerPaths;
+import dev.flowscale.runner.api.SavepointView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -26,8 +30,6 @@ import java.util.concurrent.TimeoutException;
  * endpoint, route it in {@link #serveOn} with {@link #executor()}.
  */
 public final class JobControlApi {
-    public static final String SAVEPOINT = "/api/v1/savepoint";
-    public static final String STOP_WITH_SAVEPOINT = "/api/v1/stop-with-savepoint";
     /** Control requests that may wait behind the running one; more are answered 503. */
     static final int QUEUE = 16;
 
@@ -37,18 +39,6 @@ public final class JobControlApi {
     private final ThreadPoolExecutor control;
     private volatile boolean stopRequested;
     private Path stoppedWith; // only touched on the control thread
-
-    /**
-     * The optional body of a control request.
-     *
-     * @param timeoutSeconds how long the snapshot may take, 1..3600 (default: the runner's, 60 s)
-     */
-    public record ControlRequest(Integer timeoutSeconds) {
-    }
-
-    /** The body of a successful control request: the snapshot's directory. */
-    public record SavepointView(String savepoint) {
-    }
 
     public JobControlApi(RunningJob job, Duration timeout) {
         if (job == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -66,8 +56,8 @@ public final class JobControlApi {
 
     /** Routes the control endpoints on {@code server}. */
     public JobControlApi serveOn(MetricsHttpServer server) {
-        server.route("POST", SAVEPOINT, this::savepoint, executor())
-                .route("POST", STOP_WITH_SAVEPOINT, this::stop, executor());
+        server.route("POST", RunnerPaths.SAVEPOINT, this::savepoint, executor())
+                .route("POST", RunnerPaths.STOP_WITH_SAVEPOINT, this::stop, executor());
         return this;
     }
 
@@ -136,9 +126,9 @@ public final class JobControlApi {
         if (seconds == null) {
             return timeout;
         }
-        if (seconds < 1 || seconds > 3600) {
+        if (seconds < ControlRequest.MIN_TIMEOUT || seconds > ControlRequest.MAX_TIMEOUT) {
             throw new HttpReply.Refusal(400, "the body of POST " + call.path() + " has timeoutSeconds " + seconds
-                    + "; use 1..3600");
+                    + "; use " + ControlRequest.MIN_TIMEOUT + ".." + ControlRequest.MAX_TIMEOUT);
         }
         return Duration.ofSeconds(seconds);
     }
@@ -149,7 +139,7 @@ public final class JobControlApi {
             return;
         }
         String retry = status == RunningJob.Status.RESCALING || status == RunningJob.Status.RESTARTING
-                ? "retry when GET " + JobRunnerApi.JOB + " reports RUNNING"
+                ? "retry when GET " + RunnerPaths.JOB + " reports " + Readiness.RUNNING
                 : "it will not run again in this runner";
         throw new HttpReply.Refusal(409, "job '" + job.name() + "' is " + status + "; " + path + " needs a running job, "
                 + retry);

@@ -5,12 +5,16 @@ import dev.flowscale.engine.metrics.HttpReply;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.ApiError;
+import dev.flowscale.runner.api.Readiness;
+import dev.flowscale.runner.api.RunnerPaths;
 import java.time.Clock;
 import java.util.UUID;
 
 /**
  * The job runner's read-only JSON API (docs/runner-api.md): {@code GET /api/v1/job}
- * ({@link JobView}), {@code GET /api/v1/metrics} ({@link MetricsView}) and {@code GET /api/v1/ready}
+ * ({@link dev.flowscale.runner.api.JobView}), {@code GET /api/v1/metrics} ({@link
+ * dev.flowscale.runner.api.MetricsView}) and {@code GET /api/v1/ready}
  * (200 while the job is RUNNING, 503 otherwise: a readiness probe). The run id joins a
  * random id per job handed to {@link #attach} with the engine's id of the current execution, so
  * it changes whenever counters start again at zero: a new job, a restart after a failure, a
@@ -18,18 +22,10 @@ import java.util.UUID;
  * paths and methods.
  */
 public final class JobRunnerApi {
-    public static final String JOB = "/api/v1/job";
-    public static final String METRICS = "/api/v1/metrics";
-    public static final String READY = "/api/v1/ready";
-
     private final Clock clock;
     private volatile Run current;
 
     private record Run(RunningJob job, String id) {
-    }
-
-    /** The body of a ready answer. */
-    public record Readiness(boolean ready, String status) {
     }
 
     public JobRunnerApi(Clock clock) {
@@ -51,7 +47,7 @@ public final class JobRunnerApi {
 
     /** Routes the read-only endpoints on {@code server}. */
     public JobRunnerApi serveOn(MetricsHttpServer server) {
-        for (String path : new String[] {JOB, METRICS, READY}) {
+        for (String path : new String[] {RunnerPaths.JOB, RunnerPaths.METRICS, RunnerPaths.READY}) {
             server.route("GET", path, call -> reply(body(path)));
         }
         return this;
@@ -66,13 +62,14 @@ public final class JobRunnerApi {
         if (run == null) {
             return new ApiError(503, "no job is attached yet; retry when the job has started");
         }
-        if (path.equals(READY)) {
+        if (path.equals(RunnerPaths.READY)) {
             RunningJob.Status status = run.job().status();
-            return status == RunningJob.Status.RUNNING ? new Readiness(true, status.name())
+            return status == RunningJob.Status.RUNNING ? Readiness.running()
                     : new ApiError(503, "job '" + run.job().name() + "' is " + status + ", not RUNNING");
         }
         JobMetricsSnapshot snapshot = run.job().metrics();
         String runId = run.id() + "/" + snapshot.runId();
-        return path.equals(JOB) ? JobView.of(run.job(), runId) : MetricsView.of(snapshot, runId, clock.millis());
+        return path.equals(RunnerPaths.JOB) ? RunnerViews.job(run.job(), runId)
+                : RunnerViews.metrics(snapshot, runId, clock.millis());
     }
 }

@@ -5,6 +5,9 @@ import dev.flowscale.engine.metrics.HttpReply;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.ApiError;
+import dev.flowscale.runner.api.RunnerPaths;
+import dev.flowscale.runner.api.SnapshotView;
 import java.nio.file.Path;
 
 /**
@@ -13,14 +16,7 @@ import java.nio.file.Path;
  * stopped runner here and restarts the job from it; 404 when the job has no snapshot yet.
  */
 public final class LatestSnapshotApi {
-    /** Register the handler at this path. */
-    public static final String LATEST = "/api/v1/snapshots/latest";
-
     private final RunningJob job;
-
-    /** The body of an answer: the snapshot's directory and the job's status (RUNNING, STOPPED, ...). */
-    public record SnapshotView(String snapshot, String status) {
-    }
 
     public LatestSnapshotApi(RunningJob job) {
         if (job == null) {
@@ -29,9 +25,9 @@ public final class LatestSnapshotApi {
         this.job = job;
     }
 
-    /** Routes {@code GET} {@value #LATEST}; it never waits behind control work. */
+    /** Routes {@code GET /api/v1/snapshots/latest}; it never waits behind control work. */
     public LatestSnapshotApi serveOn(MetricsHttpServer server) {
-        server.route("GET", LATEST, this::handle);
+        server.route("GET", RunnerPaths.LATEST_SNAPSHOT, this::handle);
         return this;
     }
 

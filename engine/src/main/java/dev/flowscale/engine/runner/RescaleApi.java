@@ -10,6 +10,9 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.ApiError;
+import dev.flowscale.runner.api.RescaleView;
+import dev.flowscale.runner.api.RunnerPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -20,27 +23,19 @@ import java.util.Map;
  * {@code POST /api/v1/rescale} with {@code {"parallelism": {"op": n, ...}}}: rescales the job
  * inside this runner process through the engine's own {@link RunningJob#rescale} (stop with a
  * savepoint, restore at the new parallelism, keyed state moved by key group) and answers 200 with
- * a {@link RescaleView}: the path taken ({@value #IN_PLACE}), the savepoint and the downtime. Bad
+ * a {@link RescaleView}: the path taken ({@code in-place}), the savepoint and the downtime. Bad
  * input answers 400, a job that is not running (or already rescaling) 409, a failed rescale 500;
  * after a failure the engine runs the job again at its old parallelism from the same savepoint.
  */
 public final class RescaleApi {
-    /** Register the handler at this path. */
-    public static final String RESCALE = "/api/v1/rescale";
-    /** The only path this endpoint takes: the process and its pod stay. */
-    public static final String IN_PLACE = "in-place";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final RunningJob job;
     private final Duration timeout;
 
-    /** The body of a successful rescale. */
-    public record RescaleView(String path, String savepoint, Map<String, Integer> before, Map<String, Integer> after,
-                              double downtimeSeconds) {
-        static RescaleView of(RescaleResult result) {
-            return new RescaleView(IN_PLACE, result.savepoint().toAbsolutePath().toString(), result.before(),
-                    result.after(), result.downtime().toNanos() / 1e9);
-        }
+    private static RescaleView view(RescaleResult result) {
+        return new RescaleView(RescaleView.IN_PLACE, result.savepoint().toAbsolutePath().toString(), result.before(),
+                result.after(), result.downtime().toNanos() / 1e9);
     }
 
     public RescaleApi(RunningJob job, Duration timeout) {
@@ -51,9 +46,9 @@ public final class RescaleApi {
         this.timeout = timeout;
     }
 
-    /** Routes {@code POST} {@value #RESCALE} on {@code control}, the runner's serialized control thread. */
+    /** Routes {@code POST /api/v1/rescale} on {@code control}, the runner's serialized control thread. */
     public RescaleApi serveOn(MetricsHttpServer server, Executor control) {
-        server.route("POST", RESCALE, this::handle, control);
+        server.route("POST", RunnerPaths.RESCALE, this::handle, control);
         return this;
     }
 
@@ -96,16 +91,16 @@ public final class RescaleApi {
     }
 
     private static ApiError badRequest(String what) {
-        return new ApiError(400, "POST " + RESCALE + ": " + what + "; send e.g. {\"parallelism\": {\"split\": 4}}");
+        return new ApiError(400, "POST " + RunnerPaths.RESCALE + ": " + what + "; send e.g. {\"parallelism\": {\"split\": 4}}");
     }
 
     private Object rescale(Map<String, Integer> parallelism) {
         if (job.status() != RunningJob.Status.RUNNING) {
-            return new ApiError(409, "job '" + job.name() + "' is " + job.status() + "; " + RESCALE
-                    + " needs a running job, retry when GET " + JobRunnerApi.JOB + " reports RUNNING");
+            return new ApiError(409, "job '" + job.name() + "' is " + job.status() + "; " + RunnerPaths.RESCALE
+                    + " needs a running job, retry when GET " + RunnerPaths.JOB + " reports RUNNING");
         }
         try {
-            return RescaleView.of(job.rescale(parallelism, timeout));
+            return view(job.rescale(parallelism, timeout));
         } catch (SnapshotException e) {
             return new ApiError(500, "rescale of job '" + job.name() + "' failed: " + e.getMessage());
         } catch (dev.flowscale.engine.api.InvalidJobException e) {

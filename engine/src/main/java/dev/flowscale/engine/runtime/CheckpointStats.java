@@ -1,5 +1,7 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.runner.api.CheckpointStatus;
+import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -12,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Counts a job's snapshot outcomes for its whole life (across restarts and rescales), logs one
@@ -81,15 +84,22 @@ final class CheckpointStats implements AutoCloseable {
     void bind(MeterRegistry to) {
         registry = to;
         Tags tags = Tags.of("job", job);
-        meters.add(FunctionCounter.builder("flowscale.checkpoints.completed", this, s -> s.status().completed())
-                .tags(tags).description("Checkpoints and savepoints completed").register(to));
-        meters.add(FunctionCounter.builder("flowscale.checkpoints.failed", this, s -> s.status().failed())
-                .tags(tags).description("Checkpoints and savepoints that failed").register(to));
-        meters.add(Gauge.builder("flowscale.checkpoints.consecutive.failures", this,
-                s -> s.status().consecutiveFailures()).tags(tags)
-                .description("Periodic checkpoints failed in a row").register(to));
-        meters.add(Gauge.builder("flowscale.checkpoint.last.completed.age", this, CheckpointStats::ageSeconds)
-                .baseUnit("seconds").tags(tags).description("Time since the last completed snapshot").register(to));
+        meters.add(counter(MetricName.CHECKPOINTS_COMPLETED, s -> s.status().completed()).tags(tags).register(to));
+        meters.add(counter(MetricName.CHECKPOINTS_FAILED, s -> s.status().failed()).tags(tags).register(to));
+        meters.add(gauge(MetricName.CHECKPOINTS_CONSECUTIVE_FAILURES, s -> s.status().consecutiveFailures())
+                .tags(tags).register(to));
+        meters.add(gauge(MetricName.CHECKPOINT_LAST_COMPLETED_AGE, CheckpointStats::ageSeconds).tags(tags)
+                .register(to));
+    }
+
+    private FunctionCounter.Builder<CheckpointStats> counter(MetricName name,
+                                                            ToDoubleFunction<CheckpointStats> read) {
+        return FunctionCounter.builder(name.micrometer(), this, read).baseUnit(name.unit())
+                .description(name.description());
+    }
+
+    private Gauge.Builder<CheckpointStats> gauge(MetricName name, ToDoubleFunction<CheckpointStats> read) {
+        return Gauge.builder(name.micrometer(), this, read).baseUnit(name.unit()).description(name.description());
     }
 
     @Override

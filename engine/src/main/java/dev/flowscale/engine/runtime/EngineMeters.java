@@ -5,6 +5,8 @@ import dev.flowscale.engine.metrics.InstanceRates;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
+import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.runner.api.Rate;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -20,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Exposes a running job's DS2 counters as Micrometer meters named {@code flowscale_*} with
+ * Exposes a running job's DS2 counters as Micrometer meters named by {@link MetricName} with
  * {@code job}, {@code operator} and {@code instance} tags: cumulative counters read straight
  * from the instances, and rate gauges over a sliding window sampled in the background.
  */
@@ -48,9 +50,9 @@ final class EngineMeters implements AutoCloseable {
         for (Task task : job.tasks()) {
             bound.bindInstance(task);
         }
-        job.graph().parallelism().forEach((op, p) -> bound.meters.add(Gauge.builder("flowscale.operator.parallelism",
-                () -> p).tags(Tags.of("job", job.graph().jobName(), "operator", op))
-                .description("Number of parallel instances of the operator").register(registry)));
+        job.graph().parallelism().forEach((op, p) -> bound.meters.add(Gauge.builder(
+                MetricName.OPERATOR_PARALLELISM.micrometer(), () -> p).tags(Tags.of("job", job.graph().jobName(),
+                "operator", op)).description(MetricName.OPERATOR_PARALLELISM.description()).register(registry)));
         return bound;
     }
 
@@ -64,54 +66,36 @@ final class EngineMeters implements AutoCloseable {
         InstanceMetrics m = task.metrics;
         Tags tags = Tags.of("job", job.graph().jobName(), "operator", task.context.operatorId(),
                 "instance", Integer.toString(task.context.instanceIndex()));
-        counter("flowscale.records.in", null, "Records the instance processed (sources: emitted)", tags, m,
-                s -> s.recordsIn());
-        counter("flowscale.records.out", null, "Records the instance emitted", tags, m, s -> s.recordsOut());
-        counter("flowscale.useful.time", "seconds", "DS2 useful time: processing, excluding waits", tags, m,
-                s -> s.usefulNanos() / 1e9);
-        counter("flowscale.wait.input.time", "seconds", "Time blocked waiting for input", tags, m,
-                s -> s.waitInputNanos() / 1e9);
-        counter("flowscale.backpressure.time", "seconds", "Time blocked on a full output channel", tags, m,
-                s -> s.backpressureNanos() / 1e9);
-        counter("flowscale.observed.time", "seconds", "DS2 observed time: how long the instance ran", tags, m,
-                s -> s.observedNanos() / 1e9);
+        counter(MetricName.RECORDS_IN, tags, m, s -> s.recordsIn());
+        counter(MetricName.RECORDS_OUT, tags, m, s -> s.recordsOut());
+        counter(MetricName.USEFUL_TIME, tags, m, s -> s.usefulNanos() / 1e9);
+        counter(MetricName.WAIT_INPUT_TIME, tags, m, s -> s.waitInputNanos() / 1e9);
+        counter(MetricName.BACKPRESSURE_TIME, tags, m, s -> s.backpressureNanos() / 1e9);
+        counter(MetricName.OBSERVED_TIME, tags, m, s -> s.observedNanos() / 1e9);
         if (task instanceof SourceTask) {
-            gauge("flowscale.source.backlog", "records", "Records due by the source's schedule but not yet emitted",
-                    tags, m, s -> s.backlog());
+            meters.add(Gauge.builder(MetricName.SOURCE_BACKLOG.micrometer(), m,
+                            x -> x.snapshot(System.nanoTime()).backlog()).baseUnit(MetricName.SOURCE_BACKLOG.unit())
+                    .description(MetricName.SOURCE_BACKLOG.description()).tags(tags).register(registry));
         }
         String op = task.context.operatorId();
         int i = task.context.instanceIndex();
-        rate("flowscale.true.processing.rate", "DS2 true processing rate: records in / useful time", tags, op, i,
-                InstanceRates::trueProcessingRate);
-        rate("flowscale.true.output.rate", "DS2 true output rate: records out / useful time", tags, op, i,
-                InstanceRates::trueOutputRate);
-        rate("flowscale.observed.processing.rate", "Records in / observed time", tags, op, i,
-                InstanceRates::observedProcessingRate);
-        rate("flowscale.observed.output.rate", "Records out / observed time", tags, op, i,
-                InstanceRates::observedOutputRate);
-        meters.add(Gauge.builder("flowscale.utilization", () -> instanceRate(op, i, InstanceRates::utilization))
-                .tags(tags).description("Useful time / observed time over the rate window").register(registry));
-        meters.add(Gauge.builder("flowscale.backpressure.ratio", () -> instanceRate(op, i,
-                InstanceRates::backpressureRatio)).tags(tags)
-                .description("Share of the rate window blocked on output").register(registry));
+        rate(MetricName.TRUE_PROCESSING_RATE, tags, op, i, InstanceRates::trueProcessingRate);
+        rate(MetricName.TRUE_OUTPUT_RATE, tags, op, i, InstanceRates::trueOutputRate);
+        rate(MetricName.OBSERVED_PROCESSING_RATE, tags, op, i, InstanceRates::observedProcessingRate);
+        rate(MetricName.OBSERVED_OUTPUT_RATE, tags, op, i, InstanceRates::observedOutputRate);
+        rate(MetricName.UTILIZATION, tags, op, i, InstanceRates::utilization);
+        rate(MetricName.BACKPRESSURE_RATIO, tags, op, i, InstanceRates::backpressureRatio);
     }
 
-    private void counter(String name, String unit, String description, Tags tags, InstanceMetrics m,
-                         ToDoubleFunction<InstanceSnapshot> read) {
-        meters.add(FunctionCounter.builder(name, m, x -> read.applyAsDouble(x.snapshot(System.nanoTime())))
-                .baseUnit(unit).description(description).tags(tags).register(registry));
+    private void counter(MetricName name, Tags tags, InstanceMetrics m, ToDoubleFunction<InstanceSnapshot> read) {
+        meters.add(FunctionCounter.builder(name.micrometer(), m, x -> read.applyAsDouble(x.snapshot(System.nanoTime())))
+                .baseUnit(name.unit()).description(name.description()).tags(tags).register(registry));
     }
 
-    private void gauge(String name, String unit, String description, Tags tags, InstanceMetrics m,
-                       ToDoubleFunction<InstanceSnapshot> read) {
-        meters.add(Gauge.builder(name, m, x -> read.applyAsDouble(x.snapshot(System.nanoTime())))
-                .baseUnit(unit).description(description).tags(tags).register(registry));
-    }
-
-    private void rate(String name, String description, Tags tags, String op, int instance,
-                      ToDoubleFunction<InstanceRates> read) {
-        meters.add(Gauge.builder(name, () -> instanceRate(op, instance, read)).baseUnit("records.per.second")
-                .description(description + ", over the rate window").tags(tags).register(registry));
+    /** A gauge over the rate window; NaN while the instance has no rate in it (see {@link Rate}). */
+    private void rate(MetricName name, Tags tags, String op, int instance, ToDoubleFunction<InstanceRates> read) {
+        meters.add(Gauge.builder(name.micrometer(), () -> instanceRate(op, instance, read)).baseUnit(name.unit())
+                .description(name.description()).tags(tags).register(registry));
     }
 
     private double instanceRate(String op, int instance, ToDoubleFunction<InstanceRates> read) {

@@ -13,6 +13,7 @@ import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.runner.api.CheckpointStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.runner.JobView;
+import dev.flowscale.engine.runner.RunnerViews;
 import dev.flowscale.engine.runtime.CheckpointConfig;
-import dev.flowscale.engine.runtime.CheckpointStatus;
+import dev.flowscale.runner.api.CheckpointStatus;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
@@ -49,7 +49,7 @@ class CheckpointFaultInjectionTest {
             assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
             assertThat(registry.get("flowscale.checkpoints.failed").tag("job", "counting").functionCounter().count())
                     .isGreaterThanOrEqualTo(3);
-            JsonNode view = new ObjectMapper().valueToTree(JobView.of(job, "run"));
+            JsonNode view = new ObjectMapper().valueToTree(RunnerViews.job(job, "run"));
             assertThat(view.path("checkpoints").path("consecutiveFailures").asInt()).isGreaterThanOrEqualTo(3);
             assertThat(view.path("checkpoints").path("lastFailure").asText()).contains("cannot create snapshot directory");
 

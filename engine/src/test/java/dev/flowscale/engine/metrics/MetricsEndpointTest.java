@@ -8,6 +8,7 @@ import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.MetricName;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -22,14 +23,11 @@ import org.junit.jupiter.api.Test;
 
 /** Scrapes a running job's metrics endpoint over HTTP, as Prometheus would. */
 class MetricsEndpointTest {
-    private static final List<String> INSTANCE_METRICS = List.of(
-            "flowscale_records_in_total", "flowscale_records_out_total", "flowscale_useful_time_seconds_total",
-            "flowscale_wait_input_time_seconds_total", "flowscale_backpressure_time_seconds_total",
-            "flowscale_observed_time_seconds_total",
-            "flowscale_true_processing_rate_records_per_second", "flowscale_true_output_rate_records_per_second",
-            "flowscale_observed_processing_rate_records_per_second",
-            "flowscale_observed_output_rate_records_per_second", "flowscale_utilization",
-            "flowscale_backpressure_ratio");
+    private static final List<MetricName> INSTANCE_METRICS = List.of(MetricName.RECORDS_IN, MetricName.RECORDS_OUT,
+            MetricName.USEFUL_TIME, MetricName.WAIT_INPUT_TIME, MetricName.BACKPRESSURE_TIME, MetricName.OBSERVED_TIME,
+            MetricName.TRUE_PROCESSING_RATE, MetricName.TRUE_OUTPUT_RATE, MetricName.OBSERVED_PROCESSING_RATE,
+            MetricName.OBSERVED_OUTPUT_RATE, MetricName.UTILIZATION, MetricName.BACKPRESSURE_RATIO);
+    private static final Pattern SERIES = Pattern.compile("^(flowscale_\\w+?)[{ ]", Pattern.MULTILINE);
 
     @Test
     void everyFlowscaleMetricIsServedWithJobOperatorAndInstanceLabels() throws Exception {
@@ -48,14 +46,18 @@ class MetricsEndpointTest {
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("text/plain"));
             String body = response.body();
-            for (String metric : INSTANCE_METRICS) {
+            assertThat(SERIES.matcher(body).results().map(m -> m.group(1)).distinct())
+                    .as("every series the runner serves is a MetricName the runner exports")
+                    .allSatisfy(series -> assertThat(MetricName.ofSeries(series)).hasValueSatisfying(
+                            name -> assertThat(name.exporter()).isEqualTo(MetricName.Exporter.RUNNER)));
+            for (String metric : INSTANCE_METRICS.stream().map(MetricName::prometheus).toList()) {
                 for (String[] instance : new String[][] {{"src", "0"}, {"double", "0"}, {"double", "1"}, {"sink", "0"}}) {
                     assertThat(body).as(metric + " for " + String.join("/", instance)).containsPattern(
                             Pattern.quote(metric) + "\\{instance=\"" + instance[1] + "\",job=\"scraped\",operator=\""
                                     + instance[0] + "\"\\} ");
                 }
             }
-            assertThat(body).containsPattern("flowscale_source_backlog_records\\{instance=\"0\",job=\"scraped\",operator=\"src\"\\}");
+            assertThat(body).containsPattern(MetricName.SOURCE_BACKLOG.prometheus() + "\\{instance=\"0\",job=\"scraped\",operator=\"src\"\\}");
             assertThat(body).containsPattern("flowscale_operator_parallelism\\{job=\"scraped\",operator=\"double\"\\} 2");
             assertThat(value(body, "flowscale_records_in_total\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}"))
                     .isGreaterThan(100);

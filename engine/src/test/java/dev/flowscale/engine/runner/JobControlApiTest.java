@@ -12,6 +12,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -54,7 +55,7 @@ class JobControlApiTest {
 
     @Test
     void aSavepointRequestAnswersADirectoryWithAManifestAndTheJobKeepsRunning() throws Exception {
-        JsonNode body = post(JobControlApi.SAVEPOINT, 200);
+        JsonNode body = post(RunnerPaths.SAVEPOINT, 200);
         assertThat(Path.of(body.get("savepoint").asText()).resolve("_metadata")).isRegularFile();
         assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
         assertThat(control.awaitStopAnswered(Duration.ZERO)).as("no stop was requested").isTrue();
@@ -62,22 +63,22 @@ class JobControlApiTest {
 
     @Test
     void aStopRequestAnswersTheSavepointStopsTheJobAndLaterRequestsConflict() throws Exception {
-        JsonNode body = post(JobControlApi.STOP_WITH_SAVEPOINT, 200);
+        JsonNode body = post(RunnerPaths.STOP_WITH_SAVEPOINT, 200);
         assertThat(Path.of(body.get("savepoint").asText()).resolve("_metadata")).isRegularFile();
         assertThat(job.await(Duration.ofSeconds(5))).as("the job has ended").isTrue();
         // STOPPED, or FINISHED when the last task's end callback runs after stopWithSavepoint returned.
         assertThat(job.status()).isIn(RunningJob.Status.STOPPED, RunningJob.Status.FINISHED);
         assertThat(control.awaitStopAnswered(Duration.ofSeconds(5))).isTrue();
-        assertThat(post(JobControlApi.SAVEPOINT, 409).get("error").asText()).contains("controljob", "needs a running job");
+        assertThat(post(RunnerPaths.SAVEPOINT, 409).get("error").asText()).contains("controljob", "needs a running job");
     }
 
     @Test
     void otherMethodsAndPathsAreRefusedWithJsonErrors() throws Exception {
-        HttpResponse<String> get = http.send(HttpRequest.newBuilder(uri(JobControlApi.SAVEPOINT)).GET().build(),
+        HttpResponse<String> get = http.send(HttpRequest.newBuilder(uri(RunnerPaths.SAVEPOINT)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
         assertThat(mapper.readTree(get.body()).get("error").asText()).contains("use POST");
-        assertThat(post(JobControlApi.SAVEPOINT + "s", 404).get("error").asText()).contains(JobControlApi.SAVEPOINT);
+        assertThat(post(RunnerPaths.SAVEPOINT + "s", 404).get("error").asText()).contains(RunnerPaths.SAVEPOINT);
     }
 
     private JsonNode post(String path, int expectedStatus) throws Exception {

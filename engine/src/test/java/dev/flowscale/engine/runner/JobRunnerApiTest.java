@@ -11,6 +11,8 @@ import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.MetricsView;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -99,10 +101,10 @@ class JobRunnerApiTest {
     @Test
     void readyAnswers200WhileTheJobRunsAnd503OnceItHasStopped() throws Exception {
         api.attach(job);
-        assertThat(get(JobRunnerApi.READY, 200).get("status").asText()).isEqualTo("RUNNING");
+        assertThat(get(RunnerPaths.READY, 200).get("status").asText()).isEqualTo("RUNNING");
         job.stop();
         assertThat(job.await(java.time.Duration.ofSeconds(20))).isTrue();
-        assertThat(get(JobRunnerApi.READY, 503).get("error").asText()).contains("apijob").contains("not RUNNING");
+        assertThat(get(RunnerPaths.READY, 503).get("error").asText()).contains("apijob").contains("not RUNNING");
     }
 
     @Test

@@ -12,6 +12,8 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.RescaleView;
+import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -55,7 +57,7 @@ class RescaleApiTest {
     void aRescaleRequestRescalesTheJobInThisProcessAndAnswersThePathAndTheDowntime() throws Exception {
         JsonNode body = post("{\"parallelism\": {\"double\": 3}}", 200);
 
-        assertThat(body.get("path").asText()).isEqualTo(RescaleApi.IN_PLACE);
+        assertThat(body.get("path").asText()).isEqualTo(RescaleView.IN_PLACE);
         assertThat(body.get("before").get("double").asInt()).isEqualTo(2);
         assertThat(body.get("after").get("double").asInt()).isEqualTo(3);
         assertThat(body.get("downtimeSeconds").asDouble()).isPositive();
@@ -85,10 +87,10 @@ class RescaleApiTest {
 
     @Test
     void theSavepointOfAStoppedJobIsReadBackWhenTheStopReplyWasLost() throws Exception {
-        assertThat(get(LatestSnapshotApi.LATEST, 404).get("error").asText()).contains("no complete snapshot");
+        assertThat(get(RunnerPaths.LATEST_SNAPSHOT, 404).get("error").asText()).contains("no complete snapshot");
         Path savepoint = job.stopWithSavepoint(Duration.ofSeconds(20));
 
-        JsonNode latest = get(LatestSnapshotApi.LATEST, 200);
+        JsonNode latest = get(RunnerPaths.LATEST_SNAPSHOT, 200);
         assertThat(latest.get("snapshot").asText()).isEqualTo(savepoint.toAbsolutePath().toString());
         assertThat(latest.get("status").asText()).isIn("STOPPED", "FINISHED");
     }
@@ -108,6 +110,6 @@ class RescaleApiTest {
     }
 
     private URI uri() {
-        return URI.create("http://127.0.0.1:" + server.port() + RescaleApi.RESCALE);
+        return URI.create("http://127.0.0.1:" + server.port() + RunnerPaths.RESCALE);
     }
 }

@@ -8,6 +8,7 @@ import dev.flowscale.engine.api.Sinks;
 import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.RunnerPaths;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,7 +45,7 @@ class RunnerApiAuthTest {
 
     @Test
     void controlRequestsWithoutTheRightBearerTokenAre401AndTakeNoSavepoint() throws Exception {
-        for (String path : List.of(JobControlApi.SAVEPOINT, JobControlApi.STOP_WITH_SAVEPOINT)) {
+        for (String path : List.of(RunnerPaths.SAVEPOINT, RunnerPaths.STOP_WITH_SAVEPOINT)) {
             for (String header : new String[] {null, "Bearer wrong", "Bearer " + TOKEN + "x", TOKEN, "Basic " + TOKEN}) {
                 HttpResponse<String> answer = post(path, header);
                 assertThat(answer.statusCode()).as(path + " with " + header).isEqualTo(401);
@@ -59,14 +60,14 @@ class RunnerApiAuthTest {
 
     @Test
     void theRightBearerTokenTakesTheSavepoint() throws Exception {
-        HttpResponse<String> answer = post(JobControlApi.SAVEPOINT, "Bearer " + TOKEN);
+        HttpResponse<String> answer = post(RunnerPaths.SAVEPOINT, "Bearer " + TOKEN);
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         assertThat(answer.body()).contains("savepoint");
     }
 
     @Test
     void healthReadinessMetricsAndStatusStayOpen() throws Exception {
-        for (String path : List.of("/health", "/metrics", JobRunnerApi.READY, JobRunnerApi.JOB, JobRunnerApi.METRICS)) {
+        for (String path : List.of("/health", "/metrics", RunnerPaths.READY, RunnerPaths.JOB, RunnerPaths.METRICS)) {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(uri(path)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).as(path).isEqualTo(200);

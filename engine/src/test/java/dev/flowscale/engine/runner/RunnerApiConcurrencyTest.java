@@ -8,6 +8,7 @@ import dev.flowscale.engine.api.Sinks;
 import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.RunnerPaths;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,11 +50,11 @@ class RunnerApiConcurrencyTest {
 
     @Test
     void probesAndScrapesAnswerWhileSavepointsAreInProgress() throws Exception {
-        List<CompletableFuture<HttpResponse<String>>> savepoints = List.of(post(JobControlApi.SAVEPOINT),
-                post(JobControlApi.SAVEPOINT), post(JobControlApi.SAVEPOINT), post(JobControlApi.SAVEPOINT),
-                post(JobControlApi.SAVEPOINT));
+        List<CompletableFuture<HttpResponse<String>>> savepoints = List.of(post(RunnerPaths.SAVEPOINT),
+                post(RunnerPaths.SAVEPOINT), post(RunnerPaths.SAVEPOINT), post(RunnerPaths.SAVEPOINT),
+                post(RunnerPaths.SAVEPOINT));
         awaitSavepointInProgress();
-        for (String path : List.of(JobRunnerApi.READY, "/health", "/metrics", JobRunnerApi.JOB)) {
+        for (String path : List.of(RunnerPaths.READY, "/health", "/metrics", RunnerPaths.JOB)) {
             assertThat(get(path).statusCode()).as(path).isEqualTo(200);
         }
         assertThat(savepoints.get(savepoints.size() - 1))
@@ -65,16 +66,16 @@ class RunnerApiConcurrencyTest {
 
     @Test
     void aSecondStopWhileTheFirstIsInProgressAnswersTheFirstStopsSavepoint() throws Exception {
-        CompletableFuture<HttpResponse<String>> first = post(JobControlApi.STOP_WITH_SAVEPOINT);
+        CompletableFuture<HttpResponse<String>> first = post(RunnerPaths.STOP_WITH_SAVEPOINT);
         awaitSavepointInProgress();
-        CompletableFuture<HttpResponse<String>> second = post(JobControlApi.STOP_WITH_SAVEPOINT);
+        CompletableFuture<HttpResponse<String>> second = post(RunnerPaths.STOP_WITH_SAVEPOINT);
         assertThat(first).as("the first stop is still in progress").isNotDone();
 
         assertThat(first.get().statusCode()).as(first.get().body()).isEqualTo(200);
         assertThat(second.get().statusCode()).as(second.get().body()).isEqualTo(200);
         String savepoint = mapper.readTree(first.get().body()).get("savepoint").asText();
         assertThat(mapper.readTree(second.get().body()).get("savepoint").asText()).isEqualTo(savepoint);
-        HttpResponse<String> later = post(JobControlApi.STOP_WITH_SAVEPOINT).get();
+        HttpResponse<String> later = post(RunnerPaths.STOP_WITH_SAVEPOINT).get();
         assertThat(mapper.readTree(later.body()).get("savepoint").asText()).as("a retried stop").isEqualTo(savepoint);
     }
 

@@ -10,6 +10,7 @@ import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.runner.api.RunnerPaths;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -68,19 +69,25 @@ class RunnerApiContractTest {
     }
 
     @Test
+    void theDocumentedPathsAreExactlyThePathsOfTheContractModule() {
+        assertThat(doc.routes().keySet()).as("paths documented in %s vs. RunnerPaths.ALL", RunnerApiDoc.FILE)
+                .containsExactlyInAnyOrderElementsOf(RunnerPaths.ALL);
+    }
+
+    @Test
     void everyDocumentedPathAnswersEveryMethodAsTheTableSays() throws Exception {
         for (String path : doc.routes().keySet()) {
             for (String method : METHODS) {
-                if (!(method.equals("POST") && path.equals(JobControlApi.STOP_WITH_SAVEPOINT))) {
+                if (!(method.equals("POST") && path.equals(RunnerPaths.STOP_WITH_SAVEPOINT))) {
                     check(method, path, send(method, path, ""));
                 }
             }
         }
-        Answer stop = send("POST", JobControlApi.STOP_WITH_SAVEPOINT, "");
-        check("POST", JobControlApi.STOP_WITH_SAVEPOINT, stop);
+        Answer stop = send("POST", RunnerPaths.STOP_WITH_SAVEPOINT, "");
+        check("POST", RunnerPaths.STOP_WITH_SAVEPOINT, stop);
         assertThat(stop.status()).isEqualTo(200);
-        Answer savepointAfterStop = send("POST", JobControlApi.SAVEPOINT, "");
-        check("POST", JobControlApi.SAVEPOINT, savepointAfterStop);
+        Answer savepointAfterStop = send("POST", RunnerPaths.SAVEPOINT, "");
+        check("POST", RunnerPaths.SAVEPOINT, savepointAfterStop);
         assertThat(savepointAfterStop.status()).isEqualTo(409);
         assertThat(savepointAfterStop.body()).contains("it will not run again");
     }
@@ -101,7 +108,7 @@ class RunnerApiContractTest {
 
     @Test
     void badBodiesAreRefusedAsDocumentedAndTakeNoSavepoint() throws Exception {
-        for (String path : List.of(JobControlApi.SAVEPOINT, JobControlApi.STOP_WITH_SAVEPOINT)) {
+        for (String path : List.of(RunnerPaths.SAVEPOINT, RunnerPaths.STOP_WITH_SAVEPOINT)) {
             expectRefusal(path, "{\"timeoutSeconds\": ", 400, "is not valid JSON at line 1");
             expectRefusal(path, "{\"force\": true}", 400, "unknown field 'force'");
             expectRefusal(path, "{\"timeoutSeconds\": \"soon\"}", 400, "does not match the expected shape");
@@ -114,7 +121,7 @@ class RunnerApiContractTest {
         }
         assertThat(savepoints()).as("no refused request took a savepoint").isEmpty();
         assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
-        Answer valid = send("POST", JobControlApi.SAVEPOINT, "{\"timeoutSeconds\": 30}");
+        Answer valid = send("POST", RunnerPaths.SAVEPOINT, "{\"timeoutSeconds\": 30}");
         assertThat(valid.status()).as(valid.body()).isEqualTo(200);
         assertThat(savepoints()).hasSize(1);
     }
@@ -122,13 +129,13 @@ class RunnerApiContractTest {
     @Test
     void aTwentyMegabyteBodyIsRefusedWithoutBeingRead() throws Exception {
         try {
-            Answer answer = send("POST", JobControlApi.SAVEPOINT, "x".repeat(20 << 20));
+            Answer answer = send("POST", RunnerPaths.SAVEPOINT, "x".repeat(20 << 20));
             assertError(answer, 413, "20 MB body");
         } catch (java.io.IOException closedWhileSending) {
             // The server answered 413 and closed the connection before the client finished sending.
         }
         assertThat(savepoints()).isEmpty();
-        assertThat(send("GET", JobRunnerApi.READY, "").status()).as("the server still answers").isEqualTo(200);
+        assertThat(send("GET", RunnerPaths.READY, "").status()).as("the server still answers").isEqualTo(200);
     }
 
     private void expectRefusal(String path, String body, int status, String message) throws Exception {

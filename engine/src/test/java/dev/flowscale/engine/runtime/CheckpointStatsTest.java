@@ -2,6 +2,7 @@ package dev.flowscale.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.runner.api.CheckpointStatus;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;

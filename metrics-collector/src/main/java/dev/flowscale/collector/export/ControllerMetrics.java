@@ -11,6 +11,7 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.api.SourceMetrics;
 import dev.flowscale.policy.api.Outcome;
+import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -84,7 +85,8 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
         String job = job(decision.jobName());
         String reason = decision.blockReason().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("none");
         String outcome = outcome(decision);
-        Counter.builder(PREFIX + "decisions").description("Scaling decisions by outcome and block reason")
+        Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer())
+                .description(MetricName.CONTROLLER_DECISIONS.description())
                 .tags("job", job, "outcome", outcome, "reason", reason)
                 .register(registry).increment();
         decision.operators().values().forEach(op -> record(job, op));
@@ -106,8 +108,9 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
             reasons = reasons.substring(0, REASONS_MAX - 1) + "…";
         }
         double seconds = decision.time().toEpochMilli() / 1000.0;
-        Gauge gauge = Gauge.builder(PREFIX + "decision.timestamp", () -> seconds).baseUnit("seconds")
-                .description("Time of a scaling decision; labels: what changed (change) and why (reasons)")
+        MetricName name = MetricName.CONTROLLER_DECISION_TIMESTAMP;
+        Gauge gauge = Gauge.builder(name.micrometer(), () -> seconds).baseUnit(name.unit())
+                .description(name.description())
                 .tags("job", job, "outcome", outcome, "change", change, "reasons", reasons,
                         "decided_at", decision.time().toString())
                 .register(registry);
@@ -131,27 +134,21 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
 
     private void record(String job, OperatorDecision op) {
         Tags tags = Tags.of("job", job, "operator", op.operatorId());
-        gauges.set(PREFIX + "parallelism", "Parallelism the operator runs at", null, tags, op.currentParallelism());
-        gauges.set(PREFIX + "recommended.parallelism", "Parallelism DS2 and the sizing guards recommend", null,
-                tags, op.recommendedParallelism());
-        gauges.set(PREFIX + "new.parallelism", "Parallelism decided after scale-down delay and dead band", null,
-                tags, op.newParallelism());
-        gauges.set(PREFIX + "target.input.rate", "Records per second the operator must process", "records.per.second",
-                tags, op.targetInputRate());
-        gauges.set(PREFIX + "utilization", "Planned utilization: target rate / (new parallelism x capacity)", null,
-                tags, op.utilization());
+        gauges.set(MetricName.CONTROLLER_PARALLELISM, tags, op.currentParallelism());
+        gauges.set(MetricName.CONTROLLER_RECOMMENDED_PARALLELISM, tags, op.recommendedParallelism());
+        gauges.set(MetricName.CONTROLLER_NEW_PARALLELISM, tags, op.newParallelism());
+        gauges.set(MetricName.CONTROLLER_TARGET_INPUT_RATE, tags, op.targetInputRate());
+        gauges.set(MetricName.CONTROLLER_UTILIZATION, tags, op.utilization());
     }
 
     @Override
     public void onWindow(JobTopology topology, MetricsWindow window) {
         for (OperatorMetrics m : window.operators().values()) {
             Tags tags = Tags.of("job", job(topology.jobName()), "operator", m.operatorId());
-            gauges.set(PREFIX + "true.processing.rate", "DS2 true processing rate, summed over instances",
-                    "records.per.second", tags, m.trueProcessingRate());
-            gauges.set(PREFIX + "observed.processing.rate", "Records processed per second of the window",
-                    "records.per.second", tags, m.observedProcessingRate());
-            m.source().map(SourceMetrics::backlogRecords).ifPresent(backlog -> gauges.set(PREFIX + "source.backlog",
-                    "Records the source owes at the end of the window", "records", tags, backlog));
+            gauges.set(MetricName.CONTROLLER_TRUE_PROCESSING_RATE, tags, m.trueProcessingRate());
+            gauges.set(MetricName.CONTROLLER_OBSERVED_PROCESSING_RATE, tags, m.observedProcessingRate());
+            m.source().map(SourceMetrics::backlogRecords).ifPresent(backlog -> gauges.set(
+                    MetricName.CONTROLLER_SOURCE_BACKLOG, tags, backlog));
         }
     }
 
@@ -173,11 +170,12 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
      */
     public void rescaleFinished(String jobName, Duration downtime, boolean succeeded) {
         String job = job(jobName);
-        Timer.builder(PREFIX + "rescale.downtime")
-                .description("Time from the start of a rescale until the job runs again").tags("job", job)
+        Timer.builder(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
+                .description(MetricName.CONTROLLER_RESCALE_DOWNTIME.description()).tags("job", job)
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(100))
                 .maximumExpectedValue(Duration.ofMinutes(10)).register(registry).record(downtime);
-        Counter.builder(PREFIX + "rescales").description("Rescales by result: succeeded or failed (rolled back)")
+        Counter.builder(MetricName.CONTROLLER_RESCALES.micrometer())
+                .description(MetricName.CONTROLLER_RESCALES.description())
                 .tags("job", job, "result", succeeded ? "succeeded" : "failed").register(registry).increment();
     }
 

@@ -1,5 +1,6 @@
 package dev.flowscale.collector.export;
 
+import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -19,8 +20,9 @@ final class GaugeTable {
         this.registry = registry;
     }
 
-    void set(String name, String description, String unit, Tags tags, double value) {
-        values.computeIfAbsent(new Key(name, tags), key -> register(key, description, unit)).set(value);
+    void set(MetricName metric, Tags tags, double value) {
+        values.computeIfAbsent(new Key(metric.micrometer(), tags), key -> register(key, metric.description(),
+                metric.unit())).set(value);
     }
 
     /** Drops the values of every gauge labelled {@code job} (after the registry removed them). */

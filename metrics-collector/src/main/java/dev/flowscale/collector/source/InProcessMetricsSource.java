@@ -4,7 +4,9 @@ import dev.flowscale.collector.CollectorException;
 import dev.flowscale.collector.api.MetricsSample;
 import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.runner.RunnerViews;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.MetricsView;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -15,7 +17,9 @@ import java.util.function.Supplier;
 /**
  * Samples a job running in this JVM. The job comes from a supplier because a rescale may replace
  * the {@link RunningJob}. The run id joins a random id per job object with the engine's id of the
- * current execution, so it changes on a new job, a restart after a failure and a rescale. While the
+ * current execution, so it changes on a new job, a restart after a failure and a rescale. The job
+ * and its counters are read as the runner API's bodies would show them, so this source and
+ * {@link RunnerHttpMetricsSource} translate them in one place. While the
  * job restarts or rescales, sampling fails: there are no counters of a running job to read.
  */
 public final class InProcessMetricsSource implements MetricsSource {
@@ -47,8 +51,11 @@ public final class InProcessMetricsSource implements MetricsSource {
             jobId = UUID.randomUUID().toString();
         }
         JobMetricsSnapshot snapshot = current.metrics();
-        return new MetricsSample(EngineModel.topology(current.graph()).withParallelism(snapshot.parallelism()),
-                clock.instant(), jobId + "/" + snapshot.runId(), EngineModel.counters(snapshot.instances()));
+        String runId = jobId + "/" + snapshot.runId();
+        MetricsView counters = RunnerViews.metrics(snapshot, runId, clock.millis());
+        return new MetricsSample(RunnerModel.topology(RunnerViews.job(current, runId))
+                .withParallelism(counters.parallelism()), clock.instant(), runId,
+                RunnerModel.counters(counters.instances()));
     }
 
     @Override

@@ -13,24 +13,16 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Objects;
 
-/** GETs JSON with timeouts and turns every failure into a {@link CollectorException} naming the URL. */
+/** GETs JSON from a Prometheus server with timeouts and turns every failure into a {@link CollectorException} naming the URL. */
 final class JsonHttp {
     private final HttpClient client;
     private final Duration timeout;
     private final ObjectMapper mapper = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    private final String token;
-
     JsonHttp(Duration timeout) {
-        this(timeout, null);
-    }
-
-    /** {@code token}: sent as {@code Authorization: Bearer <token>}; null: none. */
-    JsonHttp(Duration timeout, String token) {
         this.timeout = Objects.requireNonNull(timeout, "HTTP timeout");
         this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
-        this.token = token;
     }
 
     /** The body of a 200 answer as a JSON tree. */
@@ -48,27 +40,9 @@ final class JsonHttp {
         }
     }
 
-    /** Reads {@code node} as a {@code type}; a missing or mistyped field names the URL and field. */
-    <T> T convert(URI uri, JsonNode node, Class<T> type) {
-        try {
-            T value = mapper.treeToValue(node, type);
-            if (value == null) {
-                throw new CollectorException("GET " + uri + " answered an empty body; expected a "
-                        + type.getSimpleName());
-            }
-            return value;
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new CollectorException("GET " + uri + " answered JSON that is not a " + type.getSimpleName()
-                    + ": " + e.getMessage(), e);
-        }
-    }
-
     private HttpResponse<String> send(URI uri, String fix) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
-        if (token != null) {
-            builder.header("Authorization", "Bearer " + token);
-        }
-        HttpRequest request = builder.GET().build();
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET()
+                .build();
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -3,10 +3,13 @@ package dev.flowscale.collector.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.collector.CollectorException;
 import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.runner.api.MetricName;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -14,15 +17,16 @@ import java.util.TreeMap;
  * An instance is reported only when all six of its counters are present.
  */
 final class PromSeries {
-    private static final List<String> COUNTERS = List.of("flowscale_records_in_total",
-            "flowscale_records_out_total", "flowscale_useful_time_seconds_total",
-            "flowscale_wait_input_time_seconds_total", "flowscale_backpressure_time_seconds_total",
-            "flowscale_observed_time_seconds_total");
-    private static final String BACKLOG = "flowscale_source_backlog_records";
-    private static final String PARALLELISM = "flowscale_operator_parallelism";
+    /** The counters an instance must report to be read. */
+    static final List<MetricName> COUNTERS = List.of(MetricName.RECORDS_IN, MetricName.RECORDS_OUT,
+            MetricName.USEFUL_TIME, MetricName.WAIT_INPUT_TIME, MetricName.BACKPRESSURE_TIME, MetricName.OBSERVED_TIME);
+    /** Every metric a sample reads. */
+    static final List<MetricName> READ = List.of(MetricName.RECORDS_IN, MetricName.RECORDS_OUT,
+            MetricName.USEFUL_TIME, MetricName.WAIT_INPUT_TIME, MetricName.BACKPRESSURE_TIME, MetricName.OBSERVED_TIME,
+            MetricName.SOURCE_BACKLOG, MetricName.OPERATOR_PARALLELISM);
 
-    /** Values per operator, then instance index, then metric name. */
-    private final Map<String, Map<Integer, Map<String, Double>>> values = new TreeMap<>();
+    /** Values per operator, then instance index, then metric. */
+    private final Map<String, Map<Integer, Map<MetricName, Double>>> values = new TreeMap<>();
     private final Map<String, Integer> parallelism = new HashMap<>();
 
     private PromSeries() {
@@ -35,15 +39,16 @@ final class PromSeries {
             String name = metric.path("__name__").asText();
             String op = metric.path("operator").asText();
             double value = value(entry.path("value"), origin, name);
-            if (op.isEmpty()) {
+            Optional<MetricName> known = MetricName.ofSeries(name).filter(READ::contains);
+            if (op.isEmpty() || known.isEmpty()) {
                 continue;
             }
-            if (name.equals(PARALLELISM)) {
+            if (known.get() == MetricName.OPERATOR_PARALLELISM) {
                 series.parallelism.put(op, (int) Math.round(value));
             } else if (metric.hasNonNull(labels.instance())) {
                 int instance = index(metric.path(labels.instance()).asText(), origin, labels);
                 series.values.computeIfAbsent(op, k -> new TreeMap<>())
-                        .computeIfAbsent(instance, k -> new HashMap<>()).put(name, value);
+                        .computeIfAbsent(instance, k -> new EnumMap<>(MetricName.class)).put(known.get(), value);
             }
         }
         return series;
@@ -86,9 +91,10 @@ final class PromSeries {
         List<InstanceCounters> result = new ArrayList<>();
         values.getOrDefault(operatorId, Map.of()).forEach((index, v) -> {
             if (v.keySet().containsAll(COUNTERS)) {
-                result.add(new InstanceCounters(operatorId, index, v.get(COUNTERS.get(0)), v.get(COUNTERS.get(1)),
-                        v.get(COUNTERS.get(2)), v.get(COUNTERS.get(3)), v.get(COUNTERS.get(4)),
-                        v.get(COUNTERS.get(5)), v.getOrDefault(BACKLOG, 0.0), false));
+                result.add(new InstanceCounters(operatorId, index, v.get(MetricName.RECORDS_IN),
+                        v.get(MetricName.RECORDS_OUT), v.get(MetricName.USEFUL_TIME), v.get(MetricName.WAIT_INPUT_TIME),
+                        v.get(MetricName.BACKPRESSURE_TIME), v.get(MetricName.OBSERVED_TIME),
+                        v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0), false));
             }
         });
         return result;

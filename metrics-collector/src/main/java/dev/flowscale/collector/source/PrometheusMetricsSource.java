@@ -6,6 +6,7 @@ import dev.flowscale.collector.api.InstanceCounters;
 import dev.flowscale.collector.api.MetricsSample;
 import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.runner.api.MetricName;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Samples a job through a Prometheus server's query API: one instant query at the sample time
@@ -30,9 +32,8 @@ import java.util.function.Supplier;
  */
 public final class PrometheusMetricsSource implements MetricsSource {
     private static final String FIX = "check the Prometheus URL and that it scrapes the job's /metrics endpoint";
-    private static final String NAMES = "flowscale_(records_in_total|records_out_total|useful_time_seconds_total"
-            + "|wait_input_time_seconds_total|backpressure_time_seconds_total|observed_time_seconds_total"
-            + "|source_backlog_records|operator_parallelism)";
+    private static final String NAMES = PromSeries.READ.stream().map(MetricName::prometheus)
+            .collect(Collectors.joining("|", "(", ")"));
 
     /** The label names under which Prometheus stores the engine's job and instance labels. */
     public record Labels(String job, String instance) {

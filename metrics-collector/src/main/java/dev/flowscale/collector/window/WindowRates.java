@@ -6,6 +6,8 @@ import dev.flowscale.policy.api.InstanceMetrics;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.runner.api.Ds2Rates;
+import dev.flowscale.runner.api.Rate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,10 +15,12 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * DS2 rates between two samples of one run, from differences of cumulative counters (never
- * averages of averages): per instance λp = Δin / Δuseful, λo = Δout / Δuseful, observed rates
- * divide by Δobserved; per operator the sums. A source's offered rate is what its schedule asked
- * for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
- * sample is left out of the window, which the policy reports as missing metrics.
+ * averages of averages): per instance the runner API's {@link Ds2Rates} (λp = Δin / Δuseful,
+ * λo = Δout / Δuseful, observed rates divide by Δobserved); per operator the sums. A source's
+ * offered rate is what its schedule asked for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
+ * sample is left out of the window, which the policy reports as missing metrics. Rates follow the
+ * runner API's {@link Rate} rule: a window without time has no rate, which adds nothing to the
+ * operator's sum and reaches the policy as 0 measured capacity (docs/metrics.md).
  */
 final class WindowRates {
 
@@ -63,8 +67,8 @@ final class WindowRates {
             InstanceCounters a = from.instance(op.id(), i).orElseThrow();
             InstanceCounters b = to.instance(op.id(), i).orElseThrow();
             instances.add(rates(i, a, b));
-            offered += ratio(b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
-                    b.observedSeconds() - a.observedSeconds());
+            offered += Rate.measured(Rate.perSecond(b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
+                    b.observedSeconds() - a.observedSeconds()));
             backlog += b.backlog();
         }
         OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(),
@@ -75,20 +79,14 @@ final class WindowRates {
     }
 
     private static InstanceMetrics rates(int index, InstanceCounters a, InstanceCounters b) {
-        double in = b.recordsIn() - a.recordsIn();
-        double out = b.recordsOut() - a.recordsOut();
-        double useful = b.usefulSeconds() - a.usefulSeconds();
-        double observed = b.observedSeconds() - a.observedSeconds();
-        return new InstanceMetrics(index, ratio(in, useful), ratio(out, useful), ratio(in, observed),
-                ratio(out, observed));
+        Ds2Rates rates = Ds2Rates.of(b.recordsIn() - a.recordsIn(), b.recordsOut() - a.recordsOut(),
+                b.usefulSeconds() - a.usefulSeconds(), b.observedSeconds() - a.observedSeconds());
+        return new InstanceMetrics(index, Rate.measured(rates.trueProcessing()), Rate.measured(rates.trueOutput()),
+                Rate.measured(rates.observedProcessing()), Rate.measured(rates.observedOutput()));
     }
 
     private static double sum(List<InstanceMetrics> instances, ToDoubleFunction<InstanceMetrics> rate) {
         return instances.stream().mapToDouble(rate).sum();
     }
 
-    /** Records per second; no time and no records is a rate of 0 (the policy checks consistency). */
-    private static double ratio(double records, double seconds) {
-        return seconds > 0 ? records / seconds : 0;
-    }
 }

@@ -1,7 +1,7 @@
-package dev.flowscale.engine.runtime;
+package dev.flowscale.runner.api;
 
 /**
- * What a job's snapshots have done so far, as the runner's status API shows it.
+ * What a job's snapshots have done so far (docs/durability.md), as {@code GET /api/v1/job} shows it.
  *
  * @param completed            snapshots (checkpoints and savepoints) completed by this runner
  * @param failed               snapshots that failed (declined, timed out, storage errors, fenced)
@@ -13,6 +13,6 @@ package dev.flowscale.engine.runtime;
  * @param lastFailure          the last failure's message; null if none
  */
 public record CheckpointStatus(long completed, long failed, int consecutiveFailures, Long lastCompletedId,
-                               String lastCompletedAt, String lastCompletedPath, String lastFailureAt,
-                               String lastFailure) {
+                              String lastCompletedAt, String lastCompletedPath, String lastFailureAt,
+                              String lastFailure) {
 }
