@@ -3,6 +3,7 @@ package dev.flowscale.policy.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.common.DurationText;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -70,12 +71,13 @@ class SettingValuesTest {
     }
 
     @Test
-    void durationsHaveOneGrammar() {
-        assertThat(DurationText.parse("x", "500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(DurationText.parse("x", "2h")).isEqualTo(Duration.ofHours(2));
-        assertThat(DurationText.format(Duration.ofMinutes(5))).isEqualTo("5m");
-        assertThat(DurationText.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
-        assertThatThrownBy(() -> DurationText.parse("--catch-up", "1e400s")).hasMessageStartingWith("--catch-up is '1e400s'");
-        assertThatThrownBy(() -> DurationText.parse("--catch-up", "9999999999h")).isInstanceOf(PolicyException.class);
+    void aDurationSettingIsReadInTheOneDurationGrammarAndItsErrorNamesTheOption() {
+        SettingValues values = SettingValues.resolve(Map.of(Setting.WARM_UP, "1.5s", Setting.CATCH_UP, "200ms"),
+                "option --", Setting.Profile.LOCAL);
+        assertThat(values.duration(Setting.WARM_UP)).isEqualTo(Duration.ofMillis(1500));
+        assertThat(values.duration(Setting.CATCH_UP)).isEqualTo(Duration.ofMillis(200));
+        assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.CATCH_UP, "1e400s"), "option --",
+                Setting.Profile.LOCAL)).isInstanceOf(PolicyException.class)
+                .hasMessage("option --catch-up is '1e400s': write " + DurationText.FORM);
     }
 }
