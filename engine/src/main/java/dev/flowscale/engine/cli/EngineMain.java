@@ -18,7 +18,7 @@ import picocli.CommandLine.ParameterException;
  */
 @Command(name = "flowscale-engine", description = "The flowscale engine: runs a built-in job without an autoscaler.",
         footer = "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
-                + " 130 interrupted.")
+                + " 130 interrupted.%n")
 public final class EngineMain implements Callable<Integer> {
     @Mixin
     HelpOption help;

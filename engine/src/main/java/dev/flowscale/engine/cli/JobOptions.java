@@ -18,8 +18,8 @@ public final class JobOptions {
     public static final int DEFAULT_KEY_GROUPS = 128;
 
     @Option(names = "--rate", paramLabel = "SPEC", defaultValue = "1000", converter = OptionValues.Rate.class,
-            description = {"Source rate in records/s: 1000 (default), max (as fast as the job goes), constant:1000,",
-                    "steps:0s=200,40s=600, sine:base=1000,amplitude=500,period=60s, trace:/path/file.csv"})
+            description = "Source rate in records/s: 1000 (default), max (as fast as the job goes), constant:1000,"
+                    + " steps:0s=200,40s=600, sine:base=1000,amplitude=500,period=60s, trace:/path/file.csv")
     RateProfile rate;
 
     @Option(names = "--parallelism", paramLabel = "OP=P", split = ",",

@@ -29,9 +29,9 @@ import picocli.CommandLine.Spec;
  * {@code flowscale-engine run <job> [options]}: runs a built-in job on the embedded engine and
  * prints per-operator DS2 rates while it runs, until {@code --duration} or Ctrl-C.
  */
-@Command(name = "run", sortOptions = false, description = "Run a built-in job, printing its operators' DS2 rates.",
+@Command(name = "run", sortOptions = false, abbreviateSynopsis = true, description = "Run a built-in job, printing its operators' DS2 rates.",
         footer = "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
-                + " 130 interrupted.")
+                + " 130 interrupted.%n")
 public final class RunCommand implements Callable<Integer> {
     /** What to do once the job stopped with a savepoint or finished. */
     enum AfterStop { exit, linger }
@@ -44,17 +44,17 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     JobOptions jobOptions;
     @Option(names = "--duration", paramLabel = "D", converter = OptionValues.AnyDuration.class,
-            description = {"Stop after D (e.g. 30s, 2m; at most 8760h): stop the sources, drain for up to 5s,",
-                    "then cancel (default: run until Ctrl-C)."})
+            description = "Stop after D (e.g. 30s, 2m; at most 8760h): stop the sources, drain for up to 5s,"
+                    + " then cancel (default: run until Ctrl-C).")
     Duration duration;
     @Option(names = "--print-interval", paramLabel = "D", defaultValue = "2s",
             converter = OptionValues.PrintInterval.class,
             description = "How often to print rates (default ${DEFAULT-VALUE}, at least 100ms).")
     Duration printInterval;
     @Option(names = "--metrics-port", paramLabel = "N", converter = OptionValues.Port.class,
-            description = {"Serve Prometheus metrics on http://0.0.0.0:N/metrics and the job API on /api/v1/job",
-                    "and /api/v1/metrics (JSON); POST /api/v1/savepoint takes a savepoint, POST",
-                    "/api/v1/stop-with-savepoint stops the job with one and exits."})
+            description = "Serve Prometheus metrics on http://0.0.0.0:N/metrics and the job API on /api/v1/job"
+                    + " and /api/v1/metrics (JSON); POST /api/v1/savepoint takes a savepoint, POST"
+                    + " /api/v1/stop-with-savepoint stops the job with one and exits.")
     Integer metricsPort;
     @Option(names = "--savepoint-dir", paramLabel = "DIR",
             description = "Where checkpoints and savepoints go (default ./flowscale-data/<job>).")
@@ -65,29 +65,29 @@ public final class RunCommand implements Callable<Integer> {
     Duration checkpointInterval;
     @Option(names = "--checkpoint-failures", paramLabel = "N", converter = OptionValues.UpToThousand.class,
             defaultValue = "" + CheckpointConfig.DEFAULT_FAILOVER_AFTER,
-            description = {"Fail the job over (restart from its latest snapshot) after N periodic checkpoints",
-                    "failed in a row (default ${DEFAULT-VALUE})."})
+            description = "Fail the job over (restart from its latest snapshot) after N periodic checkpoints"
+                    + " failed in a row (default ${DEFAULT-VALUE}).")
     int checkpointFailures;
     @Option(names = "--retain", paramLabel = "N", converter = OptionValues.UpToThousand.class,
             defaultValue = "" + CheckpointConfig.DEFAULT_RETAINED,
             description = "Keep the newest N checkpoints and N savepoints (default ${DEFAULT-VALUE}).")
     int retain;
     @Option(names = "--restore-from", paramLabel = "PATH",
-            description = {"Start from this savepoint or checkpoint directory unless the storage holds a newer",
-                    "complete snapshot (see docs/durability.md); the parallelism may differ from the one it",
-                    "was taken at."})
+            description = "Start from this savepoint or checkpoint directory unless the storage holds a newer"
+                    + " complete snapshot (see docs/durability.md); the parallelism may differ from the one it"
+                    + " was taken at.")
     Path restoreFrom;
     @Option(names = "--job-name", paramLabel = "NAME",
-            description = {"The job's name in metrics (label job) and the API (default: the built-in job's name);",
-                    "the Kubernetes operator passes <namespace>/<name> of the StreamJob."})
+            description = "The job's name in metrics (label job) and the API (default: the built-in job's name);"
+                    + " the Kubernetes operator passes <namespace>/<name> of the StreamJob.")
     String jobName;
     @Option(names = "--after-stop", paramLabel = "MODE", defaultValue = "exit",
-            description = {"exit (default) or linger: after the job stops with a savepoint or finishes, keep",
-                    "serving the API (status STOPPED, /api/v1/ready answers 503) until terminated."})
+            description = "exit (default) or linger: after the job stops with a savepoint or finishes, keep"
+                    + " serving the API (status STOPPED, /api/v1/ready answers 503) until terminated.")
     AfterStop afterStop;
     @Option(names = "--api-token-file", paramLabel = "FILE",
-            description = {"POST requests to the API need 'Authorization: Bearer <token>' with the token in FILE",
-                    "(default: the environment variable FLOWSCALE_RUNNER_TOKEN; neither: the API is open)."})
+            description = "POST requests to the API need 'Authorization: Bearer <token>' with the token in FILE"
+                    + " (default: the environment variable FLOWSCALE_RUNNER_TOKEN; neither: the API is open).")
     Path apiTokenFile;
     @Option(names = "--batch-size", paramLabel = "N", defaultValue = "512", converter = OptionValues.BatchSize.class,
             description = "Records per batch between instances (default ${DEFAULT-VALUE}).")
