@@ -98,7 +98,7 @@ class FlowscaleMainTest {
         assertThat(errors()).startsWith("error: job 'teleport' is not a built-in job; use one of wordcount, chain");
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: unexpected argument 'dance'");
+        assertThat(errors()).isEqualTo("error: unknown command 'dance'; use run, demo, jobs, completion\n");
     }
 
     @ParameterizedTest(name = "{0}")

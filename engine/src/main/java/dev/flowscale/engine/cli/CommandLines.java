@@ -5,6 +5,7 @@ import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobFailedException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
@@ -58,17 +59,29 @@ public final class CommandLines {
     public static String errorLine(ParameterException e) {
         ArgSpec arg = e.getArgSpec();
         if (e.getCause() instanceof CommandLine.TypeConversionException && arg != null) {
-            return name(arg) + " " + e.getCause().getMessage();
+            return name(arg) + " " + (arg.type().isEnum() ? "is '" + e.getValue() + "'; use one of "
+                    + Arrays.toString(arg.type().getEnumConstants()) : e.getCause().getMessage());
         }
         if (e instanceof CommandLine.MissingParameterException missing && !missing.getMissing().isEmpty()) {
             return missingValue(e, missing.getMissing().get(0));
         }
         if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
-            String first = unmatched.getUnmatched().get(0);
-            return first.startsWith("-") ? "unknown option " + first + "; --help lists the options"
-                    : "unexpected argument '" + first + "'; options start with --";
+            return unmatched(e.getCommandLine(), unmatched.getUnmatched().get(0));
+        }
+        if (arg != null && e.getMessage().contains("KEY=VALUE")) {
+            return name(arg) + " '" + e.getValue() + "' is not " + arg.paramLabel() + "; use e.g. "
+                    + ((OptionSpec) arg).longestName() + " " + arg.paramLabel() + "," + arg.paramLabel();
         }
         return e.getMessage();
+    }
+
+    private static String unmatched(CommandLine cl, String first) {
+        if (first.startsWith("-")) {
+            return "unknown option " + first + "; --help lists the options";
+        }
+        return cl.getSubcommands().isEmpty() ? "unexpected argument '" + first + "'; options start with --"
+                : "unknown command '" + first + "'; use " + cl.getSubcommands().values().stream()
+                .map(CommandLine::getCommandName).distinct().collect(Collectors.joining(", "));
     }
 
     /** A bad argument as the engine's exception, for callers that check arguments without running them. */
@@ -83,7 +96,7 @@ public final class CommandLines {
                     : " before " + e.getMessage().substring(found + 11, e.getMessage().length() - 1));
         }
         String command = e.getCommandLine().getCommandName();
-        return command + " needs " + arg.paramLabel() + (arg.completionCandidates() == null ? ""
+        return command + " needs a " + arg.paramLabel().replaceAll("[<>]", "") + (arg.completionCandidates() == null ? ""
                 : ": one of " + StreamSupport.stream(arg.completionCandidates().spliterator(), false)
                 .collect(Collectors.joining(", ")));
     }

@@ -62,6 +62,13 @@ class EngineMainTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: job 'nosuchjob' is not a built-in job; use"
                 + " one of wordcount, chain\n");
         err.reset();
+        assertThat(run("run")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: run needs a job: one of wordcount, chain\n");
+        err.reset();
+        assertThat(run("dance")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: unknown command 'dance'; use run, jobs,"
+                + " completion\n");
+        err.reset();
         assertThat(run("run", "wordcount", "--rate", "warp:9")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: ").contains("warp");
         err.reset();
@@ -91,7 +98,8 @@ class EngineMainTest {
         "--cost split=bogus          | option --cost bogus: cost 'bogus' is not a valid cost",
         "--stage-cost cpu:1us        | option --stage-cost applies to job chain only, not wordcount",
         "--bogus 1                   | unknown option --bogus; --help lists the options",
-        "--after-stop sleep          | option --after-stop expected one of [exit, linger]",
+        "--after-stop sleep          | option --after-stop is 'sleep'; use one of [exit, linger]",
+        "--parallelism count         | option --parallelism 'count' is not OP=P; use e.g. --parallelism OP=P,OP=P",
     })
     void everyBadOptionValueIsOneErrorLineNamingTheOptionAndItsRangeWithExitCode2(String args, String message) {
         List<String> command = new java.util.ArrayList<>(List.of("run", "wordcount"));
