@@ -2,15 +2,13 @@ package dev.flowscale.cli;
 
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.CompletionCommand;
-import dev.flowscale.engine.cli.HelpOption;
+import dev.flowscale.engine.cli.CommandGroup;
 import dev.flowscale.engine.cli.JobsCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code flowscale run <job>} runs a job on the embedded engine with the DS2 autoscaler live;
@@ -20,13 +18,11 @@ import picocli.CommandLine.Mixin;
 @Command(name = "flowscale", description = "Run a streaming job on the embedded engine with the DS2 autoscaler.",
         footer = "Exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option),"
                 + " 130 interrupted.%n")
-public final class FlowscaleMain implements Callable<Integer> {
-    @Mixin
-    HelpOption help;
-    private final CommandLine usage;
+public final class FlowscaleMain extends CommandGroup {
+    private final CommandLine commandLine;
 
     private FlowscaleMain(PrintStream out, PrintStream err) {
-        usage = CommandLines.of(this, out, err, RunCommand.spec("run", out), Demo.spec(out),
+        commandLine = CommandLines.of(this, out, err, RunCommand.spec("run", out), Demo.spec(out),
                 JobsCommand.named("jobs", out), new CompletionCommand(out));
     }
 
@@ -35,13 +31,6 @@ public final class FlowscaleMain implements Callable<Integer> {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
-        return CommandLines.execute(new FlowscaleMain(out, err).usage, Demo.expand(args));
-    }
-
-    /** Without a command: the usage, as a bad invocation. */
-    @Override
-    public Integer call() {
-        usage.usage(usage.getOut());
-        return CommandLines.BAD_ARGUMENTS;
+        return CommandLines.execute(new FlowscaleMain(out, err).commandLine, Demo.expand(args));
     }
 }

@@ -5,6 +5,7 @@ import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
 import dev.flowscale.engine.cli.JobOptions;
+import dev.flowscale.engine.cli.RunOptions;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
@@ -29,7 +30,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -44,14 +44,8 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "<job>", converter = BuiltinJobs.Name.class,
-            completionCandidates = BuiltinJobs.Names.class, description = "The job: ${COMPLETION-CANDIDATES}.")
-    String job;
     @Mixin
-    JobOptions jobOptions;
-    @Option(names = "--duration", paramLabel = "D", converter = OptionValues.AnyDuration.class,
-            description = "Stop after D (default: until Ctrl-C).")
-    Duration duration;
+    RunOptions run;
     @Option(names = "--print-interval", paramLabel = "D", defaultValue = "5s",
             converter = OptionValues.PrintInterval.class,
             description = "How often to print operator rates (default ${DEFAULT-VALUE}, at least 100ms).")
@@ -60,9 +54,6 @@ final class RunCommand implements Callable<Integer> {
             description = "Write a self-contained HTML report with charts at the end (also when the run fails);"
                     + " its folder must exist and be writable.")
     String report;
-    @Option(names = "--metrics-port", paramLabel = "N", converter = OptionValues.Port.class,
-            description = "Serve Prometheus metrics on http://0.0.0.0:N/metrics (0..65535).")
-    Integer metricsPort;
     @Option(names = "--savepoint-dir", paramLabel = "DIR", defaultValue = "flowscale-data",
             description = "Where rescale savepoints go (default ./${DEFAULT-VALUE}).")
     String savepointDir;
@@ -101,12 +92,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        JobGraph graph = BuiltinJobs.build(job, jobOptions, true);
+        JobGraph graph = BuiltinJobs.build(run.job(), run.jobOptions(), true);
         AutoscalerSettings settings = settings();
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (MetricsHttpServer server = metricsPort == null ? null
-                : MetricsHttpServer.start("0.0.0.0", metricsPort, registry)) {
+        try (MetricsHttpServer server = run.metricsPort() == null ? null
+                : MetricsHttpServer.start("0.0.0.0", run.metricsPort(), registry)) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
@@ -117,7 +108,7 @@ final class RunCommand implements Callable<Integer> {
     /** The output options, checked (the report's folder written to) before anything starts. */
     Session.Output output() {
         Path claimed = report == null ? null : ReportFile.claim(report);
-        return new Session.Output(duration, printInterval, claimed, given(), jobOptions.plannedRate());
+        return new Session.Output(run.duration(), printInterval, claimed, given(), run.jobOptions().plannedRate());
     }
 
     /** The options as given (the last value of each, all values of a list), for the report's header. */
@@ -137,7 +128,7 @@ final class RunCommand implements Callable<Integer> {
      */
     AutoscalerSettings settings() {
         Map<Setting, String> given = SettingOptions.given(spec);
-        int keyGroups = jobOptions.keyGroups();
+        int keyGroups = run.jobOptions().keyGroups();
         given.putIfAbsent(Setting.MAX_PARALLELISM, Integer.toString(Math.min(keyGroups,
                 Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)))));
         Duration restart = emulatedRestart();

@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 
 /**
@@ -19,13 +17,12 @@ import picocli.CommandLine.ParameterException;
 @Command(name = "flowscale-engine", description = "The flowscale engine: runs a built-in job without an autoscaler.",
         footer = "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
                 + " 130 interrupted.%n")
-public final class EngineMain implements Callable<Integer> {
-    @Mixin
-    HelpOption help;
-    private final CommandLine usage;
+public final class EngineMain extends CommandGroup {
+    private final CommandLine commandLine;
 
     private EngineMain(PrintStream out, PrintStream err, Map<String, String> env) {
-        usage = CommandLines.of(this, out, err, new RunCommand(out, env), JobsCommand.named("jobs", out).aliases("list"),
+        commandLine = CommandLines.of(this, out, err, new RunCommand(out, env),
+                JobsCommand.named("jobs", out).aliases("list"),
                 new CompletionCommand(out));
     }
 
@@ -39,14 +36,7 @@ public final class EngineMain implements Callable<Integer> {
 
     /** {@code env}: the process environment, where FLOWSCALE_RUNNER_TOKEN may be set. */
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        return CommandLines.execute(new EngineMain(out, err, env).usage, args);
-    }
-
-    /** Without a command: the usage, as a bad invocation. */
-    @Override
-    public Integer call() {
-        usage.usage(usage.getOut());
-        return CommandLines.BAD_ARGUMENTS;
+        return CommandLines.execute(new EngineMain(out, err, env).commandLine, args);
     }
 
     /**

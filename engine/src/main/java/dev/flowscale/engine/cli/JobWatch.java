@@ -3,8 +3,6 @@ package dev.flowscale.engine.cli;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** Watches a running job: prints its rates, ends it at its duration or on Ctrl-C, and closes it. */
 final class JobWatch {
@@ -20,13 +18,7 @@ final class JobWatch {
     int watch(RunningJob job, Duration duration, Duration interval) throws InterruptedException {
         long start = System.nanoTime();
         LiveView view = new LiveView(out, start);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            job.stop();
-            awaitQuietly(stopped);
-        }, "flowscale-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        try (ShutdownHook hook = ShutdownHook.install(job::stop, Duration.ofSeconds(10))) {
             long deadline = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
             while (!job.await(Duration.ofNanos(Math.max(1, Math.min(interval.toNanos(), deadline - System.nanoTime()))))) {
                 if (System.nanoTime() >= deadline) {
@@ -38,9 +30,7 @@ final class JobWatch {
             view.summary(job.metrics());
             return CommandLines.DONE;
         } finally {
-            stopped.countDown();
             closeQuietly(job);
-            removeHook(hook);
         }
     }
 
@@ -57,22 +47,6 @@ final class JobWatch {
                     + "s; cancelling the job (they are dropped)");
             job.cancel();
             job.await(DRAIN_GRACE);
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // The JVM is shutting down: the hook is running.
         }
     }
 

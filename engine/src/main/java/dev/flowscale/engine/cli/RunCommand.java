@@ -22,14 +22,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code flowscale-engine run <job> [options]}: runs a built-in job on the embedded engine and
  * prints per-operator DS2 rates while it runs, until {@code --duration} or Ctrl-C.
  */
-@Command(name = "run", sortOptions = false, abbreviateSynopsis = true, description = "Run a built-in job, printing its operators' DS2 rates.",
+@Command(name = "run", sortOptions = false, abbreviateSynopsis = true,
+        description = {"Run a built-in job, printing its operators' DS2 rates.", "With --metrics-port the runner also"
+                + " serves its job API there: GET /api/v1/job and /api/v1/metrics (JSON), POST /api/v1/savepoint and"
+                + " /api/v1/stop-with-savepoint (docs/runner-api.md)."},
         footer = "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
                 + " 130 interrupted.%n")
 public final class RunCommand implements Callable<Integer> {
@@ -38,24 +40,12 @@ public final class RunCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "<job>", converter = BuiltinJobs.Name.class,
-            completionCandidates = BuiltinJobs.Names.class, description = "The job: ${COMPLETION-CANDIDATES}.")
-    String job;
     @Mixin
-    JobOptions jobOptions;
-    @Option(names = "--duration", paramLabel = "D", converter = OptionValues.AnyDuration.class,
-            description = "Stop after D (e.g. 30s, 2m; at most 8760h): stop the sources, drain for up to 5s,"
-                    + " then cancel (default: run until Ctrl-C).")
-    Duration duration;
+    RunOptions run;
     @Option(names = "--print-interval", paramLabel = "D", defaultValue = "2s",
             converter = OptionValues.PrintInterval.class,
             description = "How often to print rates (default ${DEFAULT-VALUE}, at least 100ms).")
     Duration printInterval;
-    @Option(names = "--metrics-port", paramLabel = "N", converter = OptionValues.Port.class,
-            description = "Serve Prometheus metrics on http://0.0.0.0:N/metrics and the job API on /api/v1/job"
-                    + " and /api/v1/metrics (JSON); POST /api/v1/savepoint takes a savepoint, POST"
-                    + " /api/v1/stop-with-savepoint stops the job with one and exits.")
-    Integer metricsPort;
     @Option(names = "--savepoint-dir", paramLabel = "DIR",
             description = "Where checkpoints and savepoints go (default ./flowscale-data/<job>).")
     Path savepointDir;
@@ -115,12 +105,12 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The job's graph: every check a run makes before anything starts. */
     JobGraph graph() {
-        JobGraph graph = BuiltinJobs.build(job, jobOptions, false);
+        JobGraph graph = BuiltinJobs.build(run.job, run.jobOptions, false);
         return jobName == null ? graph : graph.withJobName(jobName);
     }
 
     private CheckpointConfig checkpointing() {
-        Path dir = savepointDir == null ? Path.of("flowscale-data", job) : savepointDir;
+        Path dir = savepointDir == null ? Path.of("flowscale-data", run.job) : savepointDir;
         return CheckpointConfig.every(checkpointInterval, dir).withRetained(retain)
                 .withFailoverAfter(checkpointFailures);
     }
@@ -133,15 +123,16 @@ public final class RunCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobConfig config = JobConfig.defaults().withBatchSize(batchSize).withInstrumentation(!noInstrumentation)
                 .withMeterRegistry(registry).withCheckpointing(checkpointing());
-        try (MetricsHttpServer server = metricsPort == null ? null
-                : MetricsHttpServer.start("0.0.0.0", metricsPort, registry)) {
+        try (MetricsHttpServer server = run.metricsPort == null ? null
+                : MetricsHttpServer.start("0.0.0.0", run.metricsPort, registry)) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
-            out.println("running " + graph + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + "s"));
+            out.println("running " + graph + (run.duration == null ? " until Ctrl-C"
+                    : " for " + run.duration.toSeconds() + "s"));
             RunningJob running = RunningJob.recover(graph, config, restoreFrom, line -> out.println("restore: " + line));
             JobControlApi control = server == null ? null : serveApi(server, running, token);
-            int code = new JobWatch(out).watch(running, duration, printInterval);
+            int code = new JobWatch(out).watch(running, run.duration, printInterval);
             if (control != null) {
                 control.awaitStopAnswered(Duration.ofSeconds(10)); // a stop request ended the job: answer it first
             }
