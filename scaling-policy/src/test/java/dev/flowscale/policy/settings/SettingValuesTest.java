@@ -45,7 +45,7 @@ class SettingValuesTest {
         assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.CATCH_UP, "5 minutes",
                 Setting.TARGET_UTILIZATION, "1.5", Setting.MAX_RESCALES_PER_HOUR, "-1"), "spec.autoscaler."))
                 .isInstanceOf(PolicyException.class)
-                .hasMessageContaining("spec.autoscaler.catchUp is '5 minutes': write a whole number")
+                .hasMessageContaining("spec.autoscaler.catchUp is '5 minutes': write a number and a unit")
                 .hasMessageContaining("spec.autoscaler.targetUtilization is '1.5': use a number from 0.1 to 1.0")
                 .hasMessageContaining("spec.autoscaler.maxRescalesPerHour is '-1': use a whole number of at least 0");
         assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.POLICY_INTERVAL, "0s"), "--"))
