@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 public final class DurationText {
 
     /** What the grammar accepts, for error messages. */
-    public static final String FORM = "a number and a unit ns, us, ms, s, m or h, e.g. 200us, 500ms, 30s, 2m";
+    public static final String FORM = "a number and a unit ns, us, ms, s, m or h, e.g. 30s, 500ms, 1.5m or 200us";
     private static final Pattern FORMAT = Pattern.compile("([0-9]{1,9}(?:\\.[0-9]{1,9})?)(ns|us|µs|ms|s|m|h)");
 
     private DurationText() {
