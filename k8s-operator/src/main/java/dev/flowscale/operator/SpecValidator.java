@@ -82,7 +82,7 @@ final class SpecValidator {
                 dev.flowscale.engine.cli.EngineMain.check(job.builtin, checked);
             } catch (dev.flowscale.engine.api.EngineException e) {
                 problems.add("spec.job.args and spec.parallelism are not valid for the built-in job '"
-                        + job.builtin + "': " + e.getMessage() + " (see `flowscale-engine run --help` for the options)");
+                        + job.builtin + "': " + e.getMessage() + " (see `flowscale-engine --help` for the options)");
             }
         }
     }

@@ -102,15 +102,6 @@ class SpecValidatorTest {
     }
 
     @Test
-    void theRunnersOldNameForTheKeyGroupsIsRefusedSayingToUseKeyGroups() {
-        StreamJobSpec spec = valid();
-        spec.job.args = java.util.List.of("--max-parallelism", "64");
-        assertThat(SpecValidator.problems(spec)).singleElement().satisfies(p -> assertThat(p)
-                .contains("spec.job.args").contains("option --max-parallelism is now --key-groups")
-                .contains("write --key-groups 64"));
-    }
-
-    @Test
     void optionsTheOperatorSetsItselfAreRejectedWithWhereToSetThem() {
         StreamJobSpec spec = valid();
         spec.job.args = java.util.List.of("--parallelism", "count=4");
