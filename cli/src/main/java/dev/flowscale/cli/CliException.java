@@ -1,7 +1,9 @@
 package dev.flowscale.cli;
 
-/** A bad command line: the message names the option and the fix; the usage follows it. */
-public class CliException extends RuntimeException {
+import dev.flowscale.engine.api.InvalidJobException;
+
+/** A bad command line: the message names the option and the fix (exit code 2, as any invalid job). */
+public class CliException extends InvalidJobException {
     public CliException(String message) {
         super(message);
     }

@@ -1,6 +1,9 @@
 package dev.flowscale.cli;
 
+import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The scripted demo: word count whose split and count operators cost 10 ms per sentence and
@@ -17,8 +20,23 @@ final class Demo {
     private Demo() {
     }
 
-    /** The demo's options, followed by the user's (a later option wins). */
-    static List<String> arguments(List<String> given) {
-        return FlowscaleMain.withDefaults(DEFAULTS, given);
+    /** {@code demo}: the run command, whose arguments {@link #expand} prefixes with the demo's. */
+    static CommandSpec spec(PrintStream out) {
+        CommandSpec spec = RunCommand.spec("demo", out);
+        spec.usageMessage().description("Run word count whose source rate steps up, then down (~2 min), with the"
+                + " autoscaler.", "The demo's arguments, which the options of run given after demo override: "
+                + String.join(" ", DEFAULTS));
+        return spec;
+    }
+
+    /** {@code demo ARGS} as {@code demo <the demo's options> ARGS} (a later option wins); other commands as given. */
+    static List<String> expand(List<String> args) {
+        if (args.isEmpty() || !args.get(0).equals("demo")) {
+            return args;
+        }
+        List<String> expanded = new ArrayList<>(List.of("demo"));
+        expanded.addAll(DEFAULTS);
+        expanded.addAll(args.subList(1, args.size()));
+        return expanded;
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.engine.cli.ShutdownHook;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.policy.api.Outcome;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** One {@code flowscale run}: ticks the autoscaled job each second until the end, then reports. */
@@ -56,14 +56,9 @@ final class Session {
         out.println("flowscale: running " + graph + " with the DS2 autoscaler in mode " + settings.mode()
                 + ", deciding every " + settings.policyInterval().toSeconds() + "s"
                 + (duration == null ? "; Ctrl-C to stop" : " for " + duration.toSeconds() + "s"));
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stopRequested = true;
-            await(finished);
-        }, "flowscale-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (AutoscaledJob job = new AutoscaledJob(graph, settings, registry,
-                List.of(new LiveConsole(out, printEvery), recorder))) {
+        try (ShutdownHook hook = ShutdownHook.install(() -> stopRequested = true, Duration.ofSeconds(30));
+             AutoscaledJob job = new AutoscaledJob(graph, settings, registry,
+                     List.of(new LiveConsole(out, printEvery), recorder))) {
             String outcome = "failed";
             try {
                 loop(job, duration);
@@ -71,9 +66,6 @@ final class Session {
             } finally {
                 report(job, started, outcome); // also when the run failed: what it recorded is kept
             }
-        } finally {
-            finished.countDown();
-            removeHook(hook);
         }
         return 0;
     }
@@ -117,21 +109,5 @@ final class Session {
                 rescales.stream().filter(r -> r.to().containsKey(op)
                         && !r.to().get(op).equals(r.from().get(op))).count())));
         return s.toString();
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // The JVM is shutting down; the hook is already running.
-        }
     }
 }

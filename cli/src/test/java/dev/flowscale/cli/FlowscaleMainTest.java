@@ -2,7 +2,7 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.cli.CliOptions;
+import dev.flowscale.policy.settings.Setting;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,15 +32,43 @@ class FlowscaleMainTest {
     }
 
     @Test
-    void helpDocumentsEveryOption() {
-        assertThat(run("--help")).isZero();
+    void theRunCommandsHelpListsEverySettingOfTheTableWithItsLocalDefault() {
+        assertThat(run("run", "--help")).isZero();
         String usage = out.toString(StandardCharsets.UTF_8);
-        for (String option : FlowscaleMain.RUN_OPTIONS) {
-            assertThat(usage).as("--" + option + " documented").contains("--" + option + " ");
+        for (Setting s : Setting.values()) {
+            assertThat(usage).as(s.option()).contains("--" + s.option() + "=")
+                    .contains("(default " + s.defaultText(Setting.Profile.LOCAL) + ")");
         }
-        for (String option : JobCatalog.OPTIONS) {
-            assertThat(usage).as("--" + option + " documented").contains("--" + option + " ");
-        }
+        assertThat(usage).contains("--key-groups").contains("--rate").contains("--report").contains("--window")
+                .contains("wordcount, chain");
+    }
+
+    @Test
+    void theTopLevelHelpListsTheCommandsAndNoCommandIsABadInvocation() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: flowscale").contains("run")
+                .contains("demo").contains("jobs").contains("completion");
+        out.reset();
+        assertThat(run()).isEqualTo(2);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: flowscale");
+    }
+
+    @Test
+    void theDemoIsTheRunCommandWithTheDemosOptionsWhichTheUsersOverride() {
+        List<String> args = Demo.expand(List.of("demo", "--duration", "5s"));
+        RunCommand demo = RunCommand.parsed(args.subList(1, args.size()));
+        assertThat(demo.output().duration()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(demo.settings().policyInterval()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(run("demo", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", ""))
+                .as("the demo's arguments, however the help wraps them").contains(String.join("", Demo.DEFAULTS));
+    }
+
+    @Test
+    void theCompletionScriptCoversTheCommandsAndTheSettingsOptions() {
+        assertThat(run("completion")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("complete -F _complete_flowscale")
+                .contains("./flowscale").contains("--scale-down-delay").contains("--key-groups");
     }
 
     @Test
@@ -62,27 +89,30 @@ class FlowscaleMainTest {
         assertThat(errors()).startsWith("error: option --emulated-restart 11m is above 10m; use 0s to 10m");
         err.reset();
         assertThat(run("run", "wordcount", "--emulated-restart", "-5s")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: option --emulated-restart '-5s' is not a duration");
+        assertThat(errors()).startsWith("error: option --emulated-restart is '-5s': write a number and a unit");
         err.reset();
         assertThat(run("run", "wordcount", "--cost", "nosuch=cpu:1us")).isEqualTo(2);
         assertThat(errors()).startsWith("error: job 'wordcount': no operator with id 'nosuch'");
         err.reset();
         assertThat(run("run", "teleport")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: unknown job 'teleport'");
+        assertThat(errors()).startsWith("error: job 'teleport' is not a built-in job; use one of wordcount, chain");
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
-        assertThat(errors()).startsWith("error: unknown command 'dance'");
+        assertThat(errors()).isEqualTo("error: unknown command 'dance'; use run, demo, jobs, completion\n");
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "--duration 1e400s                      | option --duration '1e400s' is not a duration",
+        "--duration 1e400s                      | option --duration is '1e400s': write a number and a unit",
         "--metrics-port 70000                   | option --metrics-port is 70000; use a whole number from 0 to 65535",
-        "--print-interval 0                     | option --print-interval is 0; use at least 100ms",
+        "--print-interval 0s                    | option --print-interval is 0s; use 100ms to 8760h",
         "--report /no/such/folder/r.html        | option --report /no/such/folder/r.html: folder /no/such/folder does not exist",
         "--key-groups 4 --parallelism count=8   | option --parallelism count=8 is not a whole number from 1 to 4 (--key-groups",
         "--max-parallelism 200                  | option --max-parallelism is 200, above --key-groups 128",
-        "--catch-up 1e400s                      | option --catch-up is '1e400s': write a whole number",
+        "--catch-up 1e400s                      | option --catch-up is '1e400s': write a number and a unit",
+        "--window 0s                            | option --window is 0s; use more than 0s and at most 8760h",
+        "--key-groups 0                         | option --key-groups is 0; use a whole number from 1 to 32768",
+        "--bogus 1                              | unknown option --bogus; --help lists the options",
         "--limit 0                              | option --limit is 0; use a whole number from 1 to 2147483647",
         "--rate --duration 3s                   | option --rate needs a value before --duration",
         "--vocabulary 10 --stage-cost cpu:1us   | option --stage-cost applies to job chain only, not wordcount",
@@ -132,7 +162,9 @@ class FlowscaleMainTest {
     }
 
     private static AutoscalerSettings settings(String... args) {
-        return FlowscaleMain.settings(CliOptions.parse(List.of(args), FlowscaleMain.RUN_OPTIONS, Set.of()));
+        List<String> command = new java.util.ArrayList<>(List.of("wordcount"));
+        command.addAll(List.of(args));
+        return RunCommand.parsed(command).settings();
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.api.Sinks;
 import dev.flowscale.engine.api.Sources;
-import dev.flowscale.engine.cli.CliOptions;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.source.RateProfile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,12 +33,11 @@ class SessionTest {
                     return x;
                 }).sink("sink", Sinks.counting());
         JobGraph graph = builder.build();
-        CliOptions options = CliOptions.parse(List.of("--duration", "60s", "--report",
-                dir.resolve("r.html").toString(), "--savepoint-dir", dir.toString(), "--mode", "recommend"),
-                FlowscaleMain.RUN_OPTIONS, Set.of());
-        Session.Output output = FlowscaleMain.output(options);
+        RunCommand options = RunCommand.parsed(List.of("wordcount", "--duration", "60s", "--report",
+                dir.resolve("r.html").toString(), "--savepoint-dir", dir.toString(), "--mode", "recommend"));
+        Session.Output output = options.output();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Session session = new Session(graph, FlowscaleMain.settings(options), new SimpleMeterRegistry(), output,
+        Session session = new Session(graph, options.settings(), new SimpleMeterRegistry(), output,
                 new PrintStream(out, true, StandardCharsets.UTF_8), Clock.systemUTC());
 
         assertThatThrownBy(session::run).isInstanceOf(JobFailedException.class).hasMessageContaining("poison");

@@ -1,6 +1,6 @@
 package dev.flowscale.engine.api;
 
-import java.math.BigDecimal;
+import dev.flowscale.common.DurationText;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -16,8 +16,7 @@ public final class SyntheticCost {
 
     /** The forms {@link #parse} accepts, quoted in its error messages. */
     public static final String VALID_FORMS =
-            "'none', 'cpu:DURATION', 'blocking:DURATION' or 'sleep:DURATION' with DURATION like 200us "
-                    + "(units ns, us, ms, s)";
+            "'none', 'cpu:DURATION', 'blocking:DURATION' or 'sleep:DURATION' with DURATION " + DurationText.FORM;
 
     private static final Duration MAX_PER_RECORD = Duration.ofMinutes(1);
     private static final SyntheticCost NONE = new SyntheticCost(Kind.NONE, Duration.ZERO);
@@ -52,7 +51,7 @@ public final class SyntheticCost {
 
     /**
      * Parses the command-line form: {@code none}, {@code cpu:200us}, {@code blocking:1ms} or
-     * its alias {@code sleep:1ms}; units ns, us, ms, s; decimals allowed ({@code 0.5ms}).
+     * its alias {@code sleep:1ms}; durations in flowscale's one grammar ({@link DurationText}: 500ns, 0.5ms).
      *
      * @throws EngineException naming the valid forms
      */
@@ -187,37 +186,8 @@ public final class SyntheticCost {
     }
 
     private static Duration duration(String text, String spec) {
-        String t = text.strip();
-        int unitStart = 0;
-        while (unitStart < t.length() && (Character.isDigit(t.charAt(unitStart)) || t.charAt(unitStart) == '.')) {
-            unitStart++;
-        }
-        long unitNanos = unitNanos(t.substring(unitStart));
-        if (unitStart == 0 || unitNanos == 0) {
-            throw new EngineException("cost '" + spec + "' has no valid duration; use " + VALID_FORMS);
-        }
-        try {
-            BigDecimal nanos = new BigDecimal(t.substring(0, unitStart)).multiply(BigDecimal.valueOf(unitNanos));
-            return Duration.ofNanos(nanos.min(BigDecimal.valueOf(Long.MAX_VALUE)).longValue());
-        } catch (NumberFormatException e) {
-            throw new EngineException("cost '" + spec + "' has no valid duration; use " + VALID_FORMS, e);
-        }
-    }
-
-    private static long unitNanos(String unit) {
-        switch (unit) {
-            case "ns":
-                return 1;
-            case "us":
-            case "µs":
-                return 1_000;
-            case "ms":
-                return 1_000_000;
-            case "s":
-                return 1_000_000_000;
-            default:
-                return 0;
-        }
+        return DurationText.parse("cost", text,
+                message -> new EngineException("cost '" + spec + "' has no valid duration; use " + VALID_FORMS));
     }
 
     /** Like {@code "none"}, {@code "cpu 200us/record"} or {@code "blocking 1ms/record"}. */

@@ -18,19 +18,20 @@ final class ApiToken {
     private ApiToken() {
     }
 
-    static String resolve(CliOptions options, Map<String, String> env) {
-        if (options.has("api-token-file")) {
-            return nonBlank(read(options.text("api-token-file", "")), "option --api-token-file "
-                    + options.text("api-token-file", "") + " holds no token; write the token into it");
+    /** The token from {@code tokenFile} (null: not given), else from {@code env}; null if neither has one. */
+    static String resolve(Path tokenFile, Map<String, String> env) {
+        if (tokenFile != null) {
+            return nonBlank(read(tokenFile), "option --api-token-file " + tokenFile
+                    + " holds no token; write the token into it");
         }
         String fromEnv = env.get(ENV);
         return fromEnv == null ? null : nonBlank(fromEnv, "environment variable " + ENV
                 + " is set but empty; set a token or unset it");
     }
 
-    private static String read(String file) {
+    private static String read(Path file) {
         try {
-            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             throw new InvalidJobException("option --api-token-file " + file + " cannot be read (" + e
                     + "); name a readable file holding the token");

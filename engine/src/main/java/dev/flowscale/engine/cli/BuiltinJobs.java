@@ -1,112 +1,123 @@
 package dev.flowscale.engine.cli;
 
-import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobBuilder;
 import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.examples.CostChain;
 import dev.flowscale.engine.examples.WordCount;
-import dev.flowscale.engine.state.KeyGroups;
-import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.SentenceGenerator;
-import dev.flowscale.runner.api.RunnerJobs;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.LongFunction;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
-/** The example jobs the command line runs by name, configured from options. */
+/**
+ * The one catalogue of example jobs that the runner and {@code ./flowscale} run by name,
+ * configured from {@link JobOptions}.
+ */
 public final class BuiltinJobs {
-    public static final List<String> NAMES = RunnerJobs.BUILTIN;
-    static final Set<String> JOB_OPTIONS = Set.of("rate", "parallelism", "cost", "words-per-sentence",
-            "vocabulary", "stages", "stage-cost", "max-parallelism");
+    /** Each job's shape, by name. */
+    public static final Map<String, String> SHAPES = shapes();
+    public static final List<String> NAMES = List.copyOf(SHAPES.keySet());
 
     private BuiltinJobs() {
     }
 
-    static JobBuilder build(String name, CliOptions options) {
-        JobBuilder job = switch (name) {
-            case "wordcount" -> wordCount(options);
-            case "chain" -> chain(options);
-            default -> throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
-        };
-        checkJobOptions(name, options);
-        int keyGroups = options.integer("max-parallelism", 128, 1, KeyGroups.UPPER_BOUND_MAX_PARALLELISM);
-        job.maxParallelism(keyGroups);
-        configureOperators(job, options, "max-parallelism", keyGroups);
-        return job;
+    private static Map<String, String> shapes() {
+        Map<String, String> shapes = new LinkedHashMap<>();
+        shapes.put("wordcount", "sentences -> split -> keyBy word -> count -> sink");
+        shapes.put("chain", "source -> map1..mapN (each with --stage-cost) -> sink");
+        return shapes;
     }
 
     /**
-     * Applies {@code --parallelism} and {@code --cost} to {@code job}, checking each value
-     * against the number of key groups, which the command takes as {@code keyGroupsOption}.
+     * The job {@code name} configured from {@code options}; every value is checked (parallelism
+     * against the key groups, options of the other job refused) before anything starts.
+     *
+     * @param idleAtLimit after {@code --limit} records the source idles (so the job can still be
+     *                    rescaled) instead of finishing
      */
-    public static void configureOperators(JobBuilder job, CliOptions options, String keyGroupsOption, int keyGroups) {
-        options.assignments("parallelism").forEach((op, p) -> job.parallelism(op,
-                parseParallelism(op, p, keyGroupsOption, keyGroups)));
-        options.assignments("cost").forEach((op, c) -> job.cost(op, parse("cost", op + "=" + c,
-                () -> SyntheticCost.parse(c))));
-    }
-
-    /** Runs {@code parser}; its error is prefixed with the option that gave the value. */
-    public static <T> T parse(String option, String value, java.util.function.Supplier<T> parser) {
-        try {
-            return parser.get();
-        } catch (EngineException e) {
-            throw new InvalidJobException("option --" + option + " " + value + ": " + e.getMessage());
-        }
+    public static JobGraph build(String name, JobOptions options, boolean idleAtLimit) {
+        checkJobOptions(name, options);
+        JobBuilder job = switch (name) {
+            case "wordcount" -> wordCount(options, idleAtLimit);
+            case "chain" -> chain(options, idleAtLimit);
+            default -> throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
+        };
+        job.maxParallelism(options.keyGroups);
+        options.parallelism.forEach((op, p) -> job.parallelism(op, parallelism(op, p, options.keyGroups)));
+        options.cost.forEach(job::cost);
+        return job.build();
     }
 
     /** Options of one built-in job are refused for the other, rather than silently ignored. */
-    public static void checkJobOptions(String job, CliOptions options) {
-        onlyFor(job, options, "chain", "stages", "stage-cost");
-        onlyFor(job, options, "wordcount", "words-per-sentence", "vocabulary");
+    private static void checkJobOptions(String job, JobOptions options) {
+        onlyFor(job, "chain", "--stages", options.stages);
+        onlyFor(job, "chain", "--stage-cost", options.stageCost);
+        onlyFor(job, "wordcount", "--words-per-sentence", options.wordsPerSentence);
+        onlyFor(job, "wordcount", "--vocabulary", options.vocabulary);
     }
 
-    private static void onlyFor(String job, CliOptions options, String owner, String... names) {
-        for (String name : names) {
-            if (!job.equals(owner) && options.has(name)) {
-                throw new InvalidJobException("option --" + name + " applies to job " + owner + " only, not " + job);
-            }
+    private static void onlyFor(String job, String owner, String option, Object value) {
+        if (!job.equals(owner) && value != null) {
+            throw new InvalidJobException("option " + option + " applies to job " + owner + " only, not " + job);
         }
     }
 
-    private static JobBuilder wordCount(CliOptions options) {
-        SentenceGenerator generator = new SentenceGenerator(options.integer("words-per-sentence", 10, 1),
-                options.integer("vocabulary", 10_000, 1), 42L);
-        return WordCount.build("wordcount", Sources.sentences(rate(options), generator), Sinks.counting());
+    private static JobBuilder wordCount(JobOptions options, boolean idleAtLimit) {
+        SentenceGenerator generator = new SentenceGenerator(or(options.wordsPerSentence, 10),
+                or(options.vocabulary, 10_000), 42L);
+        return WordCount.build("wordcount", source(options, generator::sentence, idleAtLimit), Sinks.counting());
     }
 
-    private static JobBuilder chain(CliOptions options) {
-        String spec = options.text("stage-cost", "cpu:20us");
-        SyntheticCost cost = parse("stage-cost", spec, () -> SyntheticCost.parse(spec));
-        List<CostChain.Stage> stages = CostChain.uniform(options.integer("stages", 3, 1), cost);
-        return CostChain.build("chain", Sources.generator(rate(options), seq -> seq), stages, Sinks.counting());
+    private static JobBuilder chain(JobOptions options, boolean idleAtLimit) {
+        SyntheticCost cost = options.stageCost == null ? SyntheticCost.parse("cpu:20us") : options.stageCost;
+        List<CostChain.Stage> stages = CostChain.uniform(or(options.stages, 3), cost);
+        return CostChain.build("chain", source(options, seq -> seq, idleAtLimit), stages, Sinks.counting());
     }
 
-    /** "max" (the default) means as fast as the job can go. */
-    private static RateProfile rate(CliOptions options) {
-        String spec = options.text("rate", "max");
-        return spec.equals("max") ? null : parse("rate", spec, () -> RateProfile.parse(spec));
+    /** A replayable generator at --rate; with --limit it stops after that many records. */
+    private static <T> GeneratorSource<T> source(JobOptions options, LongFunction<T> recordOf, boolean idleAtLimit) {
+        long limit = options.limit == null ? Long.MAX_VALUE : options.limit;
+        return new GeneratorSource<>(options.rate, recordOf, limit, idleAtLimit);
     }
 
-    private static int parseParallelism(String op, String value, String keyGroupsOption, int keyGroups) {
-        int p;
-        try {
-            p = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            p = -1;
-        }
+    private static int or(Integer given, int fallback) {
+        return given == null ? fallback : given;
+    }
+
+    private static int parallelism(String op, int p, int keyGroups) {
         if (p < 1 || p > keyGroups) {
-            throw new InvalidJobException("option --parallelism " + op + "=" + value + " is not a whole number from 1 to "
-                    + keyGroups + " (--" + keyGroupsOption + ", the number of key groups)");
+            throw new InvalidJobException("option --parallelism " + op + "=" + p + " is not a whole number from 1 to "
+                    + keyGroups + " (--key-groups: an operator has at most one instance per key group)");
         }
         return p;
     }
 
-    static Map<String, String> describe() {
-        return Map.of("wordcount", "sentences -> split -> keyBy word -> count -> sink",
-                "chain", "source -> map1..mapN (each with --stage-cost) -> sink");
+    /** The job names, for completion and help. */
+    public static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return new ArrayList<>(NAMES).iterator();
+        }
+    }
+
+    /** A job name, checked against the catalogue. */
+    public static final class Name implements ITypeConverter<String> {
+        @Override
+        public String convert(String name) {
+            if (!SHAPES.containsKey(name)) {
+                throw new TypeConversionException("'" + name + "' is not a built-in job; use one of "
+                        + String.join(", ", NAMES));
+            }
+            return name;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.source;
 
+import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.api.EngineException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -98,22 +99,8 @@ final class RateProfileParser {
         }
     }
 
-    /** A duration in seconds from "250ms", "30s", "2m" or a bare number of seconds. */
+    /** A duration in seconds, in flowscale's one grammar ({@link DurationText}: 250ms, 30s, 2m). */
     static double seconds(String field, String text, String spec) {
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        double scale = 1;
-        if (t.endsWith("ms")) {
-            scale = 1e-3;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("s") || t.endsWith("m")) {
-            scale = t.endsWith("m") ? 60 : 1;
-            t = t.substring(0, t.length() - 1);
-        }
-        try {
-            return RateMath.parseDecimal(t) * scale;
-        } catch (NumberFormatException e) {
-            throw new EngineException(field + " '" + text.strip() + "' in '" + spec
-                    + "' is not a duration; write a number with ms, s or m, e.g. 30s", e);
-        }
+        return DurationText.parse(field + " in '" + spec + "'", text, EngineException::new).toNanos() / 1e9;
     }
 }

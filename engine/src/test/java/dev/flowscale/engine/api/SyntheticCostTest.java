@@ -104,7 +104,7 @@ class SyntheticCostTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", "cpu", "cpu:", "cpu:200", "cpu:200 us", "cpu:-1ms", "cpu:1.2.3ms",
-            "gpu:1ms", "sleep:1h", "blocking:ms", "nothing"})
+            "gpu:1ms", "sleep:1d", "blocking:ms", "nothing"})
     void rejectsBadFormsListingTheValidOnes(String spec) {
         assertThatThrownBy(() -> SyntheticCost.parse(spec)).isInstanceOf(EngineException.class)
                 .hasMessageContaining(SyntheticCost.VALID_FORMS);
@@ -114,6 +114,7 @@ class SyntheticCostTest {
     void rejectsNonPositiveOrHugeCosts() {
         assertThatThrownBy(() -> SyntheticCost.parse("cpu:0ms")).isInstanceOf(EngineException.class)
                 .hasMessageContaining("perRecord must be > 0").hasMessageContaining("none");
+        assertThatThrownBy(() -> SyntheticCost.parse("sleep:1h")).hasMessageContaining("at most 1 minute");
         assertThatThrownBy(() -> SyntheticCost.blocking(Duration.ofMinutes(2)))
                 .hasMessageContaining("at most 1 minute");
         assertThatThrownBy(() -> SyntheticCost.cpu(null)).hasMessageContaining("perRecord");

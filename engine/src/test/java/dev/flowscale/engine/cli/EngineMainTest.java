@@ -59,34 +59,47 @@ class EngineMainTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: unknown option --bogus");
         err.reset();
         assertThat(run("run", "nosuchjob")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown job 'nosuchjob'");
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: job 'nosuchjob' is not a built-in job; use"
+                + " one of wordcount, chain\n");
+        err.reset();
+        assertThat(run("run")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: run needs a job: one of wordcount, chain\n");
+        err.reset();
+        assertThat(run("dance")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: unknown command 'dance'; use run, jobs,"
+                + " completion\n");
         err.reset();
         assertThat(run("run", "wordcount", "--rate", "warp:9")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: ").contains("warp");
         err.reset();
         assertThat(run("run", "wordcount", "--duration", "soon")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--duration 'soon' is not a duration");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("option --duration is 'soon': write a number");
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "--duration 1e400s           | option --duration '1e400s' is not a duration; use a number with a unit ms, s, m or h from 0 to 8760h",
-        "--duration 9000h            | option --duration '9000h' is too long; use at most 8760h",
-        "--checkpoint-interval NaNs  | option --checkpoint-interval 'NaNs' is not a duration",
+        "--duration 1e400s           | option --duration is '1e400s': write a number and a unit ns, us, ms, s, m or h",
+        "--duration 9000h            | option --duration is 9000h; use 0s to 8760h",
+        "--duration 30               | option --duration is '30': write a number and a unit",
+        "--checkpoint-interval NaNs  | option --checkpoint-interval is 'NaNs': write a number and a unit",
         "--metrics-port 70000        | option --metrics-port is 70000; use a whole number from 0 to 65535",
         "--metrics-port -1           | option --metrics-port is -1; use a whole number from 0 to 65535",
-        "--print-interval 0          | option --print-interval is 0; use at least 100ms",
-        "--print-interval 10ms       | option --print-interval is 10ms; use at least 100ms",
+        "--metrics-port http         | option --metrics-port 'http' is not a whole number; use one from 0 to 65535",
+        "--print-interval 10ms       | option --print-interval is 10ms; use 100ms to 8760h",
         "--batch-size 100000         | option --batch-size is 100000; use a whole number from 1 to 65536",
-        "--max-parallelism 0         | option --max-parallelism is 0; use a whole number from 1 to 32768",
+        "--key-groups 0              | option --key-groups is 0; use a whole number from 1 to 32768",
+        "--max-parallelism 64        | option --max-parallelism is now --key-groups (the number of key groups); write --key-groups 64",
         "--vocabulary 3000000000     | option --vocabulary is 3000000000; use a whole number from 1 to 2147483647",
-        "--parallelism count=500     | option --parallelism count=500 is not a whole number from 1 to 128 (--max-parallelism",
+        "--parallelism count=500     | option --parallelism count=500 is not a whole number from 1 to 128 (--key-groups",
         "--parallelism count=0       | option --parallelism count=0 is not a whole number from 1 to 128",
-        "--no-instrumentation=true   | option --no-instrumentation is a flag and takes no value",
+        "--key-groups 4 --parallelism count=5 | option --parallelism count=5 is not a whole number from 1 to 4",
         "--rate --duration 3s        | option --rate needs a value before --duration",
         "--rate fast                 | option --rate fast: ",
-        "--cost split=bogus          | option --cost split=bogus: cost 'bogus' is not a valid cost",
+        "--cost split=bogus          | option --cost bogus: cost 'bogus' is not a valid cost",
         "--stage-cost cpu:1us        | option --stage-cost applies to job chain only, not wordcount",
+        "--bogus 1                   | unknown option --bogus; --help lists the options",
+        "--after-stop sleep          | option --after-stop is 'sleep'; use one of [exit, linger]",
+        "--parallelism count         | option --parallelism 'count' is not OP=P; use e.g. --parallelism OP=P,OP=P",
     })
     void everyBadOptionValueIsOneErrorLineNamingTheOptionAndItsRangeWithExitCode2(String args, String message) {
         List<String> command = new java.util.ArrayList<>(List.of("run", "wordcount"));
@@ -112,7 +125,7 @@ class EngineMainTest {
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("did not drain within 5s; cancelling");
         // Not a speed figure: a bound far below the 60 s one record of split takes, which a hang would hit.
-        assertThat(seconds).isLessThan(2 + EngineMain.DRAIN_GRACE.toSeconds() + 15);
+        assertThat(seconds).isLessThan(2 + JobWatch.DRAIN_GRACE.toSeconds() + 15);
     }
 
     @Test
@@ -187,9 +200,37 @@ class EngineMainTest {
     }
 
     @Test
-    void anUnknownAfterStopModeIsAUsageError() {
-        assertThat(run("run", "wordcount", "--after-stop", "sleep")).isEqualTo(2);
-        assertThat(err.toString()).contains("--after-stop").contains("exit or linger");
+    void helpIsGeneratedForEveryCommandAndListsEveryOption() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: flowscale-engine").contains("run")
+                .contains("jobs").contains("completion");
+        out.reset();
+        assertThat(run("run", "--help")).isZero();
+        String help = out.toString(StandardCharsets.UTF_8);
+        for (String option : List.of("--rate", "--parallelism", "--cost", "--key-groups", "--limit", "--stages",
+                "--duration", "--metrics-port", "--after-stop", "--no-instrumentation")) {
+            assertThat(help).contains(option);
+        }
+        assertThat(help).doesNotContain("--max-parallelism").contains("wordcount, chain");
+        out.reset();
+        assertThat(run()).as("no command: the usage, as a bad invocation").isEqualTo(2);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: flowscale-engine");
+    }
+
+    @Test
+    void theJobsCommandListsTheCatalogueAlsoUnderItsOldNameList() {
+        assertThat(run("jobs")).isZero();
+        String jobs = out.toString(StandardCharsets.UTF_8);
+        out.reset();
+        assertThat(run("list")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(jobs).contains("wordcount").contains("chain");
+    }
+
+    @Test
+    void theCompletionScriptCompletesTheCommandsOptionsAndJobNames() {
+        assertThat(run("completion")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("complete -F").contains("flowscale-engine")
+                .contains("--key-groups").contains("(\"wordcount\" \"chain\")");
     }
 
     private static HttpResponse<String> send(HttpClient http, HttpRequest request) throws Exception {

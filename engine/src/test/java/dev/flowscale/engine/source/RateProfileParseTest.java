@@ -3,6 +3,7 @@ package dev.flowscale.engine.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.api.EngineException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,10 +58,17 @@ class RateProfileParseTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"steps:30d=100", "steps:xs=100", "sine:base=1,amplitude=1,period=1h"})
-    void rejectsBadDurations(String spec) {
+    @ValueSource(strings = {"steps:30d=100", "steps:xs=100", "steps:30=100", "sine:base=1,amplitude=1,period=1y"})
+    void rejectsDurationsOutsideTheOneDurationGrammar(String spec) {
         assertThatThrownBy(() -> RateProfile.parse(spec)).isInstanceOf(EngineException.class)
-                .hasMessageContaining("is not a duration").hasMessageContaining("ms, s or m");
+                .hasMessageContaining("in '" + spec + "' is '").hasMessageContaining(DurationText.FORM);
+    }
+
+    @Test
+    void readsStepTimesAndPeriodsInTheOneDurationGrammar() {
+        assertThat(RateProfile.parse("steps:0s=1,1.5m=2").rateAt(89.9)).isEqualTo(1);
+        assertThat(RateProfile.parse("steps:0s=1,1.5m=2").rateAt(90)).isEqualTo(2);
+        assertThat(RateProfile.parse("sine:base=100,amplitude=50,period=1h").rateAt(900)).isCloseTo(150, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     @Test

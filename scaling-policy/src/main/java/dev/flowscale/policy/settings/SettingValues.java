@@ -1,5 +1,6 @@
 package dev.flowscale.policy.settings;
 
+import dev.flowscale.common.DurationText;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
@@ -71,7 +72,7 @@ public final class SettingValues {
         try {
             switch (s.kind()) {
                 case MODE -> mode(text);
-                case DURATION -> atLeast(s, DurationText.parse(name(s, prefix), text).toMillis() / 1000.0, text);
+                case DURATION -> atLeast(s, DurationText.parse(name(s, prefix), text, PolicyException::new).toMillis() / 1000.0, text);
                 case FRACTION -> fraction(s, Double.parseDouble(text), text);
                 case COUNT -> atLeast(s, Integer.parseInt(text), text);
                 case FLAG -> flag(text);
@@ -132,7 +133,7 @@ public final class SettingValues {
     }
 
     public Duration duration(Setting s) {
-        return DurationText.parse(s.field(), texts.get(s));
+        return DurationText.parse(s.field(), texts.get(s), PolicyException::new);
     }
 
     public double fraction(Setting s) {

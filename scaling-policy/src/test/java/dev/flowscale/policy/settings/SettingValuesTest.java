@@ -3,6 +3,7 @@ package dev.flowscale.policy.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.common.DurationText;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -44,7 +45,7 @@ class SettingValuesTest {
         assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.CATCH_UP, "5 minutes",
                 Setting.TARGET_UTILIZATION, "1.5", Setting.MAX_RESCALES_PER_HOUR, "-1"), "spec.autoscaler."))
                 .isInstanceOf(PolicyException.class)
-                .hasMessageContaining("spec.autoscaler.catchUp is '5 minutes': write a whole number")
+                .hasMessageContaining("spec.autoscaler.catchUp is '5 minutes': write a number and a unit")
                 .hasMessageContaining("spec.autoscaler.targetUtilization is '1.5': use a number from 0.1 to 1.0")
                 .hasMessageContaining("spec.autoscaler.maxRescalesPerHour is '-1': use a whole number of at least 0");
         assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.POLICY_INTERVAL, "0s"), "--"))
@@ -70,12 +71,13 @@ class SettingValuesTest {
     }
 
     @Test
-    void durationsHaveOneGrammar() {
-        assertThat(DurationText.parse("x", "500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(DurationText.parse("x", "2h")).isEqualTo(Duration.ofHours(2));
-        assertThat(DurationText.format(Duration.ofMinutes(5))).isEqualTo("5m");
-        assertThat(DurationText.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
-        assertThatThrownBy(() -> DurationText.parse("--catch-up", "1e400s")).hasMessageStartingWith("--catch-up is '1e400s'");
-        assertThatThrownBy(() -> DurationText.parse("--catch-up", "9999999999h")).isInstanceOf(PolicyException.class);
+    void aDurationSettingIsReadInTheOneDurationGrammarAndItsErrorNamesTheOption() {
+        SettingValues values = SettingValues.resolve(Map.of(Setting.WARM_UP, "1.5s", Setting.CATCH_UP, "200ms"),
+                "option --", Setting.Profile.LOCAL);
+        assertThat(values.duration(Setting.WARM_UP)).isEqualTo(Duration.ofMillis(1500));
+        assertThat(values.duration(Setting.CATCH_UP)).isEqualTo(Duration.ofMillis(200));
+        assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.CATCH_UP, "1e400s"), "option --",
+                Setting.Profile.LOCAL)).isInstanceOf(PolicyException.class)
+                .hasMessage("option --catch-up is '1e400s': write " + DurationText.FORM);
     }
 }
