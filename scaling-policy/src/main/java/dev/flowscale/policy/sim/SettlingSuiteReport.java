@@ -11,7 +11,7 @@ import java.util.Map;
  * downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how often
  * each settling criterion failed, with the first violations as examples; scenarios named as
  * arguments (or every failing one, with {@code all-failing}) get every violation, their summary and their
- * rescale decisions printed. Run with
+ * rescale decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those downtimes. Run with
  * {@code mvn -q -pl scaling-policy exec:java -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport
  * [-Dexec.args="wordcount join-and-window"]}.
  */
@@ -31,7 +31,8 @@ public final class SettlingSuiteReport {
 
     static void print(PrintStream out, List<String> detailed) {
         List<Scenario> suite = ScenarioSuite.all();
-        for (Duration downtime : DOWNTIMES) {
+        List<Duration> asked = DOWNTIMES.stream().filter(d -> detailed.contains(d.toSeconds() + "s")).toList();
+        for (Duration downtime : asked.isEmpty() ? DOWNTIMES : asked) {
             List<SettlingReport> reports = suite.stream().map(s -> run(s, downtime)).toList();
             Map<SettlingReport.Criterion, Long> failed = new EnumMap<>(SettlingReport.Criterion.class);
             reports.forEach(r -> r.violationCounts().keySet().forEach(c -> failed.merge(c, 1L, Long::sum)));
