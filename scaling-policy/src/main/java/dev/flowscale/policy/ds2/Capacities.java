@@ -92,11 +92,12 @@ final class Capacities {
 
     private static Map<String, List<CapacityObservation>> observations(JobTopology t, ScalingHistory h) {
         Map<String, List<CapacityObservation>> observed = new HashMap<>();
+        java.util.Set<String> sources = new java.util.HashSet<>(t.sources()); // read once: looked up per decision
         List<ScalingDecision> decisions = h.decisions();
         for (ScalingDecision d : decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
             for (OperatorDecision op : d.operators().values()) {
                 double capacity = op.capacityPerInstance() * op.currentParallelism();
-                if (!t.isSource(op.operatorId()) && capacity > 0 && Double.isFinite(capacity)) {
+                if (!sources.contains(op.operatorId()) && capacity > 0 && Double.isFinite(capacity)) {
                     observed.computeIfAbsent(op.operatorId(), k -> new ArrayList<>())
                             .add(new CapacityObservation(d.time(), op.currentParallelism(), capacity));
                 }
