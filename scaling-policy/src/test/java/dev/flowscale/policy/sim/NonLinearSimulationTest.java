@@ -42,6 +42,21 @@ class NonLinearSimulationTest {
     }
 
     @Test
+    void capsAnOperatorWhoseHotKeyNoInstanceCanCarryInsteadOfRunningAwayToItsBound() {
+        // The hot key alone brings 0.5 · 2500 = 1250 rec/s to one instance of capacity 1000.
+        Scenario s = chain(SimOperator.operator("op", 1000, 0).withSkew(0.5));
+        PolicyConfig config = PolicyConfig.builder().skewCorrection(true).jobBounds(1, 128).build();
+
+        Trajectory t = Simulation.ds2(s, config, SimulationSettings.defaults()).run(Duration.ofMinutes(30));
+
+        // The most any p carries is 1000 / (0.5 + 0.5/128) = 1984.5 rec/s; within 5 % of it: ⌈128/p⌉ <= 7, p = 19.
+        assertThat(t.finalParallelism()).containsEntry("op", 19);
+        assertThat(t.scaleDecisions()).hasSize(1);
+        assertThat(t.decisions().get(t.decisions().size() - 1).operators().get("op").reasons())
+                .anyMatch(r -> r.startsWith("more instances will not help 'op': hot key groups [0] hold 50 %"));
+    }
+
+    @Test
     void plainDs2CannotSeeSkew() {
         Scenario s = chain(SimOperator.operator("op", 1000, 0).withSkew(0.3));
 
