@@ -8,6 +8,7 @@ import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.model.CapacityObservation;
+import dev.flowscale.policy.model.HotKeyAnalysis;
 import dev.flowscale.policy.model.IneffectiveScaleUp;
 import dev.flowscale.policy.model.ScalabilityFit;
 import dev.flowscale.policy.model.ScalabilityModel;
@@ -28,15 +29,24 @@ import java.util.TreeMap;
  * instances), so a first scale-up overshoots rather than falls short and the next trim, sized on a
  * fitted curve, corrects it. A scale-up that added almost no capacity ({@link IneffectiveScaleUp})
  * caps the operator where it was. Without learning, every curve is DS2's linear one.
+ *
+ * <p>With skew correction, an operator whose input has a hot spot ({@link HotKeyAnalysis#hotSpot})
+ * carries only what its busiest instance keeps up with: the curve's capacity per instance divided
+ * by the busiest instance's share at that parallelism. Such a curve flattens towards the hot key
+ * group's limit, so sizing searches it and stops where more instances no longer help.
  */
 final class Capacities {
 
     /** Past decisions read for observations; older ones describe a job that has moved on. */
     private static final int DECISIONS = 200;
+    /** Instances beyond the point where the capacity is this close to its best add almost nothing. */
+    static final double NEARLY_BEST = 0.05;
 
     private final Map<String, ScalabilityModel> fitted = new HashMap<>();
     private final Map<String, OperatorMetrics> measured = new HashMap<>();
     private final Map<String, IneffectiveScaleUp.Verdict> ineffective = new HashMap<>();
+    private final Map<String, HotKeyAnalysis.HotSpot> hotSpots = new HashMap<>();
+    private final Map<String, Integer> keyGroups = new HashMap<>();
     private final double prior;
 
     private Capacities(double prior) {
@@ -45,6 +55,9 @@ final class Capacities {
 
     static Capacities of(JobTopology topology, MetricsWindow window, ScalingHistory history, PolicyConfig config) {
         Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
+        if (config.skewCorrection()) {
+            c.findHotSpots(topology, window);
+        }
         if (!config.learnScalability()) {
             return c;
         }
@@ -67,13 +80,24 @@ final class Capacities {
         return c;
     }
 
+    private void findHotSpots(JobTopology topology, MetricsWindow window) {
+        for (OperatorMetrics m : window.operators().values()) {
+            int k = topology.operator(m.operatorId()).maxParallelism();
+            if (!topology.isSource(m.operatorId())) {
+                HotKeyAnalysis.hotSpot(m, k).ifPresent(h -> hotSpots.put(m.operatorId(), h));
+                keyGroups.put(m.operatorId(), k);
+            }
+        }
+    }
+
     private static Map<String, List<CapacityObservation>> observations(JobTopology t, ScalingHistory h) {
         Map<String, List<CapacityObservation>> observed = new HashMap<>();
+        java.util.Set<String> sources = new java.util.HashSet<>(t.sources()); // read once: looked up per decision
         List<ScalingDecision> decisions = h.decisions();
         for (ScalingDecision d : decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
             for (OperatorDecision op : d.operators().values()) {
                 double capacity = op.capacityPerInstance() * op.currentParallelism();
-                if (!t.isSource(op.operatorId()) && capacity > 0 && Double.isFinite(capacity)) {
+                if (!sources.contains(op.operatorId()) && capacity > 0 && Double.isFinite(capacity)) {
                     observed.computeIfAbsent(op.operatorId(), k -> new ArrayList<>())
                             .add(new CapacityObservation(d.time(), op.currentParallelism(), capacity));
                 }
@@ -104,14 +128,24 @@ final class Capacities {
         return Optional.empty();
     }
 
-    /** Aggregate capacity at parallelism p (the measured per-instance capacity scaled by the curve). */
+    /**
+     * The input rate the operator carries at parallelism p: the measured per-instance capacity
+     * scaled by the curve, limited by the busiest instance when the input has a hot spot.
+     */
     double at(String operatorId, int p, double measuredPerInstance) {
+        double all = aggregate(operatorId, p, measuredPerInstance);
+        HotKeyAnalysis.HotSpot hot = hotSpots.get(operatorId);
+        return hot == null ? all : all / p / HotKeyAnalysis.busiestShare(hot.share(), p, keyGroups.get(operatorId));
+    }
+
+    private double aggregate(String operatorId, int p, double measuredPerInstance) {
         ScalabilityModel m = fitted.get(operatorId);
         OperatorMetrics now = measured.get(operatorId);
         if (m != null) {
             return m.capacityAt(p);
         }
-        if (now == null || p <= now.parallelism() || prior == 1) {
+        // A measured hot spot is the operator's non-linearity: the prior is not stacked on it.
+        if (now == null || p <= now.parallelism() || prior == 1 || hotSpots.containsKey(operatorId)) {
             return p * measuredPerInstance;
         }
         return now.trueProcessingRate() * Math.pow((double) p / now.parallelism(), prior);
@@ -122,6 +156,14 @@ final class Capacities {
      * {@code max}, empty when none does (more instances will not help); otherwise unbounded.
      */
     OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
+        if (hotSpots.containsKey(operatorId)) {
+            for (int q = 1; q <= max; q++) {
+                if (at(operatorId, q, measuredPerInstance) >= required * (1 - 1e-9)) {
+                    return OptionalInt.of(q);
+                }
+            }
+            return OptionalInt.empty();
+        }
         ScalabilityModel m = fitted.get(operatorId);
         if (m != null) {
             return m.smallestParallelismFor(required, max);
@@ -134,6 +176,28 @@ final class Capacities {
         return OptionalInt.of(Math.max(1, p)); // without a fitted curve capacity grows without end; bounds clamp it
     }
 
+    /**
+     * Where more instances stop helping an operator whose curve never reaches what it must carry:
+     * the smallest parallelism up to {@code max} within {@value #NEARLY_BEST} of the most that any
+     * parallelism up to {@code max} carries.
+     */
+    int mostUseful(String operatorId, int max, double measuredPerInstance) {
+        double best = 0;
+        for (int q = 1; q <= max; q++) {
+            best = Math.max(best, at(operatorId, q, measuredPerInstance));
+        }
+        for (int q = 1; q <= max; q++) {
+            if (at(operatorId, q, measuredPerInstance) >= best * (1 - NEARLY_BEST)) {
+                return q;
+            }
+        }
+        return max;
+    }
+
+    Optional<HotKeyAnalysis.HotSpot> hotSpot(String operatorId) {
+        return Optional.ofNullable(hotSpots.get(operatorId));
+    }
+
     /** The explanation of the curve used, when it is not DS2's linear one. */
     Optional<String> explain(String operatorId) {
         ScalabilityModel m = fitted.get(operatorId);
@@ -141,7 +205,7 @@ final class Capacities {
             return m.kind() == ScalabilityModel.Kind.LINEAR ? Optional.empty() : Optional.of(m.explanation());
         }
         OperatorMetrics now = measured.get(operatorId);
-        return now == null || prior == 1 ? Optional.empty() : Optional.of(String.format(
+        return now == null || prior == 1 || hotSpots.containsKey(operatorId) ? Optional.empty() : Optional.of(String.format(
                 "only parallelism %d measured: capacity assumed to grow as p^%.2f above it", now.parallelism(), prior));
     }
 

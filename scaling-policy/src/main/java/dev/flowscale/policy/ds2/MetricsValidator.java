@@ -8,6 +8,7 @@ import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -52,7 +53,27 @@ final class MetricsValidator {
                 .or(() -> finite(id, "observedOutputRate", m.observedOutputRate()))
                 .or(() -> consistent(id, m))
                 .or(() -> checkSource(topology, m, config));
-        return p.isPresent() ? p : checkInstances(m);
+        return p.isPresent() ? p : checkInstances(m).or(() -> checkKeyGroups(topology, m));
+    }
+
+    /** Per-key-group rates are optional; given, there is one finite, non-negative rate per key group. */
+    private static Optional<Problem> checkKeyGroups(JobTopology topology, OperatorMetrics m) {
+        List<Double> rates = m.keyGroupRates();
+        int keyGroups = topology.operator(m.operatorId()).maxParallelism();
+        if (rates.isEmpty()) {
+            return Optional.empty();
+        }
+        if (rates.size() != keyGroups) {
+            return invalid(m.operatorId(), "reports rates of " + rates.size() + " key groups but has " + keyGroups
+                    + " (its max parallelism); report one rate per key group or none");
+        }
+        for (int g = 0; g < rates.size(); g++) {
+            Optional<Problem> p = finite(m.operatorId(), "key group " + g + " rate", rates.get(g));
+            if (p.isPresent()) {
+                return p;
+            }
+        }
+        return Optional.empty();
     }
 
     private static Optional<Problem> consistent(String id, OperatorMetrics m) {

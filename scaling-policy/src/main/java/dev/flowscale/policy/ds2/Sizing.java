@@ -44,15 +44,13 @@ final class Sizing {
             reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
         } else {
             OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
-            p = fitted.orElse(upper);
+            p = fitted.orElseGet(() -> capacities.mostUseful(op.id(), upper, cap));
             reasons.add(explainDs2(base, plan, p, c.targetUtilization(), capacities.explain(op.id())));
+            capacities.hotSpot(op.id()).ifPresent(hot -> reasons.add(HotKeys.explain(m, op, hot, base, c)));
             if (fitted.isEmpty()) {
-                reasons.add(String.format("more instances will not help: the capacity curve stays below %.1f rec/s"
-                        + " up to %d instances (the operator's key groups)", required, upper));
+                reasons.add(HotKeys.noMoreHelp(op.id(), required, upper, p, capacities.at(op.id(), p, cap),
+                        capacities.hotSpot(op.id())));
             }
-        }
-        if (c.skewCorrection()) {
-            p = SkewCorrection.correct(m, plan, p, c.targetUtilization(), reasons);
         }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
         if (c.alignToKeyGroups()) {

@@ -6,10 +6,9 @@ import java.util.List;
 
 /**
  * DS2's aggregated true rate hides key skew: every instance still processes at capacity c while
- * busy, but the hottest instance saturates first. Model: one instance receives the share
- * s + (1 - s) / p of the input. The share h of the busiest instance at the current parallelism p
- * gives s = (h·p - 1) / (p - 1); the smallest q with r · (s + (1 - s) / q) ≤ c · utilization is
- * q = (1 - s) · r / (c · utilization - s · r).
+ * busy, but the hottest instance saturates first. What the running configuration sustains is read
+ * off the busiest instance's share h: c / h. Sizing other parallelisms for a hot spot is
+ * {@link Capacities}' (with {@link dev.flowscale.policy.model.HotKeyAnalysis}'s key-group model).
  */
 final class SkewCorrection {
 
@@ -17,27 +16,6 @@ final class SkewCorrection {
     private static final double MIN_SKEW = 0.01;
 
     private SkewCorrection() {
-    }
-
-    static int correct(OperatorMetrics m, Ds2Formula.Estimate e, int p, double utilization, List<String> reasons) {
-        double skew = skew(m);
-        double r = e.targetInputRate();
-        double c = e.capacityPerInstance() * utilization;
-        if (skew < MIN_SKEW || r == 0) {
-            return p;
-        }
-        if (c <= skew * r) {
-            reasons.add(String.format("key skew %.2f: the hot instance alone must take %.1f rec/s, more than its"
-                    + " capacity %.1f; no parallelism sustains the target", skew, skew * r, c));
-            return p;
-        }
-        int q = Ds2Formula.ceil((1 - skew) * r / (c - skew * r));
-        if (q <= p) {
-            return p;
-        }
-        reasons.add(String.format("key skew %.2f (hottest instance %.0f %% of the input at parallelism %d):"
-                + " raised to %d so the hot instance keeps up", skew, 100 * hottestShare(m), m.parallelism(), q));
-        return q;
     }
 
     /**

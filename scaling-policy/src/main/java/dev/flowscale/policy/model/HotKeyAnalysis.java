@@ -27,6 +27,10 @@ public final class HotKeyAnalysis {
 
     public static final double SATURATED = 0.9;
     public static final double IDLE = 0.5;
+    /** Hot-spot shares below this are noise, not skew. */
+    public static final double MIN_SKEW = 0.01;
+    /** At most this many hot key groups are named. */
+    private static final int NAMED = 5;
 
     private HotKeyAnalysis() {
     }
@@ -103,7 +107,66 @@ public final class HotKeyAnalysis {
 
     /** Input of the busiest instance at parallelism q: the hot spot plus its share of the rest. */
     static double busiestLoad(double r, double s, int q, int keyGroups) {
-        return r * (s + (1 - s) * KeyGroupRange.largestShare(q, keyGroups) / keyGroups);
+        return r * busiestShare(s, q, keyGroups);
+    }
+
+    /**
+     * The share of the input the busiest of {@code q} instances takes when the unsplittable share
+     * {@code s} lies in one key group and the rest spreads evenly over the {@code keyGroups}: the
+     * hot spot plus the ⌈K/q⌉ key groups that instance owns.
+     */
+    public static double busiestShare(double s, int q, int keyGroups) {
+        return s + (1 - s) * KeyGroupRange.largestShare(Math.min(q, keyGroups), keyGroups) / keyGroups;
+    }
+
+    /**
+     * An operator's hot spot as its metrics show it: from per-key-group rates when the engine
+     * counts them (at any parallelism, 1 included: the hottest key group's share g of K gives
+     * s = (g·K − 1)/(K − 1)), otherwise from the hottest instance's share at parallelism 2 or more.
+     * Empty when the input looks even (s below {@value #MIN_SKEW}) or nothing shows it.
+     *
+     * @param share     the unsplittable share s of the input
+     * @param keyGroups the hot key groups, named for the decision's reasons
+     * @param evidence  what was measured, for the decision's reasons
+     */
+    public record HotSpot(double share, String keyGroups, String evidence) {
+    }
+
+    public static Optional<HotSpot> hotSpot(OperatorMetrics m, int keyGroups) {
+        List<Double> rates = m.keyGroupRates();
+        double total = rates.stream().mapToDouble(Double::doubleValue).sum();
+        if (rates.size() == keyGroups && keyGroups > 1 && total > 0) {
+            return fromKeyGroups(rates, total);
+        }
+        List<InstanceMetrics> instances = m.instances();
+        int p = instances.size();
+        double observed = instances.stream().mapToDouble(InstanceMetrics::observedProcessingRate).sum();
+        if (p < 2 || p > keyGroups || !(observed > 0)) {
+            return Optional.empty();
+        }
+        int hot = hottest(instances);
+        double h = instances.get(hot).observedProcessingRate() / observed;
+        double s = Math.max(0, Math.min(1, (h * p - 1) / (p - 1)));
+        KeyGroupRange range = KeyGroupRange.of(instances.get(hot).index(), p, keyGroups);
+        return s < MIN_SKEW ? Optional.empty() : Optional.of(new HotSpot(s, "among " + range, String.format(
+                Locale.ROOT, "hottest instance %d of %d (key groups %s) takes %.0f %% of the input",
+                instances.get(hot).index(), p, range, 100 * h)));
+    }
+
+    private static Optional<HotSpot> fromKeyGroups(List<Double> rates, double total) {
+        int k = rates.size();
+        double max = rates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double s = Math.max(0, Math.min(1, (max / total * k - 1) / (k - 1)));
+        if (s < MIN_SKEW) {
+            return Optional.empty();
+        }
+        double even = total * (1 - s) / k;
+        List<Integer> hot = java.util.stream.IntStream.range(0, k).boxed()
+                .filter(g -> rates.get(g) - even > MIN_SKEW * total)
+                .sorted((a, b) -> Double.compare(rates.get(b), rates.get(a))).limit(NAMED).toList();
+        return Optional.of(new HotSpot(s, hot.toString(), String.format(Locale.ROOT,
+                "hot key groups %s: the hottest carries %.0f %% of the input (measured per key group)", hot,
+                100 * (max / total))));
     }
 
     private static int hottest(List<InstanceMetrics> instances) {

@@ -221,6 +221,10 @@ public final class DataflowModel {
         return topology;
     }
 
+    public Scenario scenario() {
+        return scenario;
+    }
+
     public boolean isRescaling() {
         return pending != null;
     }

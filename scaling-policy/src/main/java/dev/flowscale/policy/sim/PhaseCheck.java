@@ -114,10 +114,38 @@ final class PhaseCheck {
             double backlog = trajectory.points().stream().filter(p -> p.second() == deadline).findFirst()
                     .map(Trajectory.Point::backlog).orElse(Double.NaN);
             violate(Criterion.BACKLOG_DRAINED, "-", deadline, String.format(
-                    "backlog %.0f records (%.0f s of input) at the deadline; %s", backlog, backlog / sourceRate(),
-                    drainedAt < 0 ? "never drained before the next load change" : "drained at " + drainedAt + "s"));
+                    "backlog %.0f records (%.0f s of input) at the deadline; %s%s", backlog, backlog / sourceRate(),
+                    drainedAt < 0 ? "never drained before the next load change" : "drained at " + drainedAt + "s",
+                    drainBound()));
         }
         return drainedAt;
+    }
+
+    /**
+     * How tight the drain deadline is for any policy: after one rescale's downtime the backlog is at
+     * least the downtime's input, and even at its most capable parallelism an operator drains that
+     * no faster than downtime × rate / (its best capacity − rate); the slowest operator is named.
+     */
+    private String drainBound() {
+        double downtime = criteria.reserve() * criteria.catchUp().toNanos() / 1e9;
+        String worst = "-";
+        double longest = 0;
+        for (Map.Entry<String, Double> e : rates.entrySet()) {
+            SimOperator op = scenario.operator(e.getKey());
+            double best = 0;
+            for (int p = 1; p <= op.maxParallelism(); p++) {
+                best = Math.max(best, op.effectiveCapacity(p));
+            }
+            double seconds = best > e.getValue() ? downtime * e.getValue() / (best - e.getValue())
+                    : Double.POSITIVE_INFINITY;
+            if (seconds > longest) {
+                longest = seconds;
+                worst = e.getKey();
+            }
+        }
+        return String.format(" (bound for any policy: at its most capable parallelism '%s' takes %.0f s of the %d s"
+                + " allowed to drain the backlog of one %.0f s downtime alone)", worst, longest,
+                criteria.drainSeconds(), downtime);
     }
 
     private double sourceRate() {

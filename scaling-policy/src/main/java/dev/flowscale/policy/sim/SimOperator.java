@@ -3,10 +3,12 @@ package dev.flowscale.policy.sim;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.Checks;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.model.KeyGroupRange;
 
 /**
  * A simulated operator. Capacity of p instances is {@code capacity × p^alpha / (1 + overhead ×
- * (p - 1))}; with skew s, one instance receives the share s + (1 - s) / p of the input and limits
+ * (p - 1))}; with skew s, one instance receives the hot key (the share s of the input) besides its
+ * key groups' share of the rest (see {@link #share}) and limits
  * the operator. A source (non-null {@code rate}) reads what its profile offers, up to its capacity.
  *
  * @param capacity    records per second one instance processes (sources: emits) alone
@@ -60,10 +62,27 @@ public record SimOperator(String id, double capacity, double selectivity, double
         return capacity * Math.pow(p, alpha - 1) / (1 + overhead * (p - 1));
     }
 
-    /** The share of the input that instance {@code k} of {@code p} receives; instance 0 is hot. */
+    /**
+     * The share of the input that instance {@code k} of {@code p} receives. Without skew, 1/p. With
+     * skew the operator is keyed: the hot key lies in key group 0 and the rest spreads evenly over
+     * the key groups, which instances own in Flink's ranges (instance 0 owns ⌈K/p⌉ of them and is hot).
+     */
     public double share(int k, int p) {
-        double cold = (1 - skew) / p;
-        return k == 0 ? skew + cold : cold;
+        if (skew == 0) {
+            return 1.0 / p;
+        }
+        double owned = KeyGroupRange.of(k, p, maxParallelism).size() / (double) maxParallelism;
+        return (k == 0 ? skew : 0) + (1 - skew) * owned;
+    }
+
+    /**
+     * The share of the input in key group {@code group} of the operator's {@link #maxParallelism}
+     * key groups: the hot key's share {@code skew} lies in key group 0 (owned by instance 0), the
+     * rest spreads evenly over all key groups.
+     */
+    public double keyGroupShare(int group) {
+        double even = (1 - skew) / maxParallelism;
+        return group == 0 ? skew + even : even;
     }
 
     /** Records per second the operator sustains at parallelism p: limited by its hottest instance. */

@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * Turns the model's per-instance counts into a {@link MetricsWindow} the way the collector will:
  * per instance true rates = records / useful time, observed rates = records / window length,
- * summed per operator; sources add their offered rate and backlog. The window covers the last
+ * summed per operator; sources add their offered rate and backlog, other operators the rate of each
+ * key group (as an engine that counts records per key group would). The window covers the last
  * {@code windowLength} of steps since the last restart.
  */
 public final class SimulatedMetrics implements MetricsProvider {
@@ -51,7 +52,7 @@ public final class SimulatedMetrics implements MetricsProvider {
         return Optional.of(MetricsWindow.of(start, end, metrics));
     }
 
-    private static OperatorMetrics operator(JobTopology t, String id, List<StepSample> samples, double seconds) {
+    private OperatorMetrics operator(JobTopology t, String id, List<StepSample> samples, double seconds) {
         int p = samples.get(0).counts().get(id).length;
         List<InstanceMetrics> instances = new ArrayList<>();
         double[] sum = new double[4];
@@ -68,10 +69,18 @@ public final class SimulatedMetrics implements MetricsProvider {
         }
         OperatorMetrics m = new OperatorMetrics(id, p, sum[0], sum[1], sum[2], sum[3], instances, Optional.empty());
         if (!t.isSource(id)) {
-            return m;
+            return m.withKeyGroupRates(keyGroupRates(model.scenario().operator(id), sum[2]));
         }
         double offered = samples.stream().mapToDouble(s -> s.offered().get(id)).sum() / seconds;
         return m.withSource(offered, samples.get(samples.size() - 1).backlog().get(id));
+    }
+
+    private static List<Double> keyGroupRates(SimOperator op, double processed) {
+        List<Double> rates = new ArrayList<>(op.maxParallelism());
+        for (int g = 0; g < op.maxParallelism(); g++) {
+            rates.add(processed * op.keyGroupShare(g));
+        }
+        return rates;
     }
 
     private static double[] total(List<StepSample> samples, String id, int instance) {

@@ -53,6 +53,23 @@ class BadMetricsTest {
     }
 
     @Test
+    void blocksWhenKeyGroupRatesDoNotCoverTheKeyGroups() {
+        OperatorMetrics three = op("op", 2, 200, 200).withKeyGroupRates(List.of(1.0, 2.0, 3.0));
+
+        assertBlocked(decide(window(SRC, three)), BlockReason.METRICS_INVALID,
+                "reports rates of 3 key groups but has 128 (its max parallelism)");
+    }
+
+    @Test
+    void blocksWhenAKeyGroupRateIsNotANumber() {
+        List<Double> rates = new java.util.ArrayList<>(java.util.Collections.nCopies(128, 1.0));
+        rates.set(5, Double.NaN);
+
+        assertBlocked(decide(window(SRC, op("op", 2, 200, 200).withKeyGroupRates(rates))),
+                BlockReason.METRICS_INVALID, "key group 5 rate is NaN");
+    }
+
+    @Test
     void blocksWhenMetricsWereMeasuredAtAnotherParallelism() {
         assertBlocked(decide(window(SRC, op("op", 3, 300, 300))), BlockReason.METRICS_STALE,
                 "measured at parallelism 3 but it runs at 2");

@@ -39,8 +39,10 @@ class SkewCorrectionTest {
     void raisesParallelismUntilTheHotInstanceKeepsUp() {
         OperatorDecision d = decide(SKEW_AWARE, skewed(0.3, 210), 250);
 
-        assertThat(d.newParallelism()).isEqualTo(7);
-        assertThat(d.reasons()).anyMatch(r -> r.startsWith("key skew 0.30"));
+        // 250 · (0.3 + 0.7 · ⌈128/q⌉/128) <= 100: q = 7 owns 19 key groups (101.0), q = 8 owns 16 (96.9)
+        assertThat(d.newParallelism()).isEqualTo(8);
+        assertThat(d.reasons()).anyMatch(r -> r.startsWith("key skew 0.30 (hottest instance 0 of 4 (key groups"
+                + " [0, 32)) takes 48 % of the input)"));
     }
 
     @Test
@@ -54,11 +56,31 @@ class SkewCorrectionTest {
     }
 
     @Test
-    void explainsWhenNoParallelismCanCarryTheHotKey() {
+    void capsAnOperatorWhoseHotKeyNoParallelismCanCarryAndSaysMoreInstancesWillNotHelp() {
         OperatorDecision d = decide(SKEW_AWARE, skewed(0.5, 200), 250);
 
-        assertThat(d.newParallelism()).isEqualTo(3);
-        assertThat(d.reasons()).anyMatch(r -> r.contains("no parallelism sustains the target"));
+        // The most any q carries is 100 / (0.5 + 0.5/128) = 198.4 rec/s at 128, short of 250; 95 % of it,
+        // 188.5 rec/s, needs the hot instance's other key groups ⌈128/q⌉ <= 7: q = 19.
+        assertThat(d.newParallelism()).isEqualTo(19);
+        assertThat(d.reasons()).anyMatch(r -> r.startsWith("more instances will not help 'op': hot key groups"
+                + " among [0, 32) hold 50 % of the input") && r.contains("capped at 19"));
+    }
+
+    @Test
+    void seesAHotKeyGroupAtParallelismOneFromPerKeyGroupRates() {
+        List<Double> groups = new ArrayList<>();
+        for (int g = 0; g < 128; g++) {
+            groups.add(100 * ((g == 0 ? 0.3 : 0) + 0.7 / 128));
+        }
+        OperatorMetrics one = OperatorMetrics.of("op", 1, 100, 100, 100, 100)
+                .withInstances(List.of(new InstanceMetrics(0, 100, 100, 100, 100))).withKeyGroupRates(groups);
+        OperatorDecision d = new Ds2Policy(SKEW_AWARE, clockAt(END)).decide(topology(List.of("src:1", "op:1"),
+                "src->op"), window(source("src", 1, 100_000, 250, 0), one), ScalingHistory.empty()).operators()
+                .get("op");
+
+        // Plain DS2 would say 3; the hot key group 0 holds 30 % + 70 %/128, so as above q = 8.
+        assertThat(d.newParallelism()).isEqualTo(8);
+        assertThat(d.reasons()).anyMatch(r -> r.contains("hot key groups [0]: the hottest carries 31 % of the input"));
     }
 
     @Test

@@ -48,6 +48,19 @@ class DataflowModelTest {
     }
 
     @Test
+    void aHotKeyLiesInKeyGroupZeroAndItsInstanceOwnsTheLargestKeyGroupRange() {
+        OperatorMetrics op = metricsAfter(chain(128, SimOperator.operator("op", 100, 2).withSkew(0.25), 3), 30, "op");
+
+        // 128 rec/s: key group 0 takes 25 % + 75 %/128, every other key group 75 %/128 = 0.75 rec/s.
+        assertThat(op.keyGroupRates()).hasSize(128);
+        assertThat(op.keyGroupRates().get(0)).isCloseTo(32.75, offset(1e-6));
+        assertThat(op.keyGroupRates().get(127)).isCloseTo(0.75, offset(1e-6));
+        // Instance 0 of 3 owns key groups [0, 43): 32 + 43 · 0.75; instance 2 owns [86, 128): 42 · 0.75.
+        assertThat(op.instances().get(0).observedProcessingRate()).isCloseTo(32 + 43 * 0.75, offset(1e-6));
+        assertThat(op.instances().get(2).observedProcessingRate()).isCloseTo(42 * 0.75, offset(1e-6));
+    }
+
+    @Test
     void backpressureSlowsTheSourceAndBuildsBacklog() {
         Scenario s = chain(500, SimOperator.operator("op", 100, 2), 2);
         DataflowModel model = new DataflowModel(s, clock, 2, 0, 1);

@@ -34,10 +34,26 @@ class NonLinearSimulationTest {
 
         Trajectory t = Simulation.ds2(s, config, SimulationSettings.defaults()).run(Duration.ofMinutes(10));
 
-        // hot instance: 2500 · (0.3 + 0.7 / p) <= 1000  <=>  p >= 7
-        assertThat(t.finalParallelism()).containsEntry("op", 7);
+        // hot instance, which owns ⌈128/p⌉ of the 128 key groups: 2500 · (0.3 + 0.7 · ⌈128/p⌉/128) <= 1000
+        // p = 7 owns 19 (1009.8 rec/s), p = 8 owns 16 (968.8 rec/s)
+        assertThat(t.finalParallelism()).containsEntry("op", 8);
         assertThat(t.scaleDecisions()).hasSizeLessThanOrEqualTo(3);
         assertThat(Moves.reversals(t.parallelismHistory("op"))).isZero();
+    }
+
+    @Test
+    void capsAnOperatorWhoseHotKeyNoInstanceCanCarryInsteadOfRunningAwayToItsBound() {
+        // The hot key alone brings 0.5 · 2500 = 1250 rec/s to one instance of capacity 1000.
+        Scenario s = chain(SimOperator.operator("op", 1000, 0).withSkew(0.5));
+        PolicyConfig config = PolicyConfig.builder().skewCorrection(true).jobBounds(1, 128).build();
+
+        Trajectory t = Simulation.ds2(s, config, SimulationSettings.defaults()).run(Duration.ofMinutes(30));
+
+        // The most any p carries is 1000 / (0.5 + 0.5/128) = 1984.5 rec/s; within 5 % of it: ⌈128/p⌉ <= 7, p = 19.
+        assertThat(t.finalParallelism()).containsEntry("op", 19);
+        assertThat(t.scaleDecisions()).hasSize(1);
+        assertThat(t.decisions().get(t.decisions().size() - 1).operators().get("op").reasons())
+                .anyMatch(r -> r.startsWith("more instances will not help 'op': hot key groups [0] hold 50 %"));
     }
 
     @Test
