@@ -27,6 +27,9 @@ public final class JobTopology {
     private final Map<String, List<String>> outputs;
     private final List<OperatorSpec> orderedOperators;
     private final List<String> sources;
+    // Per topological position, the positions of its inputs in edge order: DS2 sums upstream rates
+    // through these arrays instead of looking every operator up by id in every pass.
+    private final int[][] inputPositions;
 
     public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
         this.jobName = Checks.notBlank(jobName, "job name");
@@ -38,6 +41,19 @@ public final class JobTopology {
         this.topologicalOrder = sort();
         this.orderedOperators = topologicalOrder.stream().map(this.operators::get).toList();
         this.sources = topologicalOrder.stream().filter(id -> inputs.get(id).isEmpty()).toList();
+        this.inputPositions = positions();
+    }
+
+    private int[][] positions() {
+        Map<String, Integer> position = new HashMap<>();
+        for (int i = 0; i < topologicalOrder.size(); i++) {
+            position.put(topologicalOrder.get(i), i);
+        }
+        int[][] result = new int[topologicalOrder.size()][];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = inputs.get(topologicalOrder.get(i)).stream().mapToInt(position::get).toArray();
+        }
+        return result;
     }
 
     /** Per operator, the other end of each edge arriving at it ({@code in}) or leaving it, in edge order. */
@@ -139,6 +155,25 @@ public final class JobTopology {
     /** Unknown ids have no neighbours, as when the edge list was scanned. */
     private static List<String> neighbours(Map<String, List<String>> adjacency, String id) {
         return adjacency.getOrDefault(id, List.of());
+    }
+
+    /** Whether the operator at {@code position} of {@link #topologicalOrder()} has no inputs. */
+    public boolean isSourceAt(int position) {
+        return inputPositions[position].length == 0;
+    }
+
+    /**
+     * The sum of {@code values} over the inputs of the operator at {@code position} of
+     * {@link #topologicalOrder()}, one term per edge in edge order; {@code values} is indexed by
+     * topological position. Summing in edge order keeps the result equal to a sum over
+     * {@link #inputsOf(String)}.
+     */
+    public double sumOverInputs(int position, double[] values) {
+        double sum = 0;
+        for (int input : inputPositions[position]) {
+            sum += values[input];
+        }
+        return sum;
     }
 
     public boolean isSource(String id) {

@@ -18,8 +18,16 @@ public record MetricsWindow(Instant start, Instant end, Map<String, OperatorMetr
             throw new PolicyException("metrics window end " + end + " is not after its start " + start
                     + "; a window must have a positive length");
         }
-        operators = Map.copyOf(Checks.notNull(operators, "metrics window operators"));
+        // A HashMap, not Map.copyOf: the immutable map probes linearly, and ids that differ in their
+        // last characters ("op1", "op2", ...) hash to neighbouring slots, which made every lookup in
+        // a 1,000-operator window scan long runs of them.
+        operators = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(
+                Checks.notNull(operators, "metrics window operators")));
         operators.forEach((id, m) -> {
+            if (id == null || m == null) {
+                throw new PolicyException("metrics window maps operator id " + id + " to metrics " + m
+                        + "; give every entry an id and the metrics measured for it");
+            }
             if (!id.equals(m.operatorId())) {
                 throw new PolicyException("metrics window maps key '" + id + "' to metrics of operator '"
                         + m.operatorId() + "'; key each entry by its operator id");

@@ -16,7 +16,8 @@ import java.util.List;
  * @param catchUpShare           for sources, the share of the target rate above the offered rate:
  *                               backlog to drain and, in predictive mode, the forecast rise, so
  *                               target × (1 − share) is the rate the source offered
- * @param reasons                human-readable steps that led to {@code newParallelism}
+ * @param reasons                human-readable steps that led to {@code newParallelism}; kept as
+ *                               {@link Reasons}, whose structured reasons are formatted when read
  */
 public record OperatorDecision(String operatorId, int currentParallelism, int newParallelism,
         int recommendedParallelism, double targetInputRate, double capacityPerInstance,
@@ -24,10 +25,20 @@ public record OperatorDecision(String operatorId, int currentParallelism, int ne
 
     public OperatorDecision {
         Checks.notBlank(operatorId, "decision operator id");
-        Checks.positive(currentParallelism, "decision of operator '" + operatorId + "' currentParallelism");
-        Checks.positive(newParallelism, "decision of operator '" + operatorId + "' newParallelism");
-        Checks.positive(recommendedParallelism, "decision of operator '" + operatorId + "' recommendedParallelism");
-        reasons = List.copyOf(reasons);
+        positive(currentParallelism, operatorId, "currentParallelism");
+        positive(newParallelism, operatorId, "newParallelism");
+        positive(recommendedParallelism, operatorId, "recommendedParallelism");
+        if (reasons == null) {
+            Checks.notNull(reasons, "decision of operator '" + operatorId + "' reasons");
+        }
+        reasons = Reasons.copyOf(reasons);
+    }
+
+    /** Builds the message only on failure: a decision creates several of these per operator. */
+    private static void positive(int value, String operatorId, String field) {
+        if (value < 1) {
+            Checks.positive(value, "decision of operator '" + operatorId + "' " + field);
+        }
     }
 
     public boolean changes() {
@@ -36,17 +47,13 @@ public record OperatorDecision(String operatorId, int currentParallelism, int ne
 
     /** The same decision with one more reason. */
     public OperatorDecision withReason(String reason) {
-        List<String> more = new java.util.ArrayList<>(reasons);
-        more.add(reason);
         return new OperatorDecision(operatorId, currentParallelism, newParallelism, recommendedParallelism,
-                targetInputRate, capacityPerInstance, utilization, catchUpShare, more);
+                targetInputRate, capacityPerInstance, utilization, catchUpShare, Reasons.copyOf(reasons).plus(reason));
     }
 
     public OperatorDecision withNewParallelism(int parallelism, String reason) {
-        List<String> more = new java.util.ArrayList<>(reasons);
-        more.add(reason);
         double util = capacityPerInstance > 0 ? targetInputRate / (parallelism * capacityPerInstance) : 0;
         return new OperatorDecision(operatorId, currentParallelism, parallelism, recommendedParallelism,
-                targetInputRate, capacityPerInstance, util, catchUpShare, more);
+                targetInputRate, capacityPerInstance, util, catchUpShare, Reasons.copyOf(reasons).plus(reason));
     }
 }

@@ -5,14 +5,22 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the policy may remember: earlier decisions (oldest first) and rescales (oldest first).
- * The autoscaler keeps both bounded.
+ * What the policy may remember: earlier decisions (oldest first) and rescales (oldest first), and
+ * a compact log of the sources' offered rates over the last days ({@link SourceRateLog}, empty when
+ * none was kept). The autoscaler keeps all three bounded.
  */
-public record ScalingHistory(List<ScalingDecision> decisions, List<RescaleRecord> rescales) {
+public record ScalingHistory(List<ScalingDecision> decisions, List<RescaleRecord> rescales,
+        SourceRateLog sourceRates) {
 
     public ScalingHistory {
         decisions = List.copyOf(decisions);
         rescales = List.copyOf(rescales);
+        Checks.notNull(sourceRates, "history source rates (use SourceRateLog.EMPTY)");
+    }
+
+    /** A history without a source rate log. */
+    public ScalingHistory(List<ScalingDecision> decisions, List<RescaleRecord> rescales) {
+        this(decisions, rescales, SourceRateLog.EMPTY);
     }
 
     public static ScalingHistory empty() {

@@ -21,10 +21,12 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Times one {@code Ds2Policy.decide} on a random DAG: warm-up, then N timed runs; prints the median
- * and p99. Run with
+ * Times one {@code Ds2Policy.decide} on random DAGs of each given size: warm-up, then N timed
+ * runs; prints per size a Markdown row with the thread CPU time's median, p90 and p99, the wall
+ * median, decisions per CPU second and CPU time per operator (flat when a decision is linear in
+ * the graph's size). Run with
  * {@code mvn -q -pl scaling-policy compile exec:java -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark
- * -Dexec.args="1000 2000"} (operators, timed runs).
+ * -Dexec.args="10,100,1000 2000"} (operator counts, timed runs).
  */
 public final class DecisionBenchmark {
 
@@ -34,24 +36,29 @@ public final class DecisionBenchmark {
     }
 
     public static void main(String[] args) {
-        int operators = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        String sizes = args.length > 0 ? args[0] : "10,100,1000";
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
-        RandomDag dag = RandomDag.of(operators, new Random(42));
         PolicyConfig config = PolicyConfig.builder().catchUpDuration(Duration.ofMinutes(5))
                 .skewCorrection(true).build();
         Ds2Policy policy = new Ds2Policy(config, Clock.fixed(END, ZoneOffset.UTC));
-        long[][] nanos = time(policy, dag, Math.max(200, runs / 2), runs);
-        System.out.printf("decide() on %d operators, %d edges over %d runs: wall median %.3f ms, p99 %.3f ms;"
-                + " thread CPU median %.3f ms, p99 %.3f ms%n", operators, dag.topology().edges().size(), runs,
-                median(nanos[0]), p99(nanos[0]), median(nanos[1]), p99(nanos[1]));
+        System.out.println("| operators | edges | runs | CPU median | CPU p90 | CPU p99 | wall median"
+                + " | decisions/s (CPU) | CPU per operator |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (String size : sizes.split(",")) {
+            int operators = Integer.parseInt(size.trim());
+            RandomDag dag = RandomDag.of(operators, new Random(42));
+            long[][] nanos = time(policy, dag, Math.max(200, runs / 2), runs);
+            double cpu = percentile(nanos[1], 0.5);
+            System.out.printf(java.util.Locale.ROOT, "| %,d | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
+                    + " | %,.0f | %.2f µs |%n", operators, dag.topology().edges().size(), runs, cpu,
+                    percentile(nanos[1], 0.9), percentile(nanos[1], 0.99), percentile(nanos[0], 0.5), 1000 / cpu,
+                    1000 * cpu / operators);
+        }
     }
 
-    private static double median(long[] sorted) {
-        return sorted[sorted.length / 2] / 1e6;
-    }
-
-    private static double p99(long[] sorted) {
-        return sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6;
+    /** The value at {@code fraction} of the sorted durations, in milliseconds. */
+    private static double percentile(long[] sorted, double fraction) {
+        return sorted[Math.max(0, (int) Math.ceil(sorted.length * fraction) - 1)] / 1e6;
     }
 
     /**

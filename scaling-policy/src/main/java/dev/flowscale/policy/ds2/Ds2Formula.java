@@ -40,25 +40,25 @@ public final class Ds2Formula {
         }
     }
 
-    /** Estimates for every operator in topological order. */
+    /**
+     * Estimates for every operator in topological order. Upstream output rates are kept in an array
+     * by topological position: this runs several times per decision, and looking every input up
+     * by id made it the costliest step of a decision on a large graph.
+     */
     public static Map<String, Estimate> estimate(JobTopology topology, MetricsWindow window,
             Map<String, Double> sourceTargetRates) {
-        Map<String, Estimate> estimates = new LinkedHashMap<>();
-        for (String id : topology.topologicalOrder()) {
-            boolean source = topology.isSource(id);
-            double target = source ? sourceTargetRates.get(id) : upstreamOutput(topology.inputsOf(id), estimates);
-            estimates.put(id, estimate(window.metrics(id).orElseThrow(), target, source));
+        List<String> order = topology.topologicalOrder();
+        double[] outputs = new double[order.size()];
+        Map<String, Estimate> estimates = new LinkedHashMap<>(order.size() * 4 / 3 + 1);
+        for (int i = 0; i < outputs.length; i++) {
+            String id = order.get(i);
+            boolean source = topology.isSourceAt(i);
+            double target = source ? sourceTargetRates.get(id) : topology.sumOverInputs(i, outputs);
+            Estimate e = estimate(window.metrics(id).orElseThrow(), target, source);
+            outputs[i] = e.targetOutputRate();
+            estimates.put(id, e);
         }
         return estimates;
-    }
-
-    /** A plain loop: this runs once per operator and decision, where a stream costs more than the sum. */
-    private static double upstreamOutput(List<String> inputs, Map<String, Estimate> estimates) {
-        double sum = 0;
-        for (String in : inputs) {
-            sum += estimates.get(in).targetOutputRate();
-        }
-        return sum;
     }
 
     /** A source that emitted nothing (e.g. fully backpressured) still passes its target on. */

@@ -99,6 +99,9 @@ public final class Ds2Policy implements ScalingPolicy {
     }
 
     private Optional<Problem> unknownCapacity(JobTopology t, MetricsWindow w, Map<String, SourceTarget> base) {
+        if (everyCapacityMeasured(t, w)) {
+            return Optional.empty();
+        }
         for (Ds2Formula.Estimate e : Ds2Formula.estimate(t, w, SourceTarget.rates(base)).values()) {
             if (e.parallelism(config.targetUtilization()) == 0 && !t.isSource(e.operatorId())) {
                 return Optional.of(new Problem(BlockReason.METRICS_MISSING, String.format(
@@ -107,6 +110,17 @@ public final class Ds2Policy implements ScalingPolicy {
             }
         }
         return Optional.empty();
+    }
+
+    /** Without an operator that processed nothing, no capacity is unknown: a DS2 pass would find nothing. */
+    private static boolean everyCapacityMeasured(JobTopology t, MetricsWindow w) {
+        List<String> order = t.topologicalOrder();
+        for (int i = 0; i < order.size(); i++) {
+            if (!t.isSourceAt(i) && w.metrics(order.get(i)).orElseThrow().trueProcessingRate() == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Why a needed rescale waits: the previous decision did not see the need too. */

@@ -43,6 +43,9 @@ import java.util.Optional;
  */
 record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
 
+    /** Samples a fit uses at most, about (period detection is quadratic in them). */
+    static final int MAX_SAMPLES = 2_000;
+
     static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), List.of());
 
     /** The forecasts of every source, or {@link #NONE} when predictive mode is off. */
@@ -62,7 +65,8 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
             if (config.sourceTargetRates().containsKey(id) || offered.isEmpty()) {
                 continue;
             }
-            List<RateSample> samples = resampled(samples(id, history, now, offered.get()), window.length());
+            List<RateSample> samples = samples(id, history, now, offered.get());
+            samples = resampled(samples, step(samples, window.length()));
             RateForecast forecast = RateForecaster.fit(samples, period);
             double max = forecast.maxOver(now, horizon);
             if (forecast.period().isPresent()) {
@@ -88,6 +92,11 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
         return rates.getOrDefault(sourceId, 0.0);
     }
 
+    /**
+     * The source's offered rate per past decision and now, preceded by the history's per-minute
+     * log where it reaches further back than the decisions kept (by more than one bucket, so a
+     * loop that still holds every decision forecasts from them alone).
+     */
     private static List<RateSample> samples(String id, ScalingHistory history, Instant now, double offered) {
         List<RateSample> samples = new ArrayList<>();
         for (ScalingDecision d : history.decisions()) {
@@ -98,7 +107,22 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
             }
         }
         samples.add(new RateSample(now, offered));
-        return samples;
+        Instant first = samples.get(0).at().minus(history.sourceRates().bucket());
+        List<RateSample> older = new ArrayList<>();
+        history.sourceRates().forEachBefore(id, first, (at, rate) -> older.add(new RateSample(at, rate)));
+        older.addAll(samples);
+        return older;
+    }
+
+    /**
+     * The resampling step: one window, or for a history longer than {@value #MAX_SAMPLES} windows
+     * (days of the per-minute log) a whole number of windows that keeps the series at about that
+     * many samples, so period detection stays cheap when a daily period is fitted.
+     */
+    static Duration step(List<RateSample> samples, Duration window) {
+        Duration span = Duration.between(samples.get(0).at(), samples.get(samples.size() - 1).at());
+        long windows = span.dividedBy(window);
+        return windows <= MAX_SAMPLES ? window : window.multipliedBy((windows + MAX_SAMPLES - 1) / MAX_SAMPLES);
     }
 
     /**

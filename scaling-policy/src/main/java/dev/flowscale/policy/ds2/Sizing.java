@@ -5,7 +5,7 @@ import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ParallelismBounds;
 import dev.flowscale.policy.api.PolicyConfig;
-import java.util.ArrayList;
+import dev.flowscale.policy.api.Reasons;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -28,7 +28,7 @@ final class Sizing {
      */
     static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate base,
             Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c, double margin, Capacities capacities) {
-        List<String> reasons = new ArrayList<>();
+        Reasons reasons = new Reasons();
         if (source != null) {
             reasons.add(source.explain(c));
         }
@@ -45,7 +45,8 @@ final class Sizing {
         } else {
             OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
             p = fitted.orElseGet(() -> capacities.mostUseful(op.id(), upper, cap));
-            reasons.add(explainDs2(base, plan, p, c.targetUtilization(), capacities.explain(op.id())));
+            int sized = p;
+            reasons.addLater(() -> explainDs2(base, plan, sized, c.targetUtilization(), capacities.explain(op.id())));
             capacities.hotSpot(op.id()).ifPresent(hot -> reasons.add(HotKeys.explain(m, op, hot, base, c)));
             if (fitted.isEmpty()) {
                 reasons.add(HotKeys.noMoreHelp(op.id(), required, upper, p, capacities.at(op.id(), p, cap),

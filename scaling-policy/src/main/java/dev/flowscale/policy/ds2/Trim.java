@@ -8,9 +8,11 @@ import dev.flowscale.policy.api.ScalingHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -43,8 +45,8 @@ final class Trim {
                         + ": the running configuration sustains its target")
                 : op);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
-        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay(),
-                d -> Load.same(Load.of(d, base.keySet()), load, config)));
+        Predicate<ScalingDecision> sameLoad = once(d -> Load.same(Load.of(d, base.keySet()), load, config));
+        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay(), sameLoad));
         Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
         if (hold.isPresent()) {
             ops = map(ops, op -> Load.lowers(op) ? op.withNewParallelism(op.currentParallelism(), hold.get()) : op);
@@ -145,6 +147,15 @@ final class Trim {
             return ScalingDecision.withinDeadBand(now, job, reasons, held);
         }
         return ScalingDecision.of(now, job, reasons, ops);
+    }
+
+    /**
+     * The predicate, evaluated at most once per past decision: every operator's scale-down delay
+     * walks the same stretch of history, and the load of a past decision is the same for all.
+     */
+    private static Predicate<ScalingDecision> once(Predicate<ScalingDecision> p) {
+        Map<ScalingDecision, Boolean> seen = new IdentityHashMap<>();
+        return d -> seen.computeIfAbsent(d, p::test);
     }
 
     private static List<OperatorDecision> map(List<OperatorDecision> ops, UnaryOperator<OperatorDecision> f) {

@@ -81,6 +81,7 @@ public final class Autoscaler {
             return ScalingDecision.blocked(now, topology.jobName(), BlockReason.METRICS_MISSING,
                     "no complete metrics window is available yet");
         }
+        history.observed(window.get());
         return policy.decide(topology, window.get(), history.snapshot());
     }
 

@@ -1,20 +1,31 @@
 package dev.flowscale.policy.loop;
 
+import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-/** The autoscaler's memory: the last N decisions and the last N rescales. Not thread-safe. */
+/**
+ * The autoscaler's memory: the last N decisions and the last N rescales, and the sources' offered
+ * rates per minute over the last four days ({@link RateLog}). Not thread-safe.
+ */
 final class BoundedHistory {
 
     private final int capacity;
     private final Deque<ScalingDecision> decisions = new ArrayDeque<>();
     private final Deque<RescaleRecord> rescales = new ArrayDeque<>();
 
+    private final RateLog rates = new RateLog(RateLog.DEFAULT_BUCKETS);
+
     BoundedHistory(int capacity) {
         this.capacity = capacity;
+    }
+
+    /** Remembers the window's offered source rates. */
+    void observed(MetricsWindow window) {
+        rates.record(window);
     }
 
     void add(ScalingDecision decision) {
@@ -36,7 +47,7 @@ final class BoundedHistory {
     }
 
     ScalingHistory snapshot() {
-        return new ScalingHistory(decisions.stream().toList(), rescales.stream().toList());
+        return new ScalingHistory(decisions.stream().toList(), rescales.stream().toList(), rates.snapshot());
     }
 
     private <T> void push(Deque<T> deque, T item) {

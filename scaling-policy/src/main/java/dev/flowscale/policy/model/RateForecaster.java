@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Fits a forecast of a source's rate to its recent samples (taken about evenly, once per policy
  * interval). With a period, configured or detected by autocorrelation ({@link HarmonicRegression}),
- * the rate is a linear trend plus up to {@value #MAX_HARMONICS} harmonics of it, fitted by ordinary
+ * the rate is a linear trend plus {@value #MAX_HARMONICS} harmonics of it (more for a long period
+ * sampled finely, up to {@value #MAX_DETAILED_HARMONICS}: a day's pattern has a lunch dip), fitted by ordinary
  * least squares and kept only if it explains at least {@value #MIN_R_SQUARED} of the variance.
  * Otherwise it is Holt's linear smoothing (level α = {@value #ALPHA}, trend β = {@value #BETA}),
  * which follows a step within a few samples. A configured period needs
@@ -21,6 +22,9 @@ import java.util.Optional;
 public final class RateForecaster {
 
     static final int MAX_HARMONICS = 4;
+    static final int MAX_DETAILED_HARMONICS = 12;
+    /** Samples per cycle of the highest harmonic above {@value #MAX_HARMONICS} harmonics. */
+    static final int SAMPLES_PER_HARMONIC = 40;
     static final double MIN_R_SQUARED = 0.5;
     static final double ALPHA = 0.5;
     static final double BETA = 0.2;
@@ -67,7 +71,8 @@ public final class RateForecaster {
     private static RateForecast harmonic(Instant origin, double[] t, double[] y, double period, Duration step,
             List<RateSample> samples) {
         double samplesPerPeriod = period / (step.toNanos() / 1e9);
-        int harmonics = (int) Math.max(1, Math.min(MAX_HARMONICS, Math.min(samplesPerPeriod / 4, (y.length - 2) / 4)));
+        int most = (int) Math.max(MAX_HARMONICS, Math.min(MAX_DETAILED_HARMONICS, samplesPerPeriod / SAMPLES_PER_HARMONIC));
+        int harmonics = (int) Math.max(1, Math.min(most, Math.min(samplesPerPeriod / 4, (y.length - 2) / 4)));
         HarmonicRegression.Fit fit = HarmonicRegression.fit(t, y, period, harmonics);
         if (fit.rSquared() < MIN_R_SQUARED) {
             return holt(samples, y, step, String.format(Locale.ROOT,

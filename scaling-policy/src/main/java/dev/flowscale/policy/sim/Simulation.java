@@ -17,7 +17,8 @@ import java.util.function.Function;
 /**
  * Drives the {@link Autoscaler} loop (mode auto) against a {@link DataflowModel} with a
  * {@link ManualClock}: each step advances the clock, simulates the step, and ticks the loop.
- * Same scenario, settings and seed give the same trajectory.
+ * Same scenario, settings and seed give the same trajectory. The loop keeps what a deployed one
+ * keeps ({@link AutoscalerConfig#of}: 1,000 decisions, and four days of per-minute source rates).
  */
 public final class Simulation {
 
@@ -44,7 +45,7 @@ public final class Simulation {
         DataflowModel model = new DataflowModel(scenario, clock, settings.bufferSeconds(), settings.noise(),
                 settings.seed());
         List<ScalingDecision> decisions = new ArrayList<>();
-        Autoscaler loop = new Autoscaler(new AutoscalerConfig(Mode.AUTO, settings.policyInterval(), 10_000),
+        Autoscaler loop = new Autoscaler(AutoscalerConfig.of(Mode.AUTO, settings.policyInterval()),
                 policy.apply(clock), new SimulatedMetrics(model, settings.step(), settings.windowLength()),
                 new SimulatedRealizer(model, settings.rescaleDowntime()), List.of(decisions::add), clock,
                 e -> { throw new IllegalStateException("simulation failed", e); });

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PredictiveModeTest {
 
-    private static final List<PredictiveComparison.Row> ROWS = PredictiveComparison.rows();
+    private static final List<PredictiveComparison.Row> ROWS = PredictiveComparison.rows(List.of("sine", "daily"));
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"sine", "daily"})
