@@ -38,6 +38,11 @@ public final class JobBuilder {
         return this;
     }
 
+    /** The number of key groups declared so far. */
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
     /** The parallelism of operators that do not set their own. Default 1. */
     public JobBuilder defaultParallelism(int parallelism) {
         this.defaultParallelism = parallelism;

@@ -9,6 +9,11 @@ import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.userjob.UserJob;
+import dev.flowscale.engine.userjob.UserJobCommand;
+import dev.flowscale.engine.userjob.UserJobLoader;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -28,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 public final class EngineMain {
     static final String USAGE = """
             usage: flowscale-engine run <job> [options]     jobs: wordcount, chain
+                   flowscale-engine run --job-jar JAR --job-class CLASS [options] [--<job option> VALUE ...]
                    flowscale-engine list
             options:
               --duration D            stop after D (e.g. 30s, 2m; at most 8760h): stop the sources, drain
@@ -68,6 +74,11 @@ public final class EngineMain {
                                       FLOWSCALE_RUNNER_TOKEN; neither: the API is open)
               --batch-size N          records per batch between instances (default 512)
               --no-instrumentation    turn the DS2 counters off (to measure their cost)
+              --job-jar PATH          a user job's jar (or a folder of jars; several separated by :), loaded
+                                      in its own class loader: its own libraries win over the engine's
+              --job-class CLASS       the class in --job-jar that implements
+                                      dev.flowscale.engine.api.StreamingJob; every option the runner does
+                                      not know goes to the job, which refuses those it does not read
               --help                  this text
             exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option), 130 interrupted
             """;
@@ -134,9 +145,12 @@ public final class EngineMain {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobConfig config = JobConfig.defaults().withBatchSize(options.integer("batch-size", 512, 1))
                 .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry)
-                .withCheckpointing(checkpointing(options, args.get(0)));
+                .withCheckpointing(checkpointing(options, run.name()));
         var graph = run.graph();
-        try (MetricsHttpServer server = options.has("metrics-port")
+        if (run.userJob() != null) { // the job's threads (started from this one) load its classes
+            Thread.currentThread().setContextClassLoader(run.userJob().classLoader());
+        }
+        try (UserJob userJob = run.userJob(); MetricsHttpServer server = options.has("metrics-port")
                 ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0, MAX_PORT), registry) : null) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
@@ -167,33 +181,66 @@ public final class EngineMain {
         List<String> command = new java.util.ArrayList<>();
         command.add(job);
         command.addAll(args);
-        RunCommand.parse(command);
+        closeQuietly(RunCommand.parse(command).userJob());
     }
 
     /** A parsed {@code run} command: every check a run makes before anything starts. */
-    private record RunCommand(CliOptions options, dev.flowscale.engine.graph.JobGraph graph, Duration duration,
-                              Duration printInterval, boolean linger) {
+    private record RunCommand(String name, CliOptions options, dev.flowscale.engine.graph.JobGraph graph,
+                              Duration duration, Duration printInterval, boolean linger, UserJob userJob) {
         static RunCommand parse(List<String> args) {
-            if (args.isEmpty() || args.get(0).startsWith("--")) {
-                throw new EngineException("run needs a job name; built-in jobs are " + BuiltinJobs.NAMES);
+            boolean user = UserJobCommand.isUserJob(args);
+            if (!user && (args.isEmpty() || args.get(0).startsWith("--"))) {
+                throw new EngineException("run needs a job name (built-in jobs are " + BuiltinJobs.NAMES
+                        + ") or --job-jar JAR --job-class CLASS");
             }
-            Set<String> valued = new HashSet<>(BuiltinJobs.JOB_OPTIONS);
+            Set<String> valued = new HashSet<>(user ? Set.of("parallelism", "cost", "max-parallelism", "job-jar",
+                    "job-class") : BuiltinJobs.JOB_OPTIONS);
             valued.addAll(Set.of("duration", "print-interval", "metrics-port", "batch-size", "savepoint-dir",
                     "checkpoint-interval", "restore-from", "job-name", "after-stop", "retain", "checkpoint-failures",
                     "api-token-file"));
-            CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued,
-                    Set.of("no-instrumentation"));
+            Set<String> flags = Set.of("no-instrumentation");
+            UserJobCommand userArgs = user ? UserJobCommand.split(args, valued, flags) : null;
+            CliOptions options = CliOptions.parse(user ? userArgs.runnerArgs() : args.subList(1, args.size()), valued,
+                    flags);
             Duration duration = options.duration("duration", null);
             Duration interval = options.duration("print-interval", Duration.ofSeconds(2), MIN_PRINT_INTERVAL);
             checkpointing(options, args.get(0));
             options.integer("batch-size", 512, 1, 65_536);
             options.integer("metrics-port", 0, 0, MAX_PORT);
             boolean linger = afterStop(options);
-            var graph = BuiltinJobs.build(args.get(0), options).build();
-            if (options.has("job-name")) {
-                graph = graph.withJobName(options.text("job-name", graph.jobName()));
+            UserJob userJob = user ? UserJobLoader.load(options.has("job-jar") ? options.text("job-jar", "") : null,
+                    options.text("job-class", null), EngineMain.class.getClassLoader()) : null;
+            try {
+                var graph = (user ? userJob(userJob, userArgs, options) : BuiltinJobs.build(args.get(0), options)).build();
+                String name = user ? graph.jobName() : args.get(0);
+                if (options.has("job-name")) {
+                    graph = graph.withJobName(options.text("job-name", graph.jobName()));
+                }
+                return new RunCommand(name, options, graph, duration, interval, linger, userJob);
+            } catch (RuntimeException e) {
+                closeQuietly(userJob);
+                throw e;
             }
-            return new RunCommand(options, graph, duration, interval, linger);
+        }
+
+        /** A user's job, with the runner's --max-parallelism (if given), --parallelism and --cost over it. */
+        private static JobBuilder userJob(UserJob userJob, UserJobCommand args, CliOptions options) {
+            JobBuilder job = userJob.build(args.jobOptions());
+            int keyGroups = options.integer("max-parallelism", job.maxParallelism(), 1,
+                    KeyGroups.UPPER_BOUND_MAX_PARALLELISM);
+            job.maxParallelism(keyGroups);
+            BuiltinJobs.configureOperators(job, options, "max-parallelism", keyGroups);
+            return job;
+        }
+    }
+
+    private static void closeQuietly(UserJob userJob) {
+        try {
+            if (userJob != null) {
+                userJob.close();
+            }
+        } catch (EngineException e) {
+            System.err.println("warning: closing the job's class loader: " + e);
         }
     }
 
