@@ -26,6 +26,8 @@ import dev.flowscale.policy.settings.DurationText;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
 import java.util.Set;
+import dev.flowscale.engine.userjob.UserJob;
+import dev.flowscale.engine.userjob.UserJobCommand;
 
 /**
  * {@code flowscale run <job>} runs a job on the embedded engine with the DS2 autoscaler live;
@@ -34,6 +36,8 @@ import java.util.Set;
 public final class FlowscaleMain {
     static final String USAGE = """
             usage: flowscale run <job> [options]     built-in jobs: wordcount, chain
+                   flowscale run --job-jar JAR --job-class CLASS [options] [--<job option> VALUE ...]
+                                                     your own job (see README, "Your own job")
                    flowscale demo [options]          word count whose source rate steps up, then down (~2 min)
                    flowscale jobs                    list the built-in jobs
             job:
@@ -46,7 +50,11 @@ public final class FlowscaleMain {
               --stages N                chain: number of map operators (default 3)
               --stage-cost COST         chain: cost of every map (default cpu:20us)
               --limit N                 stop the source after N records (default: endless)
-              --key-groups N            max parallelism = number of key groups (default 128)
+              --key-groups N            max parallelism = number of key groups (default 128; a --job-class:
+                                        the number its job declares)
+              --job-jar PATH            your job's jar (or a folder of jars), loaded in its own class loader
+              --job-class CLASS         the class in --job-jar implementing dev.flowscale.engine.api.StreamingJob;
+                                        options this command does not know go to that job
             autoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this process):
             %s
               --window D                metrics window of a decision (default: the policy interval)
@@ -105,15 +113,27 @@ public final class FlowscaleMain {
     }
 
     private static int runJob(List<String> args, PrintStream out) throws Exception {
-        if (args.isEmpty() || args.get(0).startsWith("--")) {
-            throw new CliException("run needs a job name; built-in jobs are " + JobCatalog.JOBS.keySet());
+        boolean user = UserJobCommand.isUserJob(args);
+        if (!user && (args.isEmpty() || args.get(0).startsWith("--"))) {
+            throw new CliException("run needs a job name (built-in jobs are " + JobCatalog.JOBS.keySet()
+                    + ") or --job-jar JAR --job-class CLASS");
         }
-        Set<String> valued = new HashSet<>(JobCatalog.OPTIONS);
+        Set<String> valued = new HashSet<>(user ? UserJobs.OPTIONS : JobCatalog.OPTIONS);
         valued.addAll(RUN_OPTIONS);
-        CliOptions options = CliOptions.parse(args.subList(1, args.size()), valued, Set.of());
-        JobGraph graph = JobCatalog.build(args.get(0), options);
-        AutoscalerSettings settings = settings(options);
-        Session.Output output = output(options);
+        UserJobCommand userArgs = user ? UserJobCommand.split(args, valued, Set.of()) : null;
+        CliOptions options = CliOptions.parse(user ? userArgs.runnerArgs() : args.subList(1, args.size()), valued,
+                Set.of());
+        try (UserJob userJob = user ? UserJobs.load(options) : null) {
+            if (userJob != null) { // the job's threads (started from this one) load its classes
+                Thread.currentThread().setContextClassLoader(userJob.classLoader());
+            }
+            JobGraph graph = user ? UserJobs.build(userJob, userArgs, options) : JobCatalog.build(args.get(0), options);
+            return run(graph, settings(options, graph.maxParallelism()), output(options), options, out);
+        }
+    }
+
+    private static int run(JobGraph graph, AutoscalerSettings settings, Session.Output output, CliOptions options,
+                           PrintStream out) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsHttpServer server = options.has("metrics-port")
                 ? MetricsHttpServer.start("0.0.0.0", options.integer("metrics-port", 0, 0, EngineMain.MAX_PORT), registry)
@@ -131,7 +151,7 @@ public final class FlowscaleMain {
         Path report = options.has("report") ? ReportFile.claim(options.text("report", "")) : null;
         return new Session.Output(options.duration("duration", null),
                 options.duration("print-interval", Duration.ofSeconds(5), EngineMain.MIN_PRINT_INTERVAL), report,
-                options.given(), JobCatalog.plannedRate(options));
+                options.given(), options.has("job-class") ? null : JobCatalog.plannedRate(options));
     }
 
     /**
@@ -139,13 +159,17 @@ public final class FlowscaleMain {
      * defaults (one assembly, as the operator's over its cluster defaults), plus the window.
      */
     static AutoscalerSettings settings(CliOptions options) {
+        return settings(options, JobCatalog.keyGroups(options));
+    }
+
+    /** The settings for a job of {@code keyGroups} key groups (which bound --max-parallelism). */
+    static AutoscalerSettings settings(CliOptions options, int keyGroups) {
         Map<Setting, String> given = new EnumMap<>(Setting.class);
         for (Setting s : Setting.values()) {
             if (options.has(s.option())) {
                 given.put(s, options.text(s.option(), ""));
             }
         }
-        int keyGroups = JobCatalog.keyGroups(options);
         if (!given.containsKey(Setting.MAX_PARALLELISM)) {
             given.put(Setting.MAX_PARALLELISM, Integer.toString(Math.min(keyGroups,
                     Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)))));
