@@ -88,7 +88,20 @@ final class RunnerProblems {
         String hint = "OOMKilled".equals(last.getReason())
                 ? " (raise spec.resources.memory: the container's memory limit is one slot's memory times the"
                 + " total parallelism)" : "; see the container's log (kubectl logs --previous)";
-        return "; last exit " + last.getReason() + " with code " + last.getExitCode() + hint;
+        return "; last exit " + last.getReason() + " with code " + last.getExitCode() + said(last.getMessage()) + hint;
+    }
+
+    /**
+     * The runner's own last words: with terminationMessagePolicy FallbackToLogsOnError the kubelet
+     * puts the end of a failed container's log in its termination message, and the runner's last
+     * line names the option or class at fault (e.g. "error: unknown option --rat").
+     */
+    private static String said(String message) {
+        if (message == null || message.isBlank()) {
+            return "";
+        }
+        String[] lines = message.strip().split("\\R");
+        return ": " + lines[lines.length - 1].strip();
     }
 
     private static Optional<Problem> unschedulable(Pod pod) {

@@ -51,6 +51,15 @@ class RunnerProblemsTest {
                  "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled",
                    "startedAt": "2026-12-01T04:03:00Z", "finishedAt": "2026-12-01T04:03:41Z"}}}]}}
             """;
+    /** A user job's runner that refuses its arguments: exit 2, its log's end as the termination message. */
+    static final String BAD_ARGUMENT_CRASH_LOOP = """
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "pv-runner-7d9f8b6c5-a1b2c", "namespace": "jobs"},
+             "status": {"phase": "Running",
+               "containerStatuses": [{"name": "runner", "ready": false, "restartCount": 3, "started": false,
+                 "state": {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 40s restarting failed"}},
+                 "lastState": {"terminated": {"exitCode": 2, "reason": "Error",
+                   "message": "warning: something earlier\\nerror: unknown option --pagse for job class com.example.PageViews\\n"}}}]}}
+            """;
     /** A container whose env names a Secret that does not exist. */
     static final String MISSING_SECRET = """
             {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "wc-runner-1-a", "namespace": "jobs"},
@@ -97,6 +106,14 @@ class RunnerProblemsTest {
         assertThat(problem.reason()).isEqualTo("CrashLoopBackOff");
         assertThat(problem.message()).contains("after 4 restarts").contains("last exit OOMKilled with code 137")
                 .contains("spec.resources.memory");
+    }
+
+    @Test
+    void aCrashLoopCarriesTheRunnersLastErrorLine() {
+        RunnerProblems.Problem problem = problem(BAD_ARGUMENT_CRASH_LOOP, DEPLOYED.plusSeconds(60)).orElseThrow();
+
+        assertThat(problem.message()).contains("last exit Error with code 2: error: unknown option --pagse for job"
+                + " class com.example.PageViews; see the container's log");
     }
 
     @Test
