@@ -55,37 +55,30 @@ public final class JobArguments {
 
     /** A whole number in [min, max]. */
     public long integer(String name, long fallback, long min, long max) {
-        String raw = text(name, null);
-        if (raw == null) {
-            return fallback;
-        }
-        try {
-            long value = Long.parseLong(raw.trim());
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what a value must be
-        }
-        throw new InvalidJobException("option --" + name + " is '" + raw + "'; use a whole number from " + min
-                + " to " + max);
+        return number(name, fallback, min, max, Long::valueOf, "a whole number");
     }
 
     /** A number in [min, max]. */
     public double decimal(String name, double fallback, double min, double max) {
+        return number(name, fallback, min, max, Double::valueOf, "a number");
+    }
+
+    private <T extends Comparable<T>> T number(String name, T fallback, T min, T max,
+                                               java.util.function.Function<String, T> parse, String what) {
         String raw = text(name, null);
         if (raw == null) {
             return fallback;
         }
         try {
-            double value = Double.parseDouble(raw.trim());
-            if (value >= min && value <= max) {
+            T value = parse.apply(raw.trim());
+            if (value.compareTo(min) >= 0 && value.compareTo(max) <= 0) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // the message below says what a value must be
         }
-        throw new InvalidJobException("option --" + name + " is '" + raw + "'; use a number from " + min + " to " + max);
+        throw new InvalidJobException("option --" + name + " is '" + raw + "'; use " + what + " from " + min + " to "
+                + max);
     }
 
     /**
