@@ -123,12 +123,15 @@ public final class FlowscaleMain {
         UserJobCommand userArgs = user ? UserJobCommand.split(args, valued, Set.of()) : null;
         CliOptions options = CliOptions.parse(user ? userArgs.runnerArgs() : args.subList(1, args.size()), valued,
                 Set.of());
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
         try (UserJob userJob = user ? UserJobs.load(options) : null) {
             if (userJob != null) { // the job's threads (started from this one) load its classes
                 Thread.currentThread().setContextClassLoader(userJob.classLoader());
             }
             JobGraph graph = user ? UserJobs.build(userJob, userArgs, options) : JobCatalog.build(args.get(0), options);
             return run(graph, settings(options, graph.maxParallelism()), output(options), options, out);
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
         }
     }
 

@@ -147,6 +147,7 @@ public final class EngineMain {
                 .withInstrumentation(!options.has("no-instrumentation")).withMeterRegistry(registry)
                 .withCheckpointing(checkpointing(options, run.name()));
         var graph = run.graph();
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
         if (run.userJob() != null) { // the job's threads (started from this one) load its classes
             Thread.currentThread().setContextClassLoader(run.userJob().classLoader());
         }
@@ -168,6 +169,8 @@ public final class EngineMain {
                 new CountDownLatch(1).await();
             }
             return code;
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
         }
     }
 

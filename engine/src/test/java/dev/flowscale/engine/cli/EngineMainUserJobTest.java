@@ -35,12 +35,15 @@ class EngineMainUserJobTest {
 
     @Test
     void runsAUserJobWithItsOptionsAndTheRunnersParallelism() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
         int code = run("--records", "20000", "--keys", "7", "--rate", "20000", "--parallelism", "sum=2",
                 "--duration", "1500ms", "--print-interval", "500ms");
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(text).contains("running job 'numbers'").contains("square").contains("Summary");
         assertThat(text).containsPattern("sum\\s+2\\s");
+        assertThat(Thread.currentThread().getContextClassLoader()).as("the caller's context class loader, back")
+                .isSameAs(context);
     }
 
     @Test
