@@ -2,7 +2,7 @@
 # `mvn -B package -DskipTests`:
 #   docker build -f k8s-operator/deploy/runner.Dockerfile -t <registry>/flowscale-runner:0.1.0 .
 # Built-in jobs run as `java -jar flowscale-engine.jar run <job> ...` (the entrypoint); a user's
-# job (spec.job.mainClass, a dev.flowscale.engine.api.StreamingJob) runs through the same
+# job (spec.job.mainClass, a dev.flowscale.engine.job.StreamingJob) runs through the same
 # entrypoint as `run --job-jar /opt/flowscale/jobs --job-class <mainClass> ...`: copy its jar into
 # /opt/flowscale/jobs in an image built FROM this one (examples/Dockerfile, or Jib: examples/pom.xml).
 FROM eclipse-temurin:17-jre

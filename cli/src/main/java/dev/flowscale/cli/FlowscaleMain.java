@@ -53,7 +53,7 @@ public final class FlowscaleMain {
               --key-groups N            max parallelism = number of key groups (default 128; a --job-class:
                                         the number its job declares)
               --job-jar PATH            your job's jar (or a folder of jars), loaded in its own class loader
-              --job-class CLASS         the class in --job-jar implementing dev.flowscale.engine.api.StreamingJob;
+              --job-class CLASS         the class in --job-jar implementing dev.flowscale.engine.job.StreamingJob;
                                         options this command does not know go to that job
             autoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this process):
             %s

@@ -4,9 +4,9 @@ import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.CliOptions;
 
 import dev.flowscale.engine.api.EngineException;
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.examples.CostChain;
 import dev.flowscale.engine.examples.WordCount;

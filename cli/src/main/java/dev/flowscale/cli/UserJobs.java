@@ -1,7 +1,7 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.engine.api.EngineException;
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.CliOptions;
 import dev.flowscale.engine.graph.JobGraph;

@@ -1,10 +1,10 @@
 package com.example.jobs;
 
-import dev.flowscale.engine.api.JobArguments;
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
-import dev.flowscale.engine.api.StreamingJob;
+import dev.flowscale.engine.job.JobArguments;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.job.StreamingJob;
 
 /**
  * A user's job as the runner sees it: in a package of its own (not the engine's, so that the

@@ -1,11 +1,11 @@
 package com.example.pageviews;
 
-import dev.flowscale.engine.api.JobArguments;
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobArguments;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.SinkFunction;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
-import dev.flowscale.engine.api.StreamingJob;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.job.StreamingJob;
 import dev.flowscale.engine.source.RateProfile;
 
 /**

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.api.JobArguments;
-import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.job.JobArguments;
+import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package dev.flowscale.engine.cli;
 
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.examples.CostChain;
 import dev.flowscale.engine.examples.WordCount;

@@ -9,7 +9,7 @@ import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.engine.userjob.UserJobCommand;
@@ -77,7 +77,7 @@ public final class EngineMain {
               --job-jar PATH          a user job's jar (or a folder of jars; several separated by :), loaded
                                       in its own class loader: its own libraries win over the engine's
               --job-class CLASS       the class in --job-jar that implements
-                                      dev.flowscale.engine.api.StreamingJob; every option the runner does
+                                      dev.flowscale.engine.job.StreamingJob; every option the runner does
                                       not know goes to the job, which refuses those it does not read
               --help                  this text
             exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option), 130 interrupted

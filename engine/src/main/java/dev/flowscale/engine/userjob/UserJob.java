@@ -2,9 +2,9 @@ package dev.flowscale.engine.userjob;
 
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.api.JobArguments;
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.StreamingJob;
+import dev.flowscale.engine.job.JobArguments;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.StreamingJob;
 import java.io.IOException;
 import java.net.URLClassLoader;
 import java.util.Map;

@@ -11,7 +11,7 @@ import java.util.Set;
  * The arguments of {@code run --job-jar J --job-class C ...} split in two: the runner's own
  * options (those it knows by name, e.g. {@code --metrics-port}, {@code --parallelism}) and the
  * job's options, {@code --name value}, {@code --name=value} or a flag {@code --name}, which go to
- * the job's {@link dev.flowscale.engine.api.StreamingJob#build}.
+ * the job's {@link dev.flowscale.engine.job.StreamingJob#build}.
  *
  * @param runnerArgs the runner's options, as given
  * @param jobOptions the job's options by name (without {@code --}); a flag's value is {@code true}

@@ -1,7 +1,7 @@
 package dev.flowscale.engine.userjob;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.api.StreamingJob;
+import dev.flowscale.engine.job.StreamingJob;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;

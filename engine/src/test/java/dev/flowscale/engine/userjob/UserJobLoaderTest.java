@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.api.StreamingJob;
+import dev.flowscale.engine.job.StreamingJob;
 import dev.flowscale.engine.graph.JobGraph;
 import java.nio.file.Files;
 import java.nio.file.Path;

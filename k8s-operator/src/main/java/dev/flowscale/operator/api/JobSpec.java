@@ -15,7 +15,7 @@ public class JobSpec {
     public String builtin;
 
     @Pattern("^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*$")
-    @JsonPropertyDescription("Fully qualified class of a user job (implements dev.flowscale.engine.api.StreamingJob)"
+    @JsonPropertyDescription("Fully qualified class of a user job (implements dev.flowscale.engine.job.StreamingJob)"
             + " in a jar under /opt/flowscale/jobs of an image built FROM the runner image")
     public String mainClass;
 

@@ -1,4 +1,7 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.InvalidJobException;
 
 import dev.flowscale.engine.source.RateProfile;
 import java.util.Collections;

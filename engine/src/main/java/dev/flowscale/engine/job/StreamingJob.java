@@ -1,4 +1,6 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.InvalidJobException;
 
 /**
  * A user's streaming job: declares its dataflow from its arguments. The runner

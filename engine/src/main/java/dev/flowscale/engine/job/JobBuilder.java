@@ -1,4 +1,8 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.InvalidJobException;
+import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.api.SyntheticCost;
 
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
