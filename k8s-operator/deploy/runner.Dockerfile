@@ -1,11 +1,12 @@
 # The job runner image the operator deploys (spec.image). Build from the repository root after
 # `mvn -B package -DskipTests`:
 #   docker build -f k8s-operator/deploy/runner.Dockerfile -t <registry>/flowscale-runner:0.1.0 .
-# Built-in jobs run as `java -jar flowscale-engine.jar run <job> ...` (the entrypoint); user jobs
-# (spec.job.mainClass) run as `java -cp /opt/flowscale/lib/* <mainClass> ...`: copy their jars
-# into /opt/flowscale/lib in an image built FROM this one.
+# Built-in jobs run as `java -jar flowscale-engine.jar run <job> ...` (the entrypoint); a user's
+# job (spec.job.mainClass, a dev.flowscale.engine.job.StreamingJob) runs through the same
+# entrypoint as `run --job-jar /opt/flowscale/jobs --job-class <mainClass> ...`: copy its jar into
+# /opt/flowscale/jobs in an image built FROM this one (examples/Dockerfile, or Jib: examples/pom.xml).
 FROM eclipse-temurin:17-jre
-RUN useradd --system --uid 10001 flowscale && mkdir -p /opt/flowscale/lib /flowscale/savepoints \
+RUN useradd --system --uid 10001 flowscale && mkdir -p /opt/flowscale/lib /opt/flowscale/jobs /flowscale/savepoints \
     && chown flowscale /flowscale/savepoints
 COPY engine/target/flowscale-engine.jar /opt/flowscale/lib/flowscale-engine.jar
 USER 10001

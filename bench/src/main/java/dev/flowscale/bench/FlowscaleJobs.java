@@ -1,8 +1,8 @@
 package dev.flowscale.bench;
 
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.SinkFunction;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;

@@ -8,6 +8,7 @@ import dev.flowscale.engine.cli.JobOptions;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.engine.cli.RunOptions;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.settings.Setting;
@@ -82,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
     static RunCommand parsed(List<String> args) {
         CommandSpec spec = spec("run", System.out);
         try {
-            CommandLines.of(spec, System.out, System.err).parseArgs(args.toArray(String[]::new));
+            CommandLines.parseRun(CommandLines.of(spec, System.out, System.err), args);
         } catch (ParameterException e) {
             throw CommandLines.invalid(e);
         }
@@ -91,8 +92,19 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        JobGraph graph = BuiltinJobs.build(run.job(), run.jobOptions(), true);
-        AutoscalerSettings settings = settings();
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        try (UserJob userJob = run.loadUserJob()) {
+            if (userJob != null) { // the job's threads (started from this one) load its classes
+                Thread.currentThread().setContextClassLoader(userJob.classLoader());
+            }
+            return run(run.graph(userJob, true));
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
+        }
+    }
+
+    private int run(JobGraph graph) throws Exception {
+        AutoscalerSettings settings = settings(graph.maxParallelism());
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsHttpServer server = run.metricsPort() == null ? null
@@ -107,7 +119,7 @@ final class RunCommand implements Callable<Integer> {
     /** The output options, checked (the report's folder written to) before anything starts. */
     Session.Output output() {
         Path claimed = report == null ? null : ReportFile.claim(report);
-        return new Session.Output(run.duration(), printInterval, claimed, given(), run.jobOptions().plannedRate());
+        return new Session.Output(run.duration(), printInterval, claimed, given(), run.userJob() ? null : run.jobOptions().plannedRate());
     }
 
     /** The options as given (the last value of each, all values of a list), for the report's header. */
@@ -126,8 +138,12 @@ final class RunCommand implements Callable<Integer> {
      * defaults (one assembly, as the operator's over its cluster defaults), plus the window.
      */
     AutoscalerSettings settings() {
+        return settings(run.jobOptions().keyGroups());
+    }
+
+    /** The settings for a job of {@code keyGroups} key groups (the autoscaler's bound never exceeds them). */
+    AutoscalerSettings settings(int keyGroups) {
         Map<Setting, String> given = SettingOptions.given(spec);
-        int keyGroups = run.jobOptions().keyGroups();
         given.putIfAbsent(Setting.MAX_PARALLELISM, Integer.toString(Math.min(keyGroups,
                 Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)))));
         Duration restart = emulatedRestart();

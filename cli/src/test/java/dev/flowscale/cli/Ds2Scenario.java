@@ -2,8 +2,8 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.examples.WordCount;

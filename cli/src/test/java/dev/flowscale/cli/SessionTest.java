@@ -3,10 +3,10 @@ package dev.flowscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.JobFailedException;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.source.RateProfile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -32,8 +32,11 @@ import java.util.stream.Collectors;
 final class RunnerDeployment {
     static final String CONTAINER = "runner";
     static final String CONFIG_DIR = "/etc/flowscale";
-    /** Where the runner image keeps the engine and user jobs (see the README's Dockerfile). */
-    static final String CLASSPATH = "/opt/flowscale/lib/*";
+    /**
+     * Where an image built FROM the runner image keeps a user job's jars (examples/Dockerfile):
+     * the runner loads every jar under it in the job's own class loader.
+     */
+    static final String JOBS_DIR = "/opt/flowscale/jobs";
     /** The runner image's user (deploy/runner.Dockerfile); the savepoint volume is made writable for it. */
     static final long RUNNER_UID = 10001L;
     /**
@@ -96,15 +99,16 @@ final class RunnerDeployment {
         if (spec.savepoints.claimName != null && !spec.savepoints.claimName.isBlank()) {
             c.addNewVolumeMount().withName("savepoints").withMountPath(spec.savepoints.path).endVolumeMount();
         }
-        if (spec.job.mainClass != null) {
-            c.withCommand("java", "-cp", CLASSPATH, spec.job.mainClass);
-        }
+        // The runner's last log lines become the container's termination message when it fails (e.g.
+        // "error: unknown option --x" with exit 2), so the crash loop in the job's status says why.
+        c.withTerminationMessagePolicy("FallbackToLogsOnError");
         return c.build();
     }
 
     /**
-     * Runner arguments: {@code run <builtin>} (built-in jobs) then the runner options and the job's
-     * args. The runner is named {@code namespace/name} (its metrics' job label, as the operator's
+     * Runner arguments: {@code run <builtin>} (built-in jobs) or {@code run --job-jar JOBS_DIR
+     * --job-class <mainClass>} (a user's job, run by the image's own entrypoint, so its JVM settings
+     * stay), then the runner options and the job's args. The runner is named {@code namespace/name} (its metrics' job label, as the operator's
      * own metrics) and lingers after a stop with a savepoint: a container that exited would be
      * restarted by the kubelet with these same arguments before the operator replaces the pod.
      */
@@ -113,6 +117,8 @@ final class RunnerDeployment {
         List<String> args = new ArrayList<>();
         if (spec.job.builtin != null) {
             args.addAll(List.of("run", spec.job.builtin));
+        } else {
+            args.addAll(List.of("run", "--job-jar", JOBS_DIR, "--job-class", spec.job.mainClass));
         }
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
                 "--savepoint-dir", savepointDir(job), "--checkpoint-interval",

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,12 @@ import java.util.function.Predicate;
  * restarts it with the same args if it exits (restart policy Always, counted in
  * {@link #restarts}), and reports it ready in the Deployment's status while the container's
  * readiness probe path answers 200. Runners whose args fail {@code accept} are never started (a
- * pod that never becomes ready).
+ * pod that never becomes ready). Paths of the image (e.g. a user job's /opt/flowscale/jobs) are
+ * mapped to local paths ({@code imageFiles}), so the runner loads the user's jar as in the image.
+ * A runner that exits with an error is reported as a real kubelet reports it: a pod of the
+ * Deployment's template in CrashLoopBackOff whose last termination carries the end of its log
+ * when the container's terminationMessagePolicy is FallbackToLogsOnError; restarts back off from
+ * 10 s, doubling, as the kubelet's do.
  */
 final class LocalKubelet implements AutoCloseable {
     private final KubernetesClient client;
@@ -33,9 +39,12 @@ final class LocalKubelet implements AutoCloseable {
     private final int port;
     private final Path logDir;
     private final Predicate<List<String>> accept;
+    private final Map<String, Path> imageFiles;
+    private final RunnerPod pod;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
     private List<String> args;
+    private Path lastLog;
     private Process process;
     private boolean reportedReady;
     private int started;
@@ -44,6 +53,14 @@ final class LocalKubelet implements AutoCloseable {
 
     LocalKubelet(KubernetesClient client, String namespace, String deployment, Path engineJar, int port, Path logDir,
                  Predicate<List<String>> accept) {
+        this(client, namespace, deployment, engineJar, port, logDir, accept, Map.of());
+    }
+
+    /** {@code imageFiles}: a path in the runner image (an argument) and the local path that stands for it. */
+    LocalKubelet(KubernetesClient client, String namespace, String deployment, Path engineJar, int port, Path logDir,
+                 Predicate<List<String>> accept, Map<String, Path> imageFiles) {
+        this.imageFiles = Map.copyOf(imageFiles);
+        this.pod = new RunnerPod(client, namespace, deployment);
         this.client = client;
         this.namespace = namespace;
         this.deployment = deployment;
@@ -70,7 +87,7 @@ final class LocalKubelet implements AutoCloseable {
                     .getPath();
             if (!desired.equals(args)) {
                 replace(desired, d.getSpec().getReplicas());
-            } else if (process != null && !process.isAlive()) {
+            } else if (process != null && !process.isAlive() && pod.restartDue(process, lastLog, d)) {
                 restarts++;
                 replace(desired, d.getSpec().getReplicas());
             } else if (process == null && accept.test(desired)) {
@@ -99,14 +116,15 @@ final class LocalKubelet implements AutoCloseable {
 
     private void replace(List<String> desired, Integer replicas) throws IOException {
         stopProcess();
+        pod.reset();
         args = desired;
         if (replicas != null && replicas > 0 && accept.test(desired)) {
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                     .toString(), "-Xmx256m", "-jar", engineJar.toString()));
-            desired.subList(0, desired.size() - 1)
-                    .forEach(a -> command.add(a.equals(String.valueOf(RunnerResources.API_PORT)) ? "" + port : a));
-            Path log = logDir.resolve("runner-" + (++started) + ".log");
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            desired.subList(0, desired.size() - 1).forEach(a -> command.add(a.equals(String.valueOf(
+                    RunnerResources.API_PORT)) ? "" + port : imageFiles.containsKey(a) ? imageFiles.get(a).toString() : a));
+            lastLog = logDir.resolve("runner-" + (++started) + ".log");
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(lastLog.toFile()).start();
         }
     }
 

@@ -8,6 +8,7 @@ import dev.flowscale.runner.api.RunnerPaths;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -35,13 +36,22 @@ class RunnerDeploymentTest {
     }
 
     @Test
-    void aUserMainClassRunsWithJavaOnTheImageClassPath() {
+    void aUserJobRunsThroughTheImagesEntrypointWithItsJarsFolderAndClass() {
         job.getSpec().job.builtin = null;
         job.getSpec().job.mainClass = "com.example.MyJob";
+        job.getSpec().job.args = List.of("--window", "10m");
         var container = RunnerDeployment.desired(job, parallelism, null).getSpec().getTemplate().getSpec()
                 .getContainers().get(0);
-        assertThat(container.getCommand()).containsExactly("java", "-cp", "/opt/flowscale/lib/*", "com.example.MyJob");
-        assertThat(container.getArgs()).startsWith("--metrics-port", "9249");
+        assertThat(container.getCommand()).as("the image's entrypoint and its JVM settings stay").isEmpty();
+        assertThat(container.getArgs()).startsWith("run", "--job-jar", "/opt/flowscale/jobs", "--job-class",
+                "com.example.MyJob", "--metrics-port", "9249").endsWith("--window", "10m");
+    }
+
+    @Test
+    void aFailedRunnersLastLogLinesBecomeItsTerminationMessage() {
+        var container = RunnerDeployment.desired(job, parallelism, null).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+        assertThat(container.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.flowscale.engine.api;
 /**
  * Processes the records of a keyed stream one at a time, with state scoped to the current key.
  * Each operator instance gets its own object from the supplier given to
- * {@link KeyedStream#process}, so fields are private to an instance.
+ * {@link dev.flowscale.engine.job.KeyedStream#process}, so fields are private to an instance.
  */
 public abstract class KeyedProcessFunction<K, I, O> {
 

@@ -2,7 +2,7 @@ package dev.flowscale.engine.api;
 
 /**
  * A non-keyed operator with a life cycle and operator list state. Each instance gets its own
- * object from the supplier given to {@link DataStream#process}.
+ * object from the supplier given to {@link dev.flowscale.engine.job.DataStream#process}.
  */
 public abstract class ProcessFunction<I, O> {
 

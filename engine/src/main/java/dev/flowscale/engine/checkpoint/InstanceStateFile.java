@@ -76,6 +76,22 @@ public final class InstanceStateFile {
         }
     }
 
+    /**
+     * One key group's block, as a snapshot writes it ({@link KeyGroupBlocks#restoreInto} reads it).
+     *
+     * @param groupIndex the key group's index in the backend's range (not its number)
+     */
+    public static byte[] keyGroupBlock(KeyedStateBackend keyed, int groupIndex) {
+        ByteArrayOutputStream block = new ByteArrayOutputStream(1 << 10);
+        try {
+            writeBlock(new DataOutputStream(block), keyed, groupIndex);
+        } catch (IOException e) {
+            throw new SnapshotException("operator '" + keyed.operator() + "': cannot encode key group "
+                    + (keyed.keyGroupRange().start() + groupIndex) + ": " + e.getMessage(), e);
+        }
+        return block.toByteArray();
+    }
+
     private static void writeBlock(DataOutputStream out, KeyedStateBackend keyed, int groupIndex) throws IOException {
         Map<String, StateTable> tables = keyed.tables();
         Map<String, RawTable> raw = keyed.restoredTables();

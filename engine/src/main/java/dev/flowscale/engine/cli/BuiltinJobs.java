@@ -1,8 +1,8 @@
 package dev.flowscale.engine.cli;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.examples.CostChain;
 import dev.flowscale.engine.examples.WordCount;
@@ -51,10 +51,15 @@ public final class BuiltinJobs {
             case "chain" -> chain(options, idleAtLimit);
             default -> throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
         };
-        job.maxParallelism(options.keyGroups);
-        options.parallelism.forEach((op, p) -> job.parallelism(op, parallelism(op, p, options.keyGroups)));
-        options.cost.forEach(job::cost);
+        job.maxParallelism(options.keyGroups());
+        configure(job, options, options.keyGroups());
         return job.build();
+    }
+
+    /** Applies {@code --parallelism} (each checked against the job's key groups) and {@code --cost} to {@code job}. */
+    static void configure(JobBuilder job, JobOptions options, int keyGroups) {
+        options.parallelism.forEach((op, p) -> job.parallelism(op, parallelism(op, p, keyGroups)));
+        options.cost.forEach(job::cost);
     }
 
     /** Options of one built-in job are refused for the other, rather than silently ignored. */

@@ -121,6 +121,11 @@ public final class CommandLines {
 
     /** Runs {@code args} on a command line made by {@link #of}; the exit code. */
     public static int execute(CommandLine cl, List<String> args) {
-        return cl.execute(args.toArray(String[]::new));
+        return cl.execute(UserJobArgs.route(cl, args).toArray(String[]::new));
+    }
+
+    /** Parses the arguments of one run command ({@code cl}), a user job's own options handed to the job. */
+    public static void parseRun(CommandLine cl, List<String> args) {
+        cl.parseArgs(UserJobArgs.routeRun(cl.getCommandSpec(), args).toArray(String[]::new));
     }
 }

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.cli;
 
 import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.userjob.UserJob;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,10 +52,12 @@ public final class EngineMain extends CommandGroup {
         command.addAll(args);
         RunCommand run = new RunCommand(System.out, Map.of());
         try {
-            CommandLines.of(run, System.out, System.err).parseArgs(command.toArray(String[]::new));
+            CommandLines.parseRun(CommandLines.of(run, System.out, System.err), command);
         } catch (ParameterException e) {
             throw CommandLines.invalid(e);
         }
-        run.graph();
+        try (UserJob userJob = run.run.loadUserJob()) {
+            run.graph(userJob);
+        }
     }
 }

@@ -31,10 +31,10 @@ public final class JobOptions {
             description = "Synthetic per-record cost per operator: cpu:200us (busy), sleep:1ms (blocking), none.")
     Map<String, SyntheticCost> cost = new LinkedHashMap<>();
 
-    @Option(names = "--key-groups", paramLabel = "N", defaultValue = "" + DEFAULT_KEY_GROUPS,
-            converter = OptionValues.KeyGroupCount.class,
-            description = "Number of key groups, which bounds every operator's parallelism (default ${DEFAULT-VALUE}).")
-    int keyGroups;
+    @Option(names = "--key-groups", paramLabel = "N", converter = OptionValues.KeyGroupCount.class,
+            description = "Number of key groups, which bounds every operator's parallelism (default " + DEFAULT_KEY_GROUPS
+                    + "; a user's job: the number it declares).")
+    Integer keyGroups;
 
     @Option(names = "--limit", paramLabel = "N", converter = OptionValues.Positive.class,
             description = "Stop the source after N records (default: endless).")
@@ -58,7 +58,12 @@ public final class JobOptions {
 
     /** The job's number of key groups, which bounds every parallelism. */
     public int keyGroups() {
-        return keyGroups;
+        return keyGroupsOr(DEFAULT_KEY_GROUPS);
+    }
+
+    /** {@code --key-groups} if given, else {@code declared} (what a user's job declares). */
+    public int keyGroupsOr(int declared) {
+        return keyGroups == null ? declared : keyGroups;
     }
 
     /** The source's planned rate (records/s) at a time since the start; null for {@code --rate max}. */

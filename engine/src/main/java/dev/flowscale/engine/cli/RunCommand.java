@@ -8,6 +8,7 @@ import dev.flowscale.engine.runner.RunnerRoutes;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -105,25 +106,37 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** The job's graph: every check a run makes before anything starts. */
-    JobGraph graph() {
-        JobGraph graph = BuiltinJobs.build(run.job, run.jobOptions, false);
+    JobGraph graph(UserJob userJob) {
+        JobGraph graph = run.graph(userJob, false);
         return jobName == null ? graph : graph.withJobName(jobName);
     }
 
-    private CheckpointConfig checkpointing() {
-        Path dir = savepointDir == null ? Path.of("flowscale-data", run.job) : savepointDir;
+    private CheckpointConfig checkpointing(JobGraph graph) {
+        Path dir = savepointDir == null ? Path.of("flowscale-data", run.job != null ? run.job : graph.jobName())
+                : savepointDir;
         return CheckpointConfig.every(checkpointInterval, dir).withRetained(retain)
                 .withFailoverAfter(checkpointFailures);
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        JobGraph graph = graph();
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        try (UserJob userJob = run.loadUserJob()) {
+            if (userJob != null) { // the job's threads (started from this one) load its classes
+                Thread.currentThread().setContextClassLoader(userJob.classLoader());
+            }
+            return run(graph(userJob));
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
+        }
+    }
+
+    private int run(JobGraph graph) throws InterruptedException {
         // Read here, not in graph(): the token file exists only where the runner runs (e.g. its pod).
         String token = ApiToken.resolve(apiTokenFile, env);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobConfig config = JobConfig.defaults().withBatchSize(batchSize).withInstrumentation(!noInstrumentation)
-                .withMeterRegistry(registry).withCheckpointing(checkpointing());
+                .withMeterRegistry(registry).withCheckpointing(checkpointing(graph));
         try (MetricsHttpServer server = run.metricsPort == null ? null
                 : MetricsHttpServer.start("0.0.0.0", run.metricsPort, registry)) {
             if (server != null) {

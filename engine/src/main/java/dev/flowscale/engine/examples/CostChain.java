@@ -1,7 +1,7 @@
 package dev.flowscale.engine.examples;
 
-import dev.flowscale.engine.api.DataStream;
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.DataStream;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SyntheticCost;

@@ -1,8 +1,8 @@
 package dev.flowscale.engine.examples;
 
 import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.api.DataStream;
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.DataStream;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.SinkFunction;

@@ -65,6 +65,11 @@ public final class KeyedStateBackend {
         return operator;
     }
 
+    /** The number of key groups of the job. */
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
     /** Restored state not yet claimed by a descriptor; written back as is by snapshots. */
     public Map<String, RawTable> restoredTables() {
         return restored;

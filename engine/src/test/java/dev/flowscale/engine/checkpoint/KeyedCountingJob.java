@@ -1,15 +1,15 @@
 package dev.flowscale.engine.checkpoint;
 
 import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.ListState;
 import dev.flowscale.engine.api.MapFunction;
 import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.api.OperatorRuntimeContext;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.graph.JobGraph;

@@ -63,7 +63,7 @@ class EngineMainTest {
                 + " one of wordcount, chain\n");
         err.reset();
         assertThat(run("run")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: run needs a job: one of wordcount, chain\n");
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: run needs a job name (built-in jobs are [wordcount, chain]) or --job-jar JAR --job-class CLASS\n");
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: unknown command 'dance'; use run, jobs,"

@@ -3,9 +3,9 @@ package dev.flowscale.engine.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.runner.api.RunnerPaths;

@@ -1,6 +1,6 @@
 package dev.flowscale.engine.runner;
 
-import dev.flowscale.engine.api.JobBuilder;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;

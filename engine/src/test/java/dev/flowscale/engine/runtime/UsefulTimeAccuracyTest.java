@@ -2,9 +2,9 @@ package dev.flowscale.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.JobBuilder;
-import dev.flowscale.engine.api.Sinks;
-import dev.flowscale.engine.api.Sources;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.metrics.InstanceRates;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;

@@ -15,7 +15,8 @@ public class JobSpec {
     public String builtin;
 
     @Pattern("^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*$")
-    @JsonPropertyDescription("Fully qualified main class of a user job on the image's class path")
+    @JsonPropertyDescription("Fully qualified class of a user job (implements dev.flowscale.engine.job.StreamingJob)"
+            + " in a jar under /opt/flowscale/jobs of an image built FROM the runner image")
     public String mainClass;
 
     @JsonPropertyDescription("Arguments passed to the job (for built-in jobs: runner options such as --rate 1000)")

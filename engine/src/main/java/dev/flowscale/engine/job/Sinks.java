@@ -1,4 +1,6 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.SinkFunction;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

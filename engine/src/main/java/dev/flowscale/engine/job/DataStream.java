@@ -1,4 +1,13 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.FilterFunction;
+import dev.flowscale.engine.api.FlatMapFunction;
+import dev.flowscale.engine.api.InvalidJobException;
+import dev.flowscale.engine.api.KeySelector;
+import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.api.ProcessFunction;
+import dev.flowscale.engine.api.SinkFunction;
+import dev.flowscale.engine.api.SyntheticCost;
 
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.OperatorKind;

@@ -1,4 +1,8 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.InvalidJobException;
+import dev.flowscale.engine.api.KeySelector;
+import dev.flowscale.engine.api.KeyedProcessFunction;
 
 import java.util.function.Supplier;
 

@@ -1,4 +1,8 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.InvalidJobException;
+import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.api.SyntheticCost;
 
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
@@ -36,6 +40,11 @@ public final class JobBuilder {
     public JobBuilder maxParallelism(int maxParallelism) {
         this.maxParallelism = maxParallelism;
         return this;
+    }
+
+    /** The number of key groups declared so far. */
+    public int maxParallelism() {
+        return maxParallelism;
     }
 
     /** The parallelism of operators that do not set their own. Default 1. */

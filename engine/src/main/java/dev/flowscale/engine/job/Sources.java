@@ -1,4 +1,6 @@
-package dev.flowscale.engine.api;
+package dev.flowscale.engine.job;
+
+import dev.flowscale.engine.api.SourceFunction;
 
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
