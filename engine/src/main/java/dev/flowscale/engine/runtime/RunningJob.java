@@ -12,9 +12,11 @@ import dev.flowscale.engine.checkpoint.SnapshotReader;
 import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -309,7 +311,7 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /** The tasks of the current execution (for tests in this package). */
-    java.util.List<Task> tasks() {
+    List<Task> tasks() {
         return execution.tasks();
     }
 
@@ -567,7 +569,7 @@ public final class RunningJob implements AutoCloseable {
         long channels = 0;
         for (var edge : graph.edges()) {
             int to = graph.operator(edge.to()).parallelism();
-            channels += edge.partitioning() == dev.flowscale.engine.graph.Partitioning.FORWARD ? to
+            channels += edge.partitioning() == Partitioning.FORWARD ? to
                     : (long) to * graph.operator(edge.from()).parallelism();
         }
         return channels * config.channelCapacity() * config.batchSize();

@@ -2,6 +2,7 @@ package dev.flowscale.collector.export;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +27,7 @@ final class GaugeTable {
     /** Drops the values of every gauge labelled {@code job} (after the registry removed them). */
     void forget(String job) {
         values.keySet().removeIf(key -> job.equals(key.tags().stream().filter(t -> t.getKey().equals("job"))
-                .map(io.micrometer.core.instrument.Tag::getValue).findFirst().orElse(null)));
+                .map(Tag::getValue).findFirst().orElse(null)));
     }
 
     private AtomicReference<Double> register(Key key, String description, String unit) {

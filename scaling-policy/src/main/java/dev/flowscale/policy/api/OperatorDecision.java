@@ -1,5 +1,6 @@
 package dev.flowscale.policy.api;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,14 +37,14 @@ public record OperatorDecision(String operatorId, int currentParallelism, int ne
 
     /** The same decision with one more reason. */
     public OperatorDecision withReason(String reason) {
-        List<String> more = new java.util.ArrayList<>(reasons);
+        List<String> more = new ArrayList<>(reasons);
         more.add(reason);
         return new OperatorDecision(operatorId, currentParallelism, newParallelism, recommendedParallelism,
                 targetInputRate, capacityPerInstance, utilization, catchUpShare, more);
     }
 
     public OperatorDecision withNewParallelism(int parallelism, String reason) {
-        List<String> more = new java.util.ArrayList<>(reasons);
+        List<String> more = new ArrayList<>(reasons);
         more.add(reason);
         double util = capacityPerInstance > 0 ? targetInputRate / (parallelism * capacityPerInstance) : 0;
         return new OperatorDecision(operatorId, currentParallelism, parallelism, recommendedParallelism,
