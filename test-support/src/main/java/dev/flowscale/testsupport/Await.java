@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * Waits for a condition with a deadline (Awaitility underneath): tests never sleep a fixed time
@@ -19,6 +20,8 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class Await {
     /** How often a condition is evaluated: short next to every timeout the tests use. */
     public static final Duration POLL = Duration.ofMillis(50);
+    /** How late {@link #holds} may start counting on a loaded machine (a slow first evaluation). */
+    private static final Duration SLACK = Duration.ofSeconds(10);
 
     private Await() {
     }
@@ -46,9 +49,10 @@ public final class Await {
      */
     public static void holds(Duration during, String what, BooleanSupplier condition) {
         try {
-            Awaitility.await(what).during(during).atMost(during.plus(during)).pollInterval(POLL).pollInSameThread()
+            Awaitility.await(what).failFast(what + " stopped holding", () -> !condition.getAsBoolean())
+                    .during(during).atMost(during.plus(SLACK)).pollInterval(POLL).pollInSameThread()
                     .until(condition::getAsBoolean);
-        } catch (ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
             throw new AssertionError("expected " + what + " to hold for " + during + ", and it did not", e);
         }
     }
