@@ -14,6 +14,7 @@ import dev.flowscale.reconfig.ProcessRunnerLauncher;
 import dev.flowscale.reconfig.RescaleListener;
 import dev.flowscale.reconfig.RunnerCommand;
 import dev.flowscale.reconfig.RunnerLauncher;
+import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -92,7 +93,7 @@ final class AutoscaledRunner implements AutoCloseable {
     void stopDeciding() throws InterruptedException {
         ticker.shutdown();
         ticker.awaitTermination(10, TimeUnit.SECONDS);
-        Await.untilTrue(RESCALE_TIMEOUT, "the last rescale to end", () -> !realizer.inProgress());
+        Await.until(RESCALE_TIMEOUT, "the last rescale to end", () -> !realizer.inProgress());
     }
 
     @Override

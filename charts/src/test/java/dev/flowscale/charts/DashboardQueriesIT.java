@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.flowscale.charts.DashboardJson.Query;
 import dev.flowscale.reconfig.RescaleReport;
+import dev.flowscale.testsupport.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +61,7 @@ class DashboardQueriesIT {
         prometheus = PrometheusServer.start(binary.get(), dir, targets);
         start = Instant.now();
         loop = new AutoscaledRunner(engineJar(), dir, targets, record);
-        Await.untilTrue(LONGEST_RUN.plusSeconds(5), "the run to end", this::runIsLongEnough);
+        Await.until(LONGEST_RUN.plusSeconds(5), "the run to end", this::runIsLongEnough);
         loop.stopDeciding();
         awaitPrometheusHasEveryDecision();
         end = Instant.now();
@@ -83,7 +84,7 @@ class DashboardQueriesIT {
     /** Waits (bounded) until Prometheus scraped the controller after its last decision; the tests say if it never did. */
     private void awaitPrometheusHasEveryDecision() throws InterruptedException {
         try {
-            Await.untilTrue(Duration.ofSeconds(10), "Prometheus to scrape the last decision",
+            Await.until(Duration.ofSeconds(10), "Prometheus to scrape the last decision",
                     () -> annotations(Instant.now()).size() == record.scaleDecisions().size());
         } catch (AssertionError e) {
             System.err.println("DashboardQueriesIT: " + e.getMessage());

@@ -2,6 +2,7 @@ package dev.flowscale.charts;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -53,7 +54,7 @@ final class PrometheusServer implements AutoCloseable {
                 "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         PrometheusServer server = new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
-        Await.untilTrue(Duration.ofSeconds(30), "Prometheus to be ready on port " + port, server::ready);
+        Await.until(Duration.ofSeconds(30), "Prometheus to be ready on port " + port, server::ready);
         return server;
     }
 

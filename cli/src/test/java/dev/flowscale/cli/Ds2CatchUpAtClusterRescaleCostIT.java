@@ -42,20 +42,19 @@ class Ds2CatchUpAtClusterRescaleCostIT {
                 .catchUpDuration(CATCH_UP).scaleDownDelay(Duration.ofSeconds(10)).confirmNeed(false)
                 .expectedRescaleDuration(RESTART).build(),
                 INTERVAL, dir, Map.of(), RESTART)) {
-            run.runUntil(s -> !s.rescales.isEmpty(), Duration.ofSeconds(60));
-            assertThat(run.rescales).as("a first rescale").isNotEmpty();
+            run.runUntil("a first rescale", s -> !s.rescales.isEmpty(), Duration.ofSeconds(60));
             RescaleReport first = run.rescales.get(0);
             Instant firstEnded = first.started().plus(first.downtime());
-            run.runUntil(s -> s.backlog() < R && running(s), CATCH_UP.multipliedBy(2));
+            run.runUntil("the backlog to drain", s -> s.backlog() < R && running(s), CATCH_UP.multipliedBy(2));
             double drain = Duration.between(firstEnded, Instant.now()).toMillis() / 1000.0;
             // a rescale decided under load counts even when it ends after the schedule
-            run.runUntil(s -> scheduleEnded(s) && running(s), Duration.ofSeconds(240));
+            run.runUntil("the schedule to end", s -> scheduleEnded(s) && running(s), Duration.ofSeconds(240));
             List<Map<String, Integer>> whileLoaded = List.copyOf(run.trajectory);
             List<ScalingDecision> scales = run.decisions.stream().filter(ScalingDecision::isScale).toList();
             List<ScalingDecision> afterFirst = run.decisions.stream().filter(d -> d.time().isAfter(firstEnded))
                     .filter(d -> d.reasons().stream().anyMatch(r -> r.startsWith("expected rescale downtime")))
                     .toList();
-            run.runUntil(Ds2Scenario::drained, Duration.ofSeconds(90));
+            run.runUntil("every sentence processed", Ds2Scenario::drained, Duration.ofSeconds(90));
             print(run, scales, drain);
 
             assertThat(first.downtime()).as("first rescale's measured downtime").isGreaterThanOrEqualTo(RESTART);

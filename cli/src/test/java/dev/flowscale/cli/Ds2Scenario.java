@@ -17,11 +17,13 @@ import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -40,6 +42,8 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     final List<ScalingDecision> decisions = new ArrayList<>();
     final List<RescaleReport> rescales = new ArrayList<>();
     final List<Map<String, Integer>> trajectory = new ArrayList<>();
+    /** How often the test ticks the autoscaler: a scheduler's pace, well under the policy interval. */
+    private static final Duration TICK = Duration.ofMillis(500);
     final AutoscaledJob job;
     private final long sentences;
     private final RateProfile rate;
@@ -82,21 +86,30 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         decisions.add(decision);
     }
 
+    /** Called on the realizer's thread: records only; the test thread checks (an assertion here would jam it). */
     @Override
     public synchronized void onRescale(double t, RescaleReport report) {
-        assertThat(report.failure()).as("rescale failure").isEmpty();
         rescales.add(report);
-        Map<String, Integer> after = new java.util.LinkedHashMap<>(parallelism());
+        Map<String, Integer> after = new LinkedHashMap<>(parallelism());
         after.putAll(report.to());
         trajectory.add(after);
     }
 
-    /** Ticks until {@code done} holds or the time is up. */
-    void runUntil(Predicate<Ds2Scenario> done, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.test(this) && System.nanoTime() < deadline) {
+    /**
+     * Ticks the autoscaler every {@link #TICK}, as its scheduler would, until {@code done} holds;
+     * fails naming {@code what} at the timeout, or at once on a failed rescale.
+     */
+    void runUntil(String what, Predicate<Ds2Scenario> done, Duration timeout) {
+        Await.until(timeout, TICK, what, () -> {
             job.tick();
-            Thread.sleep(500);
+            assertNoFailedRescale();
+            return done.test(this);
+        });
+    }
+
+    private synchronized void assertNoFailedRescale() {
+        for (RescaleReport report : rescales) {
+            assertThat(report.failure()).as("failure of the rescale " + report.changes()).isEmpty();
         }
     }
 
@@ -142,7 +155,6 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         return counts;
     }
 
-    /** No operator went up then down (or down then up) within the trajectory's slice. */
     /**
      * The nominal optimum, or one above it: on a real engine an instance measures a little under
      * its nominal capacity (scheduling, the machine's load), and sizing never rounds below what
@@ -155,6 +167,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                 .isBetween(count, count + 1);
     }
 
+    /** No operator went up then down (or down then up) within the trajectory's slice. */
     static void assertNoOscillation(List<Map<String, Integer>> trajectory) {
         for (String op : trajectory.get(0).keySet()) {
             int direction = 0;

@@ -1,6 +1,8 @@
 package dev.flowscale.operator;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.operator.api.AutoscalerMode;
@@ -18,9 +20,9 @@ public final class AutoscalerDefaults {
     public static final String ENV = "FLOWSCALE_AUTOSCALER_DEFAULTS";
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
-    private static final com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>> MAP =
-            new com.fasterxml.jackson.core.type.TypeReference<>() { };
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final TypeReference<Map<String, Object>> MAP =
+            new TypeReference<>() { };
     private final AutoscalerSpec defaults;
 
     private AutoscalerDefaults(AutoscalerSpec defaults) {

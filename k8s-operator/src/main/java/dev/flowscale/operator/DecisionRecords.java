@@ -7,6 +7,7 @@ import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Scaling decisions as the StreamJob status and Events show them. */
@@ -41,7 +42,7 @@ final class DecisionRecords {
     /** The Event message: the summary, then per operator the target rate and capacity, then reasons. */
     static String message(ScalingDecision decision) {
         String figures = decision.operators().values().stream().filter(OperatorDecision::changes)
-                .map(op -> String.format(java.util.Locale.ROOT, "%s: target %.1f/s, %.1f/s per instance",
+                .map(op -> String.format(Locale.ROOT, "%s: target %.1f/s, %.1f/s per instance",
                         op.operatorId(), op.targetInputRate(), op.capacityPerInstance()))
                 .collect(Collectors.joining("; "));
         String reasons = String.join("; ", decision.reasons());

@@ -6,6 +6,7 @@ import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.AutoscalerSpec;
+import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -80,7 +81,7 @@ final class JobAutoscaler implements AutoCloseable {
     }
 
     /** A reconcile pass ended with this status: see {@link StatusScalingRealizer#settled}. */
-    void settled(dev.flowscale.operator.api.StreamJob job) {
+    void settled(StreamJob job) {
         realizer.settled(job);
     }
 

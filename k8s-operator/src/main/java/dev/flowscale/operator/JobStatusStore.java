@@ -5,6 +5,9 @@ import dev.flowscale.operator.api.StreamJobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -49,8 +52,8 @@ final class JobStatusStore {
                     throw e;
                 }
                 // A random pause that grows, so two writers that keep colliding fall out of step.
-                java.util.concurrent.locks.LockSupport.parkNanos(java.time.Duration.ofMillis(
-                        java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L * attempt)).toNanos());
+                LockSupport.parkNanos(Duration.ofMillis(
+                        ThreadLocalRandom.current().nextLong(1, 10L * attempt)).toNanos());
             }
         }
     }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Formatter;
@@ -68,7 +69,7 @@ public final class JsonLogFormatter extends Formatter {
         if (name == null || name.isBlank()) {
             return Level.INFO;
         }
-        String upper = name.trim().toUpperCase(java.util.Locale.ROOT);
+        String upper = name.trim().toUpperCase(Locale.ROOT);
         switch (upper) {
             case "TRACE": return Level.FINEST;
             case "DEBUG": return Level.FINE;

@@ -7,6 +7,7 @@ import dev.flowscale.runner.api.Readiness;
 import dev.flowscale.runner.api.RunnerPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
@@ -20,6 +21,7 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -43,7 +45,7 @@ final class RunnerDeployment {
      * Hints for annotation-based Prometheus scrape configurations (the chart's PodMonitor selects
      * runner pods by label instead); scrape with honor_labels: true to keep the job label.
      */
-    static final java.util.Map<String, String> SCRAPE_HINTS = java.util.Map.of("prometheus.io/scrape", "true",
+    static final Map<String, String> SCRAPE_HINTS = Map.of("prometheus.io/scrape", "true",
             "prometheus.io/port", String.valueOf(RunnerResources.API_PORT), "prometheus.io/path", RunnerPaths.PROMETHEUS);
     /** The runner answers 200 here only while its job runs (not while stopped with a savepoint): {@link Readiness}. */
     static final String READY_PATH = RunnerPaths.READY;
@@ -68,7 +70,7 @@ final class RunnerDeployment {
                 .endSpec().build();
     }
 
-    private static io.fabric8.kubernetes.api.model.PodSpec podSpec(StreamJob job, Map<String, Integer> parallelism,
+    private static PodSpec podSpec(StreamJob job, Map<String, Integer> parallelism,
                                                                     String restoreFrom) {
         PodSpecBuilder pod = new PodSpecBuilder().withContainers(container(job, parallelism, restoreFrom))
                 .addNewVolume().withName("config").withNewConfigMap()
@@ -122,7 +124,7 @@ final class RunnerDeployment {
         }
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
                 "--savepoint-dir", savepointDir(job), "--checkpoint-interval",
-                java.util.Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
+                Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
                 "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelismArg(parallelism)));

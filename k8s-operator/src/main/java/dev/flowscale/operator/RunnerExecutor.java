@@ -7,6 +7,7 @@ import dev.flowscale.operator.api.StreamJobStatus;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -67,7 +68,7 @@ final class RunnerExecutor {
         StreamJob job = pass.job();
         Deployment current = RunnerDeployment.desired(job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
         if (!tools.cluster().upToDate(current, existing)) {
-            boolean newSpec = !java.util.Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
+            boolean newSpec = !Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
             return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
         }
         if (target.equals(st.parallelism) || failedBefore(pass, target)) {
@@ -102,7 +103,7 @@ final class RunnerExecutor {
     private static boolean failedBefore(ReconcileStatus pass, Map<String, Integer> target) {
         var last = pass.status().lastRescale;
         return last != null && !last.succeeded && target.equals(last.to)
-                && java.util.Objects.equals(last.generation, pass.job().getMetadata().getGeneration());
+                && Objects.equals(last.generation, pass.job().getMetadata().getGeneration());
     }
 
     /**
@@ -158,7 +159,7 @@ final class RunnerExecutor {
         Map<String, Integer> target = new TreeMap<>(job.getSpec().parallelism);
         st.desiredParallelism.forEach((op, p) -> {
             if (st.specParallelism.isEmpty()
-                    || java.util.Objects.equals(st.specParallelism.get(op), job.getSpec().parallelism.get(op))) {
+                    || Objects.equals(st.specParallelism.get(op), job.getSpec().parallelism.get(op))) {
                 target.put(op, p);
             }
         });

@@ -1,5 +1,6 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
 import java.util.Map;
@@ -63,7 +64,7 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
      * (not a stale copy from before), the request is over even if no rescale was reported: done
      * when the job runs at it, failed when the reconciler declined it (e.g. it failed before).
      */
-    synchronized void settled(dev.flowscale.operator.api.StreamJob job) {
+    synchronized void settled(StreamJob job) {
         var status = job.getStatus();
         if (inFlight == null || status == null || status.pending != null
                 || !status.desiredParallelism.entrySet().containsAll(requested.entrySet())) {

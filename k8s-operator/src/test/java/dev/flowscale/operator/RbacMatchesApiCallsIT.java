@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.testsupport.Ports;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -23,7 +24,6 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -185,8 +185,6 @@ class RbacMatchesApiCallsIT {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return Ports.free();
     }
 }

@@ -1,11 +1,11 @@
 package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.testsupport.Ports;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -43,8 +43,6 @@ final class RunnerJobHarness {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return Ports.free();
     }
 }

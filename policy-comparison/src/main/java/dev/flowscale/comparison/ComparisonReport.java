@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * flowscale's Ds2Policy (CLI defaults) and the real Flink autoscaler (flink-autoscaler 1.10.0,
@@ -100,7 +101,7 @@ public final class ComparisonReport {
                 s.stream().mapToInt(Summary::revisits).sum(), s.stream().filter(x -> x.revisits() > 0).count());
     }
 
-    private static double mean(List<Summary> s, java.util.function.ToIntFunction<Summary> f) {
+    private static double mean(List<Summary> s, ToIntFunction<Summary> f) {
         return s.stream().mapToInt(f).average().orElse(0);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -107,7 +108,7 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
     private static String excerpt(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            List<String> errors = lines.stream().filter(l -> l.toLowerCase(java.util.Locale.ROOT).contains("error"))
+            List<String> errors = lines.stream().filter(l -> l.toLowerCase(Locale.ROOT).contains("error"))
                     .limit(5).toList();
             List<String> tail = lines.subList(Math.max(0, lines.size() - 10), lines.size());
             return String.join("\n", errors) + (errors.isEmpty() ? "" : "\n...\n") + String.join("\n", tail);

@@ -4,9 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 
 /**
  * How one rescale went. Build with {@link #succeeded} or {@link #failed}.
@@ -50,7 +52,7 @@ public record RescaleReport(String job, Instant started, Map<String, Integer> fr
     /** "count 2 -> 4, split 1 -> 2", operators in name order; "?" where the parallelism before is unknown. */
     public String changes() {
         StringJoiner joined = new StringJoiner(", ");
-        new java.util.TreeMap<>(to).forEach((op, p) -> joined.add(op + " " + (from.containsKey(op) ? from.get(op) : "?")
+        new TreeMap<>(to).forEach((op, p) -> joined.add(op + " " + (from.containsKey(op) ? from.get(op) : "?")
                 + " -> " + p));
         return joined.toString();
     }
@@ -58,7 +60,7 @@ public record RescaleReport(String job, Instant started, Map<String, Integer> fr
     /** One line for logs, the live view and events. */
     public String summary() {
         String through = savepoint.map(p -> " through savepoint " + p).orElse("");
-        String took = String.format(java.util.Locale.ROOT, "%.1f s", downtime.toMillis() / 1000.0);
+        String took = String.format(Locale.ROOT, "%.1f s", downtime.toMillis() / 1000.0);
         return failure.map(why -> "rescale of job '" + job + "' (" + changes() + ") failed after " + took + through
                         + ": " + why)
                 .orElse("job '" + job + "' rescaled (" + changes() + ")" + through + "; down for " + took);

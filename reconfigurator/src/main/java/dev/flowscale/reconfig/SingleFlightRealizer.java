@@ -17,6 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What both realizers share: only SCALE decisions, only the operators whose parallelism changes,
@@ -25,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the stage completes.
  */
 abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(SingleFlightRealizer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(SingleFlightRealizer.class);
 
     final Clock clock;
     final Duration timeout;
@@ -125,7 +127,7 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
             try {
                 listener.onRescale(report);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "rescale listener " + listener + " failed on: " + report.summary(), e);
+                LOG.warn("rescale listener {} failed on: {}", listener, report.summary(), e);
             }
         }
     }

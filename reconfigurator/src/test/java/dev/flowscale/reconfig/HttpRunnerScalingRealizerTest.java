@@ -3,6 +3,7 @@ package dev.flowscale.reconfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.testsupport.Ports;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,7 @@ class HttpRunnerScalingRealizerTest {
             throw new AssertionError("nothing may be stopped");
         }
     };
-    private final URI nobody = URI.create("http://127.0.0.1:" + TestingRunnerLauncher.freePort());
+    private final URI nobody = URI.create("http://127.0.0.1:" + Ports.free());
     private HttpRunnerScalingRealizer realizer;
 
     @AfterEach

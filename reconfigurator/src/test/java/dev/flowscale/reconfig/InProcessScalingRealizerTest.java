@@ -8,6 +8,8 @@ import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
 import dev.flowscale.policy.api.ScalingDecision;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Rescales a real keyed counting job in this JVM through the policy's port. */
 class InProcessScalingRealizerTest {
+    private static final RateProfile RATE = RateProfile.constant(20_000);
     private static final long RECORDS = 30_000;
     private static final int KEYS = 200;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -38,14 +41,14 @@ class InProcessScalingRealizerTest {
     void startJob() throws Exception {
         JobConfig config = JobConfig.defaults().withBatchSize(64)
                 .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
-        job = RunningJob.start(CountingJob.graph(20_000, RECORDS, KEYS, 1), config, null);
+        job = RunningJob.start(CountingJob.graph(CountingJob.source(RATE, RECORDS), KEYS, Map.of(), x -> x), config, null);
         assertThat(job.awaitRunning(TIMEOUT)).isTrue();
         realizer = new InProcessScalingRealizer(job, TIMEOUT, listener);
     }
 
     private void restartWith(SourceFunction<Long> source) throws Exception {
         stopJob();
-        job = RunningJob.start(CountingJob.graph(source, KEYS, 1), job.config(), null);
+        job = RunningJob.start(CountingJob.graph(source, KEYS, Map.of(), x -> x), job.config(), null);
         assertThat(job.awaitRunning(TIMEOUT)).isTrue();
         realizer = new InProcessScalingRealizer(job, TIMEOUT, listener);
     }
@@ -161,7 +164,7 @@ class InProcessScalingRealizerTest {
 
     @Test
     void aRestoreThatFailsAtTheNewParallelismRollsBackToTheOldOneFromTheSameSavepointKeepingState() throws Exception {
-        restartWith(new RefusingSource<>(CountingJob.source(20_000, RECORDS), 2));
+        restartWith(new RefusingSource<>(CountingJob.source(RATE, RECORDS), 2));
 
         CompletableFuture<Void> done = realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.SOURCE, 1, 2))
                 .toCompletableFuture();

@@ -1,7 +1,6 @@
 package dev.flowscale.reconfig;
 
-import java.io.IOException;
-import java.net.ServerSocket;
+import dev.flowscale.testsupport.Ports;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +30,7 @@ final class TestingRunnerLauncher implements RunnerLauncher {
 
     @Override
     public URI start(Map<String, Integer> parallelism, Path restoreFrom) {
-        URI runner = neverReady.getAndDecrement() > 0 ? URI.create("http://127.0.0.1:" + freePort())
+        URI runner = neverReady.getAndDecrement() > 0 ? URI.create("http://127.0.0.1:" + Ports.free())
                 : delegate.start(parallelism, restoreFrom);
         starts.add(new Start(Map.copyOf(parallelism), restoreFrom, runner));
         return runner;
@@ -49,13 +48,5 @@ final class TestingRunnerLauncher implements RunnerLauncher {
 
     List<URI> stops() {
         return List.copyOf(stops);
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new AssertionError("no free port", e);
-        }
     }
 }

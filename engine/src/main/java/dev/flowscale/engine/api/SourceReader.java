@@ -1,5 +1,7 @@
 package dev.flowscale.engine.api;
 
+import java.util.List;
+
 /** One source instance's reader; called from that instance's thread only. */
 public interface SourceReader<T> {
 
@@ -30,7 +32,7 @@ public interface SourceReader<T> {
      * The reader's position as splits, taken when a checkpoint barrier passes the source; null
      * if the source cannot be replayed.
      */
-    default java.util.List<?> snapshotSplits() {
+    default List<?> snapshotSplits() {
         return null;
     }
 

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -66,7 +67,7 @@ public final class CheckpointStorage {
     }
 
     /** The newest checkpoint with a manifest. */
-    public java.util.Optional<Path> latestCheckpoint() {
+    public Optional<Path> latestCheckpoint() {
         return completed(checkpoints).max(Comparator.comparingLong(CheckpointStorage::idOf));
     }
 

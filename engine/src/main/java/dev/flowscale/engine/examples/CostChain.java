@@ -6,6 +6,7 @@ import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SyntheticCost;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A source, a chain of map operators each with its own synthetic per-record cost, and a sink:
@@ -35,6 +36,6 @@ public final class CostChain {
 
     /** {@code n} stages named map1..mapN, all with the same cost. */
     public static List<Stage> uniform(int n, SyntheticCost cost) {
-        return java.util.stream.IntStream.rangeClosed(1, n).mapToObj(i -> new Stage("map" + i, cost)).toList();
+        return IntStream.rangeClosed(1, n).mapToObj(i -> new Stage("map" + i, cost)).toList();
     }
 }

@@ -1,5 +1,7 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.checkpoint.CheckpointBarrier;
+
 /** A group of records, or a control event, handed from one instance to another. */
 final class Batch {
     enum Kind { DATA, BARRIER, END_OF_STREAM }
@@ -9,20 +11,20 @@ final class Batch {
     final Kind kind;
     final Object[] records;
     final int size;
-    final dev.flowscale.engine.checkpoint.CheckpointBarrier barrier;
+    final CheckpointBarrier barrier;
 
     private Batch(Kind kind, Object[] records, int size) {
         this(kind, records, size, null);
     }
 
-    private Batch(Kind kind, Object[] records, int size, dev.flowscale.engine.checkpoint.CheckpointBarrier barrier) {
+    private Batch(Kind kind, Object[] records, int size, CheckpointBarrier barrier) {
         this.kind = kind;
         this.records = records;
         this.size = size;
         this.barrier = barrier;
     }
 
-    static Batch barrier(dev.flowscale.engine.checkpoint.CheckpointBarrier barrier) {
+    static Batch barrier(CheckpointBarrier barrier) {
         return new Batch(Kind.BARRIER, null, 0, barrier);
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -27,7 +28,7 @@ final class JobExecution {
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
     private final CountDownLatch opened;
-    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger running = new AtomicInteger();
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
 

@@ -12,10 +12,12 @@ import dev.flowscale.engine.checkpoint.SnapshotReader;
 import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.runner.api.CheckpointStatus;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -310,7 +312,7 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /** The tasks of the current execution (for tests in this package). */
-    java.util.List<Task> tasks() {
+    List<Task> tasks() {
         return execution.tasks();
     }
 
@@ -568,7 +570,7 @@ public final class RunningJob implements AutoCloseable {
         long channels = 0;
         for (var edge : graph.edges()) {
             int to = graph.operator(edge.to()).parallelism();
-            channels += edge.partitioning() == dev.flowscale.engine.graph.Partitioning.FORWARD ? to
+            channels += edge.partitioning() == Partitioning.FORWARD ? to
                     : (long) to * graph.operator(edge.from()).parallelism();
         }
         return channels * config.channelCapacity() * config.batchSize();

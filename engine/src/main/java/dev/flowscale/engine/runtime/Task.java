@@ -4,6 +4,7 @@ import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.checkpoint.InstanceStateFile;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.metrics.InstanceMetrics;
+import dev.flowscale.engine.metrics.InstanceSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +32,7 @@ abstract class Task implements Runnable {
      */
     int publishMask;
     private long sampledAt;
-    private dev.flowscale.engine.metrics.InstanceSnapshot sampledFrom;
+    private InstanceSnapshot sampledFrom;
     static final long TUNE_EVERY_NANOS = 200_000_000L;
     /** Records slower than this publish their pending counts one by one. */
     static final long SLOW_RECORD_NANOS = 1_000L;

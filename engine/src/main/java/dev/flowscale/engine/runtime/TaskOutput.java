@@ -1,6 +1,8 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.Collector;
+import dev.flowscale.engine.metrics.InstanceMetrics;
+import java.util.concurrent.CancellationException;
 
 /**
  * The collector an operator instance emits into: it counts records out and feeds every
@@ -9,7 +11,7 @@ import dev.flowscale.engine.api.Collector;
 final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;
     private long emitted;
-    private dev.flowscale.engine.metrics.InstanceMetrics metrics;
+    private InstanceMetrics metrics;
     private int publishMask;
 
     TaskOutput(RecordWriter[] writers) {
@@ -17,7 +19,7 @@ final class TaskOutput implements Collector<Object> {
     }
 
     /** Where to publish the running count of records out; null when not instrumented. */
-    void publishTo(dev.flowscale.engine.metrics.InstanceMetrics instanceMetrics) {
+    void publishTo(InstanceMetrics instanceMetrics) {
         this.metrics = instanceMetrics;
     }
 
@@ -38,7 +40,7 @@ final class TaskOutput implements Collector<Object> {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.util.concurrent.CancellationException("interrupted while emitting");
+            throw new CancellationException("interrupted while emitting");
         }
     }
 

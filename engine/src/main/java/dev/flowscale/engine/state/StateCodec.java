@@ -6,6 +6,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Writes keys and state values without Java serialization, so that a snapshot survives code
@@ -80,13 +82,13 @@ public final class StateCodec {
 
     /** Strings longer than writeUTF's 64 KB limit are fine here. */
     static void writeString(DataOutput out, String s) throws IOException {
-        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(bytes.length);
         out.write(bytes);
     }
 
     static String readString(DataInput in) throws IOException {
-        return new String(readBytes(in, "a string"), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(readBytes(in, "a string"), StandardCharsets.UTF_8);
     }
 
     /**
@@ -108,7 +110,7 @@ public final class StateCodec {
                 if (filled == length) {
                     return bytes;
                 }
-                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(length, 2L * filled));
+                bytes = Arrays.copyOf(bytes, (int) Math.min(length, 2L * filled));
             }
         } catch (EOFException e) {
             throw new EOFException("the length of " + what + " says " + length + " bytes but the data ends first");

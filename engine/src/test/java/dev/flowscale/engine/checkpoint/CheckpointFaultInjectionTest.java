@@ -14,6 +14,8 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CheckpointFaultInjectionTest {
     private static final long RECORDS = 120_000;
     private static final int KEYS = 200;
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(RateProfile.constant(40_000), RECORDS, KEYS,
-            Map.of(KeyedCountingJob.COUNT, 2), x -> x);
+    private static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(40_000), RECORDS, KEYS,
+            Map.of(CountingJob.COUNT, 2), x -> x);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
@@ -71,11 +73,7 @@ class CheckpointFaultInjectionTest {
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 2, "two checkpoints completed");
             Path aside = breakStorage(dir);
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (job.restarts() == 0) {
-                assertThat(System.nanoTime()).as("the job failed over").isLessThan(deadline);
-                Thread.sleep(5);
-            }
+            Await.until(WAIT, "the job to fail over", () -> job.restarts() > 0);
             repairStorage(dir, aside); // within the restart delay, so the restart finds its checkpoint
             await(job, s -> s.consecutiveFailures() == 0 && job.status() == RunningJob.Status.RUNNING,
                     "the restarted job checkpoints again");
@@ -111,23 +109,14 @@ class CheckpointFaultInjectionTest {
         Files.move(aside, dir.resolve("checkpoints"));
     }
 
-    private static CheckpointStatus await(RunningJob job, Predicate<CheckpointStatus> condition, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            CheckpointStatus status = job.checkpointStatus();
-            if (condition.test(status)) {
-                return status;
-            }
-            assertThat(System.nanoTime()).as(what + "; last status " + status).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static CheckpointStatus await(RunningJob job, Predicate<CheckpointStatus> condition, String what) {
+        return Await.until(WAIT, what, job::checkpointStatus, condition);
     }
 
     private static void assertFinalCountsExact(RunningJob job) throws Exception {
-        KeyedCountingJob.awaitQuiescence(job, WAIT);
+        CountingJob.awaitQuiescence(job, WAIT);
         Path finalState = job.stopWithSavepoint(WAIT);
-        assertThat(SnapshotInspector.mergedKeyedState(finalState, job.graph(), KeyedCountingJob.COUNT,
-                KeyedCountingJob.COUNT_STATE)).isEqualTo(KeyedCountingJob.expected(RECORDS, KEYS));
+        assertThat(SnapshotInspector.mergedKeyedState(finalState, job.graph(), CountingJob.COUNT,
+                CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 }

@@ -5,6 +5,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -21,8 +22,8 @@ public final class CountingRunner {
     /** Records per second: slow enough that the stream outlives many kills, fast enough to end soon after. */
     static final int RATE = 4_000;
     static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(150);
-    static final JobGraph GRAPH = KeyedCountingJob.graph(RateProfile.constant(RATE), RECORDS, KEYS,
-            Map.of(KeyedCountingJob.MAP, 2, KeyedCountingJob.COUNT, 3), x -> x);
+    static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(RATE), RECORDS, KEYS,
+            Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3), x -> x);
 
     private CountingRunner() {
     }
@@ -34,7 +35,7 @@ public final class CountingRunner {
         try (RunningJob job = RunningJob.recover(GRAPH, config, null, line -> System.out.println("restore: " + line))) {
             System.out.println("running");
             System.out.flush();
-            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(120));
+            CountingJob.awaitQuiescence(job, Duration.ofSeconds(120));
             System.out.println("final " + job.stopWithSavepoint(Duration.ofSeconds(20)));
         }
         System.exit(0);

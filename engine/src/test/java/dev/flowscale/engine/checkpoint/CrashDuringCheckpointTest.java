@@ -7,6 +7,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -31,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashDuringCheckpointTest {
     private static final long RECORDS = 60_000;
     private static final int KEYS = 300;
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(RateProfile.constant(60_000), RECORDS, KEYS,
-            Map.of(KeyedCountingJob.MAP, 2, KeyedCountingJob.COUNT, 3), x -> x);
+    private static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(60_000), RECORDS, KEYS,
+            Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3), x -> x);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @TempDir
@@ -97,11 +98,11 @@ class CrashDuringCheckpointTest {
             try (RunningJob job = RunningJob.recover(GRAPH, config(storage), null, log::add)) {
                 assertThat(log).last().asString().contains("restoring the latest complete snapshot in storage")
                         .contains(previous.getFileName().toString());
-                KeyedCountingJob.awaitQuiescence(job, WAIT);
+                CountingJob.awaitQuiescence(job, WAIT);
                 Path end = job.stopWithSavepoint(WAIT);
-                assertThat(SnapshotInspector.mergedKeyedState(end, GRAPH, KeyedCountingJob.COUNT,
-                        KeyedCountingJob.COUNT_STATE)).as("counts after a cut at byte " + offset)
-                        .isEqualTo(KeyedCountingJob.expected(RECORDS, KEYS));
+                assertThat(SnapshotInspector.mergedKeyedState(end, GRAPH, CountingJob.COUNT,
+                        CountingJob.COUNT_STATE)).as("counts after a cut at byte " + offset)
+                        .isEqualTo(CountingJob.expected(RECORDS, KEYS));
             }
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.testing.CountingJob;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * size would show here as hundreds of megabytes.
  */
 class DamagedLengthTest {
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(2_000, 40, Map.of(KeyedCountingJob.COUNT, 8));
+    private static final JobGraph GRAPH = CountingJob.graph(2_000, 40, Map.of(CountingJob.COUNT, 8));
     /** Far more than the whole snapshot, far less than any damaged length would allocate. */
     private static final long ALLOCATION_LIMIT = 16L << 20;
     /** Offset of the first key group's block length: magic, version, key group count, key group. */
@@ -38,9 +39,9 @@ class DamagedLengthTest {
     @Test
     void aHugeLengthWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir) throws Exception {
         Path copy = SnapshotFiles.copyTree(good, dir, "copy");
-        byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, KeyedCountingJob.COUNT, 0));
+        byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
         ByteBuffer.wrap(content).putInt(FIRST_BLOCK_LENGTH, 1 << 30);
-        SnapshotFiles.rewriteStateFile(copy, KeyedCountingJob.COUNT, 0, content);
+        SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
 
         long allocated = allocatedBy(() -> assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
                 .isInstanceOf(SnapshotException.class).hasMessageContaining("is damaged")
@@ -51,9 +52,9 @@ class DamagedLengthTest {
     @Test
     void aHugeElementCountWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir) throws Exception {
         Path copy = SnapshotFiles.copyTree(good, dir, "copy");
-        byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, KeyedCountingJob.COUNT, 0));
+        byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
         ByteBuffer.wrap(content).putInt(8, Integer.MAX_VALUE);
-        SnapshotFiles.rewriteStateFile(copy, KeyedCountingJob.COUNT, 0, content);
+        SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
 
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("the count of key groups says 2147483647");
@@ -62,7 +63,7 @@ class DamagedLengthTest {
     @Test
     void everySingleByteChangeInAStateFileIsRefusedWithoutLargeAllocations(@TempDir Path dir) throws Exception {
         Path copy = SnapshotFiles.copyTree(good, dir, "copy");
-        Path file = SnapshotFiles.stateFile(copy, KeyedCountingJob.COUNT, 1);
+        Path file = SnapshotFiles.stateFile(copy, CountingJob.COUNT, 1);
         byte[] original = Files.readAllBytes(file);
         for (int offset = 0; offset < original.length; offset++) {
             byte[] damaged = original.clone();

@@ -10,6 +10,8 @@ import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.testsupport.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -30,7 +32,7 @@ class ExactlyOnceTest {
 
     @Test
     void countsAreExactAfterManyRandomRescales(@TempDir Path dir) throws Exception {
-        JobGraph graph = KeyedCountingJob.graph(RATE, RECORDS, KEYS, Map.of(), x -> x);
+        JobGraph graph = CountingJob.graph(RATE, RECORDS, KEYS, Map.of(), x -> x);
         Random random = new Random(20261129L);
         JobConfig config = JobConfig.defaults().withBatchSize(128)
                 .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
@@ -58,16 +60,14 @@ class ExactlyOnceTest {
             }
             return seq;
         };
-        JobGraph graph = KeyedCountingJob.graph(RATE, RECORDS, KEYS,
-                Map.of(KeyedCountingJob.MAP, 3, KeyedCountingJob.COUNT, 4), failOnce);
+        JobGraph graph = CountingJob.graph(RATE, RECORDS, KEYS,
+                Map.of(CountingJob.MAP, 3, CountingJob.COUNT, 4), failOnce);
         JobConfig config = JobConfig.defaults().withBatchSize(128)
                 .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
                 .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
         try (RunningJob job = RunningJob.start(graph, config)) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (job.restarts() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.until(Duration.ofSeconds(20), "the job to restart after the injected failure",
+                    () -> job.restarts() > 0);
             assertThat(failed).as("the failure was injected").isTrue();
             assertThat(job.restarts()).as("restarted after the failure").isEqualTo(1);
             assertFinalCountsExact(job, graph);
@@ -75,10 +75,10 @@ class ExactlyOnceTest {
     }
 
     private static void assertFinalCountsExact(RunningJob job, JobGraph graph) throws Exception {
-        KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(30));
+        CountingJob.awaitQuiescence(job, Duration.ofSeconds(30));
         Path finalState = job.stopWithSavepoint(Duration.ofSeconds(30));
         Map<Object, Long> counts = SnapshotInspector.mergedKeyedState(finalState, job.graph(),
-                KeyedCountingJob.COUNT, KeyedCountingJob.COUNT_STATE);
-        assertThat(counts).isEqualTo(KeyedCountingJob.expected(RECORDS, KEYS));
+                CountingJob.COUNT, CountingJob.COUNT_STATE);
+        assertThat(counts).isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 }

@@ -8,6 +8,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.testing.CountingJob;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that checksum, by the structural checks behind it.
  */
 class ManifestTamperingTest {
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(3_000, 50,
-            Map.of(KeyedCountingJob.MAP, 2, KeyedCountingJob.COUNT, 3));
+    private static final JobGraph GRAPH = CountingJob.graph(3_000, 50,
+            Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3));
 
     @TempDir
     static Path storage;
@@ -36,20 +37,20 @@ class ManifestTamperingTest {
 
     @Test
     void theUntouchedSavepointRestoresWithEveryCountExact() {
-        assertThat(SnapshotInspector.mergedKeyedState(good, GRAPH, KeyedCountingJob.COUNT, KeyedCountingJob.COUNT_STATE))
-                .isEqualTo(KeyedCountingJob.expected(3_000, 50));
+        assertThat(SnapshotInspector.mergedKeyedState(good, GRAPH, CountingJob.COUNT, CountingJob.COUNT_STATE))
+                .isEqualTo(CountingJob.expected(3_000, 50));
     }
 
     @Test
     void anyEditWithoutANewChecksumFailsTheManifestsOwnChecksum(@TempDir Path dir) throws IOException {
-        Path copy = tampered(dir, false, m -> SnapshotFiles.instances(m, KeyedCountingJob.COUNT).remove(1));
+        Path copy = tampered(dir, false, m -> SnapshotFiles.instances(m, CountingJob.COUNT).remove(1));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining(copy.toString()).hasMessageContaining("fails its own checksum");
     }
 
     @Test
     void aDroppedInstanceEntryIsRefused(@TempDir Path dir) throws IOException {
-        Path copy = tampered(dir, true, m -> SnapshotFiles.instances(m, KeyedCountingJob.COUNT).remove(1));
+        Path copy = tampered(dir, true, m -> SnapshotFiles.instances(m, CountingJob.COUNT).remove(1));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("2 instance entries for operator 'count', which ran at parallelism 3");
     }
@@ -58,14 +59,14 @@ class ManifestTamperingTest {
     void aDroppedSourceEntryIsRefused(@TempDir Path dir) throws IOException {
         Path copy = tampered(dir, true, m -> m.withArray("operators").remove(0));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
-                .hasMessageContaining("has no entry for operators [" + KeyedCountingJob.SOURCE + "]");
+                .hasMessageContaining("has no entry for operators [" + CountingJob.SOURCE + "]");
     }
 
     @Test
     void aDroppedSourceInstanceIsRefused(@TempDir Path dir) throws IOException {
-        Path copy = tampered(dir, true, m -> SnapshotFiles.instances(m, KeyedCountingJob.SOURCE).remove(0));
+        Path copy = tampered(dir, true, m -> SnapshotFiles.instances(m, CountingJob.SOURCE).remove(0));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
-                .hasMessageContaining("0 instance entries for operator '" + KeyedCountingJob.SOURCE + "'");
+                .hasMessageContaining("0 instance entries for operator '" + CountingJob.SOURCE + "'");
     }
 
     @Test
@@ -77,7 +78,7 @@ class ManifestTamperingTest {
 
     @Test
     void aFilePathIntoAnotherSnapshotIsRefused(@TempDir Path dir) throws IOException {
-        Path copy = tampered(dir, true, m -> ((ObjectNode) SnapshotFiles.instances(m, KeyedCountingJob.COUNT).get(0))
+        Path copy = tampered(dir, true, m -> ((ObjectNode) SnapshotFiles.instances(m, CountingJob.COUNT).get(0))
                 .put("file", "../savepoint-1-0/count-0.state"));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("names file '../savepoint-1-0/count-0.state'")
@@ -93,7 +94,7 @@ class ManifestTamperingTest {
 
     @Test
     void aMissingInstanceFieldNamesItsPath(@TempDir Path dir) throws IOException {
-        Path copy = tampered(dir, false, m -> ((ObjectNode) SnapshotFiles.instances(m, KeyedCountingJob.COUNT).get(1))
+        Path copy = tampered(dir, false, m -> ((ObjectNode) SnapshotFiles.instances(m, CountingJob.COUNT).get(1))
                 .remove("crc32"));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("manifest field 'operators[2].instances[1].crc32' is missing");
@@ -103,7 +104,7 @@ class ManifestTamperingTest {
     void keyGroupsHeldTwiceAreRefused(@TempDir Path dir) throws IOException {
         Path copy = tampered(dir, true, m -> {
             // The manifest lists instances in the order they finished their snapshot: find one that does not start at 0.
-            for (var node : SnapshotFiles.instances(m, KeyedCountingJob.COUNT)) {
+            for (var node : SnapshotFiles.instances(m, CountingJob.COUNT)) {
                 ObjectNode instance = (ObjectNode) node;
                 if (instance.get("keyGroupStart").asInt() > 0) {
                     instance.put("keyGroupStart", instance.get("keyGroupStart").asInt() - 1);
@@ -117,7 +118,7 @@ class ManifestTamperingTest {
 
     @Test
     void aSplitCountThatDisagreesWithTheFileIsRefused(@TempDir Path dir) throws IOException {
-        Path copy = tampered(dir, true, m -> ((ObjectNode) SnapshotFiles.instances(m, KeyedCountingJob.SOURCE).get(0))
+        Path copy = tampered(dir, true, m -> ((ObjectNode) SnapshotFiles.instances(m, CountingJob.SOURCE).get(0))
                 .put("splits", 2));
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("holds 1 source splits but the manifest says 2");

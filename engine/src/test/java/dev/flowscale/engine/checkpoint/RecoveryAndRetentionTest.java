@@ -7,6 +7,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A runner resumes from the newest snapshot it can find; retention keeps N of each kind and the one in use. */
 class RecoveryAndRetentionTest {
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(RateProfile.constant(20_000), 1_000_000, 50,
+    private static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(20_000), 1_000_000, 50,
             Map.of(), x -> x);
     private static final Duration WAIT = Duration.ofSeconds(20);
 

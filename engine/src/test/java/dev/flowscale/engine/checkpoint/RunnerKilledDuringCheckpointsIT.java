@@ -2,6 +2,7 @@ package dev.flowscale.engine.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.testing.CountingJob;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -48,8 +49,8 @@ class RunnerKilledDuringCheckpointsIT {
         long cut = kills.stream().filter(Kill::cut).count();
         System.out.printf("%d kills, %d of them while a checkpoint was being written; the last run resumed from %s%n",
                 KILLS, cut, name(last));
-        assertThat(SnapshotInspector.mergedKeyedState(savepoint, CountingRunner.GRAPH, KeyedCountingJob.COUNT,
-                KeyedCountingJob.COUNT_STATE)).isEqualTo(KeyedCountingJob.expected(CountingRunner.RECORDS,
+        assertThat(SnapshotInspector.mergedKeyedState(savepoint, CountingRunner.GRAPH, CountingJob.COUNT,
+                CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(CountingRunner.RECORDS,
                 CountingRunner.KEYS));
         assertThat(cut).as("kills that cut a checkpoint short").isPositive();
     }

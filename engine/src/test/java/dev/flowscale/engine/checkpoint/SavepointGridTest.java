@@ -8,6 +8,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.testing.CountingJob;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -24,14 +25,14 @@ class SavepointGridTest {
 
     @Test
     void stateWrittenAtAnyParallelismRestoresCompletelyAtAnyOther(@TempDir Path dir) throws Exception {
-        Map<Object, Long> expected = KeyedCountingJob.expected(RECORDS, KEYS);
+        Map<Object, Long> expected = CountingJob.expected(RECORDS, KEYS);
         for (int p = 1; p <= 8; p++) {
-            JobGraph written = KeyedCountingJob.graph(RECORDS, KEYS, Map.of(KeyedCountingJob.COUNT, p));
+            JobGraph written = CountingJob.graph(RECORDS, KEYS, Map.of(CountingJob.COUNT, p));
             Path savepoint = runToSavepoint(written, dir.resolve("p" + p));
             for (int restoredP = 1; restoredP <= 8; restoredP++) {
-                JobGraph restored = written.withParallelism(Map.of(KeyedCountingJob.COUNT, restoredP));
+                JobGraph restored = written.withParallelism(Map.of(CountingJob.COUNT, restoredP));
                 List<Map<Object, Long>> instances = SnapshotInspector.keyedState(savepoint, restored,
-                        KeyedCountingJob.COUNT, KeyedCountingJob.COUNT_STATE);
+                        CountingJob.COUNT, CountingJob.COUNT_STATE);
                 assertCompleteAndDisjoint(instances, expected, restoredP, "written at " + p + ", restored at " + restoredP);
             }
         }
@@ -40,7 +41,7 @@ class SavepointGridTest {
     private static Path runToSavepoint(JobGraph graph, Path storage) throws Exception {
         JobConfig config = JobConfig.defaults().withBatchSize(64).withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         try (RunningJob job = RunningJob.start(graph, config)) {
-            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
+            CountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
             Path savepoint = job.stopWithSavepoint(Duration.ofSeconds(20));
             assertThat(job.status()).isEqualTo(RunningJob.Status.STOPPED);
             return savepoint;

@@ -7,6 +7,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.StateCodec;
+import dev.flowscale.engine.testing.CountingJob;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ final class SnapshotFiles {
     static Path finalSavepoint(JobGraph graph, Path storage) throws Exception {
         JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         try (RunningJob job = RunningJob.start(graph, config)) {
-            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
+            CountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
             return job.stopWithSavepoint(Duration.ofSeconds(20));
         }
     }

@@ -3,14 +3,21 @@ package dev.flowscale.engine.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.api.ListState;
+import dev.flowscale.engine.api.OperatorRuntimeContext;
+import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SnapshotValidationTest {
     private static final long RECORDS = 3_000;
     private static final int KEYS = 50;
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(RECORDS, KEYS, Map.of(KeyedCountingJob.COUNT, 2));
+    private static final JobGraph GRAPH = CountingJob.graph(RECORDS, KEYS, Map.of(CountingJob.COUNT, 2));
 
     @TempDir
     static Path storage;
@@ -37,7 +44,7 @@ class SnapshotValidationTest {
     @BeforeAll
     static void takeAGoodSavepoint() throws Exception {
         try (RunningJob job = RunningJob.start(GRAPH, config(storage))) {
-            KeyedCountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
+            CountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
             good = job.stopWithSavepoint(Duration.ofSeconds(20));
         }
     }
@@ -100,10 +107,10 @@ class SnapshotValidationTest {
     @Test
     void aSavepointOfAnotherTopologyIsRejected(@TempDir Path dir) {
         JobBuilder other = JobBuilder.named("counting");
-        other.source(KeyedCountingJob.SOURCE, Sources.sequence(10)).map("renamed", x -> x)
+        other.source(CountingJob.SOURCE, Sources.sequence(10)).map("renamed", x -> x)
                 .sink("sink", Sinks.counting());
         assertThatThrownBy(() -> RunningJob.start(other.build(), config(dir), good)).isInstanceOf(SnapshotException.class)
-                .hasMessageContaining("operator ids do not match").hasMessageContaining("[" + KeyedCountingJob.MAP + ", " + KeyedCountingJob.COUNT + "]");
+                .hasMessageContaining("operator ids do not match").hasMessageContaining("[" + CountingJob.MAP + ", " + CountingJob.COUNT + "]");
     }
 
     @Test
@@ -115,10 +122,10 @@ class SnapshotValidationTest {
         assertThatThrownBy(() -> RunningJob.start(GRAPH, config(dir), crashed)).isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("never completed");
         try (RunningJob restored = RunningJob.start(GRAPH, config(dir), good)) {
-            KeyedCountingJob.awaitQuiescence(restored, Duration.ofSeconds(20));
+            CountingJob.awaitQuiescence(restored, Duration.ofSeconds(20));
             Path after = restored.stopWithSavepoint(Duration.ofSeconds(20));
-            assertThat(SnapshotInspector.mergedKeyedState(after, GRAPH, KeyedCountingJob.COUNT,
-                    KeyedCountingJob.COUNT_STATE)).isEqualTo(KeyedCountingJob.expected(RECORDS, KEYS));
+            assertThat(SnapshotInspector.mergedKeyedState(after, GRAPH, CountingJob.COUNT,
+                    CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(RECORDS, KEYS));
         }
     }
 
@@ -126,7 +133,7 @@ class SnapshotValidationTest {
     void aRescaleAboveMaxParallelismIsRejectedBeforeAnythingStops(@TempDir Path dir) throws Exception {
         try (RunningJob job = RunningJob.start(GRAPH, config(dir))) {
             String runBefore = job.metrics().runId();
-            assertThatThrownBy(() -> job.rescale(Map.of(KeyedCountingJob.COUNT, 129), Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> job.rescale(Map.of(CountingJob.COUNT, 129), Duration.ofSeconds(5)))
                     .isInstanceOf(InvalidJobException.class).hasMessageContaining("operator 'count'")
                     .hasMessageContaining("above the job's max parallelism 128");
             assertThatThrownBy(() -> job.rescale(Map.of("nope", 2), Duration.ofSeconds(5)))
@@ -140,7 +147,7 @@ class SnapshotValidationTest {
     void operatorListStateIsSplitAndUnionStateIsBroadcastOnRestore(@TempDir Path dir) throws Exception {
         JobBuilder builder = JobBuilder.named("lists");
         builder.source("src", Sources.replayable(null, 900, seq -> seq))
-                .process("remember", KeyedCountingJob.Remember::new).parallelism(3).sink("sink", Sinks.counting());
+                .process("remember", Remember::new).parallelism(3).sink("sink", Sinks.counting());
         JobGraph graph = builder.build();
         Path savepoint;
         try (RunningJob job = RunningJob.start(graph, config(dir))) {
@@ -160,17 +167,14 @@ class SnapshotValidationTest {
         }
     }
 
-    private static void awaitRecords(RunningJob job, String operator, long records) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (job.metrics().instancesOf(operator).stream().mapToLong(i -> i.recordsIn()).sum() < records) {
-            assertThat(System.nanoTime()).as("records reached " + operator).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static void awaitRecords(RunningJob job, String operator, long records) {
+        Await.until(Duration.ofSeconds(20), records + " records to reach " + operator,
+                () -> job.metrics().instancesOf(operator).stream().mapToLong(i -> i.recordsIn()).sum() >= records);
     }
 
     private static Path stateFile(Path snapshot) throws IOException {
         try (Stream<Path> files = Files.list(snapshot)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(KeyedCountingJob.COUNT)).findFirst().orElseThrow();
+            return files.filter(p -> p.getFileName().toString().startsWith(CountingJob.COUNT)).findFirst().orElseThrow();
         }
     }
 
@@ -183,5 +187,26 @@ class SnapshotValidationTest {
             }
         }
         return copy;
+    }
+
+    /** Keeps the records it has seen in operator list state (round-robin redistributed) and in union list state. */
+    private static final class Remember extends ProcessFunction<Long, Long> {
+        static final StateDescriptor<Long> SEEN = StateDescriptor.list("seen", Long.class);
+        static final StateDescriptor<Long> ALL = StateDescriptor.list("all", Long.class);
+        private ListState<Long> seen;
+        private ListState<Long> all;
+
+        @Override
+        public void open(OperatorRuntimeContext context) {
+            seen = context.operatorListState(SEEN);
+            all = context.unionListState(ALL);
+        }
+
+        @Override
+        public void processElement(Long value, Collector<Long> out) {
+            seen.add(value);
+            all.add(value);
+            out.collect((long) seen.get().size() * 1_000_000 + all.get().size());
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.testing.CountingJob;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** One runner owns a snapshot folder; a second is refused, a fenced one cannot commit, a dead one does not block. */
 class StorageOwnershipTest {
-    private static final JobGraph GRAPH = KeyedCountingJob.graph(2_000, 20, Map.of());
+    private static final JobGraph GRAPH = CountingJob.graph(2_000, 20, Map.of());
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T05:00:00Z"), ZoneOffset.UTC);
 
     private static JobConfig config(Path dir) {

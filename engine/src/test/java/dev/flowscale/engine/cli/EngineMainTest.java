@@ -2,6 +2,7 @@ package dev.flowscale.engine.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.testsupport.Await;
 import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -150,8 +151,7 @@ class EngineMainTest {
                 .POST(HttpRequest.BodyPublishers.noBody()).build());
         assertThat(stop.statusCode()).as(stop.body()).isEqualTo(200);
         awaitStatus(http, base.resolve("/api/v1/ready"), 503);
-        Thread.sleep(500);
-        assertThat(runner.isAlive()).as("the runner lingers after the stop").isTrue();
+        Await.holds(Duration.ofMillis(500), "the runner to linger after the stop", runner::isAlive);
         assertThat(send(http, HttpRequest.newBuilder(base.resolve("/api/v1/job")).build()).body())
                 .contains("\"status\":\"STOPPED\"").contains("team-a/orders");
 
@@ -237,21 +237,19 @@ class EngineMainTest {
         return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void awaitStatus(HttpClient http, URI uri, int status) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = send(http, HttpRequest.newBuilder(uri).build()).statusCode();
-                if (last == status) {
-                    return;
-                }
-            } catch (java.io.IOException notYetListening) {
-                last = -1;
-            }
-            Thread.sleep(100);
+    private static void awaitStatus(HttpClient http, URI uri, int status) {
+        Await.until(Duration.ofSeconds(20), uri + " to answer " + status, () -> statusCode(http, uri), code -> code == status);
+    }
+
+    /** The status {@code uri} answers with, or -1 while nothing listens there yet. */
+    private static int statusCode(HttpClient http, URI uri) {
+        try {
+            return send(http, HttpRequest.newBuilder(uri).build()).statusCode();
+        } catch (java.io.IOException notYetListening) {
+            return -1;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot ask " + uri, e);
         }
-        throw new AssertionError(uri + " answered " + last + ", not " + status + ", within 20 s");
     }
 
     @Test

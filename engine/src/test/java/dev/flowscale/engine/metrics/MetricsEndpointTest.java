@@ -9,14 +9,18 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -29,6 +33,11 @@ class MetricsEndpointTest {
             MetricName.OBSERVED_OUTPUT_RATE, MetricName.UTILIZATION, MetricName.BACKPRESSURE_RATIO);
     private static final Pattern SERIES = Pattern.compile("^(flowscale_\\w+?)[{ ]", Pattern.MULTILINE);
 
+    private static final String SINK_RECORDS_IN =
+            "flowscale_records_in_total\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}";
+    private static final String SINK_TRUE_RATE =
+            "flowscale_true_processing_rate_records_per_second\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}";
+
     @Test
     void everyFlowscaleMetricIsServedWithJobOperatorAndInstanceLabels() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -38,10 +47,10 @@ class MetricsEndpointTest {
         JobConfig config = JobConfig.defaults().withMeterRegistry(registry).withRateWindow(Duration.ofMillis(200));
         try (RunningJob running = job.start(config);
              MetricsHttpServer server = MetricsHttpServer.start("127.0.0.1", 0, registry)) {
-            Thread.sleep(1000);
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = Await.until(Duration.ofSeconds(20),
+                    "a scrape with the sink's records and true processing rate", () -> scrape(server),
+                    r -> parsed(r.body(), SINK_RECORDS_IN).orElse(0.0) > 100
+                            && parsed(r.body(), SINK_TRUE_RATE).orElse(0.0) > 2000);
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("text/plain"));
@@ -59,17 +68,26 @@ class MetricsEndpointTest {
             }
             assertThat(body).containsPattern(MetricName.SOURCE_BACKLOG.prometheus() + "\\{instance=\"0\",job=\"scraped\",operator=\"src\"\\}");
             assertThat(body).containsPattern("flowscale_operator_parallelism\\{job=\"scraped\",operator=\"double\"\\} 2");
-            assertThat(value(body, "flowscale_records_in_total\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}"))
-                    .isGreaterThan(100);
-            assertThat(value(body, "flowscale_true_processing_rate_records_per_second\\{instance=\"0\",job=\"scraped\",operator=\"sink\"\\}"))
-                    .isGreaterThan(2000);
+            assertThat(parsed(body, SINK_RECORDS_IN)).as(SINK_RECORDS_IN).hasValueSatisfying(v -> assertThat(v).isGreaterThan(100));
+            assertThat(parsed(body, SINK_TRUE_RATE)).as(SINK_TRUE_RATE).hasValueSatisfying(v -> assertThat(v).isGreaterThan(2000));
         }
         assertThat(registry.scrape()).as("meters removed when the job is closed").doesNotContain("flowscale_records_in_total");
     }
 
-    private static double value(String body, String series) {
+    private static HttpResponse<String> scrape(MetricsHttpServer server) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while scraping", e);
+        }
+    }
+
+    private static Optional<Double> parsed(String body, String series) {
         Matcher m = Pattern.compile(series + " ([0-9.eE+-]+)").matcher(body);
-        assertThat(m.find()).as(series).isTrue();
-        return Double.parseDouble(m.group(1));
+        return m.find() ? Optional.of(Double.parseDouble(m.group(1))) : Optional.empty();
     }
 }

@@ -2,6 +2,8 @@ package dev.flowscale.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 
 /** CPU and memory of one task slot (one operator instance). */
@@ -17,8 +19,8 @@ public class SlotResources {
     public String memory = "256Mi";
 
     @Default("0")
-    @io.fabric8.generator.annotation.Min(0)
-    @io.fabric8.generator.annotation.Max(4)
+    @Min(0)
+    @Max(4)
     @JsonPropertyDescription("Extra slots the runner pod is sized for, as a share of the total parallelism (0.5:"
             + " half as many again), so that a rescale within them happens in place, without a new pod")
     public double headroom;

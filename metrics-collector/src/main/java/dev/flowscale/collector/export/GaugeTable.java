@@ -3,6 +3,7 @@ package dev.flowscale.collector.export;
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,7 @@ final class GaugeTable {
     /** Drops the values of every gauge labelled {@code job} (after the registry removed them). */
     void forget(String job) {
         values.keySet().removeIf(key -> job.equals(key.tags().stream().filter(t -> t.getKey().equals("job"))
-                .map(io.micrometer.core.instrument.Tag::getValue).findFirst().orElse(null)));
+                .map(Tag::getValue).findFirst().orElse(null)));
     }
 
     private AtomicReference<Double> register(Key key, String description, String unit) {

@@ -16,6 +16,7 @@ import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -51,14 +52,9 @@ class ClosedLoopTest {
                 .containsPattern("flowscale_controller_decisions_total\\{job=\"loop\",outcome=\"(recommended|no_change)\"");
     }
 
-    private static ScalingDecision decideOnceComplete(WindowedMetricsProvider provider, Autoscaler autoscaler)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!provider.poll().complete()) {
-            assertThat(System.nanoTime()).as("a complete window before the deadline: " + provider.status())
-                    .isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static ScalingDecision decideOnceComplete(WindowedMetricsProvider provider, Autoscaler autoscaler) {
+        Await.until(Duration.ofSeconds(20), "a complete window", provider::poll, window -> window.complete(),
+                window -> "status " + provider.status());
         return autoscaler.tick().orElseThrow();
     }
 }

@@ -12,6 +12,7 @@ import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.testsupport.Ports;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -39,7 +40,7 @@ class BadInputTest {
 
     @Test
     void anUnreachableRunnerLeavesNoWindowAndTheStatusNamesTheUrlAndTheFix() {
-        URI nobody = URI.create("http://127.0.0.1:" + Await.freePort());
+        URI nobody = URI.create("http://127.0.0.1:" + Ports.free());
 
         WindowStatus status = poll(new RunnerHttpMetricsSource(nobody, TIMEOUT));
 

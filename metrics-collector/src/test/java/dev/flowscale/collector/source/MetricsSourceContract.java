@@ -9,6 +9,7 @@ import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,7 @@ abstract class MetricsSourceContract {
     @Test
     void countersAreCumulativeWithinOneRun() {
         MetricsSample first = source().sample();
-        MetricsSample later = Await.until(Duration.ofSeconds(20), "the sink's records in to grow", () -> {
+        MetricsSample later = Await.value(Duration.ofSeconds(20), "the sink's records in to grow", () -> {
             MetricsSample s = source().sample();
             return sinkIn(s) > sinkIn(first) ? Optional.of(s) : Optional.empty();
         });
@@ -66,7 +67,7 @@ abstract class MetricsSourceContract {
     void theWindowedProviderBuildsACompleteWindowWithDs2Rates() {
         WindowedMetricsProvider provider = new WindowedMetricsProvider(source(),
                 new WindowSettings(windowLength(), Duration.ZERO), List.of());
-        MetricsWindow window = Await.until(Duration.ofSeconds(30), "a complete window, last status "
+        MetricsWindow window = Await.value(Duration.ofSeconds(30), "a complete window, last status "
                 + provider.status(), () -> provider.poll().complete() ? provider.currentWindow() : Optional.empty());
 
         assertThat(window.operators()).containsOnlyKeys("source", "map1", "sink");

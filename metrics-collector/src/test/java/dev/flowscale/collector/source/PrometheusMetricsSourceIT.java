@@ -12,6 +12,9 @@ import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobRunnerApi;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.testsupport.Await;
+import dev.flowscale.testsupport.ChildProcess;
+import dev.flowscale.testsupport.Ports;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -61,7 +64,7 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
         runner = new RunnerHttpMetricsSource(URI.create("http://127.0.0.1:" + endpoint.port()),
                 TIMEOUT);
         source = new PrometheusMetricsSource(prometheusUri, "chain", runner::topology, Clock.systemUTC(), TIMEOUT);
-        Await.until(Duration.ofSeconds(40), "Prometheus to hold every instance's counters", () -> {
+        Await.value(Duration.ofSeconds(40), "Prometheus to hold every instance's counters", () -> {
             prometheus.assertAlive();
             try {
                 MetricsSample s = source.sample();
@@ -73,7 +76,7 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
     }
 
     private void startPrometheus(int targetPort) throws Exception {
-        int port = Await.freePort();
+        int port = Ports.free();
         Path config = temp.resolve("prometheus.yml");
         Files.writeString(config, """
                 global:
@@ -90,7 +93,7 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
                 temp.resolve("prometheus.log"));
         prometheusUri = URI.create("http://127.0.0.1:" + port);
         HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-        Await.until(Duration.ofSeconds(30), "Prometheus to be ready", () -> {
+        Await.value(Duration.ofSeconds(30), "Prometheus to be ready", () -> {
             prometheus.assertAlive();
             try {
                 HttpResponse<Void> r = http.send(HttpRequest.newBuilder(prometheusUri.resolve("/-/ready")).build(),

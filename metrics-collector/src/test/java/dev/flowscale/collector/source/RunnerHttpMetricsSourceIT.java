@@ -3,6 +3,9 @@ package dev.flowscale.collector.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.testsupport.Await;
+import dev.flowscale.testsupport.ChildProcess;
+import dev.flowscale.testsupport.Ports;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,14 +36,14 @@ class RunnerHttpMetricsSourceIT extends MetricsSourceContract {
 
     @BeforeAll
     void startRunner() throws Exception {
-        int port = Await.freePort();
+        int port = Ports.free();
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         runner = ChildProcess.start(List.of(java, "-Xmx256m", "-jar", engineJar().toString(), "run", "chain",
                 "--stages", "1", "--stage-cost", "cpu:20us", "--rate", Integer.toString(RATE),
                 "--parallelism", "map1=2", "--metrics-port", Integer.toString(port), "--duration", "120s",
                 "--print-interval", "60s"), Files.createTempFile(temp, "runner", ".log"));
         source = new RunnerHttpMetricsSource(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
-        Await.until(Duration.ofSeconds(30), "the job runner's API", () -> {
+        Await.value(Duration.ofSeconds(30), "the job runner's API", () -> {
             runner.assertAlive();
             try {
                 return Optional.of(source.topology());

@@ -1,5 +1,6 @@
 package dev.flowscale.policy.api;
 
+import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 
 /**
@@ -15,7 +16,7 @@ public record AutoscalerConfig(Mode mode, Duration policyInterval, int historySi
         Checks.notNull(mode, "autoscaler mode");
         Checks.notNegative(policyInterval, "autoscaler policyInterval");
         if (policyInterval.isZero()) {
-            throw new dev.flowscale.policy.PolicyException("autoscaler policyInterval is zero; use e.g. PT10S");
+            throw new PolicyException("autoscaler policyInterval is zero; use e.g. PT10S");
         }
         Checks.positive(historySize, "autoscaler historySize");
     }

@@ -1,5 +1,7 @@
 package dev.flowscale.policy.api;
 
+import dev.flowscale.policy.PolicyException;
+
 /**
  * Rates of one operator instance over a window, in records per second. True rates divide by the
  * instance's useful time, observed rates by the window length. Values are checked by the policy,
@@ -10,7 +12,7 @@ public record InstanceMetrics(int index, double trueProcessingRate, double trueO
 
     public InstanceMetrics {
         if (index < 0) {
-            throw new dev.flowscale.policy.PolicyException(
+            throw new PolicyException(
                     "instance index is " + index + "; use the 0-based subtask index");
         }
     }

@@ -3,6 +3,7 @@ package dev.flowscale.policy.api;
 import dev.flowscale.policy.PolicyException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -78,7 +79,7 @@ public final class JobTopology {
                         + "' twice; give every operator a unique id");
             }
         }
-        return java.util.Collections.unmodifiableMap(byId);
+        return Collections.unmodifiableMap(byId);
     }
 
     private void checkEdges() {

@@ -1,6 +1,8 @@
 package dev.flowscale.policy.api;
 
+import dev.flowscale.policy.PolicyException;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +22,12 @@ public record ScalingDecision(Instant time, String jobName, Outcome outcome,
         Checks.notNull(outcome, "decision outcome");
         Checks.notNull(blockReason, "decision block reason (use Optional.empty())");
         if ((outcome == Outcome.BLOCKED) != blockReason.isPresent()) {
-            throw new dev.flowscale.policy.PolicyException("decision of job '" + jobName
+            throw new PolicyException("decision of job '" + jobName
                     + "' has outcome " + outcome + " with block reason " + blockReason
                     + "; only BLOCKED decisions carry a block reason");
         }
         reasons = List.copyOf(reasons);
-        operators = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(operators));
+        operators = Collections.unmodifiableMap(new LinkedHashMap<>(operators));
     }
 
     /** A decision whose outcome follows from the operator decisions (SCALE or NO_CHANGE). */

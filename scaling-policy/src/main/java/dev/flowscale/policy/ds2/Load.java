@@ -3,6 +3,7 @@ package dev.flowscale.policy.ds2;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Objects;
 
@@ -19,7 +20,7 @@ final class Load {
     static double of(ScalingDecision d, Collection<String> sources) {
         double[] rates = sources.stream().map(d.operators()::get).filter(Objects::nonNull)
                 .mapToDouble(op -> op.targetInputRate() * (1 - op.catchUpShare())).toArray();
-        return rates.length < sources.size() ? Double.NaN : java.util.Arrays.stream(rates).sum();
+        return rates.length < sources.size() ? Double.NaN : Arrays.stream(rates).sum();
     }
 
     static double threshold(PolicyConfig c) {

@@ -5,6 +5,8 @@ import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -73,7 +75,7 @@ final class Plan {
         Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, rates);
         Map<String, Ds2Formula.Estimate> base = required;
         if (share < 1) {
-            Map<String, Double> shrunk = new java.util.LinkedHashMap<>();
+            Map<String, Double> shrunk = new LinkedHashMap<>();
             SourceTarget.base(topology, window, config, forecasts).forEach((id, t) -> shrunk.put(id, Math.min(t.base(),
                     rates.get(id))));
             base = Ds2Formula.estimate(topology, window, shrunk);
@@ -108,7 +110,7 @@ final class Plan {
 
     private static String bottleneck(List<OperatorDecision> ops, Capacities capacities) {
         return ops.stream().filter(op -> op.targetInputRate() > 0 && op.capacityPerInstance() > 0)
-                .min(java.util.Comparator.comparingDouble(op -> capacities.at(op.operatorId(), op.newParallelism(),
+                .min(Comparator.comparingDouble(op -> capacities.at(op.operatorId(), op.newParallelism(),
                         op.capacityPerInstance()) / op.targetInputRate())).map(OperatorDecision::operatorId).orElse("?");
     }
 }

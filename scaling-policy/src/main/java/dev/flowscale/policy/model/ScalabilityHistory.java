@@ -5,6 +5,7 @@ import dev.flowscale.policy.api.Checks;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ public record ScalabilityHistory(int perParallelism, int parallelisms,
         Map<String, List<CapacityObservation>> copy = new LinkedHashMap<>();
         Checks.notNull(observations, "scalability history observations")
                 .forEach((id, list) -> copy.put(id, List.copyOf(list)));
-        observations = java.util.Collections.unmodifiableMap(copy);
+        observations = Collections.unmodifiableMap(copy);
     }
 
     /** An empty history keeping 5 observations at each of up to 8 parallelisms per operator. */

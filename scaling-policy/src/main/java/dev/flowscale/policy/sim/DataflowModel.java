@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -60,7 +62,7 @@ public final class DataflowModel {
         scenario.operators().forEach(op -> outputs.put(op.id(), topology.outputsOf(op.id())));
         this.sources = topology.sources();
         List<String> order = new ArrayList<>(topology.topologicalOrder());
-        java.util.Collections.reverse(order);
+        Collections.reverse(order);
         this.sinksFirst = List.copyOf(order);
         resetCounters();
     }
@@ -239,7 +241,7 @@ public final class DataflowModel {
      */
     List<StepSample> samplesWithin(Duration window) {
         List<StepSample> recent = new ArrayList<>();
-        java.util.Iterator<StepSample> newestFirst = samples.descendingIterator();
+        Iterator<StepSample> newestFirst = samples.descendingIterator();
         Instant from = samples.isEmpty() ? null : samples.peekLast().end().minus(window);
         while (newestFirst.hasNext()) {
             StepSample s = newestFirst.next();
@@ -248,7 +250,7 @@ public final class DataflowModel {
             }
             recent.add(s);
         }
-        java.util.Collections.reverse(recent);
+        Collections.reverse(recent);
         return recent;
     }
 

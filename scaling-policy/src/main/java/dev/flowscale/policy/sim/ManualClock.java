@@ -1,5 +1,6 @@
 package dev.flowscale.policy.sim;
 
+import dev.flowscale.policy.PolicyException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,7 @@ public final class ManualClock extends Clock {
     /** Moves the clock forward; a negative step is rejected. */
     public synchronized void advance(Duration step) {
         if (step.isNegative()) {
-            throw new dev.flowscale.policy.PolicyException("clock step " + step + " is negative; time only moves forward");
+            throw new PolicyException("clock step " + step + " is negative; time only moves forward");
         }
         now = now.plus(step);
     }

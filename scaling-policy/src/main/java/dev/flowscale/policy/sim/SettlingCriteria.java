@@ -1,5 +1,6 @@
 package dev.flowscale.policy.sim;
 
+import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.Checks;
 import java.time.Duration;
 
@@ -26,7 +27,7 @@ public record SettlingCriteria(Duration catchUp, Duration policyInterval, int ma
         Checks.finiteNotNegative(backlogToleranceSeconds, "settling criteria backlogToleranceSeconds");
         Checks.finiteNotNegative(reserve, "settling criteria reserve");
         if (maxRescalesToSustain < 0 || maxTrims < 0) {
-            throw new dev.flowscale.policy.PolicyException("settling criteria maxRescalesToSustain "
+            throw new PolicyException("settling criteria maxRescalesToSustain "
                     + maxRescalesToSustain + " and maxTrims " + maxTrims + " must not be negative");
         }
     }

@@ -1,6 +1,7 @@
 package dev.flowscale.policy.sim;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,6 +122,6 @@ public record SettlingReport(String scenario, List<LoadChange> loadChanges, List
     /** Violations counted per criterion, in criterion order. */
     public Map<Criterion, Long> violationCounts() {
         return violations.stream().collect(Collectors.groupingBy(Violation::criterion,
-                () -> new java.util.EnumMap<>(Criterion.class), Collectors.counting()));
+                () -> new EnumMap<>(Criterion.class), Collectors.counting()));
     }
 }

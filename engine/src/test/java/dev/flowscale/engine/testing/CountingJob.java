@@ -1,9 +1,10 @@
-package dev.flowscale.reconfig;
+package dev.flowscale.engine.testing;
 
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
+import dev.flowscale.engine.api.MapFunction;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.job.Sources;
@@ -13,6 +14,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.testsupport.Await;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,37 +22,51 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A keyed counting job over a fixed, replayable input: records 0..n-1 at a constant rate, key
- * "k" + (seq % keys), counted per key in value state. Its final state is known in advance.
+ * A keyed counting job over a fixed, replayable input: records 0..n-1 with key "k" + (seq % keys),
+ * through a map ({@link #MAP}, a tap for tests to inject faults) and a keyed count in value state
+ * into a sink. Its final state is known in advance ({@link #expected}), so a test can prove that no
+ * record was lost or counted twice across checkpoints, failures and rescales.
  */
-final class CountingJob {
-    static final String NAME = "counting";
-    static final String SOURCE = "numbers";
-    static final String COUNT = "count";
-    /** How long nothing may move before the job counts as quiet: many records at the test's rates. */
+public final class CountingJob {
+    public static final String NAME = "counting";
+    public static final String SOURCE = "numbers";
+    public static final String MAP = "tag";
+    public static final String COUNT = "count";
+    public static final StateDescriptor<Long> COUNT_STATE = StateDescriptor.value("count", Long.class);
+    /** How long nothing may move before the job counts as quiet: many records at the tests' rates. */
     private static final Duration QUIET = Duration.ofMillis(300);
-    static final StateDescriptor<Long> COUNT_STATE = StateDescriptor.value("count", Long.class);
 
     private CountingJob() {
     }
 
-    static JobGraph graph(double rate, long records, int keys, int countParallelism) {
-        return graph(source(rate, records), keys, countParallelism);
+    /** As fast as the job goes, with the given parallelism per operator (others at 1). */
+    public static JobGraph graph(long records, int keys, Map<String, Integer> parallelism) {
+        return graph(null, records, keys, parallelism, x -> x);
     }
 
-    static SourceFunction<Long> source(double rate, long records) {
-        return Sources.replayable(RateProfile.constant(rate), records, seq -> seq);
+    /** At {@code rate} (null: as fast as the job goes), every record through {@code tap}. */
+    public static JobGraph graph(RateProfile rate, long records, int keys, Map<String, Integer> parallelism,
+                                 MapFunction<Long, Long> tap) {
+        return graph(source(rate, records), keys, parallelism, tap);
     }
 
-    static JobGraph graph(SourceFunction<Long> source, int keys, int countParallelism) {
+    /** With a source of the test's own (a wrapper around {@link #source}, say). */
+    public static JobGraph graph(SourceFunction<Long> source, int keys, Map<String, Integer> parallelism,
+                                 MapFunction<Long, Long> tap) {
         JobBuilder job = JobBuilder.named(NAME);
-        job.source(SOURCE, source)
-                .keyBy(seq -> "k" + (seq % keys))
-                .process(COUNT, Count::new).parallelism(countParallelism).sink("sink", Sinks.counting());
+        job.source(SOURCE, source).map(MAP, tap).keyBy(seq -> "k" + (seq % keys))
+                .process(COUNT, Count::new).sink("sink", Sinks.counting());
+        parallelism.forEach(job::parallelism);
         return job.build();
     }
 
-    static Map<Object, Long> expected(long records, int keys) {
+    /** The replayable source of records 0..records-1 at {@code rate} (null: unthrottled). */
+    public static SourceFunction<Long> source(RateProfile rate, long records) {
+        return Sources.replayable(rate, records, seq -> seq);
+    }
+
+    /** The per-key counts once every record is processed exactly once. */
+    public static Map<Object, Long> expected(long records, int keys) {
         Map<Object, Long> counts = new HashMap<>();
         for (long seq = 0; seq < records; seq++) {
             counts.merge("k" + (seq % keys), 1L, Long::sum);
@@ -60,12 +76,12 @@ final class CountingJob {
 
     /**
      * Waits until nothing moves any more: the source has emitted its last record and the counting
-     * operator has processed it (two samples a poll apart agree, no record is queued).
+     * operator has processed it (two samples {@link #QUIET} apart agree, no record is queued).
      */
-    static void awaitQuiescence(RunningJob job, Duration timeout) {
+    public static void awaitQuiescence(RunningJob job, Duration timeout) {
         AtomicReference<JobMetricsSnapshot> previous = new AtomicReference<>(job.metrics());
         AtomicLong previousAt = new AtomicLong(System.nanoTime());
-        Await.until(timeout, Duration.ofMillis(50), "job '" + NAME + "' to process every record", () -> {
+        Await.until(timeout, "job '" + NAME + "' to process every record", () -> {
             if (System.nanoTime() - previousAt.get() < QUIET.toNanos()) {
                 return false;
             }
@@ -87,7 +103,7 @@ final class CountingJob {
     }
 
     /** Counts records per key in value state. */
-    static final class Count extends KeyedProcessFunction<String, Long, Long> {
+    public static final class Count extends KeyedProcessFunction<String, Long, Long> {
         private ValueState<Long> count;
 
         @Override
