@@ -109,16 +109,37 @@ final class PendingSteps {
         }
         if (runs(parallelism)) {
             PendingChange c = pass.status().pending;
-            finish(!back, parallelism, elapsed(), back ? "the runner at " + c.to + " was not ready within "
-                    + timeout() + "; rolled back to " + c.from + " from the same savepoint " + c.savepoint
+            finish(!back, parallelism, elapsed(), back ? rolledBack(c)
                     : "restored from savepoint " + c.savepoint + " in a new pod");
             return null;
         }
-        if (!back && elapsed().compareTo(timeout()) > 0) {
-            pass.write(st -> st.pending.rollingBack = true);
+        Optional<String> unschedulable = back || !RunnerExecutor.parallelismOnly(pass.status().pending.reason)
+                ? Optional.empty() : ScaleUpBackoff.unschedulable(pass.status());
+        if (unschedulable.isPresent() || !back && elapsed().compareTo(timeout()) > 0) {
+            // A pod the scheduler cannot place goes back now, not at the timeout; it is retried after a backoff.
+            pass.write(st -> {
+                st.pending.rollingBack = true;
+                st.pending.unschedulable = unschedulable.orElse(null);
+            });
             return carryOn();
         }
         return RunnerExecutor.PENDING_RECHECK;
+    }
+
+    /** Why the change was rolled back, for status, the Event and the log. */
+    private String rolledBack(PendingChange c) {
+        String why = c.unschedulable != null ? "could not be scheduled (" + c.unschedulable + ")"
+                : "was not ready within " + timeout();
+        String retry = c.unschedulable == null ? "" : "; tried again after "
+                + ScaleUpBackoff.wait(pass.job().getSpec().rescaling, attemptsAfter(c)).toSeconds()
+                + " s (spec.rescaling.retryBackoff, doubled per failed attempt)";
+        return "the runner at " + c.to + " " + why + "; rolled back to " + c.from + " from the same savepoint "
+                + c.savepoint + retry;
+    }
+
+    private int attemptsAfter(PendingChange c) {
+        var b = pass.status().blockedScaleUp;
+        return b != null && ScaleUpBackoff.matches(b, c.to, c.generation) ? b.attempts + 1 : 1;
     }
 
     /** The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint. */
@@ -184,10 +205,18 @@ final class PendingSteps {
             st.parallelism = new TreeMap<>(parallelism);
             st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
             st.pending = null;
-            if (!succeeded && "autoscaler".equals(c.reason)) {
+            if (c.unschedulable != null) {
+                ScaleUpBackoff.block(st, c, pass.job().getSpec().rescaling, tools.clock().instant());
+            } else if (!succeeded && "autoscaler".equals(c.reason)) {
                 st.desiredParallelism.putAll(parallelism); // the autoscaler decides again from what runs
+            } else if (succeeded) {
+                st.blockedScaleUp = null;
             }
         });
+        if (c.unschedulable != null) {
+            tools.events().warning(pass.job(), JobEvents.SCALING_BLOCKED, ScaleUpBackoff.message(
+                    pass.status().blockedScaleUp));
+        }
         if (!c.from.equals(c.to)) {
             tools.reporting().finished(pass.job(), outcome);
         }

@@ -112,6 +112,8 @@ final class RunnerDeployment {
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
                 "--savepoint-dir", savepointDir(job), "--checkpoint-interval",
                 java.util.Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
+                "--retain", String.valueOf(java.util.Objects.requireNonNullElse(spec.savepoints.retain,
+                        RunnerDefaults.RETAIN)),
                 "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelismArg(parallelism)));

@@ -47,11 +47,19 @@ final class RunnerExecutor {
             return notRunning(pass, existing.get(), target);
         }
         observeRunner(pass, target);
+        Long generation = pass.job().getMetadata().getGeneration();
+        if (ScaleUpBackoff.stale(st, target, generation)) {
+            pass.write(s -> s.blockedScaleUp = null); // the load or the spec changed: start afresh
+        }
         String reason = changeReason(pass, existing.get(), target);
         if (reason == null) {
             return null;
         }
-        boolean templateChanged = !reason.equals("autoscaler") && !reason.equals("spec-parallelism");
+        boolean templateChanged = !parallelismOnly(reason);
+        Optional<Duration> backoff = ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
+        if (!templateChanged && backoff.isPresent()) {
+            return backoff.get(); // an unschedulable scale-up waits out its backoff; a pass then tries it again
+        }
         if (!templateChanged && PodSizing.covers(pass.job().getSpec().resources, st.deployedParallelism, target)) {
             return steps(pass, existing).inPlace(reason, target);
         }
@@ -70,7 +78,9 @@ final class RunnerExecutor {
             boolean newSpec = !java.util.Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
             return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
         }
-        if (target.equals(st.parallelism) || failedBefore(pass, target)) {
+        boolean blocked = st.blockedScaleUp != null
+                && ScaleUpBackoff.matches(st.blockedScaleUp, target, job.getMetadata().getGeneration());
+        if (target.equals(st.parallelism) || failedBefore(pass, target) && !blocked) {
             return null;
         }
         return target.equals(job.getSpec().parallelism) || st.desiredParallelism.isEmpty()
@@ -98,7 +108,15 @@ final class RunnerExecutor {
         pass.write(st -> st.parallelism = runs);
     }
 
-    /** A target that failed for this generation is not tried again until the spec or the target changes. */
+    /** Whether a change of this reason changes only the parallelism (the pod template stays). */
+    static boolean parallelismOnly(String reason) {
+        return reason.equals("autoscaler") || reason.equals("spec-parallelism");
+    }
+
+    /**
+     * A target that failed for this generation is not tried again until the spec or the target
+     * changes; one the scheduler could not place is tried again after its backoff ({@link ScaleUpBackoff}).
+     */
     private static boolean failedBefore(ReconcileStatus pass, Map<String, Integer> target) {
         var last = pass.status().lastRescale;
         return last != null && !last.succeeded && target.equals(last.to)

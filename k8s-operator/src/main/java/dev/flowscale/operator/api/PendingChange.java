@@ -39,6 +39,9 @@ public class PendingChange {
     @JsonPropertyDescription("true once the deadline passed and the runner is restored at the previous parallelism")
     public Boolean rollingBack;
 
+    @JsonPropertyDescription("Why the new pod cannot run (the scheduler's message) when it is rolled back for that")
+    public String unschedulable;
+
     @JsonPropertyDescription("metadata.generation of the spec the change applies")
     public Long generation;
 }

@@ -49,6 +49,9 @@ public class StreamJobStatus {
     @JsonPropertyDescription("The last rescale: path (in-place or pod-replacement), downtime, result")
     public RescaleOutcome lastRescale;
 
+    @JsonPropertyDescription("A scale-up the scheduler could not place: its reason and when it is tried again")
+    public BlockedRescale blockedScaleUp;
+
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
     public String lastSavepoint;
 

@@ -1,0 +1,205 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.AutoscalerMode;
+import dev.flowscale.operator.api.BlockedRescale;
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.policy.sim.ManualClock;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scale-up whose new pod the scheduler cannot place (PodScheduled False, reason Unschedulable,
+ * "0/3 nodes are available: 3 Insufficient cpu.", as a real API server reports it) is rolled back
+ * from the same savepoint at once and tried again only after a backoff that doubles. The operator
+ * runs on a manual clock that the test steps; everything else (the API server, the runner process,
+ * the pod life cycle played by {@link LocalKubelet} and {@link LocalScheduler}) runs in real time.
+ * The nodes have 1500m CPU free: the runner at split=1,count=1 (2 slots of 500m) fits, at split=4
+ * (5 slots) it does not. The scale-up is recorded in status as the autoscaler records one.
+ */
+class UnschedulableScaleUpIT {
+    static final String NS = RunnerJobHarness.NS;
+    static final Map<String, Integer> BIG = Map.of("split", 4);
+    final OptimisticMockServer server = new OptimisticMockServer();
+    final KubernetesClient client = server.client();
+    final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T08:00:00Z"));
+    Operator operator;
+    JobAutoscalers loops;
+    LocalKubelet kubelet;
+    LocalScheduler scheduler;
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void stop() {
+        operator.stop();
+        loops.close();
+        scheduler.close();
+        kubelet.close();
+        client.close();
+        server.close();
+    }
+
+    @Test
+    void anUnschedulableScaleUpIsRolledBackAtOnceAndRetriedOnlyAfterABackoffThatDoubles() throws IOException {
+        start();
+        StreamJob running = awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        List<Duration> spacing = new ArrayList<>();
+
+        askForTheScaleUp();
+        BlockedRescale first = awaitBlocked(1);
+        assertThat(first.reason).isEqualTo("Unschedulable");
+        assertThat(first.message).contains("0/3 nodes are available: 3 Insufficient cpu.");
+        spacing.add(Duration.between(Instant.parse(first.lastAttempt), Instant.parse(first.nextRetry)));
+        StreamJob blocked = awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        assertThat(blocked.getStatus().parallelism).containsEntry("split", 1);
+        assertThat(blocked.getStatus().lastRescale.succeeded).isFalse();
+        assertThat(blocked.getStatus().lastRescale.message).contains("could not be scheduled")
+                .contains("from the same savepoint " + blocked.getStatus().lastSavepoint);
+        assertThat(args()).contains("--parallelism count=1,split=1")
+                .contains("--restore-from " + blocked.getStatus().lastSavepoint);
+        assertThat(Conditions.find(blocked.getStatus(), Conditions.SCALING).orElseThrow().getReason())
+                .isEqualTo(ScaleUpBackoff.REASON);
+        assertThat(RunnerJobHarness.events(client, JobEvents.SCALING_BLOCKED)).isNotEmpty();
+
+        BlockedRescale second = retryAfter(spacing.get(0));
+        spacing.add(Duration.between(Instant.parse(second.lastAttempt), Instant.parse(second.nextRetry)));
+        BlockedRescale third = retryAfter(spacing.get(1));
+        spacing.add(Duration.between(Instant.parse(third.lastAttempt), Instant.parse(third.nextRetry)));
+
+        assertThat(spacing).containsExactly(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(4));
+        assertThat(kubelet.restarts()).isZero();
+        assertThat(running.getStatus().observedGeneration).isEqualTo(1L);
+    }
+
+    @Test
+    void aNewParallelismWhileBlockedIsTriedAtOnce() throws IOException {
+        start();
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        askForTheScaleUp();
+        awaitBlocked(1);
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+
+        StreamJobs.editStatus(client, NS, "wc", st -> st.desiredParallelism.put("split", 2)); // the load changed
+
+        StreamJob done = awaitJob(j -> j.getStatus().lastRescale != null && j.getStatus().lastRescale.succeeded);
+        assertThat(done.getStatus().parallelism).containsEntry("split", 2);
+        assertThat(done.getStatus().blockedScaleUp).isNull();
+    }
+
+    /**
+     * Steps the clock to just before the retry is due and makes the operator look (a pass on an
+     * annotation change): no new attempt; then past it: the attempt is made, fails the same way and
+     * is recorded as the next one.
+     */
+    private BlockedRescale retryAfter(Duration backoff) {
+        int attempts = blockedScaleUp().attempts;
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().pending == null);
+        int podsBefore = kubelet.started();
+        String argsBefore = args();
+        clock.advance(backoff.minusSeconds(1));
+        poke("early-" + attempts);
+        holdFor(Duration.ofSeconds(3), () -> args().equals(argsBefore) && job().getStatus().pending == null,
+                "no attempt before the backoff passed");
+        assertThat(blockedScaleUp().attempts).isEqualTo(attempts);
+        assertThat(kubelet.started()).isEqualTo(podsBefore);
+
+        clock.advance(Duration.ofSeconds(2));
+        poke("due-" + attempts);
+        return awaitBlocked(attempts + 1);
+    }
+
+    private void askForTheScaleUp() {
+        StreamJobs.editStatus(client, NS, "wc", st -> st.desiredParallelism.putAll(BIG));
+    }
+
+    /** An annotation change: the reconciler is not generation-aware, so it makes a pass. */
+    private void poke(String value) {
+        client.resources(StreamJob.class).inNamespace(NS).withName("wc")
+                .edit(j -> {
+                    j.getMetadata().getAnnotations().put("test/poke", value);
+                    return j;
+                });
+    }
+
+    /** Checks {@code check} stays true for {@code period} (a negative claim needs a period; polled, not slept). */
+    private static void holdFor(Duration period, java.util.function.BooleanSupplier check, String what) {
+        long end = System.nanoTime() + period.toNanos();
+        while (System.nanoTime() < end) {
+            assertThat(check.getAsBoolean()).as(what).isTrue();
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+    }
+
+    private BlockedRescale awaitBlocked(int attempts) {
+        return awaitJob(j -> j.getStatus().blockedScaleUp != null && j.getStatus().blockedScaleUp.attempts == attempts
+                && j.getStatus().pending == null).getStatus().blockedScaleUp;
+    }
+
+    private BlockedRescale blockedScaleUp() {
+        return job().getStatus().blockedScaleUp;
+    }
+
+    private void start() throws IOException {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+        kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), RunnerJobHarness.freePort(),
+                dir, UnschedulableScaleUpIT::fitsTheNodes);
+        scheduler = new LocalScheduler(client, NS, "wc-runner", new Quantity("1500m"));
+        loops = FlowscaleOperator.loops(client, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                j -> kubelet.address(), AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC());
+        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
+                Duration.ofSeconds(10)), clock);
+        operator.start();
+        StreamJob job = AutoscalingIT.bottleneckedWordCount(NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
+        job.getSpec().rescaling.retryBackoff = "1m";
+        job.getSpec().rescaling.maxRetryBackoff = "30m";
+        job.getMetadata().setAnnotations(new java.util.HashMap<>());
+        client.resource(job).create();
+    }
+
+    /** The kubelet starts only what the scheduler placed: at most 3 slots of 500m. */
+    static boolean fitsTheNodes(List<String> args) {
+        int at = args.indexOf("--parallelism");
+        int slots = at < 0 ? 1 : Arrays.stream(args.get(at + 1).split(","))
+                .mapToInt(kv -> Integer.parseInt(kv.substring(kv.indexOf('=') + 1))).sum();
+        return slots <= 3;
+    }
+
+    private StreamJob job() {
+        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
+    }
+
+    private String args() {
+        return RunnerJobHarness.args(client);
+    }
+
+    private StreamJob awaitJob(Predicate<StreamJob> check) {
+        return RunnerJobHarness.awaitJob(client, check);
+    }
+}
