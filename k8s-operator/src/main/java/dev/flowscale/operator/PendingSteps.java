@@ -40,6 +40,27 @@ final class PendingSteps {
 
     Duration replacePod(String reason, Map<String, Integer> target) {
         record(reason, PendingChange.POD_REPLACEMENT, target);
+        return stopThenCarryOn();
+    }
+
+    /** Resizes the running pod in place ({@link PodResizeSteps}), falling back to replacing it. */
+    Duration resizePod(String reason, Map<String, Integer> target) {
+        record(reason, PendingChange.IN_PLACE_RESIZE, target);
+        return carryOn();
+    }
+
+    /** The pod could not be resized: the change goes on as a pod replacement, and says why. */
+    Duration replaceInstead(String why) {
+        pass.write(st -> {
+            st.pending.path = PendingChange.POD_REPLACEMENT;
+            st.pending.resizeRefused = why;
+        });
+        tools.events().normal(pass.job(), JobEvents.POD_RESIZE_REFUSED, "runner " + RunnerResources.runnerName(
+                pass.job()) + " cannot be resized in place (" + why + "): replacing its pod instead");
+        return stopThenCarryOn();
+    }
+
+    private Duration stopThenCarryOn() {
         String savepoint;
         try {
             savepoint = tools.control().stopWithSavepoint(pass.job());
@@ -83,6 +104,9 @@ final class PendingSteps {
         if (PendingChange.IN_PLACE.equals(c.path)) {
             return carryOnInPlace("the operator restarted during the in-place rescale");
         }
+        if (PendingChange.IN_PLACE_RESIZE.equals(c.path)) {
+            return new PodResizeSteps(pass, this, tools).carryOn();
+        }
         if (c.savepoint == null) {
             return findSavepoint();
         }
@@ -98,6 +122,8 @@ final class PendingSteps {
         pass.write(st -> {
             st.deployedParallelism = new TreeMap<>(parallelism);
             st.deployedSavepoint = c.savepoint;
+            st.resizedPod = null; // a new pod, sized by its template
+            st.resizedSlots = null;
         });
         return observe(parallelism, back);
     }
@@ -110,7 +136,8 @@ final class PendingSteps {
         if (runs(parallelism)) {
             PendingChange c = pass.status().pending;
             finish(!back, parallelism, elapsed(), back ? rolledBack(c)
-                    : "restored from savepoint " + c.savepoint + " in a new pod");
+                    : "restored from savepoint " + c.savepoint + " in a new pod" + (c.resizeRefused == null ? ""
+                    : " (no in-place resize: " + c.resizeRefused + ")"));
             return null;
         }
         Optional<String> unschedulable = back || !RunnerExecutor.parallelismOnly(pass.status().pending.reason)
@@ -161,7 +188,7 @@ final class PendingSteps {
     }
 
     /** After an in-place request failed or went unanswered: what does the runner run now? */
-    private Duration carryOnInPlace(String why) {
+    Duration carryOnInPlace(String why) {
         PendingChange c = pass.status().pending;
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isPresent() && state.get().runs(c.to)) {
@@ -186,11 +213,11 @@ final class PendingSteps {
                 && tools.control().stateIfReachable(pass.job()).map(s -> s.runs(parallelism)).orElse(false);
     }
 
-    private Duration elapsed() {
+    Duration elapsed() {
         return Duration.between(Instant.parse(pass.status().pending.started), tools.clock().instant());
     }
 
-    private void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
+    void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
         PendingChange c = pass.status().pending;
         var outcome = new RescaleOutcome();
         outcome.time = tools.clock().instant().toString();
@@ -223,7 +250,7 @@ final class PendingSteps {
     }
 
     /** spec.timeouts.rescale, or the operator's default. */
-    private Duration timeout() {
+    Duration timeout() {
         return tools.timeout().apply(pass.job());
     }
 }

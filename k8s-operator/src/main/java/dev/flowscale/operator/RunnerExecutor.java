@@ -60,8 +60,12 @@ final class RunnerExecutor {
         if (!templateChanged && backoff.isPresent()) {
             return backoff.get(); // an unschedulable scale-up waits out its backoff; a pass then tries it again
         }
-        if (!templateChanged && PodSizing.covers(pass.job().getSpec().resources, st.deployedParallelism, target)) {
+        if (!templateChanged && PodSizing.covers(podSlots(pass), target)) {
             return steps(pass, existing).inPlace(reason, target);
+        }
+        if (!templateChanged && Boolean.TRUE.equals(pass.job().getSpec().rescaling.inPlacePodResize)
+                && runnerPod(pass.job()).isPresent()) {
+            return steps(pass, existing).resizePod(reason, target);
         }
         return steps(pass, existing).replacePod(reason, target);
     }
@@ -106,6 +110,31 @@ final class RunnerExecutor {
             }
         });
         pass.write(st -> st.parallelism = runs);
+    }
+
+    /**
+     * The slots of the running pod: its template's, or what it was resized to in place while it is
+     * still the pod that was resized (a pod the Deployment recreated has its template's again).
+     */
+    private int podSlots(ReconcileStatus pass) {
+        StreamJobStatus st = pass.status();
+        int template = PodSizing.slots(pass.job().getSpec().resources, st.deployedParallelism);
+        if (st.resizedSlots == null) {
+            return template;
+        }
+        boolean same = runnerPod(pass.job()).map(p -> p.getMetadata().getName().equals(st.resizedPod)).orElse(false);
+        if (!same) {
+            pass.write(s -> {
+                s.resizedPod = null;
+                s.resizedSlots = null;
+            });
+            return template;
+        }
+        return Math.max(template, st.resizedSlots);
+    }
+
+    private Optional<io.fabric8.kubernetes.api.model.Pod> runnerPod(StreamJob job) {
+        return tools.cluster().pod(job.getMetadata().getNamespace(), RunnerResources.selector(job));
     }
 
     /** Whether a change of this reason changes only the parallelism (the pod template stays). */
@@ -162,6 +191,8 @@ final class RunnerExecutor {
         pass.write(st -> {
             st.deployedParallelism = new TreeMap<>(parallelism);
             st.deployedSavepoint = savepoint;
+            st.resizedPod = null;
+            st.resizedSlots = null;
             st.parallelism = new TreeMap<>(parallelism);
         });
     }

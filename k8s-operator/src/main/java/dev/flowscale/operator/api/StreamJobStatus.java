@@ -37,6 +37,12 @@ public class StreamJobStatus {
     @JsonPropertyDescription("The runner's checkpoint failures (condition Checkpointing says whether the latest failed)")
     public CheckpointFailures checkpoints;
 
+    @JsonPropertyDescription("The runner pod resized in place, whose slots are resizedSlots (not its template's)")
+    public String resizedPod;
+
+    @JsonPropertyDescription("Slots the pod resizedPod was resized to")
+    public Integer resizedSlots;
+
     @JsonPropertyDescription("Savepoint the runner pod was started from (its --restore-from)")
     public String deployedSavepoint;
 
