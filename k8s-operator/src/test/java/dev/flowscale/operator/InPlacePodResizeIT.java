@@ -8,15 +8,8 @@ import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,25 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InPlacePodResizeIT {
     static final String NS = RunnerJobHarness.NS;
-    final OptimisticMockServer server = new OptimisticMockServer();
-    final KubernetesClient client = server.client();
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Operator operator;
-    JobAutoscalers loops;
-    LocalKubelet kubelet;
-    LocalScheduler scheduler;
+    final RunnerClusterFixture cluster = new RunnerClusterFixture();
+    final OptimisticMockServer server = cluster.server;
+    final KubernetesClient client = cluster.client;
 
     @TempDir
     Path dir;
 
     @AfterEach
     void stop() {
-        operator.stop();
-        loops.close();
-        scheduler.close();
-        kubelet.close();
-        client.close();
-        server.close();
+        cluster.close();
     }
 
     @Test
@@ -68,7 +52,7 @@ class InPlacePodResizeIT {
 
         assertThat(done.getStatus().lastRescale.path).isEqualTo(PendingChange.IN_PLACE_RESIZE);
         assertThat(done.getStatus().lastRescale.succeeded).isTrue();
-        assertThat(kubelet.started()).as("the pod was not replaced").isEqualTo(1);
+        assertThat(cluster.kubelet.started()).as("the pod was not replaced").isEqualTo(1);
         assertThat(RunnerJobHarness.args(client)).contains("--parallelism count=1,split=1")
                 .doesNotContain("--restore-from");
         assertThat(runnerPod().getSpec().getContainers().get(0).getResources().getRequests())
@@ -77,7 +61,7 @@ class InPlacePodResizeIT {
         assertThat(done.getStatus().resizedSlots).isEqualTo(4);
         assertThat(RunnerJobHarness.events(client, JobEvents.RESCALED)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(in-place-resize)").contains("resized in place"));
-        assertThat(registry.scrape()).contains("flowscale_controller_rescale_path_downtime_seconds_count{job=\""
+        assertThat(cluster.registry.scrape()).contains("flowscale_controller_rescale_path_downtime_seconds_count{job=\""
                 + NS + "/wc\",path=\"in-place-resize\",result=\"succeeded\"} 1");
         ManifestAuthorizer rbac = ManifestAuthorizer.operatorManifest();
         assertThat(server.resizeRequests()).isNotEmpty().allSatisfy(r -> assertThat(rbac.allows(NS,
@@ -115,7 +99,7 @@ class InPlacePodResizeIT {
         assertThat(done.getStatus().lastRescale.path).isEqualTo(PendingChange.POD_REPLACEMENT);
         assertThat(server.resizeRequests()).isEmpty();
         assertThat(done.getStatus().lastRescale.succeeded).as(done.getStatus().lastRescale.message).isTrue();
-        assertThat(kubelet.started()).isEqualTo(2);
+        assertThat(cluster.kubelet.started()).isEqualTo(2);
     }
 
     private void assertReplacedBecause(StreamJob done, String why) {
@@ -124,7 +108,7 @@ class InPlacePodResizeIT {
         assertThat(done.getStatus().lastRescale.message).contains("no in-place resize: ").contains(why);
         assertThat(RunnerJobHarness.events(client, JobEvents.POD_RESIZE_REFUSED)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains(why));
-        assertThat(kubelet.started()).as("a new pod").isEqualTo(2);
+        assertThat(cluster.kubelet.started()).as("a new pod").isEqualTo(2);
         assertThat(RunnerJobHarness.args(client)).contains("--parallelism count=1,split=3")
                 .contains("--restore-from " + done.getStatus().lastSavepoint);
         assertThat(runnerState().parallelism()).containsEntry("split", 3);
@@ -139,20 +123,9 @@ class InPlacePodResizeIT {
     }
 
     private void start(String nodeCpu, Consumer<StreamJob> customize) throws IOException {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
-        kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), RunnerJobHarness.freePort(),
-                dir, args -> true);
-        scheduler = new LocalScheduler(client, NS, "wc-runner", new Quantity("4"), new Quantity(nodeCpu));
-        loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(), Duration.ofSeconds(60),
-                Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10)), Clock.systemUTC());
-        operator.start();
         StreamJob job = AutoscalingIT.bottleneckedWordCount(NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
         customize.accept(job);
-        client.resource(job).create();
+        cluster.start(dir, args -> true, "4", nodeCpu, Duration.ofSeconds(60), Clock.systemUTC(), job);
     }
 
     private Pod runnerPod() {
@@ -161,11 +134,6 @@ class InPlacePodResizeIT {
     }
 
     private RunnerControl.RunnerState runnerState() {
-        return new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(5)).state(job());
+        return cluster.runnerState();
     }
-
-    private StreamJob job() {
-        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
-    }
-
 }

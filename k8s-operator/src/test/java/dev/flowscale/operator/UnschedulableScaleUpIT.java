@@ -7,18 +7,9 @@ import dev.flowscale.operator.api.BlockedRescale;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.policy.sim.ManualClock;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,25 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
 class UnschedulableScaleUpIT {
     static final String NS = RunnerJobHarness.NS;
     static final Map<String, Integer> BIG = Map.of("split", 4);
-    final OptimisticMockServer server = new OptimisticMockServer();
-    final KubernetesClient client = server.client();
+    final RunnerClusterFixture cluster = new RunnerClusterFixture();
+    final KubernetesClient client = cluster.client;
     final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T08:00:00Z"));
-    Operator operator;
-    JobAutoscalers loops;
-    LocalKubelet kubelet;
-    LocalScheduler scheduler;
 
     @TempDir
     Path dir;
 
     @AfterEach
     void stop() {
-        operator.stop();
-        loops.close();
-        scheduler.close();
-        kubelet.close();
-        client.close();
-        server.close();
+        cluster.close();
     }
 
     @Test
@@ -92,7 +74,7 @@ class UnschedulableScaleUpIT {
         spacing.add(Duration.between(Instant.parse(third.lastAttempt), Instant.parse(third.nextRetry)));
 
         assertThat(spacing).containsExactly(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(4));
-        assertThat(kubelet.restarts()).isZero();
+        assertThat(cluster.kubelet.restarts()).isZero();
         assertThat(running.getStatus().observedGeneration).isEqualTo(1L);
     }
 
@@ -119,14 +101,14 @@ class UnschedulableScaleUpIT {
     private BlockedRescale retryAfter(Duration backoff) {
         int attempts = blockedScaleUp().attempts;
         awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().pending == null);
-        int podsBefore = kubelet.started();
+        int podsBefore = cluster.kubelet.started();
         String argsBefore = args();
         clock.advance(backoff.minusSeconds(1));
         poke("early-" + attempts);
         holdFor(Duration.ofSeconds(3), () -> args().equals(argsBefore) && job().getStatus().pending == null,
                 "no attempt before the backoff passed");
         assertThat(blockedScaleUp().attempts).isEqualTo(attempts);
-        assertThat(kubelet.started()).isEqualTo(podsBefore);
+        assertThat(cluster.kubelet.started()).isEqualTo(podsBefore);
 
         clock.advance(Duration.ofSeconds(2));
         poke("due-" + attempts);
@@ -165,22 +147,12 @@ class UnschedulableScaleUpIT {
     }
 
     private void start() throws IOException {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
-        kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), RunnerJobHarness.freePort(),
-                dir, UnschedulableScaleUpIT::fitsTheNodes);
-        scheduler = new LocalScheduler(client, NS, "wc-runner", new Quantity("1500m"));
-        loops = FlowscaleOperator.loops(client, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-                j -> kubelet.address(), AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10)), clock);
-        operator.start();
         StreamJob job = AutoscalingIT.bottleneckedWordCount(NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
         job.getSpec().rescaling.retryBackoff = "1m";
         job.getSpec().rescaling.maxRetryBackoff = "30m";
         job.getMetadata().setAnnotations(new java.util.HashMap<>());
-        client.resource(job).create();
+        cluster.start(dir, UnschedulableScaleUpIT::fitsTheNodes, "1500m", "1500m", AutoscalingIT.RESCALE_TIMEOUT,
+                clock, job);
     }
 
     /** The kubelet starts only what the scheduler placed: at most 3 slots of 500m. */
@@ -192,7 +164,7 @@ class UnschedulableScaleUpIT {
     }
 
     private StreamJob job() {
-        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
+        return cluster.job();
     }
 
     private String args() {
