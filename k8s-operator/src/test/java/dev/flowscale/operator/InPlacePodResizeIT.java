@@ -15,7 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,17 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InPlacePodResizeIT {
     static final String NS = RunnerJobHarness.NS;
+    @AutoClose
     final RunnerClusterFixture cluster = new RunnerClusterFixture();
     final OptimisticMockServer server = cluster.server;
     final KubernetesClient client = cluster.client;
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-    }
 
     @Test
     void aScaleUpBeyondThePodResizesTheRunningPodAndRescalesInsideIt() throws IOException {

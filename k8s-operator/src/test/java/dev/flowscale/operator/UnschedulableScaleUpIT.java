@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,17 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
 class UnschedulableScaleUpIT {
     static final String NS = RunnerJobHarness.NS;
     static final Map<String, Integer> BIG = Map.of("split", 4);
+    @AutoClose
     final RunnerClusterFixture cluster = new RunnerClusterFixture();
     final KubernetesClient client = cluster.client;
     final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T08:00:00Z"));
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-    }
 
     @Test
     void anUnschedulableScaleUpIsRolledBackAtOnceAndRetriedOnlyAfterABackoffThatDoubles() throws IOException {
