@@ -55,11 +55,20 @@ final class RunnerExecutor {
         if (reason == null) {
             return null;
         }
-        boolean templateChanged = !parallelismOnly(reason);
         Optional<Duration> backoff = ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
-        if (!templateChanged && backoff.isPresent()) {
+        if (parallelismOnly(reason) && backoff.isPresent()) {
             return backoff.get(); // an unschedulable scale-up waits out its backoff; a pass then tries it again
         }
+        return change(pass, existing, reason, target);
+    }
+
+    /**
+     * Takes the cheapest path that can make the change: in place when the pod's slots cover the
+     * parallelism, in place after resizing the pod where the cluster may, else a new pod.
+     */
+    private Duration change(ReconcileStatus pass, Optional<Deployment> existing, String reason,
+                            Map<String, Integer> target) {
+        boolean templateChanged = !parallelismOnly(reason);
         if (!templateChanged && PodSizing.covers(podSlots(pass), target)) {
             return steps(pass, existing).inPlace(reason, target);
         }

@@ -55,10 +55,12 @@ class InPlacePodResizeIT {
                 .containsEntry("cpu", new Quantity("2000m")).containsEntry("memory", new Quantity("1024Mi"));
         assertThat(runnerState().parallelism()).containsEntry("split", 3);
         assertThat(done.getStatus().resizedSlots).isEqualTo(4);
+        // The rescale is reported (Event, then metric) just after its end is written in status.
+        String metric = "flowscale_controller_rescale_path_downtime_seconds_count{job=\"" + NS
+                + "/wc\",path=\"in-place-resize\",result=\"succeeded\"} 1";
+        Eventually.await("the resize rescale's metric", cluster.registry::scrape, scrape -> scrape.contains(metric));
         assertThat(RunnerJobHarness.events(client, JobEvents.RESCALED)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(in-place-resize)").contains("resized in place"));
-        assertThat(cluster.registry.scrape()).contains("flowscale_controller_rescale_path_downtime_seconds_count{job=\""
-                + NS + "/wc\",path=\"in-place-resize\",result=\"succeeded\"} 1");
         ManifestAuthorizer rbac = ManifestAuthorizer.operatorManifest();
         assertThat(server.resizeRequests()).isNotEmpty().allSatisfy(r -> assertThat(rbac.allows(NS,
                 ApiCall.of(r.split(" ")[0], r.split(" ")[1]).orElseThrow())).as(r + " granted").isTrue());

@@ -62,7 +62,8 @@ class UnschedulableScaleUpIT {
                 .contains("--restore-from " + blocked.getStatus().lastSavepoint);
         assertThat(Conditions.find(blocked.getStatus(), Conditions.SCALING).orElseThrow().getReason())
                 .isEqualTo(ScaleUpBackoff.REASON);
-        assertThat(RunnerJobHarness.events(client, JobEvents.SCALING_BLOCKED)).isNotEmpty();
+        Eventually.await("a ScalingBlocked Event", () -> RunnerJobHarness.events(client, JobEvents.SCALING_BLOCKED),
+                events -> !events.isEmpty()); // sent just after the status write
 
         BlockedRescale second = retryAfter(spacing.get(0));
         spacing.add(Duration.between(Instant.parse(second.lastAttempt), Instant.parse(second.nextRetry)));
