@@ -76,6 +76,10 @@ k8s-operator/deploy/operator.yaml (a test compares them).
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["list", "watch"]
+# A rescale that needs a bigger pod resizes the running one in place where the cluster can (1.33+).
+- apiGroups: [""]
+  resources: ["pods/resize"]
+  verbs: ["patch"]
 # The runner's control API token: one Secret per job, created once and read (get, no cache) to call the runner.
 - apiGroups: [""]
   resources: ["secrets"]

@@ -52,4 +52,15 @@ class NetworkPolicyTemplateTest {
         assertThat(env.toString()).contains("{\"name\":\"FLOWSCALE_DEPLOY_TIMEOUT\",\"value\":\"10m\"}")
                 .contains("{\"name\":\"FLOWSCALE_RESCALE_TIMEOUT\",\"value\":\"90s\"}");
     }
+
+    @Test
+    void theOperatorGetsTheRunnerDefaultsFromTheValues() {
+        JsonNode env = FlowscaleChart.template(ValuesCase.named("runner defaults")).one("Deployment")
+                .at("/spec/template/spec/containers/0/env");
+
+        assertThat(env.toString()).contains("{\"name\":\"FLOWSCALE_RETAIN\",\"value\":\"5\"}")
+                .contains("{\"name\":\"FLOWSCALE_IN_PLACE_POD_RESIZE\",\"value\":\"false\"}")
+                .contains("{\"name\":\"FLOWSCALE_RETRY_BACKOFF\",\"value\":\"30s\"}")
+                .contains("{\"name\":\"FLOWSCALE_MAX_RETRY_BACKOFF\",\"value\":\"10m\"}");
+    }
 }

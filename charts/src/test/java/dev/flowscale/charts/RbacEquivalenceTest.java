@@ -40,9 +40,9 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentyTwoVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(22)
-                .contains("flowscale.dev streamjobs watch", " events create");
+    void theManifestsClusterRoleGrantsTwentyThreeVerbsOnResources() {
+        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(23)
+                .contains("flowscale.dev streamjobs watch", " events create", " pods/resize patch");
     }
 
     @Test

@@ -25,7 +25,9 @@ record ValuesCase(String name, String yaml) {
             new ValuesCase("runner network policy", "watchNamespaces: [team-a]\n"
                     + "networkPolicy: {namespaces: [team-a, team-c], metricsFrom: [{namespaceSelector:"
                     + " {matchLabels: {kubernetes.io/metadata.name: monitoring}}}]}\n"
-                    + "runnerTimeouts: {deploy: 10m, rescale: 90s}\n"));
+                    + "runnerTimeouts: {deploy: 10m, rescale: 90s}\n"),
+            new ValuesCase("runner defaults", "runnerDefaults: {retain: 5, inPlacePodResize: false,"
+                    + " retryBackoff: 30s, maxRetryBackoff: 10m}\n"));
 
     static ValuesCase named(String name) {
         return DOCUMENTED.stream().filter(c -> c.name.equals(name)).findFirst()

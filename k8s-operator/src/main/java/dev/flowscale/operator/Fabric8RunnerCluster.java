@@ -5,8 +5,19 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.URLUtils;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@link RunnerCluster} on the Fabric8 client. Writes with create or replace (not server-side
@@ -67,6 +78,46 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
     private static Map<String, String> annotations(HasMetadata resource) {
         Map<String, String> annotations = resource.getMetadata().getAnnotations();
         return annotations == null ? Map.of() : annotations;
+    }
+
+    @Override
+    public Optional<Pod> pod(String namespace, Map<String, String> labels) {
+        return client.pods().inNamespace(namespace).withLabels(labels).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).findFirst();
+    }
+
+    /**
+     * Fabric8 7.6.1 has no typed call for the resize subresource (nor a generic subresource call),
+     * so this sends the PATCH itself through the client's HTTP client (its authentication and TLS):
+     * a strategic merge patch, which merges containers by name as {@code kubectl patch
+     * --subresource resize} does; a JSON merge patch would replace the container list.
+     */
+    @Override
+    public boolean resize(Pod pod, String container, ResourceRequirements resources) {
+        String body = Serialization.asJson(Map.of("spec", Map.of("containers",
+                List.of(Map.of("name", container, "resources", resources)))));
+        String uri = URLUtils.join(client.getMasterUrl().toString(), "api", "v1", "namespaces",
+                pod.getMetadata().getNamespace(), "pods", pod.getMetadata().getName(), "resize");
+        HttpClient http = client.getHttpClient();
+        HttpRequest request = http.newHttpRequestBuilder().uri(uri)
+                .method("PATCH", "application/strategic-merge-patch+json", body).build();
+        try {
+            HttpResponse<String> response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
+            if (response.code() == 404) {
+                return false;
+            }
+            if (!response.isSuccessful()) {
+                throw new OperatorException("resizing pod " + pod.getMetadata().getNamespace() + "/"
+                        + pod.getMetadata().getName() + " failed: HTTP " + response.code() + " " + response.body());
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OperatorException("interrupted while resizing pod " + pod.getMetadata().getName());
+        } catch (ExecutionException | TimeoutException e) {
+            throw new OperatorException("cannot reach the API server to resize pod " + pod.getMetadata().getName()
+                    + ": " + e);
+        }
     }
 
     @Override

@@ -66,7 +66,8 @@ public final class FlowscaleOperator {
         });
         RunnerHealth health = new RunnerWatch(RunnerWatch.defaultDeployTimeout(
                 System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)));
-        StreamJobReconciler reconciler = reconciler(client, loops, control, clock, defaults, health);
+        StreamJobReconciler reconciler = reconciler(client, loops, control, clock, defaults,
+                RunnerDefaults.from(System::getenv), health);
         operator.register(reconciler, o -> {
             if (!namespaces.isEmpty()) {
                 o.settingNamespaces(namespaces);
@@ -77,12 +78,13 @@ public final class FlowscaleOperator {
 
     /** The reconciler, with the one executor that changes runners, reporting rescales to {@code loops}. */
     static StreamJobReconciler reconciler(KubernetesClient client, JobAutoscalers loops, RunnerControl control,
-                                          Clock clock, AutoscalerDefaults defaults, RunnerHealth health) {
+                                          Clock clock, AutoscalerDefaults defaults, RunnerDefaults runnerDefaults,
+                                          RunnerHealth health) {
         JobEvents events = new Fabric8JobEvents(client, clock);
         RunnerCluster cluster = new Fabric8RunnerCluster(client);
         RunnerExecutor executor = new RunnerExecutor(new ExecutorTools(cluster, control, events,
                 new RescaleReporting(events, loops.registry(), loops), loops::rescaleTimeout, clock));
-        return new StreamJobReconciler(cluster, events, loops, executor, defaults, health, clock);
+        return new StreamJobReconciler(cluster, events, loops, executor, defaults, runnerDefaults, health, clock);
     }
 
     /** The namespaces in {@value #WATCH_NAMESPACES_ENV} (comma-separated; empty or unset: all namespaces). */
@@ -142,6 +144,7 @@ public final class FlowscaleOperator {
             defaults = AutoscalerDefaults.fromJson(System.getenv(AutoscalerDefaults.ENV));
             rescaleTimeout = rescaleTimeout(System.getenv(RESCALE_TIMEOUT_ENV));
             RunnerWatch.defaultDeployTimeout(System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)); // a bad value stops here
+            RunnerDefaults.from(System::getenv);
         } catch (OperatorException e) {
             System.err.println("flowscale operator: " + e.getMessage());
             System.exit(2);

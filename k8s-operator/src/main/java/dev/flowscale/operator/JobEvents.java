@@ -15,6 +15,7 @@ public interface JobEvents {
     String RESCALE_FAILED = "RescaleFailed";
     String SCALING_BLOCKED = "ScalingBlocked";
     String STRANDED_RUNNER = "StrandedRunnerRestarted";
+    String POD_RESIZE_REFUSED = "PodResizeRefused";
 
     void normal(StreamJob job, String reason, String message);
 

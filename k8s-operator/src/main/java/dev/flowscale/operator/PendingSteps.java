@@ -40,6 +40,27 @@ final class PendingSteps {
 
     Duration replacePod(String reason, Map<String, Integer> target) {
         record(reason, PendingChange.POD_REPLACEMENT, target);
+        return stopThenCarryOn();
+    }
+
+    /** Resizes the running pod in place ({@link PodResizeSteps}), falling back to replacing it. */
+    Duration resizePod(String reason, Map<String, Integer> target) {
+        record(reason, PendingChange.IN_PLACE_RESIZE, target);
+        return carryOn();
+    }
+
+    /** The pod could not be resized: the change goes on as a pod replacement, and says why. */
+    Duration replaceInstead(String why) {
+        pass.write(st -> {
+            st.pending.path = PendingChange.POD_REPLACEMENT;
+            st.pending.resizeRefused = why;
+        });
+        tools.events().normal(pass.job(), JobEvents.POD_RESIZE_REFUSED, "runner " + RunnerResources.runnerName(
+                pass.job()) + " cannot be resized in place (" + why + "): replacing its pod instead");
+        return stopThenCarryOn();
+    }
+
+    private Duration stopThenCarryOn() {
         String savepoint;
         try {
             savepoint = tools.control().stopWithSavepoint(pass.job());
@@ -83,6 +104,9 @@ final class PendingSteps {
         if (PendingChange.IN_PLACE.equals(c.path)) {
             return carryOnInPlace("the operator restarted during the in-place rescale");
         }
+        if (PendingChange.IN_PLACE_RESIZE.equals(c.path)) {
+            return new PodResizeSteps(pass, this, tools).carryOn();
+        }
         if (c.savepoint == null) {
             return findSavepoint();
         }
@@ -98,6 +122,8 @@ final class PendingSteps {
         pass.write(st -> {
             st.deployedParallelism = new TreeMap<>(parallelism);
             st.deployedSavepoint = c.savepoint;
+            st.resizedPod = null; // a new pod, sized by its template
+            st.resizedSlots = null;
         });
         return observe(parallelism, back);
     }
@@ -109,16 +135,38 @@ final class PendingSteps {
         }
         if (runs(parallelism)) {
             PendingChange c = pass.status().pending;
-            finish(!back, parallelism, elapsed(), back ? "the runner at " + c.to + " was not ready within "
-                    + timeout() + "; rolled back to " + c.from + " from the same savepoint " + c.savepoint
-                    : "restored from savepoint " + c.savepoint + " in a new pod");
+            finish(!back, parallelism, elapsed(), back ? rolledBack(c)
+                    : "restored from savepoint " + c.savepoint + " in a new pod" + (c.resizeRefused == null ? ""
+                    : " (no in-place resize: " + c.resizeRefused + ")"));
             return null;
         }
-        if (!back && elapsed().compareTo(timeout()) > 0) {
-            pass.write(st -> st.pending.rollingBack = true);
+        Optional<String> unschedulable = back || !RunnerExecutor.parallelismOnly(pass.status().pending.reason)
+                ? Optional.empty() : ScaleUpBackoff.unschedulable(pass.status());
+        if (unschedulable.isPresent() || !back && elapsed().compareTo(timeout()) > 0) {
+            // A pod the scheduler cannot place goes back now, not at the timeout; it is retried after a backoff.
+            pass.write(st -> {
+                st.pending.rollingBack = true;
+                st.pending.unschedulable = unschedulable.orElse(null);
+            });
             return carryOn();
         }
         return RunnerExecutor.PENDING_RECHECK;
+    }
+
+    /** Why the change was rolled back, for status, the Event and the log. */
+    private String rolledBack(PendingChange c) {
+        String why = c.unschedulable != null ? "could not be scheduled (" + c.unschedulable + ")"
+                : "was not ready within " + timeout();
+        String retry = c.unschedulable == null ? "" : "; tried again after "
+                + ScaleUpBackoff.wait(pass.job().getSpec().rescaling, attemptsAfter(c)).toSeconds()
+                + " s (spec.rescaling.retryBackoff, doubled per failed attempt)";
+        return "the runner at " + c.to + " " + why + "; rolled back to " + c.from + " from the same savepoint "
+                + c.savepoint + retry;
+    }
+
+    private int attemptsAfter(PendingChange c) {
+        var b = pass.status().blockedScaleUp;
+        return b != null && ScaleUpBackoff.matches(b, c.to, c.generation) ? b.attempts + 1 : 1;
     }
 
     /** The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint. */
@@ -140,7 +188,7 @@ final class PendingSteps {
     }
 
     /** After an in-place request failed or went unanswered: what does the runner run now? */
-    private Duration carryOnInPlace(String why) {
+    Duration carryOnInPlace(String why) {
         PendingChange c = pass.status().pending;
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isPresent() && state.get().runs(c.to)) {
@@ -165,11 +213,11 @@ final class PendingSteps {
                 && tools.control().stateIfReachable(pass.job()).map(s -> s.runs(parallelism)).orElse(false);
     }
 
-    private Duration elapsed() {
+    Duration elapsed() {
         return Duration.between(Instant.parse(pass.status().pending.started), tools.clock().instant());
     }
 
-    private void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
+    void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
         PendingChange c = pass.status().pending;
         var outcome = new RescaleOutcome();
         outcome.time = tools.clock().instant().toString();
@@ -184,17 +232,25 @@ final class PendingSteps {
             st.parallelism = new TreeMap<>(parallelism);
             st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
             st.pending = null;
-            if (!succeeded && "autoscaler".equals(c.reason)) {
+            if (c.unschedulable != null) {
+                ScaleUpBackoff.block(st, c, pass.job().getSpec().rescaling, tools.clock().instant());
+            } else if (!succeeded && "autoscaler".equals(c.reason)) {
                 st.desiredParallelism.putAll(parallelism); // the autoscaler decides again from what runs
+            } else if (succeeded) {
+                st.blockedScaleUp = null;
             }
         });
+        if (c.unschedulable != null) {
+            tools.events().warning(pass.job(), JobEvents.SCALING_BLOCKED, ScaleUpBackoff.message(
+                    pass.status().blockedScaleUp));
+        }
         if (!c.from.equals(c.to)) {
             tools.reporting().finished(pass.job(), outcome);
         }
     }
 
     /** spec.timeouts.rescale, or the operator's default. */
-    private Duration timeout() {
+    Duration timeout() {
         return tools.timeout().apply(pass.job());
     }
 }

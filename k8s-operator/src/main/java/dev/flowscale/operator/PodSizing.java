@@ -20,6 +20,11 @@ final class PodSizing {
 
     /** Whether a pod started at {@code deployed} has the slots {@code target} needs. */
     static boolean covers(SlotResources resources, Map<String, Integer> deployed, Map<String, Integer> target) {
-        return RunnerDeployment.totalSlots(target) <= slots(resources, deployed);
+        return covers(slots(resources, deployed), target);
+    }
+
+    /** Whether a pod of {@code podSlots} slots has the slots {@code target} needs. */
+    static boolean covers(int podSlots, Map<String, Integer> target) {
+        return RunnerDeployment.totalSlots(target) <= podSlots;
     }
 }

@@ -19,6 +19,17 @@ public interface RunnerCluster {
     /** Whether {@code existing} is {@code desired} as {@link #apply} would write it. */
     boolean upToDate(HasMetadata desired, HasMetadata existing);
 
+    /** The running (not terminating) pod with these labels in the namespace, read from the API server. */
+    java.util.Optional<io.fabric8.kubernetes.api.model.Pod> pod(String namespace, java.util.Map<String, String> labels);
+
+    /**
+     * Asks for the container's resources to become {@code resources} through the pod's
+     * {@code resize} subresource (Kubernetes 1.33+); false when the API server answers 404 (no such
+     * subresource, or the pod is gone): then the pod must be replaced instead.
+     */
+    boolean resize(io.fabric8.kubernetes.api.model.Pod pod, String container,
+                   io.fabric8.kubernetes.api.model.ResourceRequirements resources);
+
     /** Whether the PersistentVolumeClaim exists in the namespace. */
     boolean claimExists(String namespace, String claimName);
 }

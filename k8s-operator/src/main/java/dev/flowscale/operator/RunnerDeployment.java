@@ -125,6 +125,8 @@ final class RunnerDeployment {
         args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
                 "--savepoint-dir", savepointDir(job), "--checkpoint-interval",
                 Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
+                "--retain", String.valueOf(Objects.requireNonNullElse(spec.savepoints.retain,
+                        RunnerDefaults.RETAIN)),
                 "--job-name", jobLabel(job), "--after-stop", "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelismArg(parallelism)));

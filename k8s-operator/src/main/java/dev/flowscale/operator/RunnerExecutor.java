@@ -48,13 +48,34 @@ final class RunnerExecutor {
             return notRunning(pass, existing.get(), target);
         }
         observeRunner(pass, target);
+        Long generation = pass.job().getMetadata().getGeneration();
+        if (ScaleUpBackoff.stale(st, target, generation)) {
+            pass.write(s -> s.blockedScaleUp = null); // the load or the spec changed: start afresh
+        }
         String reason = changeReason(pass, existing.get(), target);
         if (reason == null) {
             return null;
         }
-        boolean templateChanged = !reason.equals("autoscaler") && !reason.equals("spec-parallelism");
-        if (!templateChanged && PodSizing.covers(pass.job().getSpec().resources, st.deployedParallelism, target)) {
+        Optional<Duration> backoff = ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
+        if (parallelismOnly(reason) && backoff.isPresent()) {
+            return backoff.get(); // an unschedulable scale-up waits out its backoff; a pass then tries it again
+        }
+        return change(pass, existing, reason, target);
+    }
+
+    /**
+     * Takes the cheapest path that can make the change: in place when the pod's slots cover the
+     * parallelism, in place after resizing the pod where the cluster may, else a new pod.
+     */
+    private Duration change(ReconcileStatus pass, Optional<Deployment> existing, String reason,
+                            Map<String, Integer> target) {
+        boolean templateChanged = !parallelismOnly(reason);
+        if (!templateChanged && PodSizing.covers(podSlots(pass), target)) {
             return steps(pass, existing).inPlace(reason, target);
+        }
+        if (!templateChanged && Boolean.TRUE.equals(pass.job().getSpec().rescaling.inPlacePodResize)
+                && runnerPod(pass.job()).isPresent()) {
+            return steps(pass, existing).resizePod(reason, target);
         }
         return steps(pass, existing).replacePod(reason, target);
     }
@@ -71,7 +92,9 @@ final class RunnerExecutor {
             boolean newSpec = !Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
             return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
         }
-        if (target.equals(st.parallelism) || failedBefore(pass, target)) {
+        boolean blocked = st.blockedScaleUp != null
+                && ScaleUpBackoff.matches(st.blockedScaleUp, target, job.getMetadata().getGeneration());
+        if (target.equals(st.parallelism) || failedBefore(pass, target) && !blocked) {
             return null;
         }
         return target.equals(job.getSpec().parallelism) || st.desiredParallelism.isEmpty()
@@ -99,7 +122,40 @@ final class RunnerExecutor {
         pass.write(st -> st.parallelism = runs);
     }
 
-    /** A target that failed for this generation is not tried again until the spec or the target changes. */
+    /**
+     * The slots of the running pod: its template's, or what it was resized to in place while it is
+     * still the pod that was resized (a pod the Deployment recreated has its template's again).
+     */
+    private int podSlots(ReconcileStatus pass) {
+        StreamJobStatus st = pass.status();
+        int template = PodSizing.slots(pass.job().getSpec().resources, st.deployedParallelism);
+        if (st.resizedSlots == null) {
+            return template;
+        }
+        boolean same = runnerPod(pass.job()).map(p -> p.getMetadata().getName().equals(st.resizedPod)).orElse(false);
+        if (!same) {
+            pass.write(s -> {
+                s.resizedPod = null;
+                s.resizedSlots = null;
+            });
+            return template;
+        }
+        return Math.max(template, st.resizedSlots);
+    }
+
+    private Optional<io.fabric8.kubernetes.api.model.Pod> runnerPod(StreamJob job) {
+        return tools.cluster().pod(job.getMetadata().getNamespace(), RunnerResources.selector(job));
+    }
+
+    /** Whether a change of this reason changes only the parallelism (the pod template stays). */
+    static boolean parallelismOnly(String reason) {
+        return reason.equals("autoscaler") || reason.equals("spec-parallelism");
+    }
+
+    /**
+     * A target that failed for this generation is not tried again until the spec or the target
+     * changes; one the scheduler could not place is tried again after its backoff ({@link ScaleUpBackoff}).
+     */
     private static boolean failedBefore(ReconcileStatus pass, Map<String, Integer> target) {
         var last = pass.status().lastRescale;
         return last != null && !last.succeeded && target.equals(last.to)
@@ -145,6 +201,8 @@ final class RunnerExecutor {
         pass.write(st -> {
             st.deployedParallelism = new TreeMap<>(parallelism);
             st.deployedSavepoint = savepoint;
+            st.resizedPod = null;
+            st.resizedSlots = null;
             st.parallelism = new TreeMap<>(parallelism);
         });
     }

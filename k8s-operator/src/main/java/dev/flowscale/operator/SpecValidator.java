@@ -43,6 +43,8 @@ final class SpecValidator {
                     + " and savepoints are lost with its pod; name a claim, or set spec.savepoints.ephemeral: true"
                     + " for a demo");
         }
+        checkRetain(spec, problems);
+        checkRescaling(spec, problems);
         return problems;
     }
 
@@ -81,7 +83,8 @@ final class SpecValidator {
             "--metrics-port", "the runner Service (port 9249)",
             "--job-name", "metadata.name (the job is named <namespace>/<name>)",
             "--after-stop", "nothing: the operator keeps stopped runners until it replaces their pods",
-            "--checkpoint-interval", "spec.savepoints.checkpointInterval");
+            "--checkpoint-interval", "spec.savepoints.checkpointInterval",
+            "--retain", "spec.savepoints.retain");
 
     private static void checkParallelism(Map<String, Integer> parallelism, AutoscalerSpec autoscaler,
                                          List<String> problems) {
@@ -112,6 +115,32 @@ final class SpecValidator {
         }
         quantity("spec.resources.cpu", spec.resources.cpu, problems);
         quantity("spec.resources.memory", spec.resources.memory, problems);
+    }
+
+    private static void checkRetain(StreamJobSpec spec, List<String> problems) {
+        Integer retain = spec.savepoints == null ? null : spec.savepoints.retain;
+        if (retain != null && (retain < 1 || retain > RunnerDefaults.MAX_RETAIN)) {
+            problems.add("spec.savepoints.retain is " + retain + ": set how many checkpoints and savepoints the"
+                    + " runner keeps, from 1 to " + RunnerDefaults.MAX_RETAIN + " (at least 1: the newest is"
+                    + " what a restart restores from)");
+        }
+    }
+
+    private static void checkRescaling(StreamJobSpec spec, List<String> problems) {
+        if (spec.rescaling == null) {
+            return;
+        }
+        positiveDuration("spec.rescaling.retryBackoff", spec.rescaling.retryBackoff, problems);
+        positiveDuration("spec.rescaling.maxRetryBackoff", spec.rescaling.maxRetryBackoff, problems);
+    }
+
+    /** A wait of 0 would retry an unschedulable scale-up in a loop, which is what the backoff prevents. */
+    private static void positiveDuration(String field, String text, List<String> problems) {
+        int before = problems.size();
+        duration(field, text, problems);
+        if (text != null && problems.size() == before && DurationText.parse(field, text).isZero()) {
+            problems.add(field + " is " + text + ": set a wait above 0, e.g. 1m");
+        }
     }
 
     private static void duration(String field, String text, List<String> problems) {

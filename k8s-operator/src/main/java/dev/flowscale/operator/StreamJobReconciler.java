@@ -51,16 +51,18 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final AutoscalerLoops loops;
     private final RunnerExecutor executor;
     private final AutoscalerDefaults defaults;
+    private final RunnerDefaults runnerDefaults;
     private final RunnerHealth health;
     private final SimpleInboundEventSource<StreamJob> decisions = new SimpleInboundEventSource<>("decisions");
 
     StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, RunnerExecutor executor,
-                        AutoscalerDefaults defaults, RunnerHealth health, Clock clock) {
+                        AutoscalerDefaults defaults, RunnerDefaults runnerDefaults, RunnerHealth health, Clock clock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.events = Objects.requireNonNull(events, "events");
         this.loops = Objects.requireNonNull(loops, "loops");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.runnerDefaults = Objects.requireNonNull(runnerDefaults, "runnerDefaults");
         this.health = Objects.requireNonNull(health, "health");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -81,7 +83,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
 
     @Override
     public UpdateControl<StreamJob> reconcile(StreamJob job, Context<StreamJob> context) {
-        ReconcileStatus pass = new ReconcileStatus(defaults.resolveJob(job), context);
+        ReconcileStatus pass = new ReconcileStatus(runnerDefaults.resolveJob(defaults.resolveJob(job)), context);
         Duration recheck = apply(pass, context);
         ResourceID id = ResourceID.fromResource(job);
         loops.reconcile(pass.job(), new AutoscalerLoops.JobHandle(() -> decisions.propagateEvent(id),
@@ -161,6 +163,9 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         if (pending) {
             Conditions.set(status, Conditions.SCALING, true, status.pending.path, "changing the runner ("
                     + status.pending.reason + ") to " + summary(status.pending.to), generation(job), clock.instant());
+        } else if (status.blockedScaleUp != null) {
+            Conditions.set(status, Conditions.SCALING, false, ScaleUpBackoff.REASON,
+                    ScaleUpBackoff.message(status.blockedScaleUp), generation(job), clock.instant());
         } else {
             Conditions.set(status, Conditions.SCALING, false, status.lastRescale == null ? "Idle"
                     : status.lastRescale.succeeded ? "Rescaled" : "RescaleFailed", status.lastRescale == null

@@ -35,7 +35,7 @@ class DeployManifestsTest {
                 .map(ClusterRole.class::cast).findFirst().orElseThrow();
         assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
         assertThat(role.getRules()).flatExtracting(r -> r.getResources()).containsExactlyInAnyOrder("streamjobs",
-                "streamjobs/status", "deployments", "pods", "services", "configmaps", "secrets",
+                "streamjobs/status", "deployments", "pods", "pods/resize", "services", "configmaps", "secrets",
                 "persistentvolumeclaims", "events");
     }
 

@@ -147,9 +147,9 @@ class OneExecutorIT {
 
         String savepoint = stopRunnerBehindTheOperatorsBack();
 
+        // The pass records the savepoint, then applies the Deployment: wait for both.
         StreamJob repaired = awaitJob(j -> j.getStatus().phase == JobPhase.Running
-                && savepoint.equals(j.getStatus().lastSavepoint));
-        assertThat(args()).contains("--restore-from " + savepoint);
+                && savepoint.equals(j.getStatus().lastSavepoint) && args().contains("--restore-from " + savepoint));
         assertThat(events(JobEvents.STRANDED_RUNNER)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains(savepoint));
         assertThat(repaired.getStatus().observedGeneration).isEqualTo(1L);
@@ -167,10 +167,12 @@ class OneExecutorIT {
         assertThat(kubelet.started()).as("the pod was not replaced").isEqualTo(1);
         assertThat(args()).contains("--parallelism count=1,split=1").doesNotContain("--restore-from");
         assertThat(runnerParallelism("split")).isEqualTo(done.getStatus().parallelism.get("split"));
+        // The rescale is reported (Event, then metric) just after its end is written in status.
+        String metric = "flowscale_controller_rescale_path_downtime_seconds_count{job=\"" + NS
+                + "/wc\",path=\"in-place\",result=\"succeeded\"} 1";
+        Eventually.await("the in-place rescale's metric", registry::scrape, scrape -> scrape.contains(metric));
         assertThat(events(JobEvents.RESCALED)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(in-place)"));
-        assertThat(registry.scrape()).contains("flowscale_controller_rescale_path_downtime_seconds_count{job=\""
-                + NS + "/wc\",path=\"in-place\",result=\"succeeded\"} 1");
         assertThat(done.getStatus().history).as("the autoscaler's decisions survive the reconciler's writes")
                 .isNotEmpty();
     }

@@ -71,9 +71,46 @@ final class OptimisticMockServer implements AutoCloseable {
         server.destroy();
     }
 
+    /**
+     * Serve the pods' {@code resize} subresource as a Kubernetes 1.33+ API server does; without
+     * this, the server answers 404 for it, as one without the subresource does.
+     */
+    synchronized void servePodResize() {
+        podResize = new PodResizeApi();
+    }
+
+    /** The resize requests served so far (method and path), for checking them against RBAC rules. */
+    synchronized java.util.List<String> resizeRequests() {
+        return podResize == null ? java.util.List.of() : podResize.requests();
+    }
+
+    private synchronized PodResizeApi podResize() {
+        return podResize;
+    }
+
+    private PodResizeApi podResize;
+
     private final class Dispatcher extends KubernetesCrudDispatcher {
         @Override
+        public MockResponse handlePatch(RecordedRequest request) {
+            String path = request.getPath().replaceAll("\\?.*$", "");
+            if (path.matches(".*/api/v1/namespaces/[^/]+/pods/[^/]+/resize")) {
+                PodResizeApi api = podResize();
+                return api == null ? PodResizeApi.notFound() : api.patch(request, path.replaceAll("/resize$", ""),
+                        key -> findResource(getKey(key)), super::handleUpdate);
+            }
+            if (path.matches(".*/api/v1/namespaces/[^/]+/pods/[^/]+") && PodResizeApi.touchesResources(request)) {
+                return PodResizeApi.onlyThroughResize(path);
+            }
+            return super.handlePatch(request);
+        }
+
+        @Override
         public MockResponse handleUpdate(RecordedRequest request) {
+            if (request.getPath().matches(".*/api/v1/namespaces/[^/]+/pods/[^/?]+(\\?.*)?")
+                    && PodResizeApi.changesResources(findResource(getKey(request.getPath())), request)) {
+                return PodResizeApi.onlyThroughResize(request.getPath());
+            }
             String path = request.getPath().replaceAll("/status(\\?.*)?$", "");
             Interloper other = takeInterloper(request.getPath().replaceAll("\\?.*$", ""));
             if (other != null) {

@@ -70,6 +70,13 @@ class RunnerDeploymentTest {
     }
 
     @Test
+    void theRunnerKeepsAsManySnapshotsAsTheSpecRetainsOrThreeByDefault() {
+        assertThat(RunnerDeployment.args(job, parallelism, null)).containsSubsequence("--retain", "3");
+        job.getSpec().savepoints.retain = 7;
+        assertThat(RunnerDeployment.args(job, parallelism, null)).containsSubsequence("--retain", "7");
+    }
+
+    @Test
     void aSuspendedJobHasNoRunnerReplica() {
         job.getSpec().suspend = true;
         Deployment d = RunnerDeployment.desired(job, parallelism, null);

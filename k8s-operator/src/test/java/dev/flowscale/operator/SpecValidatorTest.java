@@ -36,6 +36,32 @@ class SpecValidatorTest {
     }
 
     @Test
+    void aRetentionBelowOneIsRejectedNamingTheField() {
+        StreamJobSpec spec = valid();
+        spec.savepoints.retain = 0;
+        assertThat(SpecValidator.problems(spec)).singleElement().asString()
+                .startsWith("spec.savepoints.retain is 0").contains("from 1 to 1000");
+        spec.savepoints.retain = 1;
+        assertThat(SpecValidator.problems(spec)).isEmpty();
+    }
+
+    @Test
+    void theRetentionIsTheOperatorsToPassToTheRunner() {
+        StreamJobSpec spec = valid();
+        spec.job.args = java.util.List.of("--retain", "5");
+        assertThat(SpecValidator.problems(spec)).singleElement().asString()
+                .contains("must not set --retain").contains("spec.savepoints.retain");
+    }
+
+    @Test
+    void aRetryBackoffOfZeroIsRejectedAsItWouldLoop() {
+        StreamJobSpec spec = valid();
+        spec.rescaling.retryBackoff = "0s";
+        assertThat(SpecValidator.problems(spec)).singleElement().asString()
+                .startsWith("spec.rescaling.retryBackoff is 0s").contains("above 0");
+    }
+
+    @Test
     void anUnknownBuiltinJobNamesTheJobsThereAre() {
         StreamJobSpec spec = valid();
         spec.job.builtin = "wordcont";

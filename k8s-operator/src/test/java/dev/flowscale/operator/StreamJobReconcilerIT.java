@@ -72,7 +72,7 @@ class StreamJobReconcilerIT {
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getImage()).isEqualTo("registry.example/flowscale-runner:0.1.0");
         assertThat(String.join(" ", container.getArgs())).isEqualTo("run wordcount --metrics-port 9249"
-                + " --savepoint-dir /flowscale/savepoints/jobs/wc --checkpoint-interval 30s --job-name jobs/wc"
+                + " --savepoint-dir /flowscale/savepoints/jobs/wc --checkpoint-interval 30s --retain 3 --job-name jobs/wc"
                 + " --after-stop linger"
                 + " --parallelism count=3,split=2 --rate 1000");
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/api/v1/ready");

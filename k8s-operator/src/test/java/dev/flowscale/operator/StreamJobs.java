@@ -37,6 +37,24 @@ final class StreamJobs {
         }
     }
 
+    /** Edits a StreamJob's status as the autoscaler's recording would, again on a fresh copy after a 409. */
+    static void editStatus(KubernetesClient client, String namespace, String name,
+                           Consumer<dev.flowscale.operator.api.StreamJobStatus> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.resources(StreamJob.class).inNamespace(namespace).withName(name).editStatus(j -> {
+                    change.accept(j.getStatus());
+                    return j;
+                });
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** wordcount with split=2, count=3, savepoints on the claim "savepoints". */
     static StreamJob wordCount(String namespace, String name) {
         StreamJobSpec spec = new StreamJobSpec();

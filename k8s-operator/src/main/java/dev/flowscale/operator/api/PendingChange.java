@@ -15,13 +15,15 @@ import java.util.Map;
 public class PendingChange {
     /** The change is carried out inside the running runner process; no pod is replaced. */
     public static final String IN_PLACE = "in-place";
+    /** The running pod is resized through its resize subresource, then the runner rescales inside it. */
+    public static final String IN_PLACE_RESIZE = "in-place-resize";
     /** The runner stops with a savepoint and a new pod restores from it. */
     public static final String POD_REPLACEMENT = "pod-replacement";
 
     @JsonPropertyDescription("What asked for the change: spec, autoscaler, suspend, upgrade or repair")
     public String reason;
 
-    @JsonPropertyDescription("in-place or pod-replacement")
+    @JsonPropertyDescription("in-place, in-place-resize or pod-replacement")
     public String path;
 
     @JsonPropertyDescription("Parallelism before the change (the rollback target)")
@@ -38,6 +40,12 @@ public class PendingChange {
 
     @JsonPropertyDescription("true once the deadline passed and the runner is restored at the previous parallelism")
     public Boolean rollingBack;
+
+    @JsonPropertyDescription("Why the new pod cannot run (the scheduler's message) when it is rolled back for that")
+    public String unschedulable;
+
+    @JsonPropertyDescription("Why the pod could not be resized in place (the change then replaced it)")
+    public String resizeRefused;
 
     @JsonPropertyDescription("metadata.generation of the spec the change applies")
     public Long generation;

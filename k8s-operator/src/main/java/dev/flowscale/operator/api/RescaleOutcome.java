@@ -9,7 +9,8 @@ public class RescaleOutcome {
     @JsonPropertyDescription("When it finished (RFC 3339)")
     public String time;
 
-    @JsonPropertyDescription("in-place (inside the running pod) or pod-replacement (savepoint and a new pod)")
+    @JsonPropertyDescription("in-place (inside the running pod), in-place-resize (the pod resized, then"
+            + " inside it) or pod-replacement (savepoint and a new pod)")
     public String path;
 
     @JsonPropertyDescription("Seconds from the stop of the job until it ran again")

@@ -25,6 +25,12 @@ public class SavepointStorage {
             + " 0s: savepoints only")
     public String checkpointInterval = "30s";
 
+    @io.fabric8.generator.annotation.Min(1)
+    @io.fabric8.generator.annotation.Max(1000)
+    @JsonPropertyDescription("How many complete checkpoints, and how many savepoints, the runner keeps in the job's"
+            + " directory; older ones are deleted (default the operator's, 3: Helm runnerDefaults.retain)")
+    public Integer retain;
+
     @Default("/flowscale/savepoints")
     @Pattern("^/.*")
     @JsonPropertyDescription("Absolute path of the savepoint directory in the runner container")

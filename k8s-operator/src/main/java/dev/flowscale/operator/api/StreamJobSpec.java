@@ -42,4 +42,8 @@ public class StreamJobSpec {
 
     @JsonPropertyDescription("Deploy and rescale timeouts; fields left out take the operator's defaults")
     public TimeoutSpec timeouts = new TimeoutSpec();
+
+    @JsonPropertyDescription("How rescales that need a bigger pod are made and retried; fields left out take the"
+            + " operator's defaults")
+    public RescalingSpec rescaling = new RescalingSpec();
 }

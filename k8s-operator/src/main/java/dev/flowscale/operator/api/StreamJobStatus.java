@@ -37,6 +37,12 @@ public class StreamJobStatus {
     @JsonPropertyDescription("The runner's checkpoint failures (condition Checkpointing says whether the latest failed)")
     public CheckpointFailures checkpoints;
 
+    @JsonPropertyDescription("The runner pod resized in place, whose slots are resizedSlots (not its template's)")
+    public String resizedPod;
+
+    @JsonPropertyDescription("Slots the pod resizedPod was resized to")
+    public Integer resizedSlots;
+
     @JsonPropertyDescription("Savepoint the runner pod was started from (its --restore-from)")
     public String deployedSavepoint;
 
@@ -48,6 +54,9 @@ public class StreamJobStatus {
 
     @JsonPropertyDescription("The last rescale: path (in-place or pod-replacement), downtime, result")
     public RescaleOutcome lastRescale;
+
+    @JsonPropertyDescription("A scale-up the scheduler could not place: its reason and when it is tried again")
+    public BlockedRescale blockedScaleUp;
 
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
     public String lastSavepoint;

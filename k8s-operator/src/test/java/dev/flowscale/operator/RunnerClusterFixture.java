@@ -1,0 +1,78 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The operator on an {@link OptimisticMockServer} with what a cluster adds for the runner
+ * Deployment jobs/wc-runner: a runner process ({@link LocalKubelet}) and its pod, scheduled and
+ * resized by a {@link LocalScheduler}. The operator's clock is the test's; the autoscaler loops run
+ * on the system clock.
+ */
+final class RunnerClusterFixture implements AutoCloseable {
+    final OptimisticMockServer server = new OptimisticMockServer();
+    final KubernetesClient client = server.client();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    LocalKubelet kubelet;
+    private LocalScheduler scheduler;
+    private JobAutoscalers loops;
+    private Operator operator;
+
+    /**
+     * Starts the pod life cycle and the operator and creates {@code job}.
+     *
+     * @param accept  the runner args the kubelet starts (others never become ready)
+     * @param freeCpu the most CPU a node has free for a new pod
+     * @param nodeCpu the CPU of the runner pod's node (a resize beyond it is Infeasible)
+     */
+    void start(Path dir, Predicate<List<String>> accept, String freeCpu, String nodeCpu, Duration rescaleTimeout,
+               Clock clock, StreamJob job) throws IOException {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+        kubelet = new LocalKubelet(client, RunnerJobHarness.NS, "wc-runner", AutoscalingIT.engineJar(),
+                RunnerJobHarness.freePort(), dir, accept);
+        scheduler = new LocalScheduler(client, RunnerJobHarness.NS, "wc-runner", new Quantity(freeCpu),
+                new Quantity(nodeCpu));
+        loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(), rescaleTimeout, Clock.systemUTC());
+        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
+                Duration.ofSeconds(10)), clock);
+        operator.start();
+        client.resource(job).create();
+    }
+
+    /** What the runner process says it runs. */
+    RunnerControl.RunnerState runnerState() {
+        return new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(5)).state(job());
+    }
+
+    StreamJob job() {
+        return client.resources(StreamJob.class).inNamespace(RunnerJobHarness.NS).withName("wc").get();
+    }
+
+    @Override
+    public void close() {
+        if (operator != null) {
+            operator.stop();
+            loops.close();
+            scheduler.close();
+            kubelet.close();
+        }
+        client.close();
+        server.close();
+    }
+}
