@@ -114,6 +114,21 @@ final class LocalKubelet implements AutoCloseable {
         return restarts;
     }
 
+    /**
+     * Kills the runner process at once, as the kernel's OOM killer kills a container: SIGKILL, so no
+     * shutdown hook runs and no final snapshot is written. The sync loop then sees the container
+     * exited with 137 and starts it again with the same args, as the kubelet does.
+     */
+    synchronized void kill() throws InterruptedException {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("no runner process is running for deployment " + deployment);
+        }
+        process.destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the runner process " + process.pid() + " outlived SIGKILL for 10 s");
+        }
+    }
+
     private void replace(List<String> desired, Integer replicas) throws IOException {
         stopProcess();
         pod.reset();
