@@ -1,7 +1,7 @@
 package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.BlockReason;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
@@ -117,7 +117,7 @@ final class MetricsValidator {
             return invalid(id, "reports " + m.instances().size() + " instances at parallelism " + m.parallelism());
         }
         double sum = 0;
-        for (InstanceMetrics i : m.instances()) {
+        for (InstanceWindowRates i : m.instances()) {
             String at = "instance " + i.index() + " ";
             Optional<Problem> p = finite(id, at + "trueProcessingRate", i.trueProcessingRate())
                     .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))
