@@ -59,7 +59,7 @@ final class MetricsValidator {
     /** Per-key-group rates are optional; given, there is one finite, non-negative rate per key group. */
     private static Optional<Problem> checkKeyGroups(JobTopology topology, OperatorMetrics m) {
         List<Double> rates = m.keyGroupRates();
-        int keyGroups = topology.operator(m.operatorId()).maxParallelism();
+        int keyGroups = topology.operator(m.operatorId()).keyGroups();
         if (rates.isEmpty()) {
             return Optional.empty();
         }

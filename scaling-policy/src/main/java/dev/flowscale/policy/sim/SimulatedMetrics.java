@@ -76,8 +76,8 @@ public final class SimulatedMetrics implements MetricsProvider {
     }
 
     private static List<Double> keyGroupRates(SimOperator op, double processed) {
-        List<Double> rates = new ArrayList<>(op.maxParallelism());
-        for (int g = 0; g < op.maxParallelism(); g++) {
+        List<Double> rates = new ArrayList<>(op.keyGroups());
+        for (int g = 0; g < op.keyGroups(); g++) {
             rates.add(processed * op.keyGroupShare(g));
         }
         return rates;
