@@ -104,7 +104,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws Exception {
-        AutoscalerSettings settings = settings(graph.maxParallelism());
+        AutoscalerSettings settings = settings(graph.keyGroups());
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsHttpServer server = run.metricsPort() == null ? null

@@ -65,7 +65,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         this.rate = rate;
         JobBuilder builder = WordCount.build("ds2-wordcount",
                 new GeneratorSource<>(rate, SENTENCES::sentence, sentences, true), Sinks.counting());
-        builder.maxParallelism(KEY_GROUPS);
+        builder.keyGroups(KEY_GROUPS);
         initialParallelism.forEach(builder::parallelism);
         builder.cost(WordCount.SPLIT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / (capacityRate / 10)))));
         builder.cost(WordCount.COUNT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));

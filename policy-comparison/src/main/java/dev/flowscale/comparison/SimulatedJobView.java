@@ -74,7 +74,7 @@ final class SimulatedJobView {
         return new JobTopology(scenario.operators().stream().map(op -> {
             JobVertexID v = vertexIds.get(op.id());
             return new VertexInfo(v, inputs.get(v), model.topology().operator(op.id()).parallelism(),
-                    op.maxParallelism(), ioMetrics(op.id()));
+                    op.keyGroups(), ioMetrics(op.id()));
         }).toList());
     }
 

@@ -10,5 +10,6 @@ public interface RuntimeContext {
 
     int parallelism();
 
-    int maxParallelism();
+    /** The job's number of key groups (fixed for the job's life; parallelism never exceeds it). */
+    int keyGroups();
 }

@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  */
 public final class CheckpointCoordinator {
     private final String jobName;
-    private final int maxParallelism;
+    private final int keyGroups;
     private final Map<String, Integer> parallelism;
     private final Settings settings;
     private final AtomicLong ids;
@@ -48,11 +48,11 @@ public final class CheckpointCoordinator {
                            Supplier<Set<Path>> pinned, Clock clock) {
     }
 
-    public CheckpointCoordinator(String jobName, int maxParallelism, Map<String, Integer> parallelism,
+    public CheckpointCoordinator(String jobName, int keyGroups, Map<String, Integer> parallelism,
                                  Settings settings, AtomicLong ids, Consumer<CheckpointBarrier> sources,
                                  ScheduledExecutorService timer) {
         this.jobName = jobName;
-        this.maxParallelism = maxParallelism;
+        this.keyGroups = keyGroups;
         this.parallelism = new LinkedHashMap<>(parallelism);
         this.settings = settings;
         this.ids = ids;
@@ -140,7 +140,7 @@ public final class CheckpointCoordinator {
         parallelism.forEach((op, p) -> operators.add(new SnapshotMetadata.OperatorEntry(op, p,
                 done.acks.values().stream().filter(h -> h.operatorId().equals(op)).toList())));
         SnapshotMetadata metadata = new SnapshotMetadata(SnapshotMetadata.FORMAT_VERSION, jobName, done.barrier.id(),
-                done.barrier.savepoint() ? "SAVEPOINT" : "CHECKPOINT", settings.clock().millis(), maxParallelism,
+                done.barrier.savepoint() ? "SAVEPOINT" : "CHECKPOINT", settings.clock().millis(), keyGroups,
                 settings.owner().epoch(), operators, null);
         try {
             ManifestFile.write(done.dir, metadata, settings.owner()::checkFence);

@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  * snapshot's own directory, named once.
  */
 final class ManifestFields {
-    private static final List<String> TOP_NUMBERS = List.of("checkpointId", "createdAtEpochMillis", "maxParallelism",
+    private static final List<String> TOP_NUMBERS = List.of("checkpointId", "createdAtEpochMillis", SnapshotMetadata.KEY_GROUPS_FIELD,
             "epoch");
     private static final List<String> HANDLE_NUMBERS = List.of("instance", "bytes", "crc32", "keyGroupStart",
             "keyGroupEnd", "splits");

@@ -24,7 +24,7 @@ final class ManifestVerifier {
     }
 
     void verify(SnapshotMetadata metadata) {
-        checkMaxParallelism(metadata);
+        checkKeyGroupCount(metadata);
         checkOperatorSet(metadata.operators());
         for (SnapshotMetadata.OperatorEntry entry : metadata.operators()) {
             checkInstances(entry);
@@ -32,11 +32,11 @@ final class ManifestVerifier {
         }
     }
 
-    private void checkMaxParallelism(SnapshotMetadata metadata) {
-        if (metadata.maxParallelism() != graph.maxParallelism()) {
-            throw new SnapshotException("snapshot " + dir + " was taken with max parallelism " + metadata.maxParallelism()
-                    + " but job '" + graph.jobName() + "' has " + graph.maxParallelism()
-                    + "; the number of key groups cannot change: set maxParallelism(" + metadata.maxParallelism() + ")");
+    private void checkKeyGroupCount(SnapshotMetadata metadata) {
+        if (metadata.keyGroups() != graph.keyGroups()) {
+            throw new SnapshotException("snapshot " + dir + " was taken with " + metadata.keyGroups() + " key groups"
+                    + " but job '" + graph.jobName() + "' has " + graph.keyGroups()
+                    + "; the number of key groups cannot change: set keyGroups(" + metadata.keyGroups() + ")");
         }
     }
 
@@ -77,7 +77,7 @@ final class ManifestVerifier {
 
     private void checkKeyGroups(SnapshotMetadata.OperatorEntry entry, OperatorNode node) {
         boolean keyed = node.kind() == OperatorKind.KEYED_PROCESS;
-        int[] holders = new int[graph.maxParallelism()];
+        int[] holders = new int[graph.keyGroups()];
         for (TaskStateHandle handle : entry.instances()) {
             if (handle.splits() != 0 && !node.kind().isSource()) {
                 throw corrupt("gives operator '" + entry.id() + "', which is not a source, " + handle.splits() + " splits");

@@ -30,8 +30,8 @@ public final class SnapshotInspector {
         OperatorNode node = graph.operator(operatorId);
         List<Map<Object, T>> result = new ArrayList<>();
         for (int i = 0; i < node.parallelism(); i++) {
-            KeyedStateBackend backend = new KeyedStateBackend(operatorId, graph.maxParallelism(),
-                    KeyGroups.rangeFor(i, graph.maxParallelism(), node.parallelism()));
+            KeyedStateBackend backend = new KeyedStateBackend(operatorId, graph.keyGroups(),
+                    KeyGroups.rangeFor(i, graph.keyGroups(), node.parallelism()));
             RestoredState.InstanceRestore restore = restored.instance(operatorId, i);
             if (restore != null) {
                 KeyGroupBlocks.restoreInto(backend, restore.keyGroupBlocks(), null);

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.checkpoint;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
@@ -10,17 +11,26 @@ import java.util.List;
  *
  * @param formatVersion  {@link #FORMAT_VERSION}; a reader rejects any other
  * @param type           CHECKPOINT or SAVEPOINT
+ * @param keyGroups      the job's number of key groups; on disk it keeps its format-2 name
+ *                       {@value #KEY_GROUPS_FIELD} (the engine's old word for the key-group
+ *                       count), so every savepoint written before the rename still restores
  * @param epoch          the storage epoch of the runner that committed it (see {@link StorageOwner})
  * @param operators      every operator of the job with the files of its instances
  * @param checksum       SHA-256 (hex) of the manifest without this field; null while it is computed
  */
 public record SnapshotMetadata(int formatVersion, String jobName, long checkpointId, String type,
-                               long createdAtEpochMillis, int maxParallelism, long epoch,
+                               long createdAtEpochMillis,
+                               @JsonProperty(KEY_GROUPS_FIELD) int keyGroups, long epoch,
                                List<OperatorEntry> operators, String checksum) {
 
     /** Version 2 added the manifest checksum, the writer's epoch and each file's split count. */
     public static final int FORMAT_VERSION = 2;
     public static final String FILE_NAME = "_metadata";
+    /**
+     * The manifest's field for {@link #keyGroups()}. It is the key-group count, not a bound on
+     * parallelism; renaming it would need a new format version, as old manifests must still read.
+     */
+    public static final String KEY_GROUPS_FIELD = "maxParallelism";
 
     /** One operator: its parallelism when the snapshot was taken and its instances' files. */
     public record OperatorEntry(String id, int parallelism, List<TaskStateHandle> instances) {
@@ -35,7 +45,7 @@ public record SnapshotMetadata(int formatVersion, String jobName, long checkpoin
     }
 
     SnapshotMetadata withChecksum(String sum) {
-        return new SnapshotMetadata(formatVersion, jobName, checkpointId, type, createdAtEpochMillis, maxParallelism,
+        return new SnapshotMetadata(formatVersion, jobName, checkpointId, type, createdAtEpochMillis, keyGroups,
                 epoch, operators, sum);
     }
 }

@@ -147,7 +147,7 @@ public final class SnapshotReader {
             }
             byte[] block = in.bytes("key group " + keyGroup);
             KeyGroupBlocks.verify(block, keyGroup);
-            targets[KeyGroups.operatorIndexFor(keyGroup, graph.maxParallelism(), targets.length)]
+            targets[KeyGroups.operatorIndexFor(keyGroup, graph.keyGroups(), targets.length)]
                     .keyGroupBlocks.put(keyGroup, block);
         }
     }

@@ -51,7 +51,7 @@ public final class BuiltinJobs {
             case "chain" -> chain(options, idleAtLimit);
             default -> throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
         };
-        job.maxParallelism(options.keyGroups());
+        job.keyGroups(options.keyGroups());
         configure(job, options, options.keyGroups());
         return job.build();
     }

@@ -113,10 +113,10 @@ public final class OptionValues {
         }
     }
 
-    /** A number of key groups: 1 to {@link KeyGroups#UPPER_BOUND_MAX_PARALLELISM}. */
+    /** A number of key groups: 1 to {@link KeyGroups#MAX_KEY_GROUPS}. */
     public static final class KeyGroupCount extends WholeNumber {
         public KeyGroupCount() {
-            super(1, KeyGroups.UPPER_BOUND_MAX_PARALLELISM);
+            super(1, KeyGroups.MAX_KEY_GROUPS);
         }
     }
 

@@ -98,8 +98,8 @@ public final class RunOptions {
             return BuiltinJobs.build(job, jobOptions, idleAtLimit);
         }
         JobBuilder builder = userJob.build(userJobOptions);
-        int keyGroups = jobOptions.keyGroupsOr(builder.maxParallelism());
-        builder.maxParallelism(keyGroups);
+        int keyGroups = jobOptions.keyGroupsOr(builder.keyGroups());
+        builder.keyGroups(keyGroups);
         BuiltinJobs.configure(builder, jobOptions, keyGroups);
         return builder.build();
     }

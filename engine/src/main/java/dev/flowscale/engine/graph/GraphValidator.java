@@ -37,9 +37,9 @@ final class GraphValidator {
     /** Validates and returns a topological order of the operator ids. */
     static List<String> validate(JobGraph graph) {
         String job = graph.jobName();
-        if (graph.maxParallelism() < 1 || graph.maxParallelism() > KeyGroups.UPPER_BOUND_MAX_PARALLELISM) {
-            throw new InvalidJobException("job '" + job + "': maxParallelism " + graph.maxParallelism()
-                    + " is out of range; use 1.." + KeyGroups.UPPER_BOUND_MAX_PARALLELISM + " (default 128)");
+        if (graph.keyGroups() < 1 || graph.keyGroups() > KeyGroups.MAX_KEY_GROUPS) {
+            throw new InvalidJobException("job '" + job + "': keyGroups " + graph.keyGroups()
+                    + " is out of range; use 1.." + KeyGroups.MAX_KEY_GROUPS + " (default 128)");
         }
         graph.operators().forEach(node -> checkOperator(graph, node));
         graph.edges().forEach(edge -> checkEdge(graph, edge));
@@ -54,9 +54,10 @@ final class GraphValidator {
         if (node.parallelism() < 1) {
             throw invalid(job, node, "parallelism", node.parallelism() + " is below 1; use at least 1");
         }
-        if (node.parallelism() > graph.maxParallelism()) {
-            throw invalid(job, node, "parallelism", node.parallelism() + " is above the job's max parallelism "
-                    + graph.maxParallelism() + "; lower it or raise maxParallelism");
+        if (node.parallelism() > graph.keyGroups()) {
+            throw invalid(job, node, "parallelism", node.parallelism() + " is more than the job's "
+                    + graph.keyGroups() + " key groups (an operator has at most one instance per key group); lower it"
+                    + " or raise keyGroups");
         }
         boolean hasInputs = graph.edges().stream().anyMatch(e -> e.to().equals(node.id()));
         if (node.kind().isSource() && hasInputs) {

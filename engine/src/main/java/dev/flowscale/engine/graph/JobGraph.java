@@ -15,14 +15,14 @@ import java.util.Map;
  */
 public final class JobGraph {
     private final String jobName;
-    private final int maxParallelism;
+    private final int keyGroups;
     private final Map<String, OperatorNode> nodes;
     private final List<Edge> edges;
     private final List<String> topologicalOrder;
 
-    public JobGraph(String jobName, int maxParallelism, List<OperatorNode> nodes, List<Edge> edges) {
+    public JobGraph(String jobName, int keyGroups, List<OperatorNode> nodes, List<Edge> edges) {
         this.jobName = jobName;
-        this.maxParallelism = maxParallelism;
+        this.keyGroups = keyGroups;
         this.nodes = GraphValidator.indexById(jobName, nodes);
         this.edges = List.copyOf(edges);
         this.topologicalOrder = GraphValidator.validate(this);
@@ -32,8 +32,8 @@ public final class JobGraph {
         return jobName;
     }
 
-    public int maxParallelism() {
-        return maxParallelism;
+    public int keyGroups() {
+        return keyGroups;
     }
 
     /** Operators in the order they were declared. */
@@ -82,7 +82,7 @@ public final class JobGraph {
         List<Edge> newEdges = edges.stream().map(e -> e.partitioning() == Partitioning.FORWARD
                 && !p.get(e.from()).equals(p.get(e.to())) ? Edge.of(e.from(), e.to(), Partitioning.REBALANCE) : e)
                 .toList();
-        return new JobGraph(jobName, maxParallelism, updated, newEdges);
+        return new JobGraph(jobName, keyGroups, updated, newEdges);
     }
 
     /** The same graph under another name (the name labels metrics and snapshots; it is not checked on restore). */
@@ -90,7 +90,7 @@ public final class JobGraph {
         if (name == null || name.isBlank()) {
             throw new InvalidJobException("job name is blank; give the job a name such as 'orders'");
         }
-        return new JobGraph(name, maxParallelism, operators(), edges);
+        return new JobGraph(name, keyGroups, operators(), edges);
     }
 
     @Override

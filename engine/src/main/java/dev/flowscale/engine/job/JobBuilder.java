@@ -23,7 +23,7 @@ import java.util.Map;
  */
 public final class JobBuilder {
     private final String jobName;
-    private int maxParallelism = KeyGroups.DEFAULT_MAX_PARALLELISM;
+    private int keyGroups = KeyGroups.DEFAULT_KEY_GROUPS;
     private int defaultParallelism = 1;
     private final Map<String, OperatorNode> nodes = new LinkedHashMap<>();
     private final List<Edge> edges = new ArrayList<>();
@@ -37,14 +37,14 @@ public final class JobBuilder {
     }
 
     /** The number of key groups: the upper bound of every operator's parallelism. Default 128. */
-    public JobBuilder maxParallelism(int maxParallelism) {
-        this.maxParallelism = maxParallelism;
+    public JobBuilder keyGroups(int keyGroups) {
+        this.keyGroups = keyGroups;
         return this;
     }
 
     /** The number of key groups declared so far. */
-    public int maxParallelism() {
-        return maxParallelism;
+    public int keyGroups() {
+        return keyGroups;
     }
 
     /** The parallelism of operators that do not set their own. Default 1. */
@@ -86,7 +86,7 @@ public final class JobBuilder {
     /** Validates the graph; throws {@link InvalidJobException} naming the operator and field. */
     public JobGraph build() {
         List<Edge> resolved = edges.stream().map(this::resolveDefaultPartitioning).toList();
-        return new JobGraph(jobName, maxParallelism, new ArrayList<>(nodes.values()), resolved);
+        return new JobGraph(jobName, keyGroups, new ArrayList<>(nodes.values()), resolved);
     }
 
     /** Builds and starts the job with the given configuration. */

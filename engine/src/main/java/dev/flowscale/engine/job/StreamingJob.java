@@ -12,7 +12,7 @@ import dev.flowscale.engine.api.InvalidJobException;
  * <p>Give every operator a stable id (the first argument of {@code source}, {@code map},
  * {@code process}...): a savepoint's state is restored by operator id, so renaming an operator
  * drops its state. The runner sets the parallelism ({@code --parallelism op=p}) and the number of
- * key groups ({@code --max-parallelism}) over what {@code build} declares.
+ * key groups ({@code --key-groups}) over what {@code build} declares.
  */
 @FunctionalInterface
 public interface StreamingJob {

@@ -20,7 +20,7 @@ public final class RunnerViews {
                 .map(op -> new JobView.OperatorView(op.id(), op.name(), op.kind().name(), op.parallelism())).toList();
         List<JobView.EdgeView> edges = graph.edges().stream()
                 .map(e -> new JobView.EdgeView(e.from(), e.to(), e.partitioning().name())).toList();
-        return new JobView(graph.jobName(), runId, job.status().name(), graph.maxParallelism(), operators, edges,
+        return new JobView(graph.jobName(), runId, job.status().name(), graph.keyGroups(), operators, edges,
                 job.checkpointStatus());
     }
 

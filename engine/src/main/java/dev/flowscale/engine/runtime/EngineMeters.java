@@ -1,6 +1,6 @@
 package dev.flowscale.engine.runtime;
 
-import dev.flowscale.engine.metrics.InstanceMetrics;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceRates;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
@@ -63,7 +63,7 @@ final class EngineMeters implements AutoCloseable {
     }
 
     private void bindInstance(Task task) {
-        InstanceMetrics m = task.metrics;
+        InstanceCounterRecorder m = task.metrics;
         Tags tags = Tags.of("job", job.graph().jobName(), "operator", task.context.operatorId(),
                 "instance", Integer.toString(task.context.instanceIndex()));
         counter(MetricName.RECORDS_IN, tags, m, s -> s.recordsIn());
@@ -87,7 +87,7 @@ final class EngineMeters implements AutoCloseable {
         rate(MetricName.BACKPRESSURE_RATIO, tags, op, i, InstanceRates::backpressureRatio);
     }
 
-    private void counter(MetricName name, Tags tags, InstanceMetrics m, ToDoubleFunction<InstanceSnapshot> read) {
+    private void counter(MetricName name, Tags tags, InstanceCounterRecorder m, ToDoubleFunction<InstanceSnapshot> read) {
         meters.add(FunctionCounter.builder(name.micrometer(), m, x -> read.applyAsDouble(x.snapshot(System.nanoTime())))
                 .baseUnit(name.unit()).description(name.description()).tags(tags).register(registry));
     }

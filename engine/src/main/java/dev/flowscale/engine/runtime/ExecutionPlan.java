@@ -73,7 +73,7 @@ final class ExecutionPlan {
         Task[] instances = new Task[node.parallelism()];
         for (int i = 0; i < instances.length; i++) {
             TaskContext context = new TaskContext(graph.jobName(), node.id(), i, node.parallelism(),
-                    graph.maxParallelism());
+                    graph.keyGroups());
             TaskState state = state(node, i);
             Task task = node.kind().isSource()
                     ? new SourceTask(context, settings, state, (SourceFunction<Object>) node.function())
@@ -88,7 +88,7 @@ final class ExecutionPlan {
     /** A fresh instance's state, or what it owns of the snapshot being restored. */
     private TaskState state(OperatorNode node, int index) {
         KeyedStateBackend keyed = node.kind() == OperatorKind.KEYED_PROCESS ? new KeyedStateBackend(node.id(),
-                graph.maxParallelism(), KeyGroups.rangeFor(index, graph.maxParallelism(), node.parallelism())) : null;
+                graph.keyGroups(), KeyGroups.rangeFor(index, graph.keyGroups(), node.parallelism())) : null;
         OperatorStateStore operatorState = new OperatorStateStore(node.id());
         RestoredState.InstanceRestore restore = settings.restored() == null ? null
                 : settings.restored().instance(node.id(), index);
@@ -124,7 +124,7 @@ final class ExecutionPlan {
         for (int j = 0; j < targets.length; j++) {
             channels[j] = forward ? base : base + instance;
         }
-        return new RecordWriter(edge.partitioning(), edge.keySelector(), graph.maxParallelism(), targets, channels,
+        return new RecordWriter(edge.partitioning(), edge.keySelector(), graph.keyGroups(), targets, channels,
                 settings.config().batchSize(), clock);
     }
 }

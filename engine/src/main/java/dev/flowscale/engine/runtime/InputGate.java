@@ -1,6 +1,6 @@
 package dev.flowscale.engine.runtime;
 
-import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;

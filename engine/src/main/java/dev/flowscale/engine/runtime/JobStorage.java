@@ -60,7 +60,7 @@ final class JobStorage implements AutoCloseable {
                                       ScheduledExecutorService timer, Supplier<Set<Path>> pinned) {
         CheckpointCoordinator.Settings settings = new CheckpointCoordinator.Settings(storage, owner,
                 config.timeout(), config.retained(), pinned, clock);
-        return new CheckpointCoordinator(graph.jobName(), graph.maxParallelism(), graph.parallelism(), settings, ids,
+        return new CheckpointCoordinator(graph.jobName(), graph.keyGroups(), graph.parallelism(), settings, ids,
                 sources, timer);
     }
 

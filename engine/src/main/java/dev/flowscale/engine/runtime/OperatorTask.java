@@ -1,8 +1,8 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
-import dev.flowscale.engine.metrics.InstanceMetrics;
-import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 
 /**
  * Runs a non-source operator instance: takes batches from its input gate, calls the operator
@@ -86,7 +86,7 @@ final class OperatorTask extends Task {
     private void processBatch(Batch batch) throws Exception {
         Object[] records = batch.records;
         TaskOutput out = output;
-        InstanceMetrics published = instrumented ? metrics : null;
+        InstanceCounterRecorder published = instrumented ? metrics : null;
         int mask = publishMask;
         for (int i = 0; i < batch.size; i++) {
             // Counted when it starts and charged before its outputs, so that a snapshot at any

@@ -1,14 +1,14 @@
 package dev.flowscale.engine.runtime;
 
-import dev.flowscale.engine.metrics.InstanceMetrics;
-import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 
 /**
  * The task thread's view of its own phase. It reads the clock only when the phase changes, so
  * a task that always finds input and room for output pays nothing per batch for timing.
  */
 final class PhaseClock {
-    private final InstanceMetrics metrics;
+    private final InstanceCounterRecorder metrics;
     private final boolean instrumented;
     private Phase current = Phase.NOT_STARTED;
     private Runnable onWait = () -> { };
@@ -18,7 +18,7 @@ final class PhaseClock {
         this.onWait = callback;
     }
 
-    PhaseClock(InstanceMetrics metrics, boolean instrumented) {
+    PhaseClock(InstanceCounterRecorder metrics, boolean instrumented) {
         this.metrics = metrics;
         this.instrumented = instrumented;
     }

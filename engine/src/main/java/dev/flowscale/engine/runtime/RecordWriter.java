@@ -12,7 +12,7 @@ import dev.flowscale.engine.state.KeyGroups;
 final class RecordWriter {
     private final Partitioning partitioning;
     private final KeySelector<Object, Object> keySelector;
-    private final int maxParallelism;
+    private final int keyGroups;
     private final InputGate[] gates;
     private final int[] channels;
     private final int batchSize;
@@ -23,11 +23,11 @@ final class RecordWriter {
     private final int[] flushSizes;
     private int roundRobin;
 
-    RecordWriter(Partitioning partitioning, KeySelector<Object, Object> keySelector, int maxParallelism,
+    RecordWriter(Partitioning partitioning, KeySelector<Object, Object> keySelector, int keyGroups,
                  InputGate[] gates, int[] channels, int batchSize, PhaseClock clock) {
         this.partitioning = partitioning;
         this.keySelector = keySelector;
-        this.maxParallelism = maxParallelism;
+        this.keyGroups = keyGroups;
         this.gates = gates;
         this.channels = channels;
         this.batchSize = batchSize;
@@ -47,7 +47,7 @@ final class RecordWriter {
                 add(roundRobin, record);
                 roundRobin = roundRobin + 1 == gates.length ? 0 : roundRobin + 1;
             }
-            case HASH -> add(KeyGroups.operatorIndexForKey(key(record), maxParallelism, gates.length), record);
+            case HASH -> add(KeyGroups.operatorIndexForKey(key(record), keyGroups, gates.length), record);
             case BROADCAST -> {
                 for (int i = 0; i < gates.length; i++) {
                     add(i, record);

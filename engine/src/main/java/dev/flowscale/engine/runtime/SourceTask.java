@@ -3,7 +3,7 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
-import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 import java.util.concurrent.locks.LockSupport;
 
 /**

@@ -3,7 +3,7 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.checkpoint.InstanceStateFile;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
-import dev.flowscale.engine.metrics.InstanceMetrics;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.concurrent.CancellationException;
  */
 abstract class Task implements Runnable {
     final TaskContext context;
-    final InstanceMetrics metrics;
+    final InstanceCounterRecorder metrics;
     final PhaseClock clock;
     final Cancellation cancellation;
     private final JobFailureHandler failures;
@@ -41,7 +41,7 @@ abstract class Task implements Runnable {
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
-        this.metrics = new InstanceMetrics(context.operatorId(), context.instanceIndex(), this instanceof SourceTask);
+        this.metrics = new InstanceCounterRecorder(context.operatorId(), context.instanceIndex(), this instanceof SourceTask);
         this.clock = new PhaseClock(metrics, settings.config().instrumented());
         this.cancellation = settings.cancellation();
         this.failures = settings.failures();
@@ -68,7 +68,7 @@ abstract class Task implements Runnable {
     }
 
     boolean isFinished() {
-        return metrics.phase() == InstanceMetrics.Phase.FINISHED;
+        return metrics.phase() == InstanceCounterRecorder.Phase.FINISHED;
     }
 
     void cost(Runnable perRecord) {

@@ -13,7 +13,7 @@ import dev.flowscale.engine.state.KeyedStates;
 import dev.flowscale.engine.state.OperatorStateStore;
 
 /** Where an operator instance runs: job, operator, instance index and parallelism. */
-record TaskContext(String jobName, String operatorId, int instanceIndex, int parallelism, int maxParallelism)
+record TaskContext(String jobName, String operatorId, int instanceIndex, int parallelism, int keyGroups)
         implements RuntimeContext {
 
     /** The context handed to user functions, with the task's state. */
@@ -91,8 +91,8 @@ record TaskContext(String jobName, String operatorId, int instanceIndex, int par
         }
 
         @Override
-        public int maxParallelism() {
-            return task.maxParallelism();
+        public int keyGroups() {
+            return task.keyGroups();
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.metrics.InstanceMetrics;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -11,7 +11,7 @@ import java.util.concurrent.CancellationException;
 final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;
     private long emitted;
-    private InstanceMetrics metrics;
+    private InstanceCounterRecorder metrics;
     private int publishMask;
 
     TaskOutput(RecordWriter[] writers) {
@@ -19,8 +19,8 @@ final class TaskOutput implements Collector<Object> {
     }
 
     /** Where to publish the running count of records out; null when not instrumented. */
-    void publishTo(InstanceMetrics instanceMetrics) {
-        this.metrics = instanceMetrics;
+    void publishTo(InstanceCounterRecorder recorder) {
+        this.metrics = recorder;
     }
 
     /** Publish the running count when it has none of these bits set (0: every record). */

@@ -16,7 +16,7 @@ public final class UserContexts {
     /** A keyed instance's context over its keyed state backend and its operator list state. */
     public static KeyedRuntimeContext keyed(String jobName, String operatorId, int instanceIndex, int parallelism,
                                             KeyedStateBackend backend, OperatorStateStore store) {
-        TaskContext task = new TaskContext(jobName, operatorId, instanceIndex, parallelism, backend.maxParallelism());
+        TaskContext task = new TaskContext(jobName, operatorId, instanceIndex, parallelism, backend.keyGroups());
         return task.user(new TaskState(backend, store, null, null));
     }
 }

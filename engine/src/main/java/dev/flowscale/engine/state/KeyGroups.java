@@ -2,7 +2,7 @@ package dev.flowscale.engine.state;
 
 /**
  * Key-group arithmetic, compatible with Flink's key-group assignment: a key maps to one of
- * {@code maxParallelism} key groups, and each operator instance owns one contiguous range of
+ * {@code keyGroups} key groups, and each operator instance owns one contiguous range of
  * them. Rescaling moves whole key groups, so keyed state follows its keys. Pure functions;
  * every argument is checked and a bad one raises {@link IllegalArgumentException} naming the
  * field and the fix.
@@ -10,81 +10,81 @@ package dev.flowscale.engine.state;
 public final class KeyGroups {
 
     /** Number of key groups when an operator does not choose one. */
-    public static final int DEFAULT_MAX_PARALLELISM = 128;
+    public static final int DEFAULT_KEY_GROUPS = 128;
 
     /** Largest allowed number of key groups (Flink's bound). */
-    public static final int UPPER_BOUND_MAX_PARALLELISM = 1 << 15;
+    public static final int MAX_KEY_GROUPS = 1 << 15;
 
     private KeyGroups() {
     }
 
     /**
-     * The key group of {@code key}: {@code murmurHash(key.hashCode()) % maxParallelism}.
+     * The key group of {@code key}: {@code murmurHash(key.hashCode()) % keyGroups}.
      *
-     * @throws IllegalArgumentException if the key is null or maxParallelism is out of bounds
+     * @throws IllegalArgumentException if the key is null or keyGroups is out of bounds
      */
-    public static int keyGroupFor(Object key, int maxParallelism) {
+    public static int keyGroupFor(Object key, int keyGroups) {
         if (key == null) {
             throw new IllegalArgumentException(
                     "key must not be null; the key selector returned null, make it return a key for every record");
         }
-        checkMaxParallelism(maxParallelism);
-        return murmurHash(key.hashCode()) % maxParallelism;
+        checkKeyGroups(keyGroups);
+        return murmurHash(key.hashCode()) % keyGroups;
     }
 
     /** The index of the operator instance that owns {@code key}'s key group. */
-    public static int operatorIndexForKey(Object key, int maxParallelism, int parallelism) {
-        checkParallelism(parallelism, maxParallelism);
-        return operatorIndexFor(keyGroupFor(key, maxParallelism), maxParallelism, parallelism);
+    public static int operatorIndexForKey(Object key, int keyGroups, int parallelism) {
+        checkParallelism(parallelism, keyGroups);
+        return operatorIndexFor(keyGroupFor(key, keyGroups), keyGroups, parallelism);
     }
 
     /** The index of the operator instance that owns {@code keyGroup}. */
-    public static int operatorIndexFor(int keyGroup, int maxParallelism, int parallelism) {
-        checkParallelism(parallelism, maxParallelism);
-        checkKeyGroup(keyGroup, maxParallelism);
-        return keyGroup * parallelism / maxParallelism;
+    public static int operatorIndexFor(int keyGroup, int keyGroups, int parallelism) {
+        checkParallelism(parallelism, keyGroups);
+        checkKeyGroup(keyGroup, keyGroups);
+        return keyGroup * parallelism / keyGroups;
     }
 
     /**
      * The key groups owned by instance {@code operatorIndex} of {@code parallelism}. The ranges
      * of indices {@code 0..parallelism-1} are disjoint, ordered and cover every key group.
      */
-    public static KeyGroupRange rangeFor(int operatorIndex, int maxParallelism, int parallelism) {
-        checkParallelism(parallelism, maxParallelism);
+    public static KeyGroupRange rangeFor(int operatorIndex, int keyGroups, int parallelism) {
+        checkParallelism(parallelism, keyGroups);
         checkOperatorIndex(operatorIndex, parallelism);
-        // Ceiling of the first group whose owner is operatorIndex under keyGroup*p/maxP;
-        // products fit in int because maxParallelism <= 2^15.
-        int start = (operatorIndex * maxParallelism + parallelism - 1) / parallelism;
-        int end = ((operatorIndex + 1) * maxParallelism - 1) / parallelism;
+        // Ceiling of the first group whose owner is operatorIndex under keyGroup*p/keyGroups;
+        // products fit in int because keyGroups <= 2^15.
+        int start = (operatorIndex * keyGroups + parallelism - 1) / parallelism;
+        int end = ((operatorIndex + 1) * keyGroups - 1) / parallelism;
         return new KeyGroupRange(start, end);
     }
 
-    /** Checks {@code 1 <= maxParallelism <= UPPER_BOUND_MAX_PARALLELISM}. */
-    public static void checkMaxParallelism(int maxParallelism) {
-        if (maxParallelism < 1 || maxParallelism > UPPER_BOUND_MAX_PARALLELISM) {
-            throw new IllegalArgumentException("maxParallelism must be in [1, "
-                    + UPPER_BOUND_MAX_PARALLELISM + "] but was " + maxParallelism
-                    + "; set maxParallelism (the number of key groups) within these bounds");
+    /** Checks {@code 1 <= keyGroups <= MAX_KEY_GROUPS}. */
+    public static void checkKeyGroups(int keyGroups) {
+        if (keyGroups < 1 || keyGroups > MAX_KEY_GROUPS) {
+            throw new IllegalArgumentException("keyGroups must be in [1, "
+                    + MAX_KEY_GROUPS + "] but was " + keyGroups
+                    + "; set keyGroups (the number of key groups) within these bounds");
         }
     }
 
-    /** Checks maxParallelism and {@code 1 <= parallelism <= maxParallelism}. */
-    public static void checkParallelism(int parallelism, int maxParallelism) {
-        checkMaxParallelism(maxParallelism);
-        if (parallelism < 1 || parallelism > maxParallelism) {
-            throw new IllegalArgumentException("parallelism must be in [1, maxParallelism="
-                    + maxParallelism + "] but was " + parallelism
-                    + "; lower parallelism or raise maxParallelism");
+    /** Checks keyGroups and {@code 1 <= parallelism <= keyGroups}. */
+    public static void checkParallelism(int parallelism, int keyGroups) {
+        checkKeyGroups(keyGroups);
+        if (parallelism < 1 || parallelism > keyGroups) {
+            throw new IllegalArgumentException("parallelism must be in [1, keyGroups="
+                    + keyGroups + "] but was " + parallelism
+                    + "; lower parallelism or raise keyGroups");
         }
     }
 
-    /** Checks {@code 0 <= keyGroup < maxParallelism}. */
-    public static void checkKeyGroup(int keyGroup, int maxParallelism) {
-        checkMaxParallelism(maxParallelism);
-        if (keyGroup < 0 || keyGroup >= maxParallelism) {
-            throw new IllegalArgumentException("keyGroup must be in [0, " + (maxParallelism - 1)
-                    + "] for maxParallelism=" + maxParallelism + " but was " + keyGroup
-                    + "; compute it with keyGroupFor(key, maxParallelism)");
+    /** Checks {@code 0 <= keyGroup < keyGroups}. */
+    public static void checkKeyGroup(int keyGroup, int keyGroups) {
+        checkKeyGroups(keyGroups);
+        if (keyGroup < 0 || keyGroup >= keyGroups) {
+            throw new IllegalArgumentException("keyGroup must be in [0, " + (keyGroups - 1)
+                    + "] for keyGroups=" + keyGroups + " but was " + keyGroup
+                    + "; compute it with keyGroupFor(key, keyGroups)");
         }
     }
 

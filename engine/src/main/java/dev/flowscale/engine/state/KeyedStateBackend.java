@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class KeyedStateBackend {
     private final String operator;
-    private final int maxParallelism;
+    private final int keyGroups;
     private final KeyGroupRange range;
     private final Map<String, StateTable> tables = new LinkedHashMap<>();
     /** State restored from a snapshot whose descriptor has not been registered yet, still encoded. */
@@ -21,9 +21,9 @@ public final class KeyedStateBackend {
     private Object currentKey;
     private int currentGroup;
 
-    public KeyedStateBackend(String operator, int maxParallelism, KeyGroupRange range) {
+    public KeyedStateBackend(String operator, int keyGroups, KeyGroupRange range) {
         this.operator = operator;
-        this.maxParallelism = maxParallelism;
+        this.keyGroups = keyGroups;
         this.range = range;
     }
 
@@ -32,7 +32,7 @@ public final class KeyedStateBackend {
     }
 
     public void setCurrentKey(Object key) {
-        int group = KeyGroups.keyGroupFor(key, maxParallelism);
+        int group = KeyGroups.keyGroupFor(key, keyGroups);
         if (!range.contains(group)) {
             throw new EngineException("operator '" + operator + "': key " + key + " is in key group " + group
                     + ", which this instance (" + range + ") does not own; the key's hashCode must be the same "
@@ -66,8 +66,8 @@ public final class KeyedStateBackend {
     }
 
     /** The number of key groups of the job. */
-    public int maxParallelism() {
-        return maxParallelism;
+    public int keyGroups() {
+        return keyGroups;
     }
 
     /** Restored state not yet claimed by a descriptor; written back as is by snapshots. */

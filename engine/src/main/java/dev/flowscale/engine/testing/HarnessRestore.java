@@ -26,11 +26,11 @@ final class HarnessRestore {
                 .sorted(Comparator.comparingInt(HarnessSnapshot::instanceIndex)).toList();
         Map<Integer, byte[]> owned = new HashMap<>();
         for (HarnessSnapshot snapshot : ordered) {
-            if (snapshot.maxParallelism() != backend.maxParallelism()) {
-                throw new InvalidJobException("a snapshot of " + snapshot.maxParallelism() + " key groups cannot be"
-                        + " restored into " + backend.maxParallelism() + "; keep the number of key groups");
+            if (snapshot.keyGroups() != backend.keyGroups()) {
+                throw new InvalidJobException("a snapshot of " + snapshot.keyGroups() + " key groups cannot be"
+                        + " restored into " + backend.keyGroups() + "; keep the number of key groups");
             }
-            snapshot.keyGroups().forEach((group, block) -> {
+            snapshot.blocks().forEach((group, block) -> {
                 if (backend.keyGroupRange().contains(group)) {
                     owned.put(group, block);
                 }

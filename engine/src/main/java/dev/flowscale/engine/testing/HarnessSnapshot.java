@@ -10,15 +10,15 @@ import java.util.Map;
  * it owns) and operator list state per list.
  *
  * @param instanceIndex  the instance it was taken from
- * @param maxParallelism the number of key groups
- * @param keyGroups      the encoded block of each key group the instance owned
+ * @param keyGroups      the number of key groups
+ * @param blocks         the encoded block of each key group the instance owned
  * @param listModes      how each operator list is redistributed (split round robin, or union)
  * @param lists          the encoded elements of each operator list
  */
-public record HarnessSnapshot(int instanceIndex, int maxParallelism, Map<Integer, byte[]> keyGroups,
+public record HarnessSnapshot(int instanceIndex, int keyGroups, Map<Integer, byte[]> blocks,
                               Map<String, OperatorStateStore.Mode> listModes, Map<String, List<byte[]>> lists) {
     public HarnessSnapshot {
-        keyGroups = Map.copyOf(keyGroups);
+        blocks = Map.copyOf(blocks);
         listModes = Map.copyOf(listModes);
         lists = Map.copyOf(lists);
     }

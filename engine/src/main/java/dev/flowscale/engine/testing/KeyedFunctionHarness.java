@@ -49,8 +49,8 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
 
     private KeyedFunctionHarness(Setup<K, I, O> setup, List<HarnessSnapshot> restoreFrom) throws Exception {
         this.setup = setup;
-        KeyGroupRange range = KeyGroups.rangeFor(setup.instanceIndex, setup.maxParallelism, setup.parallelism);
-        this.backend = new KeyedStateBackend(setup.operatorId, setup.maxParallelism, range);
+        KeyGroupRange range = KeyGroups.rangeFor(setup.instanceIndex, setup.keyGroups, setup.parallelism);
+        this.backend = new KeyedStateBackend(setup.operatorId, setup.keyGroups, range);
         this.store = new OperatorStateStore(setup.operatorId);
         HarnessRestore.into(backend, store, restoreFrom, setup.instanceIndex, setup.parallelism);
         this.function = setup.factory.get();
@@ -123,11 +123,11 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
 
     /** Whether this instance owns the key's key group (a record with another key would be refused). */
     public boolean owns(K key) {
-        return backend.keyGroupRange().contains(KeyGroups.keyGroupFor(key, setup.maxParallelism));
+        return backend.keyGroupRange().contains(KeyGroups.keyGroupFor(key, setup.keyGroups));
     }
 
     /** The key groups this instance owns. */
-    public KeyGroupRange keyGroups() {
+    public KeyGroupRange keyGroupRange() {
         return backend.keyGroupRange();
     }
 
@@ -144,7 +144,7 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
             modes.put(name, entry.mode());
             lists.put(name, entry.encodedElements());
         });
-        return new HarnessSnapshot(setup.instanceIndex, setup.maxParallelism, groups, modes, lists);
+        return new HarnessSnapshot(setup.instanceIndex, setup.keyGroups, groups, modes, lists);
     }
 
     /** Calls the function's {@code close}. */
@@ -156,9 +156,9 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     private Object entry(StateDescriptor<?> descriptor, K key) {
         if (!owns(key)) {
             throw new InvalidJobException("key " + key + " is in key group " + KeyGroups.keyGroupFor(key,
-                    setup.maxParallelism) + ", which this instance (" + keyGroups() + ") does not own");
+                    setup.keyGroups) + ", which this instance (" + keyGroupRange() + ") does not own");
         }
-        return backend.table(descriptor).group(KeyGroups.keyGroupFor(key, setup.maxParallelism)
+        return backend.table(descriptor).group(KeyGroups.keyGroupFor(key, setup.keyGroups)
                 - backend.keyGroupRange().start()).get(key);
     }
 
@@ -167,7 +167,7 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         private final Supplier<? extends KeyedProcessFunction<K, ? super I, O>> factory;
         private final KeySelector<? super I, K> keySelector;
         private String operatorId = "harnessed";
-        private int maxParallelism = KeyGroups.DEFAULT_MAX_PARALLELISM;
+        private int keyGroups = KeyGroups.DEFAULT_KEY_GROUPS;
         private int instanceIndex;
         private int parallelism = 1;
 
@@ -184,15 +184,15 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         }
 
         /** The number of key groups (default 128, as a job's). */
-        public Setup<K, I, O> maxParallelism(int keyGroups) {
-            KeyGroups.checkMaxParallelism(keyGroups);
-            this.maxParallelism = keyGroups;
+        public Setup<K, I, O> keyGroups(int keyGroups) {
+            KeyGroups.checkKeyGroups(keyGroups);
+            this.keyGroups = keyGroups;
             return this;
         }
 
         /** Run as instance {@code index} of {@code parallelism}: it owns that instance's key groups only. */
         public Setup<K, I, O> instance(int index, int parallelism) {
-            KeyGroups.checkParallelism(parallelism, maxParallelism);
+            KeyGroups.checkParallelism(parallelism, keyGroups);
             KeyGroups.checkOperatorIndex(index, parallelism);
             this.instanceIndex = index;
             this.parallelism = parallelism;

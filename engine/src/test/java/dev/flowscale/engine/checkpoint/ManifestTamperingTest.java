@@ -137,6 +137,23 @@ class ManifestTamperingTest {
         }
     }
 
+    @Test
+    void theManifestKeepsTheKeyGroupCountUnderItsFormatTwoNameSoOlderSavepointsStillRestore() throws IOException {
+        ObjectNode manifest = SnapshotFiles.manifest(good);
+        assertThat(manifest.get("formatVersion").asInt()).isEqualTo(SnapshotMetadata.FORMAT_VERSION);
+        assertThat(manifest.get("maxParallelism").asInt()).isEqualTo(GRAPH.keyGroups());
+        assertThat(manifest.has("keyGroups")).as("a renamed field would break every older savepoint").isFalse();
+        assertThat(ManifestFile.read(good).keyGroups()).isEqualTo(GRAPH.keyGroups());
+    }
+
+    @Test
+    void aSnapshotOfAnotherKeyGroupCountIsRefusedNamingBothCounts(@TempDir Path dir) throws IOException {
+        Path copy = tampered(dir, true, m -> m.put("maxParallelism", 64));
+        assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
+                .hasMessageContaining("was taken with 64 key groups but job '" + GRAPH.jobName() + "' has 128")
+                .hasMessageContaining("set keyGroups(64)");
+    }
+
     private static Path tampered(Path dir, boolean reseal, Consumer<ObjectNode> edit) throws IOException {
         Path copy = SnapshotFiles.copyTree(good, dir, good.getFileName().toString());
         SnapshotFiles.editManifest(copy, reseal, edit);

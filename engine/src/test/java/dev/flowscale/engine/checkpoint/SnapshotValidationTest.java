@@ -130,12 +130,12 @@ class SnapshotValidationTest {
     }
 
     @Test
-    void aRescaleAboveMaxParallelismIsRejectedBeforeAnythingStops(@TempDir Path dir) throws Exception {
+    void aRescaleAboveKeyGroupsIsRejectedBeforeAnythingStops(@TempDir Path dir) throws Exception {
         try (RunningJob job = RunningJob.start(GRAPH, config(dir))) {
             String runBefore = job.metrics().runId();
             assertThatThrownBy(() -> job.rescale(Map.of(CountingJob.COUNT, 129), Duration.ofSeconds(5)))
                     .isInstanceOf(InvalidJobException.class).hasMessageContaining("operator 'count'")
-                    .hasMessageContaining("above the job's max parallelism 128");
+                    .hasMessageContaining("is more than the job's 128 key groups");
             assertThatThrownBy(() -> job.rescale(Map.of("nope", 2), Duration.ofSeconds(5)))
                     .isInstanceOf(InvalidJobException.class).hasMessageContaining("no operator 'nope'");
             assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);

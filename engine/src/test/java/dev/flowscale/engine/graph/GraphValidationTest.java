@@ -53,16 +53,16 @@ class GraphValidationTest {
     }
 
     @Test
-    void rejectsParallelismBelowOneAndAboveMaxParallelism() {
+    void rejectsParallelismBelowOneAndAboveKeyGroups() {
         JobBuilder zero = JobBuilder.named("j");
         zero.source("src", Sources.sequence(1)).parallelism(0).sink("sink", Sinks.counting());
         assertThatThrownBy(zero::build)
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("operator 'src'").hasMessageContaining("parallelism 0 is below 1");
-        JobBuilder job = JobBuilder.named("j").maxParallelism(8);
+        JobBuilder job = JobBuilder.named("j").keyGroups(8);
         job.source("src", Sources.sequence(1)).sink("sink", Sinks.counting()).parallelism(9);
         assertThatThrownBy(job::build).isInstanceOf(InvalidJobException.class)
-                .hasMessageContaining("operator 'sink'").hasMessageContaining("above the job's max parallelism 8");
+                .hasMessageContaining("operator 'sink'").hasMessageContaining("is more than the job's 8 key groups");
     }
 
     @Test

@@ -34,7 +34,7 @@ class JobRunnerApiTest {
 
     @BeforeEach
     void startJob() {
-        JobBuilder builder = JobBuilder.named("apijob").maxParallelism(64);
+        JobBuilder builder = JobBuilder.named("apijob").keyGroups(64);
         builder.source("src", Sources.generator(RateProfile.constant(5000), seq -> seq))
                 .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
         job = builder.start(JobConfig.defaults());
@@ -56,7 +56,7 @@ class JobRunnerApiTest {
         assertThat(body.get("name").asText()).isEqualTo("apijob");
         assertThat(body.get("runId").asText()).startsWith(runId + "/").endsWith("-run-1");
         assertThat(body.get("status").asText()).isEqualTo("RUNNING");
-        assertThat(body.get("maxParallelism").asInt()).isEqualTo(64);
+        assertThat(body.get("keyGroups").asInt()).isEqualTo(64);
         assertThat(body.get("operators")).hasSize(3);
         assertThat(body.get("operators").get(1).get("id").asText()).isEqualTo("double");
         assertThat(body.get("operators").get(1).get("kind").asText()).isEqualTo("MAP");

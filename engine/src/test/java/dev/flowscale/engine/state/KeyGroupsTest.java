@@ -38,32 +38,32 @@ class KeyGroupsTest {
 
     @ParameterizedTest
     @ValueSource(ints = {1, 7, 128, 1000})
-    void rangesAreDisjointOrderedAndCoverEveryKeyGroup(int maxParallelism) {
-        for (int p = 1; p <= maxParallelism; p++) {
+    void rangesAreDisjointOrderedAndCoverEveryKeyGroup(int keyGroups) {
+        for (int p = 1; p <= keyGroups; p++) {
             int next = 0;
             for (int i = 0; i < p; i++) {
-                KeyGroupRange range = KeyGroups.rangeFor(i, maxParallelism, p);
+                KeyGroupRange range = KeyGroups.rangeFor(i, keyGroups, p);
                 if (!range.isEmpty()) {
                     assertThat(range.start()).as("p=%d i=%d", p, i).isEqualTo(next);
                     next = range.endInclusive() + 1;
                 }
             }
-            assertThat(next).as("p=%d covers all key groups", p).isEqualTo(maxParallelism);
+            assertThat(next).as("p=%d covers all key groups", p).isEqualTo(keyGroups);
         }
     }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 7, 128, 1000})
-    void operatorIndexForAgreesWithRangeForEveryKeyGroup(int maxParallelism) {
-        for (int p = 1; p <= maxParallelism; p++) {
+    void operatorIndexForAgreesWithRangeForEveryKeyGroup(int keyGroups) {
+        for (int p = 1; p <= keyGroups; p++) {
             for (int i = 0; i < p; i++) {
-                KeyGroupRange range = KeyGroups.rangeFor(i, maxParallelism, p);
-                assertThat(range.size()).as("p <= maxP leaves no instance idle").isPositive();
+                KeyGroupRange range = KeyGroups.rangeFor(i, keyGroups, p);
+                assertThat(range.size()).as("p <= keyGroups leaves no instance idle").isPositive();
                 for (int kg = range.start(); kg <= range.endInclusive(); kg++) {
                     // Plain comparison first: a million AssertJ calls would dominate the run.
-                    if (KeyGroups.operatorIndexFor(kg, maxParallelism, p) != i) {
-                        assertThat(KeyGroups.operatorIndexFor(kg, maxParallelism, p))
-                                .as("maxP=%d p=%d kg=%d", maxParallelism, p, kg).isEqualTo(i);
+                    if (KeyGroups.operatorIndexFor(kg, keyGroups, p) != i) {
+                        assertThat(KeyGroups.operatorIndexFor(kg, keyGroups, p))
+                                .as("keyGroups=%d p=%d kg=%d", keyGroups, p, kg).isEqualTo(i);
                     }
                 }
             }
@@ -72,24 +72,24 @@ class KeyGroupsTest {
 
     @ParameterizedTest
     @ValueSource(ints = {1, 7, 128, 1000})
-    void everyKeyLandsOnTheInstanceWhoseRangeHoldsItsKeyGroup(int maxParallelism) {
+    void everyKeyLandsOnTheInstanceWhoseRangeHoldsItsKeyGroup(int keyGroups) {
         List<Object> keys = sampleKeys();
-        for (int candidate : new int[] {1, 2, 3, 5, maxParallelism / 2 + 1, maxParallelism}) {
-            int p = Math.min(candidate, maxParallelism);
+        for (int candidate : new int[] {1, 2, 3, 5, keyGroups / 2 + 1, keyGroups}) {
+            int p = Math.min(candidate, keyGroups);
             List<KeyGroupRange> ranges = new ArrayList<>();
             for (int i = 0; i < p; i++) {
-                ranges.add(KeyGroups.rangeFor(i, maxParallelism, p));
+                ranges.add(KeyGroups.rangeFor(i, keyGroups, p));
             }
             for (Object key : keys) {
-                int kg = KeyGroups.keyGroupFor(key, maxParallelism);
-                int index = KeyGroups.operatorIndexForKey(key, maxParallelism, p);
+                int kg = KeyGroups.keyGroupFor(key, keyGroups);
+                int index = KeyGroups.operatorIndexForKey(key, keyGroups, p);
                 assertThat(ranges.get(index).contains(kg)).as("key %s p=%d", key, p).isTrue();
             }
         }
     }
 
     @Test
-    void keyGroupIsMurmurOfHashCodeModuloMaxParallelism() {
+    void keyGroupIsMurmurOfHashCodeModuloKeyGroups() {
         assertThat(KeyGroups.keyGroupFor(0, 128)).isEqualTo(593689054 % 128);
         assertThat(KeyGroups.keyGroupFor("word", 128))
                 .isEqualTo(KeyGroups.murmurHash("word".hashCode()) % 128);
@@ -108,15 +108,15 @@ class KeyGroupsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("parallelism");
         assertThatThrownBy(() -> KeyGroups.checkParallelism(129, 128))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("parallelism must be in [1, maxParallelism=128]");
+                .hasMessageContaining("parallelism must be in [1, keyGroups=128]");
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, (1 << 15) + 1})
-    void rejectsMaxParallelismOutOfBounds(int maxParallelism) {
-        assertThatThrownBy(() -> KeyGroups.keyGroupFor("k", maxParallelism))
+    void rejectsKeyGroupsOutOfBounds(int keyGroups) {
+        assertThatThrownBy(() -> KeyGroups.keyGroupFor("k", keyGroups))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("maxParallelism must be in [1, 32768]");
+                .hasMessageContaining("keyGroups must be in [1, 32768]");
     }
 
     @ParameterizedTest
@@ -137,7 +137,7 @@ class KeyGroupsTest {
 
     @Test
     void acceptsTheUpperBound() {
-        int max = KeyGroups.UPPER_BOUND_MAX_PARALLELISM;
+        int max = KeyGroups.MAX_KEY_GROUPS;
         assertThat(KeyGroups.rangeFor(max - 1, max, max)).isEqualTo(KeyGroupRange.of(max - 1));
         assertThat(KeyGroups.operatorIndexFor(max - 1, max, 3)).isEqualTo(2);
     }

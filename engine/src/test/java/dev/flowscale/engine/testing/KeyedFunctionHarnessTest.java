@@ -71,7 +71,7 @@ class KeyedFunctionHarnessTest {
         try (var h = sums().open()) {
             snapshot = h.snapshot();
         }
-        assertThatThrownBy(() -> sums().maxParallelism(64).restore(List.of(snapshot)))
+        assertThatThrownBy(() -> sums().keyGroups(64).restore(List.of(snapshot)))
                 .hasMessageStartingWith("a snapshot of 128 key groups cannot be restored into 64");
     }
 }

@@ -2,7 +2,7 @@ package dev.flowscale.collector.window;
 
 import dev.flowscale.collector.api.InstanceCounters;
 import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
@@ -60,7 +60,7 @@ final class WindowRates {
     }
 
     private static OperatorMetrics operator(OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
-        List<InstanceMetrics> instances = new ArrayList<>();
+        List<InstanceWindowRates> instances = new ArrayList<>();
         double offered = 0;
         double backlog = 0;
         for (int i = 0; i < op.parallelism(); i++) {
@@ -72,20 +72,20 @@ final class WindowRates {
             backlog += b.backlog();
         }
         OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(),
-                sum(instances, InstanceMetrics::trueProcessingRate), sum(instances, InstanceMetrics::trueOutputRate),
-                sum(instances, InstanceMetrics::observedProcessingRate),
-                sum(instances, InstanceMetrics::observedOutputRate), instances, Optional.empty());
+                sum(instances, InstanceWindowRates::trueProcessingRate), sum(instances, InstanceWindowRates::trueOutputRate),
+                sum(instances, InstanceWindowRates::observedProcessingRate),
+                sum(instances, InstanceWindowRates::observedOutputRate), instances, Optional.empty());
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
 
-    private static InstanceMetrics rates(int index, InstanceCounters a, InstanceCounters b) {
+    private static InstanceWindowRates rates(int index, InstanceCounters a, InstanceCounters b) {
         Ds2Rates rates = Ds2Rates.of(b.recordsIn() - a.recordsIn(), b.recordsOut() - a.recordsOut(),
                 b.usefulSeconds() - a.usefulSeconds(), b.observedSeconds() - a.observedSeconds());
-        return new InstanceMetrics(index, Rate.measured(rates.trueProcessing()), Rate.measured(rates.trueOutput()),
+        return new InstanceWindowRates(index, Rate.measured(rates.trueProcessing()), Rate.measured(rates.trueOutput()),
                 Rate.measured(rates.observedProcessing()), Rate.measured(rates.observedOutput()));
     }
 
-    private static double sum(List<InstanceMetrics> instances, ToDoubleFunction<InstanceMetrics> rate) {
+    private static double sum(List<InstanceWindowRates> instances, ToDoubleFunction<InstanceWindowRates> rate) {
         return instances.stream().mapToDouble(rate).sum();
     }
 

@@ -66,9 +66,9 @@ class RunnerHttpMetricsSourceIT extends MetricsSourceContract {
     }
 
     @Test
-    void theRunnerReportsTheTopologyItRunsWithTheJobsMaxParallelism() {
+    void theRunnerReportsTheTopologyItRunsWithTheJobsKeyGroups() {
         assertThat(source.topology().jobName()).isEqualTo("chain");
-        assertThat(source.topology().operator("map1").maxParallelism()).isEqualTo(128);
+        assertThat(source.topology().operator("map1").keyGroups()).isEqualTo(128);
         assertThat(source.describe()).contains("job runner http://127.0.0.1:");
     }
 }

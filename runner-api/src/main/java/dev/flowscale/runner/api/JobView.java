@@ -10,12 +10,12 @@ import java.util.Map;
  * @param name           job name
  * @param runId          changes whenever the job is (re)started, so readers can tell runs apart
  * @param status         the engine's job status (RUNNING, RESCALING, RESTARTING, FINISHED, STOPPED, FAILED, CANCELLED)
- * @param maxParallelism the job's number of key groups
+ * @param keyGroups the job's number of key groups
  * @param operators      operators in topological order
  * @param edges          data streams between operators
  * @param checkpoints    what the job's snapshots have done; null when the job has no snapshot storage
  */
-public record JobView(String name, String runId, String status, int maxParallelism,
+public record JobView(String name, String runId, String status, int keyGroups,
                       List<OperatorView> operators, List<EdgeView> edges, CheckpointStatus checkpoints) {
 
     /** One operator: stable id, display name, kind (SOURCE, MAP, ...) and current parallelism. */

@@ -19,7 +19,7 @@ import java.util.Optional;
  */
 public record OperatorMetrics(String operatorId, int parallelism, double trueProcessingRate,
         double trueOutputRate, double observedProcessingRate, double observedOutputRate,
-        List<InstanceMetrics> instances, Optional<SourceMetrics> source, List<Double> keyGroupRates) {
+        List<InstanceWindowRates> instances, Optional<SourceMetrics> source, List<Double> keyGroupRates) {
 
     public OperatorMetrics {
         Checks.notBlank(operatorId, "metrics operator id");
@@ -32,7 +32,7 @@ public record OperatorMetrics(String operatorId, int parallelism, double truePro
 
     /** Metrics without per-key-group rates. */
     public OperatorMetrics(String operatorId, int parallelism, double trueProcessingRate, double trueOutputRate,
-            double observedProcessingRate, double observedOutputRate, List<InstanceMetrics> instances,
+            double observedProcessingRate, double observedOutputRate, List<InstanceWindowRates> instances,
             Optional<SourceMetrics> source) {
         this(operatorId, parallelism, trueProcessingRate, trueOutputRate, observedProcessingRate,
                 observedOutputRate, instances, source, List.of());
@@ -51,7 +51,7 @@ public record OperatorMetrics(String operatorId, int parallelism, double truePro
                 Optional.of(new SourceMetrics(offeredRate, backlogRecords)), keyGroupRates);
     }
 
-    public OperatorMetrics withInstances(List<InstanceMetrics> perInstance) {
+    public OperatorMetrics withInstances(List<InstanceWindowRates> perInstance) {
         return new OperatorMetrics(operatorId, parallelism, trueProcessingRate, trueOutputRate,
                 observedProcessingRate, observedOutputRate, perInstance, source, keyGroupRates);
     }

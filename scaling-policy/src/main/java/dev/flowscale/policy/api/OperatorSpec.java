@@ -3,30 +3,31 @@ package dev.flowscale.policy.api;
 import dev.flowscale.policy.PolicyException;
 
 /**
- * One operator of a job: its id, current parallelism and max parallelism (the number of key
- * groups; parallelism can never exceed it).
+ * One operator of a job: its id, current parallelism and its number of key groups (parallelism
+ * can never exceed it; the autoscaler's max parallelism is a separate bound, see
+ * {@link ParallelismBounds}).
  */
-public record OperatorSpec(String id, int parallelism, int maxParallelism) {
+public record OperatorSpec(String id, int parallelism, int keyGroups) {
 
     /** The engine's default number of key groups. */
-    public static final int DEFAULT_MAX_PARALLELISM = 128;
+    public static final int DEFAULT_KEY_GROUPS = 128;
 
     public OperatorSpec {
         Checks.notBlank(id, "operator id");
         Checks.positive(parallelism, "operator '" + id + "' parallelism");
-        Checks.positive(maxParallelism, "operator '" + id + "' maxParallelism");
-        if (parallelism > maxParallelism) {
+        Checks.positive(keyGroups, "operator '" + id + "' keyGroups");
+        if (parallelism > keyGroups) {
             throw new PolicyException("operator '" + id + "' parallelism " + parallelism
-                    + " exceeds its maxParallelism " + maxParallelism
-                    + "; lower the parallelism or raise maxParallelism");
+                    + " is more than its " + keyGroups
+                    + " key groups; lower the parallelism or raise keyGroups");
         }
     }
 
     public static OperatorSpec of(String id, int parallelism) {
-        return new OperatorSpec(id, parallelism, DEFAULT_MAX_PARALLELISM);
+        return new OperatorSpec(id, parallelism, DEFAULT_KEY_GROUPS);
     }
 
     public OperatorSpec withParallelism(int newParallelism) {
-        return new OperatorSpec(id, newParallelism, maxParallelism);
+        return new OperatorSpec(id, newParallelism, keyGroups);
     }
 }

@@ -82,7 +82,7 @@ final class Capacities {
 
     private void findHotSpots(JobTopology topology, MetricsWindow window) {
         for (OperatorMetrics m : window.operators().values()) {
-            int k = topology.operator(m.operatorId()).maxParallelism();
+            int k = topology.operator(m.operatorId()).keyGroups();
             if (!topology.isSource(m.operatorId())) {
                 HotKeyAnalysis.hotSpot(m, k).ifPresent(h -> hotSpots.put(m.operatorId(), h));
                 keyGroups.put(m.operatorId(), k);

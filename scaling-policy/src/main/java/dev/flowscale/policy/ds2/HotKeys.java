@@ -22,7 +22,7 @@ final class HotKeys {
             PolicyConfig c) {
         String sized = String.format(Locale.ROOT, "key skew %.2f (%s): sized so the busiest instance keeps up",
                 hot.share(), hot.evidence());
-        return HotKeyAnalysis.assess(m, op.maxParallelism(), base.targetInputRate(), c.targetUtilization())
+        return HotKeyAnalysis.assess(m, op.keyGroups(), base.targetInputRate(), c.targetUtilization())
                 .map(a -> sized + "; " + a.reason()).orElse(sized);
     }
 

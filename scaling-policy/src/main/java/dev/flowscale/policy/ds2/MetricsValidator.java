@@ -1,7 +1,7 @@
 package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.BlockReason;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
@@ -59,7 +59,7 @@ final class MetricsValidator {
     /** Per-key-group rates are optional; given, there is one finite, non-negative rate per key group. */
     private static Optional<Problem> checkKeyGroups(JobTopology topology, OperatorMetrics m) {
         List<Double> rates = m.keyGroupRates();
-        int keyGroups = topology.operator(m.operatorId()).maxParallelism();
+        int keyGroups = topology.operator(m.operatorId()).keyGroups();
         if (rates.isEmpty()) {
             return Optional.empty();
         }
@@ -117,7 +117,7 @@ final class MetricsValidator {
             return invalid(id, "reports " + m.instances().size() + " instances at parallelism " + m.parallelism());
         }
         double sum = 0;
-        for (InstanceMetrics i : m.instances()) {
+        for (InstanceWindowRates i : m.instances()) {
             String at = "instance " + i.index() + " ";
             Optional<Problem> p = finite(id, at + "trueProcessingRate", i.trueProcessingRate())
                     .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))

@@ -82,7 +82,7 @@ record RunningCheck(Optional<String> needed, double headroom, List<String> expla
         List<String> why = new ArrayList<>();
         for (OperatorSpec op : t.operators()) {
             ParallelismBounds b = c.boundsOf(op.id());
-            int upper = Math.min(b.max(), op.maxParallelism());
+            int upper = Math.min(b.max(), op.keyGroups());
             if (op.parallelism() < Math.min(b.min(), upper) || op.parallelism() > upper) {
                 why.add(String.format("'%s' runs at %d, outside its bounds [%d, %d]", op.id(), op.parallelism(),
                         Math.min(b.min(), upper), upper));

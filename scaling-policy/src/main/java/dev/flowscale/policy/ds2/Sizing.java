@@ -33,7 +33,7 @@ final class Sizing {
             reasons.add(source.explain(c));
         }
         double cap = plan.capacityPerInstance();
-        int upper = op.maxParallelism();
+        int upper = op.keyGroups();
         double required = margin * Math.max(base.targetInputRate() / c.targetUtilization(), plan.targetInputRate());
         int p;
         if (plan.targetInputRate() == 0) {
@@ -82,14 +82,14 @@ final class Sizing {
     }
 
     private static int bound(OperatorSpec op, int p, ParallelismBounds b, List<String> reasons) {
-        int upper = Math.min(b.max(), op.maxParallelism());
+        int upper = Math.min(b.max(), op.keyGroups());
         int lower = Math.min(b.min(), upper);
         if (p < lower) {
             reasons.add("raised to min parallelism " + lower);
             return lower;
         }
         if (p > upper) {
-            reasons.add(upper == op.maxParallelism() && b.max() > upper
+            reasons.add(upper == op.keyGroups() && b.max() > upper
                     ? "clamped to max parallelism " + upper + " (the operator's key groups)"
                     : "clamped to max parallelism " + upper);
             return upper;
@@ -98,10 +98,10 @@ final class Sizing {
     }
 
     private static int align(OperatorSpec op, int p, PolicyConfig c, List<String> reasons) {
-        int upper = Math.min(c.boundsOf(op.id()).max(), op.maxParallelism());
-        int q = KeyGroupAlignment.align(p, op.maxParallelism(), c.alignmentMaxIncrease(), upper);
+        int upper = Math.min(c.boundsOf(op.id()).max(), op.keyGroups());
+        int q = KeyGroupAlignment.align(p, op.keyGroups(), c.alignmentMaxIncrease(), upper);
         if (q != p) {
-            reasons.add("aligned to " + q + " to divide " + op.maxParallelism() + " key groups evenly (+"
+            reasons.add("aligned to " + q + " to divide " + op.keyGroups() + " key groups evenly (+"
                     + (q - p) + ")");
         }
         return q;

@@ -1,6 +1,6 @@
 package dev.flowscale.policy.ds2;
 
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.OperatorMetrics;
 import java.util.List;
 
@@ -41,8 +41,8 @@ final class SkewCorrection {
     }
 
     private static double hottestShare(OperatorMetrics m) {
-        double total = m.instances().stream().mapToDouble(InstanceMetrics::observedProcessingRate).sum();
-        double max = m.instances().stream().mapToDouble(InstanceMetrics::observedProcessingRate).max().orElse(0);
+        double total = m.instances().stream().mapToDouble(InstanceWindowRates::observedProcessingRate).sum();
+        double max = m.instances().stream().mapToDouble(InstanceWindowRates::observedProcessingRate).max().orElse(0);
         return total > 0 ? max / total : 0;
     }
 }

@@ -2,7 +2,7 @@ package dev.flowscale.policy.model;
 
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.Checks;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.OperatorMetrics;
 import java.util.List;
 import java.util.Locale;
@@ -66,7 +66,7 @@ public final class HotKeyAnalysis {
         if (!(targetUtilization > 0 && targetUtilization <= 1)) {
             throw new PolicyException("target utilization is " + targetUtilization + "; use a value in (0, 1]");
         }
-        List<InstanceMetrics> instances = m.instances();
+        List<InstanceWindowRates> instances = m.instances();
         int p = instances.size();
         if (p < 2 || p > keyGroups) {
             return Optional.empty();
@@ -78,10 +78,10 @@ public final class HotKeyAnalysis {
         return Optional.of(size(m, instances, hot, keyGroups, targetInputRate, targetUtilization));
     }
 
-    private static Assessment size(OperatorMetrics m, List<InstanceMetrics> instances, int hot, int keyGroups,
+    private static Assessment size(OperatorMetrics m, List<InstanceWindowRates> instances, int hot, int keyGroups,
             double r, double utilization) {
         int p = instances.size();
-        double total = instances.stream().mapToDouble(InstanceMetrics::observedProcessingRate).sum();
+        double total = instances.stream().mapToDouble(InstanceWindowRates::observedProcessingRate).sum();
         double h = instances.get(hot).observedProcessingRate() / total;
         double s = Math.max(0, Math.min(1, (h * p - 1) / (p - 1)));
         double c = instances.get(hot).trueProcessingRate() * utilization;
@@ -138,9 +138,9 @@ public final class HotKeyAnalysis {
         if (rates.size() == keyGroups && keyGroups > 1 && total > 0) {
             return fromKeyGroups(rates, total);
         }
-        List<InstanceMetrics> instances = m.instances();
+        List<InstanceWindowRates> instances = m.instances();
         int p = instances.size();
-        double observed = instances.stream().mapToDouble(InstanceMetrics::observedProcessingRate).sum();
+        double observed = instances.stream().mapToDouble(InstanceWindowRates::observedProcessingRate).sum();
         if (p < 2 || p > keyGroups || !(observed > 0)) {
             return Optional.empty();
         }
@@ -169,7 +169,7 @@ public final class HotKeyAnalysis {
                 100 * (max / total))));
     }
 
-    private static int hottest(List<InstanceMetrics> instances) {
+    private static int hottest(List<InstanceWindowRates> instances) {
         int hot = 0;
         for (int i = 1; i < instances.size(); i++) {
             if (instances.get(i).observedProcessingRate() > instances.get(hot).observedProcessingRate()) {
@@ -179,11 +179,11 @@ public final class HotKeyAnalysis {
         return hot;
     }
 
-    private static double busy(InstanceMetrics i) {
+    private static double busy(InstanceWindowRates i) {
         return i.trueProcessingRate() > 0 ? Math.min(1, i.observedProcessingRate() / i.trueProcessingRate()) : 0;
     }
 
-    private static double othersBusy(List<InstanceMetrics> instances, int hot) {
+    private static double othersBusy(List<InstanceWindowRates> instances, int hot) {
         double sum = 0;
         for (int i = 0; i < instances.size(); i++) {
             sum += i == hot ? 0 : busy(instances.get(i));

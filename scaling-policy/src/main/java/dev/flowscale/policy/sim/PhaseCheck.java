@@ -133,7 +133,7 @@ final class PhaseCheck {
         for (Map.Entry<String, Double> e : rates.entrySet()) {
             SimOperator op = scenario.operator(e.getKey());
             double best = 0;
-            for (int p = 1; p <= op.maxParallelism(); p++) {
+            for (int p = 1; p <= op.keyGroups(); p++) {
                 best = Math.max(best, op.effectiveCapacity(p));
             }
             double seconds = best > e.getValue() ? downtime * e.getValue() / (best - e.getValue())

@@ -115,7 +115,7 @@ public final class RandomDataflows {
         double unitCapacity = op.effectiveCapacity(target) / op.capacity();
         double capacity = Math.max(peakRate, 1e-3) * 1.03 / unitCapacity;
         return new SimOperator(op.id(), capacity, op.selectivity(), op.alpha(), op.overhead(), op.skew(),
-                OperatorSpec.DEFAULT_MAX_PARALLELISM, null);
+                OperatorSpec.DEFAULT_KEY_GROUPS, null);
     }
 
     private static long peakSecond(RateProfile load) {

@@ -27,7 +27,7 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
     /** A scenario where every operator starts at the same parallelism. */
     public static Scenario of(String name, List<SimOperator> operators, List<Edge> edges, int initialParallelism) {
         Map<String, Integer> initial = new LinkedHashMap<>();
-        operators.forEach(op -> initial.put(op.id(), Math.min(initialParallelism, op.maxParallelism())));
+        operators.forEach(op -> initial.put(op.id(), Math.min(initialParallelism, op.keyGroups())));
         return new Scenario(name, operators, edges, initial);
     }
 
@@ -46,7 +46,7 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
     private static JobTopology topology(String name, List<SimOperator> operators, List<Edge> edges,
             Map<String, Integer> initial) {
         List<OperatorSpec> specs = new ArrayList<>();
-        operators.forEach(op -> specs.add(new OperatorSpec(op.id(), initial.get(op.id()), op.maxParallelism())));
+        operators.forEach(op -> specs.add(new OperatorSpec(op.id(), initial.get(op.id()), op.keyGroups())));
         return new JobTopology(name, specs, edges);
     }
 
@@ -81,11 +81,11 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
     }
 
     private static int minimalParallelism(SimOperator op, double rate) {
-        for (int p = 1; p <= op.maxParallelism(); p++) {
+        for (int p = 1; p <= op.keyGroups(); p++) {
             if (op.effectiveCapacity(p) >= rate * (1 - 1e-9)) {
                 return p;
             }
         }
-        return op.maxParallelism();
+        return op.keyGroups();
     }
 }

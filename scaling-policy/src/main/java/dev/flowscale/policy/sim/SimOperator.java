@@ -18,7 +18,7 @@ import dev.flowscale.policy.model.KeyGroupRange;
  * @param skew        share of the input that goes to one hot instance, in [0, 1)
  */
 public record SimOperator(String id, double capacity, double selectivity, double alpha, double overhead,
-        double skew, int maxParallelism, RateProfile rate) {
+        double skew, int keyGroups, RateProfile rate) {
 
     public SimOperator {
         Checks.notBlank(id, "simulated operator id");
@@ -26,31 +26,31 @@ public record SimOperator(String id, double capacity, double selectivity, double
             throw new PolicyException("simulated operator '" + id + "' needs capacity > 0, selectivity >= 0,"
                     + " alpha in (0, 1], overhead >= 0 and skew in [0, 1)");
         }
-        Checks.positive(maxParallelism, "simulated operator '" + id + "' maxParallelism");
+        Checks.positive(keyGroups, "simulated operator '" + id + "' keyGroups");
     }
 
     public static SimOperator source(String id, double capacity, RateProfile rate) {
-        return new SimOperator(id, capacity, 1, 1, 0, 0, OperatorSpec.DEFAULT_MAX_PARALLELISM, rate);
+        return new SimOperator(id, capacity, 1, 1, 0, 0, OperatorSpec.DEFAULT_KEY_GROUPS, rate);
     }
 
     public static SimOperator operator(String id, double capacity, double selectivity) {
-        return new SimOperator(id, capacity, selectivity, 1, 0, 0, OperatorSpec.DEFAULT_MAX_PARALLELISM, null);
+        return new SimOperator(id, capacity, selectivity, 1, 0, 0, OperatorSpec.DEFAULT_KEY_GROUPS, null);
     }
 
     public SimOperator withAlpha(double a) {
-        return new SimOperator(id, capacity, selectivity, a, overhead, skew, maxParallelism, rate);
+        return new SimOperator(id, capacity, selectivity, a, overhead, skew, keyGroups, rate);
     }
 
     public SimOperator withOverhead(double o) {
-        return new SimOperator(id, capacity, selectivity, alpha, o, skew, maxParallelism, rate);
+        return new SimOperator(id, capacity, selectivity, alpha, o, skew, keyGroups, rate);
     }
 
     public SimOperator withSkew(double s) {
-        return new SimOperator(id, capacity, selectivity, alpha, overhead, s, maxParallelism, rate);
+        return new SimOperator(id, capacity, selectivity, alpha, overhead, s, keyGroups, rate);
     }
 
     public SimOperator withRate(RateProfile profile) {
-        return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, maxParallelism, profile);
+        return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, keyGroups, profile);
     }
 
     public boolean isSource() {
@@ -71,17 +71,17 @@ public record SimOperator(String id, double capacity, double selectivity, double
         if (skew == 0) {
             return 1.0 / p;
         }
-        double owned = KeyGroupRange.of(k, p, maxParallelism).size() / (double) maxParallelism;
+        double owned = KeyGroupRange.of(k, p, keyGroups).size() / (double) keyGroups;
         return (k == 0 ? skew : 0) + (1 - skew) * owned;
     }
 
     /**
-     * The share of the input in key group {@code group} of the operator's {@link #maxParallelism}
+     * The share of the input in key group {@code group} of the operator's {@link #keyGroups}
      * key groups: the hot key's share {@code skew} lies in key group 0 (owned by instance 0), the
      * rest spreads evenly over all key groups.
      */
     public double keyGroupShare(int group) {
-        double even = (1 - skew) / maxParallelism;
+        double even = (1 - skew) / keyGroups;
         return group == 0 ? skew + even : even;
     }
 

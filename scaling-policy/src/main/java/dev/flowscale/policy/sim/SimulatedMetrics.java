@@ -1,6 +1,6 @@
 package dev.flowscale.policy.sim;
 
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsProvider;
 import dev.flowscale.policy.api.MetricsWindow;
@@ -54,13 +54,13 @@ public final class SimulatedMetrics implements MetricsProvider {
 
     private OperatorMetrics operator(JobTopology t, String id, List<StepSample> samples, double seconds) {
         int p = samples.get(0).counts().get(id).length;
-        List<InstanceMetrics> instances = new ArrayList<>();
+        List<InstanceWindowRates> instances = new ArrayList<>();
         double[] sum = new double[4];
         for (int k = 0; k < p; k++) {
             double[] c = total(samples, id, k);
             double trueIn = c[2] > 0 ? c[0] / c[2] : 0;
             double trueOut = c[2] > 0 ? c[1] / c[2] : 0;
-            InstanceMetrics i = new InstanceMetrics(k, trueIn, trueOut, c[0] / seconds, c[1] / seconds);
+            InstanceWindowRates i = new InstanceWindowRates(k, trueIn, trueOut, c[0] / seconds, c[1] / seconds);
             instances.add(i);
             sum[0] += trueIn;
             sum[1] += trueOut;
@@ -76,8 +76,8 @@ public final class SimulatedMetrics implements MetricsProvider {
     }
 
     private static List<Double> keyGroupRates(SimOperator op, double processed) {
-        List<Double> rates = new ArrayList<>(op.maxParallelism());
-        for (int g = 0; g < op.maxParallelism(); g++) {
+        List<Double> rates = new ArrayList<>(op.keyGroups());
+        for (int g = 0; g < op.keyGroups(); g++) {
             rates.add(processed * op.keyGroupShare(g));
         }
         return rates;

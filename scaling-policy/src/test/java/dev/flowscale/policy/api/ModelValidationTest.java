@@ -46,10 +46,10 @@ class ModelValidationTest {
     }
 
     @Test
-    void rejectsParallelismAboveTheMaxParallelismNamingTheOperator() {
+    void rejectsParallelismAboveTheKeyGroupsNamingTheOperator() {
         assertThatThrownBy(() -> new OperatorSpec("count", 200, 128))
-                .hasMessage("operator 'count' parallelism 200 exceeds its maxParallelism 128;"
-                        + " lower the parallelism or raise maxParallelism");
+                .hasMessage("operator 'count' parallelism 200 is more than its 128 key groups;"
+                        + " lower the parallelism or raise keyGroups");
     }
 
     @Test

@@ -10,7 +10,7 @@ import static dev.flowscale.policy.ds2.Fixtures.window;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.policy.api.BlockReason;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
@@ -105,14 +105,14 @@ class BadMetricsTest {
     @Test
     void blocksWhenInstanceValuesDoNotAddUp() {
         OperatorMetrics m = op("op", 2, 200, 200).withInstances(List.of(
-                new InstanceMetrics(0, 100, 100, 50, 50), new InstanceMetrics(1, 50, 50, 50, 50)));
+                new InstanceWindowRates(0, 100, 100, 50, 50), new InstanceWindowRates(1, 50, 50, 50, 50)));
 
         assertBlocked(decide(window(SRC, m)), BlockReason.METRICS_INVALID, "sum to 150.0 but the aggregate is 200.0");
     }
 
     @Test
     void blocksWhenTheNumberOfInstancesDiffersFromTheParallelism() {
-        OperatorMetrics m = op("op", 2, 200, 200).withInstances(List.of(new InstanceMetrics(0, 200, 200, 50, 50)));
+        OperatorMetrics m = op("op", 2, 200, 200).withInstances(List.of(new InstanceWindowRates(0, 200, 200, 50, 50)));
 
         assertBlocked(decide(window(SRC, m)), BlockReason.METRICS_INVALID, "reports 1 instances at parallelism 2");
     }
@@ -120,7 +120,7 @@ class BadMetricsTest {
     @Test
     void blocksOnANaNInstanceValue() {
         OperatorMetrics m = op("op", 2, 200, 200).withInstances(List.of(
-                new InstanceMetrics(0, 100, 100, 50, 50), new InstanceMetrics(1, 100, Double.NaN, 50, 50)));
+                new InstanceWindowRates(0, 100, 100, 50, 50), new InstanceWindowRates(1, 100, Double.NaN, 50, 50)));
 
         assertBlocked(decide(window(SRC, m)), BlockReason.METRICS_INVALID, "operator 'op' instance 1 trueOutputRate is NaN");
     }

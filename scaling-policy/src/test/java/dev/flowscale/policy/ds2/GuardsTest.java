@@ -72,7 +72,7 @@ class GuardsTest {
     }
 
     @Test
-    void neverExceedsTheOperatorsMaxParallelism() {
+    void neverExceedsTheOperatorsKeyGroups() {
         JobTopology small = new JobTopology("job", List.of(OperatorSpec.of("src", 1), new OperatorSpec("op", 4, 16)),
                 List.of(new Edge("src", "op")));
 

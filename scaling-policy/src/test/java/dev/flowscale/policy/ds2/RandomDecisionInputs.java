@@ -1,7 +1,7 @@
 package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.Edge;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
@@ -55,12 +55,12 @@ record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyCo
     }
 
     /** Per-instance rates where the first instance takes a hot key's extra share. */
-    private static List<InstanceMetrics> skewed(Random random, OperatorMetrics m, int p) {
+    private static List<InstanceWindowRates> skewed(Random random, OperatorMetrics m, int p) {
         double skew = 0.05 + 0.4 * random.nextDouble();
-        List<InstanceMetrics> list = new ArrayList<>();
+        List<InstanceWindowRates> list = new ArrayList<>();
         for (int k = 0; k < p; k++) {
             double share = (k == 0 ? skew : 0) + (1 - skew) / p;
-            list.add(new InstanceMetrics(k, m.trueProcessingRate() / p, m.trueOutputRate() / p,
+            list.add(new InstanceWindowRates(k, m.trueProcessingRate() / p, m.trueOutputRate() / p,
                     m.observedProcessingRate() * share, m.observedOutputRate() * share));
         }
         return list;

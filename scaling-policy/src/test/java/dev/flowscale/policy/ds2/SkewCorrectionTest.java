@@ -7,7 +7,7 @@ import static dev.flowscale.policy.ds2.Fixtures.topology;
 import static dev.flowscale.policy.ds2.Fixtures.window;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -22,10 +22,10 @@ class SkewCorrectionTest {
 
     /** "op" at parallelism 4, capacity 100 per instance, the hot instance taking {@code skew + (1-skew)/4}. */
     private static OperatorMetrics skewed(double skew, double processed) {
-        List<InstanceMetrics> instances = new ArrayList<>();
+        List<InstanceWindowRates> instances = new ArrayList<>();
         for (int k = 0; k < 4; k++) {
             double share = (k == 0 ? skew : 0) + (1 - skew) / 4;
-            instances.add(new InstanceMetrics(k, 100, 100, processed * share, processed * share));
+            instances.add(new InstanceWindowRates(k, 100, 100, processed * share, processed * share));
         }
         return OperatorMetrics.of("op", 4, 400, 400, processed, processed).withInstances(instances);
     }
@@ -73,7 +73,7 @@ class SkewCorrectionTest {
             groups.add(100 * ((g == 0 ? 0.3 : 0) + 0.7 / 128));
         }
         OperatorMetrics one = OperatorMetrics.of("op", 1, 100, 100, 100, 100)
-                .withInstances(List.of(new InstanceMetrics(0, 100, 100, 100, 100))).withKeyGroupRates(groups);
+                .withInstances(List.of(new InstanceWindowRates(0, 100, 100, 100, 100))).withKeyGroupRates(groups);
         OperatorDecision d = new Ds2Policy(SKEW_AWARE, clockAt(END)).decide(topology(List.of("src:1", "op:1"),
                 "src->op"), window(source("src", 1, 100_000, 250, 0), one), ScalingHistory.empty()).operators()
                 .get("op");

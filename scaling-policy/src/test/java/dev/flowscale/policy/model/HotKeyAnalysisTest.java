@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
 import dev.flowscale.policy.PolicyException;
-import dev.flowscale.policy.api.InstanceMetrics;
+import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.OperatorMetrics;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +16,10 @@ class HotKeyAnalysisTest {
 
     /** "count" whose instances all process 400 rec/s while busy and observed the given rates. */
     private static OperatorMetrics count(double... observed) {
-        List<InstanceMetrics> instances = new ArrayList<>();
+        List<InstanceWindowRates> instances = new ArrayList<>();
         double total = 0;
         for (int i = 0; i < observed.length; i++) {
-            instances.add(new InstanceMetrics(i, 400, 400, observed[i], observed[i]));
+            instances.add(new InstanceWindowRates(i, 400, 400, observed[i], observed[i]));
             total += observed[i];
         }
         return OperatorMetrics.of("count", observed.length, 400.0 * observed.length, 400.0 * observed.length,

@@ -2,16 +2,16 @@ package dev.flowscale.engine.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.metrics.InstanceMetrics.Phase;
+import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Snapshots read while the task thread writes are consistent (the seqlock retries torn reads). */
-class InstanceMetricsConcurrencyTest {
+class InstanceCounterRecorderConcurrencyTest {
     @Test
     void everySnapshotTakenDuringWritesAddsUpAndNeverGoesBack() throws Exception {
-        InstanceMetrics metrics = new InstanceMetrics("op", 0, false);
+        InstanceCounterRecorder metrics = new InstanceCounterRecorder("op", 0, false);
         AtomicBoolean stop = new AtomicBoolean();
         long start = 1_000L;
         metrics.start(start);

@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  * while a write is under way), so the writer never waits and pays no atomic instruction; a
  * reader retries when the number changed while it read.
  */
-public final class InstanceMetrics {
+public final class InstanceCounterRecorder {
 
     /** Where the instance's time goes. */
     public enum Phase { NOT_STARTED, USEFUL, WAIT_INPUT, BACKPRESSURE, FINISHED }
@@ -24,9 +24,9 @@ public final class InstanceMetrics {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PENDING_IN = lookup.findVarHandle(InstanceMetrics.class, "pendingIn", long.class);
-            PENDING_OUT = lookup.findVarHandle(InstanceMetrics.class, "pendingOut", long.class);
-            SEQUENCE = lookup.findVarHandle(InstanceMetrics.class, "sequence", long.class);
+            PENDING_IN = lookup.findVarHandle(InstanceCounterRecorder.class, "pendingIn", long.class);
+            PENDING_OUT = lookup.findVarHandle(InstanceCounterRecorder.class, "pendingOut", long.class);
+            SEQUENCE = lookup.findVarHandle(InstanceCounterRecorder.class, "sequence", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -51,7 +51,7 @@ public final class InstanceMetrics {
     private volatile java.util.function.LongSupplier liveBacklog;
     private long phaseSince;
 
-    public InstanceMetrics(String operatorId, int instance, boolean source) {
+    public InstanceCounterRecorder(String operatorId, int instance, boolean source) {
         this.operatorId = operatorId;
         this.instance = instance;
         this.source = source;

@@ -7,10 +7,10 @@ import dev.flowscale.policy.PolicyException;
  * instance's useful time, observed rates by the window length. Values are checked by the policy,
  * not here, so that a bad measurement yields an explained decision instead of an exception.
  */
-public record InstanceMetrics(int index, double trueProcessingRate, double trueOutputRate,
+public record InstanceWindowRates(int index, double trueProcessingRate, double trueOutputRate,
         double observedProcessingRate, double observedOutputRate) {
 
-    public InstanceMetrics {
+    public InstanceWindowRates {
         if (index < 0) {
             throw new PolicyException(
                     "instance index is " + index + "; use the 0-based subtask index");
