@@ -23,7 +23,7 @@ class ProcessRunnerLauncherIT {
 
             assertThatThrownBy(() -> launcher.start(Map.of(), null)).isInstanceOf(ReconfigException.class)
                     .hasMessageContaining("no-such-job").hasMessageContaining("exited before it reported RUNNING")
-                    .hasMessageContaining("unknown job");
+                    .hasMessageContaining("is not a built-in job");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
             assertThat(launcher.runners()).isEmpty();
         }
