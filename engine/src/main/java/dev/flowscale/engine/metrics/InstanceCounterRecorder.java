@@ -10,7 +10,8 @@ import java.lang.invoke.VarHandle;
  * Readers on other threads get a consistent {@link InstanceSnapshot} that includes the time
  * spent so far in the current phase. Writes are bracketed by a sequence number (a seqlock: odd
  * while a write is under way), so the writer never waits and pays no atomic instruction; a
- * reader retries when the number changed while it read.
+ * reader retries when the number changed while it read. A keyed instance also counts its records
+ * per key group ({@link KeyGroupCounter}); those counts are published at the end of each batch.
  */
 public final class InstanceCounterRecorder {
 
@@ -50,11 +51,34 @@ public final class InstanceCounterRecorder {
     private Phase phase = Phase.NOT_STARTED;
     private volatile java.util.function.LongSupplier liveBacklog;
     private long phaseSince;
+    /** First key group the instance owns; meaningful only with {@link #keyGroupCounter}. */
+    private final int keyGroupFirst;
+    /** Null for an instance that is not keyed. */
+    private final KeyGroupCounter keyGroupCounter;
+    /** Published records per key group of the range, written inside a write like the other counters. */
+    private final long[] keyGroupRecords;
 
     public InstanceCounterRecorder(String operatorId, int instance, boolean source) {
+        this(operatorId, instance, source, 0, 0);
+    }
+
+    /**
+     * The counters of an instance that owns {@code keyGroupCount} key groups from
+     * {@code keyGroupFirst} on (a keyed operator's instance); 0 key groups: not keyed.
+     */
+    public InstanceCounterRecorder(String operatorId, int instance, boolean source, int keyGroupFirst,
+                                   int keyGroupCount) {
         this.operatorId = operatorId;
         this.instance = instance;
         this.source = source;
+        this.keyGroupFirst = keyGroupFirst;
+        this.keyGroupCounter = keyGroupCount > 0 ? new KeyGroupCounter(keyGroupCount) : null;
+        this.keyGroupRecords = new long[keyGroupCount];
+    }
+
+    /** The per-key-group counter the task thread feeds; null when the instance is not keyed. */
+    public KeyGroupCounter keyGroupCounter() {
+        return keyGroupCounter;
     }
 
     /**
@@ -87,11 +111,17 @@ public final class InstanceCounterRecorder {
         endWrite();
     }
 
-    /** Adds a finished batch's records and clears the pending counts, atomically for readers. */
+    /**
+     * Adds a finished batch's records (and its per-key-group counts) and clears the pending
+     * counts, atomically for readers.
+     */
     public void addRecords(long in, long out) {
         beginWrite();
         recordsIn += in;
         recordsOut += out;
+        if (keyGroupCounter != null) {
+            keyGroupCounter.drainInto(keyGroupRecords);
+        }
         PENDING_IN.setRelease(this, 0L);
         PENDING_OUT.setRelease(this, 0L);
         endWrite();
@@ -165,7 +195,8 @@ public final class InstanceCounterRecorder {
                 usefulNanos + (p == Phase.USEFUL ? open : 0),
                 waitInputNanos + (p == Phase.WAIT_INPUT ? open : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
-                currentBacklog >= 0 ? currentBacklog : backlog, p == Phase.FINISHED);
+                currentBacklog >= 0 ? currentBacklog : backlog, p == Phase.FINISHED,
+                keyGroupFirst, keyGroupRecords.clone());
     }
 
     private long pending(VarHandle handle) {

@@ -33,6 +33,6 @@ public final class RunnerViews {
     private static MetricsView.InstanceCounts counts(InstanceSnapshot s) {
         return new MetricsView.InstanceCounts(s.operatorId(), s.instance(), s.timeNanos(), s.observedNanos(),
                 s.recordsIn(), s.recordsOut(), s.usefulNanos(), s.waitInputNanos(), s.backpressureNanos(),
-                s.backlog(), s.finished());
+                s.backlog(), s.finished(), s.keyGroupFirst(), s.keyGroupRecords());
     }
 }

@@ -71,6 +71,8 @@ final class OperatorLogics {
         private final KeySelector<Object, Object> selector;
         private final KeyedStateBackend backend;
         private final TaskContext.UserContext context;
+        /** Counts each record's key group; null when the job is not instrumented. */
+        private dev.flowscale.engine.metrics.KeyGroupCounter keyGroups;
 
         KeyedLogic(KeyedProcessFunction<Object, Object, Object> function, KeySelector<Object, Object> selector,
                    KeyedStateBackend backend, TaskContext.UserContext context) {
@@ -88,7 +90,15 @@ final class OperatorLogics {
         @Override
         public void process(Object record, Collector<Object> out) throws Exception {
             backend.setCurrentKey(selector.getKey(record));
+            if (keyGroups != null) {
+                keyGroups.count(backend.currentKeyGroupIndex());
+            }
             function.processElement(record, this, out);
+        }
+
+        /** Counts every record this instance processes per key group; called before the task runs. */
+        void countKeyGroups(dev.flowscale.engine.metrics.KeyGroupCounter counter) {
+            this.keyGroups = counter;
         }
 
         @Override

@@ -35,6 +35,8 @@ final class OperatorTask extends Task {
             // Debloating sizes the input by measured useful time; without measurements the input
             // takes whole batches, bounded by the channel capacity as before debloating.
             gate.limitRecords(Integer.MAX_VALUE);
+        } else if (logic instanceof OperatorLogics.KeyedLogic keyed) {
+            keyed.countKeyGroups(metrics.keyGroupCounter());
         }
     }
 

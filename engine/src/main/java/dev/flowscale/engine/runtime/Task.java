@@ -41,7 +41,11 @@ abstract class Task implements Runnable {
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
-        this.metrics = new InstanceCounterRecorder(context.operatorId(), context.instanceIndex(), this instanceof SourceTask);
+        var keyGroups = state.keyed() == null ? null : state.keyed().keyGroupRange();
+        this.metrics = keyGroups == null
+                ? new InstanceCounterRecorder(context.operatorId(), context.instanceIndex(), this instanceof SourceTask)
+                : new InstanceCounterRecorder(context.operatorId(), context.instanceIndex(), false, keyGroups.start(),
+                        keyGroups.size());
         this.clock = new PhaseClock(metrics, settings.config().instrumented());
         this.cancellation = settings.cancellation();
         this.failures = settings.failures();

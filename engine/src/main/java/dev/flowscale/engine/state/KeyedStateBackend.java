@@ -42,6 +42,11 @@ public final class KeyedStateBackend {
         currentGroup = group - range.start();
     }
 
+    /** The current key's key group minus the first key group of this instance's range. */
+    public int currentKeyGroupIndex() {
+        return currentGroup;
+    }
+
     public Object currentKey() {
         return currentKey;
     }

@@ -24,9 +24,19 @@ public record MetricsView(String job, String runId, long timeMillis, Map<String,
      * @param timeNanos the runner's monotonic clock at the reading (comparable within one runner only)
      * @param backlog   records a source owes (due by its schedule, or Kafka lag) but has not emitted; 0 elsewhere
      * @param finished  whether the instance has ended
+     * @param keyGroupFirst   first key group the instance owns (0 when it is not keyed)
+     * @param keyGroupRecords records the instance processed in each key group of its range, from
+     *                        {@code keyGroupFirst} on; empty (or absent in the JSON, from an older
+     *                        runner) when the instance is not keyed or the job is not instrumented
      */
     public record InstanceCounts(String operatorId, int instance, long timeNanos, long observedNanos,
                                  long recordsIn, long recordsOut, long usefulNanos, long waitInputNanos,
-                                 long backpressureNanos, long backlog, boolean finished) {
+                                 long backpressureNanos, long backlog, boolean finished, int keyGroupFirst,
+                                 long[] keyGroupRecords) {
+
+        /** An absent {@code keyGroupRecords} is read as none counted. */
+        public InstanceCounts {
+            keyGroupRecords = keyGroupRecords == null ? new long[0] : keyGroupRecords;
+        }
     }
 }
