@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * Prometheus knows no edges, so the topology comes from configuration or the job runner; the
  * parallelism Prometheus reports ({@code flowscale_operator_parallelism}) overrides the given one.
  * Prometheus must keep the engine's {@code job} and {@code instance} labels (scrape with
- * {@code honor_labels: true}), or pass {@link Labels#EXPORTED}.
+ * {@code honor_labels: true}), or pass {@link Labels#EXPORTED}. Its counters carry no per-key-group
+ * counts: the runner does not export a series per key group (docs/metrics.md, "Per-key-group rates").
  */
 public final class PrometheusMetricsSource implements MetricsSource {
     private static final String FIX = "check the Prometheus URL and that it scrapes the job's /metrics endpoint";

@@ -29,6 +29,6 @@ final class RunnerModel {
     private static InstanceCounters counters(MetricsView.InstanceCounts c) {
         return new InstanceCounters(c.operatorId(), c.instance(), c.recordsIn(), c.recordsOut(),
                 c.usefulNanos() / NANOS, c.waitInputNanos() / NANOS, c.backpressureNanos() / NANOS,
-                c.observedNanos() / NANOS, c.backlog(), c.finished());
+                c.observedNanos() / NANOS, c.backlog(), c.finished(), c.keyGroupFirst(), c.keyGroupRecords());
     }
 }

@@ -20,7 +20,9 @@ import java.util.function.ToDoubleFunction;
  * offered rate is what its schedule asked for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
  * sample is left out of the window, which the policy reports as missing metrics. Rates follow the
  * runner API's {@link Rate} rule: a window without time has no rate, which adds nothing to the
- * operator's sum and reaches the policy as 0 measured capacity (docs/metrics.md).
+ * operator's sum and reaches the policy as 0 measured capacity (docs/metrics.md). A keyed
+ * operator whose instances count their key groups also gets its per-key-group input rates
+ * ({@link KeyGroupRates}).
  */
 final class WindowRates {
 
@@ -61,11 +63,15 @@ final class WindowRates {
 
     private static OperatorMetrics operator(OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
         List<InstanceWindowRates> instances = new ArrayList<>();
+        List<InstanceCounters> starts = new ArrayList<>();
+        List<InstanceCounters> ends = new ArrayList<>();
         double offered = 0;
         double backlog = 0;
         for (int i = 0; i < op.parallelism(); i++) {
             InstanceCounters a = from.instance(op.id(), i).orElseThrow();
             InstanceCounters b = to.instance(op.id(), i).orElseThrow();
+            starts.add(a);
+            ends.add(b);
             instances.add(rates(i, a, b));
             offered += Rate.measured(Rate.perSecond(b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
                     b.observedSeconds() - a.observedSeconds()));
@@ -74,7 +80,8 @@ final class WindowRates {
         OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(),
                 sum(instances, InstanceWindowRates::trueProcessingRate), sum(instances, InstanceWindowRates::trueOutputRate),
                 sum(instances, InstanceWindowRates::observedProcessingRate),
-                sum(instances, InstanceWindowRates::observedOutputRate), instances, Optional.empty());
+                sum(instances, InstanceWindowRates::observedOutputRate), instances, Optional.empty(),
+                KeyGroupRates.between(starts, ends, op.keyGroups()));
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
 

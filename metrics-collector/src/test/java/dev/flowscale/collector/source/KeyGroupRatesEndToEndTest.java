@@ -1,0 +1,157 @@
+package dev.flowscale.collector.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.collector.window.WindowSettings;
+import dev.flowscale.collector.window.WindowStatus;
+import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.engine.api.Collector;
+import dev.flowscale.engine.api.KeyedProcessFunction;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.runner.JobRunnerApi;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingHistory;
+import dev.flowscale.policy.ds2.Ds2Policy;
+import dev.flowscale.testsupport.Await;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Per-key-group rates end to end on the real engine: a keyed job whose input has one hot key is
+ * sampled through the in-process source and through the runner's HTTP API; the collector's window
+ * carries every key group's rate, the counts match the records sent exactly, and the policy's
+ * decision on the window names the hot key group.
+ */
+class KeyGroupRatesEndToEndTest {
+    private static final int KEY_GROUPS = 32;
+    private static final long RECORDS = 6_000;
+    private static final Duration WINDOW = Duration.ofMillis(500);
+    /** The source emits nothing before this, so the window's first sample usually precedes most records. */
+    private static final double START_SECONDS = 1.5;
+
+    /** Every other record has the hot key 0; the others spread over keys 1..199. */
+    static long keyOf(long seq) {
+        return seq % 2 == 0 ? 0 : 1 + seq % 199;
+    }
+
+    static final class PassThrough extends KeyedProcessFunction<Long, Long, Long> {
+        @Override
+        public void processElement(Long value, Context<Long> context, Collector<Long> out) {
+            out.collect(value);
+        }
+    }
+
+    @Test
+    void theInProcessWindowShowsTheHotKeyGroupAndThePolicyNamesIt() throws Exception {
+        try (RunningJob job = skewedJob(JobBuilder.named("hotkey-inproc")).start(JobConfig.defaults())) {
+            checkWindowAndDecision(new InProcessMetricsSource(() -> job, Clock.systemUTC()));
+        }
+    }
+
+    @Test
+    void theRunnerHttpWindowShowsTheHotKeyGroupAndThePolicyNamesIt() throws Exception {
+        try (RunningJob job = skewedJob(JobBuilder.named("hotkey-http")).start(JobConfig.defaults());
+             MetricsHttpServer server = MetricsHttpServer.start("127.0.0.1", 0,
+                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
+            new JobRunnerApi(Clock.systemUTC()).serveOn(server).attach(job);
+            checkWindowAndDecision(new RunnerHttpMetricsSource(
+                    URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(5)));
+        }
+    }
+
+    private static JobBuilder skewedJob(JobBuilder job) {
+        job.keyGroups(KEY_GROUPS);
+        job.source("src", Sources.replayable(RateProfile.steps(List.of(new RateProfile.Step(START_SECONDS, 4000))),
+                        RECORDS, seq -> seq))
+                .keyBy(KeyGroupRatesEndToEndTest::keyOf).process("keyed", PassThrough::new).parallelism(2)
+                .sink("sink", Sinks.counting());
+        return job;
+    }
+
+    private static void checkWindowAndDecision(MetricsSource source) throws Exception {
+        WindowedMetricsProvider provider = new WindowedMetricsProvider(source,
+                new WindowSettings(WINDOW, Duration.ZERO), List.of());
+        MetricsSample first = source.sample();
+        provider.add(first);
+        MetricsSample last = awaitAllProcessed(source, first.time().plus(WINDOW));
+        WindowStatus status = provider.add(last);
+        assertThat(status.complete()).as(status.reasons().toString()).isTrue();
+        MetricsWindow window = provider.currentWindow().orElseThrow();
+        long[] sent = sentPerKeyGroup();
+        int hot = KeyGroups.keyGroupFor(0L, KEY_GROUPS);
+
+        assertThat(countsPerKeyGroup(last)).as("counted per key group = sent per key group").containsExactly(sent);
+        List<Double> rates = window.operators().get("keyed").keyGroupRates();
+        assertThat(rates).hasSize(KEY_GROUPS);
+        assertThat(window.operators().get("src").keyGroupRates()).isEmpty();
+        long[] inWindow = countsPerKeyGroup(last);
+        long[] before = countsPerKeyGroup(first);
+        for (int g = 0; g < KEY_GROUPS; g++) {
+            inWindow[g] -= before[g];
+        }
+        assertThat(ratesTimesObservedTime(rates, first, last)).as("the window's rates give its counts back")
+                .containsExactly(inWindow);
+        double total = rates.stream().mapToDouble(Double::doubleValue).sum();
+        assertThat(rates.get(hot) / total).as("hot key group's share of the window's rate")
+                .isCloseTo(sent[hot] / (double) RECORDS, org.assertj.core.data.Offset.offset(0.02));
+
+        OperatorDecision keyed = new Ds2Policy(PolicyConfig.builder().skewCorrection(true).build(), Clock.fixed(window.end(), ZoneOffset.UTC))
+                .decide(last.topology(), window, ScalingHistory.empty()).operators().get("keyed");
+        // Hot key groups are named hottest first; a few lukewarm ones may follow the hot one.
+        assertThat(keyed.reasons()).anySatisfy(r -> assertThat(r).containsPattern("hot key groups \\[" + hot + "[],]"));
+    }
+
+    /** A sample once every record went through 'keyed', taken no earlier than {@code notBefore}. */
+    private static MetricsSample awaitAllProcessed(MetricsSource source, Instant notBefore) {
+        return Await.until(Duration.ofSeconds(15), "all " + RECORDS + " records processed by 'keyed'", source::sample,
+                s -> !s.time().isBefore(notBefore)
+                        && s.instancesOf("keyed").stream().mapToDouble(InstanceCounters::recordsIn).sum() == RECORDS);
+    }
+
+    private static long[] sentPerKeyGroup() {
+        long[] sent = new long[KEY_GROUPS];
+        LongStream.range(0, RECORDS).forEach(seq -> sent[KeyGroups.keyGroupFor(keyOf(seq), KEY_GROUPS)]++);
+        return sent;
+    }
+
+    private static long[] countsPerKeyGroup(MetricsSample sample) {
+        long[] counts = new long[KEY_GROUPS];
+        for (InstanceCounters c : sample.instancesOf("keyed")) {
+            System.arraycopy(c.keyGroupRecords(), 0, counts, c.keyGroupFirst(), c.keyGroupRecords().length);
+        }
+        return counts;
+    }
+
+    /** Each key group's rate times its instance's observed time in the window: the records counted. */
+    private static long[] ratesTimesObservedTime(List<Double> rates, MetricsSample from, MetricsSample to) {
+        long[] counted = new long[KEY_GROUPS];
+        for (InstanceCounters end : to.instancesOf("keyed")) {
+            double seconds = end.observedSeconds() - from.instance("keyed", end.instance()).orElseThrow().observedSeconds();
+            for (int j = 0; j < end.keyGroupRecords().length; j++) {
+                counted[end.keyGroupFirst() + j] = Math.round(rates.get(end.keyGroupFirst() + j) * seconds);
+            }
+        }
+        return counted;
+    }
+}
