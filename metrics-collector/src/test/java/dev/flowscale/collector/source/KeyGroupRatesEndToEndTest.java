@@ -8,10 +8,7 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowStatus;
 import dev.flowscale.collector.window.WindowedMetricsProvider;
-import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.job.JobBuilder;
-import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobRunnerApi;
@@ -19,6 +16,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.testing.HotKeyJob;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
@@ -34,7 +32,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,18 +46,6 @@ class KeyGroupRatesEndToEndTest {
     private static final Duration WINDOW = Duration.ofMillis(500);
     /** The source emits nothing before this, so the window's first sample usually precedes most records. */
     private static final double START_SECONDS = 1.5;
-
-    /** Every other record has the hot key 0; the others spread over keys 1..199. */
-    static long keyOf(long seq) {
-        return seq % 2 == 0 ? 0 : 1 + seq % 199;
-    }
-
-    static final class PassThrough extends KeyedProcessFunction<Long, Long, Long> {
-        @Override
-        public void processElement(Long value, Context<Long> context, Collector<Long> out) {
-            out.collect(value);
-        }
-    }
 
     @Test
     void theInProcessWindowShowsTheHotKeyGroupAndThePolicyNamesIt() throws Exception {
@@ -81,12 +66,8 @@ class KeyGroupRatesEndToEndTest {
     }
 
     private static JobBuilder skewedJob(JobBuilder job) {
-        job.keyGroups(KEY_GROUPS);
-        job.source("src", Sources.replayable(RateProfile.steps(List.of(new RateProfile.Step(START_SECONDS, 4000))),
-                        RECORDS, seq -> seq))
-                .keyBy(KeyGroupRatesEndToEndTest::keyOf).process("keyed", PassThrough::new).parallelism(2)
-                .sink("sink", Sinks.counting());
-        return job;
+        return HotKeyJob.build(job, Sources.replayable(RateProfile.steps(List.of(new RateProfile.Step(START_SECONDS,
+                4000))), RECORDS, seq -> seq), KEY_GROUPS, 2);
     }
 
     private static void checkWindowAndDecision(MetricsSource source) throws Exception {
@@ -98,13 +79,13 @@ class KeyGroupRatesEndToEndTest {
         WindowStatus status = provider.add(last);
         assertThat(status.complete()).as(status.reasons().toString()).isTrue();
         MetricsWindow window = provider.currentWindow().orElseThrow();
-        long[] sent = sentPerKeyGroup();
-        int hot = KeyGroups.keyGroupFor(0L, KEY_GROUPS);
+        long[] sent = HotKeyJob.sentPerKeyGroup(RECORDS, KEY_GROUPS);
+        int hot = KeyGroups.keyGroupFor(HotKeyJob.HOT_KEY, KEY_GROUPS);
 
         assertThat(countsPerKeyGroup(last)).as("counted per key group = sent per key group").containsExactly(sent);
-        List<Double> rates = window.operators().get("keyed").keyGroupRates();
+        List<Double> rates = window.operators().get(HotKeyJob.KEYED).keyGroupRates();
         assertThat(rates).hasSize(KEY_GROUPS);
-        assertThat(window.operators().get("src").keyGroupRates()).isEmpty();
+        assertThat(window.operators().get(HotKeyJob.SOURCE).keyGroupRates()).isEmpty();
         long[] inWindow = countsPerKeyGroup(last);
         long[] before = countsPerKeyGroup(first);
         for (int g = 0; g < KEY_GROUPS; g++) {
@@ -116,8 +97,9 @@ class KeyGroupRatesEndToEndTest {
         assertThat(rates.get(hot) / total).as("hot key group's share of the window's rate")
                 .isCloseTo(sent[hot] / (double) RECORDS, org.assertj.core.data.Offset.offset(0.02));
 
-        OperatorDecision keyed = new Ds2Policy(PolicyConfig.builder().skewCorrection(true).build(), Clock.fixed(window.end(), ZoneOffset.UTC))
-                .decide(last.topology(), window, ScalingHistory.empty()).operators().get("keyed");
+        PolicyConfig skewAware = PolicyConfig.builder().skewCorrection(true).build();
+        OperatorDecision keyed = new Ds2Policy(skewAware, Clock.fixed(window.end(), ZoneOffset.UTC))
+                .decide(last.topology(), window, ScalingHistory.empty()).operators().get(HotKeyJob.KEYED);
         // Hot key groups are named hottest first; a few lukewarm ones may follow the hot one.
         assertThat(keyed.reasons()).anySatisfy(r -> assertThat(r).containsPattern("hot key groups \\[" + hot + "[],]"));
     }
@@ -126,18 +108,13 @@ class KeyGroupRatesEndToEndTest {
     private static MetricsSample awaitAllProcessed(MetricsSource source, Instant notBefore) {
         return Await.until(Duration.ofSeconds(15), "all " + RECORDS + " records processed by 'keyed'", source::sample,
                 s -> !s.time().isBefore(notBefore)
-                        && s.instancesOf("keyed").stream().mapToDouble(InstanceCounters::recordsIn).sum() == RECORDS);
-    }
-
-    private static long[] sentPerKeyGroup() {
-        long[] sent = new long[KEY_GROUPS];
-        LongStream.range(0, RECORDS).forEach(seq -> sent[KeyGroups.keyGroupFor(keyOf(seq), KEY_GROUPS)]++);
-        return sent;
+                        && s.instancesOf(HotKeyJob.KEYED).stream().mapToDouble(InstanceCounters::recordsIn).sum()
+                        == RECORDS);
     }
 
     private static long[] countsPerKeyGroup(MetricsSample sample) {
         long[] counts = new long[KEY_GROUPS];
-        for (InstanceCounters c : sample.instancesOf("keyed")) {
+        for (InstanceCounters c : sample.instancesOf(HotKeyJob.KEYED)) {
             System.arraycopy(c.keyGroupRecords(), 0, counts, c.keyGroupFirst(), c.keyGroupRecords().length);
         }
         return counts;
@@ -146,8 +123,9 @@ class KeyGroupRatesEndToEndTest {
     /** Each key group's rate times its instance's observed time in the window: the records counted. */
     private static long[] ratesTimesObservedTime(List<Double> rates, MetricsSample from, MetricsSample to) {
         long[] counted = new long[KEY_GROUPS];
-        for (InstanceCounters end : to.instancesOf("keyed")) {
-            double seconds = end.observedSeconds() - from.instance("keyed", end.instance()).orElseThrow().observedSeconds();
+        for (InstanceCounters end : to.instancesOf(HotKeyJob.KEYED)) {
+            InstanceCounters start = from.instance(HotKeyJob.KEYED, end.instance()).orElseThrow();
+            double seconds = end.observedSeconds() - start.observedSeconds();
             for (int j = 0; j < end.keyGroupRecords().length; j++) {
                 counted[end.keyGroupFirst() + j] = Math.round(rates.get(end.keyGroupFirst() + j) * seconds);
             }
