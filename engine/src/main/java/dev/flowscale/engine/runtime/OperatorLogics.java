@@ -11,6 +11,7 @@ import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
+import dev.flowscale.engine.metrics.KeyGroupCounter;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.function.Supplier;
 
@@ -72,7 +73,7 @@ final class OperatorLogics {
         private final KeyedStateBackend backend;
         private final TaskContext.UserContext context;
         /** Counts each record's key group; null when the job is not instrumented. */
-        private dev.flowscale.engine.metrics.KeyGroupCounter keyGroups;
+        private KeyGroupCounter keyGroups;
 
         KeyedLogic(KeyedProcessFunction<Object, Object, Object> function, KeySelector<Object, Object> selector,
                    KeyedStateBackend backend, TaskContext.UserContext context) {
@@ -97,7 +98,7 @@ final class OperatorLogics {
         }
 
         /** Counts every record this instance processes per key group; called before the task runs. */
-        void countKeyGroups(dev.flowscale.engine.metrics.KeyGroupCounter counter) {
+        void countKeyGroups(KeyGroupCounter counter) {
             this.keyGroups = counter;
         }
 
