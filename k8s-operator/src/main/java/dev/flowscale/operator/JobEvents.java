@@ -16,6 +16,9 @@ public interface JobEvents {
     String SCALING_BLOCKED = "ScalingBlocked";
     String STRANDED_RUNNER = "StrandedRunnerRestarted";
     String POD_RESIZE_REFUSED = "PodResizeRefused";
+    String JOB_FINISHED = "JobFinished";
+    String JOB_FAILED = "JobFailed";
+    String JOB_CANCELLED = "JobCancelled";
 
     void normal(StreamJob job, String reason, String message);
 

@@ -36,6 +36,12 @@ final class RunnerExecutor {
             return steps(pass, existing).carryOn();
         }
         Map<String, Integer> target = target(pass.job());
+        if (JobEnd.ended(pass.job(), st)) {
+            return null; // a job whose run ended stays so until its spec changes
+        }
+        if (st.endedAs != null && !Objects.equals(st.observedGeneration, pass.job().getMetadata().getGeneration())) {
+            return runAgain(pass, target, existing);
+        }
         if (existing.isEmpty()) {
             deploy(pass, target, st.lastSavepoint, null);
             return null;
@@ -47,7 +53,11 @@ final class RunnerExecutor {
         if (!ready || pass.job().getSpec().suspend && replicas(existing) == 0) {
             return notRunning(pass, existing.get(), target);
         }
-        observeRunner(pass, target);
+        Optional<RunnerState> state = observeRunner(pass, target);
+        if (state.isPresent() && JobEnd.ENDED.contains(state.get().status())) {
+            return ended(pass, state.get()); // still ready: its readiness probe has not failed yet
+        }
+        JobEnd.runsAgain(pass, state);
         Long generation = pass.job().getMetadata().getGeneration();
         if (ScaleUpBackoff.stale(st, target, generation)) {
             pass.write(s -> s.blockedScaleUp = null); // the load or the spec changed: start afresh
@@ -106,12 +116,12 @@ final class RunnerExecutor {
      * by the kubelet (from its pod's arguments) after an in-place rescale runs at the pod's
      * parallelism again, and is rescaled again.
      */
-    private void observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
+    private Optional<RunnerState> observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         state.map(RunnerState::checkpoints).ifPresent(failures -> pass.write(st -> Checkpointing.record(st, failures,
                 pass.job().getMetadata().getGeneration(), tools.clock().instant())));
         if (state.isEmpty() || !state.get().status().equals("RUNNING") || state.get().runs(pass.status().parallelism)) {
-            return;
+            return state;
         }
         Map<String, Integer> runs = new TreeMap<>();
         state.get().parallelism().forEach((op, p) -> {
@@ -120,6 +130,7 @@ final class RunnerExecutor {
             }
         });
         pass.write(st -> st.parallelism = runs);
+        return state;
     }
 
     /**
@@ -163,16 +174,22 @@ final class RunnerExecutor {
     }
 
     /**
-     * No runner runs the job: one that lingers stopped (its stop reply was lost, or it was stopped
-     * by hand) is restarted from its own savepoint; otherwise the desired runner is applied, as
-     * there is no state to save first. A runner that answers RUNNING is not ready yet: wait.
+     * No runner runs the job: one that lingers STOPPED (its stop reply was lost, or it was stopped
+     * by hand) is restarted from its own savepoint; one whose job ended by itself (FINISHED, FAILED,
+     * CANCELLED) is left as it is ({@link JobEnd}); otherwise the desired runner is applied, as
+     * there is no state to save first. A runner that runs or restarts by itself is not ready yet: wait.
      */
     private Duration notRunning(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
-        if (state.isPresent() && state.get().status().equals("RUNNING")) {
+        if (state.isPresent() && JobEnd.TRANSIENT.contains(state.get().status())) {
+            JobEnd.runsAgain(pass, state);
             return PENDING_RECHECK;
         }
-        if (state.isPresent() && !pass.job().getSpec().suspend) {
+        boolean suspend = pass.job().getSpec().suspend;
+        if (state.isPresent() && JobEnd.ENDED.contains(state.get().status()) && !suspend) {
+            return ended(pass, state.get());
+        }
+        if (state.isPresent() && state.get().status().equals("STOPPED") && !suspend) {
             Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
             if (savepoint.isPresent() && !savepoint.get().equals(pass.status().deployedSavepoint)) {
                 tools.events().normal(pass.job(), JobEvents.STRANDED_RUNNER, "runner "
@@ -183,6 +200,35 @@ final class RunnerExecutor {
         }
         deploy(pass, target, pass.status().lastSavepoint, existing);
         return null;
+    }
+
+    /**
+     * The runner's job ended by itself: recorded once; nothing is redeployed or requeued. While the
+     * runner of a run that ended for an earlier spec still answers (it is being replaced), wait.
+     */
+    private Duration ended(ReconcileStatus pass, RunnerState state) {
+        if (pass.status().endedAs != null) {
+            return PENDING_RECHECK;
+        }
+        JobEnd.record(pass, state.status(), tools.events());
+        return null;
+    }
+
+    /**
+     * The spec of a job whose run ended changed: the desired runner is applied without a savepoint
+     * ({@link JobEnd}: the runner resumes from its storage's newest snapshot, none in a new storage);
+     * the ended run stays recorded until its replacement answers. A change that leaves the pod as it
+     * was leaves the ended runner: its end is recorded for the new spec.
+     */
+    private Duration runAgain(ReconcileStatus pass, Map<String, Integer> target, Optional<Deployment> existing) {
+        Deployment desired = RunnerDeployment.desired(pass.job(), new TreeMap<>(target), null);
+        if (existing.isPresent() && tools.cluster().upToDate(desired, existing.get())) {
+            pass.write(st -> st.endedGeneration = pass.job().getMetadata().getGeneration());
+            return null;
+        }
+        pass.write(st -> st.lastSavepoint = null);
+        deploy(pass, target, null, existing.orElse(null));
+        return PENDING_RECHECK;
     }
 
     /** Takes over a runner whose status does not say how it was deployed: as it runs now. */

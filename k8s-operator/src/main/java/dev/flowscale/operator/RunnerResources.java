@@ -92,7 +92,9 @@ final class RunnerResources {
 
     static Service service(StreamJob job) {
         return new ServiceBuilder().withMetadata(metadata(job, runnerName(job)))
-                .withNewSpec().withSelector(selector(job))
+                // A Service routes only to ready pods unless told otherwise; the operator must reach a runner
+                // that is not ready to learn why: stopped with a savepoint, or its job finished or failed.
+                .withNewSpec().withSelector(selector(job)).withPublishNotReadyAddresses(true)
                 .addNewPort().withName("http").withPort(API_PORT).withNewTargetPort("http").endPort()
                 .endSpec().build();
     }

@@ -62,8 +62,9 @@ final class RunnerWatch implements RunnerHealth {
     @Override
     public void observe(StreamJob job, Optional<Deployment> deployment, Context<StreamJob> context,
                         StreamJobStatus status, Instant now) {
-        if (pods == null || status.phase == JobPhase.Suspended || status.phase == JobPhase.Failed) {
-            return; // not registered (tests without the SDK), nothing runs, or the spec itself is wrong
+        if (pods == null || status.phase == JobPhase.Suspended || status.phase == JobPhase.Failed
+                || status.phase == JobPhase.Finished) {
+            return; // not registered (tests without the SDK), nothing runs, the spec itself is wrong, or the job ended
         }
         List<Pod> runnerPods = List.copyOf(pods.getSecondaryResources(job));
         Instant since = status.phase == JobPhase.Deploying ? notReadySince(status, now) : null;

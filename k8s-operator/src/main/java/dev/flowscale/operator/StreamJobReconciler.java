@@ -151,15 +151,20 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
 
     private void observed(StreamJob job, StreamJobStatus status, boolean ready) {
         boolean pending = status.pending != null;
-        status.phase = job.getSpec().suspend && !pending ? JobPhase.Suspended : pending ? JobPhase.Rescaling
-                : ready ? JobPhase.Running : JobPhase.Deploying;
+        boolean ended = JobEnd.ended(job, status);
+        status.phase = ended ? JobEnd.phase(status.endedAs) : job.getSpec().suspend && !pending ? JobPhase.Suspended
+                : pending ? JobPhase.Rescaling : ready ? JobPhase.Running : JobPhase.Deploying;
         status.parallelismSummary = summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
         status.observedGeneration = generation(job);
-        Conditions.set(status, Conditions.READY, ready && !pending, readyReason(status.phase),
-                readyMessage(job, status.phase), generation(job), clock.instant());
-        Conditions.set(status, Conditions.DEGRADED, false, "SpecValid", "the spec can run", generation(job),
-                clock.instant());
+        if (ended) {
+            jobEnded(job, status);
+        } else {
+            Conditions.set(status, Conditions.READY, ready && !pending, readyReason(status.phase),
+                    readyMessage(job, status.phase), generation(job), clock.instant());
+            Conditions.set(status, Conditions.DEGRADED, false, "SpecValid", "the spec can run", generation(job),
+                    clock.instant());
+        }
         if (pending) {
             Conditions.set(status, Conditions.SCALING, true, status.pending.path, "changing the runner ("
                     + status.pending.reason + ") to " + summary(status.pending.to), generation(job), clock.instant());
@@ -171,6 +176,16 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     : status.lastRescale.succeeded ? "Rescaled" : "RescaleFailed", status.lastRescale == null
                     ? "no rescale in progress" : status.lastRescale.message, generation(job), clock.instant());
         }
+    }
+
+    /** Not ready, and (failed or cancelled) degraded, for a job whose run ended ({@link JobEnd}). */
+    private void jobEnded(StreamJob job, StreamJobStatus status) {
+        String reason = JobEnd.reason(status.endedAs);
+        String message = JobEnd.message(job, status.endedAs);
+        Conditions.set(status, Conditions.READY, false, reason, message, generation(job), clock.instant());
+        boolean finished = status.phase == JobPhase.Finished;
+        Conditions.set(status, Conditions.DEGRADED, !finished, finished ? "SpecValid" : reason,
+                finished ? "the spec can run" : message, generation(job), clock.instant());
     }
 
     /** An operator whose spec.parallelism the user changed takes the new value, not the autoscaler's. */

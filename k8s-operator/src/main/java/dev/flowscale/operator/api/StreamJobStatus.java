@@ -58,6 +58,13 @@ public class StreamJobStatus {
     @JsonPropertyDescription("A scale-up the scheduler could not place: its reason and when it is tried again")
     public BlockedRescale blockedScaleUp;
 
+    @JsonPropertyDescription("How the runner's job ended (FINISHED, FAILED or CANCELLED) for the spec of endedGeneration;"
+            + " null while it runs")
+    public String endedAs;
+
+    @JsonPropertyDescription("metadata.generation of the spec whose run ended as endedAs; a newer spec runs the job again")
+    public Long endedGeneration;
+
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
     public String lastSavepoint;
 
