@@ -1,6 +1,6 @@
 package dev.flowscale.bench;
 
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;

@@ -6,7 +6,7 @@ import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 
 /** The workloads on the embedded engine: every operator its own thread, parallelism 1. */
 final class FlowscaleJobs {

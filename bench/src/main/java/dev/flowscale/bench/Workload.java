@@ -1,6 +1,6 @@
 package dev.flowscale.bench;
 
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 
 /** The measured jobs; each reports source-side records per second. */
 enum Workload {

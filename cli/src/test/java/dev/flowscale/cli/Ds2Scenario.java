@@ -11,7 +11,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;

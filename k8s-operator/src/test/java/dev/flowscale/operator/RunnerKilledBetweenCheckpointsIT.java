@@ -8,7 +8,7 @@ import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.JobOptions;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;

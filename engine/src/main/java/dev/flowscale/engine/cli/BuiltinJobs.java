@@ -8,7 +8,7 @@ import dev.flowscale.engine.examples.CostChain;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.source.GeneratorSource;
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

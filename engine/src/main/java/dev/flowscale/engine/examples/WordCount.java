@@ -9,6 +9,8 @@ import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.source.GeneratorSource;
+import dev.flowscale.engine.source.RateProfile;
 
 /** Word count: sentences → flatMap split → keyBy word → count → sink. */
 public final class WordCount {
@@ -18,6 +20,11 @@ public final class WordCount {
     public static final String SINK = "sink";
 
     private WordCount() {
+    }
+
+    /** Sentences of words for word count, at the profile's rate (null: unthrottled). */
+    public static SourceFunction<String> sentences(RateProfile profile, SentenceGenerator generator) {
+        return new GeneratorSource<>(profile, generator::sentence, Long.MAX_VALUE);
     }
 
     /** A word and how often it has been seen so far. */

@@ -4,7 +4,6 @@ import dev.flowscale.engine.api.SourceFunction;
 
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
-import dev.flowscale.engine.source.SentenceGenerator;
 import java.util.List;
 import java.util.function.LongFunction;
 
@@ -46,10 +45,5 @@ public final class Sources {
     public static <T> SourceFunction<T> fromList(List<T> elements) {
         List<T> copy = List.copyOf(elements);
         return generator(copy.size(), seq -> copy.get((int) seq));
-    }
-
-    /** Sentences of words for word count, at the profile's rate (null: unthrottled). */
-    public static SourceFunction<String> sentences(RateProfile profile, SentenceGenerator generator) {
-        return new GeneratorSource<>(profile, generator::sentence, Long.MAX_VALUE);
     }
 }

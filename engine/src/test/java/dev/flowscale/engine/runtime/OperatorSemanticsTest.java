@@ -16,7 +16,7 @@ import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.examples.WordCount.WordAndCount;
-import dev.flowscale.engine.source.SentenceGenerator;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.flowscale.engine.source;
+package dev.flowscale.engine.examples;
 
 import dev.flowscale.engine.api.EngineException;
 import java.util.Arrays;

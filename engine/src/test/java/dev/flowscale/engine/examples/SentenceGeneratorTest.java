@@ -1,4 +1,4 @@
-package dev.flowscale.engine.source;
+package dev.flowscale.engine.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
