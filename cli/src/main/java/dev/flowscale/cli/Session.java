@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleUnaryOperator;
 
 /** One {@code flowscale run}: ticks the autoscaled job each second until the end, then reports. */
 final class Session {
@@ -36,7 +37,7 @@ final class Session {
      * @param plannedRate  the source's planned rate at a time since the start, for the report; null: none
      */
     record Output(Duration duration, Duration printEvery, Path report, Map<String, String> options,
-                  java.util.function.DoubleUnaryOperator plannedRate) {
+                  DoubleUnaryOperator plannedRate) {
     }
 
     Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, Output output, PrintStream out,

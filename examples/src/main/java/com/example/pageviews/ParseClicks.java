@@ -3,6 +3,7 @@ package com.example.pageviews;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.PackageVersion;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.FlatMapFunction;
 
@@ -30,6 +31,6 @@ public final class ParseClicks implements FlatMapFunction<String, Click> {
 
     /** The Jackson version this function parses with (the job's, not the engine's). */
     public static String jacksonVersion() {
-        return com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString();
+        return PackageVersion.VERSION.toString();
     }
 }

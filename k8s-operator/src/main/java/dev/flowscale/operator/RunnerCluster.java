@@ -1,6 +1,10 @@
 package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the reconciler needs from the cluster; {@link Fabric8RunnerCluster} is the real one. The
@@ -20,15 +24,15 @@ public interface RunnerCluster {
     boolean upToDate(HasMetadata desired, HasMetadata existing);
 
     /** The running (not terminating) pod with these labels in the namespace, read from the API server. */
-    java.util.Optional<io.fabric8.kubernetes.api.model.Pod> pod(String namespace, java.util.Map<String, String> labels);
+    Optional<Pod> pod(String namespace, Map<String, String> labels);
 
     /**
      * Asks for the container's resources to become {@code resources} through the pod's
      * {@code resize} subresource (Kubernetes 1.33+); false when the API server answers 404 (no such
      * subresource, or the pod is gone): then the pod must be replaced instead.
      */
-    boolean resize(io.fabric8.kubernetes.api.model.Pod pod, String container,
-                   io.fabric8.kubernetes.api.model.ResourceRequirements resources);
+    boolean resize(Pod pod, String container,
+                   ResourceRequirements resources);
 
     /** Whether the PersistentVolumeClaim exists in the namespace. */
     boolean claimExists(String namespace, String claimName);

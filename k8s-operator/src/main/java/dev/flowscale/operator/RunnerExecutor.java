@@ -4,6 +4,7 @@ import dev.flowscale.operator.RunnerControl.RunnerState;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.util.Map;
@@ -154,7 +155,7 @@ final class RunnerExecutor {
         return Math.max(template, st.resizedSlots);
     }
 
-    private Optional<io.fabric8.kubernetes.api.model.Pod> runnerPod(StreamJob job) {
+    private Optional<Pod> runnerPod(StreamJob job) {
         return tools.cluster().pod(job.getMetadata().getNamespace(), RunnerResources.selector(job));
     }
 

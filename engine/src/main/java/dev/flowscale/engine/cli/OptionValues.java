@@ -6,6 +6,7 @@ import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.state.KeyGroups;
 import java.time.Duration;
+import java.util.function.Supplier;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -150,7 +151,7 @@ public final class OptionValues {
         }
     }
 
-    private static <T> T parsed(String spec, java.util.function.Supplier<T> parser) {
+    private static <T> T parsed(String spec, Supplier<T> parser) {
         try {
             return parser.get();
         } catch (EngineException e) {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * A user job's own options, {@code --name value} on the runner's command line. Each read checks
@@ -67,7 +68,7 @@ public final class JobArguments {
     }
 
     private <T extends Comparable<T>> T number(String name, T fallback, T min, T max,
-                                               java.util.function.Function<String, T> parse, String what) {
+                                               Function<String, T> parse, String what) {
         String raw = text(name, null);
         if (raw == null) {
             return fallback;

@@ -3,10 +3,12 @@ package dev.flowscale.engine.metrics;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -19,7 +21,7 @@ public record HttpCall(String method, String path, byte[] body) {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(com.fasterxml.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS); // "30" is not 30
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS); // "30" is not 30
 
     /**
      * The body as {@code type}, or empty when there is no body (or only whitespace). Malformed
@@ -28,7 +30,7 @@ public record HttpCall(String method, String path, byte[] body) {
      * @throws HttpReply.Refusal with status 400
      */
     public <T> Optional<T> json(Class<T> type) {
-        if (new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+        if (new String(body, StandardCharsets.UTF_8).isBlank()) {
             return Optional.empty();
         }
         try {

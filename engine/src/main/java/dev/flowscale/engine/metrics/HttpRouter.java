@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -182,8 +184,8 @@ final class HttpRouter implements HttpHandler {
         }
     }
 
-    private java.util.List<String> endpoints() {
-        java.util.List<String> all = new java.util.ArrayList<>();
+    private List<String> endpoints() {
+        List<String> all = new ArrayList<>();
         table().forEach((path, methods) -> methods.forEach(m -> all.add(m + " " + path)));
         return all;
     }

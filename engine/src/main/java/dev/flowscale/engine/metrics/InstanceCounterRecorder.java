@@ -2,6 +2,7 @@ package dev.flowscale.engine.metrics;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.LongSupplier;
 
 /**
  * The DS2 counters of one operator instance. Its task thread is the only writer and updates it
@@ -49,7 +50,7 @@ public final class InstanceCounterRecorder {
     private long backpressureNanos;
     private long backlog;
     private Phase phase = Phase.NOT_STARTED;
-    private volatile java.util.function.LongSupplier liveBacklog;
+    private volatile LongSupplier liveBacklog;
     private long phaseSince;
     /** First key group the instance owns; meaningful only with {@link #keyGroupCounter}. */
     private final int keyGroupFirst;
@@ -145,7 +146,7 @@ public final class InstanceCounterRecorder {
     }
 
     /** A source's backlog read live at each snapshot, so it stays current while the source is blocked. */
-    public void liveBacklog(java.util.function.LongSupplier supplier) {
+    public void liveBacklog(LongSupplier supplier) {
         this.liveBacklog = supplier;
     }
 
@@ -166,7 +167,7 @@ public final class InstanceCounterRecorder {
 
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceSnapshot snapshot(long now) {
-        java.util.function.LongSupplier live = liveBacklog;
+        LongSupplier live = liveBacklog;
         long currentBacklog = live == null ? -1 : Math.max(0, live.getAsLong());
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -77,7 +78,7 @@ public final class MetricsHttpServer implements AutoCloseable {
      * thread meanwhile: for control work that may take long (a single-thread executor also
      * serializes it). A full executor is answered 503.
      */
-    public MetricsHttpServer route(String method, String path, Endpoint endpoint, java.util.concurrent.Executor executor) {
+    public MetricsHttpServer route(String method, String path, Endpoint endpoint, Executor executor) {
         router.add(method, path, endpoint, executor);
         return this;
     }

@@ -1,8 +1,10 @@
 package dev.flowscale.engine.runner;
 
+import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.metrics.HttpCall;
 import dev.flowscale.engine.metrics.HttpReply;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
+import java.io.ByteArrayInputStream;
 import java.util.concurrent.Executor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -55,7 +57,7 @@ public final class RescaleApi {
     HttpReply handle(HttpCall call) {
         Object request;
         try {
-            request = parallelism(new java.io.ByteArrayInputStream(call.body()));
+            request = parallelism(new ByteArrayInputStream(call.body()));
         } catch (IOException e) {
             request = badRequest("the body could not be read (" + e.getMessage() + ")");
         }
@@ -103,7 +105,7 @@ public final class RescaleApi {
             return view(job.rescale(parallelism, timeout));
         } catch (SnapshotException e) {
             return new ApiError(500, "rescale of job '" + job.name() + "' failed: " + e.getMessage());
-        } catch (dev.flowscale.engine.api.InvalidJobException e) {
+        } catch (InvalidJobException e) {
             return new ApiError(400, e.getMessage());
         } catch (EngineException e) {
             return new ApiError(e.getMessage().contains("already being") ? 409 : 500, e.getMessage());

@@ -8,6 +8,7 @@ import dev.flowscale.engine.job.StreamingJob;
 import java.io.IOException;
 import java.net.URLClassLoader;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -55,7 +56,7 @@ public final class UserJob implements AutoCloseable {
         return builder;
     }
 
-    private JobBuilder withContextLoader(java.util.function.Supplier<JobBuilder> build) {
+    private JobBuilder withContextLoader(Supplier<JobBuilder> build) {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(classLoader);

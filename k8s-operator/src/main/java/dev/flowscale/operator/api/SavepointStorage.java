@@ -2,6 +2,8 @@ package dev.flowscale.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 
 /**
@@ -25,8 +27,8 @@ public class SavepointStorage {
             + " 0s: savepoints only")
     public String checkpointInterval = "30s";
 
-    @io.fabric8.generator.annotation.Min(1)
-    @io.fabric8.generator.annotation.Max(1000)
+    @Min(1)
+    @Max(1000)
     @JsonPropertyDescription("How many complete checkpoints, and how many savepoints, the runner keeps in the job's"
             + " directory; older ones are deleted (default the operator's, 3: Helm runnerDefaults.retain)")
     public Integer retain;

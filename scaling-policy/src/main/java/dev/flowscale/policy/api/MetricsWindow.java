@@ -3,6 +3,8 @@ package dev.flowscale.policy.api;
 import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,7 @@ public record MetricsWindow(Instant start, Instant end, Map<String, OperatorMetr
         // A HashMap, not Map.copyOf: the immutable map probes linearly, and ids that differ in their
         // last characters ("op1", "op2", ...) hash to neighbouring slots, which made every lookup in
         // a 1,000-operator window scan long runs of them.
-        operators = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(
+        operators = Collections.unmodifiableMap(new HashMap<>(
                 Checks.notNull(operators, "metrics window operators")));
         operators.forEach((id, m) -> {
             if (id == null || m == null) {

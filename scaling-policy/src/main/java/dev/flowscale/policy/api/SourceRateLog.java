@@ -1,5 +1,6 @@
 package dev.flowscale.policy.api;
 
+import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -31,7 +32,7 @@ public final class SourceRateLog {
     public SourceRateLog(Duration bucket, Map<String, Series> sources) {
         this.bucket = Checks.notNull(bucket, "source rate log bucket");
         if (bucket.isZero() || bucket.isNegative()) {
-            throw new dev.flowscale.policy.PolicyException("source rate log bucket is " + bucket
+            throw new PolicyException("source rate log bucket is " + bucket
                     + "; use a positive duration such as 1 minute");
         }
         this.sources = Map.copyOf(Checks.notNull(sources, "source rate log series"));

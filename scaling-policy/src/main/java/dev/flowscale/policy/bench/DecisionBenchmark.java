@@ -18,6 +18,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 
 /**
@@ -49,7 +50,7 @@ public final class DecisionBenchmark {
             RandomDag dag = RandomDag.of(operators, new Random(42));
             long[][] nanos = time(policy, dag, Math.max(200, runs / 2), runs);
             double cpu = percentile(nanos[1], 0.5);
-            System.out.printf(java.util.Locale.ROOT, "| %,d | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
+            System.out.printf(Locale.ROOT, "| %,d | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
                     + " | %,.0f | %.2f µs |%n", operators, dag.topology().edges().size(), runs, cpu,
                     percentile(nanos[1], 0.9), percentile(nanos[1], 0.99), percentile(nanos[0], 0.5), 1000 / cpu,
                     1000 * cpu / operators);

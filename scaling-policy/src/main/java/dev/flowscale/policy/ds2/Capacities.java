@@ -14,10 +14,12 @@ import dev.flowscale.policy.model.ScalabilityFit;
 import dev.flowscale.policy.model.ScalabilityModel;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -92,7 +94,7 @@ final class Capacities {
 
     private static Map<String, List<CapacityObservation>> observations(JobTopology t, ScalingHistory h) {
         Map<String, List<CapacityObservation>> observed = new HashMap<>();
-        java.util.Set<String> sources = new java.util.HashSet<>(t.sources()); // read once: looked up per decision
+        Set<String> sources = new HashSet<>(t.sources()); // read once: looked up per decision
         List<ScalingDecision> decisions = h.decisions();
         for (ScalingDecision d : decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
             for (OperatorDecision op : d.operators().values()) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.IntStream;
 
 /**
  * Recognises a keyed operator whose hottest instance is saturated (busy at least
@@ -161,7 +162,7 @@ public final class HotKeyAnalysis {
             return Optional.empty();
         }
         double even = total * (1 - s) / k;
-        List<Integer> hot = java.util.stream.IntStream.range(0, k).boxed()
+        List<Integer> hot = IntStream.range(0, k).boxed()
                 .filter(g -> rates.get(g) - even > MIN_SKEW * total)
                 .sorted((a, b) -> Double.compare(rates.get(b), rates.get(a))).limit(NAMED).toList();
         return Optional.of(new HotSpot(s, hot.toString(), String.format(Locale.ROOT,

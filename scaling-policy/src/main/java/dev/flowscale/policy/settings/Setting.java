@@ -1,6 +1,7 @@
 package dev.flowscale.policy.settings;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Every autoscaler setting, once: the one table that the command line, the StreamJob custom
@@ -134,12 +135,12 @@ public enum Setting {
     }
 
     /** The setting found by its field or option name. */
-    public static java.util.Optional<Setting> named(String name) {
+    public static Optional<Setting> named(String name) {
         for (Setting s : values()) {
             if (s.field().equals(name) || s.option().equals(name)) {
-                return java.util.Optional.of(s);
+                return Optional.of(s);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }

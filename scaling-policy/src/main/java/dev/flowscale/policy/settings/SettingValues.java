@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Autoscaler settings resolved against the {@link Setting} table: each one given, else its default,
@@ -68,7 +69,7 @@ public final class SettingValues {
         return values;
     }
 
-    private static java.util.Optional<String> check(Setting s, String text, String prefix) {
+    private static Optional<String> check(Setting s, String text, String prefix) {
         try {
             switch (s.kind()) {
                 case MODE -> mode(text);
@@ -78,11 +79,11 @@ public final class SettingValues {
                 case FLAG -> flag(text);
                 default -> throw new IllegalStateException(s.kind().toString());
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (NumberFormatException e) {
-            return java.util.Optional.of(name(s, prefix) + " is '" + text + "': " + expected(s));
+            return Optional.of(name(s, prefix) + " is '" + text + "': " + expected(s));
         } catch (PolicyException e) {
-            return java.util.Optional.of(e.getMessage().startsWith(name(s, prefix)) ? e.getMessage()
+            return Optional.of(e.getMessage().startsWith(name(s, prefix)) ? e.getMessage()
                     : name(s, prefix) + " is '" + text + "': " + e.getMessage());
         }
     }
