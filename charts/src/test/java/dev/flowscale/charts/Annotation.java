@@ -7,16 +7,27 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * One scaling decision as Grafana shows it: at {@code epochMillis} (the series value the
- * annotation takes its time from), titled with what changed, and when it was decided.
+ * One scaling decision as Grafana shows it: at {@code epochMillis} (the series value the annotation
+ * takes its time from), titled with what changed, and when it was decided.
  */
 record Annotation(long epochMillis, String change, String decidedAt) {
 
-    /** The annotation a decision should produce: time and "op current→new, ..." of the operators it changes. */
+    /**
+     * The annotation a decision should produce: time and "op current→new, ..." of the operators it
+     * changes.
+     */
     static Annotation of(ScalingDecision decision) {
-        String change = decision.operators().values().stream().filter(OperatorDecision::changes)
-                .map(op -> op.operatorId() + " " + op.currentParallelism() + "→" + op.newParallelism())
-                .collect(Collectors.joining(", "));
+        String change =
+                decision.operators().values().stream()
+                        .filter(OperatorDecision::changes)
+                        .map(
+                                op ->
+                                        op.operatorId()
+                                                + " "
+                                                + op.currentParallelism()
+                                                + "→"
+                                                + op.newParallelism())
+                        .collect(Collectors.joining(", "));
         return new Annotation(decision.time().toEpochMilli(), change, decision.time().toString());
     }
 

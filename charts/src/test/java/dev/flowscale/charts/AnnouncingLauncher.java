@@ -6,7 +6,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** Starts runners through another launcher and makes each new runner, with the controller, Prometheus' targets. */
+/**
+ * Starts runners through another launcher and makes each new runner, with the controller,
+ * Prometheus' targets.
+ */
 final class AnnouncingLauncher implements RunnerLauncher {
     private final RunnerLauncher launcher;
     private final ScrapeTargets targets;

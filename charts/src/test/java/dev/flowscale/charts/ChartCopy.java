@@ -18,19 +18,21 @@ import java.util.stream.Stream;
 final class ChartCopy {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    private ChartCopy() {
-    }
+    private ChartCopy() {}
 
     static Path withValues(Path chart, ValuesCase values) {
         Path copy = Path.of("target", "lint", values.name().replace(' ', '-'), "flowscale");
         try {
             copyTree(chart, copy);
-            Map<String, Object> merged = merge(read(Files.readString(chart.resolve("values.yaml"))),
-                    read(values.yaml()));
+            Map<String, Object> merged =
+                    merge(
+                            read(Files.readString(chart.resolve("values.yaml"))),
+                            read(values.yaml()));
             YAML.writeValue(copy.resolve("values.yaml").toFile(), merged);
             return copy;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot copy the chart for values case '" + values + "'", e);
+            throw new UncheckedIOException(
+                    "cannot copy the chart for values case '" + values + "'", e);
         }
     }
 
@@ -48,7 +50,8 @@ final class ChartCopy {
     }
 
     private static Map<String, Object> read(String yaml) throws IOException {
-        Map<String, Object> map = yaml.isBlank() ? null : YAML.readValue(yaml, new TypeReference<>() { });
+        Map<String, Object> map =
+                yaml.isBlank() ? null : YAML.readValue(yaml, new TypeReference<>() {});
         return map == null ? new LinkedHashMap<>() : map;
     }
 
@@ -56,8 +59,17 @@ final class ChartCopy {
     @SuppressWarnings("unchecked")
     static Map<String, Object> merge(Map<String, Object> base, Map<String, Object> overlay) {
         Map<String, Object> merged = new LinkedHashMap<>(base);
-        overlay.forEach((key, value) -> merged.merge(key, value, (a, b) -> a instanceof Map && b instanceof Map
-                ? merge((Map<String, Object>) a, (Map<String, Object>) b) : b));
+        overlay.forEach(
+                (key, value) ->
+                        merged.merge(
+                                key,
+                                value,
+                                (a, b) ->
+                                        a instanceof Map && b instanceof Map
+                                                ? merge(
+                                                        (Map<String, Object>) a,
+                                                        (Map<String, Object>) b)
+                                                : b));
         return merged;
     }
 }

@@ -16,14 +16,18 @@ class ChartLintTest {
     void strictLintPassesForEveryDocumentedCombination(ValuesCase values) {
         LintResult result = FlowscaleChart.lint(values);
 
-        assertThat(result.isFailed()).as("helm lint --strict of '%s': %s", values, result.getMessages()).isFalse();
-        assertThat(result.getMessages()).as("lint messages of '%s'", values)
+        assertThat(result.isFailed())
+                .as("helm lint --strict of '%s': %s", values, result.getMessages())
+                .isFalse();
+        assertThat(result.getMessages())
+                .as("lint messages of '%s'", values)
                 .noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
     }
 
     @Test
     void strictLintFailsForValuesTheSchemaRejects() {
-        LintResult result = FlowscaleChart.lint(new ValuesCase("lint bad values", "logLevel: LOUD\n"));
+        LintResult result =
+                FlowscaleChart.lint(new ValuesCase("lint bad values", "logLevel: LOUD\n"));
 
         assertThat(result.isFailed()).isTrue();
         assertThat(result.getMessages()).anyMatch(m -> m.contains("/logLevel"));

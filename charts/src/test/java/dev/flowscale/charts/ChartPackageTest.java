@@ -22,9 +22,15 @@ class ChartPackageTest {
 
         List<String> entries = entries(destination.resolve("flowscale-0.1.0.tgz"));
 
-        assertThat(entries).contains("flowscale/Chart.yaml", "flowscale/values.schema.json",
-                "flowscale/crds/streamjobs.flowscale.dev-v1.yml", "flowscale/dashboards/flowscale-scaling.json",
-                "flowscale/templates/NOTES.txt", "flowscale/examples/wordcount-auto.yaml", "flowscale/README.md");
+        assertThat(entries)
+                .contains(
+                        "flowscale/Chart.yaml",
+                        "flowscale/values.schema.json",
+                        "flowscale/crds/streamjobs.flowscale.dev-v1.yml",
+                        "flowscale/dashboards/flowscale-scaling.json",
+                        "flowscale/templates/NOTES.txt",
+                        "flowscale/examples/wordcount-auto.yaml",
+                        "flowscale/README.md");
     }
 
     /** The file names of a gzipped tar archive, read from its 512-byte headers. */
@@ -33,10 +39,8 @@ class ChartPackageTest {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(archive))) {
             byte[] header = new byte[512];
             while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
-                names.add(new String(header, 0, 100, US_ASCII).trim()
-                        .replace("\0", ""));
-                long size = Long.parseLong(new String(header, 124, 11, US_ASCII)
-                        .trim(), 8);
+                names.add(new String(header, 0, 100, US_ASCII).trim().replace("\0", ""));
+                long size = Long.parseLong(new String(header, 124, 11, US_ASCII).trim(), 8);
                 in.skipNBytes((size + 511) / 512 * 512);
             }
         }

@@ -3,10 +3,12 @@ package dev.flowscale.charts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where the charts module lives: Maven runs tests in it ({@code basedir}); an IDE may run them elsewhere. */
+/**
+ * Where the charts module lives: Maven runs tests in it ({@code basedir}); an IDE may run them
+ * elsewhere.
+ */
 final class ChartsModule {
-    private ChartsModule() {
-    }
+    private ChartsModule() {}
 
     static Path dir() {
         Path base = Path.of(System.getProperty("basedir", "")).toAbsolutePath();
@@ -17,8 +19,11 @@ final class ChartsModule {
         if (Files.isDirectory(nested.resolve("flowscale"))) {
             return nested;
         }
-        throw new AssertionError("cannot find the charts module from " + base + "; run the tests from it or the "
-                + "repository root");
+        throw new AssertionError(
+                "cannot find the charts module from "
+                        + base
+                        + "; run the tests from it or the "
+                        + "repository root");
     }
 
     static Path target() {

@@ -20,10 +20,10 @@ final class Command {
         }
     }
 
-    private Command() {
-    }
+    private Command() {}
 
-    static Result run(Path dir, Duration timeout, List<String> command) throws IOException, InterruptedException {
+    static Result run(Path dir, Duration timeout, List<String> command)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile(ChartsModule.target(), "command-", ".log");
         try {
             return runLogged(dir, timeout, command, log);
@@ -36,14 +36,21 @@ final class Command {
             throws IOException, InterruptedException {
         Process process;
         try {
-            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            process =
+                    new ProcessBuilder(command)
+                            .directory(dir.toFile())
+                            .redirectErrorStream(true)
+                            .redirectOutput(log.toFile())
+                            .start();
         } catch (IOException e) {
             return new Result(command, -1, "cannot start it: " + e.getMessage());
         }
         if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new Result(command, -1, "killed after " + timeout.toSeconds() + " s:\n" + Files.readString(log));
+            return new Result(
+                    command,
+                    -1,
+                    "killed after " + timeout.toSeconds() + " s:\n" + Files.readString(log));
         }
         return new Result(command, process.exitValue(), Files.readString(log));
     }

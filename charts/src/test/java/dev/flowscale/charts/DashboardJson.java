@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** The dashboard file of the chart, read with Jackson: its panels, their queries and the annotation queries. */
+/**
+ * The dashboard file of the chart, read with Jackson: its panels, their queries and the annotation
+ * queries.
+ */
 final class DashboardJson {
     /** The dashboard, relative to the charts module. */
     static final Path FILE = Path.of("flowscale", "dashboards", "flowscale-scaling.json");
@@ -38,7 +41,8 @@ final class DashboardJson {
         try {
             return new DashboardJson(new ObjectMapper().readTree(file.toFile()));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the dashboard " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read the dashboard " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -56,8 +60,17 @@ final class DashboardJson {
     List<Query> targets() {
         List<Query> queries = new ArrayList<>();
         for (JsonNode panel : panels()) {
-            panel.path("targets").forEach(t -> queries.add(new Query("panel '" + panel.path("title").asText()
-                    + "' target " + t.path("refId").asText(), t.path("expr").asText(), t.path("legendFormat").asText())));
+            panel.path("targets")
+                    .forEach(
+                            t ->
+                                    queries.add(
+                                            new Query(
+                                                    "panel '"
+                                                            + panel.path("title").asText()
+                                                            + "' target "
+                                                            + t.path("refId").asText(),
+                                                    t.path("expr").asText(),
+                                                    t.path("legendFormat").asText())));
         }
         return queries;
     }
@@ -65,12 +78,20 @@ final class DashboardJson {
     /** The expressions of the Prometheus annotations (the built-in Grafana annotation has none). */
     List<Query> annotations() {
         List<Query> queries = new ArrayList<>();
-        root.path("annotations").path("list").forEach(a -> {
-            if (a.has("expr")) {
-                queries.add(new Query("annotation '" + a.path("name").asText() + "'", a.path("expr").asText(),
-                        a.path("titleFormat").asText() + " " + a.path("textFormat").asText()));
-            }
-        });
+        root.path("annotations")
+                .path("list")
+                .forEach(
+                        a -> {
+                            if (a.has("expr")) {
+                                queries.add(
+                                        new Query(
+                                                "annotation '" + a.path("name").asText() + "'",
+                                                a.path("expr").asText(),
+                                                a.path("titleFormat").asText()
+                                                        + " "
+                                                        + a.path("textFormat").asText()));
+                            }
+                        });
         return queries;
     }
 

@@ -26,25 +26,33 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every query of the dashboard against a real Prometheus (Debian package {@code prometheus};
- * skipped with a message where the binary is missing, CI installs it) that scraped, every
- * second with honor_labels, a job runner and the controller's endpoint while the DS2 loop in
- * mode auto rescaled the job through savepoints (the runner restarts on a new port each time;
- * the test rewrites Prometheus' file_sd targets).
+ * skipped with a message where the binary is missing, CI installs it) that scraped, every second
+ * with honor_labels, a job runner and the controller's endpoint while the DS2 loop in mode auto
+ * rescaled the job through savepoints (the runner restarts on a new port each time; the test
+ * rewrites Prometheus' file_sd targets).
  */
 @Tag(DashboardQueriesIT.INTEGRATION)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardQueriesIT {
-    /** The tag surefire leaves to failsafe, also when -Dtest selects the whole package (charts/pom.xml). */
+    /**
+     * The tag surefire leaves to failsafe, also when -Dtest selects the whole package
+     * (charts/pom.xml).
+     */
     static final String INTEGRATION = "integration";
+
     private static final Duration RATE_INTERVAL = Duration.ofSeconds(15);
     private static final Duration STEP = Duration.ofSeconds(2);
-    /** The run ends this long after a second rescale, or at the latest after LONGEST_RUN with fewer. */
-    private static final Duration AFTER_LAST_RESCALE = Duration.ofSeconds(8);
-    private static final Duration LONGEST_RUN = Duration.ofSeconds(80);
-    private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((\\w+),\\s*(\\w+)\\)");
 
-    @TempDir
-    static Path dir;
+    /**
+     * The run ends this long after a second rescale, or at the latest after LONGEST_RUN with fewer.
+     */
+    private static final Duration AFTER_LAST_RESCALE = Duration.ofSeconds(8);
+
+    private static final Duration LONGEST_RUN = Duration.ofSeconds(80);
+    private static final Pattern LABEL_VALUES =
+            Pattern.compile("label_values\\((\\w+),\\s*(\\w+)\\)");
+
+    @TempDir static Path dir;
     private final RunRecord record = new RunRecord();
     private final DashboardJson dashboard = DashboardJson.load();
     private PrometheusServer prometheus;
@@ -55,7 +63,9 @@ class DashboardQueriesIT {
     @BeforeAll
     void runTheAutoscalerWhilePrometheusScrapes() throws Exception {
         Optional<Path> binary = PrometheusServer.binary();
-        assumeTrue(binary.isPresent(), "Prometheus is not on the PATH; apt-get install -y prometheus to run this test");
+        assumeTrue(
+                binary.isPresent(),
+                "Prometheus is not on the PATH; apt-get install -y prometheus to run this test");
         ScrapeTargets targets = new ScrapeTargets(dir.resolve("targets.json"));
         targets.set(List.of());
         prometheus = PrometheusServer.start(binary.get(), dir, targets);
@@ -65,8 +75,11 @@ class DashboardQueriesIT {
         loop.stopDeciding();
         awaitPrometheusHasEveryDecision();
         end = Instant.now();
-        System.out.printf("DashboardQueriesIT: ran %d s, %d decisions, %d to scale, %d rescales%n",
-                Duration.between(start, end).toSeconds(), record.decisions().size(), record.scaleDecisions().size(),
+        System.out.printf(
+                "DashboardQueriesIT: ran %d s, %d decisions, %d to scale, %d rescales%n",
+                Duration.between(start, end).toSeconds(),
+                record.decisions().size(),
+                record.scaleDecisions().size(),
                 record.rescales().size());
     }
 
@@ -77,14 +90,22 @@ class DashboardQueriesIT {
         if (Duration.between(start, now).compareTo(LONGEST_RUN) >= 0) {
             return true;
         }
-        return rescales.size() >= 2 && rescales.get(rescales.size() - 1).started().plus(AFTER_LAST_RESCALE)
-                .isBefore(now);
+        return rescales.size() >= 2
+                && rescales.get(rescales.size() - 1)
+                        .started()
+                        .plus(AFTER_LAST_RESCALE)
+                        .isBefore(now);
     }
 
-    /** Waits (bounded) until Prometheus scraped the controller after its last decision; the tests say if it never did. */
+    /**
+     * Waits (bounded) until Prometheus scraped the controller after its last decision; the tests
+     * say if it never did.
+     */
     private void awaitPrometheusHasEveryDecision() throws InterruptedException {
         try {
-            Await.until(Duration.ofSeconds(10), "Prometheus to scrape the last decision",
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "Prometheus to scrape the last decision",
                     () -> annotations(Instant.now()).size() == record.scaleDecisions().size());
         } catch (AssertionError e) {
             System.err.println("DashboardQueriesIT: " + e.getMessage());
@@ -103,9 +124,12 @@ class DashboardQueriesIT {
 
     @Test
     void theAutoscalerRescaledTheBottleneckUpAtLeastOnceWithoutFailure() {
-        assertThat(record.rescales()).as("rescales during the run").isNotEmpty()
+        assertThat(record.rescales())
+                .as("rescales during the run")
+                .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.succeeded()).as(r.summary()).isTrue());
-        assertThat(record.rescales().get(0).to().values()).as("the first rescale scales up")
+        assertThat(record.rescales().get(0).to().values())
+                .as("the first rescale scales up")
                 .allSatisfy(p -> assertThat(p).isGreaterThan(1));
     }
 
@@ -116,25 +140,38 @@ class DashboardQueriesIT {
         for (Query q : queries) {
             String expr = PromQl.substitute(q.expr(), variables());
             List<PromSeries> drawable = drawable(prometheus.queryRange(expr, start, end, STEP));
-            System.out.printf("DashboardQueriesIT: %s: %d series with values%n", q.where(), drawable.size());
+            System.out.printf(
+                    "DashboardQueriesIT: %s: %d series with values%n", q.where(), drawable.size());
             if (drawable.isEmpty()) {
                 withoutData.add(q.where() + ": " + expr);
             }
         }
         System.out.printf("DashboardQueriesIT: checked %d queries%n", queries.size());
-        assertThat(withoutData).as("queries without a finite value over the %d s run",
-                Duration.between(start, end).toSeconds()).isEmpty();
+        assertThat(withoutData)
+                .as(
+                        "queries without a finite value over the %d s run",
+                        Duration.between(start, end).toSeconds())
+                .isEmpty();
     }
 
     @Test
     void everyLabelALegendOrAnnotationShowsIsOnTheSeriesItsQueryReturns() throws Exception {
         List<String> missing = new ArrayList<>();
         for (Query q : dashboard.allQueries()) {
-            for (PromSeries s : drawable(prometheus.queryRange(PromQl.substitute(q.expr(), variables()), start, end,
-                    STEP))) {
-                q.templateLabels().stream().filter(label -> !s.labels().containsKey(label))
-                        .forEach(label -> missing.add(q.where() + " shows {{" + label + "}}; its series has only "
-                                + s.labels().keySet()));
+            for (PromSeries s :
+                    drawable(
+                            prometheus.queryRange(
+                                    PromQl.substitute(q.expr(), variables()), start, end, STEP))) {
+                q.templateLabels().stream()
+                        .filter(label -> !s.labels().containsKey(label))
+                        .forEach(
+                                label ->
+                                        missing.add(
+                                                q.where()
+                                                        + " shows {{"
+                                                        + label
+                                                        + "}}; its series has only "
+                                                        + s.labels().keySet()));
             }
         }
         assertThat(missing).as("labels the legends and annotations render as empty text").isEmpty();
@@ -156,9 +193,11 @@ class DashboardQueriesIT {
 
     @Test
     void theAnnotationsAreTheRescalesThatHappened() {
-        List<Map<String, String>> rescaled = record.rescales().stream().map(DashboardQueriesIT::changes).toList();
+        List<Map<String, String>> rescaled =
+                record.rescales().stream().map(DashboardQueriesIT::changes).toList();
 
-        List<Map<String, String>> annotated = annotations(end).stream().map(Annotation::changes).toList();
+        List<Map<String, String>> annotated =
+                annotations(end).stream().map(Annotation::changes).toList();
 
         assertThat(rescaled).as("rescales").isNotEmpty();
         assertThat(annotated).containsExactlyInAnyOrderElementsOf(rescaled);
@@ -166,20 +205,39 @@ class DashboardQueriesIT {
 
     @Test
     void theJobVariableOffersTheJob() throws Exception {
-        Matcher query = LABEL_VALUES.matcher(dashboard.variable("job").path("query").path("query").asText());
-        assertThat(query.matches()).as("the job variable's query is label_values(metric, label)").isTrue();
+        Matcher query =
+                LABEL_VALUES.matcher(
+                        dashboard.variable("job").path("query").path("query").asText());
+        assertThat(query.matches())
+                .as("the job variable's query is label_values(metric, label)")
+                .isTrue();
 
-        assertThat(prometheus.labelValues(query.group(2), query.group(1))).contains(AutoscaledRunner.JOB);
+        assertThat(prometheus.labelValues(query.group(2), query.group(1)))
+                .contains(AutoscaledRunner.JOB);
     }
 
-    /** Every annotation the dashboard's annotation query finds up to {@code until}, timed as Grafana does (floor). */
+    /**
+     * Every annotation the dashboard's annotation query finds up to {@code until}, timed as Grafana
+     * does (floor).
+     */
     private List<Annotation> annotations(Instant until) {
         Query annotation = dashboard.annotations().get(0);
         try {
-            List<PromSeries> series = prometheus.queryRange(PromQl.substitute(annotation.expr(), variables()), start,
-                    until, STEP);
-            return series.stream().flatMap(s -> s.finiteValues().stream().distinct().map(v ->
-                    new Annotation((long) Math.floor(v), s.labels().get("change"), s.labels().get("decided_at")))).toList();
+            List<PromSeries> series =
+                    prometheus.queryRange(
+                            PromQl.substitute(annotation.expr(), variables()), start, until, STEP);
+            return series.stream()
+                    .flatMap(
+                            s ->
+                                    s.finiteValues().stream()
+                                            .distinct()
+                                            .map(
+                                                    v ->
+                                                            new Annotation(
+                                                                    (long) Math.floor(v),
+                                                                    s.labels().get("change"),
+                                                                    s.labels().get("decided_at"))))
+                    .toList();
         } catch (Exception e) {
             throw new AssertionError("annotation query failed: " + e.getMessage(), e);
         }
@@ -187,8 +245,15 @@ class DashboardQueriesIT {
 
     private Map<String, String> variables() {
         long range = Duration.between(start, end == null ? Instant.now() : end).toSeconds() + 1;
-        return Map.of("job", AutoscaledRunner.JOB, "__rate_interval", RATE_INTERVAL.toSeconds() + "s",
-                "__interval", STEP.toSeconds() + "s", "__range", range + "s");
+        return Map.of(
+                "job",
+                AutoscaledRunner.JOB,
+                "__rate_interval",
+                RATE_INTERVAL.toSeconds() + "s",
+                "__interval",
+                STEP.toSeconds() + "s",
+                "__range",
+                range + "s");
     }
 
     private static Map<String, String> changes(RescaleReport report) {
@@ -198,8 +263,13 @@ class DashboardQueriesIT {
     }
 
     private static Path engineJar() {
-        Path jar = Path.of(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
-        assertThat(Files.exists(jar)).as("the engine's jar %s; build it with mvn -pl engine package", jar).isTrue();
+        Path jar =
+                Path.of(
+                        System.getProperty(
+                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
+        assertThat(Files.exists(jar))
+                .as("the engine's jar %s; build it with mvn -pl engine package", jar)
+                .isTrue();
         return jar.toAbsolutePath();
     }
 }

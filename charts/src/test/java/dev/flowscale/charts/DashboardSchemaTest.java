@@ -18,27 +18,38 @@ import org.junit.jupiter.api.Test;
  */
 class DashboardSchemaTest {
     private static final Path SOURCES = Path.of("src", "test", "node", "dashboard");
-    private static final List<String> FILES = List.of("package.json", "package-lock.json", "tsconfig.json",
-            "dashboard.ts");
+    private static final List<String> FILES =
+            List.of("package.json", "package-lock.json", "tsconfig.json", "dashboard.ts");
     private static final Duration NPM_TIMEOUT = Duration.ofMinutes(3);
 
     @Test
     void theDashboardTypeChecksAgainstGrafanasSchema() throws Exception {
         Path project = workingCopy();
 
-        Command.Result install = Command.run(project, NPM_TIMEOUT, List.of("npm", "ci", "--no-audit", "--no-fund"));
-        assertThat(install.succeeded()).as("npm ci of the pinned @grafana/schema and typescript (is the npm "
-                + "registry reachable?): %s", install.describe()).isTrue();
-        Command.Result check = Command.run(project, NPM_TIMEOUT, List.of("npx", "tsc", "--noEmit", "-p",
-                "tsconfig.json"));
+        Command.Result install =
+                Command.run(project, NPM_TIMEOUT, List.of("npm", "ci", "--no-audit", "--no-fund"));
+        assertThat(install.succeeded())
+                .as(
+                        "npm ci of the pinned @grafana/schema and typescript (is the npm "
+                                + "registry reachable?): %s",
+                        install.describe())
+                .isTrue();
+        Command.Result check =
+                Command.run(
+                        project,
+                        NPM_TIMEOUT,
+                        List.of("npx", "tsc", "--noEmit", "-p", "tsconfig.json"));
 
-        assertThat(check.succeeded()).as("the dashboard %s does not match Grafana's schema types: %s",
-                DashboardJson.FILE, check.describe()).isTrue();
+        assertThat(check.succeeded())
+                .as(
+                        "the dashboard %s does not match Grafana's schema types: %s",
+                        DashboardJson.FILE, check.describe())
+                .isTrue();
     }
 
     /**
-     * target/dashboard-schema with the module's layout, so that dashboard.ts imports the
-     * dashboard by the same relative path as in the sources.
+     * target/dashboard-schema with the module's layout, so that dashboard.ts imports the dashboard
+     * by the same relative path as in the sources.
      */
     private static Path workingCopy() throws IOException {
         Path module = ChartsModule.dir();
@@ -46,11 +57,15 @@ class DashboardSchemaTest {
         Path project = copy.resolve(SOURCES);
         Files.createDirectories(project);
         for (String file : FILES) {
-            Files.copy(module.resolve(SOURCES).resolve(file), project.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(
+                    module.resolve(SOURCES).resolve(file),
+                    project.resolve(file),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
         Path dashboard = copy.resolve(DashboardJson.FILE);
         Files.createDirectories(dashboard.getParent());
-        Files.copy(module.resolve(DashboardJson.FILE), dashboard, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+                module.resolve(DashboardJson.FILE), dashboard, StandardCopyOption.REPLACE_EXISTING);
         return project;
     }
 }

@@ -16,7 +16,9 @@ class DashboardTemplateTest {
 
         assertThat(configMap.at("/metadata/labels/grafana_dashboard").asText()).isEqualTo("1");
         String json = configMap.at("/data").path(KEY).asText();
-        assertThat(json).isEqualTo(Files.readString(FlowscaleChart.DIR.resolve("dashboards/" + KEY)).strip());
+        assertThat(json)
+                .isEqualTo(
+                        Files.readString(FlowscaleChart.DIR.resolve("dashboards/" + KEY)).strip());
         JsonNode dashboard = new ObjectMapper().readTree(json);
         assertThat(dashboard.path("uid").asText()).isEqualTo("flowscale-scaling");
         assertThat(dashboard.path("title").asText()).isEqualTo("flowscale: scaling decisions");
@@ -24,17 +26,24 @@ class DashboardTemplateTest {
 
     @Test
     void theSidecarLabelAndNamespaceAreConfigurable() {
-        JsonNode configMap = FlowscaleChart.template(new ValuesCase("dashboard label", """
+        JsonNode configMap =
+                FlowscaleChart.template(
+                                new ValuesCase(
+                                        "dashboard label",
+                                        """
                 dashboard: {labelName: grafana_dashboards, labelValue: flowscale, namespace: monitoring}
-                """)).one("ConfigMap");
+                """))
+                        .one("ConfigMap");
 
-        assertThat(configMap.at("/metadata/labels/grafana_dashboards").asText()).isEqualTo("flowscale");
+        assertThat(configMap.at("/metadata/labels/grafana_dashboards").asText())
+                .isEqualTo("flowscale");
         assertThat(configMap.at("/metadata/labels/grafana_dashboard").isMissingNode()).isTrue();
         assertThat(configMap.at("/metadata/namespace").asText()).isEqualTo("monitoring");
     }
 
     @Test
     void noDashboardConfigMapWhenTheDashboardIsOff() {
-        assertThat(FlowscaleChart.template(ValuesCase.named("dashboard off")).ofKind("ConfigMap")).isEmpty();
+        assertThat(FlowscaleChart.template(ValuesCase.named("dashboard off")).ofKind("ConfigMap"))
+                .isEmpty();
     }
 }

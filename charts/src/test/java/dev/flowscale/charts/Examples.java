@@ -19,11 +19,11 @@ import java.util.stream.Stream;
 /** The chart's example StreamJob files, and the operator's checks of a StreamJob. */
 final class Examples {
     static final Path DIR = FlowscaleChart.DIR.resolve("examples");
-    private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper STRICT =
+            new ObjectMapper(new YAMLFactory())
+                    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private Examples() {
-    }
+    private Examples() {}
 
     static List<Path> files() {
         try (Stream<Path> files = Files.list(DIR)) {
@@ -41,7 +41,10 @@ final class Examples {
         }
     }
 
-    /** The document as the operator reads it (Fabric8), with its spec also read strictly (no unknown fields). */
+    /**
+     * The document as the operator reads it (Fabric8), with its spec also read strictly (no unknown
+     * fields).
+     */
     static StreamJob streamJob(JsonNode document) throws IOException {
         STRICT.treeToValue(document.path("spec"), StreamJobSpec.class);
         return Serialization.unmarshal(document.toString(), StreamJob.class);
@@ -54,13 +57,15 @@ final class Examples {
     @SuppressWarnings("unchecked")
     static List<String> problems(StreamJobSpec spec) {
         try {
-            Method problems = Class.forName("dev.flowscale.operator.SpecValidator")
-                    .getDeclaredMethod("problems", StreamJobSpec.class);
+            Method problems =
+                    Class.forName("dev.flowscale.operator.SpecValidator")
+                            .getDeclaredMethod("problems", StreamJobSpec.class);
             problems.setAccessible(true);
             return (List<String>) problems.invoke(null, spec);
         } catch (ReflectiveOperationException e) {
             Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
-            throw new AssertionError("cannot call SpecValidator.problems(StreamJobSpec) of the operator: " + cause,
+            throw new AssertionError(
+                    "cannot call SpecValidator.problems(StreamJobSpec) of the operator: " + cause,
                     cause);
         }
     }

@@ -32,9 +32,13 @@ class ExamplesTest {
             }
         }
 
-        assertThat(jobs).containsOnlyKeys("user-main-class.yaml", "wordcount-auto.yaml", "wordcount-recommend.yaml");
-        assertThat(jobs.get("wordcount-recommend.yaml").getSpec().autoscaler.mode).isEqualTo(AutoscalerMode.RECOMMEND);
-        assertThat(jobs.get("wordcount-auto.yaml").getSpec().autoscaler.mode).isEqualTo(AutoscalerMode.AUTO);
+        assertThat(jobs)
+                .containsOnlyKeys(
+                        "user-main-class.yaml", "wordcount-auto.yaml", "wordcount-recommend.yaml");
+        assertThat(jobs.get("wordcount-recommend.yaml").getSpec().autoscaler.mode)
+                .isEqualTo(AutoscalerMode.RECOMMEND);
+        assertThat(jobs.get("wordcount-auto.yaml").getSpec().autoscaler.mode)
+                .isEqualTo(AutoscalerMode.AUTO);
         assertThat(jobs.get("user-main-class.yaml").getSpec().job.mainClass).isNotBlank();
     }
 
@@ -47,7 +51,9 @@ class ExamplesTest {
         StreamJob job = Examples.streamJob(docs.get(0));
         assertThat(job.getApiVersion()).isEqualTo("flowscale.dev/v1alpha1");
         assertThat(job.getMetadata().getNamespace()).as("namespace left to kubectl -n").isNull();
-        assertThat(Examples.problems(job.getSpec())).as("SpecValidator problems of %s", file).isEmpty();
+        assertThat(Examples.problems(job.getSpec()))
+                .as("SpecValidator problems of %s", file)
+                .isEmpty();
     }
 
     @Test
@@ -55,20 +61,26 @@ class ExamplesTest {
         Rendered auto = Examples.read(Examples.DIR.resolve("wordcount-auto.yaml"));
 
         String claim = Examples.streamJob(auto.one("StreamJob")).getSpec().savepoints.claimName;
-        assertThat(auto.one("PersistentVolumeClaim").at("/metadata/name").asText()).isEqualTo(claim);
+        assertThat(auto.one("PersistentVolumeClaim").at("/metadata/name").asText())
+                .isEqualTo(claim);
     }
 
     @Test
     void everyObjectOfTheExamplesIsValidAgainstItsSchemaAndTheCrd() {
         List<KubernetesSchemas.Entry> entries = new ArrayList<>();
         for (Path file : files()) {
-            Examples.read(file).objects().forEach(o -> entries.add(new KubernetesSchemas.Entry(file.toString(), o)));
+            Examples.read(file)
+                    .objects()
+                    .forEach(o -> entries.add(new KubernetesSchemas.Entry(file.toString(), o)));
         }
 
         KubernetesSchemas.Result result = KubernetesSchemas.validate(entries);
 
         assertThat(result.valid()).as(result.output()).isTrue();
-        assertThat(entries.stream().map(e -> e.object().path("kind").asText()).collect(Collectors.toSet()))
+        assertThat(
+                        entries.stream()
+                                .map(e -> e.object().path("kind").asText())
+                                .collect(Collectors.toSet()))
                 .containsExactlyInAnyOrder("StreamJob", "PersistentVolumeClaim");
     }
 
@@ -80,7 +92,8 @@ class ExamplesTest {
         KubernetesSchemas.Result result = KubernetesSchemaTest.validate("bad job", job);
 
         assertThat(result.valid()).isFalse();
-        assertThat(result.output()).contains("StreamJob/wordcount-recommend", "'modee'", "/spec/autoscaler/warmUp");
+        assertThat(result.output())
+                .contains("StreamJob/wordcount-recommend", "'modee'", "/spec/autoscaler/warmUp");
     }
 
     @Test
@@ -101,6 +114,8 @@ class ExamplesTest {
     }
 
     private static ObjectNode recommendExample() {
-        return Examples.read(Examples.DIR.resolve("wordcount-recommend.yaml")).one("StreamJob").deepCopy();
+        return Examples.read(Examples.DIR.resolve("wordcount-recommend.yaml"))
+                .one("StreamJob")
+                .deepCopy();
     }
 }

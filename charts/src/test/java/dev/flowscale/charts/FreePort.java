@@ -7,8 +7,7 @@ import java.net.ServerSocket;
 
 /** A loopback port nobody listens on now. */
 final class FreePort {
-    private FreePort() {
-    }
+    private FreePort() {}
 
     static int find() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

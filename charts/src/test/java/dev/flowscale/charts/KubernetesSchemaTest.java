@@ -15,17 +15,29 @@ class KubernetesSchemaTest {
         List<KubernetesSchemas.Entry> entries = new ArrayList<>();
         entries.add(new KubernetesSchemas.Entry(CrdFile.PATH.toString(), CrdFile.read()));
         for (ValuesCase values : ValuesCase.DOCUMENTED) {
-            FlowscaleChart.template(values).objects()
-                    .forEach(o -> entries.add(new KubernetesSchemas.Entry("values '" + values + "'", o)));
+            FlowscaleChart.template(values)
+                    .objects()
+                    .forEach(
+                            o ->
+                                    entries.add(
+                                            new KubernetesSchemas.Entry(
+                                                    "values '" + values + "'", o)));
         }
 
         KubernetesSchemas.Result result = KubernetesSchemas.validate(entries);
 
         assertThat(result.valid()).as(result.output()).isTrue();
         assertThat(result.output()).contains("validated " + entries.size() + " objects, 0 invalid");
-        assertThat(entries).extracting(e -> e.object().path("kind").asText())
-                .contains("CustomResourceDefinition", "Deployment", "ClusterRole", "Role", "ServiceMonitor",
-                        "PodMonitor", "ConfigMap");
+        assertThat(entries)
+                .extracting(e -> e.object().path("kind").asText())
+                .contains(
+                        "CustomResourceDefinition",
+                        "Deployment",
+                        "ClusterRole",
+                        "Role",
+                        "ServiceMonitor",
+                        "PodMonitor",
+                        "ConfigMap");
     }
 
     @Test
@@ -36,7 +48,8 @@ class KubernetesSchemaTest {
         KubernetesSchemas.Result result = validate("bad deployment", deployment);
 
         assertThat(result.valid()).isFalse();
-        assertThat(result.output()).contains("Deployment/flowscale-operator", "replicas must be integer");
+        assertThat(result.output())
+                .contains("Deployment/flowscale-operator", "replicas must be integer");
     }
 
     @Test
@@ -52,18 +65,24 @@ class KubernetesSchemaTest {
 
     @Test
     void aPodMonitorWithHonorLabelsAsTextIsRejected() {
-        ObjectNode monitor = FlowscaleChart.template(ValuesCase.named("monitors")).one("PodMonitor").deepCopy();
+        ObjectNode monitor =
+                FlowscaleChart.template(ValuesCase.named("monitors")).one("PodMonitor").deepCopy();
         ((ObjectNode) monitor.at("/spec/podMetricsEndpoints/0")).put("honorLabels", "true");
 
         KubernetesSchemas.Result result = validate("bad monitor", monitor);
 
         assertThat(result.valid()).isFalse();
-        assertThat(result.output()).contains("PodMonitor/flowscale-runners", "honorLabels must be boolean");
+        assertThat(result.output())
+                .contains("PodMonitor/flowscale-runners", "honorLabels must be boolean");
     }
 
     @Test
     void anObjectOfAKindWithoutASchemaIsRejected() {
-        ObjectNode unknown = Rendered.YAML.createObjectNode().put("apiVersion", "example.org/v1").put("kind", "Gadget");
+        ObjectNode unknown =
+                Rendered.YAML
+                        .createObjectNode()
+                        .put("apiVersion", "example.org/v1")
+                        .put("kind", "Gadget");
 
         KubernetesSchemas.Result result = validate("unknown kind", unknown);
 

@@ -23,8 +23,7 @@ final class KubernetesSchemas {
     private static int runs;
 
     /** An object to validate and where it came from (shown in failures). */
-    record Entry(String source, JsonNode object) {
-    }
+    record Entry(String source, JsonNode object) {}
 
     /** What the validator printed and its exit code (0: every object is valid). */
     record Result(int exitCode, String output) {
@@ -33,21 +32,28 @@ final class KubernetesSchemas {
         }
     }
 
-    private KubernetesSchemas() {
-    }
+    private KubernetesSchemas() {}
 
     static synchronized Result validate(List<Entry> entries) {
         install();
         Path objects = WORK.resolve("objects-" + ++runs + ".json");
         try {
             ArrayNode array = JSON.createArrayNode();
-            entries.forEach(e -> array.addObject().put("source", e.source()).set("object", e.object()));
+            entries.forEach(
+                    e -> array.addObject().put("source", e.source()).set("object", e.object()));
             JSON.writeValue(objects.toFile(), array);
             JSON.writeValue(WORK.resolve("crd.json").toFile(), CrdFile.read());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the objects to validate to " + objects, e);
         }
-        Processes.Run run = Processes.run(WORK, 60, "node", "validate.js", objects.getFileName().toString(), "crd.json");
+        Processes.Run run =
+                Processes.run(
+                        WORK,
+                        60,
+                        "node",
+                        "validate.js",
+                        objects.getFileName().toString(),
+                        "crd.json");
         return new Result(run.exitCode(), run.output());
     }
 
@@ -59,15 +65,26 @@ final class KubernetesSchemas {
         try {
             Files.createDirectories(WORK);
             for (String file : List.of("package.json", "package-lock.json", "validate.js")) {
-                Files.copy(SOURCES.resolve(file), WORK.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(
+                        SOURCES.resolve(file),
+                        WORK.resolve(file),
+                        StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + SOURCES + " to " + WORK, e);
         }
-        Processes.Run run = Processes.run(WORK, 180, "npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund");
+        Processes.Run run =
+                Processes.run(
+                        WORK, 180, "npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund");
         if (run.exitCode() != 0) {
-            throw new AssertionError("npm ci in " + WORK + " failed (exit " + run.exitCode() + "); the schema tests"
-                    + " need the npm registry (CI has access):\n" + run.output());
+            throw new AssertionError(
+                    "npm ci in "
+                            + WORK
+                            + " failed (exit "
+                            + run.exitCode()
+                            + "); the schema tests"
+                            + " need the npm registry (CI has access):\n"
+                            + run.output());
         }
         installed = true;
     }

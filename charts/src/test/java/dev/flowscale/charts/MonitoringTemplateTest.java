@@ -21,8 +21,10 @@ class MonitoringTemplateTest {
 
         JsonNode monitor = rendered.one("ServiceMonitor");
         assertThat(monitor.at("/apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
-        assertThat(monitor.at("/spec/selector/matchLabels")).isEqualTo(rendered.one("Service").at("/spec/selector"));
-        assertThat(monitor.at("/spec/namespaceSelector/matchNames/0").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
+        assertThat(monitor.at("/spec/selector/matchLabels"))
+                .isEqualTo(rendered.one("Service").at("/spec/selector"));
+        assertThat(monitor.at("/spec/namespaceSelector/matchNames/0").asText())
+                .isEqualTo(FlowscaleChart.NAMESPACE);
         JsonNode endpoint = monitor.at("/spec/endpoints/0");
         assertThat(endpoint.path("port").asText()).isEqualTo("http");
         assertThat(endpoint.path("interval").asText()).isEqualTo("20s");
@@ -46,20 +48,28 @@ class MonitoringTemplateTest {
 
     @Test
     void thePodMonitorScrapesOnlyTheWatchedNamespacesWhenSomeAreListed() {
-        JsonNode monitor = FlowscaleChart.template(ValuesCase.named("namespaced monitors")).one("PodMonitor");
+        JsonNode monitor =
+                FlowscaleChart.template(ValuesCase.named("namespaced monitors")).one("PodMonitor");
 
         assertThat(monitor.at("/spec/namespaceSelector/any").isMissingNode()).isTrue();
-        assertThat(monitor.at("/spec/namespaceSelector/matchNames").toString()).isEqualTo("[\"team-a\",\"team-b\"]");
+        assertThat(monitor.at("/spec/namespaceSelector/matchNames").toString())
+                .isEqualTo("[\"team-a\",\"team-b\"]");
     }
 
     @Test
     void monitorLabelsLetPrometheusSelectThem() {
-        Rendered rendered = FlowscaleChart.template(new ValuesCase("monitor labels", """
+        Rendered rendered =
+                FlowscaleChart.template(
+                        new ValuesCase(
+                                "monitor labels",
+                                """
                 serviceMonitor: {enabled: true, labels: {release: prometheus}}
                 podMonitor: {enabled: true, labels: {release: prometheus}}
                 """));
 
-        assertThat(rendered.one("ServiceMonitor").at("/metadata/labels/release").asText()).isEqualTo("prometheus");
-        assertThat(rendered.one("PodMonitor").at("/metadata/labels/release").asText()).isEqualTo("prometheus");
+        assertThat(rendered.one("ServiceMonitor").at("/metadata/labels/release").asText())
+                .isEqualTo("prometheus");
+        assertThat(rendered.one("PodMonitor").at("/metadata/labels/release").asText())
+                .isEqualTo("prometheus");
     }
 }

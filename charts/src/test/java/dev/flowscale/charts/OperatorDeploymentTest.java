@@ -23,7 +23,8 @@ class OperatorDeploymentTest {
         Rendered rendered = FlowscaleChart.template(values);
 
         JsonNode deployment = rendered.one("Deployment");
-        assertThat(deployment.at("/metadata/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
+        assertThat(deployment.at("/metadata/namespace").asText())
+                .isEqualTo(FlowscaleChart.NAMESPACE);
         assertThat(deployment.at("/spec/template/spec/serviceAccountName").asText())
                 .isEqualTo(rendered.one("ServiceAccount").at("/metadata/name").asText());
         assertThat(rendered.one("Service").at("/spec/selector"))
@@ -43,11 +44,14 @@ class OperatorDeploymentTest {
 
     @Test
     void leaderElectionNamespaceComesFromThePodsOwnNamespace() {
-        JsonNode env = FlowscaleChart.template(ValuesCase.named("defaults")).one("Deployment")
-                .at("/spec/template/spec/containers/0/env/0");
+        JsonNode env =
+                FlowscaleChart.template(ValuesCase.named("defaults"))
+                        .one("Deployment")
+                        .at("/spec/template/spec/containers/0/env/0");
 
         assertThat(env.path("name").asText()).isEqualTo("FLOWSCALE_LEADER_ELECTION_NAMESPACE");
-        assertThat(env.at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("metadata.namespace");
+        assertThat(env.at("/valueFrom/fieldRef/fieldPath").asText())
+                .isEqualTo("metadata.namespace");
     }
 
     @Test
@@ -61,11 +65,13 @@ class OperatorDeploymentTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"TRACE, FINEST", "DEBUG, FINE", "INFO, INFO", "WARN, WARNING", "ERROR, SEVERE"})
     void everyLogLevelBecomesALevelNameTheOperatorParses(String logLevel, String julName) {
-        String rendered = FlowscaleChart.template(new ValuesCase("log level", "logLevel: " + logLevel + "\n"))
-                .env("FLOWSCALE_LOG_LEVEL");
+        String rendered =
+                FlowscaleChart.template(new ValuesCase("log level", "logLevel: " + logLevel + "\n"))
+                        .env("FLOWSCALE_LOG_LEVEL");
 
         assertThat(rendered).isEqualTo(julName);
-        assertThatCode(() -> Level.parse(rendered)).as("JsonLogFormatter.install parses it with Level.parse")
+        assertThatCode(() -> Level.parse(rendered))
+                .as("JsonLogFormatter.install parses it with Level.parse")
                 .doesNotThrowAnyException();
     }
 
@@ -80,11 +86,30 @@ class OperatorDeploymentTest {
     void autoscalerDefaultsAreJsonWithTheCrdFieldNames() throws Exception {
         Rendered rendered = FlowscaleChart.template(ValuesCase.named("autoscaler defaults"));
 
-        Map<String, Object> defaults = new ObjectMapper().readValue(rendered.env("FLOWSCALE_AUTOSCALER_DEFAULTS"),
-                new TypeReference<>() { });
-        assertThat(defaults).containsExactlyInAnyOrderEntriesOf(Map.of("mode", "auto", "policyInterval", "1m",
-                "warmUp", "90s", "targetUtilization", 0.8, "minParallelism", 2, "maxParallelism", 64,
-                "scaleDownDelay", "10m", "keyGroupAlignment", true));
+        Map<String, Object> defaults =
+                new ObjectMapper()
+                        .readValue(
+                                rendered.env("FLOWSCALE_AUTOSCALER_DEFAULTS"),
+                                new TypeReference<>() {});
+        assertThat(defaults)
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(
+                                "mode",
+                                "auto",
+                                "policyInterval",
+                                "1m",
+                                "warmUp",
+                                "90s",
+                                "targetUtilization",
+                                0.8,
+                                "minParallelism",
+                                2,
+                                "maxParallelism",
+                                64,
+                                "scaleDownDelay",
+                                "10m",
+                                "keyGroupAlignment",
+                                true));
         assertThat(defaults.keySet()).allMatch(CrdFile.autoscalerFields()::contains);
     }
 
@@ -113,14 +138,20 @@ class OperatorDeploymentTest {
 
     @Test
     void imageTagDefaultsToTheAppVersionAndPodSettingsComeFromValues() {
-        JsonNode pod = FlowscaleChart.template(new ValuesCase("pod settings", """
+        JsonNode pod =
+                FlowscaleChart.template(
+                                new ValuesCase(
+                                        "pod settings",
+                                        """
                 image: {repository: example.org/op, pullPolicy: Always}
                 imagePullSecrets: [{name: regcred}]
                 nodeSelector: {disk: ssd}
                 tolerations: [{key: dedicated, operator: Exists}]
                 resources: {requests: {cpu: 50m}}
                 podAnnotations: {team: streaming}
-                """)).one("Deployment").at("/spec/template");
+                """))
+                        .one("Deployment")
+                        .at("/spec/template");
 
         assertThat(pod.at("/spec/containers/0/image").asText()).isEqualTo("example.org/op:0.1.0");
         assertThat(pod.at("/spec/containers/0/imagePullPolicy").asText()).isEqualTo("Always");
@@ -133,16 +164,22 @@ class OperatorDeploymentTest {
 
     @Test
     void anExistingServiceAccountIsUsedWhenTheChartCreatesNone() {
-        Rendered rendered = FlowscaleChart.template(new ValuesCase("existing account",
-                "serviceAccount: {create: false, name: ops-robot}\n"));
+        Rendered rendered =
+                FlowscaleChart.template(
+                        new ValuesCase(
+                                "existing account",
+                                "serviceAccount: {create: false, name: ops-robot}\n"));
 
         assertThat(rendered.ofKind("ServiceAccount")).isEmpty();
         assertThat(rendered.one("Deployment").at("/spec/template/spec/serviceAccountName").asText())
                 .isEqualTo("ops-robot");
-        assertThat(rendered.one("ClusterRoleBinding").at("/subjects/0/name").asText()).isEqualTo("ops-robot");
+        assertThat(rendered.one("ClusterRoleBinding").at("/subjects/0/name").asText())
+                .isEqualTo("ops-robot");
     }
 
     private static JsonNode operatorContainer(ValuesCase values) {
-        return FlowscaleChart.template(values).one("Deployment").at("/spec/template/spec/containers/0");
+        return FlowscaleChart.template(values)
+                .one("Deployment")
+                .at("/spec/template/spec/containers/0");
     }
 }

@@ -6,12 +6,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The operator's RBAC rules as a set of "apiGroup resource verb" grants, so rule lists that
- * grant the same things compare equal whatever their order or grouping.
+ * The operator's RBAC rules as a set of "apiGroup resource verb" grants, so rule lists that grant
+ * the same things compare equal whatever their order or grouping.
  */
 final class OperatorRules {
-    private OperatorRules() {
-    }
+    private OperatorRules() {}
 
     /** The ClusterRole or the watched namespaces' Roles that grant the operator its rules. */
     static List<JsonNode> grants(Rendered rendered) {

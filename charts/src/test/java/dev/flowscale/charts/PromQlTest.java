@@ -7,7 +7,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PromQlTest {
-    private static final Map<String, String> VARIABLES = Map.of("job", "wordcount", "__rate_interval", "15s");
+    private static final Map<String, String> VARIABLES =
+            Map.of("job", "wordcount", "__rate_interval", "15s");
 
     @Test
     void bothFormsOfAVariableAreReplaced() {
@@ -17,6 +18,7 @@ class PromQlTest {
 
     @Test
     void anUnknownVariableFailsNamingIt() {
-        assertThatThrownBy(() -> PromQl.substitute("x[$__range]", VARIABLES)).hasMessageContaining("$__range");
+        assertThatThrownBy(() -> PromQl.substitute("x[$__range]", VARIABLES))
+                .hasMessageContaining("$__range");
     }
 }

@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real Prometheus server (Debian package {@code prometheus}) started by a test on a free
- * loopback port: scrapes the targets of a {@link ScrapeTargets} file every second with
- * {@code honor_labels: true}, as flowscale's {@code job} label must survive the scrape.
+ * A real Prometheus server (Debian package {@code prometheus}) started by a test on a free loopback
+ * port: scrapes the targets of a {@link ScrapeTargets} file every second with {@code honor_labels:
+ * true}, as flowscale's {@code job} label must survive the scrape.
  */
 final class PrometheusServer implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -42,7 +42,9 @@ final class PrometheusServer implements AutoCloseable {
     /** The prometheus binary on the PATH, if any. */
     static Optional<Path> binary() {
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-                .map(dir -> Path.of(dir, "prometheus")).filter(Files::isExecutable).findFirst();
+                .map(dir -> Path.of(dir, "prometheus"))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     static PrometheusServer start(Path binary, Path dir, ScrapeTargets targets) throws Exception {
@@ -50,11 +52,19 @@ final class PrometheusServer implements AutoCloseable {
         Files.writeString(config, config(targets.file()));
         int port = FreePort.find();
         Path log = dir.resolve("prometheus.log");
-        Process process = new ProcessBuilder(binary.toString(), "--config.file=" + config,
-                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        PrometheusServer server = new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
-        Await.until(Duration.ofSeconds(30), "Prometheus to be ready on port " + port, server::ready);
+        Process process =
+                new ProcessBuilder(
+                                binary.toString(),
+                                "--config.file=" + config,
+                                "--storage.tsdb.path=" + dir.resolve("data"),
+                                "--web.listen-address=127.0.0.1:" + port)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
+        PrometheusServer server =
+                new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
+        Await.until(
+                Duration.ofSeconds(30), "Prometheus to be ready on port " + port, server::ready);
         return server;
     }
 
@@ -70,14 +80,20 @@ final class PrometheusServer implements AutoCloseable {
                     file_sd_configs:
                       - files: ['%s']
                         refresh_interval: 1s
-                """.formatted(targets);
+                """
+                .formatted(targets);
     }
 
     private boolean ready() {
         assertAlive();
         try {
-            return http.send(HttpRequest.newBuilder(uri.resolve("/-/ready")).timeout(TIMEOUT).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return http.send(
+                                    HttpRequest.newBuilder(uri.resolve("/-/ready"))
+                                            .timeout(TIMEOUT)
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -89,14 +105,25 @@ final class PrometheusServer implements AutoCloseable {
     /** Fails with Prometheus' output if it has exited. */
     void assertAlive() {
         if (!process.isAlive()) {
-            throw new AssertionError("Prometheus exited with " + process.exitValue() + ":\n" + output());
+            throw new AssertionError(
+                    "Prometheus exited with " + process.exitValue() + ":\n" + output());
         }
     }
 
     /** GET /api/v1/query_range: the matrix of {@code expr} from {@code start} to {@code end}. */
-    List<PromSeries> queryRange(String expr, Instant start, Instant end, Duration step) throws Exception {
-        JsonNode data = get("/api/v1/query_range?query=" + encode(expr) + "&start=" + start.getEpochSecond()
-                + "&end=" + (end.getEpochSecond() + 1) + "&step=" + step.toSeconds() + "s");
+    List<PromSeries> queryRange(String expr, Instant start, Instant end, Duration step)
+            throws Exception {
+        JsonNode data =
+                get(
+                        "/api/v1/query_range?query="
+                                + encode(expr)
+                                + "&start="
+                                + start.getEpochSecond()
+                                + "&end="
+                                + (end.getEpochSecond() + 1)
+                                + "&step="
+                                + step.toSeconds()
+                                + "s");
         List<PromSeries> series = new ArrayList<>();
         data.path("result").forEach(s -> series.add(PromSeries.of(s)));
         return series;
@@ -105,17 +132,27 @@ final class PrometheusServer implements AutoCloseable {
     /** GET /api/v1/label/NAME/values restricted to the series {@code match} selects. */
     List<String> labelValues(String label, String match) throws Exception {
         List<String> values = new ArrayList<>();
-        get("/api/v1/label/" + label + "/values?match[]=" + encode(match)).forEach(v -> values.add(v.asText()));
+        get("/api/v1/label/" + label + "/values?match[]=" + encode(match))
+                .forEach(v -> values.add(v.asText()));
         return values;
     }
 
     private JsonNode get(String pathAndQuery) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(uri + pathAndQuery))
-                .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(uri + pathAndQuery))
+                                .timeout(TIMEOUT)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         JsonNode body = json.readTree(response.body());
         if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-            throw new AssertionError("Prometheus answered " + response.statusCode() + " to " + pathAndQuery + ": "
-                    + response.body());
+            throw new AssertionError(
+                    "Prometheus answered "
+                            + response.statusCode()
+                            + " to "
+                            + pathAndQuery
+                            + ": "
+                            + response.body());
         }
         return body.path("data");
     }

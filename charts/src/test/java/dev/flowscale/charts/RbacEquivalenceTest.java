@@ -24,32 +24,42 @@ class RbacEquivalenceTest {
         Rendered chart = FlowscaleChart.template(values);
 
         JsonNode expected = manifest.one("ClusterRole");
-        assertThat(OperatorRules.grants(chart)).allSatisfy(role -> assertThat(OperatorRules.of(role))
-                .as("%s %s/%s", role.path("kind").asText(), role.at("/metadata/namespace").asText(),
-                        role.at("/metadata/name").asText())
-                .isEqualTo(OperatorRules.of(expected)));
+        assertThat(OperatorRules.grants(chart))
+                .allSatisfy(
+                        role ->
+                                assertThat(OperatorRules.of(role))
+                                        .as(
+                                                "%s %s/%s",
+                                                role.path("kind").asText(),
+                                                role.at("/metadata/namespace").asText(),
+                                                role.at("/metadata/name").asText())
+                                        .isEqualTo(OperatorRules.of(expected)));
     }
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("CASES")
     void theLeaderElectionRulesEqualTheHandWrittenManifests(ValuesCase values) {
         JsonNode expected = manifest().one("Role", "flowscale-operator-leader");
-        JsonNode rendered = FlowscaleChart.template(values).one("Role", "flowscale-operator-leader");
+        JsonNode rendered =
+                FlowscaleChart.template(values).one("Role", "flowscale-operator-leader");
 
         assertThat(OperatorRules.of(rendered)).isEqualTo(OperatorRules.of(expected));
     }
 
     @Test
     void theManifestsClusterRoleGrantsTwentyThreeVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole"))).hasSize(23)
+        assertThat(OperatorRules.of(manifest().one("ClusterRole")))
+                .hasSize(23)
                 .contains("flowscale.dev streamjobs watch", " events create", " pods/resize patch");
     }
 
     @Test
     void rulesWithOneMoreVerbAreNotEquivalent() throws IOException {
         JsonNode role = manifest().one("ClusterRole");
-        JsonNode widened = Rendered.YAML.readTree(role.toString().replace("\"verbs\":[\"get\"]",
-                "\"verbs\":[\"get\",\"list\"]"));
+        JsonNode widened =
+                Rendered.YAML.readTree(
+                        role.toString()
+                                .replace("\"verbs\":[\"get\"]", "\"verbs\":[\"get\",\"list\"]"));
 
         assertThat(OperatorRules.of(widened)).isNotEqualTo(OperatorRules.of(role));
     }

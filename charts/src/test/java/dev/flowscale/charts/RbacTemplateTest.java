@@ -17,10 +17,12 @@ class RbacTemplateTest {
         Rendered rendered = FlowscaleChart.template(ValuesCase.named("defaults"));
 
         JsonNode binding = rendered.one("ClusterRoleBinding");
-        assertThat(binding.at("/roleRef/name").asText()).isEqualTo(rendered.one("ClusterRole").at("/metadata/name")
-                .asText());
-        assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
-        assertThat(rendered.ofKind("Role")).extracting(r -> r.at("/metadata/name").asText())
+        assertThat(binding.at("/roleRef/name").asText())
+                .isEqualTo(rendered.one("ClusterRole").at("/metadata/name").asText());
+        assertThat(binding.at("/subjects/0/namespace").asText())
+                .isEqualTo(FlowscaleChart.NAMESPACE);
+        assertThat(rendered.ofKind("Role"))
+                .extracting(r -> r.at("/metadata/name").asText())
                 .containsExactly(OPERATOR + "-leader");
     }
 
@@ -36,19 +38,23 @@ class RbacTemplateTest {
             assertThat(binding.at("/roleRef/kind").asText()).isEqualTo("Role");
             assertThat(binding.at("/roleRef/name").asText()).isEqualTo(OPERATOR);
             assertThat(binding.at("/subjects/0/name").asText()).isEqualTo(OPERATOR);
-            assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
+            assertThat(binding.at("/subjects/0/namespace").asText())
+                    .isEqualTo(FlowscaleChart.NAMESPACE);
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("CASES")
-    void leaderElectionMayOnlyGetCreateUpdateAndPatchLeasesInTheReleaseNamespace(ValuesCase values) {
+    void leaderElectionMayOnlyGetCreateUpdateAndPatchLeasesInTheReleaseNamespace(
+            ValuesCase values) {
         Rendered rendered = FlowscaleChart.template(values);
 
         JsonNode role = rendered.one("Role", OPERATOR + "-leader");
         assertThat(role.at("/metadata/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
-        assertThat(role.at("/rules").toString()).isEqualTo("[{\"apiGroups\":[\"coordination.k8s.io\"],"
-                + "\"resources\":[\"leases\"],\"verbs\":[\"get\",\"create\",\"update\",\"patch\"]}]");
+        assertThat(role.at("/rules").toString())
+                .isEqualTo(
+                        "[{\"apiGroups\":[\"coordination.k8s.io\"],"
+                                + "\"resources\":[\"leases\"],\"verbs\":[\"get\",\"create\",\"update\",\"patch\"]}]");
         JsonNode binding = rendered.one("RoleBinding", OPERATOR + "-leader");
         assertThat(binding.at("/metadata/namespace").asText()).isEqualTo(FlowscaleChart.NAMESPACE);
         assertThat(binding.at("/roleRef/name").asText()).isEqualTo(OPERATOR + "-leader");
@@ -61,13 +67,26 @@ class RbacTemplateTest {
 
         List<JsonNode> grants = OperatorRules.grants(rendered);
         assertThat(grants).isNotEmpty();
-        assertThat(grants).allSatisfy(g -> assertThat(OperatorRules.of(g))
-                .isEqualTo(OperatorRules.of(grants.get(0))));
+        assertThat(grants)
+                .allSatisfy(
+                        g ->
+                                assertThat(OperatorRules.of(g))
+                                        .isEqualTo(OperatorRules.of(grants.get(0))));
     }
 
     private static JsonNode namespaced(Rendered rendered, String kind, String namespace) {
-        return rendered.ofKind(kind).stream().filter(o -> namespace.equals(o.at("/metadata/namespace").asText()))
-                .filter(o -> OPERATOR.equals(o.at("/metadata/name").asText())).findFirst()
-                .orElseThrow(() -> new AssertionError("no " + kind + " " + OPERATOR + " in namespace " + namespace));
+        return rendered.ofKind(kind).stream()
+                .filter(o -> namespace.equals(o.at("/metadata/namespace").asText()))
+                .filter(o -> OPERATOR.equals(o.at("/metadata/name").asText()))
+                .findFirst()
+                .orElseThrow(
+                        () ->
+                                new AssertionError(
+                                        "no "
+                                                + kind
+                                                + " "
+                                                + OPERATOR
+                                                + " in namespace "
+                                                + namespace));
     }
 }

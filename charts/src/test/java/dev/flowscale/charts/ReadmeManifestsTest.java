@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.operator.api.StreamJob;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -14,8 +13,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The YAML the README shows a user is what a cluster and the operator accept: every block is
- * whole objects (apiVersion and kind, no fragments), valid against the Kubernetes schemas and the
+ * The YAML the README shows a user is what a cluster and the operator accept: every block is whole
+ * objects (apiVersion and kind, no fragments), valid against the Kubernetes schemas and the
  * StreamJob CRD (npm kubernetes-models, {@link KubernetesSchemas}), and every StreamJob parses
  * strictly and has no problems for the operator's own check.
  */
@@ -36,14 +35,23 @@ class ReadmeManifestsTest {
     void everyYamlBlockOfTheReadmeIsWholeObjects() throws IOException {
         List<JsonNode> objects = readmeObjects();
 
-        assertThat(objects).isNotEmpty().allSatisfy(o -> assertThat(o.has("apiVersion") && o.has("kind"))
-                .as("a README YAML block without apiVersion and kind:\n%s", o).isTrue());
+        assertThat(objects)
+                .isNotEmpty()
+                .allSatisfy(
+                        o ->
+                                assertThat(o.has("apiVersion") && o.has("kind"))
+                                        .as(
+                                                "a README YAML block without apiVersion and kind:\n%s",
+                                                o)
+                                        .isTrue());
     }
 
     @Test
     void everyObjectOfTheReadmeIsValidAgainstItsSchemaAndTheCrd() throws IOException {
-        List<KubernetesSchemas.Entry> entries = readmeObjects().stream()
-                .map(o -> new KubernetesSchemas.Entry("README.md", o)).toList();
+        List<KubernetesSchemas.Entry> entries =
+                readmeObjects().stream()
+                        .map(o -> new KubernetesSchemas.Entry("README.md", o))
+                        .toList();
 
         KubernetesSchemas.Result result = KubernetesSchemas.validate(entries);
 
@@ -52,13 +60,17 @@ class ReadmeManifestsTest {
 
     @Test
     void everyStreamJobOfTheReadmeHasNoProblemsForTheOperator() throws IOException {
-        List<JsonNode> jobs = readmeObjects().stream().filter(o -> o.path("kind").asText().equals("StreamJob"))
-                .toList();
+        List<JsonNode> jobs =
+                readmeObjects().stream()
+                        .filter(o -> o.path("kind").asText().equals("StreamJob"))
+                        .toList();
 
         assertThat(jobs).isNotEmpty();
         for (JsonNode doc : jobs) {
             StreamJob job = Examples.streamJob(doc);
-            assertThat(Examples.problems(job.getSpec())).as("SpecValidator problems of %s", doc).isEmpty();
+            assertThat(Examples.problems(job.getSpec()))
+                    .as("SpecValidator problems of %s", doc)
+                    .isEmpty();
         }
     }
 }

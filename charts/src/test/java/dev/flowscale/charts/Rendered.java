@@ -15,8 +15,10 @@ record Rendered(String yaml, List<JsonNode> objects) {
 
     static Rendered parse(String yaml) {
         try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(yaml)) {
-            List<JsonNode> objects = docs.readAll().stream().filter(d -> d != null && d.isObject() && !d.isEmpty())
-                    .toList();
+            List<JsonNode> objects =
+                    docs.readAll().stream()
+                            .filter(d -> d != null && d.isObject() && !d.isEmpty())
+                            .toList();
             return new Rendered(yaml, objects);
         } catch (IOException e) {
             throw new UncheckedIOException("helm rendered YAML that does not parse:\n" + yaml, e);
@@ -30,14 +32,20 @@ record Rendered(String yaml, List<JsonNode> objects) {
     JsonNode one(String kind) {
         List<JsonNode> found = ofKind(kind);
         if (found.size() != 1) {
-            throw new NoSuchElementException("expected one " + kind + ", found " + found.size() + " in:\n" + yaml);
+            throw new NoSuchElementException(
+                    "expected one " + kind + ", found " + found.size() + " in:\n" + yaml);
         }
         return found.get(0);
     }
 
     JsonNode one(String kind, String name) {
-        return ofKind(kind).stream().filter(o -> name.equals(o.at("/metadata/name").asText())).findFirst()
-                .orElseThrow(() -> new NoSuchElementException("no " + kind + " named " + name + " in:\n" + yaml));
+        return ofKind(kind).stream()
+                .filter(o -> name.equals(o.at("/metadata/name").asText()))
+                .findFirst()
+                .orElseThrow(
+                        () ->
+                                new NoSuchElementException(
+                                        "no " + kind + " named " + name + " in:\n" + yaml));
     }
 
     /** The value of the operator container's environment variable {@code name}. */

@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * The file Prometheus discovers its targets in ({@code file_sd_configs}): rewritten whole and
- * renamed into place, so Prometheus never reads half a file, whenever a runner starts on a new port.
+ * renamed into place, so Prometheus never reads half a file, whenever a runner starts on a new
+ * port.
  */
 final class ScrapeTargets {
     private final Path file;
@@ -26,14 +27,21 @@ final class ScrapeTargets {
 
     /** Makes {@code endpoints} (base URIs such as http://127.0.0.1:9249) the only targets. */
     synchronized void set(List<URI> endpoints) {
-        String targets = endpoints.stream().map(u -> "\"" + u.getHost() + ":" + u.getPort() + "\"")
-                .collect(Collectors.joining(", "));
+        String targets =
+                endpoints.stream()
+                        .map(u -> "\"" + u.getHost() + ":" + u.getPort() + "\"")
+                        .collect(Collectors.joining(", "));
         try {
             Path temp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(temp, "[{\"targets\": [" + targets + "]}]\n");
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    temp,
+                    file,
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the scrape targets " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot write the scrape targets " + file + ": " + e.getMessage(), e);
         }
     }
 }

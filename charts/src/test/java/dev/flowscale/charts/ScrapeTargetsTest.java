@@ -11,17 +11,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ScrapeTargetsTest {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void theFileListsEveryEndpointAsHostAndPortInOneTargetGroup() throws Exception {
         ScrapeTargets targets = new ScrapeTargets(dir.resolve("targets.json"));
 
-        targets.set(List.of(URI.create("http://127.0.0.1:9249"), URI.create("http://127.0.0.1:40123")));
+        targets.set(
+                List.of(URI.create("http://127.0.0.1:9249"), URI.create("http://127.0.0.1:40123")));
 
         assertThat(new ObjectMapper().readTree(targets.file().toFile()).get(0).get("targets"))
-                .extracting(n -> n.asText()).containsExactly("127.0.0.1:9249", "127.0.0.1:40123");
+                .extracting(n -> n.asText())
+                .containsExactly("127.0.0.1:9249", "127.0.0.1:40123");
     }
 
     @Test

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class ValuesSchemaTest {
     static final List<ValuesCase> CASES = ValuesCase.DOCUMENTED;
@@ -26,7 +25,10 @@ class ValuesSchemaTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             logLevel: LOUD                                    | at '/logLevel'
             replicas: 0                                       | at '/replicas'
             replicas: two                                     | at '/replicas'
@@ -60,7 +62,10 @@ class ValuesSchemaTest {
     @org.junit.jupiter.api.Test
     void autoscalerDefaultsHaveExactlyTheCrdsFields() throws IOException {
         List<String> values = new java.util.ArrayList<>();
-        valuesSchema().at("/properties/autoscalerDefaults/properties").fieldNames().forEachRemaining(values::add);
+        valuesSchema()
+                .at("/properties/autoscalerDefaults/properties")
+                .fieldNames()
+                .forEachRemaining(values::add);
 
         assertThat(values).containsExactlyInAnyOrderElementsOf(autoscalerFields().toList());
     }
@@ -69,16 +74,20 @@ class ValuesSchemaTest {
     @org.junit.jupiter.params.provider.MethodSource("autoscalerFields")
     void autoscalerDefaultsAdmitWhatTheCrdAdmits(String field) throws IOException {
         JsonNode crd = CrdFile.autoscalerSchema().at("/properties/" + field);
-        JsonNode values = resolve(valuesSchema().at("/properties/autoscalerDefaults/properties/" + field));
+        JsonNode values =
+                resolve(valuesSchema().at("/properties/autoscalerDefaults/properties/" + field));
 
         for (String keyword : List.of("type", "enum", "pattern")) {
-            assertThat(values.path(keyword)).as("%s of autoscalerDefaults.%s", keyword, field)
+            assertThat(values.path(keyword))
+                    .as("%s of autoscalerDefaults.%s", keyword, field)
                     .isEqualTo(crd.path(keyword));
         }
         for (String keyword : List.of("minimum", "maximum")) {
-            assertThat(values.has(keyword)).as("autoscalerDefaults.%s has a %s", field, keyword)
+            assertThat(values.has(keyword))
+                    .as("autoscalerDefaults.%s has a %s", field, keyword)
                     .isEqualTo(crd.has(keyword));
-            assertThat(values.path(keyword).asDouble()).as("%s of autoscalerDefaults.%s", keyword, field)
+            assertThat(values.path(keyword).asDouble())
+                    .as("%s of autoscalerDefaults.%s", keyword, field)
                     .isEqualTo(crd.path(keyword).asDouble());
         }
     }
@@ -86,14 +95,22 @@ class ValuesSchemaTest {
     @Test
     void autoscalerDefaultsHaveExactlyTheFieldsOfTheCrdsSpecAutoscaler() throws IOException {
         Set<String> fields = new TreeSet<>();
-        valuesSchema().at("/properties/autoscalerDefaults/properties").fieldNames().forEachRemaining(fields::add);
+        valuesSchema()
+                .at("/properties/autoscalerDefaults/properties")
+                .fieldNames()
+                .forEachRemaining(fields::add);
 
         assertThat(fields).isEqualTo(CrdFile.autoscalerFields());
-        assertThat(valuesSchema().at("/properties/autoscalerDefaults/additionalProperties").asBoolean(true)).isFalse();
+        assertThat(
+                        valuesSchema()
+                                .at("/properties/autoscalerDefaults/additionalProperties")
+                                .asBoolean(true))
+                .isFalse();
     }
 
     private static JsonNode valuesSchema() throws IOException {
-        return new ObjectMapper().readTree(FlowscaleChart.DIR.resolve("values.schema.json").toFile());
+        return new ObjectMapper()
+                .readTree(FlowscaleChart.DIR.resolve("values.schema.json").toFile());
     }
 
     private static JsonNode resolve(JsonNode schema) throws IOException {

@@ -24,9 +24,9 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A job on the embedded engine with the DS2 autoscaler live: the in-process metrics source,
- * the windowed metrics provider, the DS2 policy, the autoscaler loop and the in-process
- * realizer, wired together. Call {@link #tick()} about once a second.
+ * A job on the embedded engine with the DS2 autoscaler live: the in-process metrics source, the
+ * windowed metrics provider, the DS2 policy, the autoscaler loop and the in-process realizer, wired
+ * together. Call {@link #tick()} about once a second.
  */
 final class AutoscaledJob implements AutoCloseable {
     private final RunningJob job;
@@ -36,21 +36,45 @@ final class AutoscaledJob implements AutoCloseable {
     private final List<RunListener> listeners = new CopyOnWriteArrayList<>();
     private final long startNanos = System.nanoTime();
 
-    AutoscaledJob(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, List<RunListener> listeners) {
+    AutoscaledJob(
+            JobGraph graph,
+            AutoscalerSettings settings,
+            MeterRegistry registry,
+            List<RunListener> listeners) {
         this.listeners.addAll(listeners);
         Clock clock = Clock.systemUTC();
-        JobConfig config = JobConfig.defaults().withMeterRegistry(registry)
-                .withCheckpointing(CheckpointConfig.savepointsOnly(settings.storage()));
+        JobConfig config =
+                JobConfig.defaults()
+                        .withMeterRegistry(registry)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(settings.storage()));
         this.job = RunningJob.start(graph, config);
         ControllerMetrics controller = new ControllerMetrics(registry, settings.mode(), clock);
-        this.provider = new WindowedMetricsProvider(new InProcessMetricsSource(() -> job, clock),
-                new WindowSettings(settings.window(), settings.warmUp()), List.of(controller));
-        this.realizer = new InProcessScalingRealizer(job, settings.rescaleTimeout(), settings.emulatedRestart(), clock,
-                List.of(report -> this.listeners.forEach(l -> l.onRescale(elapsed(), report))));
-        DecisionListener publish = decision -> this.listeners.forEach(l -> l.onDecision(elapsed(), decision));
-        this.autoscaler = new Autoscaler(AutoscalerConfig.of(settings.mode(), settings.policyInterval()),
-                new Ds2Policy(settings.policy(), clock), provider, controller.timed(realizer),
-                List.of(controller, publish), clock, error -> System.err.println("autoscaler: " + error));
+        this.provider =
+                new WindowedMetricsProvider(
+                        new InProcessMetricsSource(() -> job, clock),
+                        new WindowSettings(settings.window(), settings.warmUp()),
+                        List.of(controller));
+        this.realizer =
+                new InProcessScalingRealizer(
+                        job,
+                        settings.rescaleTimeout(),
+                        settings.emulatedRestart(),
+                        clock,
+                        List.of(
+                                report ->
+                                        this.listeners.forEach(
+                                                l -> l.onRescale(elapsed(), report))));
+        DecisionListener publish =
+                decision -> this.listeners.forEach(l -> l.onDecision(elapsed(), decision));
+        this.autoscaler =
+                new Autoscaler(
+                        AutoscalerConfig.of(settings.mode(), settings.policyInterval()),
+                        new Ds2Policy(settings.policy(), clock),
+                        provider,
+                        controller.timed(realizer),
+                        List.of(controller, publish),
+                        clock,
+                        error -> System.err.println("autoscaler: " + error));
     }
 
     /** Samples the job's counters, lets the autoscaler decide if its interval has passed. */

@@ -6,30 +6,54 @@ import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The scripted demo: word count whose split and count operators cost 10 ms per sentence and
- * 1 ms per word (like calls to a remote service), with a source that steps from 200 to 600
- * sentences/s at 40 s and back to 200 at 80 s. Both start at one instance, so within about two
- * minutes the autoscaler scales up, follows the step up, and scales down after it.
+ * The scripted demo: word count whose split and count operators cost 10 ms per sentence and 1 ms
+ * per word (like calls to a remote service), with a source that steps from 200 to 600 sentences/s
+ * at 40 s and back to 200 at 80 s. Both start at one instance, so within about two minutes the
+ * autoscaler scales up, follows the step up, and scales down after it.
  */
 final class Demo {
-    static final List<String> DEFAULTS = List.of("wordcount", "--rate", "steps:0s=200,40s=800,80s=200",
-            "--cost", "split=sleep:10ms,count=sleep:1ms", "--words-per-sentence", "10", "--duration", "120s",
-            "--policy-interval", "8s", "--warm-up", "2s", "--scale-down-delay", "10s", "--catch-up", "20s",
-            "--print-interval", "4s", "--expected-downtime", "2s");
+    static final List<String> DEFAULTS =
+            List.of(
+                    "wordcount",
+                    "--rate",
+                    "steps:0s=200,40s=800,80s=200",
+                    "--cost",
+                    "split=sleep:10ms,count=sleep:1ms",
+                    "--words-per-sentence",
+                    "10",
+                    "--duration",
+                    "120s",
+                    "--policy-interval",
+                    "8s",
+                    "--warm-up",
+                    "2s",
+                    "--scale-down-delay",
+                    "10s",
+                    "--catch-up",
+                    "20s",
+                    "--print-interval",
+                    "4s",
+                    "--expected-downtime",
+                    "2s");
 
-    private Demo() {
-    }
+    private Demo() {}
 
     /** {@code demo}: the run command, whose arguments {@link #expand} prefixes with the demo's. */
     static CommandSpec spec(PrintStream out) {
         CommandSpec spec = RunCommand.spec("demo", out);
-        spec.usageMessage().description("Run word count whose source rate steps up, then down (~2 min), with the"
-                + " autoscaler.", "The demo's arguments, which the options of run given after demo override: "
-                + String.join(" ", DEFAULTS));
+        spec.usageMessage()
+                .description(
+                        "Run word count whose source rate steps up, then down (~2 min), with the"
+                                + " autoscaler.",
+                        "The demo's arguments, which the options of run given after demo override: "
+                                + String.join(" ", DEFAULTS));
         return spec;
     }
 
-    /** {@code demo ARGS} as {@code demo <the demo's options> ARGS} (a later option wins); other commands as given. */
+    /**
+     * {@code demo ARGS} as {@code demo <the demo's options> ARGS} (a later option wins); other
+     * commands as given.
+     */
     static List<String> expand(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("demo")) {
             return args;

@@ -1,8 +1,8 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.engine.cli.CommandGroup;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.CompletionCommand;
-import dev.flowscale.engine.cli.CommandGroup;
 import dev.flowscale.engine.cli.JobsCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -12,18 +12,28 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code flowscale run <job>} runs a job on the embedded engine with the DS2 autoscaler live;
- * {@code flowscale demo} runs a scripted scenario that shows a scale-up and a scale-down;
- * {@code jobs} lists the built-in jobs and {@code completion} prints a shell completion script.
+ * {@code flowscale demo} runs a scripted scenario that shows a scale-up and a scale-down; {@code
+ * jobs} lists the built-in jobs and {@code completion} prints a shell completion script.
  */
-@Command(name = "flowscale", description = "Run a streaming job on the embedded engine with the DS2 autoscaler.",
-        footer = "Exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option),"
-                + " 130 interrupted.%n")
+@Command(
+        name = "flowscale",
+        description = "Run a streaming job on the embedded engine with the DS2 autoscaler.",
+        footer =
+                "Exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option),"
+                        + " 130 interrupted.%n")
 public final class FlowscaleMain extends CommandGroup {
     private final CommandLine commandLine;
 
     private FlowscaleMain(PrintStream out, PrintStream err) {
-        commandLine = CommandLines.of(this, out, err, RunCommand.spec("run", out), Demo.spec(out),
-                JobsCommand.named("jobs", out), new CompletionCommand(out));
+        commandLine =
+                CommandLines.of(
+                        this,
+                        out,
+                        err,
+                        RunCommand.spec("run", out),
+                        Demo.spec(out),
+                        JobsCommand.named("jobs", out),
+                        new CompletionCommand(out));
     }
 
     public static void main(String[] args) {

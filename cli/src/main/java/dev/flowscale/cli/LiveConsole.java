@@ -10,9 +10,9 @@ import java.io.PrintStream;
 import java.util.Map;
 
 /**
- * The terminal view of a run: every few seconds the operators' parallelism, true processing
- * rate, backpressure and source backlog; each decision with its target rates, utilization and
- * reasons; each rescale with its downtime.
+ * The terminal view of a run: every few seconds the operators' parallelism, true processing rate,
+ * backpressure and source backlog; each decision with its target rates, utilization and reasons;
+ * each rescale with its downtime.
  */
 final class LiveConsole implements RunListener {
     private final PrintStream out;
@@ -33,26 +33,46 @@ final class LiveConsole implements RunListener {
         Map<String, OperatorRates> rates = snapshot.ratesSince(previous);
         previous = snapshot;
         lastPrint = t;
-        out.printf("%n[%6.1fs] %-10s %3s %12s %12s %6s %7s %9s%n", t, "operator", "p", "in/s", "true proc/s",
-                "util", "backpr", "backlog");
-        rates.values().forEach(r -> out.printf("          %-10s %3d %12s %12s %5.0f%% %6.0f%% %9s%n", r.operatorId(),
-                r.parallelism(), rate(r.observedProcessingRate()), rate(r.trueProcessingRate()),
-                100 * zero(r.utilization()), 100 * zero(r.backpressureRatio()), r.backlog() == 0 ? "" : r.backlog()));
+        out.printf(
+                "%n[%6.1fs] %-10s %3s %12s %12s %6s %7s %9s%n",
+                t, "operator", "p", "in/s", "true proc/s", "util", "backpr", "backlog");
+        rates.values()
+                .forEach(
+                        r ->
+                                out.printf(
+                                        "          %-10s %3d %12s %12s %5.0f%% %6.0f%% %9s%n",
+                                        r.operatorId(),
+                                        r.parallelism(),
+                                        rate(r.observedProcessingRate()),
+                                        rate(r.trueProcessingRate()),
+                                        100 * zero(r.utilization()),
+                                        100 * zero(r.backpressureRatio()),
+                                        r.backlog() == 0 ? "" : r.backlog()));
         out.flush();
     }
 
     @Override
     public synchronized void onDecision(double t, ScalingDecision decision) {
-        out.printf("%n[%6.1fs] DECISION %s%s%n", t, decision.outcome(),
-                decision.blockReason().map(r -> " (" + r + ")").orElse(""));
+        out.printf(
+                "%n[%6.1fs] DECISION %s%s%n",
+                t, decision.outcome(), decision.blockReason().map(r -> " (" + r + ")").orElse(""));
         decision.reasons().forEach(r -> out.println("          " + r));
-        decision.blockReason().map(r -> ReportText.why(r.name())).filter(w -> !w.isEmpty())
+        decision.blockReason()
+                .map(r -> ReportText.why(r.name()))
+                .filter(w -> !w.isEmpty())
                 .ifPresent(w -> out.println("          (" + w + ")"));
         for (OperatorDecision op : decision.operators().values()) {
-            out.printf("          %-10s %3d -> %-3d target %10s/s  capacity %9s/s per instance  util %4.0f%%%s%n",
-                    op.operatorId(), op.currentParallelism(), op.newParallelism(), rate(op.targetInputRate()),
-                    rate(op.capacityPerInstance()), 100 * zero(op.utilization()),
-                    op.catchUpShare() > 0 ? String.format("  catch-up %.0f%%", 100 * op.catchUpShare()) : "");
+            out.printf(
+                    "          %-10s %3d -> %-3d target %10s/s  capacity %9s/s per instance  util %4.0f%%%s%n",
+                    op.operatorId(),
+                    op.currentParallelism(),
+                    op.newParallelism(),
+                    rate(op.targetInputRate()),
+                    rate(op.capacityPerInstance()),
+                    100 * zero(op.utilization()),
+                    op.catchUpShare() > 0
+                            ? String.format("  catch-up %.0f%%", 100 * op.catchUpShare())
+                            : "");
             if (op.changes() || decision.outcome() == Outcome.SCALE) {
                 op.reasons().forEach(r -> out.println("                       " + r));
             }
@@ -62,8 +82,12 @@ final class LiveConsole implements RunListener {
 
     @Override
     public synchronized void onRescale(double t, RescaleReport report) {
-        out.printf("%n[%6.1fs] %s%n", t, report.succeeded() ? "RESCALED " + report.summary()
-                : "RESCALE FAILED " + report.summary());
+        out.printf(
+                "%n[%6.1fs] %s%n",
+                t,
+                report.succeeded()
+                        ? "RESCALED " + report.summary()
+                        : "RESCALE FAILED " + report.summary());
         previous = null;
         out.flush();
     }

@@ -1,15 +1,14 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.common.DurationText;
-import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
 import dev.flowscale.engine.cli.JobOptions;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.engine.cli.RunOptions;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
@@ -37,36 +36,60 @@ import picocli.CommandLine.Spec;
  * live. The job's options are the engine's ({@link JobOptions}); the autoscaler's come from the
  * settings table ({@link SettingOptions}), with the table's local defaults.
  */
-@Command(name = "run", sortOptions = false, abbreviateSynopsis = true,
+@Command(
+        name = "run",
+        sortOptions = false,
+        abbreviateSynopsis = true,
         description = "Run a built-in job with the DS2 autoscaler.",
-        footer = "Exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option),"
-                + " 130 interrupted.%n")
+        footer =
+                "Exit codes: 0 done, 1 the run failed, 2 bad arguments (one line on stderr names the option),"
+                        + " 130 interrupted.%n")
 final class RunCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-    @Mixin
-    RunOptions run;
-    @Option(names = "--print-interval", paramLabel = "D", defaultValue = "5s",
+    @Spec CommandSpec spec;
+    @Mixin RunOptions run;
+
+    @Option(
+            names = "--print-interval",
+            paramLabel = "D",
+            defaultValue = "5s",
             converter = OptionValues.PrintInterval.class,
-            description = "How often to print operator rates (default ${DEFAULT-VALUE}, at least 100ms).")
+            description =
+                    "How often to print operator rates (default ${DEFAULT-VALUE}, at least 100ms).")
     Duration printInterval;
-    @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Write a self-contained HTML report with charts at the end (also when the run fails);"
-                    + " its folder must exist and be writable.")
+
+    @Option(
+            names = "--report",
+            paramLabel = "FILE.html",
+            description =
+                    "Write a self-contained HTML report with charts at the end (also when the run fails);"
+                            + " its folder must exist and be writable.")
     String report;
-    @Option(names = "--savepoint-dir", paramLabel = "DIR", defaultValue = "flowscale-data",
+
+    @Option(
+            names = "--savepoint-dir",
+            paramLabel = "DIR",
+            defaultValue = "flowscale-data",
             description = "Where rescale savepoints go (default ./${DEFAULT-VALUE}).")
     String savepointDir;
-    @Option(names = "--window", paramLabel = "D", converter = OptionValues.PositiveDuration.class,
+
+    @Option(
+            names = "--window",
+            paramLabel = "D",
+            converter = OptionValues.PositiveDuration.class,
             description = "Metrics window of a decision (default: the policy interval).")
     Duration window;
-    @Option(names = "--emulated-restart", paramLabel = "D", defaultValue = "0s",
+
+    @Option(
+            names = "--emulated-restart",
+            paramLabel = "D",
+            defaultValue = "0s",
             converter = OptionValues.AnyDuration.class,
-            description = "Emulate the cost of a pod restart: keep the job down this much longer at each rescale"
-                    + " (0s..10m, default 0s; a cluster's rescale costs 30-60s).")
+            description =
+                    "Emulate the cost of a pod restart: keep the job down this much longer at each rescale"
+                            + " (0s..10m, default 0s; a cluster's rescale costs 30-60s).")
     Duration emulatedRestart;
-    @Mixin
-    HelpOption help;
+
+    @Mixin HelpOption help;
 
     private final PrintStream out;
 
@@ -79,7 +102,9 @@ final class RunCommand implements Callable<Integer> {
         return SettingOptions.addTo(CommandSpec.forAnnotatedObject(new RunCommand(out)).name(name));
     }
 
-    /** {@code args} (without the command's name) parsed and checked as a run would, without running. */
+    /**
+     * {@code args} (without the command's name) parsed and checked as a run would, without running.
+     */
     static RunCommand parsed(List<String> args) {
         CommandSpec spec = spec("run", System.out);
         try {
@@ -107,8 +132,10 @@ final class RunCommand implements Callable<Integer> {
         AutoscalerSettings settings = settings(graph.keyGroups());
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (MetricsHttpServer server = run.metricsPort() == null ? null
-                : MetricsHttpServer.start("0.0.0.0", run.metricsPort(), registry)) {
+        try (MetricsHttpServer server =
+                run.metricsPort() == null
+                        ? null
+                        : MetricsHttpServer.start("0.0.0.0", run.metricsPort(), registry)) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
@@ -119,49 +146,83 @@ final class RunCommand implements Callable<Integer> {
     /** The output options, checked (the report's folder written to) before anything starts. */
     Session.Output output() {
         Path claimed = report == null ? null : ReportFile.claim(report);
-        return new Session.Output(run.duration(), printInterval, claimed, given(), run.userJob() ? null : run.jobOptions().plannedRate());
+        return new Session.Output(
+                run.duration(),
+                printInterval,
+                claimed,
+                given(),
+                run.userJob() ? null : run.jobOptions().plannedRate());
     }
 
-    /** The options as given (the last value of each, all values of a list), for the report's header. */
+    /**
+     * The options as given (the last value of each, all values of a list), for the report's header.
+     */
     private Map<String, String> given() {
         Map<String, String> given = new LinkedHashMap<>();
         for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
             List<String> values = o.originalStringValues();
-            given.put(o.longestName().substring(2), o.isMultiValue() ? String.join(",", values)
-                    : values.get(values.size() - 1));
+            given.put(
+                    o.longestName().substring(2),
+                    o.isMultiValue() ? String.join(",", values) : values.get(values.size() - 1));
         }
         return given;
     }
 
     /**
-     * The autoscaler's settings: every option of the settings table over the table's local
-     * defaults (one assembly, as the operator's over its cluster defaults), plus the window.
+     * The autoscaler's settings: every option of the settings table over the table's local defaults
+     * (one assembly, as the operator's over its cluster defaults), plus the window.
      */
     AutoscalerSettings settings() {
         return settings(run.jobOptions().keyGroups());
     }
 
-    /** The settings for a job of {@code keyGroups} key groups (the autoscaler's bound never exceeds them). */
+    /**
+     * The settings for a job of {@code keyGroups} key groups (the autoscaler's bound never exceeds
+     * them).
+     */
     AutoscalerSettings settings(int keyGroups) {
         Map<Setting, String> given = SettingOptions.given(spec);
-        given.putIfAbsent(Setting.MAX_PARALLELISM, Integer.toString(Math.min(keyGroups,
-                Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)))));
+        given.putIfAbsent(
+                Setting.MAX_PARALLELISM,
+                Integer.toString(
+                        Math.min(
+                                keyGroups,
+                                Integer.parseInt(
+                                        Setting.MAX_PARALLELISM.defaultText(
+                                                Setting.Profile.LOCAL)))));
         Duration restart = emulatedRestart();
         if (restart.compareTo(Duration.ZERO) > 0 && !given.containsKey(Setting.EXPECTED_DOWNTIME)) {
-            // a local rescale takes about its local prior; the user said how much longer it will be down
-            given.put(Setting.EXPECTED_DOWNTIME, DurationText.format(DurationText.parse("--expected-downtime",
-                    Setting.EXPECTED_DOWNTIME.defaultText(Setting.Profile.LOCAL)).plus(restart)));
+            // a local rescale takes about its local prior; the user said how much longer it will be
+            // down
+            given.put(
+                    Setting.EXPECTED_DOWNTIME,
+                    DurationText.format(
+                            DurationText.parse(
+                                            "--expected-downtime",
+                                            Setting.EXPECTED_DOWNTIME.defaultText(
+                                                    Setting.Profile.LOCAL))
+                                    .plus(restart)));
         }
         SettingValues values = resolve(given);
         int max = values.count(Setting.MAX_PARALLELISM);
         if (max > keyGroups) {
-            throw new CliException("option --max-parallelism is " + max + ", above --key-groups " + keyGroups
-                    + " (an operator has at most one instance per key group); lower it or raise --key-groups");
+            throw new CliException(
+                    "option --max-parallelism is "
+                            + max
+                            + ", above --key-groups "
+                            + keyGroups
+                            + " (an operator has at most one instance per key group); lower it or raise --key-groups");
         }
         Duration interval = values.duration(Setting.POLICY_INTERVAL);
-        return new AutoscalerSettings(values.mode(), interval, window == null ? interval : window,
-                values.duration(Setting.WARM_UP), values.policy(), Duration.ofMinutes(2),
-                ReportFile.writableFolder("savepoint-dir", savepointDir), restart);
+        return new AutoscalerSettings(
+                values.mode(),
+                interval,
+                window == null ? interval : window,
+                values.duration(Setting.WARM_UP),
+                values.policy(),
+                Duration.ofMinutes(2),
+                ReportFile.writableFolder("savepoint-dir", savepointDir),
+                restart);
     }
 
     private static SettingValues resolve(Map<Setting, String> given) {
@@ -172,16 +233,19 @@ final class RunCommand implements Callable<Integer> {
             throw new CliException(e.getMessage());
         }
         if (!values.enabled()) {
-            throw new CliException("option --mode off runs no autoscaler; use auto or recommend, or run the job with"
-                    + " java -jar flowscale-engine.jar");
+            throw new CliException(
+                    "option --mode off runs no autoscaler; use auto or recommend, or run the job with"
+                            + " java -jar flowscale-engine.jar");
         }
         return values;
     }
 
     private Duration emulatedRestart() {
         if (emulatedRestart.compareTo(InProcessScalingRealizer.MAX_EMULATED_RESTART) > 0) {
-            throw new CliException("option --emulated-restart " + DurationText.format(emulatedRestart)
-                    + " is above 10m; use 0s to 10m (a cluster's rescale costs 30s to 60s)");
+            throw new CliException(
+                    "option --emulated-restart "
+                            + DurationText.format(emulatedRestart)
+                            + " is above 10m; use 0s to 10m (a cluster's rescale costs 30s to 60s)");
         }
         return emulatedRestart;
     }

@@ -6,13 +6,10 @@ import dev.flowscale.reconfig.RescaleReport;
 
 /** What an autoscaled run reports as it goes: samples, decisions and rescales. */
 interface RunListener {
-    default void onSample(double elapsedSeconds, JobMetricsSnapshot snapshot) {
-    }
+    default void onSample(double elapsedSeconds, JobMetricsSnapshot snapshot) {}
 
-    default void onDecision(double elapsedSeconds, ScalingDecision decision) {
-    }
+    default void onDecision(double elapsedSeconds, ScalingDecision decision) {}
 
     /** A rescale finished, successfully or not. */
-    default void onRescale(double elapsedSeconds, RescaleReport report) {
-    }
+    default void onRescale(double elapsedSeconds, RescaleReport report) {}
 }

@@ -12,17 +12,16 @@ import java.util.Map;
 /** Keeps the time series and events of a run for the summary and the HTML report. */
 final class RunRecorder implements RunListener {
 
-    /** One sample: per operator parallelism, observed input rate and backpressure; source backlog. */
-    record Sample(double t, Map<String, OperatorRates> operators) {
-    }
+    /**
+     * One sample: per operator parallelism, observed input rate and backpressure; source backlog.
+     */
+    record Sample(double t, Map<String, OperatorRates> operators) {}
 
     /** A decision or a rescale at a time. */
-    record Event(double t, String kind, String title, List<String> details) {
-    }
+    record Event(double t, String kind, String title, List<String> details) {}
 
     /** DS2's target input rate per operator (sources: their target rate) at a decision. */
-    record Target(double t, Map<String, Double> rates) {
-    }
+    record Target(double t, Map<String, Double> rates) {}
 
     private final List<Sample> samples = new ArrayList<>();
     private final List<Target> targets = new ArrayList<>();
@@ -43,23 +42,46 @@ final class RunRecorder implements RunListener {
     public synchronized void onDecision(double t, ScalingDecision decision) {
         decisions.add(decision);
         Map<String, Double> rates = new LinkedHashMap<>();
-        decision.operators().values().forEach(op -> rates.put(op.operatorId(), op.targetInputRate()));
+        decision.operators()
+                .values()
+                .forEach(op -> rates.put(op.operatorId(), op.targetInputRate()));
         if (!rates.isEmpty()) {
             targets.add(new Target(t, rates));
         }
         List<String> details = new ArrayList<>(decision.reasons());
-        decision.operators().values().forEach(op -> details.add(op.operatorId() + ": " + op.currentParallelism() + " -> "
-                + op.newParallelism() + " (target " + LiveConsole.rate(op.targetInputRate()) + "/s, capacity "
-                + LiveConsole.rate(op.capacityPerInstance()) + "/s per instance) " + String.join("; ", op.reasons())));
-        events.add(new Event(t, "decision", decision.outcome() + decision.blockReason().map(r -> " " + r).orElse(""),
-                details));
+        decision.operators()
+                .values()
+                .forEach(
+                        op ->
+                                details.add(
+                                        op.operatorId()
+                                                + ": "
+                                                + op.currentParallelism()
+                                                + " -> "
+                                                + op.newParallelism()
+                                                + " (target "
+                                                + LiveConsole.rate(op.targetInputRate())
+                                                + "/s, capacity "
+                                                + LiveConsole.rate(op.capacityPerInstance())
+                                                + "/s per instance) "
+                                                + String.join("; ", op.reasons())));
+        events.add(
+                new Event(
+                        t,
+                        "decision",
+                        decision.outcome() + decision.blockReason().map(r -> " " + r).orElse(""),
+                        details));
     }
 
     @Override
     public synchronized void onRescale(double t, RescaleReport report) {
         rescales.add(report);
-        events.add(new Event(t, "rescale", report.succeeded() ? "rescaled " + report.changes() : "rescale failed",
-                List.of(report.summary())));
+        events.add(
+                new Event(
+                        t,
+                        "rescale",
+                        report.succeeded() ? "rescaled " + report.changes() : "rescale failed",
+                        List.of(report.summary())));
     }
 
     synchronized List<Sample> samples() {

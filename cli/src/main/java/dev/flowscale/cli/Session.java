@@ -2,9 +2,9 @@ package dev.flowscale.cli;
 
 import dev.flowscale.engine.cli.ShutdownHook;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -30,17 +30,26 @@ final class Session {
     /**
      * What a run prints and writes, checked before it starts.
      *
-     * @param duration     how long to run; null: until Ctrl-C
-     * @param printEvery   how often the live view prints
-     * @param report       the HTML report (already claimed by {@link ReportFile}); null: none
-     * @param options      the options as given, for the report's header
-     * @param plannedRate  the source's planned rate at a time since the start, for the report; null: none
+     * @param duration how long to run; null: until Ctrl-C
+     * @param printEvery how often the live view prints
+     * @param report the HTML report (already claimed by {@link ReportFile}); null: none
+     * @param options the options as given, for the report's header
+     * @param plannedRate the source's planned rate at a time since the start, for the report; null:
+     *     none
      */
-    record Output(Duration duration, Duration printEvery, Path report, Map<String, String> options,
-                  DoubleUnaryOperator plannedRate) {
-    }
+    record Output(
+            Duration duration,
+            Duration printEvery,
+            Path report,
+            Map<String, String> options,
+            DoubleUnaryOperator plannedRate) {}
 
-    Session(JobGraph graph, AutoscalerSettings settings, MeterRegistry registry, Output output, PrintStream out,
+    Session(
+            JobGraph graph,
+            AutoscalerSettings settings,
+            MeterRegistry registry,
+            Output output,
+            PrintStream out,
             Clock clock) {
         this.graph = graph;
         this.settings = settings;
@@ -54,12 +63,25 @@ final class Session {
         Duration duration = output.duration();
         double printEvery = output.printEvery().toMillis() / 1000.0;
         Instant started = clock.instant();
-        out.println("flowscale: running " + graph + " with the DS2 autoscaler in mode " + settings.mode()
-                + ", deciding every " + settings.policyInterval().toSeconds() + "s"
-                + (duration == null ? "; Ctrl-C to stop" : " for " + duration.toSeconds() + "s"));
-        try (ShutdownHook hook = ShutdownHook.install(() -> stopRequested = true, Duration.ofSeconds(30));
-             AutoscaledJob job = new AutoscaledJob(graph, settings, registry,
-                     List.of(new LiveConsole(out, printEvery), recorder))) {
+        out.println(
+                "flowscale: running "
+                        + graph
+                        + " with the DS2 autoscaler in mode "
+                        + settings.mode()
+                        + ", deciding every "
+                        + settings.policyInterval().toSeconds()
+                        + "s"
+                        + (duration == null
+                                ? "; Ctrl-C to stop"
+                                : " for " + duration.toSeconds() + "s"));
+        try (ShutdownHook hook =
+                        ShutdownHook.install(() -> stopRequested = true, Duration.ofSeconds(30));
+                AutoscaledJob job =
+                        new AutoscaledJob(
+                                graph,
+                                settings,
+                                registry,
+                                List.of(new LiveConsole(out, printEvery), recorder))) {
             String outcome = "failed";
             try {
                 loop(job, duration);
@@ -89,8 +111,15 @@ final class Session {
         out.println();
         out.print(summary);
         if (output.report() != null) {
-            HtmlReport.Header header = new HtmlReport.Header(graph.jobName(), graph.toString(), started,
-                    clock.instant(), outcome, output.options(), output.plannedRate());
+            HtmlReport.Header header =
+                    new HtmlReport.Header(
+                            graph.jobName(),
+                            graph.toString(),
+                            started,
+                            clock.instant(),
+                            outcome,
+                            output.options(),
+                            output.plannedRate());
             HtmlReport.write(output.report(), header, recorder, summary);
             out.println("report: " + output.report());
         }
@@ -98,17 +127,41 @@ final class Session {
 
     private String summary(AutoscaledJob job) {
         List<ScalingDecision> decisions = recorder.decisions();
-        List<RescaleReport> rescales = recorder.rescales().stream().filter(RescaleReport::succeeded).toList();
+        List<RescaleReport> rescales =
+                recorder.rescales().stream().filter(RescaleReport::succeeded).toList();
         Map<String, Integer> initial = graph.parallelism();
         Map<String, Integer> last = job.job().graph().parallelism();
-        StringBuilder s = new StringBuilder(String.format("Summary after %.0fs: %d decisions (%d to scale), %d rescales, "
-                + "total downtime %d ms%n", job.elapsed(), decisions.size(),
-                decisions.stream().filter(d -> d.outcome() == Outcome.SCALE).count(), rescales.size(),
-                rescales.stream().mapToLong(r -> r.downtime().toMillis()).sum()));
+        StringBuilder s =
+                new StringBuilder(
+                        String.format(
+                                "Summary after %.0fs: %d decisions (%d to scale), %d rescales, "
+                                        + "total downtime %d ms%n",
+                                job.elapsed(),
+                                decisions.size(),
+                                decisions.stream()
+                                        .filter(d -> d.outcome() == Outcome.SCALE)
+                                        .count(),
+                                rescales.size(),
+                                rescales.stream().mapToLong(r -> r.downtime().toMillis()).sum()));
         s.append(String.format("  %-12s %8s %8s %8s%n", "operator", "initial", "final", "changes"));
-        initial.forEach((op, p) -> s.append(String.format("  %-12s %8d %8d %8d%n", op, p, last.get(op),
-                rescales.stream().filter(r -> r.to().containsKey(op)
-                        && !r.to().get(op).equals(r.from().get(op))).count())));
+        initial.forEach(
+                (op, p) ->
+                        s.append(
+                                String.format(
+                                        "  %-12s %8d %8d %8d%n",
+                                        op,
+                                        p,
+                                        last.get(op),
+                                        rescales.stream()
+                                                .filter(
+                                                        r ->
+                                                                r.to().containsKey(op)
+                                                                        && !r.to().get(op)
+                                                                                .equals(
+                                                                                        r.from()
+                                                                                                .get(
+                                                                                                        op)))
+                                                .count())));
         return s.toString();
     }
 }

@@ -9,30 +9,41 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The autoscaler's options of {@code flowscale run}, generated from the settings table
- * ({@link Setting}: option name, kind, description, local default), so they cannot drift from it.
+ * The autoscaler's options of {@code flowscale run}, generated from the settings table ({@link
+ * Setting}: option name, kind, description, local default), so they cannot drift from it.
  */
 final class SettingOptions {
 
-    private SettingOptions() {
-    }
+    private SettingOptions() {}
 
     /**
      * Adds one option per setting to {@code spec}, under a heading of their own; a value stays a
      * text, checked by the table's resolver.
      */
     static CommandSpec addTo(CommandSpec spec) {
-        ArgGroupSpec.Builder group = ArgGroupSpec.builder().exclusive(false).multiplicity("0..1")
-                .heading("%nAutoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this"
-                        + " process):%n");
+        ArgGroupSpec.Builder group =
+                ArgGroupSpec.builder()
+                        .exclusive(false)
+                        .multiplicity("0..1")
+                        .heading(
+                                "%nAutoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this"
+                                        + " process):%n");
         for (Setting s : Setting.values()) {
-            OptionSpec.Builder option = OptionSpec.builder("--" + s.option()).type(String.class)
-                    .paramLabel(placeholder(s))
-                    .description((s.description() + " (default " + s.defaultText(Setting.Profile.LOCAL) + ").")
-                            .replace("%", "%%"));
+            OptionSpec.Builder option =
+                    OptionSpec.builder("--" + s.option())
+                            .type(String.class)
+                            .paramLabel(placeholder(s))
+                            .description(
+                                    (s.description()
+                                                    + " (default "
+                                                    + s.defaultText(Setting.Profile.LOCAL)
+                                                    + ").")
+                                            .replace("%", "%%"));
             if (s.kind() == Setting.Kind.MODE || s.kind() == Setting.Kind.FLAG) {
-                option.completionCandidates(s.kind() == Setting.Kind.MODE ? List.of("auto", "recommend")
-                        : List.of("true", "false"));
+                option.completionCandidates(
+                        s.kind() == Setting.Kind.MODE
+                                ? List.of("auto", "recommend")
+                                : List.of("true", "false"));
             }
             group.addArg(option.build());
         }

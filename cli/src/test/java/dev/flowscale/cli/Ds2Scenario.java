@@ -2,21 +2,21 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.job.JobBuilder;
-import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.reconfig.RescaleReport;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
-import dev.flowscale.engine.examples.SentenceGenerator;
-import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -29,56 +29,118 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * The DS2 paper's word count scaled down to this machine: sentences of 20 words at a rate R;
- * each split instance handles R/10 sentences/s and each count instance R words/s (blocking
- * per-record costs), so the optimum is 10 split and 20 count instances at rate R.
+ * The DS2 paper's word count scaled down to this machine: sentences of 20 words at a rate R; each
+ * split instance handles R/10 sentences/s and each count instance R words/s (blocking per-record
+ * costs), so the optimum is 10 split and 20 count instances at rate R.
  */
 final class Ds2Scenario implements RunListener, AutoCloseable {
     static final int WORDS = 20;
-    /** A large vocabulary and key groups that divide evenly by 10 and 20 keep the count instances' load even. */
+
+    /**
+     * A large vocabulary and key groups that divide evenly by 10 and 20 keep the count instances'
+     * load even.
+     */
     static final SentenceGenerator SENTENCES = new SentenceGenerator(WORDS, 100_000, 11L);
+
     static final int KEY_GROUPS = 2_000;
 
     final List<ScalingDecision> decisions = new ArrayList<>();
     final List<RescaleReport> rescales = new ArrayList<>();
     final List<Map<String, Integer>> trajectory = new ArrayList<>();
-    /** How often the test ticks the autoscaler: a scheduler's pace, well under the policy interval. */
+
+    /**
+     * How often the test ticks the autoscaler: a scheduler's pace, well under the policy interval.
+     */
     private static final Duration TICK = Duration.ofMillis(500);
+
     final AutoscaledJob job;
     private final long sentences;
     private final RateProfile rate;
 
-    Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
-                Path storage) {
+    Ds2Scenario(
+            RateProfile rate,
+            double capacityRate,
+            long sentences,
+            PolicyConfig policy,
+            Duration interval,
+            Path storage) {
         this(rate, capacityRate, sentences, policy, interval, storage, Map.of());
     }
 
-    Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
-                Path storage, Map<String, Integer> initialParallelism) {
-        this(rate, capacityRate, sentences, policy, interval, storage, initialParallelism, Duration.ZERO);
+    Ds2Scenario(
+            RateProfile rate,
+            double capacityRate,
+            long sentences,
+            PolicyConfig policy,
+            Duration interval,
+            Path storage,
+            Map<String, Integer> initialParallelism) {
+        this(
+                rate,
+                capacityRate,
+                sentences,
+                policy,
+                interval,
+                storage,
+                initialParallelism,
+                Duration.ZERO);
     }
 
-    /** With {@code emulatedRestart}: every rescale keeps the job down this much longer, as a pod restart would. */
-    Ds2Scenario(RateProfile rate, double capacityRate, long sentences, PolicyConfig policy, Duration interval,
-                Path storage, Map<String, Integer> initialParallelism, Duration emulatedRestart) {
+    /**
+     * With {@code emulatedRestart}: every rescale keeps the job down this much longer, as a pod
+     * restart would.
+     */
+    Ds2Scenario(
+            RateProfile rate,
+            double capacityRate,
+            long sentences,
+            PolicyConfig policy,
+            Duration interval,
+            Path storage,
+            Map<String, Integer> initialParallelism,
+            Duration emulatedRestart) {
         this.sentences = sentences;
         this.rate = rate;
-        JobBuilder builder = WordCount.build("ds2-wordcount",
-                new GeneratorSource<>(rate, SENTENCES::sentence, sentences, true), Sinks.counting());
+        JobBuilder builder =
+                WordCount.build(
+                        "ds2-wordcount",
+                        new GeneratorSource<>(rate, SENTENCES::sentence, sentences, true),
+                        Sinks.counting());
         builder.keyGroups(KEY_GROUPS);
         initialParallelism.forEach(builder::parallelism);
-        builder.cost(WordCount.SPLIT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / (capacityRate / 10)))));
-        builder.cost(WordCount.COUNT, SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));
+        builder.cost(
+                WordCount.SPLIT,
+                SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / (capacityRate / 10)))));
+        builder.cost(
+                WordCount.COUNT,
+                SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));
         JobGraph graph = builder.build();
-        AutoscalerSettings settings = new AutoscalerSettings(Mode.AUTO, interval, interval.minusMillis(500),
-                Duration.ofSeconds(1), policy, Duration.ofMinutes(1), storage, emulatedRestart);
-        this.job = new AutoscaledJob(graph, settings, new SimpleMeterRegistry(), List.of(this, new LiveConsole(System.out, 10)));
+        AutoscalerSettings settings =
+                new AutoscalerSettings(
+                        Mode.AUTO,
+                        interval,
+                        interval.minusMillis(500),
+                        Duration.ofSeconds(1),
+                        policy,
+                        Duration.ofMinutes(1),
+                        storage,
+                        emulatedRestart);
+        this.job =
+                new AutoscaledJob(
+                        graph,
+                        settings,
+                        new SimpleMeterRegistry(),
+                        List.of(this, new LiveConsole(System.out, 10)));
         trajectory.add(graph.parallelism());
     }
 
     static PolicyConfig.Builder policy() {
-        return PolicyConfig.builder().jobBounds(1, 64).warmUp(Duration.ofSeconds(1)).noiseTolerance(0.02)
-                .expectedRescaleDuration(Duration.ofSeconds(2)).maxMetricsAge(Duration.ofSeconds(30));
+        return PolicyConfig.builder()
+                .jobBounds(1, 64)
+                .warmUp(Duration.ofSeconds(1))
+                .noiseTolerance(0.02)
+                .expectedRescaleDuration(Duration.ofSeconds(2))
+                .maxMetricsAge(Duration.ofSeconds(30));
     }
 
     @Override
@@ -86,7 +148,10 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         decisions.add(decision);
     }
 
-    /** Called on the realizer's thread: records only; the test thread checks (an assertion here would jam it). */
+    /**
+     * Called on the realizer's thread: records only; the test thread checks (an assertion here
+     * would jam it).
+     */
     @Override
     public synchronized void onRescale(double t, RescaleReport report) {
         rescales.add(report);
@@ -100,11 +165,15 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
      * fails naming {@code what} at the timeout, or at once on a failed rescale.
      */
     void runUntil(String what, Predicate<Ds2Scenario> done, Duration timeout) {
-        Await.until(timeout, TICK, what, () -> {
-            job.tick();
-            assertNoFailedRescale();
-            return done.test(this);
-        });
+        Await.until(
+                timeout,
+                TICK,
+                what,
+                () -> {
+                    job.tick();
+                    assertNoFailedRescale();
+                    return done.test(this);
+                });
     }
 
     private synchronized void assertNoFailedRescale() {
@@ -122,16 +191,22 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     }
 
     long backlog() {
-        return job.job().metrics().instancesOf(WordCount.SOURCE).stream().mapToLong(i -> i.backlog()).sum();
+        return job.job().metrics().instancesOf(WordCount.SOURCE).stream()
+                .mapToLong(i -> i.backlog())
+                .sum();
     }
 
     /** Whether every sentence has been emitted and processed. */
     boolean drained() {
         var m = job.job().metrics();
-        long emitted = m.instancesOf(WordCount.SOURCE).stream().mapToLong(i -> i.recordsOut()).sum();
+        long emitted =
+                m.instancesOf(WordCount.SOURCE).stream().mapToLong(i -> i.recordsOut()).sum();
         long counted = m.instancesOf(WordCount.COUNT).stream().mapToLong(i -> i.recordsIn()).sum();
         long split = m.instancesOf(WordCount.SPLIT).stream().mapToLong(i -> i.recordsIn()).sum();
-        return backlog() == 0 && emitted == split && counted == split * WORDS && job.job().queuedRecords() == 0
+        return backlog() == 0
+                && emitted == split
+                && counted == split * WORDS
+                && job.job().queuedRecords() == 0
                 && sourceFinished();
     }
 
@@ -143,7 +218,10 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
     /** Per-word counts in the job's final state, read from a stop-with-savepoint. */
     Map<Object, Long> finalCounts(Duration timeout) throws InterruptedException {
         Path savepoint = job.stopWithSavepoint(timeout);
-        return SnapshotInspector.mergedKeyedState(savepoint, job.job().graph(), WordCount.COUNT,
+        return SnapshotInspector.mergedKeyedState(
+                savepoint,
+                job.job().graph(),
+                WordCount.COUNT,
                 StateDescriptor.value("count", Long.class));
     }
 
@@ -160,10 +238,13 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
      * its nominal capacity (scheduling, the machine's load), and sizing never rounds below what
      * sustains the target.
      */
-    static void assertAtOptimum(Map<String, Integer> parallelism, int split, int count, String when) {
-        assertThat(parallelism.get(WordCount.SPLIT)).as(when + ": split")
+    static void assertAtOptimum(
+            Map<String, Integer> parallelism, int split, int count, String when) {
+        assertThat(parallelism.get(WordCount.SPLIT))
+                .as(when + ": split")
                 .isBetween(split, split + 1);
-        assertThat(parallelism.get(WordCount.COUNT)).as(when + ": count")
+        assertThat(parallelism.get(WordCount.COUNT))
+                .as(when + ": count")
                 .isBetween(count, count + 1);
     }
 
@@ -172,9 +253,11 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         for (String op : trajectory.get(0).keySet()) {
             int direction = 0;
             for (int i = 1; i < trajectory.size(); i++) {
-                int change = Integer.signum(trajectory.get(i).get(op) - trajectory.get(i - 1).get(op));
+                int change =
+                        Integer.signum(trajectory.get(i).get(op) - trajectory.get(i - 1).get(op));
                 assertThat(direction == 0 || change == 0 || change == direction)
-                        .as(op + " oscillates in " + trajectory).isTrue();
+                        .as(op + " oscillates in " + trajectory)
+                        .isTrue();
                 direction = change == 0 ? direction : change;
             }
         }

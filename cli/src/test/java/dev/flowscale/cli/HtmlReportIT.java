@@ -24,9 +24,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A real autoscaled run writes its report, and headless Chromium (Debian package
- * {@code chromium}) renders it: the screenshot is not blank and the DOM holds every chart and
- * series. The page and its screenshot stay in target/report-it/ for a person to look at.
+ * A real autoscaled run writes its report, and headless Chromium (Debian package {@code chromium})
+ * renders it: the screenshot is not blank and the DOM holds every chart and series. The page and
+ * its screenshot stay in target/report-it/ for a person to look at.
  */
 class HtmlReportIT {
     private static final Path DIR = Path.of("target", "report-it").toAbsolutePath();
@@ -38,19 +38,48 @@ class HtmlReportIT {
         Files.createDirectories(DIR);
         report = DIR.resolve("report.html");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = FlowscaleMain.run(List.of("run", "chain", "--stages", "2", "--stage-cost", "sleep:5ms", "--rate",
-                "steps:0s=120,10s=320", "--policy-interval", "3s", "--warm-up", "1s", "--catch-up", "10s",
-                "--duration", "24s", "--print-interval", "10s", "--report", report.toString(), "--savepoint-dir",
-                DIR.resolve("data").toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code =
+                FlowscaleMain.run(
+                        List.of(
+                                "run",
+                                "chain",
+                                "--stages",
+                                "2",
+                                "--stage-cost",
+                                "sleep:5ms",
+                                "--rate",
+                                "steps:0s=120,10s=320",
+                                "--policy-interval",
+                                "3s",
+                                "--warm-up",
+                                "1s",
+                                "--catch-up",
+                                "10s",
+                                "--duration",
+                                "24s",
+                                "--print-interval",
+                                "10s",
+                                "--report",
+                                report.toString(),
+                                "--savepoint-dir",
+                                DIR.resolve("data").toString()),
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        System.err);
         assertThat(code).as(out.toString(StandardCharsets.UTF_8)).isZero();
     }
 
     @Test
     void theReportHasAHeaderEverySeriesAndExplainsBlockedDecisions() throws IOException {
         String html = Files.readString(report);
-        assertThat(html).contains("completed, ").contains(" UTC to ").contains("--stage-cost sleep:5ms")
-                .contains("time since start (s)").contains("records/s").contains("instances");
-        assertThat(count(html, "<svg class=\"chart\"")).as("3 per operator and the source's backlog")
+        assertThat(html)
+                .contains("completed, ")
+                .contains(" UTC to ")
+                .contains("--stage-cost sleep:5ms")
+                .contains("time since start (s)")
+                .contains("records/s")
+                .contains("instances");
+        assertThat(count(html, "<svg class=\"chart\""))
+                .as("3 per operator and the source's backlog")
                 .isEqualTo(3 * 4 + 1);
         assertThat(seriesNames(html)).containsAll(expectedSeries());
         if (html.contains("METRICS_MISSING")) {
@@ -62,11 +91,17 @@ class HtmlReportIT {
     @Test
     void chromiumRendersTheReportWithEveryChartAndSeries() throws Exception {
         Optional<Path> chromium = chromium();
-        assumeTrue(chromium.isPresent(), "chromium is not installed (apt-get install -y chromium, as .ci/run does);"
-                + " the report is not rendered");
+        assumeTrue(
+                chromium.isPresent(),
+                "chromium is not installed (apt-get install -y chromium, as .ci/run does);"
+                        + " the report is not rendered");
         Path png = DIR.resolve("report.png");
         Files.deleteIfExists(png);
-        run(chromium.get(), "--screenshot=" + png, "--window-size=1400,2600", report.toUri().toString());
+        run(
+                chromium.get(),
+                "--screenshot=" + png,
+                "--window-size=1400,2600",
+                report.toUri().toString());
         String dom = run(chromium.get(), "--dump-dom", report.toUri().toString());
 
         assertThat(png).isRegularFile();
@@ -75,14 +110,20 @@ class HtmlReportIT {
         assertThat(distinctColours(image)).as("a rendered page, not a blank one").isGreaterThan(50);
         assertThat(count(dom, "<svg class=\"chart\"")).isEqualTo(3 * 4 + 1);
         assertThat(seriesNames(dom)).hasSize(expectedSeries().size()).containsAll(expectedSeries());
-        assertThat(count(dom, "stroke-dasharray=\"6 3\"")).as("DS2 target lines, one per rate chart")
+        assertThat(count(dom, "stroke-dasharray=\"6 3\""))
+                .as("DS2 target lines, one per rate chart")
                 .isEqualTo(OPERATORS.size());
     }
 
     private static List<String> expectedSeries() {
         List<String> names = new ArrayList<>(List.of("source planned (--rate)", "source backlog"));
         for (String op : OPERATORS) {
-            names.addAll(List.of(op + " observed", op + " DS2 target", op + " parallelism", op + " backpressure"));
+            names.addAll(
+                    List.of(
+                            op + " observed",
+                            op + " DS2 target",
+                            op + " parallelism",
+                            op + " backpressure"));
         }
         return names;
     }
@@ -111,21 +152,42 @@ class HtmlReportIT {
     }
 
     private static Optional<Path> chromium() {
-        return Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser").map(Path::of).filter(Files::isExecutable)
+        return Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser")
+                .map(Path::of)
+                .filter(Files::isExecutable)
                 .findFirst();
     }
 
-    /** Runs headless Chromium with a fresh profile and no network use of its own; returns its stdout. */
+    /**
+     * Runs headless Chromium with a fresh profile and no network use of its own; returns its
+     * stdout.
+     */
     private static String run(Path chromium, String... args) throws Exception {
         Path profile = Files.createTempDirectory("chromium-profile");
-        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox",
-                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile));
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                chromium.toString(),
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-quic",
+                                "--no-first-run",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--hide-scrollbars",
+                                "--user-data-dir=" + profile));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectError(DIR.resolve("chromium.log").toFile()).start();
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectError(DIR.resolve("chromium.log").toFile())
+                        .start();
         byte[] stdout = process.getInputStream().readAllBytes();
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-        assertThat(process.exitValue()).as("chromium exit code; see " + DIR.resolve("chromium.log")).isZero();
+        assertThat(process.exitValue())
+                .as("chromium exit code; see " + DIR.resolve("chromium.log"))
+                .isZero();
         return new String(stdout, StandardCharsets.UTF_8);
     }
 }

@@ -15,13 +15,20 @@ class LiveConsoleTest {
     @Test
     void aDecisionBlockedForMissingMetricsSaysWhyThatIsExpected() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new LiveConsole(new PrintStream(out, true, StandardCharsets.UTF_8), 5).onDecision(26.5,
-                ScalingDecision.blocked(Instant.EPOCH, "wordcount", BlockReason.METRICS_MISSING,
-                        "no complete metrics window is available yet"));
+        new LiveConsole(new PrintStream(out, true, StandardCharsets.UTF_8), 5)
+                .onDecision(
+                        26.5,
+                        ScalingDecision.blocked(
+                                Instant.EPOCH,
+                                "wordcount",
+                                BlockReason.METRICS_MISSING,
+                                "no complete metrics window is available yet"));
 
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("DECISION BLOCKED (METRICS_MISSING)")
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("DECISION BLOCKED (METRICS_MISSING)")
                 .contains("no complete metrics window is available yet")
-                .contains("(expected after the start and after each rescale: the counters restart with the new run");
+                .contains(
+                        "(expected after the start and after each rescale: the counters restart with the new run");
     }
 
     @Test

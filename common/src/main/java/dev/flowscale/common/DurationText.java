@@ -19,16 +19,19 @@ import java.util.regex.Pattern;
 public final class DurationText {
 
     /** What the grammar accepts, for error messages. */
-    public static final String FORM = "a number and a unit ns, us, ms, s, m or h, e.g. 30s, 500ms, 1.5m or 200us";
-    private static final Pattern FORMAT = Pattern.compile("([0-9]{1,9}(?:\\.[0-9]{1,9})?)(ns|us|µs|ms|s|m|h)");
+    public static final String FORM =
+            "a number and a unit ns, us, ms, s, m or h, e.g. 30s, 500ms, 1.5m or 200us";
 
-    private DurationText() {
-    }
+    private static final Pattern FORMAT =
+            Pattern.compile("([0-9]{1,9}(?:\\.[0-9]{1,9})?)(ns|us|µs|ms|s|m|h)");
+
+    private DurationText() {}
 
     /**
      * The duration, or an {@link IllegalArgumentException} naming the field and the accepted form.
      *
-     * @param field what the text was given as, e.g. {@code --duration} or {@code spec.autoscaler.warmUp}
+     * @param field what the text was given as, e.g. {@code --duration} or {@code
+     *     spec.autoscaler.warmUp}
      */
     public static Duration parse(String field, String text) {
         return parse(field, text, IllegalArgumentException::new);
@@ -38,16 +41,19 @@ public final class DurationText {
      * The duration, or the exception {@code failure} makes of a message naming the field and the
      * accepted form: each module fails with its own exception type.
      */
-    public static <E extends RuntimeException> Duration parse(String field, String text,
-                                                              Function<String, E> failure) {
+    public static <E extends RuntimeException> Duration parse(
+            String field, String text, Function<String, E> failure) {
         Matcher m = text == null ? null : FORMAT.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (m == null || !m.matches()) {
             throw failure.apply(field + " is '" + text + "': write " + FORM);
         }
-        BigDecimal nanos = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(nanosPer(m.group(2))))
-                .setScale(0, RoundingMode.HALF_UP);
+        BigDecimal nanos =
+                new BigDecimal(m.group(1))
+                        .multiply(BigDecimal.valueOf(nanosPer(m.group(2))))
+                        .setScale(0, RoundingMode.HALF_UP);
         BigDecimal[] secondsAndNanos = nanos.divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
-        return Duration.ofSeconds(secondsAndNanos[0].longValueExact(), secondsAndNanos[1].longValueExact());
+        return Duration.ofSeconds(
+                secondsAndNanos[0].longValueExact(), secondsAndNanos[1].longValueExact());
     }
 
     private static long nanosPer(String unit) {
@@ -61,7 +67,10 @@ public final class DurationText {
         };
     }
 
-    /** The shortest exact text of the grammar for a duration (a whole number and the largest unit that divides it). */
+    /**
+     * The shortest exact text of the grammar for a duration (a whole number and the largest unit
+     * that divides it).
+     */
     public static String format(Duration d) {
         if (d.isZero()) {
             return "0s";

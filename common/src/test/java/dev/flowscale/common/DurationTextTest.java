@@ -28,17 +28,20 @@ class DurationTextTest {
 
     @Test
     void theLargestValueOfTheGrammarIsRepresentable() {
-        assertThat(DurationText.parse("x", "999999999.999999999h")).isGreaterThan(Duration.ofHours(999_999_999));
+        assertThat(DurationText.parse("x", "999999999.999999999h"))
+                .isGreaterThan(Duration.ofHours(999_999_999));
     }
 
     @Test
     void aNumberWithoutAUnitOrOutsideTheGrammarIsRefusedNamingTheFieldAndTheForm() {
-        for (String bad : new String[] {"30", "1e400s", "9999999999h", "-1s", "1.2.3ms", "s", "", "2d"}) {
+        for (String bad :
+                new String[] {"30", "1e400s", "9999999999h", "-1s", "1.2.3ms", "s", "", "2d"}) {
             assertThatThrownBy(() -> DurationText.parse("--catch-up", bad))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("--catch-up is '" + bad + "': write " + DurationText.FORM);
         }
-        assertThatThrownBy(() -> DurationText.parse("--catch-up", null)).hasMessageStartingWith("--catch-up is 'null'");
+        assertThatThrownBy(() -> DurationText.parse("--catch-up", null))
+                .hasMessageStartingWith("--catch-up is 'null'");
     }
 
     @Test
@@ -55,7 +58,8 @@ class DurationTextTest {
         assertThat(DurationText.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
         assertThat(DurationText.format(Duration.ofNanos(200_000))).isEqualTo("200us");
         assertThat(DurationText.format(Duration.ofNanos(1500))).isEqualTo("1500ns");
-        for (Duration d : new Duration[] {Duration.ofSeconds(90), Duration.ofNanos(7), Duration.ofHours(3)}) {
+        for (Duration d :
+                new Duration[] {Duration.ofSeconds(90), Duration.ofNanos(7), Duration.ofHours(3)}) {
             assertThat(DurationText.parse("x", DurationText.format(d))).isEqualTo(d);
         }
     }

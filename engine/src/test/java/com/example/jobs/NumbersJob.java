@@ -7,8 +7,8 @@ import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.job.StreamingJob;
 
 /**
- * A user's job as the runner sees it: in a package of its own (not the engine's, so that the
- * user class loader takes it from the job's jar), with options of its own.
+ * A user's job as the runner sees it: in a package of its own (not the engine's, so that the user
+ * class loader takes it from the job's jar), with options of its own.
  */
 public class NumbersJob implements StreamingJob {
     @Override
@@ -16,7 +16,9 @@ public class NumbersJob implements StreamingJob {
         long records = arguments.integer("records", 1_000, 1, Long.MAX_VALUE);
         long modulus = arguments.integer("keys", 10, 1, 1_000_000);
         JobBuilder job = JobBuilder.named("numbers");
-        job.source("numbers", Sources.replayable(arguments.rate("rate", "max"), records, seq -> seq))
+        job.source(
+                        "numbers",
+                        Sources.replayable(arguments.rate("rate", "max"), records, seq -> seq))
                 .map("square", x -> x * x)
                 .keyBy(x -> x % modulus)
                 .process("sum", SumPerKey::new)

@@ -19,15 +19,18 @@ import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's packages are layered: {@code api} (functions, state, exceptions) at the bottom,
- * the job-building {@code job} package above the runtime, and no cycle anywhere. Dependencies
- * are read from the compiled classes by the JDK's jdeps, so a fully qualified name counts as
- * much as an import.
+ * The engine's packages are layered: {@code api} (functions, state, exceptions) at the bottom, the
+ * job-building {@code job} package above the runtime, and no cycle anywhere. Dependencies are read
+ * from the compiled classes by the JDK's jdeps, so a fully qualified name counts as much as an
+ * import.
  */
 class EnginePackagesTest {
     private static final String ENGINE = "dev.flowscale.engine.";
-    private static final Pattern EDGE = Pattern.compile("^\\s+dev\\.flowscale\\.engine\\.(\\S+)\\s+->\\s+"
-            + "dev\\.flowscale\\.engine\\.(\\S+)\\s", Pattern.MULTILINE);
+    private static final Pattern EDGE =
+            Pattern.compile(
+                    "^\\s+dev\\.flowscale\\.engine\\.(\\S+)\\s+->\\s+"
+                            + "dev\\.flowscale\\.engine\\.(\\S+)\\s",
+                    Pattern.MULTILINE);
 
     @Test
     void theEnginesPackagesFormNoCycle() throws Exception {
@@ -42,24 +45,39 @@ class EnginePackagesTest {
     @Test
     void theRuntimeDoesNotDependOnTheJobBuildingPackage() throws Exception {
         Map<String, Set<String>> deps = dependencies();
-        for (String lower : List.of("runtime", "graph", "state", "checkpoint", "source", "metrics", "runner")) {
+        for (String lower :
+                List.of("runtime", "graph", "state", "checkpoint", "source", "metrics", "runner")) {
             assertThat(deps.getOrDefault(lower, Set.of())).as(lower).doesNotContain("job");
         }
     }
 
     @Test
     void aCycleIsFoundWithEveryPackageInIt() {
-        Map<String, Set<String>> deps = Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"), "d", Set.of("a"));
+        Map<String, Set<String>> deps =
+                Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"), "d", Set.of("a"));
         assertThat(cycles(deps)).containsExactly(Set.of("a", "b", "c"));
     }
 
     /** Package (without the engine's prefix) to the engine packages its classes use. */
     static Map<String, Set<String>> dependencies() throws Exception {
-        Path classes = Path.of(JobBuilder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes =
+                Path.of(
+                        JobBuilder.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI());
         ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = jdeps.run(new PrintStream(out, true, StandardCharsets.UTF_8), System.err, "-verbose:package",
-                "-filter:none", "-e", "dev\\.flowscale\\.engine\\..*", classes.toString());
+        int code =
+                jdeps.run(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        System.err,
+                        "-verbose:package",
+                        "-filter:none",
+                        "-e",
+                        "dev\\.flowscale\\.engine\\..*",
+                        classes.toString());
         assertThat(code).as("jdeps exit code").isZero();
         Map<String, Set<String>> deps = new TreeMap<>();
         Matcher m = EDGE.matcher(out.toString(StandardCharsets.UTF_8));
@@ -86,11 +104,13 @@ class EnginePackagesTest {
 
         Tarjan(Map<String, Set<String>> deps) {
             this.deps = deps;
-            new TreeSet<>(deps.keySet()).forEach(p -> {
-                if (!index.containsKey(p)) {
-                    visit(p);
-                }
-            });
+            new TreeSet<>(deps.keySet())
+                    .forEach(
+                            p -> {
+                                if (!index.containsKey(p)) {
+                                    visit(p);
+                                }
+                            });
         }
 
         void visit(String p) {

@@ -1,5 +1,4 @@
 package com.example.pageviews;
 
 /** One page view as the click stream records it. */
-public record Click(long seq, String user, String page, boolean bot) {
-}
+public record Click(long seq, String user, String page, boolean bot) {}

@@ -1,8 +1,8 @@
 package com.example.pageviews;
 
 /**
- * The job's own demo data: click events as JSON lines, each made from its sequence number only,
- * so that a replayed source emits the very same clicks and a test can compute what a run counts.
+ * The job's own demo data: click events as JSON lines, each made from its sequence number only, so
+ * that a replayed source emits the very same clicks and a test can compute what a run counts.
  */
 public final class ClickGenerator {
     private final int pages;
@@ -10,8 +10,8 @@ public final class ClickGenerator {
     private final int botPercent;
 
     /**
-     * @param pages      distinct pages (the keys of the count)
-     * @param users      distinct users
+     * @param pages distinct pages (the keys of the count)
+     * @param users distinct users
      * @param botPercent the share of clicks made by bots, which the job drops
      */
     public ClickGenerator(int pages, int users, int botPercent) {
@@ -23,8 +23,15 @@ public final class ClickGenerator {
     /** The click with this sequence number, as a JSON line. */
     public String click(long seq) {
         long h = mix(seq);
-        return "{\"seq\":" + seq + ",\"user\":\"u" + Math.floorMod(h >>> 21, users) + "\",\"page\":\"/page/"
-                + Math.floorMod(h, pages) + "\",\"bot\":" + (Math.floorMod(h >>> 42, 100) < botPercent) + "}";
+        return "{\"seq\":"
+                + seq
+                + ",\"user\":\"u"
+                + Math.floorMod(h >>> 21, users)
+                + "\",\"page\":\"/page/"
+                + Math.floorMod(h, pages)
+                + "\",\"bot\":"
+                + (Math.floorMod(h >>> 42, 100) < botPercent)
+                + "}";
     }
 
     /** SplitMix64's finalizer: neighbouring sequence numbers land on unrelated pages. */

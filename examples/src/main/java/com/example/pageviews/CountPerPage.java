@@ -10,6 +10,7 @@ import dev.flowscale.engine.api.ValueState;
 public final class CountPerPage extends KeyedProcessFunction<String, Click, PageCount> {
     /** The views of the current page; its name is part of the savepoint format: keep it. */
     public static final StateDescriptor<Long> VIEWS = StateDescriptor.value("views", Long.class);
+
     private ValueState<Long> views;
 
     @Override

@@ -13,8 +13,8 @@ import dev.flowscale.engine.api.FlatMapFunction;
  * operator: an ObjectMapper is thread-safe once configured.
  */
 public final class ParseClicks implements FlatMapFunction<String, Click> {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     @Override
     public void flatMap(String line, Collector<Click> out) {

@@ -10,10 +10,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The count function on the engine's one-instance harness: records in, state and output out, snapshots. */
+/**
+ * The count function on the engine's one-instance harness: records in, state and output out,
+ * snapshots.
+ */
 class CountPerPageTest {
     private static KeyedFunctionHarness.Setup<String, Click, PageCount> count() {
-        return KeyedFunctionHarness.of(CountPerPage::new, Click::page).operatorId(PageViewsJob.COUNT);
+        return KeyedFunctionHarness.of(CountPerPage::new, Click::page)
+                .operatorId(PageViewsJob.COUNT);
     }
 
     private static Click view(String page) {
@@ -24,11 +28,15 @@ class CountPerPageTest {
     void eachViewRaisesItsPagesCountInStateAndEmitsIt() throws Exception {
         try (var harness = count().open()) {
             harness.processElements(view("/home"), view("/cart"), view("/home"));
-            assertThat(harness.output()).containsExactly(new PageCount("/home", 1), new PageCount("/cart", 1),
-                    new PageCount("/home", 2));
+            assertThat(harness.output())
+                    .containsExactly(
+                            new PageCount("/home", 1),
+                            new PageCount("/cart", 1),
+                            new PageCount("/home", 2));
             assertThat(harness.valueState(CountPerPage.VIEWS, "/home")).isEqualTo(2L);
             assertThat(harness.valueState(CountPerPage.VIEWS, "/about")).isNull();
-            assertThat(harness.keys(CountPerPage.VIEWS)).containsExactlyInAnyOrder("/home", "/cart");
+            assertThat(harness.keys(CountPerPage.VIEWS))
+                    .containsExactlyInAnyOrder("/home", "/cart");
         }
     }
 
@@ -46,7 +54,8 @@ class CountPerPageTest {
     }
 
     @Test
-    void restoredAtThreeInstancesEachPageIsCountedOnByTheInstanceThatOwnsItsKeyGroup() throws Exception {
+    void restoredAtThreeInstancesEachPageIsCountedOnByTheInstanceThatOwnsItsKeyGroup()
+            throws Exception {
         Map<String, Long> expected = new HashMap<>();
         HarnessSnapshot snapshot;
         try (var one = count().open()) {
@@ -65,14 +74,16 @@ class CountPerPageTest {
         for (var instance : three) {
             for (String page : instance.keys(CountPerPage.VIEWS)) {
                 assertThat(restored.put(page, instance.valueState(CountPerPage.VIEWS, page)))
-                        .as("a page is restored on one instance only").isNull();
+                        .as("a page is restored on one instance only")
+                        .isNull();
             }
             assertThat(instance.keys(CountPerPage.VIEWS)).allMatch(instance::owns);
         }
         assertThat(restored).isEqualTo(expected);
         var owner = three.stream().filter(h -> h.owns("/page/0")).findFirst().orElseThrow();
         owner.processElement(view("/page/0"));
-        assertThat(owner.takeOutput()).containsExactly(new PageCount("/page/0", expected.get("/page/0") + 1));
+        assertThat(owner.takeOutput())
+                .containsExactly(new PageCount("/page/0", expected.get("/page/0") + 1));
         for (var instance : three) {
             instance.close();
         }

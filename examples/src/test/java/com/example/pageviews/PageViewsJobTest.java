@@ -23,7 +23,8 @@ class PageViewsJobTest {
         long views = expected.values().stream().mapToLong(v -> v).sum();
         Sinks.CollectingSink<PageCount> sink = Sinks.collecting();
         var job = PageViewsJob.build(null, 3_000, clicks, sink).parallelism(PageViewsJob.COUNT, 2);
-        try (RunningJob running = RunningJob.start(job.build(), dev.flowscale.engine.runtime.JobConfig.defaults())) {
+        try (RunningJob running =
+                RunningJob.start(job.build(), dev.flowscale.engine.runtime.JobConfig.defaults())) {
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (sink.records().size() < views && System.nanoTime() < deadline) {
                 running.await(Duration.ofMillis(50));
@@ -52,7 +53,10 @@ class PageViewsJobTest {
 
     @Test
     void aBadOptionIsRefusedNamingItAndItsRange() {
-        assertThatThrownBy(() -> new PageViewsJob().build(JobArguments.of(Map.of("bot-percent", "101"))))
+        assertThatThrownBy(
+                        () ->
+                                new PageViewsJob()
+                                        .build(JobArguments.of(Map.of("bot-percent", "101"))))
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessage("option --bot-percent is '101'; use a whole number from 0 to 100");
         assertThatThrownBy(() -> new PageViewsJob().build(JobArguments.of(Map.of("rate", "fast"))))

@@ -11,7 +11,8 @@ class ParseClicksTest {
 
     @Test
     void aClickBecomesAViewOfItsPage() {
-        new ParseClicks().flatMap("{\"seq\":7,\"user\":\"u1\",\"page\":\"/home\",\"bot\":false}", out::add);
+        new ParseClicks()
+                .flatMap("{\"seq\":7,\"user\":\"u1\",\"page\":\"/home\",\"bot\":false}", out::add);
         assertThat(out).containsExactly(new Click(7, "u1", "/home", false));
     }
 
@@ -33,6 +34,8 @@ class ParseClicksTest {
         }
         assertThat(out).hasSizeBetween(8_800, 9_200);
         assertThat(out).extracting(Click::page).allMatch(p -> p.matches("/page/\\d{1,2}"));
-        assertThat(clicks.click(42)).as("a click depends on its sequence number only").isEqualTo(clicks.click(42));
+        assertThat(clicks.click(42))
+                .as("a click depends on its sequence number only")
+                .isEqualTo(clicks.click(42));
     }
 }

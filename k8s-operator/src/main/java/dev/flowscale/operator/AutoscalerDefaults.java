@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.AutoscalerSpec;
 import dev.flowscale.operator.api.StreamJob;
 import java.util.List;
@@ -18,11 +17,11 @@ import java.util.Map;
  */
 public final class AutoscalerDefaults {
     public static final String ENV = "FLOWSCALE_AUTOSCALER_DEFAULTS";
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
-    private static final TypeReference<Map<String, Object>> MAP =
-            new TypeReference<>() { };
+    private static final ObjectMapper JSON =
+            new ObjectMapper()
+                    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
     private final AutoscalerSpec defaults;
 
     private AutoscalerDefaults(AutoscalerSpec defaults) {
@@ -47,14 +46,19 @@ public final class AutoscalerDefaults {
         try {
             given = JSON.readValue(json, AutoscalerSpec.class);
         } catch (JsonProcessingException e) {
-            throw new OperatorException(ENV + " is not a valid autoscaler settings object (its fields are those of"
-                    + " spec.autoscaler, listed in docs/autoscaler-settings.md): " + e.getOriginalMessage());
+            throw new OperatorException(
+                    ENV
+                            + " is not a valid autoscaler settings object (its fields are those of"
+                            + " spec.autoscaler, listed in docs/autoscaler-settings.md): "
+                            + e.getOriginalMessage());
         }
         AutoscalerDefaults resolved = new AutoscalerDefaults(builtIn().resolve(given));
         List<String> problems = SpecValidator.autoscalerProblems(resolved.defaults);
         if (!problems.isEmpty()) {
-            throw new OperatorException(ENV + ": " + String.join("; ", problems).replace("spec.autoscaler.",
-                    ENV + "."));
+            throw new OperatorException(
+                    ENV
+                            + ": "
+                            + String.join("; ", problems).replace("spec.autoscaler.", ENV + "."));
         }
         return resolved;
     }
@@ -66,12 +70,14 @@ public final class AutoscalerDefaults {
         return JSON.convertValue(fields, AutoscalerSpec.class);
     }
 
-    /** The job with its autoscaler settings resolved (in memory only; the spec on the server is not written). */
+    /**
+     * The job with its autoscaler settings resolved (in memory only; the spec on the server is not
+     * written).
+     */
     StreamJob resolveJob(StreamJob job) {
         if (job.getSpec() != null) {
             job.getSpec().autoscaler = resolve(job.getSpec().autoscaler);
         }
         return job;
     }
-
 }

@@ -12,20 +12,32 @@ import java.time.Instant;
 final class Checkpointing {
     static final String CONDITION = "Checkpointing";
 
-    private Checkpointing() {
-    }
+    private Checkpointing() {}
 
-    static void record(StreamJobStatus status, CheckpointFailures failures, Long generation, Instant now) {
+    static void record(
+            StreamJobStatus status, CheckpointFailures failures, Long generation, Instant now) {
         if (failures.equals(status.checkpoints)) {
             return;
         }
         status.checkpoints = failures;
         boolean failing = failures.consecutive != null && failures.consecutive > 0;
-        String message = failing ? failures.consecutive + " checkpoint(s) in a row failed, the latest at "
-                + failures.lastFailureAt + ": " + failures.lastFailure
-                + "; the runner keeps trying on schedule and fails over after its limit (docs/durability.md)"
-                : failures.failed + " checkpoint(s) failed since the runner started; the latest completed";
-        Conditions.set(status, CONDITION, !failing, failing ? "CheckpointFailing" : "CheckpointsCompleting",
-                message, generation, now);
+        String message =
+                failing
+                        ? failures.consecutive
+                                + " checkpoint(s) in a row failed, the latest at "
+                                + failures.lastFailureAt
+                                + ": "
+                                + failures.lastFailure
+                                + "; the runner keeps trying on schedule and fails over after its limit (docs/durability.md)"
+                        : failures.failed
+                                + " checkpoint(s) failed since the runner started; the latest completed";
+        Conditions.set(
+                status,
+                CONDITION,
+                !failing,
+                failing ? "CheckpointFailing" : "CheckpointsCompleting",
+                message,
+                generation,
+                now);
     }
 }

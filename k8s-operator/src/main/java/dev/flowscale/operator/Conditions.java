@@ -6,23 +6,40 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Instant;
 import java.util.Optional;
 
-/** The status conditions Ready, Scaling and Degraded; a transition time changes only with the status. */
+/**
+ * The status conditions Ready, Scaling and Degraded; a transition time changes only with the
+ * status.
+ */
 final class Conditions {
     static final String READY = "Ready";
     static final String SCALING = "Scaling";
     static final String DEGRADED = "Degraded";
 
-    private Conditions() {
-    }
+    private Conditions() {}
 
-    static void set(StreamJobStatus status, String type, boolean value, String reason, String message,
-                    Long generation, Instant now) {
+    static void set(
+            StreamJobStatus status,
+            String type,
+            boolean value,
+            String reason,
+            String message,
+            Long generation,
+            Instant now) {
         String text = value ? "True" : "False";
         Optional<Condition> old = find(status, type);
-        String since = old.filter(c -> text.equals(c.getStatus())).map(Condition::getLastTransitionTime)
-                .orElse(now.toString());
-        Condition condition = new ConditionBuilder().withType(type).withStatus(text).withReason(reason)
-                .withMessage(message).withObservedGeneration(generation).withLastTransitionTime(since).build();
+        String since =
+                old.filter(c -> text.equals(c.getStatus()))
+                        .map(Condition::getLastTransitionTime)
+                        .orElse(now.toString());
+        Condition condition =
+                new ConditionBuilder()
+                        .withType(type)
+                        .withStatus(text)
+                        .withReason(reason)
+                        .withMessage(message)
+                        .withObservedGeneration(generation)
+                        .withLastTransitionTime(since)
+                        .build();
         status.conditions.removeIf(c -> type.equals(c.getType()));
         status.conditions.add(condition);
     }

@@ -12,16 +12,20 @@ import java.util.stream.Collectors;
 
 /** Scaling decisions as the StreamJob status and Events show them. */
 final class DecisionRecords {
-    private DecisionRecords() {
-    }
+    private DecisionRecords() {}
 
     static DecisionRecord of(ScalingDecision decision) {
         DecisionRecord record = new DecisionRecord();
         record.time = decision.time().toString();
         record.outcome = decision.outcome().name();
         for (OperatorDecision op : decision.operators().values()) {
-            record.operators.add(new OperatorChange(op.operatorId(), op.currentParallelism(), op.newParallelism(),
-                    op.targetInputRate(), op.capacityPerInstance()));
+            record.operators.add(
+                    new OperatorChange(
+                            op.operatorId(),
+                            op.currentParallelism(),
+                            op.newParallelism(),
+                            op.targetInputRate(),
+                            op.capacityPerInstance()));
         }
         record.reasons = new ArrayList<>(decision.reasons());
         decision.blockReason().ifPresent(why -> record.reasons.add(0, "blocked: " + why));
@@ -34,19 +38,39 @@ final class DecisionRecords {
         if (decision.outcome() == Outcome.BLOCKED) {
             return "BLOCKED (" + decision.blockReason().orElseThrow() + ")";
         }
-        List<String> changes = decision.operators().values().stream().filter(OperatorDecision::changes)
-                .map(op -> op.operatorId() + " " + op.currentParallelism() + "→" + op.newParallelism()).toList();
+        List<String> changes =
+                decision.operators().values().stream()
+                        .filter(OperatorDecision::changes)
+                        .map(
+                                op ->
+                                        op.operatorId()
+                                                + " "
+                                                + op.currentParallelism()
+                                                + "→"
+                                                + op.newParallelism())
+                        .toList();
         return changes.isEmpty() ? decision.outcome().name() : String.join(", ", changes);
     }
 
-    /** The Event message: the summary, then per operator the target rate and capacity, then reasons. */
+    /**
+     * The Event message: the summary, then per operator the target rate and capacity, then reasons.
+     */
     static String message(ScalingDecision decision) {
-        String figures = decision.operators().values().stream().filter(OperatorDecision::changes)
-                .map(op -> String.format(Locale.ROOT, "%s: target %.1f/s, %.1f/s per instance",
-                        op.operatorId(), op.targetInputRate(), op.capacityPerInstance()))
-                .collect(Collectors.joining("; "));
+        String figures =
+                decision.operators().values().stream()
+                        .filter(OperatorDecision::changes)
+                        .map(
+                                op ->
+                                        String.format(
+                                                Locale.ROOT,
+                                                "%s: target %.1f/s, %.1f/s per instance",
+                                                op.operatorId(),
+                                                op.targetInputRate(),
+                                                op.capacityPerInstance()))
+                        .collect(Collectors.joining("; "));
         String reasons = String.join("; ", decision.reasons());
-        return summary(decision) + (figures.isEmpty() ? "" : " [" + figures + "]")
+        return summary(decision)
+                + (figures.isEmpty() ? "" : " [" + figures + "]")
                 + (reasons.isEmpty() ? "" : ": " + reasons);
     }
 }

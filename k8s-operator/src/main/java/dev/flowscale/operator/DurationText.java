@@ -3,13 +3,12 @@ package dev.flowscale.operator;
 import java.time.Duration;
 
 /**
- * Durations as the spec writes them (30s, 5m): flowscale's one grammar
- * ({@link dev.flowscale.common.DurationText}), failing as the operator fails.
+ * Durations as the spec writes them (30s, 5m): flowscale's one grammar ({@link
+ * dev.flowscale.common.DurationText}), failing as the operator fails.
  */
 final class DurationText {
 
-    private DurationText() {
-    }
+    private DurationText() {}
 
     /** The duration, or an exception naming the field and the expected format. */
     static Duration parse(String field, String text) {

@@ -6,10 +6,14 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * What the one executor works with: the cluster (the runner's resources), the runner's control
- * API, Events, rescale reporting, how long a changed runner of a job may take to run
+ * What the one executor works with: the cluster (the runner's resources), the runner's control API,
+ * Events, rescale reporting, how long a changed runner of a job may take to run
  * (spec.timeouts.rescale or the operator's default), and the clock.
  */
-record ExecutorTools(RunnerCluster cluster, RunnerControl control, JobEvents events, RescaleReporting reporting,
-                     Function<StreamJob, Duration> timeout, Clock clock) {
-}
+record ExecutorTools(
+        RunnerCluster cluster,
+        RunnerControl control,
+        JobEvents events,
+        RescaleReporting reporting,
+        Function<StreamJob, Duration> timeout,
+        Clock clock) {}

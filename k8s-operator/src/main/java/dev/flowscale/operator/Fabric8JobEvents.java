@@ -32,16 +32,35 @@ public final class Fabric8JobEvents implements JobEvents {
 
     private void emit(StreamJob job, String type, String reason, String message) {
         String now = clock.instant().toString();
-        String name = job.getMetadata().getName() + "." + Long.toHexString(clock.millis())
-                + Long.toHexString(sequence.incrementAndGet());
-        Event event = new EventBuilder().withNewMetadata().withName(name)
-                .withNamespace(job.getMetadata().getNamespace()).endMetadata()
-                .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(job.getApiVersion())
-                        .withKind(job.getKind()).withName(job.getMetadata().getName())
-                        .withNamespace(job.getMetadata().getNamespace()).withUid(job.getMetadata().getUid()).build())
-                .withType(type).withReason(reason).withMessage(message).withCount(1)
-                .withFirstTimestamp(now).withLastTimestamp(now)
-                .withNewSource().withComponent(COMPONENT).endSource().build();
+        String name =
+                job.getMetadata().getName()
+                        + "."
+                        + Long.toHexString(clock.millis())
+                        + Long.toHexString(sequence.incrementAndGet());
+        Event event =
+                new EventBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(job.getMetadata().getNamespace())
+                        .endMetadata()
+                        .withInvolvedObject(
+                                new ObjectReferenceBuilder()
+                                        .withApiVersion(job.getApiVersion())
+                                        .withKind(job.getKind())
+                                        .withName(job.getMetadata().getName())
+                                        .withNamespace(job.getMetadata().getNamespace())
+                                        .withUid(job.getMetadata().getUid())
+                                        .build())
+                        .withType(type)
+                        .withReason(reason)
+                        .withMessage(message)
+                        .withCount(1)
+                        .withFirstTimestamp(now)
+                        .withLastTimestamp(now)
+                        .withNewSource()
+                        .withComponent(COMPONENT)
+                        .endSource()
+                        .build();
         client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(event).create();
     }
 }

@@ -1,15 +1,15 @@
 package dev.flowscale.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.utils.URLUtils;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +45,8 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
         }
         String ns = desired.getMetadata().getNamespace();
         if (existing == null) {
-            // The cache may not show a resource this operator created a moment ago: then replace it.
+            // The cache may not show a resource this operator created a moment ago: then replace
+            // it.
             client.resource(desired).inNamespace(ns).createOr(NonDeletingOperation::update);
         } else {
             desired.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
@@ -64,7 +65,9 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
         }
     }
 
-    /** Stamps {@code desired} with the hash of its content and compares it with the existing one's. */
+    /**
+     * Stamps {@code desired} with the hash of its content and compares it with the existing one's.
+     */
     @Override
     public boolean upToDate(HasMetadata desired, HasMetadata existing) {
         Map<String, String> annotations = new LinkedHashMap<>(annotations(desired));
@@ -83,7 +86,8 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
     @Override
     public Optional<Pod> pod(String namespace, Map<String, String> labels) {
         return client.pods().inNamespace(namespace).withLabels(labels).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).findFirst();
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .findFirst();
     }
 
     /**
@@ -94,34 +98,68 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
      */
     @Override
     public boolean resize(Pod pod, String container, ResourceRequirements resources) {
-        String body = Serialization.asJson(Map.of("spec", Map.of("containers",
-                List.of(Map.of("name", container, "resources", resources)))));
-        String uri = URLUtils.join(client.getMasterUrl().toString(), "api", "v1", "namespaces",
-                pod.getMetadata().getNamespace(), "pods", pod.getMetadata().getName(), "resize");
+        String body =
+                Serialization.asJson(
+                        Map.of(
+                                "spec",
+                                Map.of(
+                                        "containers",
+                                        List.of(
+                                                Map.of(
+                                                        "name",
+                                                        container,
+                                                        "resources",
+                                                        resources)))));
+        String uri =
+                URLUtils.join(
+                        client.getMasterUrl().toString(),
+                        "api",
+                        "v1",
+                        "namespaces",
+                        pod.getMetadata().getNamespace(),
+                        "pods",
+                        pod.getMetadata().getName(),
+                        "resize");
         HttpClient http = client.getHttpClient();
-        HttpRequest request = http.newHttpRequestBuilder().uri(uri)
-                .method("PATCH", "application/strategic-merge-patch+json", body).build();
+        HttpRequest request =
+                http.newHttpRequestBuilder()
+                        .uri(uri)
+                        .method("PATCH", "application/strategic-merge-patch+json", body)
+                        .build();
         try {
-            HttpResponse<String> response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
+            HttpResponse<String> response =
+                    http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
             if (response.code() == 404) {
                 return false;
             }
             if (!response.isSuccessful()) {
-                throw new OperatorException("resizing pod " + pod.getMetadata().getNamespace() + "/"
-                        + pod.getMetadata().getName() + " failed: HTTP " + response.code() + " " + response.body());
+                throw new OperatorException(
+                        "resizing pod "
+                                + pod.getMetadata().getNamespace()
+                                + "/"
+                                + pod.getMetadata().getName()
+                                + " failed: HTTP "
+                                + response.code()
+                                + " "
+                                + response.body());
             }
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new OperatorException("interrupted while resizing pod " + pod.getMetadata().getName());
+            throw new OperatorException(
+                    "interrupted while resizing pod " + pod.getMetadata().getName());
         } catch (ExecutionException | TimeoutException e) {
-            throw new OperatorException("cannot reach the API server to resize pod " + pod.getMetadata().getName()
-                    + ": " + e);
+            throw new OperatorException(
+                    "cannot reach the API server to resize pod "
+                            + pod.getMetadata().getName()
+                            + ": "
+                            + e);
         }
     }
 
     @Override
     public boolean claimExists(String namespace, String claimName) {
-        return client.persistentVolumeClaims().inNamespace(namespace).withName(claimName).get() != null;
+        return client.persistentVolumeClaims().inNamespace(namespace).withName(claimName).get()
+                != null;
     }
 }

@@ -1,10 +1,10 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
-import dev.flowscale.operator.api.StreamJob;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -22,15 +22,20 @@ import java.util.function.Function;
  */
 public final class FlowscaleOperator {
 
-    private FlowscaleOperator() {
-    }
+    private FlowscaleOperator() {}
 
     /** The leader election Lease's name. */
     public static final String LEASE = "flowscale-operator-leader";
+
     static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
     static final Duration RESCALE_TIMEOUT = Duration.ofMinutes(3);
-    /** The default of spec.timeouts.rescale (Helm runnerTimeouts.rescale); unset or empty: 3 minutes. */
+
+    /**
+     * The default of spec.timeouts.rescale (Helm runnerTimeouts.rescale); unset or empty: 3
+     * minutes.
+     */
     public static final String RESCALE_TIMEOUT_ENV = "FLOWSCALE_RESCALE_TIMEOUT";
+
     /** The namespaces to watch, comma-separated; empty or unset: every namespace. */
     public static final String WATCH_NAMESPACES_ENV = "FLOWSCALE_WATCH_NAMESPACES";
 
@@ -38,56 +43,109 @@ public final class FlowscaleOperator {
      * An operator (not started) for the client's cluster, watching StreamJobs in every namespace,
      * with the autoscaler loops it runs and the runner control it stops runners with.
      */
-    public static Operator create(KubernetesClient client, JobAutoscalers loops, RunnerControl control,
-                                  Clock clock) {
+    public static Operator create(
+            KubernetesClient client, JobAutoscalers loops, RunnerControl control, Clock clock) {
         return create(client, loops, control, clock, null);
     }
 
-    /** As {@link #create(KubernetesClient, JobAutoscalers, RunnerControl, Clock)}, with leader election. */
-    public static Operator create(KubernetesClient client, JobAutoscalers loops, RunnerControl control, Clock clock,
-                                  LeaderElectionConfiguration leaderElection) {
-        return create(client, loops, control, clock, leaderElection, Set.of(), AutoscalerDefaults.builtIn());
+    /**
+     * As {@link #create(KubernetesClient, JobAutoscalers, RunnerControl, Clock)}, with leader
+     * election.
+     */
+    public static Operator create(
+            KubernetesClient client,
+            JobAutoscalers loops,
+            RunnerControl control,
+            Clock clock,
+            LeaderElectionConfiguration leaderElection) {
+        return create(
+                client,
+                loops,
+                control,
+                clock,
+                leaderElection,
+                Set.of(),
+                AutoscalerDefaults.builtIn());
     }
 
     /**
      * An operator with leader election (null: none; see {@link #leaderElection}), so several
-     * replicas can run and only the leader reconciles and runs autoscaler loops; watching the
-     * given namespaces (empty: all); filling in the autoscaler settings jobs leave out from
-     * {@code defaults}.
+     * replicas can run and only the leader reconciles and runs autoscaler loops; watching the given
+     * namespaces (empty: all); filling in the autoscaler settings jobs leave out from {@code
+     * defaults}.
      */
-    public static Operator create(KubernetesClient client, JobAutoscalers loops, RunnerControl control, Clock clock,
-                                  LeaderElectionConfiguration leaderElection, Set<String> namespaces,
-                                  AutoscalerDefaults defaults) {
-        Operator operator = new Operator(o -> {
-            o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false);
-            if (leaderElection != null) {
-                o.withLeaderElectionConfiguration(leaderElection);
-            }
-        });
-        RunnerHealth health = new RunnerWatch(RunnerWatch.defaultDeployTimeout(
-                System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)));
-        StreamJobReconciler reconciler = reconciler(client, loops, control, clock, defaults,
-                RunnerDefaults.from(System::getenv), health);
-        operator.register(reconciler, o -> {
-            if (!namespaces.isEmpty()) {
-                o.settingNamespaces(namespaces);
-            }
-        });
+    public static Operator create(
+            KubernetesClient client,
+            JobAutoscalers loops,
+            RunnerControl control,
+            Clock clock,
+            LeaderElectionConfiguration leaderElection,
+            Set<String> namespaces,
+            AutoscalerDefaults defaults) {
+        Operator operator =
+                new Operator(
+                        o -> {
+                            o.withKubernetesClient(client)
+                                    .withUseSSAToPatchPrimaryResource(false)
+                                    .withCloseClientOnStop(false);
+                            if (leaderElection != null) {
+                                o.withLeaderElectionConfiguration(leaderElection);
+                            }
+                        });
+        RunnerHealth health =
+                new RunnerWatch(
+                        RunnerWatch.defaultDeployTimeout(
+                                System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)));
+        StreamJobReconciler reconciler =
+                reconciler(
+                        client,
+                        loops,
+                        control,
+                        clock,
+                        defaults,
+                        RunnerDefaults.from(System::getenv),
+                        health);
+        operator.register(
+                reconciler,
+                o -> {
+                    if (!namespaces.isEmpty()) {
+                        o.settingNamespaces(namespaces);
+                    }
+                });
         return operator;
     }
 
-    /** The reconciler, with the one executor that changes runners, reporting rescales to {@code loops}. */
-    static StreamJobReconciler reconciler(KubernetesClient client, JobAutoscalers loops, RunnerControl control,
-                                          Clock clock, AutoscalerDefaults defaults, RunnerDefaults runnerDefaults,
-                                          RunnerHealth health) {
+    /**
+     * The reconciler, with the one executor that changes runners, reporting rescales to {@code
+     * loops}.
+     */
+    static StreamJobReconciler reconciler(
+            KubernetesClient client,
+            JobAutoscalers loops,
+            RunnerControl control,
+            Clock clock,
+            AutoscalerDefaults defaults,
+            RunnerDefaults runnerDefaults,
+            RunnerHealth health) {
         JobEvents events = new Fabric8JobEvents(client, clock);
         RunnerCluster cluster = new Fabric8RunnerCluster(client);
-        RunnerExecutor executor = new RunnerExecutor(new ExecutorTools(cluster, control, events,
-                new RescaleReporting(events, loops.registry(), loops), loops::rescaleTimeout, clock));
-        return new StreamJobReconciler(cluster, events, loops, executor, defaults, runnerDefaults, health, clock);
+        RunnerExecutor executor =
+                new RunnerExecutor(
+                        new ExecutorTools(
+                                cluster,
+                                control,
+                                events,
+                                new RescaleReporting(events, loops.registry(), loops),
+                                loops::rescaleTimeout,
+                                clock));
+        return new StreamJobReconciler(
+                cluster, events, loops, executor, defaults, runnerDefaults, health, clock);
     }
 
-    /** The namespaces in {@value #WATCH_NAMESPACES_ENV} (comma-separated; empty or unset: all namespaces). */
+    /**
+     * The namespaces in {@value #WATCH_NAMESPACES_ENV} (comma-separated; empty or unset: all
+     * namespaces).
+     */
     public static Set<String> watchedNamespaces(String value) {
         if (value == null || value.isBlank()) {
             return Set.of();
@@ -96,8 +154,12 @@ public final class FlowscaleOperator {
         for (String ns : value.split(",")) {
             String trimmed = ns.trim();
             if (!trimmed.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
-                throw new OperatorException(WATCH_NAMESPACES_ENV + " has '" + trimmed + "', which is not a namespace"
-                        + " name: list namespaces separated by commas, e.g. team-a,team-b, or leave it empty for all");
+                throw new OperatorException(
+                        WATCH_NAMESPACES_ENV
+                                + " has '"
+                                + trimmed
+                                + "', which is not a namespace"
+                                + " name: list namespaces separated by commas, e.g. team-a,team-b, or leave it empty for all");
             }
             namespaces.add(trimmed);
         }
@@ -106,19 +168,36 @@ public final class FlowscaleOperator {
 
     /** {@value #RESCALE_TIMEOUT_ENV}'s duration, or 3 minutes when it is unset or empty. */
     static Duration rescaleTimeout(String env) {
-        return env == null || env.isBlank() ? RESCALE_TIMEOUT : DurationText.parse(RESCALE_TIMEOUT_ENV, env);
+        return env == null || env.isBlank()
+                ? RESCALE_TIMEOUT
+                : DurationText.parse(RESCALE_TIMEOUT_ENV, env);
     }
 
-    /** Leader election on the Lease {@value #LEASE} in {@code namespace}; null when namespace is null. */
+    /**
+     * Leader election on the Lease {@value #LEASE} in {@code namespace}; null when namespace is
+     * null.
+     */
     public static LeaderElectionConfiguration leaderElection(String namespace) {
         return namespace == null ? null : new LeaderElectionConfiguration(LEASE, namespace);
     }
 
-    /** The autoscaler loops of an operator in the cluster, reaching runners through their Services. */
-    public static JobAutoscalers loops(KubernetesClient client, MeterRegistry registry,
-                                       Function<StreamJob, URI> address, Duration rescaleTimeout, Clock clock) {
-        return new JobAutoscalers(client, new Fabric8JobEvents(client, clock), registry, address, SAMPLE_INTERVAL,
-                rescaleTimeout, clock);
+    /**
+     * The autoscaler loops of an operator in the cluster, reaching runners through their Services.
+     */
+    public static JobAutoscalers loops(
+            KubernetesClient client,
+            MeterRegistry registry,
+            Function<StreamJob, URI> address,
+            Duration rescaleTimeout,
+            Clock clock) {
+        return new JobAutoscalers(
+                client,
+                new Fabric8JobEvents(client, clock),
+                registry,
+                address,
+                SAMPLE_INTERVAL,
+                rescaleTimeout,
+                clock);
     }
 
     /**
@@ -143,26 +222,47 @@ public final class FlowscaleOperator {
             namespaces = watchedNamespaces(System.getenv(WATCH_NAMESPACES_ENV));
             defaults = AutoscalerDefaults.fromJson(System.getenv(AutoscalerDefaults.ENV));
             rescaleTimeout = rescaleTimeout(System.getenv(RESCALE_TIMEOUT_ENV));
-            RunnerWatch.defaultDeployTimeout(System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)); // a bad value stops here
+            RunnerWatch.defaultDeployTimeout(
+                    System.getenv(RunnerWatch.DEPLOY_TIMEOUT_ENV)); // a bad value stops here
             RunnerDefaults.from(System::getenv);
         } catch (OperatorException e) {
             System.err.println("flowscale operator: " + e.getMessage());
             System.exit(2);
             return;
         }
-        JobAutoscalers loops = loops(client, registry, HttpRunnerControl::serviceAddress, rescaleTimeout, clock);
-        Operator operator = create(client, loops,
-                new HttpRunnerControl(HttpRunnerControl::serviceAddress, rescaleTimeout, new RunnerTokens(client)), clock,
-                leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")), namespaces, defaults);
-        String port = System.getenv().getOrDefault("FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
-        OperatorEndpoints http = OperatorEndpoints.start(Integer.parseInt(port), registry,
-                () -> operator.getRuntimeInfo().isStarted());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            operator.stop();
-            loops.close();
-            http.close();
-            client.close();
-        }, "flowscale-operator-shutdown"));
+        JobAutoscalers loops =
+                loops(client, registry, HttpRunnerControl::serviceAddress, rescaleTimeout, clock);
+        Operator operator =
+                create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                HttpRunnerControl::serviceAddress,
+                                rescaleTimeout,
+                                new RunnerTokens(client)),
+                        clock,
+                        leaderElection(System.getenv("FLOWSCALE_LEADER_ELECTION_NAMESPACE")),
+                        namespaces,
+                        defaults);
+        String port =
+                System.getenv()
+                        .getOrDefault(
+                                "FLOWSCALE_OPERATOR_PORT", "" + OperatorEndpoints.DEFAULT_PORT);
+        OperatorEndpoints http =
+                OperatorEndpoints.start(
+                        Integer.parseInt(port),
+                        registry,
+                        () -> operator.getRuntimeInfo().isStarted());
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    operator.stop();
+                                    loops.close();
+                                    http.close();
+                                    client.close();
+                                },
+                                "flowscale-operator-shutdown"));
         operator.start();
     }
 }

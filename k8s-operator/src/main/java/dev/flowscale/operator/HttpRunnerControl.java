@@ -17,13 +17,14 @@ import java.util.function.Function;
 
 /**
  * {@link RunnerControl} over the runner's JSON API with the runner API's {@link RunnerClient}:
- * stop-with-savepoint, in-place rescale, the job and the latest snapshot. Sends
- * {@code Authorization: Bearer <token>} with the job's token ({@link RunnerTokens}: the per-job
- * Secret) when it has one.
+ * stop-with-savepoint, in-place rescale, the job and the latest snapshot. Sends {@code
+ * Authorization: Bearer <token>} with the job's token ({@link RunnerTokens}: the per-job Secret)
+ * when it has one.
  */
 public final class HttpRunnerControl implements RunnerControl {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Function<StreamJob, URI> address;
     private final Duration timeout;
     private final Function<StreamJob, Optional<String>> token;
@@ -31,10 +32,13 @@ public final class HttpRunnerControl implements RunnerControl {
     /**
      * @param address the runner API of a job ({@link #serviceAddress} in a cluster)
      * @param timeout longest wait for a savepoint or an in-place rescale
-     * @param token   the bearer token of a job's runner, if it has one ({@link RunnerTokens} in a cluster)
+     * @param token the bearer token of a job's runner, if it has one ({@link RunnerTokens} in a
+     *     cluster)
      */
-    public HttpRunnerControl(Function<StreamJob, URI> address, Duration timeout,
-                             Function<StreamJob, Optional<String>> token) {
+    public HttpRunnerControl(
+            Function<StreamJob, URI> address,
+            Duration timeout,
+            Function<StreamJob, Optional<String>> token) {
         this.address = address;
         this.timeout = timeout;
         this.token = token;
@@ -47,30 +51,48 @@ public final class HttpRunnerControl implements RunnerControl {
 
     /** The runner's Service in cluster DNS: {@code http://<job>-runner.<namespace>.svc:9249}. */
     public static URI serviceAddress(StreamJob job) {
-        return URI.create("http://" + RunnerResources.runnerName(job) + "." + job.getMetadata().getNamespace()
-                + ".svc:" + RunnerResources.API_PORT);
+        return URI.create(
+                "http://"
+                        + RunnerResources.runnerName(job)
+                        + "."
+                        + job.getMetadata().getNamespace()
+                        + ".svc:"
+                        + RunnerResources.API_PORT);
     }
 
     @Override
     public String stopWithSavepoint(StreamJob job) {
-        return required(call(job, "the runner keeps running", c -> c.stopWithSavepoint(timeout)).savepoint(),
-                "savepoint", job);
+        return required(
+                call(job, "the runner keeps running", c -> c.stopWithSavepoint(timeout))
+                        .savepoint(),
+                "savepoint",
+                job);
     }
 
     @Override
     public InPlaceRescale rescale(StreamJob job, Map<String, Integer> parallelism) {
-        RescaleView rescaled = call(job, "the engine restarted the job at its previous parallelism",
-                c -> c.rescale(parallelism, timeout));
-        return new InPlaceRescale(required(rescaled.savepoint(), "savepoint", job), rescaled.downtime());
+        RescaleView rescaled =
+                call(
+                        job,
+                        "the engine restarted the job at its previous parallelism",
+                        c -> c.rescale(parallelism, timeout));
+        return new InPlaceRescale(
+                required(rescaled.savepoint(), "savepoint", job), rescaled.downtime());
     }
 
     @Override
     public RunnerState state(StreamJob job) {
         JobView view = call(job, "check that the runner is up", RunnerClient::job);
-        return new RunnerState(view.status(), new TreeMap<>(view.parallelism()), checkpointFailures(view.checkpoints()));
+        return new RunnerState(
+                view.status(),
+                new TreeMap<>(view.parallelism()),
+                checkpointFailures(view.checkpoints()));
     }
 
-    /** The failure side of the runner's checkpoints object (docs/runner-api.md); null when it has none. */
+    /**
+     * The failure side of the runner's checkpoints object (docs/runner-api.md); null when it has
+     * none.
+     */
     static CheckpointFailures checkpointFailures(CheckpointStatus checkpoints) {
         if (checkpoints == null) {
             return null;
@@ -91,19 +113,30 @@ public final class HttpRunnerControl implements RunnerControl {
 
     private static String required(String value, String field, StreamJob job) {
         if (value == null) {
-            throw new OperatorException("the runner of StreamJob " + job.getMetadata().getName() + " answered without "
-                    + field);
+            throw new OperatorException(
+                    "the runner of StreamJob "
+                            + job.getMetadata().getName()
+                            + " answered without "
+                            + field);
         }
         return value;
     }
 
-    /** One call to the job's runner; a failed one is an {@link OperatorException} saying what it means. */
+    /**
+     * One call to the job's runner; a failed one is an {@link OperatorException} saying what it
+     * means.
+     */
     private <T> T call(StreamJob job, String otherwise, Function<RunnerClient, T> request) {
-        RunnerClient client = new RunnerClient(http, address.apply(job), READ_TIMEOUT, token.apply(job).orElse(null));
+        RunnerClient client =
+                new RunnerClient(
+                        http, address.apply(job), READ_TIMEOUT, token.apply(job).orElse(null));
         try {
             return request.apply(client);
         } catch (RunnerApiException e) {
-            String fix = e.status() == RunnerApiException.NO_ANSWER ? "check that the runner is up" : otherwise;
+            String fix =
+                    e.status() == RunnerApiException.NO_ANSWER
+                            ? "check that the runner is up"
+                            : otherwise;
             throw new OperatorException(e.getMessage() + "; " + fix, e);
         }
     }

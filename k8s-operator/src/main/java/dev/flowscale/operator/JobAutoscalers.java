@@ -20,10 +20,10 @@ import java.util.function.Function;
 /**
  * The autoscaler loops of all StreamJobs in this operator: one {@link JobAutoscaler} per job that
  * runs (phase Running or Rescaling, mode auto or recommend, not suspended), ticked on a shared
- * scheduler. A loop samples its runner and records decisions in status; it never changes the
- * runner (the reconciler does), so it can be rebuilt at any time: when the autoscaler settings
- * change, and stopped when the job is deleted (seen in the reconciler's informer cache),
- * suspended, failed or its mode is off.
+ * scheduler. A loop samples its runner and records decisions in status; it never changes the runner
+ * (the reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
+ * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
+ * its mode is off.
  */
 public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     private final JobStatusStore store;
@@ -34,23 +34,32 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     private final Duration rescaleTimeout;
     private final Clock clock;
     private final Map<String, Loop> loops = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
-        Thread t = new Thread(r, "flowscale-autoscalers");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService scheduler =
+            Executors.newScheduledThreadPool(
+                    2,
+                    r -> {
+                        Thread t = new Thread(r, "flowscale-autoscalers");
+                        t.setDaemon(true);
+                        return t;
+                    });
 
-    private record Loop(String settings, JobAutoscaler autoscaler, ScheduledFuture<?> ticks) {
-    }
+    private record Loop(String settings, JobAutoscaler autoscaler, ScheduledFuture<?> ticks) {}
 
     /**
-     * @param address        the runner API of a job ({@link HttpRunnerControl#serviceAddress} in a cluster)
-     * @param tick           how often each runner is sampled
+     * @param address the runner API of a job ({@link HttpRunnerControl#serviceAddress} in a
+     *     cluster)
+     * @param tick how often each runner is sampled
      * @param rescaleTimeout how long the reconciler waits for a changed runner before rolling back,
-     *                       for jobs without spec.timeouts.rescale
+     *     for jobs without spec.timeouts.rescale
      */
-    public JobAutoscalers(KubernetesClient client, JobEvents events, MeterRegistry registry,
-                          Function<StreamJob, URI> address, Duration tick, Duration rescaleTimeout, Clock clock) {
+    public JobAutoscalers(
+            KubernetesClient client,
+            JobEvents events,
+            MeterRegistry registry,
+            Function<StreamJob, URI> address,
+            Duration tick,
+            Duration rescaleTimeout,
+            Clock clock) {
         this.store = new JobStatusStore(client);
         this.events = events;
         this.registry = registry;
@@ -67,7 +76,8 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
     @Override
     public synchronized void reconcile(StreamJob job, JobHandle handle) {
         String key = key(job);
-        String settings = job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler);
+        String settings =
+                job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler);
         Loop current = loops.get(key);
         if (current != null && (!wanted(job) || !current.settings().equals(settings))) {
             stop(key);
@@ -96,7 +106,8 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
 
     private static boolean wanted(StreamJob job) {
         JobPhase phase = job.getStatus() == null ? null : job.getStatus().phase;
-        return (phase == JobPhase.Running || phase == JobPhase.Rescaling) && !job.getSpec().suspend
+        return (phase == JobPhase.Running || phase == JobPhase.Rescaling)
+                && !job.getSpec().suspend
                 && job.getSpec().autoscaler.mode != AutoscalerMode.OFF;
     }
 
@@ -104,22 +115,40 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
-        StatusScalingRealizer realizer = new StatusScalingRealizer(store, ns, name, handle.reconcile());
-        JobAutoscaler autoscaler = new JobAutoscaler(key(job), job.getSpec().autoscaler, address.apply(job), realizer,
-                reporter, registry, clock);
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(store, ns, name, handle.reconcile());
+        JobAutoscaler autoscaler =
+                new JobAutoscaler(
+                        key(job),
+                        job.getSpec().autoscaler,
+                        address.apply(job),
+                        realizer,
+                        reporter,
+                        registry,
+                        clock);
         String key = key(job);
-        ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(() -> tick(key, autoscaler, handle), 0,
-                tick.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> ticks =
+                scheduler.scheduleWithFixedDelay(
+                        () -> tick(key, autoscaler, handle),
+                        0,
+                        tick.toMillis(),
+                        TimeUnit.MILLISECONDS);
         return new Loop(settings, autoscaler, ticks);
     }
 
-    /** spec.timeouts.rescale, else the operator's default: how long the executor waits for a changed runner. */
+    /**
+     * spec.timeouts.rescale, else the operator's default: how long the executor waits for a changed
+     * runner.
+     */
     Duration rescaleTimeout(StreamJob job) {
         String text = job.getSpec().timeouts == null ? null : job.getSpec().timeouts.rescale;
         return text == null ? rescaleTimeout : DurationText.parse("spec.timeouts.rescale", text);
     }
 
-    /** Samples the runner and maybe decides; a job gone from the informer cache stops its loop (no API call). */
+    /**
+     * Samples the runner and maybe decides; a job gone from the informer cache stops its loop (no
+     * API call).
+     */
     private void tick(String key, JobAutoscaler autoscaler, JobHandle handle) {
         if (!handle.exists().getAsBoolean()) {
             synchronized (this) {

@@ -20,26 +20,31 @@ import java.util.Set;
  * the job runs from its start.
  */
 final class JobEnd {
-    /** The runner's job statuses (runner API, {@code GET /api/v1/job}) after which it will not run again. */
+    /**
+     * The runner's job statuses (runner API, {@code GET /api/v1/job}) after which it will not run
+     * again.
+     */
     static final Set<String> ENDED = Set.of("FINISHED", "FAILED", "CANCELLED");
+
     /** Statuses of a runner that runs or is about to run again by itself: wait for it. */
     static final Set<String> TRANSIENT = Set.of("RUNNING", "RESTARTING", "RESCALING");
 
-    private JobEnd() {
-    }
+    private JobEnd() {}
 
     /** Whether the job's run for its current spec ended ({@link StreamJobStatus#endedAs}). */
     static boolean ended(StreamJob job, StreamJobStatus status) {
-        return status.endedAs != null && Objects.equals(status.endedGeneration, job.getMetadata().getGeneration());
+        return status.endedAs != null
+                && Objects.equals(status.endedGeneration, job.getMetadata().getGeneration());
     }
 
     /** Records that the runner's job ended as {@code runnerStatus}, with one Event saying so. */
     static void record(ReconcileStatus pass, String runnerStatus, JobEvents events) {
         StreamJob job = pass.job();
-        pass.write(st -> {
-            st.endedAs = runnerStatus;
-            st.endedGeneration = job.getMetadata().getGeneration();
-        });
+        pass.write(
+                st -> {
+                    st.endedAs = runnerStatus;
+                    st.endedGeneration = job.getMetadata().getGeneration();
+                });
         if (runnerStatus.equals("FINISHED")) {
             events.normal(job, reason(runnerStatus), message(job, runnerStatus));
         } else {
@@ -47,13 +52,19 @@ final class JobEnd {
         }
     }
 
-    /** A runner answers that runs (or restarts) the job: an ended run recorded for an earlier spec is over. */
+    /**
+     * A runner answers that runs (or restarts) the job: an ended run recorded for an earlier spec
+     * is over.
+     */
     static void runsAgain(ReconcileStatus pass, Optional<RunnerState> state) {
-        if (pass.status().endedAs != null && state.isPresent() && !ENDED.contains(state.get().status())) {
-            pass.write(st -> {
-                st.endedAs = null;
-                st.endedGeneration = null;
-            });
+        if (pass.status().endedAs != null
+                && state.isPresent()
+                && !ENDED.contains(state.get().status())) {
+            pass.write(
+                    st -> {
+                        st.endedAs = null;
+                        st.endedGeneration = null;
+                    });
         }
     }
 
@@ -73,12 +84,18 @@ final class JobEnd {
     /** What happened and how to run the job again. */
     static String message(StreamJob job, String endedAs) {
         String runner = "runner " + RunnerResources.runnerName(job);
-        String again = "; to run it again, change the spec: with a new spec.savepoints.path it runs from its start,"
-                + " with the same storage it resumes from its newest checkpoint and reads the input after it again";
+        String again =
+                "; to run it again, change the spec: with a new spec.savepoints.path it runs from its start,"
+                        + " with the same storage it resumes from its newest checkpoint and reads the input after it again";
         return switch (endedAs) {
             case "FINISHED" -> runner + " finished the job: its input ended" + again;
-            case "FAILED" -> runner + " reports the job FAILED: its restart strategy gave up; the runner's log says"
-                    + " why (kubectl logs deployment/" + RunnerResources.runnerName(job) + ")" + again;
+            case "FAILED" ->
+                    runner
+                            + " reports the job FAILED: its restart strategy gave up; the runner's log says"
+                            + " why (kubectl logs deployment/"
+                            + RunnerResources.runnerName(job)
+                            + ")"
+                            + again;
             default -> runner + " reports the job CANCELLED (not by the operator)" + again;
         };
     }

@@ -7,6 +7,7 @@ public interface JobEvents {
 
     /** Reasons this operator uses, as {@code kubectl describe sj} shows them. */
     String INVALID_SPEC = "InvalidSpec";
+
     String SAVEPOINT_CLAIM_MISSING = "SavepointClaimMissing";
     String DEPLOYED = "Deployed";
     String SAVEPOINT_UPGRADE = "SavepointUpgrade";

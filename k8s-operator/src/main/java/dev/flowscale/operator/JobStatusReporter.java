@@ -20,7 +20,8 @@ public final class JobStatusReporter implements DecisionListener {
     private final String name;
     private final Clock clock;
 
-    JobStatusReporter(JobStatusStore store, JobEvents events, String namespace, String name, Clock clock) {
+    JobStatusReporter(
+            JobStatusStore store, JobEvents events, String namespace, String name, Clock clock) {
         this.store = store;
         this.events = events;
         this.namespace = namespace;
@@ -32,18 +33,24 @@ public final class JobStatusReporter implements DecisionListener {
     public void onDecision(ScalingDecision decision) {
         DecisionRecord record = DecisionRecords.of(decision);
         DecisionRecord[] previous = new DecisionRecord[1];
-        StreamJob job = store.edit(namespace, name, status -> {
-            previous[0] = status.lastDecision;
-            if (previous[0] == null || !Objects.equals(previous[0].summary, record.summary)) {
-                status.record(record);
-            } else {
-                status.lastDecision = record;
-            }
-        });
+        StreamJob job =
+                store.edit(
+                        namespace,
+                        name,
+                        status -> {
+                            previous[0] = status.lastDecision;
+                            if (previous[0] == null
+                                    || !Objects.equals(previous[0].summary, record.summary)) {
+                                status.record(record);
+                            } else {
+                                status.lastDecision = record;
+                            }
+                        });
         if (job == null) {
             return; // deleted
         }
-        boolean changed = previous[0] == null || !Objects.equals(previous[0].summary, record.summary);
+        boolean changed =
+                previous[0] == null || !Objects.equals(previous[0].summary, record.summary);
         if (decision.outcome() == Outcome.SCALE) {
             events.normal(job, JobEvents.SCALING_REPORT, DecisionRecords.message(decision));
         } else if (decision.outcome() == Outcome.BLOCKED && changed) {

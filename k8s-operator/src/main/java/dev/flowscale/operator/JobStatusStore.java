@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * each write reads the latest version, applies the change and replaces it with optimistic
  * concurrency, applying the change again to a fresh copy on a conflict (the reconciler, or a former
  * leader, wrote in between) after a short random pause. It writes once per decision, never per
- * sample; the reconciler writes through {@link ReconcileStatus}, so no lock is shared between the two.
+ * sample; the reconciler writes through {@link ReconcileStatus}, so no lock is shared between the
+ * two.
  */
 final class JobStatusStore {
     static final int ATTEMPTS = 8;
@@ -46,14 +47,18 @@ final class JobStatusStore {
             }
             change.accept(job.getStatus());
             try {
-                return client.resources(StreamJob.class).inNamespace(namespace).resource(job).updateStatus();
+                return client.resources(StreamJob.class)
+                        .inNamespace(namespace)
+                        .resource(job)
+                        .updateStatus();
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == ATTEMPTS) {
                     throw e;
                 }
                 // A random pause that grows, so two writers that keep colliding fall out of step.
-                LockSupport.parkNanos(Duration.ofMillis(
-                        ThreadLocalRandom.current().nextLong(1, 10L * attempt)).toNanos());
+                LockSupport.parkNanos(
+                        Duration.ofMillis(ThreadLocalRandom.current().nextLong(1, 10L * attempt))
+                                .toNanos());
             }
         }
     }

@@ -17,8 +17,8 @@ import java.util.logging.Logger;
 
 /**
  * Structured logs: one JSON object per line (time, level, logger, thread, message, and the
- * exception's stack trace when there is one), ready for a cluster's log pipeline. The
- * operator logs through SLF4J, bound to java.util.logging, which this formatter renders.
+ * exception's stack trace when there is one), ready for a cluster's log pipeline. The operator logs
+ * through SLF4J, bound to java.util.logging, which this formatter renders.
  */
 public final class JsonLogFormatter extends Formatter {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,14 +39,16 @@ public final class JsonLogFormatter extends Formatter {
         try {
             return JSON.writeValueAsString(line) + System.lineSeparator();
         } catch (JsonProcessingException e) {
-            return "{\"level\":\"SEVERE\",\"message\":\"log record could not be rendered: " + e.getOriginalMessage()
-                    .replace("\"", "'") + "\"}" + System.lineSeparator();
+            return "{\"level\":\"SEVERE\",\"message\":\"log record could not be rendered: "
+                    + e.getOriginalMessage().replace("\"", "'")
+                    + "\"}"
+                    + System.lineSeparator();
         }
     }
 
     /**
-     * Sends every log record to standard error as JSON lines, at the level named by
-     * {@code FLOWSCALE_LOG_LEVEL} (java.util.logging names: SEVERE, WARNING, INFO, FINE, ...).
+     * Sends every log record to standard error as JSON lines, at the level named by {@code
+     * FLOWSCALE_LOG_LEVEL} (java.util.logging names: SEVERE, WARNING, INFO, FINE, ...).
      */
     public static void install(String levelName) {
         Level level = level(levelName);
@@ -71,16 +73,23 @@ public final class JsonLogFormatter extends Formatter {
         }
         String upper = name.trim().toUpperCase(Locale.ROOT);
         switch (upper) {
-            case "TRACE": return Level.FINEST;
-            case "DEBUG": return Level.FINE;
-            case "WARN": return Level.WARNING;
-            case "ERROR": return Level.SEVERE;
+            case "TRACE":
+                return Level.FINEST;
+            case "DEBUG":
+                return Level.FINE;
+            case "WARN":
+                return Level.WARNING;
+            case "ERROR":
+                return Level.SEVERE;
             default:
                 try {
                     return Level.parse(upper);
                 } catch (IllegalArgumentException e) {
-                    throw new OperatorException("FLOWSCALE_LOG_LEVEL is '" + name + "': use TRACE, DEBUG, INFO, WARN"
-                            + " or ERROR");
+                    throw new OperatorException(
+                            "FLOWSCALE_LOG_LEVEL is '"
+                                    + name
+                                    + "': use TRACE, DEBUG, INFO, WARN"
+                                    + " or ERROR");
                 }
         }
     }

@@ -15,18 +15,16 @@ import java.util.function.Supplier;
 
 /**
  * The operator's HTTP endpoints on the JDK's server: {@code GET /metrics} (Prometheus: the
- * controller metrics of every job, {@code flowscale_controller_*}), {@code GET /health}
- * (liveness) and {@code GET /readyz} (200 once the operator's controllers have started, 503
- * before). Other paths answer 404, other methods 405. Two threads serve, so a slow scrape never
- * delays a probe.
+ * controller metrics of every job, {@code flowscale_controller_*}), {@code GET /health} (liveness)
+ * and {@code GET /readyz} (200 once the operator's controllers have started, 503 before). Other
+ * paths answer 404, other methods 405. Two threads serve, so a slow scrape never delays a probe.
  */
 final class OperatorEndpoints implements AutoCloseable {
     static final int DEFAULT_PORT = 8080;
     private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
 
     /** One answer: status, content type and body. */
-    private record Reply(int status, String contentType, String body) {
-    }
+    private record Reply(int status, String contentType, String body) {}
 
     private final HttpServer server;
     private final ExecutorService pool;
@@ -37,25 +35,38 @@ final class OperatorEndpoints implements AutoCloseable {
     }
 
     /** Serves on {@code port} of every interface (0 picks a free one). */
-    static OperatorEndpoints start(int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+    static OperatorEndpoints start(
+            int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(port), 0);
         } catch (IOException | IllegalArgumentException e) {
-            throw new OperatorException("the operator's endpoints cannot listen on port " + port + " (" + e.getMessage()
-                    + "); set FLOWSCALE_OPERATOR_PORT to a free port", e);
+            throw new OperatorException(
+                    "the operator's endpoints cannot listen on port "
+                            + port
+                            + " ("
+                            + e.getMessage()
+                            + "); set FLOWSCALE_OPERATOR_PORT to a free port",
+                    e);
         }
-        Map<String, Supplier<Reply>> routes = Map.of(
-                "/metrics", () -> new Reply(200, TEXT_FORMAT, registry.scrape()),
-                "/health", () -> new Reply(200, "application/json", "{\"status\":\"UP\"}"),
-                "/readyz", () -> ready.getAsBoolean() ? new Reply(200, "text/plain", "ready\n")
-                        : new Reply(503, "text/plain", "starting\n"));
+        Map<String, Supplier<Reply>> routes =
+                Map.of(
+                        "/metrics", () -> new Reply(200, TEXT_FORMAT, registry.scrape()),
+                        "/health", () -> new Reply(200, "application/json", "{\"status\":\"UP\"}"),
+                        "/readyz",
+                                () ->
+                                        ready.getAsBoolean()
+                                                ? new Reply(200, "text/plain", "ready\n")
+                                                : new Reply(503, "text/plain", "starting\n"));
         server.createContext("/", exchange -> send(exchange, answer(exchange, routes)));
-        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "flowscale-operator-http");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        2,
+                        r -> {
+                            Thread t = new Thread(r, "flowscale-operator-http");
+                            t.setDaemon(true);
+                            return t;
+                        });
         server.setExecutor(pool);
         server.start();
         return new OperatorEndpoints(server, pool);
@@ -69,12 +80,16 @@ final class OperatorEndpoints implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         Supplier<Reply> route = routes.get(path);
         if (route == null) {
-            return new Reply(404, "text/plain", "no resource at " + path + "; this server answers " + routes.keySet()
-                    + "\n");
+            return new Reply(
+                    404,
+                    "text/plain",
+                    "no resource at " + path + "; this server answers " + routes.keySet() + "\n");
         }
         String method = exchange.getRequestMethod();
-        return method.equals("GET") || method.equals("HEAD") ? route.get()
-                : new Reply(405, "text/plain", method + " " + path + " is not supported; use GET\n");
+        return method.equals("GET") || method.equals("HEAD")
+                ? route.get()
+                : new Reply(
+                        405, "text/plain", method + " " + path + " is not supported; use GET\n");
     }
 
     private static void send(HttpExchange exchange, Reply reply) {

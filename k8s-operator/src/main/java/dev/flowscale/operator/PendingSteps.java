@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The steps of one change of the runner, recorded in {@code status.pending} before each is
- * taken, so that whichever pass (or operator) comes next carries it on from there: in place, or
- * stop with a savepoint → record it → apply → observe → roll back from the same savepoint.
+ * The steps of one change of the runner, recorded in {@code status.pending} before each is taken,
+ * so that whichever pass (or operator) comes next carries it on from there: in place, or stop with
+ * a savepoint → record it → apply → observe → roll back from the same savepoint.
  */
 final class PendingSteps {
     private final ReconcileStatus pass;
@@ -31,7 +31,11 @@ final class PendingSteps {
         try {
             RunnerControl.InPlaceRescale done = tools.control().rescale(pass.job(), target);
             pass.write(st -> st.lastSavepoint = done.savepoint());
-            finish(true, target, done.downtime(), "through savepoint " + done.savepoint() + "; the pod stays");
+            finish(
+                    true,
+                    target,
+                    done.downtime(),
+                    "through savepoint " + done.savepoint() + "; the pod stays");
         } catch (OperatorException e) {
             return carryOnInPlace(e.getMessage());
         }
@@ -51,12 +55,20 @@ final class PendingSteps {
 
     /** The pod could not be resized: the change goes on as a pod replacement, and says why. */
     Duration replaceInstead(String why) {
-        pass.write(st -> {
-            st.pending.path = PendingChange.POD_REPLACEMENT;
-            st.pending.resizeRefused = why;
-        });
-        tools.events().normal(pass.job(), JobEvents.POD_RESIZE_REFUSED, "runner " + RunnerResources.runnerName(
-                pass.job()) + " cannot be resized in place (" + why + "): replacing its pod instead");
+        pass.write(
+                st -> {
+                    st.pending.path = PendingChange.POD_REPLACEMENT;
+                    st.pending.resizeRefused = why;
+                });
+        tools.events()
+                .normal(
+                        pass.job(),
+                        JobEvents.POD_RESIZE_REFUSED,
+                        "runner "
+                                + RunnerResources.runnerName(pass.job())
+                                + " cannot be resized in place ("
+                                + why
+                                + "): replacing its pod instead");
         return stopThenCarryOn();
     }
 
@@ -74,28 +86,44 @@ final class PendingSteps {
 
     private void record(String reason, String path, Map<String, Integer> target) {
         Long generation = pass.job().getMetadata().getGeneration();
-        pass.write(st -> {
-            PendingChange change = new PendingChange();
-            change.reason = reason;
-            change.path = path;
-            change.from = new TreeMap<>(st.parallelism);
-            change.to = new TreeMap<>(target);
-            change.started = tools.clock().instant().toString();
-            change.generation = generation;
-            st.pending = change;
-        });
+        pass.write(
+                st -> {
+                    PendingChange change = new PendingChange();
+                    change.reason = reason;
+                    change.path = path;
+                    change.from = new TreeMap<>(st.parallelism);
+                    change.to = new TreeMap<>(target);
+                    change.started = tools.clock().instant().toString();
+                    change.generation = generation;
+                    st.pending = change;
+                });
     }
 
     private void savepointTaken(String savepoint, String how) {
-        pass.write(st -> {
-            st.pending.savepoint = savepoint;
-            st.lastSavepoint = savepoint;
-        });
+        pass.write(
+                st -> {
+                    st.pending.savepoint = savepoint;
+                    st.lastSavepoint = savepoint;
+                });
         PendingChange c = pass.status().pending;
-        tools.events().normal(pass.job(), JobEvents.SAVEPOINT_UPGRADE, "runner "
-                + RunnerResources.runnerName(pass.job())
-                + " " + how + " " + savepoint + " (" + c.reason + ", generation " + c.generation + ")"
-                + (pass.job().getSpec().suspend ? "; suspended" : "; the new runner restores from it"));
+        tools.events()
+                .normal(
+                        pass.job(),
+                        JobEvents.SAVEPOINT_UPGRADE,
+                        "runner "
+                                + RunnerResources.runnerName(pass.job())
+                                + " "
+                                + how
+                                + " "
+                                + savepoint
+                                + " ("
+                                + c.reason
+                                + ", generation "
+                                + c.generation
+                                + ")"
+                                + (pass.job().getSpec().suspend
+                                        ? "; suspended"
+                                        : "; the new runner restores from it"));
     }
 
     /** Carries on the change in status.pending from where the last pass (or operator) left it. */
@@ -111,7 +139,8 @@ final class PendingSteps {
             return findSavepoint();
         }
         boolean back = Boolean.TRUE.equals(c.rollingBack);
-        Map<String, Integer> parallelism = new TreeMap<>(back ? c.from : c.to); // sorted, as every pod template
+        Map<String, Integer> parallelism =
+                new TreeMap<>(back ? c.from : c.to); // sorted, as every pod template
         if (!pass.job().getSpec().suspend && runs(parallelism)) {
             // The new runner runs: finish before applying anything newer (a spec edit since then
             // gets a savepoint of its own). Until it runs, a newer spec joins this restore.
@@ -119,35 +148,53 @@ final class PendingSteps {
         }
         Deployment desired = RunnerDeployment.desired(pass.job(), parallelism, c.savepoint);
         tools.cluster().apply(desired, existing.orElse(null));
-        pass.write(st -> {
-            st.deployedParallelism = new TreeMap<>(parallelism);
-            st.deployedSavepoint = c.savepoint;
-            st.resizedPod = null; // a new pod, sized by its template
-            st.resizedSlots = null;
-        });
+        pass.write(
+                st -> {
+                    st.deployedParallelism = new TreeMap<>(parallelism);
+                    st.deployedSavepoint = c.savepoint;
+                    st.resizedPod = null; // a new pod, sized by its template
+                    st.resizedSlots = null;
+                });
         return observe(parallelism, back);
     }
 
     private Duration observe(Map<String, Integer> parallelism, boolean back) {
         if (pass.job().getSpec().suspend) {
-            finish(true, parallelism, elapsed(), "suspended with savepoint " + pass.status().pending.savepoint);
+            finish(
+                    true,
+                    parallelism,
+                    elapsed(),
+                    "suspended with savepoint " + pass.status().pending.savepoint);
             return null;
         }
         if (runs(parallelism)) {
             PendingChange c = pass.status().pending;
-            finish(!back, parallelism, elapsed(), back ? rolledBack(c)
-                    : "restored from savepoint " + c.savepoint + " in a new pod" + (c.resizeRefused == null ? ""
-                    : " (no in-place resize: " + c.resizeRefused + ")"));
+            finish(
+                    !back,
+                    parallelism,
+                    elapsed(),
+                    back
+                            ? rolledBack(c)
+                            : "restored from savepoint "
+                                    + c.savepoint
+                                    + " in a new pod"
+                                    + (c.resizeRefused == null
+                                            ? ""
+                                            : " (no in-place resize: " + c.resizeRefused + ")"));
             return null;
         }
-        Optional<String> unschedulable = back || !RunnerExecutor.parallelismOnly(pass.status().pending.reason)
-                ? Optional.empty() : ScaleUpBackoff.unschedulable(pass.status());
+        Optional<String> unschedulable =
+                back || !RunnerExecutor.parallelismOnly(pass.status().pending.reason)
+                        ? Optional.empty()
+                        : ScaleUpBackoff.unschedulable(pass.status());
         if (unschedulable.isPresent() || !back && elapsed().compareTo(timeout()) > 0) {
-            // A pod the scheduler cannot place goes back now, not at the timeout; it is retried after a backoff.
-            pass.write(st -> {
-                st.pending.rollingBack = true;
-                st.pending.unschedulable = unschedulable.orElse(null);
-            });
+            // A pod the scheduler cannot place goes back now, not at the timeout; it is retried
+            // after a backoff.
+            pass.write(
+                    st -> {
+                        st.pending.rollingBack = true;
+                        st.pending.unschedulable = unschedulable.orElse(null);
+                    });
             return carryOn();
         }
         return RunnerExecutor.PENDING_RECHECK;
@@ -155,13 +202,27 @@ final class PendingSteps {
 
     /** Why the change was rolled back, for status, the Event and the log. */
     private String rolledBack(PendingChange c) {
-        String why = c.unschedulable != null ? "could not be scheduled (" + c.unschedulable + ")"
-                : "was not ready within " + timeout();
-        String retry = c.unschedulable == null ? "" : "; tried again after "
-                + ScaleUpBackoff.wait(pass.job().getSpec().rescaling, attemptsAfter(c)).toSeconds()
-                + " s (spec.rescaling.retryBackoff, doubled per failed attempt)";
-        return "the runner at " + c.to + " " + why + "; rolled back to " + c.from + " from the same savepoint "
-                + c.savepoint + retry;
+        String why =
+                c.unschedulable != null
+                        ? "could not be scheduled (" + c.unschedulable + ")"
+                        : "was not ready within " + timeout();
+        String retry =
+                c.unschedulable == null
+                        ? ""
+                        : "; tried again after "
+                                + ScaleUpBackoff.wait(
+                                                pass.job().getSpec().rescaling, attemptsAfter(c))
+                                        .toSeconds()
+                                + " s (spec.rescaling.retryBackoff, doubled per failed attempt)";
+        return "the runner at "
+                + c.to
+                + " "
+                + why
+                + "; rolled back to "
+                + c.from
+                + " from the same savepoint "
+                + c.savepoint
+                + retry;
     }
 
     private int attemptsAfter(PendingChange c) {
@@ -169,7 +230,9 @@ final class PendingSteps {
         return b != null && ScaleUpBackoff.matches(b, c.to, c.generation) ? b.attempts + 1 : 1;
     }
 
-    /** The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint. */
+    /**
+     * The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint.
+     */
     private Duration findSavepoint() {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isEmpty()) {
@@ -194,13 +257,19 @@ final class PendingSteps {
         if (state.isPresent() && state.get().runs(c.to)) {
             finish(true, c.to, elapsed(), "confirmed by the runner after: " + why);
         } else if (state.isPresent() && state.get().status().equals("RUNNING")) {
-            finish(false, c.from, elapsed(), why + "; the job runs on at " + state.get().parallelism());
+            finish(
+                    false,
+                    c.from,
+                    elapsed(),
+                    why + "; the job runs on at " + state.get().parallelism());
         } else if (elapsed().compareTo(timeout()) > 0) {
-            pass.write(st -> {
-                st.pending.path = PendingChange.POD_REPLACEMENT;
-                st.pending.rollingBack = true;
-            });
-            return carryOn(); // the runner is gone or stopped: restore the old parallelism in a new pod
+            pass.write(
+                    st -> {
+                        st.pending.path = PendingChange.POD_REPLACEMENT;
+                        st.pending.rollingBack = true;
+                    });
+            return carryOn(); // the runner is gone or stopped: restore the old parallelism in a new
+            // pod
         } else {
             return RunnerExecutor.PENDING_RECHECK;
         }
@@ -210,14 +279,19 @@ final class PendingSteps {
     /** Whether the Deployment is ready and its runner answers RUNNING at {@code parallelism}. */
     private boolean runs(Map<String, Integer> parallelism) {
         return RunnerExecutor.ready(existing)
-                && tools.control().stateIfReachable(pass.job()).map(s -> s.runs(parallelism)).orElse(false);
+                && tools.control()
+                        .stateIfReachable(pass.job())
+                        .map(s -> s.runs(parallelism))
+                        .orElse(false);
     }
 
     Duration elapsed() {
-        return Duration.between(Instant.parse(pass.status().pending.started), tools.clock().instant());
+        return Duration.between(
+                Instant.parse(pass.status().pending.started), tools.clock().instant());
     }
 
-    void finish(boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
+    void finish(
+            boolean succeeded, Map<String, Integer> parallelism, Duration downtime, String detail) {
         PendingChange c = pass.status().pending;
         var outcome = new RescaleOutcome();
         outcome.time = tools.clock().instant().toString();
@@ -228,21 +302,27 @@ final class PendingSteps {
         outcome.to = c.to;
         outcome.generation = c.generation;
         outcome.message = RescaleReporting.message(outcome, detail);
-        pass.write(st -> {
-            st.parallelism = new TreeMap<>(parallelism);
-            st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
-            st.pending = null;
-            if (c.unschedulable != null) {
-                ScaleUpBackoff.block(st, c, pass.job().getSpec().rescaling, tools.clock().instant());
-            } else if (!succeeded && "autoscaler".equals(c.reason)) {
-                st.desiredParallelism.putAll(parallelism); // the autoscaler decides again from what runs
-            } else if (succeeded) {
-                st.blockedScaleUp = null;
-            }
-        });
+        pass.write(
+                st -> {
+                    st.parallelism = new TreeMap<>(parallelism);
+                    st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
+                    st.pending = null;
+                    if (c.unschedulable != null) {
+                        ScaleUpBackoff.block(
+                                st, c, pass.job().getSpec().rescaling, tools.clock().instant());
+                    } else if (!succeeded && "autoscaler".equals(c.reason)) {
+                        st.desiredParallelism.putAll(
+                                parallelism); // the autoscaler decides again from what runs
+                    } else if (succeeded) {
+                        st.blockedScaleUp = null;
+                    }
+                });
         if (c.unschedulable != null) {
-            tools.events().warning(pass.job(), JobEvents.SCALING_BLOCKED, ScaleUpBackoff.message(
-                    pass.status().blockedScaleUp));
+            tools.events()
+                    .warning(
+                            pass.job(),
+                            JobEvents.SCALING_BLOCKED,
+                            ScaleUpBackoff.message(pass.status().blockedScaleUp));
         }
         if (!c.from.equals(c.to)) {
             tools.reporting().finished(pass.job(), outcome);

@@ -10,11 +10,11 @@ import java.util.Optional;
 /**
  * A rescale whose parallelism needs more than the runner pod has, made without a new pod where the
  * cluster can (Kubernetes 1.33+): the pod's resources are raised through its {@code resize}
- * subresource to what the new parallelism needs, the kubelet's answer is awaited
- * ({@link PodResize}), and the runner then rescales inside the pod. Each pass carries the change
- * in {@code status.pending} (path {@value PendingChange#IN_PLACE_RESIZE}) on from what the pod
- * shows. A server without the subresource (404), a resize the kubelet defers or finds infeasible,
- * or one not applied within the rescale timeout, replaces the pod instead.
+ * subresource to what the new parallelism needs, the kubelet's answer is awaited ({@link
+ * PodResize}), and the runner then rescales inside the pod. Each pass carries the change in {@code
+ * status.pending} (path {@value PendingChange#IN_PLACE_RESIZE}) on from what the pod shows. A
+ * server without the subresource (404), a resize the kubelet defers or finds infeasible, or one not
+ * applied within the rescale timeout, replaces the pod instead.
  */
 final class PodResizeSteps {
     private final ReconcileStatus pass;
@@ -31,18 +31,26 @@ final class PodResizeSteps {
         StreamJob job = pass.job();
         PendingChange c = pass.status().pending;
         if (tools.control().stateIfReachable(job).map(s -> s.runs(c.to)).orElse(false)) {
-            steps.finish(true, c.to, steps.elapsed(), "confirmed by the runner after the pod was resized in place");
+            steps.finish(
+                    true,
+                    c.to,
+                    steps.elapsed(),
+                    "confirmed by the runner after the pod was resized in place");
             return null;
         }
-        ResourceRequirements desired = RunnerDeployment.resources(job.getSpec().resources, slots(c));
-        Optional<Pod> pod = tools.cluster().pod(job.getMetadata().getNamespace(), RunnerResources.selector(job));
+        ResourceRequirements desired =
+                RunnerDeployment.resources(job.getSpec().resources, slots(c));
+        Optional<Pod> pod =
+                tools.cluster()
+                        .pod(job.getMetadata().getNamespace(), RunnerResources.selector(job));
         if (pod.isEmpty()) {
             return steps.replaceInstead("the runner pod is gone");
         }
         if (!PodResize.asked(pod.get(), RunnerDeployment.CONTAINER, desired)) {
             if (!tools.cluster().resize(pod.get(), RunnerDeployment.CONTAINER, desired)) {
-                return steps.replaceInstead("the API server has no resize subresource for pods (HTTP 404;"
-                        + " Kubernetes 1.33 or later has it)");
+                return steps.replaceInstead(
+                        "the API server has no resize subresource for pods (HTTP 404;"
+                                + " Kubernetes 1.33 or later has it)");
             }
             return RunnerExecutor.PENDING_RECHECK;
         }
@@ -52,8 +60,11 @@ final class PodResizeSteps {
     private Duration observe(Pod pod, ResourceRequirements desired, PendingChange c) {
         PodResize.Observed resize = PodResize.observe(pod, RunnerDeployment.CONTAINER, desired);
         if (resize.refused()) {
-            return steps.replaceInstead("the kubelet answered the resize with " + resize.state() + ": "
-                    + resize.message());
+            return steps.replaceInstead(
+                    "the kubelet answered the resize with "
+                            + resize.state()
+                            + ": "
+                            + resize.message());
         }
         if (resize.state() != PodResize.State.DONE) {
             return steps.elapsed().compareTo(steps.timeout()) > 0
@@ -61,15 +72,24 @@ final class PodResizeSteps {
                     : RunnerExecutor.PENDING_RECHECK;
         }
         int slots = slots(c);
-        pass.write(st -> {
-            st.resizedPod = pod.getMetadata().getName();
-            st.resizedSlots = slots;
-        });
+        pass.write(
+                st -> {
+                    st.resizedPod = pod.getMetadata().getName();
+                    st.resizedSlots = slots;
+                });
         try {
             RunnerControl.InPlaceRescale done = tools.control().rescale(pass.job(), c.to);
             pass.write(st -> st.lastSavepoint = done.savepoint());
-            steps.finish(true, c.to, steps.elapsed(), "pod " + pod.getMetadata().getName() + " resized in place to "
-                    + desired.getRequests() + ", then rescaled through savepoint " + done.savepoint());
+            steps.finish(
+                    true,
+                    c.to,
+                    steps.elapsed(),
+                    "pod "
+                            + pod.getMetadata().getName()
+                            + " resized in place to "
+                            + desired.getRequests()
+                            + ", then rescaled through savepoint "
+                            + done.savepoint());
         } catch (OperatorException e) {
             return steps.carryOnInPlace(e.getMessage());
         }

@@ -5,12 +5,11 @@ import java.util.Map;
 
 /**
  * How many task slots a runner pod is sized for: its total parallelism plus the job's headroom
- * ({@code spec.resources.headroom}), and whether a pod sized for one parallelism covers another,
- * so the operator can rescale in place instead of replacing the pod.
+ * ({@code spec.resources.headroom}), and whether a pod sized for one parallelism covers another, so
+ * the operator can rescale in place instead of replacing the pod.
  */
 final class PodSizing {
-    private PodSizing() {
-    }
+    private PodSizing() {}
 
     /** Slots of a pod started at {@code parallelism}: ⌈total × (1 + headroom)⌉, at least 1. */
     static int slots(SlotResources resources, Map<String, Integer> parallelism) {
@@ -19,7 +18,8 @@ final class PodSizing {
     }
 
     /** Whether a pod started at {@code deployed} has the slots {@code target} needs. */
-    static boolean covers(SlotResources resources, Map<String, Integer> deployed, Map<String, Integer> target) {
+    static boolean covers(
+            SlotResources resources, Map<String, Integer> deployed, Map<String, Integer> target) {
         return covers(slots(resources, deployed), target);
     }
 

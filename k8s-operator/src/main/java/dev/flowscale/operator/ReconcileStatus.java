@@ -12,10 +12,10 @@ import java.util.function.Consumer;
  * The reconciler's status writes, through the SDK's {@link PrimaryUpdateAndCacheUtils}: each is a
  * status update against the resourceVersion the reconciler read (a real API server answers 409 when
  * another writer, such as the autoscaler recording a decision, wrote in between), applied again to
- * the newer version from the informer cache on a conflict, and cached so that the next pass sees
- * it even before the watch delivers it. A change is a function of the status, never a stale copy,
- * so a retried write keeps what the other writer wrote. The SDK's own {@code patchStatus} is a
- * merge patch without a resourceVersion on this non-SSA setup and would overwrite such writes.
+ * the newer version from the informer cache on a conflict, and cached so that the next pass sees it
+ * even before the watch delivers it. A change is a function of the status, never a stale copy, so a
+ * retried write keeps what the other writer wrote. The SDK's own {@code patchStatus} is a merge
+ * patch without a resourceVersion on this non-SSA setup and would overwrite such writes.
  */
 final class ReconcileStatus {
     private final Context<StreamJob> context;
@@ -43,10 +43,14 @@ final class ReconcileStatus {
         if (Objects.equals(before, Serialization.asJson(statusOf(copy)))) {
             return;
         }
-        StreamJob written = PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(job, context, fresh -> {
-            change.accept(statusOf(fresh));
-            return fresh;
-        });
+        StreamJob written =
+                PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(
+                        job,
+                        context,
+                        fresh -> {
+                            change.accept(statusOf(fresh));
+                            return fresh;
+                        });
         written.setSpec(job.getSpec()); // keep the resolved defaults
         job = written;
     }

@@ -12,20 +12,26 @@ import java.util.Optional;
  */
 public interface RunnerControl {
 
-    /** What the runner says it runs: the engine's status (RUNNING, STOPPED, ...) and parallelism per operator. */
-    record RunnerState(String status, Map<String, Integer> parallelism, CheckpointFailures checkpoints) {
+    /**
+     * What the runner says it runs: the engine's status (RUNNING, STOPPED, ...) and parallelism per
+     * operator.
+     */
+    record RunnerState(
+            String status, Map<String, Integer> parallelism, CheckpointFailures checkpoints) {
         RunnerState(String status, Map<String, Integer> parallelism) {
             this(status, parallelism, null);
         }
 
         boolean runs(Map<String, Integer> expected) {
-            return "RUNNING".equals(status) && parallelism.entrySet().containsAll(expected.entrySet());
+            return "RUNNING".equals(status)
+                    && parallelism.entrySet().containsAll(expected.entrySet());
         }
     }
 
-    /** How an in-place rescale went: the savepoint it went through and how long the job was down. */
-    record InPlaceRescale(String savepoint, Duration downtime) {
-    }
+    /**
+     * How an in-place rescale went: the savepoint it went through and how long the job was down.
+     */
+    record InPlaceRescale(String savepoint, Duration downtime) {}
 
     /** Stops the job's runner with a savepoint and returns the savepoint's path. */
     String stopWithSavepoint(StreamJob job);
@@ -36,10 +42,15 @@ public interface RunnerControl {
     /** The runner's job status and parallelism. */
     RunnerState state(StreamJob job);
 
-    /** The newest complete snapshot the runner knows (a stopped runner: its stop savepoint), if any. */
+    /**
+     * The newest complete snapshot the runner knows (a stopped runner: its stop savepoint), if any.
+     */
     Optional<String> latestSnapshot(StreamJob job);
 
-    /** {@link #state}, or empty when the runner cannot be reached (no pod, not started, stopped pod). */
+    /**
+     * {@link #state}, or empty when the runner cannot be reached (no pod, not started, stopped
+     * pod).
+     */
     default Optional<RunnerState> stateIfReachable(StreamJob job) {
         try {
             return Optional.of(state(job));

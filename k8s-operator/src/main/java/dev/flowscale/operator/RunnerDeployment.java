@@ -27,81 +27,150 @@ import java.util.stream.Collectors;
 /**
  * The Deployment that runs a StreamJob's job runner: one replica (zero when suspended), replaced
  * with the Recreate strategy so two runners never write the same savepoints; container arguments
- * built from the spec; CPU and memory requests of one slot times the total parallelism; the
- * control API's token from the job's Secret; the user's pod template merged in
- * ({@link RunnerPodTemplate}) over defaults that pass Pod Security {@code restricted}.
+ * built from the spec; CPU and memory requests of one slot times the total parallelism; the control
+ * API's token from the job's Secret; the user's pod template merged in ({@link RunnerPodTemplate})
+ * over defaults that pass Pod Security {@code restricted}.
  */
 final class RunnerDeployment {
     static final String CONTAINER = "runner";
     static final String CONFIG_DIR = "/etc/flowscale";
+
     /**
-     * Where an image built FROM the runner image keeps a user job's jars (examples/Dockerfile):
-     * the runner loads every jar under it in the job's own class loader.
+     * Where an image built FROM the runner image keeps a user job's jars (examples/Dockerfile): the
+     * runner loads every jar under it in the job's own class loader.
      */
     static final String JOBS_DIR = "/opt/flowscale/jobs";
-    /** The runner image's user (deploy/runner.Dockerfile); the savepoint volume is made writable for it. */
+
+    /**
+     * The runner image's user (deploy/runner.Dockerfile); the savepoint volume is made writable for
+     * it.
+     */
     static final long RUNNER_UID = 10001L;
+
     /**
      * Hints for annotation-based Prometheus scrape configurations (the chart's PodMonitor selects
      * runner pods by label instead); scrape with honor_labels: true to keep the job label.
      */
-    static final Map<String, String> SCRAPE_HINTS = Map.of("prometheus.io/scrape", "true",
-            "prometheus.io/port", String.valueOf(RunnerResources.API_PORT), "prometheus.io/path", RunnerPaths.PROMETHEUS);
-    /** The runner answers 200 here only while its job runs (not while stopped with a savepoint): {@link Readiness}. */
-    static final String READY_PATH = RunnerPaths.READY;
-
-    private RunnerDeployment() {
-    }
+    static final Map<String, String> SCRAPE_HINTS =
+            Map.of(
+                    "prometheus.io/scrape",
+                    "true",
+                    "prometheus.io/port",
+                    String.valueOf(RunnerResources.API_PORT),
+                    "prometheus.io/path",
+                    RunnerPaths.PROMETHEUS);
 
     /**
-     * @param parallelism current parallelism per operator (operators not named keep the job's default)
+     * The runner answers 200 here only while its job runs (not while stopped with a savepoint):
+     * {@link Readiness}.
+     */
+    static final String READY_PATH = RunnerPaths.READY;
+
+    private RunnerDeployment() {}
+
+    /**
+     * @param parallelism current parallelism per operator (operators not named keep the job's
+     *     default)
      * @param restoreFrom savepoint to restore from, or null to start empty
      */
     static Deployment desired(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
-        PodTemplateSpec owned = new PodTemplateSpecBuilder().withNewMetadata().withLabels(RunnerResources.labels(job))
-                .withAnnotations(SCRAPE_HINTS).addToAnnotations(RunnerWatch.JOB_ANNOTATION, job.getMetadata().getName())
-                .endMetadata()
-                .withSpec(podSpec(job, parallelism, restoreFrom)).build();
-        return new DeploymentBuilder().withMetadata(RunnerResources.metadata(job, RunnerResources.runnerName(job)))
-                .withNewSpec().withReplicas(job.getSpec().suspend ? 0 : 1)
-                .withNewStrategy().withType("Recreate").endStrategy()
-                .withNewSelector().withMatchLabels(RunnerResources.selector(job)).endSelector()
+        PodTemplateSpec owned =
+                new PodTemplateSpecBuilder()
+                        .withNewMetadata()
+                        .withLabels(RunnerResources.labels(job))
+                        .withAnnotations(SCRAPE_HINTS)
+                        .addToAnnotations(RunnerWatch.JOB_ANNOTATION, job.getMetadata().getName())
+                        .endMetadata()
+                        .withSpec(podSpec(job, parallelism, restoreFrom))
+                        .build();
+        return new DeploymentBuilder()
+                .withMetadata(RunnerResources.metadata(job, RunnerResources.runnerName(job)))
+                .withNewSpec()
+                .withReplicas(job.getSpec().suspend ? 0 : 1)
+                .withNewStrategy()
+                .withType("Recreate")
+                .endStrategy()
+                .withNewSelector()
+                .withMatchLabels(RunnerResources.selector(job))
+                .endSelector()
                 .withTemplate(RunnerPodTemplate.merge(owned, job.getSpec().podTemplate, CONTAINER))
-                .endSpec().build();
+                .endSpec()
+                .build();
     }
 
-    private static PodSpec podSpec(StreamJob job, Map<String, Integer> parallelism,
-                                                                    String restoreFrom) {
-        PodSpecBuilder pod = new PodSpecBuilder().withContainers(container(job, parallelism, restoreFrom))
-                .addNewVolume().withName("config").withNewConfigMap()
-                .withName(RunnerResources.configName(job)).endConfigMap().endVolume();
+    private static PodSpec podSpec(
+            StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
+        PodSpecBuilder pod =
+                new PodSpecBuilder()
+                        .withContainers(container(job, parallelism, restoreFrom))
+                        .addNewVolume()
+                        .withName("config")
+                        .withNewConfigMap()
+                        .withName(RunnerResources.configName(job))
+                        .endConfigMap()
+                        .endVolume();
         String claim = job.getSpec().savepoints.claimName;
         if (claim != null && !claim.isBlank()) {
-            pod.addNewVolume().withName("savepoints").withNewPersistentVolumeClaim()
-                    .withClaimName(claim).endPersistentVolumeClaim().endVolume();
+            pod.addNewVolume()
+                    .withName("savepoints")
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName(claim)
+                    .endPersistentVolumeClaim()
+                    .endVolume();
         }
         return pod.build();
     }
 
-    private static Container container(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
+    private static Container container(
+            StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
         StreamJobSpec spec = job.getSpec();
-        ContainerBuilder c = new ContainerBuilder().withName(CONTAINER).withImage(spec.image)
-                .withArgs(args(job, parallelism, restoreFrom))
-                .withResources(resources(spec.resources, PodSizing.slots(spec.resources, parallelism)))
-                // A runner that refuses its arguments exits 2 with the reason on stderr: the kubelet
-                // keeps the log's tail as the termination message, which RunnerProblems reports.
-                .withTerminationMessagePolicy("FallbackToLogsOnError")
-                .addNewPort().withName("http").withContainerPort(RunnerResources.API_PORT).endPort()
-                .withNewReadinessProbe().withNewHttpGet().withPath(READY_PATH).withNewPort("http")
-                .endHttpGet().withPeriodSeconds(5).endReadinessProbe()
-                .addNewVolumeMount().withName("config").withMountPath(CONFIG_DIR).withReadOnly(true).endVolumeMount()
-                .addNewEnv().withName(RunnerResources.TOKEN_ENV).withNewValueFrom().withNewSecretKeyRef()
-                .withName(RunnerResources.tokenName(job)).withKey(RunnerResources.TOKEN_KEY).endSecretKeyRef()
-                .endValueFrom().endEnv();
+        ContainerBuilder c =
+                new ContainerBuilder()
+                        .withName(CONTAINER)
+                        .withImage(spec.image)
+                        .withArgs(args(job, parallelism, restoreFrom))
+                        .withResources(
+                                resources(
+                                        spec.resources,
+                                        PodSizing.slots(spec.resources, parallelism)))
+                        // A runner that refuses its arguments exits 2 with the reason on stderr:
+                        // the kubelet
+                        // keeps the log's tail as the termination message, which RunnerProblems
+                        // reports.
+                        .withTerminationMessagePolicy("FallbackToLogsOnError")
+                        .addNewPort()
+                        .withName("http")
+                        .withContainerPort(RunnerResources.API_PORT)
+                        .endPort()
+                        .withNewReadinessProbe()
+                        .withNewHttpGet()
+                        .withPath(READY_PATH)
+                        .withNewPort("http")
+                        .endHttpGet()
+                        .withPeriodSeconds(5)
+                        .endReadinessProbe()
+                        .addNewVolumeMount()
+                        .withName("config")
+                        .withMountPath(CONFIG_DIR)
+                        .withReadOnly(true)
+                        .endVolumeMount()
+                        .addNewEnv()
+                        .withName(RunnerResources.TOKEN_ENV)
+                        .withNewValueFrom()
+                        .withNewSecretKeyRef()
+                        .withName(RunnerResources.tokenName(job))
+                        .withKey(RunnerResources.TOKEN_KEY)
+                        .endSecretKeyRef()
+                        .endValueFrom()
+                        .endEnv();
         if (spec.savepoints.claimName != null && !spec.savepoints.claimName.isBlank()) {
-            c.addNewVolumeMount().withName("savepoints").withMountPath(spec.savepoints.path).endVolumeMount();
+            c.addNewVolumeMount()
+                    .withName("savepoints")
+                    .withMountPath(spec.savepoints.path)
+                    .endVolumeMount();
         }
-        // The runner's last log lines become the container's termination message when it fails (e.g.
+        // The runner's last log lines become the container's termination message when it fails
+        // (e.g.
         // "error: unknown option --x" with exit 2), so the crash loop in the job's status says why.
         c.withTerminationMessagePolicy("FallbackToLogsOnError");
         return c.build();
@@ -109,10 +178,11 @@ final class RunnerDeployment {
 
     /**
      * Runner arguments: {@code run <builtin>} (built-in jobs) or {@code run --job-jar JOBS_DIR
-     * --job-class <mainClass>} (a user's job, run by the image's own entrypoint, so its JVM settings
-     * stay), then the runner options and the job's args. The runner is named {@code namespace/name} (its metrics' job label, as the operator's
-     * own metrics) and lingers after a stop with a savepoint: a container that exited would be
-     * restarted by the kubelet with these same arguments before the operator replaces the pod.
+     * --job-class <mainClass>} (a user's job, run by the image's own entrypoint, so its JVM
+     * settings stay), then the runner options and the job's args. The runner is named {@code
+     * namespace/name} (its metrics' job label, as the operator's own metrics) and lingers after a
+     * stop with a savepoint: a container that exited would be restarted by the kubelet with these
+     * same arguments before the operator replaces the pod.
      */
     static List<String> args(StreamJob job, Map<String, Integer> parallelism, String restoreFrom) {
         StreamJobSpec spec = job.getSpec();
@@ -122,12 +192,22 @@ final class RunnerDeployment {
         } else {
             args.addAll(List.of("run", "--job-jar", JOBS_DIR, "--job-class", spec.job.mainClass));
         }
-        args.addAll(List.of("--metrics-port", String.valueOf(RunnerResources.API_PORT),
-                "--savepoint-dir", savepointDir(job), "--checkpoint-interval",
-                Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
-                "--retain", String.valueOf(Objects.requireNonNullElse(spec.savepoints.retain,
-                        RunnerDefaults.RETAIN)),
-                "--job-name", jobLabel(job), "--after-stop", "linger"));
+        args.addAll(
+                List.of(
+                        "--metrics-port",
+                        String.valueOf(RunnerResources.API_PORT),
+                        "--savepoint-dir",
+                        savepointDir(job),
+                        "--checkpoint-interval",
+                        Objects.requireNonNullElse(spec.savepoints.checkpointInterval, "30s"),
+                        "--retain",
+                        String.valueOf(
+                                Objects.requireNonNullElse(
+                                        spec.savepoints.retain, RunnerDefaults.RETAIN)),
+                        "--job-name",
+                        jobLabel(job),
+                        "--after-stop",
+                        "linger"));
         if (!parallelism.isEmpty()) {
             args.addAll(List.of("--parallelism", parallelismArg(parallelism)));
         }
@@ -140,7 +220,8 @@ final class RunnerDeployment {
 
     /** The runner's {@code --parallelism} value: {@code op=p,op=p} in the map's order. */
     static String parallelismArg(Map<String, Integer> parallelism) {
-        return parallelism.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        return parallelism.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(","));
     }
 
@@ -149,23 +230,38 @@ final class RunnerDeployment {
         return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     }
 
-    /** One directory per job on the savepoint volume, so jobs sharing a claim do not mix savepoints. */
+    /**
+     * One directory per job on the savepoint volume, so jobs sharing a claim do not mix savepoints.
+     */
     static String savepointDir(StreamJob job) {
         String root = job.getSpec().savepoints.path.replaceAll("/+$", "");
         return root + "/" + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     }
 
-    /** Slots the runner needs: the total parallelism, at least 1 (unnamed operators are not counted). */
+    /**
+     * Slots the runner needs: the total parallelism, at least 1 (unnamed operators are not
+     * counted).
+     */
     static int totalSlots(Map<String, Integer> parallelism) {
         return Math.max(1, parallelism.values().stream().mapToInt(Integer::intValue).sum());
     }
 
     static ResourceRequirements resources(SlotResources slot, int slots) {
-        BigDecimal cpu = Quantity.getAmountInBytes(new Quantity(slot.cpu)).multiply(BigDecimal.valueOf(slots));
-        BigDecimal memory = Quantity.getAmountInBytes(new Quantity(slot.memory)).multiply(BigDecimal.valueOf(slots));
+        BigDecimal cpu =
+                Quantity.getAmountInBytes(new Quantity(slot.cpu))
+                        .multiply(BigDecimal.valueOf(slots));
+        BigDecimal memory =
+                Quantity.getAmountInBytes(new Quantity(slot.memory))
+                        .multiply(BigDecimal.valueOf(slots));
         Quantity cpuQ = new Quantity(cpu.movePointRight(3).setScale(0, RoundingMode.CEILING) + "m");
-        Quantity memQ = new Quantity(memory.divide(BigDecimal.valueOf(1024 * 1024), 0, RoundingMode.CEILING) + "Mi");
-        return new ResourceRequirementsBuilder().addToRequests("cpu", cpuQ).addToRequests("memory", memQ)
-                .addToLimits("memory", memQ).build();
+        Quantity memQ =
+                new Quantity(
+                        memory.divide(BigDecimal.valueOf(1024 * 1024), 0, RoundingMode.CEILING)
+                                + "Mi");
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", cpuQ)
+                .addToRequests("memory", memQ)
+                .addToLimits("memory", memQ)
+                .build();
     }
 }

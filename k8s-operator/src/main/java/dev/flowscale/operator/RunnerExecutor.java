@@ -13,14 +13,14 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The one actor that changes a StreamJob's runner, level-triggered: each pass compares what
- * should run (spec, overlaid with the parallelism the autoscaler recorded in status) with what
- * runs, and takes one path for every change, whoever asked for it (a spec edit, an autoscaler
- * decision, suspend, an operator release whose pod template differs): record the change in status
- * → stop with a savepoint → record the savepoint → apply → observe readiness → on timeout roll
- * back from the same savepoint. A change of parallelism that the pod's resources cover is made
- * inside the running runner instead ({@link PendingChange#IN_PLACE}); anything else replaces the
- * pod. A change in status is carried on by the next pass, also after an operator restart.
+ * The one actor that changes a StreamJob's runner, level-triggered: each pass compares what should
+ * run (spec, overlaid with the parallelism the autoscaler recorded in status) with what runs, and
+ * takes one path for every change, whoever asked for it (a spec edit, an autoscaler decision,
+ * suspend, an operator release whose pod template differs): record the change in status → stop with
+ * a savepoint → record the savepoint → apply → observe readiness → on timeout roll back from the
+ * same savepoint. A change of parallelism that the pod's resources cover is made inside the running
+ * runner instead ({@link PendingChange#IN_PLACE}); anything else replaces the pod. A change in
+ * status is carried on by the next pass, also after an operator restart.
  */
 final class RunnerExecutor {
     static final Duration PENDING_RECHECK = Duration.ofSeconds(1);
@@ -40,7 +40,9 @@ final class RunnerExecutor {
         if (JobEnd.ended(pass.job(), st)) {
             return null; // a job whose run ended stays so until its spec changes
         }
-        if (st.endedAs != null && !Objects.equals(st.observedGeneration, pass.job().getMetadata().getGeneration())) {
+        if (st.endedAs != null
+                && !Objects.equals(
+                        st.observedGeneration, pass.job().getMetadata().getGeneration())) {
             return runAgain(pass, target, existing);
         }
         if (existing.isEmpty()) {
@@ -67,9 +69,12 @@ final class RunnerExecutor {
         if (reason == null) {
             return null;
         }
-        Optional<Duration> backoff = ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
+        Optional<Duration> backoff =
+                ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
         if (parallelismOnly(reason) && backoff.isPresent()) {
-            return backoff.get(); // an unschedulable scale-up waits out its backoff; a pass then tries it again
+            return backoff
+                    .get(); // an unschedulable scale-up waits out its backoff; a pass then tries it
+            // again
         }
         return change(pass, existing, reason, target);
     }
@@ -78,13 +83,17 @@ final class RunnerExecutor {
      * Takes the cheapest path that can make the change: in place when the pod's slots cover the
      * parallelism, in place after resizing the pod where the cluster may, else a new pod.
      */
-    private Duration change(ReconcileStatus pass, Optional<Deployment> existing, String reason,
-                            Map<String, Integer> target) {
+    private Duration change(
+            ReconcileStatus pass,
+            Optional<Deployment> existing,
+            String reason,
+            Map<String, Integer> target) {
         boolean templateChanged = !parallelismOnly(reason);
         if (!templateChanged && PodSizing.covers(podSlots(pass), target)) {
             return steps(pass, existing).inPlace(reason, target);
         }
-        if (!templateChanged && Boolean.TRUE.equals(pass.job().getSpec().rescaling.inPlacePodResize)
+        if (!templateChanged
+                && Boolean.TRUE.equals(pass.job().getSpec().rescaling.inPlacePodResize)
                 && runnerPod(pass.job()).isPresent()) {
             return steps(pass, existing).resizePod(reason, target);
         }
@@ -95,41 +104,62 @@ final class RunnerExecutor {
      * Why the running runner must change, or null: the pod template differs (the spec or the
      * operator changed it: "spec", "suspend", "upgrade"), or only the parallelism does.
      */
-    private String changeReason(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
+    private String changeReason(
+            ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
         StreamJobStatus st = pass.status();
         StreamJob job = pass.job();
-        Deployment current = RunnerDeployment.desired(job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
+        Deployment current =
+                RunnerDeployment.desired(
+                        job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
         if (!tools.cluster().upToDate(current, existing)) {
-            boolean newSpec = !Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
+            boolean newSpec =
+                    !Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
             return job.getSpec().suspend ? "suspend" : newSpec ? "spec" : "upgrade";
         }
-        boolean blocked = st.blockedScaleUp != null
-                && ScaleUpBackoff.matches(st.blockedScaleUp, target, job.getMetadata().getGeneration());
+        boolean blocked =
+                st.blockedScaleUp != null
+                        && ScaleUpBackoff.matches(
+                                st.blockedScaleUp, target, job.getMetadata().getGeneration());
         if (target.equals(st.parallelism) || failedBefore(pass, target) && !blocked) {
             return null;
         }
         return target.equals(job.getSpec().parallelism) || st.desiredParallelism.isEmpty()
-                ? "spec-parallelism" : "autoscaler";
+                ? "spec-parallelism"
+                : "autoscaler";
     }
 
     /**
-     * Level-triggered on what the runner runs, not on what status last said: a runner restarted
-     * by the kubelet (from its pod's arguments) after an in-place rescale runs at the pod's
+     * Level-triggered on what the runner runs, not on what status last said: a runner restarted by
+     * the kubelet (from its pod's arguments) after an in-place rescale runs at the pod's
      * parallelism again, and is rescaled again.
      */
     private Optional<RunnerState> observeRunner(ReconcileStatus pass, Map<String, Integer> target) {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
-        state.map(RunnerState::checkpoints).ifPresent(failures -> pass.write(st -> Checkpointing.record(st, failures,
-                pass.job().getMetadata().getGeneration(), tools.clock().instant())));
-        if (state.isEmpty() || !state.get().status().equals("RUNNING") || state.get().runs(pass.status().parallelism)) {
+        state.map(RunnerState::checkpoints)
+                .ifPresent(
+                        failures ->
+                                pass.write(
+                                        st ->
+                                                Checkpointing.record(
+                                                        st,
+                                                        failures,
+                                                        pass.job().getMetadata().getGeneration(),
+                                                        tools.clock().instant())));
+        if (state.isEmpty()
+                || !state.get().status().equals("RUNNING")
+                || state.get().runs(pass.status().parallelism)) {
             return state;
         }
         Map<String, Integer> runs = new TreeMap<>();
-        state.get().parallelism().forEach((op, p) -> {
-            if (target.containsKey(op) || pass.status().parallelism.containsKey(op)) {
-                runs.put(op, p);
-            }
-        });
+        state.get()
+                .parallelism()
+                .forEach(
+                        (op, p) -> {
+                            if (target.containsKey(op)
+                                    || pass.status().parallelism.containsKey(op)) {
+                                runs.put(op, p);
+                            }
+                        });
         pass.write(st -> st.parallelism = runs);
         return state;
     }
@@ -144,12 +174,16 @@ final class RunnerExecutor {
         if (st.resizedSlots == null) {
             return template;
         }
-        boolean same = runnerPod(pass.job()).map(p -> p.getMetadata().getName().equals(st.resizedPod)).orElse(false);
+        boolean same =
+                runnerPod(pass.job())
+                        .map(p -> p.getMetadata().getName().equals(st.resizedPod))
+                        .orElse(false);
         if (!same) {
-            pass.write(s -> {
-                s.resizedPod = null;
-                s.resizedSlots = null;
-            });
+            pass.write(
+                    s -> {
+                        s.resizedPod = null;
+                        s.resizedSlots = null;
+                    });
             return template;
         }
         return Math.max(template, st.resizedSlots);
@@ -166,21 +200,26 @@ final class RunnerExecutor {
 
     /**
      * A target that failed for this generation is not tried again until the spec or the target
-     * changes; one the scheduler could not place is tried again after its backoff ({@link ScaleUpBackoff}).
+     * changes; one the scheduler could not place is tried again after its backoff ({@link
+     * ScaleUpBackoff}).
      */
     private static boolean failedBefore(ReconcileStatus pass, Map<String, Integer> target) {
         var last = pass.status().lastRescale;
-        return last != null && !last.succeeded && target.equals(last.to)
+        return last != null
+                && !last.succeeded
+                && target.equals(last.to)
                 && Objects.equals(last.generation, pass.job().getMetadata().getGeneration());
     }
 
     /**
      * No runner runs the job: one that lingers STOPPED (its stop reply was lost, or it was stopped
-     * by hand) is restarted from its own savepoint; one whose job ended by itself (FINISHED, FAILED,
-     * CANCELLED) is left as it is ({@link JobEnd}); otherwise the desired runner is applied, as
-     * there is no state to save first. A runner that runs or restarts by itself is not ready yet: wait.
+     * by hand) is restarted from its own savepoint; one whose job ended by itself (FINISHED,
+     * FAILED, CANCELLED) is left as it is ({@link JobEnd}); otherwise the desired runner is
+     * applied, as there is no state to save first. A runner that runs or restarts by itself is not
+     * ready yet: wait.
      */
-    private Duration notRunning(ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
+    private Duration notRunning(
+            ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
         if (state.isPresent() && JobEnd.TRANSIENT.contains(state.get().status())) {
             JobEnd.runsAgain(pass, state);
@@ -193,9 +232,16 @@ final class RunnerExecutor {
         if (state.isPresent() && state.get().status().equals("STOPPED") && !suspend) {
             Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
             if (savepoint.isPresent() && !savepoint.get().equals(pass.status().deployedSavepoint)) {
-                tools.events().normal(pass.job(), JobEvents.STRANDED_RUNNER, "runner "
-                        + RunnerResources.runnerName(pass.job())
-                        + " is " + state.get().status() + ": restarting it from its savepoint " + savepoint.get());
+                tools.events()
+                        .normal(
+                                pass.job(),
+                                JobEvents.STRANDED_RUNNER,
+                                "runner "
+                                        + RunnerResources.runnerName(pass.job())
+                                        + " is "
+                                        + state.get().status()
+                                        + ": restarting it from its savepoint "
+                                        + savepoint.get());
                 pass.write(st -> st.lastSavepoint = savepoint.get());
             }
         }
@@ -217,11 +263,12 @@ final class RunnerExecutor {
 
     /**
      * The spec of a job whose run ended changed: the desired runner is applied without a savepoint
-     * ({@link JobEnd}: the runner resumes from its storage's newest snapshot, none in a new storage);
-     * the ended run stays recorded until its replacement answers. A change that leaves the pod as it
-     * was leaves the ended runner: its end is recorded for the new spec.
+     * ({@link JobEnd}: the runner resumes from its storage's newest snapshot, none in a new
+     * storage); the ended run stays recorded until its replacement answers. A change that leaves
+     * the pod as it was leaves the ended runner: its end is recorded for the new spec.
      */
-    private Duration runAgain(ReconcileStatus pass, Map<String, Integer> target, Optional<Deployment> existing) {
+    private Duration runAgain(
+            ReconcileStatus pass, Map<String, Integer> target, Optional<Deployment> existing) {
         Deployment desired = RunnerDeployment.desired(pass.job(), new TreeMap<>(target), null);
         if (existing.isPresent() && tools.cluster().upToDate(desired, existing.get())) {
             pass.write(st -> st.endedGeneration = pass.job().getMetadata().getGeneration());
@@ -234,24 +281,32 @@ final class RunnerExecutor {
 
     /** Takes over a runner whose status does not say how it was deployed: as it runs now. */
     private static void adopt(ReconcileStatus pass, Map<String, Integer> target) {
-        pass.write(st -> {
-            st.deployedParallelism = new TreeMap<>(st.parallelism.isEmpty() ? target : st.parallelism);
-            st.deployedSavepoint = st.lastSavepoint;
-            if (st.parallelism.isEmpty()) {
-                st.parallelism = new TreeMap<>(target);
-            }
-        });
+        pass.write(
+                st -> {
+                    st.deployedParallelism =
+                            new TreeMap<>(st.parallelism.isEmpty() ? target : st.parallelism);
+                    st.deployedSavepoint = st.lastSavepoint;
+                    if (st.parallelism.isEmpty()) {
+                        st.parallelism = new TreeMap<>(target);
+                    }
+                });
     }
 
-    private void deploy(ReconcileStatus pass, Map<String, Integer> parallelism, String savepoint, Deployment existing) {
-        tools.cluster().apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
-        pass.write(st -> {
-            st.deployedParallelism = new TreeMap<>(parallelism);
-            st.deployedSavepoint = savepoint;
-            st.resizedPod = null;
-            st.resizedSlots = null;
-            st.parallelism = new TreeMap<>(parallelism);
-        });
+    private void deploy(
+            ReconcileStatus pass,
+            Map<String, Integer> parallelism,
+            String savepoint,
+            Deployment existing) {
+        tools.cluster()
+                .apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
+        pass.write(
+                st -> {
+                    st.deployedParallelism = new TreeMap<>(parallelism);
+                    st.deployedSavepoint = savepoint;
+                    st.resizedPod = null;
+                    st.resizedSlots = null;
+                    st.parallelism = new TreeMap<>(parallelism);
+                });
     }
 
     /**
@@ -262,12 +317,15 @@ final class RunnerExecutor {
     static Map<String, Integer> target(StreamJob job) {
         StreamJobStatus st = ReconcileStatus.statusOf(job);
         Map<String, Integer> target = new TreeMap<>(job.getSpec().parallelism);
-        st.desiredParallelism.forEach((op, p) -> {
-            if (st.specParallelism.isEmpty()
-                    || Objects.equals(st.specParallelism.get(op), job.getSpec().parallelism.get(op))) {
-                target.put(op, p);
-            }
-        });
+        st.desiredParallelism.forEach(
+                (op, p) -> {
+                    if (st.specParallelism.isEmpty()
+                            || Objects.equals(
+                                    st.specParallelism.get(op),
+                                    job.getSpec().parallelism.get(op))) {
+                        target.put(op, p);
+                    }
+                });
         return target;
     }
 

@@ -10,23 +10,26 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The runner's pod template in three layers, each overriding the one before: defaults that pass
- * Pod Security {@code restricted} (non-root user, RuntimeDefault seccomp, no privilege escalation,
+ * The runner's pod template in three layers, each overriding the one before: defaults that pass Pod
+ * Security {@code restricted} (non-root user, RuntimeDefault seccomp, no privilege escalation,
  * every capability dropped); the user's {@code spec.podTemplate} (image pull secrets, node
  * selector, tolerations, affinity, service account, env, volumes, labels, ...); and what the
- * operator owns (the runner container's image, command, arguments, ports, probe, resources, its
- * own volumes and env, the selector labels). Objects merge field by field; lists whose items have
- * a {@code name} (containers, volumes, env, volumeMounts, imagePullSecrets) merge item by item by
+ * operator owns (the runner container's image, command, arguments, ports, probe, resources, its own
+ * volumes and env, the selector labels). Objects merge field by field; lists whose items have a
+ * {@code name} (containers, volumes, env, volumeMounts, imagePullSecrets) merge item by item by
  * name; other lists of objects (tolerations, envFrom) are concatenated; lists of plain values
  * (command, args) are replaced.
  */
 final class RunnerPodTemplate {
-    private RunnerPodTemplate() {
-    }
+    private RunnerPodTemplate() {}
 
-    /** {@code owned} over {@code user} (may be null) over the restricted defaults for the container {@code container}. */
+    /**
+     * {@code owned} over {@code user} (may be null) over the restricted defaults for the container
+     * {@code container}.
+     */
     static PodTemplateSpec merge(PodTemplateSpec owned, PodTemplateSpec user, String container) {
-        JsonNode merged = overlay(tree(restrictedDefaults(container)), user == null ? null : tree(user));
+        JsonNode merged =
+                overlay(tree(restrictedDefaults(container)), user == null ? null : tree(user));
         merged = overlay(merged, tree(owned));
         return Serialization.jsonMapper().convertValue(merged, PodTemplateSpec.class);
     }
@@ -34,23 +37,43 @@ final class RunnerPodTemplate {
     /**
      * What Pod Security {@code restricted} requires, as defaults: the pod runs as the runner
      * image's non-root user with the RuntimeDefault seccomp profile; the runner container may not
-     * escalate privileges and drops every capability. The fsGroup makes a claim writable for that user.
+     * escalate privileges and drops every capability. The fsGroup makes a claim writable for that
+     * user.
      */
     static PodTemplateSpec restrictedDefaults(String container) {
-        return new PodTemplateSpecBuilder().withNewSpec().withNewSecurityContext().withRunAsNonRoot(true)
-                .withRunAsUser(RunnerDeployment.RUNNER_UID).withRunAsGroup(RunnerDeployment.RUNNER_UID)
-                .withFsGroup(RunnerDeployment.RUNNER_UID).withNewSeccompProfile().withType("RuntimeDefault")
-                .endSeccompProfile().endSecurityContext()
-                .addNewContainer().withName(container).withNewSecurityContext().withAllowPrivilegeEscalation(false)
-                .withRunAsNonRoot(true).withNewCapabilities().withDrop("ALL").endCapabilities()
-                .endSecurityContext().endContainer().endSpec().build();
+        return new PodTemplateSpecBuilder()
+                .withNewSpec()
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true)
+                .withRunAsUser(RunnerDeployment.RUNNER_UID)
+                .withRunAsGroup(RunnerDeployment.RUNNER_UID)
+                .withFsGroup(RunnerDeployment.RUNNER_UID)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .addNewContainer()
+                .withName(container)
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withRunAsNonRoot(true)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext()
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     private static JsonNode tree(Object value) {
         return Serialization.jsonMapper().valueToTree(value);
     }
 
-    /** {@code top} over {@code base}: see the class comment; a null or missing {@code top} keeps {@code base}. */
+    /**
+     * {@code top} over {@code base}: see the class comment; a null or missing {@code top} keeps
+     * {@code base}.
+     */
     static JsonNode overlay(JsonNode base, JsonNode top) {
         if (top == null || top.isNull() || top.isMissingNode()) {
             return base;

@@ -10,10 +10,10 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -27,19 +27,29 @@ import java.util.Map;
 final class RunnerResources {
     /** The runner's metrics and control API port (the engine's --metrics-port). */
     static final int API_PORT = 9249;
+
     static final String CONFIG_FILE = "job.json";
     static final String AUTOSCALER_FILE = "autoscaler.json";
-    /** The runner reads its control API token from this variable and requires {@code Authorization: Bearer <token>}. */
+
+    /**
+     * The runner reads its control API token from this variable and requires {@code Authorization:
+     * Bearer <token>}.
+     */
     static final String TOKEN_ENV = "FLOWSCALE_RUNNER_TOKEN";
+
     static final String TOKEN_KEY = "token";
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    private static final ObjectMapper JSON =
+            new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
-    private RunnerResources() {
-    }
+    private RunnerResources() {}
 
-    /** The runner's Deployment and Service (a DNS-1035 label of at most 63 characters: {@link RunnerNames}). */
+    /**
+     * The runner's Deployment and Service (a DNS-1035 label of at most 63 characters: {@link
+     * RunnerNames}).
+     */
     static String runnerName(StreamJob job) {
         return RunnerNames.resourceName(job.getMetadata().getName(), "-runner");
     }
@@ -56,7 +66,8 @@ final class RunnerResources {
     static Map<String, String> selector(StreamJob job) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("app.kubernetes.io/name", "flowscale-runner");
-        labels.put("app.kubernetes.io/instance", RunnerNames.labelValue(job.getMetadata().getName()));
+        labels.put(
+                "app.kubernetes.io/instance", RunnerNames.labelValue(job.getMetadata().getName()));
         return labels;
     }
 
@@ -67,14 +78,23 @@ final class RunnerResources {
     }
 
     static ObjectMeta metadata(StreamJob job, String name) {
-        return new ObjectMetaBuilder().withName(name).withNamespace(job.getMetadata().getNamespace())
-                .withLabels(labels(job)).withOwnerReferences(ownerReference(job)).build();
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels(job))
+                .withOwnerReferences(ownerReference(job))
+                .build();
     }
 
     static OwnerReference ownerReference(StreamJob job) {
-        return new OwnerReferenceBuilder().withApiVersion(job.getApiVersion()).withKind(job.getKind())
-                .withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
-                .withController(true).withBlockOwnerDeletion(true).build();
+        return new OwnerReferenceBuilder()
+                .withApiVersion(job.getApiVersion())
+                .withKind(job.getKind())
+                .withName(job.getMetadata().getName())
+                .withUid(job.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
     }
 
     /** The job's configuration as the runner runs it, and the autoscaler settings apart. */
@@ -85,38 +105,64 @@ final class RunnerResources {
         runner.put("parallelism", parallelism);
         runner.put("resources", job.getSpec().resources);
         runner.put("savepoints", job.getSpec().savepoints);
-        return new ConfigMapBuilder().withMetadata(metadata(job, configName(job)))
+        return new ConfigMapBuilder()
+                .withMetadata(metadata(job, configName(job)))
                 .addToData(CONFIG_FILE, json(job, runner))
-                .addToData(AUTOSCALER_FILE, json(job, job.getSpec().autoscaler)).build();
+                .addToData(AUTOSCALER_FILE, json(job, job.getSpec().autoscaler))
+                .build();
     }
 
     static Service service(StreamJob job) {
-        return new ServiceBuilder().withMetadata(metadata(job, runnerName(job)))
-                // A Service routes only to ready pods unless told otherwise; the operator must reach a runner
-                // that is not ready to learn why: stopped with a savepoint, or its job finished or failed.
-                .withNewSpec().withSelector(selector(job)).withPublishNotReadyAddresses(true)
-                .addNewPort().withName("http").withPort(API_PORT).withNewTargetPort("http").endPort()
-                .endSpec().build();
+        return new ServiceBuilder()
+                .withMetadata(metadata(job, runnerName(job)))
+                // A Service routes only to ready pods unless told otherwise; the operator must
+                // reach a runner
+                // that is not ready to learn why: stopped with a savepoint, or its job finished or
+                // failed.
+                .withNewSpec()
+                .withSelector(selector(job))
+                .withPublishNotReadyAddresses(true)
+                .addNewPort()
+                .withName("http")
+                .withPort(API_PORT)
+                .withNewTargetPort("http")
+                .endPort()
+                .endSpec()
+                .build();
     }
 
     /**
      * The job's token Secret with a new random token (32 bytes, base64url). Written only when it
-     * does not exist ({@link RunnerCluster#apply} never replaces a Secret), so a job keeps its token.
+     * does not exist ({@link RunnerCluster#apply} never replaces a Secret), so a job keeps its
+     * token.
      */
     static Secret tokenSecret(StreamJob job) {
         byte[] token = new byte[32];
         RANDOM.nextBytes(token);
-        return new SecretBuilder().withMetadata(metadata(job, tokenName(job))).withType("Opaque")
-                .addToData(TOKEN_KEY, Base64.getEncoder().encodeToString(Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString(token).getBytes(StandardCharsets.US_ASCII))).build();
+        return new SecretBuilder()
+                .withMetadata(metadata(job, tokenName(job)))
+                .withType("Opaque")
+                .addToData(
+                        TOKEN_KEY,
+                        Base64.getEncoder()
+                                .encodeToString(
+                                        Base64.getUrlEncoder()
+                                                .withoutPadding()
+                                                .encodeToString(token)
+                                                .getBytes(StandardCharsets.US_ASCII)))
+                .build();
     }
 
     private static String json(StreamJob job, Object value) {
         try {
             return JSON.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new OperatorException("StreamJob " + job.getMetadata().getName()
-                    + ": cannot write its configuration as JSON: " + e.getMessage(), e);
+            throw new OperatorException(
+                    "StreamJob "
+                            + job.getMetadata().getName()
+                            + ": cannot write its configuration as JSON: "
+                            + e.getMessage(),
+                    e);
         }
     }
 }

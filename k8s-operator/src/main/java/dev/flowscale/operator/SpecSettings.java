@@ -21,10 +21,10 @@ import java.util.Map;
 final class SpecSettings {
 
     static final String PREFIX = "spec.autoscaler.";
-    private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
-    private SpecSettings() {
-    }
+    private SpecSettings() {}
 
     /** The texts of the settings the spec sets. */
     static Map<Setting, String> texts(AutoscalerSpec spec) {
@@ -33,8 +33,17 @@ final class SpecSettings {
             return texts;
         }
         Map<?, ?> fields = JSON.convertValue(spec, Map.class);
-        fields.forEach((name, value) -> texts.put(Setting.named(name.toString()).orElseThrow(() ->
-                new OperatorException(PREFIX + name + " is not a setting of the settings table")), value.toString()));
+        fields.forEach(
+                (name, value) ->
+                        texts.put(
+                                Setting.named(name.toString())
+                                        .orElseThrow(
+                                                () ->
+                                                        new OperatorException(
+                                                                PREFIX
+                                                                        + name
+                                                                        + " is not a setting of the settings table")),
+                                value.toString()));
         return texts;
     }
 
@@ -43,17 +52,21 @@ final class SpecSettings {
         Map<String, Object> fields = new LinkedHashMap<>();
         for (Setting s : Setting.values()) {
             String text = s.defaultText(Setting.Profile.CLUSTER);
-            fields.put(s.field(), switch (s.kind()) {
-                case FRACTION -> Double.valueOf(text);
-                case COUNT -> Integer.valueOf(text);
-                case FLAG -> Boolean.valueOf(text);
-                case MODE, DURATION -> text;
-            });
+            fields.put(
+                    s.field(),
+                    switch (s.kind()) {
+                        case FRACTION -> Double.valueOf(text);
+                        case COUNT -> Integer.valueOf(text);
+                        case FLAG -> Boolean.valueOf(text);
+                        case MODE, DURATION -> text;
+                    });
         }
         return JSON.convertValue(fields, AutoscalerSpec.class);
     }
 
-    /** The resolved settings of a spec whose fields are all set (after {@link AutoscalerDefaults}). */
+    /**
+     * The resolved settings of a spec whose fields are all set (after {@link AutoscalerDefaults}).
+     */
     static SettingValues values(AutoscalerSpec resolved) {
         try {
             return SettingValues.resolve(texts(resolved), PREFIX, Setting.Profile.CLUSTER);
@@ -62,14 +75,23 @@ final class SpecSettings {
         }
     }
 
-    /** Problems of the settings a spec sets, each naming its field and the fix; min and max checked together when both are set. */
+    /**
+     * Problems of the settings a spec sets, each naming its field and the fix; min and max checked
+     * together when both are set.
+     */
     static List<String> problems(AutoscalerSpec spec) {
         List<String> problems = new ArrayList<>();
         Map<Setting, String> given = texts(spec);
         given.forEach((s, text) -> check(Map.of(s, text), problems));
-        if (given.containsKey(Setting.MIN_PARALLELISM) && given.containsKey(Setting.MAX_PARALLELISM)) {
-            check(Map.of(Setting.MIN_PARALLELISM, given.get(Setting.MIN_PARALLELISM), Setting.MAX_PARALLELISM,
-                    given.get(Setting.MAX_PARALLELISM)), problems);
+        if (given.containsKey(Setting.MIN_PARALLELISM)
+                && given.containsKey(Setting.MAX_PARALLELISM)) {
+            check(
+                    Map.of(
+                            Setting.MIN_PARALLELISM,
+                            given.get(Setting.MIN_PARALLELISM),
+                            Setting.MAX_PARALLELISM,
+                            given.get(Setting.MAX_PARALLELISM)),
+                    problems);
         }
         return problems;
     }

@@ -18,8 +18,7 @@ final class SpecValidator {
     /** The runner's built-in jobs (the runner API's list, which the engine's catalogue uses). */
     static final Set<String> BUILTIN_JOBS = Set.copyOf(RunnerJobs.BUILTIN);
 
-    private SpecValidator() {
-    }
+    private SpecValidator() {}
 
     static List<String> problems(StreamJobSpec spec) {
         List<String> problems = new ArrayList<>();
@@ -34,14 +33,20 @@ final class SpecValidator {
         checkParallelism(spec.parallelism, spec.autoscaler, problems);
         problems.addAll(autoscalerProblems(spec.autoscaler));
         checkResources(spec, problems);
-        if (spec.savepoints == null || blank(spec.savepoints.path) || !spec.savepoints.path.startsWith("/")) {
-            problems.add("spec.savepoints.path must be an absolute path in the runner container, e.g."
-                    + " /flowscale/savepoints");
+        if (spec.savepoints == null
+                || blank(spec.savepoints.path)
+                || !spec.savepoints.path.startsWith("/")) {
+            problems.add(
+                    "spec.savepoints.path must be an absolute path in the runner container, e.g."
+                            + " /flowscale/savepoints");
         }
-        if (spec.savepoints != null && blank(spec.savepoints.claimName) && !spec.savepoints.ephemeral) {
-            problems.add("spec.savepoints.claimName is empty: without a PersistentVolumeClaim the job's checkpoints"
-                    + " and savepoints are lost with its pod; name a claim, or set spec.savepoints.ephemeral: true"
-                    + " for a demo");
+        if (spec.savepoints != null
+                && blank(spec.savepoints.claimName)
+                && !spec.savepoints.ephemeral) {
+            problems.add(
+                    "spec.savepoints.claimName is empty: without a PersistentVolumeClaim the job's checkpoints"
+                            + " and savepoints are lost with its pod; name a claim, or set spec.savepoints.ephemeral: true"
+                            + " for a demo");
         }
         checkRetain(spec, problems);
         checkRescaling(spec, problems);
@@ -50,10 +55,17 @@ final class SpecValidator {
 
     private static void checkJob(JobSpec job, List<String> problems) {
         if (job == null || blank(job.builtin) == blank(job.mainClass)) {
-            problems.add("spec.job must set exactly one of builtin (one of " + BUILTIN_JOBS + ") and mainClass");
+            problems.add(
+                    "spec.job must set exactly one of builtin (one of "
+                            + BUILTIN_JOBS
+                            + ") and mainClass");
         } else if (!blank(job.builtin) && !BUILTIN_JOBS.contains(job.builtin)) {
-            problems.add("spec.job.builtin '" + job.builtin + "' is not a built-in job: use one of "
-                    + BUILTIN_JOBS.stream().sorted().toList() + " or set spec.job.mainClass");
+            problems.add(
+                    "spec.job.builtin '"
+                            + job.builtin
+                            + "' is not a built-in job: use one of "
+                            + BUILTIN_JOBS.stream().sorted().toList()
+                            + " or set spec.job.mainClass");
         } else {
             checkArgs(job, problems);
         }
@@ -70,40 +82,58 @@ final class SpecValidator {
         for (String arg : args) {
             String field = OPERATOR_OPTIONS.get(arg);
             if (field != null) {
-                problems.add("spec.job.args must not set " + arg + ": the operator sets it; use " + field);
+                problems.add(
+                        "spec.job.args must not set "
+                                + arg
+                                + ": the operator sets it; use "
+                                + field);
             }
         }
     }
 
     /** Runner options the operator passes, with where the user sets what they control. */
-    private static final Map<String, String> OPERATOR_OPTIONS = Map.of(
-            "--parallelism", "spec.parallelism",
-            "--savepoint-dir", "spec.savepoints",
-            "--restore-from", "spec.suspend (the operator restores from the last savepoint)",
-            "--metrics-port", "the runner Service (port 9249)",
-            "--job-name", "metadata.name (the job is named <namespace>/<name>)",
-            "--after-stop", "nothing: the operator keeps stopped runners until it replaces their pods",
-            "--checkpoint-interval", "spec.savepoints.checkpointInterval",
-            "--retain", "spec.savepoints.retain");
+    private static final Map<String, String> OPERATOR_OPTIONS =
+            Map.of(
+                    "--parallelism", "spec.parallelism",
+                    "--savepoint-dir", "spec.savepoints",
+                    "--restore-from",
+                            "spec.suspend (the operator restores from the last savepoint)",
+                    "--metrics-port", "the runner Service (port 9249)",
+                    "--job-name", "metadata.name (the job is named <namespace>/<name>)",
+                    "--after-stop",
+                            "nothing: the operator keeps stopped runners until it replaces their pods",
+                    "--checkpoint-interval", "spec.savepoints.checkpointInterval",
+                    "--retain", "spec.savepoints.retain");
 
-    private static void checkParallelism(Map<String, Integer> parallelism, AutoscalerSpec autoscaler,
-                                         List<String> problems) {
+    private static void checkParallelism(
+            Map<String, Integer> parallelism, AutoscalerSpec autoscaler, List<String> problems) {
         if (parallelism == null) {
             return;
         }
-        int max = autoscaler == null || autoscaler.maxParallelism == null ? Integer.MAX_VALUE
-                : autoscaler.maxParallelism;
-        parallelism.forEach((operator, p) -> {
-            if (p == null || p < 1 || p > max) {
-                problems.add("spec.parallelism." + operator + " is " + p + ": set it between 1 and"
-                        + " spec.autoscaler.maxParallelism (" + max + ")");
-            }
-        });
+        int max =
+                autoscaler == null || autoscaler.maxParallelism == null
+                        ? Integer.MAX_VALUE
+                        : autoscaler.maxParallelism;
+        parallelism.forEach(
+                (operator, p) -> {
+                    if (p == null || p < 1 || p > max) {
+                        problems.add(
+                                "spec.parallelism."
+                                        + operator
+                                        + " is "
+                                        + p
+                                        + ": set it between 1 and"
+                                        + " spec.autoscaler.maxParallelism ("
+                                        + max
+                                        + ")");
+                    }
+                });
     }
 
     /**
-     * Problems of the autoscaler settings that are set (the reconciler checks them after
-     * {@link AutoscalerDefaults} filled in the rest, so a job's min and a default max are checked together).
+     * Problems of the autoscaler settings that are set (the reconciler checks them after {@link
+     * AutoscalerDefaults} filled in the rest, so a job's min and a default max are checked
+     * together).
      */
     static List<String> autoscalerProblems(AutoscalerSpec a) {
         return SpecSettings.problems(a);
@@ -120,9 +150,14 @@ final class SpecValidator {
     private static void checkRetain(StreamJobSpec spec, List<String> problems) {
         Integer retain = spec.savepoints == null ? null : spec.savepoints.retain;
         if (retain != null && (retain < 1 || retain > RunnerDefaults.MAX_RETAIN)) {
-            problems.add("spec.savepoints.retain is " + retain + ": set how many checkpoints and savepoints the"
-                    + " runner keeps, from 1 to " + RunnerDefaults.MAX_RETAIN + " (at least 1: the newest is"
-                    + " what a restart restores from)");
+            problems.add(
+                    "spec.savepoints.retain is "
+                            + retain
+                            + ": set how many checkpoints and savepoints the"
+                            + " runner keeps, from 1 to "
+                            + RunnerDefaults.MAX_RETAIN
+                            + " (at least 1: the newest is"
+                            + " what a restart restores from)");
         }
     }
 
@@ -131,10 +166,14 @@ final class SpecValidator {
             return;
         }
         positiveDuration("spec.rescaling.retryBackoff", spec.rescaling.retryBackoff, problems);
-        positiveDuration("spec.rescaling.maxRetryBackoff", spec.rescaling.maxRetryBackoff, problems);
+        positiveDuration(
+                "spec.rescaling.maxRetryBackoff", spec.rescaling.maxRetryBackoff, problems);
     }
 
-    /** A wait of 0 would retry an unschedulable scale-up in a loop, which is what the backoff prevents. */
+    /**
+     * A wait of 0 would retry an unschedulable scale-up in a loop, which is what the backoff
+     * prevents.
+     */
     private static void positiveDuration(String field, String text, List<String> problems) {
         int before = problems.size();
         duration(field, text, problems);
@@ -157,10 +196,12 @@ final class SpecValidator {
     private static void quantity(String field, String text, List<String> problems) {
         try {
             if (Quantity.getAmountInBytes(new Quantity(text)).signum() <= 0) {
-                problems.add(field + " is " + text + ": set a positive quantity, e.g. 250m or 256Mi");
+                problems.add(
+                        field + " is " + text + ": set a positive quantity, e.g. 250m or 256Mi");
             }
         } catch (RuntimeException e) {
-            problems.add(field + " is '" + text + "': set a Kubernetes quantity, e.g. 250m or 256Mi");
+            problems.add(
+                    field + " is '" + text + "': set a Kubernetes quantity, e.g. 250m or 256Mi");
         }
     }
 

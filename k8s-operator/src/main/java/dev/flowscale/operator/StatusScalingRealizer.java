@@ -3,9 +3,9 @@ package dev.flowscale.operator;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingRealizer;
 import java.util.Map;
 import java.util.TreeMap;
-import dev.flowscale.policy.api.ScalingRealizer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -14,7 +14,8 @@ import java.util.concurrent.CompletionStage;
  * writes parallelism overrides for its reconciler to apply): a SCALE decision is only recorded as
  * {@code status.desiredParallelism} (the status write is itself an event for the reconciler, which
  * watches status too; the reconcile asked for here only comes sooner); the reconciler changes the
- * runner and reports the end through {@link #finished}, which completes the stage the loop waits on.
+ * runner and reports the end through {@link #finished}, which completes the stage the loop waits
+ * on.
  */
 final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
     private final JobStatusStore store;
@@ -34,11 +35,18 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
     @Override
     public synchronized CompletionStage<Void> realize(ScalingDecision decision) {
         Map<String, Integer> changes = new TreeMap<>();
-        decision.operators().values().stream().filter(OperatorDecision::changes)
+        decision.operators().values().stream()
+                .filter(OperatorDecision::changes)
                 .forEach(op -> changes.put(op.operatorId(), op.newParallelism()));
-        if (store.edit(namespace, name, status -> status.desiredParallelism.putAll(changes)) == null) {
-            return CompletableFuture.failedFuture(new OperatorException("StreamJob " + namespace + "/" + name
-                    + " was deleted before its rescale was recorded"));
+        if (store.edit(namespace, name, status -> status.desiredParallelism.putAll(changes))
+                == null) {
+            return CompletableFuture.failedFuture(
+                    new OperatorException(
+                            "StreamJob "
+                                    + namespace
+                                    + "/"
+                                    + name
+                                    + " was deleted before its rescale was recorded"));
         }
         requested = changes;
         inFlight = new CompletableFuture<>();
@@ -54,8 +62,13 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
         if (done != null && succeeded) {
             done.complete(null);
         } else if (done != null) {
-            done.completeExceptionally(new OperatorException("StreamJob " + namespace + "/" + name
-                    + ": the rescale failed; see status.lastRescale"));
+            done.completeExceptionally(
+                    new OperatorException(
+                            "StreamJob "
+                                    + namespace
+                                    + "/"
+                                    + name
+                                    + ": the rescale failed; see status.lastRescale"));
         }
     }
 
@@ -66,7 +79,9 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
      */
     synchronized void settled(StreamJob job) {
         var status = job.getStatus();
-        if (inFlight == null || status == null || status.pending != null
+        if (inFlight == null
+                || status == null
+                || status.pending != null
                 || !status.desiredParallelism.entrySet().containsAll(requested.entrySet())) {
             return;
         }
@@ -80,8 +95,13 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
     @Override
     public synchronized void close() {
         if (inFlight != null) {
-            inFlight.completeExceptionally(new OperatorException("StreamJob " + namespace + "/" + name
-                    + ": the autoscaler loop stopped; the rescale it recorded goes on in the reconciler"));
+            inFlight.completeExceptionally(
+                    new OperatorException(
+                            "StreamJob "
+                                    + namespace
+                                    + "/"
+                                    + name
+                                    + ": the autoscaler loop stopped; the rescale it recorded goes on in the reconciler"));
             inFlight = null;
         }
     }

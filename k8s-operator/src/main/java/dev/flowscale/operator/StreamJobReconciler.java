@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * Failed with a Degraded condition and one Warning Event per distinct problem; it is not retried
  * until the spec changes (a missing savepoint claim is checked again every minute).
  */
-// Not generation-aware: the autoscaler records its decisions in status, and they must trigger a pass.
+// Not generation-aware: the autoscaler records its decisions in status, and they must trigger a
+// pass.
 @ControllerConfiguration(name = StreamJobReconciler.NAME, generationAwareEventProcessing = false)
 public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private static final Logger LOG = LoggerFactory.getLogger(StreamJobReconciler.class);
@@ -53,10 +54,18 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final AutoscalerDefaults defaults;
     private final RunnerDefaults runnerDefaults;
     private final RunnerHealth health;
-    private final SimpleInboundEventSource<StreamJob> decisions = new SimpleInboundEventSource<>("decisions");
+    private final SimpleInboundEventSource<StreamJob> decisions =
+            new SimpleInboundEventSource<>("decisions");
 
-    StreamJobReconciler(RunnerCluster cluster, JobEvents events, AutoscalerLoops loops, RunnerExecutor executor,
-                        AutoscalerDefaults defaults, RunnerDefaults runnerDefaults, RunnerHealth health, Clock clock) {
+    StreamJobReconciler(
+            RunnerCluster cluster,
+            JobEvents events,
+            AutoscalerLoops loops,
+            RunnerExecutor executor,
+            AutoscalerDefaults defaults,
+            RunnerDefaults runnerDefaults,
+            RunnerHealth health,
+            Clock clock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.events = Objects.requireNonNull(events, "events");
         this.loops = Objects.requireNonNull(loops, "loops");
@@ -68,27 +77,41 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     }
 
     @Override
-    public List<EventSource<?, StreamJob>> prepareEventSources(EventSourceContext<StreamJob> context) {
-        List<EventSource<?, StreamJob>> sources = new ArrayList<>(List.of(decisions, informer(Deployment.class, context),
-                informer(ConfigMap.class, context), informer(Service.class, context)));
+    public List<EventSource<?, StreamJob>> prepareEventSources(
+            EventSourceContext<StreamJob> context) {
+        List<EventSource<?, StreamJob>> sources =
+                new ArrayList<>(
+                        List.of(
+                                decisions,
+                                informer(Deployment.class, context),
+                                informer(ConfigMap.class, context),
+                                informer(Service.class, context)));
         sources.addAll(health.eventSources(context));
         return sources;
     }
 
-    private static <R extends HasMetadata> InformerEventSource<R, StreamJob> informer(Class<R> type,
-                                                                                     EventSourceContext<StreamJob> c) {
-        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, StreamJob.class)
-                .withLabelSelector(MANAGED).build(), c);
+    private static <R extends HasMetadata> InformerEventSource<R, StreamJob> informer(
+            Class<R> type, EventSourceContext<StreamJob> c) {
+        return new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(type, StreamJob.class)
+                        .withLabelSelector(MANAGED)
+                        .build(),
+                c);
     }
 
     @Override
     public UpdateControl<StreamJob> reconcile(StreamJob job, Context<StreamJob> context) {
-        ReconcileStatus pass = new ReconcileStatus(runnerDefaults.resolveJob(defaults.resolveJob(job)), context);
+        ReconcileStatus pass =
+                new ReconcileStatus(runnerDefaults.resolveJob(defaults.resolveJob(job)), context);
         Duration recheck = apply(pass, context);
         ResourceID id = ResourceID.fromResource(job);
-        loops.reconcile(pass.job(), new AutoscalerLoops.JobHandle(() -> decisions.propagateEvent(id),
-                () -> context.getPrimaryCache().get(id).isPresent()));
-        return recheck == null ? UpdateControl.noUpdate()
+        loops.reconcile(
+                pass.job(),
+                new AutoscalerLoops.JobHandle(
+                        () -> decisions.propagateEvent(id),
+                        () -> context.getPrimaryCache().get(id).isPresent()));
+        return recheck == null
+                ? UpdateControl.noUpdate()
                 : UpdateControl.<StreamJob>noUpdate().rescheduleAfter(recheck);
     }
 
@@ -96,22 +119,40 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         StreamJob job = pass.job();
         List<String> problems = SpecValidator.problems(job.getSpec());
         if (!problems.isEmpty()) {
-            return fail(pass, JobEvents.INVALID_SPEC, "StreamJob " + name(job) + ": " + String.join("; ", problems),
+            return fail(
+                    pass,
+                    JobEvents.INVALID_SPEC,
+                    "StreamJob " + name(job) + ": " + String.join("; ", problems),
                     null);
         }
         String claim = job.getSpec().savepoints.claimName;
         if (claim != null && !claim.isBlank() && !cluster.claimExists(namespace(job), claim)) {
-            return fail(pass, JobEvents.SAVEPOINT_CLAIM_MISSING, "StreamJob " + name(job)
-                    + ": PersistentVolumeClaim '" + claim + "' (spec.savepoints.claimName) does not exist in namespace "
-                    + namespace(job) + ": create it or correct the name", CLAIM_RECHECK);
+            return fail(
+                    pass,
+                    JobEvents.SAVEPOINT_CLAIM_MISSING,
+                    "StreamJob "
+                            + name(job)
+                            + ": PersistentVolumeClaim '"
+                            + claim
+                            + "' (spec.savepoints.claimName) does not exist in namespace "
+                            + namespace(job)
+                            + ": create it or correct the name",
+                    CLAIM_RECHECK);
         }
-        cluster.apply(RunnerResources.tokenSecret(job), null); // created once: the runner's control API token
-        cluster.apply(RunnerResources.service(job), context.getSecondaryResource(Service.class).orElse(null));
+        cluster.apply(
+                RunnerResources.tokenSecret(job),
+                null); // created once: the runner's control API token
+        cluster.apply(
+                RunnerResources.service(job),
+                context.getSecondaryResource(Service.class).orElse(null));
         Duration recheck = executor.execute(pass, context.getSecondaryResource(Deployment.class));
-        cluster.apply(RunnerResources.configMap(pass.job(), pass.status().parallelism),
+        cluster.apply(
+                RunnerResources.configMap(pass.job(), pass.status().parallelism),
                 context.getSecondaryResource(ConfigMap.class).orElse(null));
         Duration observed = observe(pass, context);
-        return recheck == null ? observed : observed == null || recheck.compareTo(observed) < 0 ? recheck : observed;
+        return recheck == null
+                ? observed
+                : observed == null || recheck.compareTo(observed) < 0 ? recheck : observed;
     }
 
     /**
@@ -119,14 +160,28 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
      * written at all); the SDK retries with back-off.
      */
     @Override
-    public ErrorStatusUpdateControl<StreamJob> updateErrorStatus(StreamJob job, Context<StreamJob> context,
-                                                                 Exception e) {
+    public ErrorStatusUpdateControl<StreamJob> updateErrorStatus(
+            StreamJob job, Context<StreamJob> context, Exception e) {
         try {
-            new ReconcileStatus(job, context).write(status -> Conditions.set(status, Conditions.DEGRADED, true,
-                    "ReconcileError", "StreamJob " + name(job) + ": reconciling failed (retrying): " + e.getMessage(),
-                    generation(job), clock.instant()));
+            new ReconcileStatus(job, context)
+                    .write(
+                            status ->
+                                    Conditions.set(
+                                            status,
+                                            Conditions.DEGRADED,
+                                            true,
+                                            "ReconcileError",
+                                            "StreamJob "
+                                                    + name(job)
+                                                    + ": reconciling failed (retrying): "
+                                                    + e.getMessage(),
+                                            generation(job),
+                                            clock.instant()));
         } catch (RuntimeException unreachable) {
-            LOG.warn("StreamJob {}: cannot record the reconcile error in status: {}", name(job), unreachable.toString());
+            LOG.warn(
+                    "StreamJob {}: cannot record the reconcile error in status: {}",
+                    name(job),
+                    unreachable.toString());
         }
         return ErrorStatusUpdateControl.defaultErrorProcessing();
     }
@@ -136,79 +191,159 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         Optional<Deployment> deployment = context.getSecondaryResource(Deployment.class);
         boolean ready = RunnerExecutor.ready(deployment);
         boolean newSpec = !Objects.equals(pass.status().observedGeneration, generation(job));
-        pass.write(status -> {
-            observed(job, status, ready);
-            health.observe(job, deployment, context, status, clock.instant());
-        });
+        pass.write(
+                status -> {
+                    observed(job, status, ready);
+                    health.observe(job, deployment, context, status, clock.instant());
+                });
         StreamJobStatus status = pass.status();
         if (newSpec) {
-            events.normal(pass.job(), JobEvents.DEPLOYED, "runner " + RunnerResources.runnerName(job) + " applied at "
-                    + status.parallelismSummary + " for generation " + generation(job));
+            events.normal(
+                    pass.job(),
+                    JobEvents.DEPLOYED,
+                    "runner "
+                            + RunnerResources.runnerName(job)
+                            + " applied at "
+                            + status.parallelismSummary
+                            + " for generation "
+                            + generation(job));
         }
-        return status.phase == JobPhase.Deploying ? DEPLOYING_RECHECK
+        return status.phase == JobPhase.Deploying
+                ? DEPLOYING_RECHECK
                 : status.phase == JobPhase.Rescaling ? RunnerExecutor.PENDING_RECHECK : null;
     }
 
     private void observed(StreamJob job, StreamJobStatus status, boolean ready) {
         boolean pending = status.pending != null;
         boolean ended = JobEnd.ended(job, status);
-        status.phase = ended ? JobEnd.phase(status.endedAs) : job.getSpec().suspend && !pending ? JobPhase.Suspended
-                : pending ? JobPhase.Rescaling : ready ? JobPhase.Running : JobPhase.Deploying;
+        status.phase =
+                ended
+                        ? JobEnd.phase(status.endedAs)
+                        : job.getSpec().suspend && !pending
+                                ? JobPhase.Suspended
+                                : pending
+                                        ? JobPhase.Rescaling
+                                        : ready ? JobPhase.Running : JobPhase.Deploying;
         status.parallelismSummary = summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
         status.observedGeneration = generation(job);
         if (ended) {
             jobEnded(job, status);
         } else {
-            Conditions.set(status, Conditions.READY, ready && !pending, readyReason(status.phase),
-                    readyMessage(job, status.phase), generation(job), clock.instant());
-            Conditions.set(status, Conditions.DEGRADED, false, "SpecValid", "the spec can run", generation(job),
+            Conditions.set(
+                    status,
+                    Conditions.READY,
+                    ready && !pending,
+                    readyReason(status.phase),
+                    readyMessage(job, status.phase),
+                    generation(job),
+                    clock.instant());
+            Conditions.set(
+                    status,
+                    Conditions.DEGRADED,
+                    false,
+                    "SpecValid",
+                    "the spec can run",
+                    generation(job),
                     clock.instant());
         }
         if (pending) {
-            Conditions.set(status, Conditions.SCALING, true, status.pending.path, "changing the runner ("
-                    + status.pending.reason + ") to " + summary(status.pending.to), generation(job), clock.instant());
+            Conditions.set(
+                    status,
+                    Conditions.SCALING,
+                    true,
+                    status.pending.path,
+                    "changing the runner ("
+                            + status.pending.reason
+                            + ") to "
+                            + summary(status.pending.to),
+                    generation(job),
+                    clock.instant());
         } else if (status.blockedScaleUp != null) {
-            Conditions.set(status, Conditions.SCALING, false, ScaleUpBackoff.REASON,
-                    ScaleUpBackoff.message(status.blockedScaleUp), generation(job), clock.instant());
+            Conditions.set(
+                    status,
+                    Conditions.SCALING,
+                    false,
+                    ScaleUpBackoff.REASON,
+                    ScaleUpBackoff.message(status.blockedScaleUp),
+                    generation(job),
+                    clock.instant());
         } else {
-            Conditions.set(status, Conditions.SCALING, false, status.lastRescale == null ? "Idle"
-                    : status.lastRescale.succeeded ? "Rescaled" : "RescaleFailed", status.lastRescale == null
-                    ? "no rescale in progress" : status.lastRescale.message, generation(job), clock.instant());
+            Conditions.set(
+                    status,
+                    Conditions.SCALING,
+                    false,
+                    status.lastRescale == null
+                            ? "Idle"
+                            : status.lastRescale.succeeded ? "Rescaled" : "RescaleFailed",
+                    status.lastRescale == null
+                            ? "no rescale in progress"
+                            : status.lastRescale.message,
+                    generation(job),
+                    clock.instant());
         }
     }
 
-    /** Not ready, and (failed or cancelled) degraded, for a job whose run ended ({@link JobEnd}). */
+    /**
+     * Not ready, and (failed or cancelled) degraded, for a job whose run ended ({@link JobEnd}).
+     */
     private void jobEnded(StreamJob job, StreamJobStatus status) {
         String reason = JobEnd.reason(status.endedAs);
         String message = JobEnd.message(job, status.endedAs);
-        Conditions.set(status, Conditions.READY, false, reason, message, generation(job), clock.instant());
+        Conditions.set(
+                status, Conditions.READY, false, reason, message, generation(job), clock.instant());
         boolean finished = status.phase == JobPhase.Finished;
-        Conditions.set(status, Conditions.DEGRADED, !finished, finished ? "SpecValid" : reason,
-                finished ? "the spec can run" : message, generation(job), clock.instant());
+        Conditions.set(
+                status,
+                Conditions.DEGRADED,
+                !finished,
+                finished ? "SpecValid" : reason,
+                finished ? "the spec can run" : message,
+                generation(job),
+                clock.instant());
     }
 
-    /** An operator whose spec.parallelism the user changed takes the new value, not the autoscaler's. */
+    /**
+     * An operator whose spec.parallelism the user changed takes the new value, not the
+     * autoscaler's.
+     */
     private static void forgetOverridesOfChangedSpec(StreamJob job, StreamJobStatus status) {
         Map<String, Integer> spec = new TreeMap<>(job.getSpec().parallelism);
         if (!status.specParallelism.isEmpty()) {
-            status.desiredParallelism.keySet().removeIf(op -> !Objects.equals(status.specParallelism.get(op),
-                    spec.get(op)));
+            status.desiredParallelism
+                    .keySet()
+                    .removeIf(op -> !Objects.equals(status.specParallelism.get(op), spec.get(op)));
         }
         status.specParallelism = spec;
     }
 
     private Duration fail(ReconcileStatus pass, String reason, String message, Duration recheck) {
         StreamJob job = pass.job();
-        boolean known = Conditions.find(pass.status(), Conditions.DEGRADED)
-                .map(c -> message.equals(c.getMessage())).orElse(false);
-        pass.write(status -> {
-            status.phase = JobPhase.Failed;
-            status.observedGeneration = generation(job);
-            Conditions.set(status, Conditions.DEGRADED, true, reason, message, generation(job), clock.instant());
-            Conditions.set(status, Conditions.READY, false, reason, "fix the spec: see the Degraded condition",
-                    generation(job), clock.instant());
-        });
+        boolean known =
+                Conditions.find(pass.status(), Conditions.DEGRADED)
+                        .map(c -> message.equals(c.getMessage()))
+                        .orElse(false);
+        pass.write(
+                status -> {
+                    status.phase = JobPhase.Failed;
+                    status.observedGeneration = generation(job);
+                    Conditions.set(
+                            status,
+                            Conditions.DEGRADED,
+                            true,
+                            reason,
+                            message,
+                            generation(job),
+                            clock.instant());
+                    Conditions.set(
+                            status,
+                            Conditions.READY,
+                            false,
+                            reason,
+                            "fix the spec: see the Degraded condition",
+                            generation(job),
+                            clock.instant());
+                });
         if (!known) {
             events.warning(pass.job(), reason, message);
         }
@@ -216,7 +351,9 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     }
 
     static String summary(Map<String, Integer> parallelism) {
-        return parallelism.isEmpty() ? "job defaults" : RunnerDeployment.parallelismArg(new TreeMap<>(parallelism));
+        return parallelism.isEmpty()
+                ? "job defaults"
+                : RunnerDeployment.parallelismArg(new TreeMap<>(parallelism));
     }
 
     private static String readyReason(JobPhase phase) {

@@ -3,12 +3,15 @@ package dev.flowscale.operator;
 import java.util.Optional;
 
 /**
- * One Kubernetes API request as RBAC sees it: API group ("" for the core group), resource (with
- * its subresource, e.g. streamjobs/status) and verb (get, list, watch, create, update, patch,
- * delete, deletecollection).
+ * One Kubernetes API request as RBAC sees it: API group ("" for the core group), resource (with its
+ * subresource, e.g. streamjobs/status) and verb (get, list, watch, create, update, patch, delete,
+ * deletecollection).
  */
 record ApiCall(String group, String resource, String verb) {
-    /** The call a request makes, from its method and path (with query); empty for non-resource paths. */
+    /**
+     * The call a request makes, from its method and path (with query); empty for non-resource
+     * paths.
+     */
     static Optional<ApiCall> of(String method, String pathAndQuery) {
         String[] pq = pathAndQuery.split("\\?", 2);
         String query = pq.length > 1 ? pq[1] : "";
@@ -35,7 +38,10 @@ record ApiCall(String group, String resource, String verb) {
         return Optional.of(new ApiCall(group, resource, verb(method, named, query)));
     }
 
-    /** The namespace a request's path names ({@code .../namespaces/<ns>/...}), or null for a cluster-scoped one. */
+    /**
+     * The namespace a request's path names ({@code .../namespaces/<ns>/...}), or null for a
+     * cluster-scoped one.
+     */
     static String namespace(String pathAndQuery) {
         String[] parts = pathAndQuery.split("\\?", 2)[0].replaceAll("^/+", "").split("/");
         int at = parts[0].equals("api") ? 2 : 3;

@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 class ApiCallTest {
     @Test
     void requestsMapToTheGroupResourceAndVerbRbacChecks() {
-        assertThat(call("GET", "/apis/flowscale.dev/v1alpha1/streamjobs?watch=true&resourceVersion=3"))
+        assertThat(
+                        call(
+                                "GET",
+                                "/apis/flowscale.dev/v1alpha1/streamjobs?watch=true&resourceVersion=3"))
                 .isEqualTo("flowscale.dev/streamjobs watch");
         assertThat(call("GET", "/apis/flowscale.dev/v1alpha1/namespaces/jobs/streamjobs"))
                 .isEqualTo("flowscale.dev/streamjobs list");
@@ -18,7 +21,8 @@ class ApiCallTest {
         assertThat(call("POST", "/api/v1/namespaces/jobs/events")).isEqualTo("core/events create");
         assertThat(call("PATCH", "/apis/apps/v1/namespaces/jobs/deployments/wc-runner"))
                 .isEqualTo("apps/deployments patch");
-        assertThat(call("DELETE", "/api/v1/namespaces/jobs/configmaps")).isEqualTo("core/configmaps deletecollection");
+        assertThat(call("DELETE", "/api/v1/namespaces/jobs/configmaps"))
+                .isEqualTo("core/configmaps deletecollection");
         assertThat(call("GET", "/api/v1/namespaces")).isEqualTo("core/namespaces list");
         assertThat(call("GET", "/api/v1/namespaces/jobs")).isEqualTo("core/namespaces get");
         assertThat(ApiCall.of("GET", "/version")).isEmpty();
@@ -26,10 +30,13 @@ class ApiCallTest {
 
     @Test
     void aRequestsNamespaceIsThePathSegmentAfterNamespacesAndNullForClusterScopedCalls() {
-        assertThat(ApiCall.namespace("/apis/coordination.k8s.io/v1/namespaces/flowscale-system/leases/l"))
+        assertThat(
+                        ApiCall.namespace(
+                                "/apis/coordination.k8s.io/v1/namespaces/flowscale-system/leases/l"))
                 .isEqualTo("flowscale-system");
         assertThat(ApiCall.namespace("/api/v1/namespaces/jobs/events")).isEqualTo("jobs");
-        assertThat(ApiCall.namespace("/apis/flowscale.dev/v1alpha1/streamjobs?watch=true")).isNull();
+        assertThat(ApiCall.namespace("/apis/flowscale.dev/v1alpha1/streamjobs?watch=true"))
+                .isNull();
         assertThat(ApiCall.namespace("/api/v1/namespaces/jobs")).isNull();
     }
 

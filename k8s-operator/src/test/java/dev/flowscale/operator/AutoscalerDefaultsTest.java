@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class AutoscalerDefaultsTest {
     @Test
     void aSettingTheJobLeavesOutTakesTheOperatorsDefaultElseTheBuiltInOne() {
-        AutoscalerDefaults defaults = AutoscalerDefaults.fromJson("{\"mode\":\"auto\",\"maxParallelism\":12}");
+        AutoscalerDefaults defaults =
+                AutoscalerDefaults.fromJson("{\"mode\":\"auto\",\"maxParallelism\":12}");
         AutoscalerSpec job = new AutoscalerSpec();
         job.maxParallelism = 6;
 
@@ -35,18 +36,24 @@ class AutoscalerDefaultsTest {
 
     @Test
     void everySettingOfTheTableIsAFieldOfTheSpecAndEveryFieldASetting() {
-        java.util.Set<String> fields = java.util.Arrays.stream(dev.flowscale.operator.api.AutoscalerSpec.class
-                .getFields()).map(java.lang.reflect.Field::getName).collect(java.util.stream.Collectors.toSet());
-        assertThat(fields).containsExactlyInAnyOrderElementsOf(java.util.Arrays.stream(
-                dev.flowscale.policy.settings.Setting.values()).map(dev.flowscale.policy.settings.Setting::field).toList());
+        java.util.Set<String> fields =
+                java.util.Arrays.stream(dev.flowscale.operator.api.AutoscalerSpec.class.getFields())
+                        .map(java.lang.reflect.Field::getName)
+                        .collect(java.util.stream.Collectors.toSet());
+        assertThat(fields)
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.Arrays.stream(dev.flowscale.policy.settings.Setting.values())
+                                .map(dev.flowscale.policy.settings.Setting::field)
+                                .toList());
     }
 
     @Test
     void theBuiltInDefaultsAreTheTablesClusterColumnAndBuildTheSamePolicyAsTheTable() {
-        dev.flowscale.operator.api.AutoscalerSpec builtIn = AutoscalerDefaults.builtIn().resolve(null);
+        dev.flowscale.operator.api.AutoscalerSpec builtIn =
+                AutoscalerDefaults.builtIn().resolve(null);
 
-        assertThat(JobAutoscaler.policy(builtIn, java.time.Duration.ofSeconds(60))).isEqualTo(
-                dev.flowscale.policy.settings.SettingValues.defaults().policy());
+        assertThat(JobAutoscaler.policy(builtIn, java.time.Duration.ofSeconds(60)))
+                .isEqualTo(dev.flowscale.policy.settings.SettingValues.defaults().policy());
         assertThat(builtIn.catchUp).isEqualTo("5m");
         assertThat(builtIn.skewCorrection).isTrue();
     }
@@ -54,22 +61,30 @@ class AutoscalerDefaultsTest {
     @Test
     void anUnknownFieldOrABadValueNamesTheVariableAndTheField() {
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"maxParalelism\":4}"))
-                .hasMessageContaining(AutoscalerDefaults.ENV).hasMessageContaining("maxParalelism");
+                .hasMessageContaining(AutoscalerDefaults.ENV)
+                .hasMessageContaining("maxParalelism");
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"warmUp\":\"a minute\"}"))
-                .hasMessageContaining(AutoscalerDefaults.ENV + ".warmUp").hasMessageContaining("e.g. 30s");
+                .hasMessageContaining(AutoscalerDefaults.ENV + ".warmUp")
+                .hasMessageContaining("e.g. 30s");
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"minParallelism\":40}"))
-                .hasMessageContaining(AutoscalerDefaults.ENV + ".minParallelism 40 is above " + AutoscalerDefaults.ENV
-                        + ".maxParallelism 32");
+                .hasMessageContaining(
+                        AutoscalerDefaults.ENV
+                                + ".minParallelism 40 is above "
+                                + AutoscalerDefaults.ENV
+                                + ".maxParallelism 32");
         assertThatThrownBy(() -> AutoscalerDefaults.fromJson("{\"mode\":\"fast\"}"))
-                .hasMessageContaining(AutoscalerDefaults.ENV).hasMessageContaining("fast");
+                .hasMessageContaining(AutoscalerDefaults.ENV)
+                .hasMessageContaining("fast");
     }
 
     @Test
     void watchedNamespacesAreACommaSeparatedListOfNamesAndEmptyMeansAll() {
         assertThat(FlowscaleOperator.watchedNamespaces(null)).isEmpty();
         assertThat(FlowscaleOperator.watchedNamespaces("")).isEmpty();
-        assertThat(FlowscaleOperator.watchedNamespaces("team-b, team-a")).containsExactly("team-a", "team-b");
+        assertThat(FlowscaleOperator.watchedNamespaces("team-b, team-a"))
+                .containsExactly("team-a", "team-b");
         assertThatThrownBy(() -> FlowscaleOperator.watchedNamespaces("team-a;team-b"))
-                .hasMessageContaining(FlowscaleOperator.WATCH_NAMESPACES_ENV).hasMessageContaining("team-a;team-b");
+                .hasMessageContaining(FlowscaleOperator.WATCH_NAMESPACES_ENV)
+                .hasMessageContaining("team-a;team-b");
     }
 }

@@ -7,7 +7,6 @@ import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
@@ -15,7 +14,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -28,15 +26,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The whole operator on the mock API server with the runner played by a real engine runner
- * process ({@link LocalKubelet}): a bottleneck leads to a decision in status and Events, and in
- * mode auto to a rescale through a savepoint, or a rollback when the new runner never comes up.
+ * The whole operator on the mock API server with the runner played by a real engine runner process
+ * ({@link LocalKubelet}): a bottleneck leads to a decision in status and Events, and in mode auto
+ * to a rescale through a savepoint, or a rollback when the new runner never comes up.
  */
 class AutoscalingIT {
     static final String NS = "jobs";
     static final Duration WAIT = Duration.ofSeconds(60);
+
     /** Room for a runner JVM to start and restore on a busy 2-core CI machine. */
     static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(12);
+
     final OptimisticMockServer server = new OptimisticMockServer();
     final KubernetesClient client = server.client();
     Operator operator;
@@ -44,8 +44,7 @@ class AutoscalingIT {
     LocalKubelet kubelet;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @AfterEach
     void stop() {
@@ -60,21 +59,35 @@ class AutoscalingIT {
     void inModeRecommendABottleneckIsReportedAndTheRunnerKeepsItsParallelism() throws IOException {
         start(AutoscalerMode.RECOMMEND, args -> true);
 
-        StreamJob job = awaitJob(j -> j.getStatus().lastDecision != null
-                && j.getStatus().lastDecision.summary.contains("split 1→"));
+        StreamJob job =
+                awaitJob(
+                        j ->
+                                j.getStatus().lastDecision != null
+                                        && j.getStatus().lastDecision.summary.contains("split 1→"));
         assertThat(job.getStatus().lastDecision.outcome).isEqualTo("SCALE");
         // The reporter writes status first and then the Event: wait for the Event too.
-        assertThat(Eventually.await(WAIT, "a ScalingReport Event", () -> events(JobEvents.SCALING_REPORT),
-                l -> !l.isEmpty())).isNotEmpty();
+        assertThat(
+                        Eventually.await(
+                                WAIT,
+                                "a ScalingReport Event",
+                                () -> events(JobEvents.SCALING_REPORT),
+                                l -> !l.isEmpty()))
+                .isNotEmpty();
         assertThat(args()).contains("count=1,split=1").doesNotContain("--restore-from");
         assertThat(job.getStatus().phase).isEqualTo(JobPhase.Running);
-        assertThat(registry.scrape()).contains("flowscale_controller_decisions_total{")
-                .contains("job=\"" + NS + "/wc\"").doesNotContain("job=\"wordcount\"");
-        assertThat(runnerScrape()).as("the runner's metrics carry the same job label")
+        assertThat(registry.scrape())
+                .contains("flowscale_controller_decisions_total{")
+                .contains("job=\"" + NS + "/wc\"")
+                .doesNotContain("job=\"wordcount\"");
+        assertThat(runnerScrape())
+                .as("the runner's metrics carry the same job label")
                 .contains("flowscale_records_in_total{instance=\"0\",job=\"" + NS + "/wc\"");
 
         client.resources(StreamJob.class).inNamespace(NS).withName("wc").delete();
-        Eventually.await(WAIT, "the operator to drop the deleted job's series", registry::scrape,
+        Eventually.await(
+                WAIT,
+                "the operator to drop the deleted job's series",
+                registry::scrape,
                 scrape -> !scrape.contains("job=\"" + NS + "/wc\""));
     }
 
@@ -82,23 +95,37 @@ class AutoscalingIT {
     void inModeAutoABottleneckRescalesTheRunnerThroughASavepoint() throws IOException {
         start(AutoscalerMode.AUTO, args -> true);
 
-        StreamJob job = awaitJob(j -> j.getStatus().phase == JobPhase.Running
-                && j.getStatus().parallelism.getOrDefault("split", 1) > 1 && !events(JobEvents.RESCALED).isEmpty());
+        StreamJob job =
+                awaitJob(
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus().parallelism.getOrDefault("split", 1) > 1
+                                        && !events(JobEvents.RESCALED).isEmpty());
         assertThat(args()).contains("--restore-from");
         assertThat(job.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
         assertThat(args()).contains("split=" + job.getStatus().parallelism.get("split"));
-        assertThat(registry.scrape()).contains("flowscale_controller_rescale_downtime_seconds_count{")
-                .contains("flowscale_controller_rescales_total{job=\"" + NS + "/wc\",result=\"succeeded\"}")
+        assertThat(registry.scrape())
+                .contains("flowscale_controller_rescale_downtime_seconds_count{")
+                .contains(
+                        "flowscale_controller_rescales_total{job=\""
+                                + NS
+                                + "/wc\",result=\"succeeded\"}")
                 .contains("flowscale_controller_decision_timestamp_seconds{change=\"split 1→");
-        assertThat(kubelet.restarts()).as("the stopped runner lingered until its pod was replaced").isZero();
+        assertThat(kubelet.restarts())
+                .as("the stopped runner lingered until its pod was replaced")
+                .isZero();
     }
 
     @Test
     void whenTheNewRunnerNeverComesUpTheJobRollsBackFromTheSameSavepoint() throws IOException {
         start(AutoscalerMode.AUTO, args -> !args.contains("--restore-from") || splitAtOne(args));
 
-        List<Event> failed = Eventually.await(WAIT, "a RescaleFailed Event", () -> events(JobEvents.RESCALE_FAILED),
-                l -> !l.isEmpty());
+        List<Event> failed =
+                Eventually.await(
+                        WAIT,
+                        "a RescaleFailed Event",
+                        () -> events(JobEvents.RESCALE_FAILED),
+                        l -> !l.isEmpty());
         assertThat(failed.get(0).getMessage()).contains("rolled back");
         awaitJob(j -> j.getStatus().phase == JobPhase.Running);
         assertThat(args()).contains("--restore-from");
@@ -116,15 +143,28 @@ class AutoscalingIT {
 
         editSpec(j -> j.getSpec().suspend = true);
         StreamJob suspended = awaitJob(j -> j.getStatus().phase == JobPhase.Suspended);
-        assertThat(suspended.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
+        assertThat(suspended.getStatus().lastSavepoint)
+                .startsWith(dir.resolve("savepoints").toString());
         assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).hasSize(1);
-        assertThat(client.apps().deployments().inNamespace(NS).withName("wc-runner").get().getSpec().getReplicas())
+        assertThat(
+                        client.apps()
+                                .deployments()
+                                .inNamespace(NS)
+                                .withName("wc-runner")
+                                .get()
+                                .getSpec()
+                                .getReplicas())
                 .isZero();
 
         editSpec(j -> j.getSpec().suspend = false);
-        awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getMetadata().getGeneration() == 3L);
+        awaitJob(
+                j ->
+                        j.getStatus().phase == JobPhase.Running
+                                && j.getMetadata().getGeneration() == 3L);
         assertThat(args()).contains("--restore-from " + suspended.getStatus().lastSavepoint);
-        assertThat(kubelet.restarts()).as("the stopped runner lingered until its pod was replaced").isZero();
+        assertThat(kubelet.restarts())
+                .as("the stopped runner lingered until its pod was replaced")
+                .isZero();
     }
 
     @Test
@@ -132,20 +172,33 @@ class AutoscalingIT {
         start(AutoscalerMode.OFF, args -> true);
         awaitJob(j -> j.getStatus().phase == JobPhase.Running);
 
-        editSpec(j -> j.getSpec().job.args = List.of("--rate", "1000", "--cost", "split=sleep:2ms"));
+        editSpec(
+                j -> j.getSpec().job.args = List.of("--rate", "1000", "--cost", "split=sleep:2ms"));
 
-        StreamJob upgraded = awaitJob(j -> j.getStatus().observedGeneration == 2L && j.getStatus().lastSavepoint != null
-                && j.getStatus().phase == JobPhase.Running);
-        assertThat(args()).contains("--rate 1000").contains("--restore-from " + upgraded.getStatus().lastSavepoint);
+        StreamJob upgraded =
+                awaitJob(
+                        j ->
+                                j.getStatus().observedGeneration == 2L
+                                        && j.getStatus().lastSavepoint != null
+                                        && j.getStatus().phase == JobPhase.Running);
+        assertThat(args())
+                .contains("--rate 1000")
+                .contains("--restore-from " + upgraded.getStatus().lastSavepoint);
         assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).hasSize(1);
-        assertThat(kubelet.restarts()).as("the stopped runner lingered until its pod was replaced").isZero();
+        assertThat(kubelet.restarts())
+                .as("the stopped runner lingered until its pod was replaced")
+                .isZero();
     }
 
     private String runnerScrape() {
         try {
-            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    kubelet.address().resolve("/metrics")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            return java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            kubelet.address().resolve("/metrics"))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -162,22 +215,44 @@ class AutoscalingIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        kubelet = new LocalKubelet(client, NS, "wc-runner", engineJar(), RunnerJobHarness.freePort(), dir, accept);
-        loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(),
-                RESCALE_TIMEOUT, Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10), new RunnerTokens(client)), Clock.systemUTC());
+        kubelet =
+                new LocalKubelet(
+                        client,
+                        NS,
+                        "wc-runner",
+                        engineJar(),
+                        RunnerJobHarness.freePort(),
+                        dir,
+                        accept);
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        registry,
+                        j -> kubelet.address(),
+                        RESCALE_TIMEOUT,
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                j -> kubelet.address(),
+                                Duration.ofSeconds(10),
+                                new RunnerTokens(client)),
+                        Clock.systemUTC());
         operator.start();
         client.resource(bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"))).create();
     }
 
     /** split costs 2 ms per sentence (500/s per instance) and the source emits 1,500/s. */
-    static StreamJob bottleneckedWordCount(String namespace, String name, AutoscalerMode mode, Path savepoints) {
+    static StreamJob bottleneckedWordCount(
+            String namespace, String name, AutoscalerMode mode, Path savepoints) {
         StreamJob job = StreamJobs.wordCount(namespace, name);
         job.getSpec().job.args = List.of("--rate", "1500", "--cost", "split=sleep:2ms");
         job.getSpec().parallelism.clear();
         job.getSpec().parallelism.putAll(Map.of("split", 1, "count", 1));
-        job.getSpec().savepoints.claimName = null; // the local kubelet runs the runner on this machine's disk
+        job.getSpec().savepoints.claimName =
+                null; // the local kubelet runs the runner on this machine's disk
         job.getSpec().savepoints.ephemeral = true;
         job.getSpec().savepoints.path = savepoints.toString();
         job.getSpec().autoscaler.mode = mode;
@@ -200,9 +275,13 @@ class AutoscalingIT {
     }
 
     static Path engineJar() {
-        Path jar = Path.of(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
-        assertThat(jar).as("the engine's runner jar; build it with mvn -pl engine package").exists();
+        Path jar =
+                Path.of(
+                        System.getProperty(
+                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
+        assertThat(jar)
+                .as("the engine's runner jar; build it with mvn -pl engine package")
+                .exists();
         return jar;
     }
-
 }

@@ -31,8 +31,7 @@ class BoundedJobIT {
     private static final Duration HOLD = Duration.ofSeconds(10);
     final RunnerClusterFixture cluster = new RunnerClusterFixture();
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @AfterEach
     void stop() {
@@ -41,25 +40,42 @@ class BoundedJobIT {
 
     @Test
     void aJobWhoseInputEndsIsFinishedAndItsRunnerIsNotRestartedFromACheckpoint() throws Exception {
-        cluster.start(dir, args -> true, "4", "4", AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC(), boundedJob(3000));
+        cluster.start(
+                dir,
+                args -> true,
+                "4",
+                "4",
+                AutoscalingIT.RESCALE_TIMEOUT,
+                Clock.systemUTC(),
+                boundedJob(3000));
 
-        StreamJob finished = RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Finished);
+        StreamJob finished =
+                RunnerJobHarness.awaitJob(
+                        cluster.client, j -> j.getStatus().phase == JobPhase.Finished);
 
         Condition ready = Conditions.find(finished.getStatus(), Conditions.READY).orElseThrow();
         assertThat(ready.getStatus()).isEqualTo("False");
         assertThat(ready.getReason()).isEqualTo(JobEvents.JOB_FINISHED);
-        assertThat(ready.getMessage()).contains("its input ended").contains("to run it again, change the spec");
+        assertThat(ready.getMessage())
+                .contains("its input ended")
+                .contains("to run it again, change the spec");
         assertThat(finished.getStatus().endedAs).isEqualTo("FINISHED");
         assertThat(cluster.runnerState().status()).isEqualTo("FINISHED");
         assertThat(Files.list(storage().resolve("checkpoints")).toList())
-                .as("checkpoints the finished run took: a restart could restore one").isNotEmpty();
+                .as("checkpoints the finished run took: a restart could restore one")
+                .isNotEmpty();
         String decided = decisionTime(finished);
-        Await.holds(HOLD, "one runner started, the job Finished and no new autoscaler decision",
-                () -> cluster.kubelet.started() == 1 && cluster.job().getStatus().phase == JobPhase.Finished
-                        && Objects.equals(decisionTime(cluster.job()), decided));
+        Await.holds(
+                HOLD,
+                "one runner started, the job Finished and no new autoscaler decision",
+                () ->
+                        cluster.kubelet.started() == 1
+                                && cluster.job().getStatus().phase == JobPhase.Finished
+                                && Objects.equals(decisionTime(cluster.job()), decided));
 
         assertThat(RunnerJobHarness.events(cluster.client, JobEvents.STRANDED_RUNNER)).isEmpty();
-        assertThat(RunnerJobHarness.events(cluster.client, JobEvents.JOB_FINISHED)).hasSize(1)
+        assertThat(RunnerJobHarness.events(cluster.client, JobEvents.JOB_FINISHED))
+                .hasSize(1)
                 .allSatisfy(e -> assertThat(e.getType()).isEqualTo("Normal"));
         assertThat(RunnerJobHarness.args(cluster.client)).doesNotContain("--restore-from");
         assertThat(cluster.kubelet.restarts()).isZero();
@@ -67,21 +83,42 @@ class BoundedJobIT {
 
     @Test
     void aChangedSpecWithNewStorageRunsAFinishedJobAgainFromItsStart() throws Exception {
-        cluster.start(dir, args -> true, "4", "4", AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC(), boundedJob(1500));
+        cluster.start(
+                dir,
+                args -> true,
+                "4",
+                "4",
+                AutoscalingIT.RESCALE_TIMEOUT,
+                Clock.systemUTC(),
+                boundedJob(1500));
         RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Finished);
 
         Path again = dir.resolve("again");
-        RunnerJobHarness.editSpec(cluster.client, j -> {
-            j.getSpec().job.args = args(3000);
-            j.getSpec().savepoints.path = again.toString();
-        });
+        RunnerJobHarness.editSpec(
+                cluster.client,
+                j -> {
+                    j.getSpec().job.args = args(3000);
+                    j.getSpec().savepoints.path = again.toString();
+                });
 
-        StreamJob rerun = RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Finished
-                && j.getMetadata().getGeneration().equals(j.getStatus().endedGeneration)
-                && j.getMetadata().getGeneration() > 1);
-        assertThat(cluster.kubelet.started()).as("runners: the first run and the run again").isEqualTo(2);
-        assertThat(Files.readAllLines(dir.resolve("runner-2.log"))).as("the second runner's log")
-                .anyMatch(l -> l.startsWith("restore: no complete snapshot in ") && l.endsWith("starting fresh"));
+        StreamJob rerun =
+                RunnerJobHarness.awaitJob(
+                        cluster.client,
+                        j ->
+                                j.getStatus().phase == JobPhase.Finished
+                                        && j.getMetadata()
+                                                .getGeneration()
+                                                .equals(j.getStatus().endedGeneration)
+                                        && j.getMetadata().getGeneration() > 1);
+        assertThat(cluster.kubelet.started())
+                .as("runners: the first run and the run again")
+                .isEqualTo(2);
+        assertThat(Files.readAllLines(dir.resolve("runner-2.log")))
+                .as("the second runner's log")
+                .anyMatch(
+                        l ->
+                                l.startsWith("restore: no complete snapshot in ")
+                                        && l.endsWith("starting fresh"));
         assertThat(rerun.getStatus().lastSavepoint).isNull();
         assertThat(RunnerJobHarness.events(cluster.client, JobEvents.JOB_FINISHED)).hasSize(2);
         assertThat(RunnerJobHarness.events(cluster.client, JobEvents.STRANDED_RUNNER)).isEmpty();
@@ -91,10 +128,14 @@ class BoundedJobIT {
         return job.getStatus().lastDecision == null ? null : job.getStatus().lastDecision.time;
     }
 
-    /** Built-in wordcount of {@code sentences} sentences at 1,500 a second, checkpointing every second. */
+    /**
+     * Built-in wordcount of {@code sentences} sentences at 1,500 a second, checkpointing every
+     * second.
+     */
     private StreamJob boundedJob(int sentences) {
-        StreamJob job = AutoscalingIT.bottleneckedWordCount(RunnerJobHarness.NS, "wc", AutoscalerMode.RECOMMEND,
-                dir.resolve("claim"));
+        StreamJob job =
+                AutoscalingIT.bottleneckedWordCount(
+                        RunnerJobHarness.NS, "wc", AutoscalerMode.RECOMMEND, dir.resolve("claim"));
         job.getSpec().job.args = args(sentences);
         job.getSpec().parallelism.clear();
         job.getSpec().parallelism.putAll(Map.of(WordCount.SPLIT, 1, WordCount.COUNT, 2));

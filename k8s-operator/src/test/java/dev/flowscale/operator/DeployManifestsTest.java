@@ -22,8 +22,12 @@ class DeployManifestsTest {
 
     @Test
     void theExampleStreamJobParsesAndHasNoProblems() throws IOException {
-        String streamJobDocument = List.of(Files.readString(DEPLOY.resolve("example-streamjob.yaml")).split("\n---\n"))
-                .stream().filter(doc -> doc.contains("kind: StreamJob")).findFirst().orElseThrow();
+        String streamJobDocument =
+                List.of(Files.readString(DEPLOY.resolve("example-streamjob.yaml")).split("\n---\n"))
+                        .stream()
+                        .filter(doc -> doc.contains("kind: StreamJob"))
+                        .findFirst()
+                        .orElseThrow();
         StreamJob job = Serialization.unmarshal(streamJobDocument, StreamJob.class);
         assertThat(SpecValidator.problems(job.getSpec())).isEmpty();
         assertThat(job.getSpec().autoscaler.mode).isEqualTo(AutoscalerMode.RECOMMEND);
@@ -31,32 +35,57 @@ class DeployManifestsTest {
 
     @Test
     void theOperatorRoleGrantsNoDeleteAndOnlyTheResourcesTheOperatorUses() throws IOException {
-        ClusterRole role = resources("operator.yaml").stream().filter(ClusterRole.class::isInstance)
-                .map(ClusterRole.class::cast).findFirst().orElseThrow();
-        assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
-        assertThat(role.getRules()).flatExtracting(r -> r.getResources()).containsExactlyInAnyOrder("streamjobs",
-                "streamjobs/status", "deployments", "pods", "pods/resize", "services", "configmaps", "secrets",
-                "persistentvolumeclaims", "events");
+        ClusterRole role =
+                resources("operator.yaml").stream()
+                        .filter(ClusterRole.class::isInstance)
+                        .map(ClusterRole.class::cast)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(role.getRules())
+                .allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
+        assertThat(role.getRules())
+                .flatExtracting(r -> r.getResources())
+                .containsExactlyInAnyOrder(
+                        "streamjobs",
+                        "streamjobs/status",
+                        "deployments",
+                        "pods",
+                        "pods/resize",
+                        "services",
+                        "configmaps",
+                        "secrets",
+                        "persistentvolumeclaims",
+                        "events");
     }
 
     @Test
     void leaderElectionMayOnlyTouchLeasesInTheOperatorsNamespace() throws IOException {
-        Role role = resources("operator.yaml").stream().filter(Role.class::isInstance).map(Role.class::cast)
-                .findFirst().orElseThrow();
+        Role role =
+                resources("operator.yaml").stream()
+                        .filter(Role.class::isInstance)
+                        .map(Role.class::cast)
+                        .findFirst()
+                        .orElseThrow();
         assertThat(role.getMetadata().getNamespace()).isEqualTo("flowscale-system");
-        assertThat(role.getRules()).singleElement().satisfies(rule -> {
-            assertThat(rule.getResources()).containsExactly("leases");
-            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "update", "patch");
-        });
+        assertThat(role.getRules())
+                .singleElement()
+                .satisfies(
+                        rule -> {
+                            assertThat(rule.getResources()).containsExactly("leases");
+                            assertThat(rule.getVerbs())
+                                    .containsExactlyInAnyOrder("get", "create", "update", "patch");
+                        });
     }
 
     /** The objects of a manifest in deploy/. */
     static List<HasMetadata> resources(String file) throws IOException {
         try (InputStream in = Files.newInputStream(DEPLOY.resolve(file))) {
             Object parsed = Serialization.unmarshal(in);
-            return parsed instanceof KubernetesResourceList<?> list ? List.copyOf(list.getItems())
-                    : parsed instanceof List<?> l ? l.stream().map(HasMetadata.class::cast).toList()
-                    : List.of((HasMetadata) parsed);
+            return parsed instanceof KubernetesResourceList<?> list
+                    ? List.copyOf(list.getItems())
+                    : parsed instanceof List<?> l
+                            ? l.stream().map(HasMetadata.class::cast).toList()
+                            : List.of((HasMetadata) parsed);
         }
     }
 }

@@ -14,8 +14,7 @@ import java.util.function.Supplier;
 final class Eventually {
     private static final Duration DEFAULT = Duration.ofSeconds(20);
 
-    private Eventually() {
-    }
+    private Eventually() {}
 
     static <T> T await(String what, Supplier<T> value, Predicate<T> check) {
         return await(DEFAULT, what, value, check);
@@ -26,6 +25,8 @@ final class Eventually {
     }
 
     private static String describe(Object value) {
-        return value instanceof HasMetadata resource ? Serialization.asYaml(resource) : String.valueOf(value);
+        return value instanceof HasMetadata resource
+                ? Serialization.asYaml(resource)
+                : String.valueOf(value);
     }
 }

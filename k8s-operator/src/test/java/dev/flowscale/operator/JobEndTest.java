@@ -13,7 +13,8 @@ class JobEndTest {
     @Test
     void onlyARunnerWhoseJobEndedByItselfIsLeftAloneAndAStoppedOneIsNot() {
         assertThat(JobEnd.ENDED).containsExactlyInAnyOrder("FINISHED", "FAILED", "CANCELLED");
-        assertThat(JobEnd.TRANSIENT).containsExactlyInAnyOrder("RUNNING", "RESTARTING", "RESCALING");
+        assertThat(JobEnd.TRANSIENT)
+                .containsExactlyInAnyOrder("RUNNING", "RESTARTING", "RESCALING");
         assertThat(JobEnd.ENDED).doesNotContain("STOPPED");
         assertThat(JobEnd.TRANSIENT).doesNotContain("STOPPED");
     }
@@ -30,11 +31,18 @@ class JobEndTest {
 
     @Test
     void theMessageSaysWhatEndedTheJobAndHowToRunItAgain() {
-        assertThat(JobEnd.message(job, "FINISHED")).startsWith("runner wc-runner finished the job: its input ended")
-                .contains("change the spec").contains("spec.savepoints.path");
-        assertThat(JobEnd.message(job, "FAILED")).contains("FAILED").contains("restart strategy gave up")
-                .contains("kubectl logs deployment/wc-runner").contains("change the spec");
-        assertThat(JobEnd.message(job, "CANCELLED")).contains("CANCELLED").contains("change the spec");
+        assertThat(JobEnd.message(job, "FINISHED"))
+                .startsWith("runner wc-runner finished the job: its input ended")
+                .contains("change the spec")
+                .contains("spec.savepoints.path");
+        assertThat(JobEnd.message(job, "FAILED"))
+                .contains("FAILED")
+                .contains("restart strategy gave up")
+                .contains("kubectl logs deployment/wc-runner")
+                .contains("change the spec");
+        assertThat(JobEnd.message(job, "CANCELLED"))
+                .contains("CANCELLED")
+                .contains("change the spec");
     }
 
     @Test
@@ -44,7 +52,9 @@ class JobEndTest {
         assertThat(JobEnd.ended(job, status)).isFalse();
         status.endedAs = "FINISHED";
         status.endedGeneration = 2L;
-        assertThat(JobEnd.ended(job, status)).as("the spec changed since: the job runs again").isFalse();
+        assertThat(JobEnd.ended(job, status))
+                .as("the spec changed since: the job runs again")
+                .isFalse();
         status.endedGeneration = 3L;
         assertThat(JobEnd.ended(job, status)).isTrue();
     }

@@ -2,21 +2,15 @@ package dev.flowscale.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import java.net.URI;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -24,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Decisions and rescales in status and Events, and the launcher's Deployment update, on the mock API server. */
+/**
+ * Decisions and rescales in status and Events, and the launcher's Deployment update, on the mock
+ * API server.
+ */
 @EnableKubernetesMockClient(crud = true)
 class JobStatusReporterIT {
     static final String NS = "jobs";
@@ -38,7 +35,13 @@ class JobStatusReporterIT {
         StreamJob job = StreamJobs.wordCount(NS, "wc");
         job.setStatus(new StreamJobStatus());
         client.resource(job).create();
-        reporter = new JobStatusReporter(new JobStatusStore(client), new Fabric8JobEvents(client, clock), NS, "wc", clock);
+        reporter =
+                new JobStatusReporter(
+                        new JobStatusStore(client),
+                        new Fabric8JobEvents(client, clock),
+                        NS,
+                        "wc",
+                        clock);
     }
 
     @Test
@@ -48,12 +51,21 @@ class JobStatusReporterIT {
         StreamJobStatus status = job().getStatus();
         assertThat(status.lastDecision.summary).isEqualTo("count 3→6");
         assertThat(status.lastDecision.time).isEqualTo(T0.toString());
-        assertThat(status.lastDecision.operators).singleElement().satisfies(op -> {
-            assertThat(op.targetRate).isEqualTo(6000.0);
-            assertThat(op.capacity).isEqualTo(1000.0);
-        });
-        assertThat(events(JobEvents.SCALING_REPORT)).singleElement().satisfies(e -> assertThat(e.getMessage())
-                .contains("count 3→6").contains("target 6000.0/s, 1000.0/s per instance").contains("bottleneck"));
+        assertThat(status.lastDecision.operators)
+                .singleElement()
+                .satisfies(
+                        op -> {
+                            assertThat(op.targetRate).isEqualTo(6000.0);
+                            assertThat(op.capacity).isEqualTo(1000.0);
+                        });
+        assertThat(events(JobEvents.SCALING_REPORT))
+                .singleElement()
+                .satisfies(
+                        e ->
+                                assertThat(e.getMessage())
+                                        .contains("count 3→6")
+                                        .contains("target 6000.0/s, 1000.0/s per instance")
+                                        .contains("bottleneck"));
     }
 
     @Test
@@ -65,13 +77,16 @@ class JobStatusReporterIT {
 
         StreamJobStatus status = job().getStatus();
         assertThat(status.history).hasSize(StreamJobStatus.HISTORY_LIMIT);
-        assertThat(status.history.get(StreamJobStatus.HISTORY_LIMIT - 1).summary).isEqualTo("count 17→18");
+        assertThat(status.history.get(StreamJobStatus.HISTORY_LIMIT - 1).summary)
+                .isEqualTo("count 17→18");
     }
 
     @Test
     void aBlockedDecisionIsReportedOnceUntilItChanges() {
-        reporter.onDecision(ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
-        reporter.onDecision(ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
+        reporter.onDecision(
+                ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
+        reporter.onDecision(
+                ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
 
         assertThat(job().getStatus().lastDecision.summary).isEqualTo("BLOCKED (WARMING_UP)");
         assertThat(events(JobEvents.SCALING_BLOCKED)).hasSize(1);
@@ -80,15 +95,17 @@ class JobStatusReporterIT {
     @Test
     void aScaleDecisionIsOnlyRecordedAsTheDesiredParallelismAndAsksTheReconcilerToApplyIt() {
         int[] reconciles = new int[1];
-        StatusScalingRealizer realizer = new StatusScalingRealizer(new JobStatusStore(client), NS, "wc",
-                () -> reconciles[0]++);
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(
+                        new JobStatusStore(client), NS, "wc", () -> reconciles[0]++);
 
         var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
 
         assertThat(job().getStatus().desiredParallelism).containsExactly(Map.entry("count", 6));
         assertThat(reconciles[0]).isEqualTo(1);
         assertThat(client.apps().deployments().inNamespace(NS).withName("wc-runner").get())
-                .as("the autoscaler never touches the runner").isNull();
+                .as("the autoscaler never touches the runner")
+                .isNull();
         assertThat(stage).isNotDone();
         realizer.finished(true);
         assertThat(stage).isCompleted();
@@ -97,7 +114,8 @@ class JobStatusReporterIT {
 
     @Test
     void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSeen() {
-        StatusScalingRealizer realizer = new StatusScalingRealizer(new JobStatusStore(client), NS, "wc", () -> { });
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(new JobStatusStore(client), NS, "wc", () -> {});
         var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
         StreamJob stale = job();
         stale.getStatus().desiredParallelism.clear();
@@ -109,9 +127,11 @@ class JobStatusReporterIT {
     }
 
     private static ScalingDecision scaleCount(int from, int to) {
-        OperatorDecision count = new OperatorDecision("count", from, to, to, 6000, 1000, 1.0, 0,
-                List.of("bottleneck"));
-        return ScalingDecision.of(T0, "wordcount", List.of("count is the bottleneck"), List.of(count));
+        OperatorDecision count =
+                new OperatorDecision(
+                        "count", from, to, to, 6000, 1000, 1.0, 0, List.of("bottleneck"));
+        return ScalingDecision.of(
+                T0, "wordcount", List.of("count is the bottleneck"), List.of(count));
     }
 
     private StreamJob job() {
@@ -120,6 +140,7 @@ class JobStatusReporterIT {
 
     private List<Event> events(String reason) {
         return client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> reason.equals(e.getReason())).toList();
+                .filter(e -> reason.equals(e.getReason()))
+                .toList();
     }
 }

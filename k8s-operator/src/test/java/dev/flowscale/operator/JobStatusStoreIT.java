@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.operator.api.StreamJob;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class JobStatusStoreIT {
     static final String NS = "jobs";
-    static final String STATUS = "/apis/flowscale.dev/v1alpha1/namespaces/jobs/streamjobs/wc/status";
+    static final String STATUS =
+            "/apis/flowscale.dev/v1alpha1/namespaces/jobs/streamjobs/wc/status";
     KubernetesClient client;
     KubernetesMockServer server;
 
@@ -42,9 +43,12 @@ class JobStatusStoreIT {
     /* On a server that refuses stale updates with 409, as a real one does (the stock mock does not). */
     @Test
     void concurrentWritersLoseNoChange() throws Exception {
-        try (OptimisticMockServer strict = new OptimisticMockServer(); KubernetesClient strictClient = strict.client()) {
+        try (OptimisticMockServer strict = new OptimisticMockServer();
+                KubernetesClient strictClient = strict.client()) {
             try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-                strictClient.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+                strictClient
+                        .resource(Serialization.unmarshal(crd, CustomResourceDefinition.class))
+                        .create();
             }
             strictClient.resource(StreamJobs.wordCount(NS, "wc")).create();
             JobStatusStore store = new JobStatusStore(strictClient);
@@ -69,16 +73,26 @@ class JobStatusStoreIT {
 
     @Test
     void afterTooManyConflictsTheWriteFailsWithTheServersAnswer() {
-        server.expect().put().withPath(STATUS).andReturn(409, conflict()).times(JobStatusStore.ATTEMPTS);
+        server.expect()
+                .put()
+                .withPath(STATUS)
+                .andReturn(409, conflict())
+                .times(JobStatusStore.ATTEMPTS);
         JobStatusStore store = new JobStatusStore(client);
 
         assertThatThrownBy(() -> store.edit(NS, "wc", status -> status.lastSavepoint = "/sp/1"))
-                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("has been modified");
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("has been modified");
     }
 
     private static Status conflict() {
-        return new StatusBuilder().withCode(409).withReason("Conflict").withMessage("Operation cannot be fulfilled"
-                + " on StreamJob \"wc\": the object has been modified").build();
+        return new StatusBuilder()
+                .withCode(409)
+                .withReason("Conflict")
+                .withMessage(
+                        "Operation cannot be fulfilled"
+                                + " on StreamJob \"wc\": the object has been modified")
+                .build();
     }
 
     @Test
@@ -89,21 +103,26 @@ class JobStatusStoreIT {
         assertThat(store.edit(NS, "wc", status -> status.lastSavepoint = "/x")).isNull();
     }
 
-    /** Each writer records 20 savepoint paths in the status's parallelism map (as distinct keys). */
-    private static java.util.Set<String> writeConcurrently(KubernetesClient client, List<JobStatusStore> writers)
-            throws Exception {
+    /**
+     * Each writer records 20 savepoint paths in the status's parallelism map (as distinct keys).
+     */
+    private static java.util.Set<String> writeConcurrently(
+            KubernetesClient client, List<JobStatusStore> writers) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(writers.size());
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int w = 0; w < writers.size(); w++) {
                 JobStatusStore store = writers.get(w);
                 String prefix = "w" + w + "-";
-                done.add(pool.submit(() -> {
-                    for (int i = 0; i < 20; i++) {
-                        String key = prefix + i;
-                        store.edit(NS, "wc", status -> status.parallelism.put(key, 1));
-                    }
-                }));
+                done.add(
+                        pool.submit(
+                                () -> {
+                                    for (int i = 0; i < 20; i++) {
+                                        String key = prefix + i;
+                                        store.edit(
+                                                NS, "wc", status -> status.parallelism.put(key, 1));
+                                    }
+                                }));
             }
             for (Future<?> f : done) {
                 f.get();
@@ -111,6 +130,12 @@ class JobStatusStoreIT {
         } finally {
             pool.shutdownNow();
         }
-        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get().getStatus().parallelism.keySet();
+        return client.resources(StreamJob.class)
+                .inNamespace(NS)
+                .withName("wc")
+                .get()
+                .getStatus()
+                .parallelism
+                .keySet();
     }
 }

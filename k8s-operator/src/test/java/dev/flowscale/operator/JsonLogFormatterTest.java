@@ -24,7 +24,8 @@ class JsonLogFormatterTest {
         assertThat(json.path("level").asText()).isEqualTo("WARNING");
         assertThat(json.path("logger").asText()).isEqualTo("dev.flowscale.operator.JobAutoscaler");
         assertThat(json.path("message").asText()).isEqualTo("job jobs/wc \"wc\" rescale failed");
-        assertThat(json.path("exception").asText()).contains("IllegalStateException: runner not ready");
+        assertThat(json.path("exception").asText())
+                .contains("IllegalStateException: runner not ready");
         assertThat(json.path("time").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
         assertThat(json.has("thread")).isTrue();
     }
@@ -38,6 +39,7 @@ class JsonLogFormatterTest {
         assertThat(JsonLogFormatter.level("ERROR")).isEqualTo(Level.SEVERE);
         assertThat(JsonLogFormatter.level("FINE")).isEqualTo(Level.FINE);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonLogFormatter.level("LOUD"))
-                .hasMessageContaining("FLOWSCALE_LOG_LEVEL is 'LOUD'").hasMessageContaining("DEBUG");
+                .hasMessageContaining("FLOWSCALE_LOG_LEVEL is 'LOUD'")
+                .hasMessageContaining("DEBUG");
     }
 }

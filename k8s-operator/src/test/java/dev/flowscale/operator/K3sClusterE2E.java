@@ -36,8 +36,8 @@ import org.testcontainers.utility.MountableFile;
  * The operator on a real (K3s) cluster: the images Jib built (profile k3s) imported into K3s's
  * containerd, the Helm chart installed, then one StreamJob in mode auto through a rescale, a killed
  * runner pod, the operator's pods deleted in the middle of a rescale, and suspend and resume. Run
- * with the command in docs/operator-on-a-cluster.md ({@code mvn -B -Pk3s verify -pl k8s-operator -am ...});
- * skipped where there is no Docker engine. The steps share one cluster and run in order.
+ * with the command in docs/operator-on-a-cluster.md ({@code mvn -B -Pk3s verify -pl k8s-operator
+ * -am ...}); skipped where there is no Docker engine. The steps share one cluster and run in order.
  */
 @Testcontainers(disabledWithoutDocker = true)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,7 +48,9 @@ class K3sClusterE2E {
     static final Duration STEP = Duration.ofMinutes(5);
 
     @Container
-    static final K3sContainer K3S = new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
+    static final K3sContainer K3S =
+            new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
+
     static KubernetesClient client;
 
     @BeforeAll
@@ -56,19 +58,39 @@ class K3sClusterE2E {
         importImage(System.getProperty("flowscale.e2e.operator.tar"));
         importImage(System.getProperty("flowscale.e2e.runner.tar"));
         String kubeconfig = K3S.getKubeConfigYaml();
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+        client =
+                new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
         String operator = System.getProperty("flowscale.e2e.operator.image");
-        new Helm(Path.of("..", "charts", "flowscale")).install().withName("flowscale").withNamespace(SYSTEM)
-                .createNamespace().withKubeConfigContents(kubeconfig)
+        new Helm(Path.of("..", "charts", "flowscale"))
+                .install()
+                .withName("flowscale")
+                .withNamespace(SYSTEM)
+                .createNamespace()
+                .withKubeConfigContents(kubeconfig)
                 .set("image.repository", operator.substring(0, operator.lastIndexOf(':')))
                 .set("image.tag", operator.substring(operator.lastIndexOf(':') + 1))
-                .set("image.pullPolicy", "Never").set("networkPolicy.namespaces[0]", NS)
-                .set("runnerTimeouts.deploy", "3m").waitReady().call();
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
+                .set("image.pullPolicy", "Never")
+                .set("networkPolicy.namespaces[0]", NS)
+                .set("runnerTimeouts.deploy", "3m")
+                .waitReady()
+                .call();
+        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+                .create();
         // K3s's local-path provisioner: a ReadWriteOnce claim on the node's disk.
-        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("wc-snapshots").withNamespace(NS)
-                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").withNewResources()
-                .addToRequests("storage", new Quantity("1Gi")).endResources().endSpec().build()).create();
+        client.resource(
+                        new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName("wc-snapshots")
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .withNewResources()
+                                .addToRequests("storage", new Quantity("1Gi"))
+                                .endResources()
+                                .endSpec()
+                                .build())
+                .create();
     }
 
     @AfterAll
@@ -83,8 +105,12 @@ class K3sClusterE2E {
     void aStreamJobInAutoModeScalesUpItsBottleneck() {
         client.resource(bottleneckedWordCount()).create();
 
-        StreamJob job = await("the autoscaler rescales split above 1", j -> j.getStatus().phase == JobPhase.Running
-                && j.getStatus().parallelism.getOrDefault("split", 1) > 1);
+        StreamJob job =
+                await(
+                        "the autoscaler rescales split above 1",
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus().parallelism.getOrDefault("split", 1) > 1);
         assertThat(job.getStatus().lastSavepoint).isNotBlank();
         assertThat(Conditions.isTrue(job.getStatus(), RunnerWatch.CONDITION)).isTrue();
     }
@@ -95,8 +121,20 @@ class K3sClusterE2E {
         Pod killed = runnerPods().get(0);
         client.resource(killed).withGracePeriod(0).delete();
 
-        Eventually.await(STEP, "a new ready runner pod", this::runnerPods, pods -> pods.stream().anyMatch(p ->
-                !p.getMetadata().getUid().equals(killed.getMetadata().getUid()) && ready(p)));
+        Eventually.await(
+                STEP,
+                "a new ready runner pod",
+                this::runnerPods,
+                pods ->
+                        pods.stream()
+                                .anyMatch(
+                                        p ->
+                                                !p.getMetadata()
+                                                                .getUid()
+                                                                .equals(
+                                                                        killed.getMetadata()
+                                                                                .getUid())
+                                                        && ready(p)));
         await("the job runs again", j -> j.getStatus().phase == JobPhase.Running);
     }
 
@@ -104,13 +142,25 @@ class K3sClusterE2E {
     @Order(3)
     void theOperatorsPodsDeletedDuringARescaleConvergeOnOneRunner() {
         edit(j -> j.getSpec().job.args = List.of("--rate", "3000", "--cost", "split=sleep:2ms"));
-        await("a rescale in progress", j -> j.getStatus().phase == JobPhase.Rescaling
-                || j.getStatus().phase == JobPhase.Deploying);
-        client.pods().inNamespace(SYSTEM).withLabel("app.kubernetes.io/name", "flowscale-operator").delete();
+        await(
+                "a rescale in progress",
+                j ->
+                        j.getStatus().phase == JobPhase.Rescaling
+                                || j.getStatus().phase == JobPhase.Deploying);
+        client.pods()
+                .inNamespace(SYSTEM)
+                .withLabel("app.kubernetes.io/name", "flowscale-operator")
+                .delete();
 
-        StreamJob job = await("the new operator converges", j -> j.getStatus().phase == JobPhase.Running
-                && j.getStatus().observedGeneration.equals(j.getMetadata().getGeneration())
-                && !Conditions.isTrue(j.getStatus(), Conditions.SCALING));
+        StreamJob job =
+                await(
+                        "the new operator converges",
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus()
+                                                .observedGeneration
+                                                .equals(j.getMetadata().getGeneration())
+                                        && !Conditions.isTrue(j.getStatus(), Conditions.SCALING));
         assertThat(runnerPods()).hasSize(1);
         assertThat(job.getStatus().parallelism.get("split")).isGreaterThan(1);
     }
@@ -124,8 +174,18 @@ class K3sClusterE2E {
 
         edit(j -> j.getSpec().suspend = false);
         await("resumed", j -> j.getStatus().phase == JobPhase.Running);
-        List<String> args = client.apps().deployments().inNamespace(NS).withName("wc-runner").get().getSpec()
-                .getTemplate().getSpec().getContainers().get(0).getArgs();
+        List<String> args =
+                client.apps()
+                        .deployments()
+                        .inNamespace(NS)
+                        .withName("wc-runner")
+                        .get()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs();
         assertThat(args).containsSubsequence("--restore-from", suspended.getStatus().lastSavepoint);
     }
 
@@ -147,21 +207,34 @@ class K3sClusterE2E {
 
     private static void importImage(String tar) throws Exception {
         assertThat(tar).as("system property with the Jib tar: run with -Pk3s").isNotBlank();
-        assertThat(Path.of(tar)).as("Jib's image tar (built in the package phase of -Pk3s)").exists();
+        assertThat(Path.of(tar))
+                .as("Jib's image tar (built in the package phase of -Pk3s)")
+                .exists();
         String inContainer = "/tmp/" + Path.of(tar).getFileName();
         K3S.copyFileToContainer(MountableFile.forHostPath(tar), inContainer);
-        ExecResult result = K3S.execInContainer("ctr", "-n", "k8s.io", "images", "import", inContainer);
-        assertThat(result.getExitCode()).as("ctr images import %s: %s", tar, result.getStderr()).isZero();
+        ExecResult result =
+                K3S.execInContainer("ctr", "-n", "k8s.io", "images", "import", inContainer);
+        assertThat(result.getExitCode())
+                .as("ctr images import %s: %s", tar, result.getStderr())
+                .isZero();
     }
 
     private List<Pod> runnerPods() {
-        return client.pods().inNamespace(NS).withLabel("app.kubernetes.io/instance", JOB).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+        return client
+                .pods()
+                .inNamespace(NS)
+                .withLabel("app.kubernetes.io/instance", JOB)
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
     }
 
     private static boolean ready(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return pod.getStatus() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private void edit(Consumer<StreamJob> change) {
@@ -169,7 +242,9 @@ class K3sClusterE2E {
     }
 
     private StreamJob await(String what, Predicate<StreamJob> check) {
-        return Eventually.await(STEP, "StreamJob jobs/wc: " + what,
+        return Eventually.await(
+                STEP,
+                "StreamJob jobs/wc: " + what,
                 () -> client.resources(StreamJob.class).inNamespace(NS).withName(JOB).get(),
                 j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
     }

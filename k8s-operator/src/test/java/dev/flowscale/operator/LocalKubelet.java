@@ -19,17 +19,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * Plays the kubelet for one runner Deployment on the mock API server: runs its container as a
- * local engine runner process on a fixed port, replaces it when the container args change,
- * restarts it with the same args if it exits (restart policy Always, counted in
- * {@link #restarts}), and reports it ready in the Deployment's status while the container's
- * readiness probe path answers 200. Runners whose args fail {@code accept} are never started (a
- * pod that never becomes ready). Paths of the image (e.g. a user job's /opt/flowscale/jobs) are
- * mapped to local paths ({@code imageFiles}), so the runner loads the user's jar as in the image.
- * A runner that exits with an error is reported as a real kubelet reports it: a pod of the
- * Deployment's template in CrashLoopBackOff whose last termination carries the end of its log
- * when the container's terminationMessagePolicy is FallbackToLogsOnError; restarts back off from
- * 10 s, doubling, as the kubelet's do.
+ * Plays the kubelet for one runner Deployment on the mock API server: runs its container as a local
+ * engine runner process on a fixed port, replaces it when the container args change, restarts it
+ * with the same args if it exits (restart policy Always, counted in {@link #restarts}), and reports
+ * it ready in the Deployment's status while the container's readiness probe path answers 200.
+ * Runners whose args fail {@code accept} are never started (a pod that never becomes ready). Paths
+ * of the image (e.g. a user job's /opt/flowscale/jobs) are mapped to local paths ({@code
+ * imageFiles}), so the runner loads the user's jar as in the image. A runner that exits with an
+ * error is reported as a real kubelet reports it: a pod of the Deployment's template in
+ * CrashLoopBackOff whose last termination carries the end of its log when the container's
+ * terminationMessagePolicy is FallbackToLogsOnError; restarts back off from 10 s, doubling, as the
+ * kubelet's do.
  */
 final class LocalKubelet implements AutoCloseable {
     private final KubernetesClient client;
@@ -41,7 +41,8 @@ final class LocalKubelet implements AutoCloseable {
     private final Predicate<List<String>> accept;
     private final Map<String, Path> imageFiles;
     private final RunnerPod pod;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
     private List<String> args;
     private Path lastLog;
@@ -51,14 +52,30 @@ final class LocalKubelet implements AutoCloseable {
     private int restarts;
     private String readyPath = "/";
 
-    LocalKubelet(KubernetesClient client, String namespace, String deployment, Path engineJar, int port, Path logDir,
-                 Predicate<List<String>> accept) {
+    LocalKubelet(
+            KubernetesClient client,
+            String namespace,
+            String deployment,
+            Path engineJar,
+            int port,
+            Path logDir,
+            Predicate<List<String>> accept) {
         this(client, namespace, deployment, engineJar, port, logDir, accept, Map.of());
     }
 
-    /** {@code imageFiles}: a path in the runner image (an argument) and the local path that stands for it. */
-    LocalKubelet(KubernetesClient client, String namespace, String deployment, Path engineJar, int port, Path logDir,
-                 Predicate<List<String>> accept, Map<String, Path> imageFiles) {
+    /**
+     * {@code imageFiles}: a path in the runner image (an argument) and the local path that stands
+     * for it.
+     */
+    LocalKubelet(
+            KubernetesClient client,
+            String namespace,
+            String deployment,
+            Path engineJar,
+            int port,
+            Path logDir,
+            Predicate<List<String>> accept,
+            Map<String, Path> imageFiles) {
         this.imageFiles = Map.copyOf(imageFiles);
         this.pod = new RunnerPod(client, namespace, deployment);
         this.client = client;
@@ -77,25 +94,43 @@ final class LocalKubelet implements AutoCloseable {
 
     private synchronized void sync() {
         try {
-            Deployment d = client.apps().deployments().inNamespace(namespace).withName(deployment).get();
+            Deployment d =
+                    client.apps().deployments().inNamespace(namespace).withName(deployment).get();
             if (d == null) {
                 return;
             }
-            List<String> desired = new ArrayList<>(d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+            List<String> desired =
+                    new ArrayList<>(
+                            d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
             desired.add("replicas=" + d.getSpec().getReplicas());
-            readyPath = d.getSpec().getTemplate().getSpec().getContainers().get(0).getReadinessProbe().getHttpGet()
-                    .getPath();
+            readyPath =
+                    d.getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getReadinessProbe()
+                            .getHttpGet()
+                            .getPath();
             if (!desired.equals(args)) {
                 replace(desired, d.getSpec().getReplicas());
-            } else if (process != null && !process.isAlive() && pod.restartDue(process, lastLog, d)) {
+            } else if (process != null
+                    && !process.isAlive()
+                    && pod.restartDue(process, lastLog, d)) {
                 restarts++;
                 replace(desired, d.getSpec().getReplicas());
             } else if (process == null && accept.test(desired)) {
-                replace(desired, d.getSpec().getReplicas()); // a pod that could not start may start now
+                replace(
+                        desired,
+                        d.getSpec().getReplicas()); // a pod that could not start may start now
             }
             boolean ready = process != null && process.isAlive() && answers();
             if (ready != reportedReady || d.getStatus() == null) {
-                d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(ready ? 1 : 0).build());
+                d.setStatus(
+                        new DeploymentStatusBuilder()
+                                .withReplicas(1)
+                                .withReadyReplicas(ready ? 1 : 0)
+                                .build());
                 client.resource(d).updateStatus();
                 reportedReady = ready;
             }
@@ -115,17 +150,19 @@ final class LocalKubelet implements AutoCloseable {
     }
 
     /**
-     * Kills the runner process at once, as the kernel's OOM killer kills a container: SIGKILL, so no
-     * shutdown hook runs and no final snapshot is written. The sync loop then sees the container
+     * Kills the runner process at once, as the kernel's OOM killer kills a container: SIGKILL, so
+     * no shutdown hook runs and no final snapshot is written. The sync loop then sees the container
      * exited with 137 and starts it again with the same args, as the kubelet does.
      */
     synchronized void kill() throws InterruptedException {
         if (process == null || !process.isAlive()) {
-            throw new IllegalStateException("no runner process is running for deployment " + deployment);
+            throw new IllegalStateException(
+                    "no runner process is running for deployment " + deployment);
         }
         process.destroyForcibly();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the runner process " + process.pid() + " outlived SIGKILL for 10 s");
+            throw new IllegalStateException(
+                    "the runner process " + process.pid() + " outlived SIGKILL for 10 s");
         }
     }
 
@@ -134,19 +171,38 @@ final class LocalKubelet implements AutoCloseable {
         pod.reset();
         args = desired;
         if (replicas != null && replicas > 0 && accept.test(desired)) {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-Xmx256m", "-jar", engineJar.toString()));
-            desired.subList(0, desired.size() - 1).forEach(a -> command.add(a.equals(String.valueOf(
-                    RunnerResources.API_PORT)) ? "" + port : imageFiles.containsKey(a) ? imageFiles.get(a).toString() : a));
+            List<String> command =
+                    new ArrayList<>(
+                            List.of(
+                                    Path.of(System.getProperty("java.home"), "bin", "java")
+                                            .toString(),
+                                    "-Xmx256m",
+                                    "-jar",
+                                    engineJar.toString()));
+            desired.subList(0, desired.size() - 1)
+                    .forEach(
+                            a ->
+                                    command.add(
+                                            a.equals(String.valueOf(RunnerResources.API_PORT))
+                                                    ? "" + port
+                                                    : imageFiles.containsKey(a)
+                                                            ? imageFiles.get(a).toString()
+                                                            : a));
             lastLog = logDir.resolve("runner-" + (++started) + ".log");
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(lastLog.toFile()).start();
+            process =
+                    new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectOutput(lastLog.toFile())
+                            .start();
         }
     }
 
     private boolean answers() {
         try {
-            HttpRequest request = HttpRequest.newBuilder(address().resolve(readyPath))
-                    .timeout(Duration.ofSeconds(1)).build();
+            HttpRequest request =
+                    HttpRequest.newBuilder(address().resolve(readyPath))
+                            .timeout(Duration.ofSeconds(1))
+                            .build();
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;

@@ -31,33 +31,52 @@ final class ManifestAuthorizer {
     private final String serviceAccountNamespace;
     private final String serviceAccount;
 
-    ManifestAuthorizer(List<HasMetadata> manifest, String serviceAccountNamespace, String serviceAccount) {
+    ManifestAuthorizer(
+            List<HasMetadata> manifest, String serviceAccountNamespace, String serviceAccount) {
         this.manifest = List.copyOf(manifest);
         this.serviceAccountNamespace = serviceAccountNamespace;
         this.serviceAccount = serviceAccount;
     }
 
-    /** The operator's ServiceAccount and rules in deploy/operator.yaml (the chart's equal them: RbacEquivalenceTest). */
+    /**
+     * The operator's ServiceAccount and rules in deploy/operator.yaml (the chart's equal them:
+     * RbacEquivalenceTest).
+     */
     static ManifestAuthorizer operatorManifest() throws java.io.IOException {
-        return new ManifestAuthorizer(DeployManifestsTest.resources("operator.yaml"), "flowscale-system",
+        return new ManifestAuthorizer(
+                DeployManifestsTest.resources("operator.yaml"),
+                "flowscale-system",
                 "flowscale-operator");
     }
 
-    /** Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped call). */
+    /**
+     * Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped
+     * call).
+     */
     boolean allows(String namespace, ApiCall call) {
-        return rulesIn(namespace).stream().anyMatch(rule -> matches(rule.getApiGroups(), call.group())
-                && matches(rule.getResources(), call.resource()) && matches(rule.getVerbs(), call.verb())
-                && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()));
+        return rulesIn(namespace).stream()
+                .anyMatch(
+                        rule ->
+                                matches(rule.getApiGroups(), call.group())
+                                        && matches(rule.getResources(), call.resource())
+                                        && matches(rule.getVerbs(), call.verb())
+                                        && (rule.getResourceNames() == null
+                                                || rule.getResourceNames().isEmpty()));
     }
 
-    /** The rules that apply to the ServiceAccount in {@code namespace} (null: cluster-wide rules only). */
+    /**
+     * The rules that apply to the ServiceAccount in {@code namespace} (null: cluster-wide rules
+     * only).
+     */
     List<PolicyRule> rulesIn(String namespace) {
         List<PolicyRule> rules = new ArrayList<>();
         for (HasMetadata resource : manifest) {
             if (resource instanceof ClusterRoleBinding b && bindsUs(b.getSubjects())) {
                 rules.addAll(rolesRules(b.getRoleRef(), null));
-            } else if (resource instanceof RoleBinding b && namespace != null
-                    && namespace.equals(b.getMetadata().getNamespace()) && bindsUs(b.getSubjects())) {
+            } else if (resource instanceof RoleBinding b
+                    && namespace != null
+                    && namespace.equals(b.getMetadata().getNamespace())
+                    && bindsUs(b.getSubjects())) {
                 rules.addAll(rolesRules(b.getRoleRef(), namespace));
             }
         }
@@ -66,33 +85,67 @@ final class ManifestAuthorizer {
 
     /**
      * Answers every SelfSubjectRulesReview with the rules of the review's namespace, plus what
-     * every authenticated user has (system:basic-user: create self-subject reviews), as the API server does.
+     * every authenticated user has (system:basic-user: create self-subject reviews), as the API
+     * server does.
      */
     void answerRulesReviews(KubernetesMockServer server) {
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReply(201, request -> review(Serialization.unmarshal(request.getBody().readUtf8(),
-                        SelfSubjectRulesReview.class).getSpec().getNamespace())).always();
+        server.expect()
+                .post()
+                .withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+                .andReply(
+                        201,
+                        request ->
+                                review(
+                                        Serialization.unmarshal(
+                                                        request.getBody().readUtf8(),
+                                                        SelfSubjectRulesReview.class)
+                                                .getSpec()
+                                                .getNamespace()))
+                .always();
     }
 
     private SelfSubjectRulesReview review(String namespace) {
-        List<ResourceRule> rules = new ArrayList<>(rulesIn(namespace).stream().map(r -> new ResourceRuleBuilder()
-                .withApiGroups(r.getApiGroups()).withResources(r.getResources()).withVerbs(r.getVerbs())
-                .withResourceNames(r.getResourceNames()).build()).toList());
-        rules.add(new ResourceRuleBuilder().withApiGroups("authorization.k8s.io").withVerbs("create")
-                .withResources("selfsubjectaccessreviews", "selfsubjectrulesreviews").build());
-        return new SelfSubjectRulesReviewBuilder().withNewSpec().withNamespace(namespace).endSpec()
-                .withNewStatus().withResourceRules(rules).withIncomplete(false).endStatus().build();
+        List<ResourceRule> rules =
+                new ArrayList<>(
+                        rulesIn(namespace).stream()
+                                .map(
+                                        r ->
+                                                new ResourceRuleBuilder()
+                                                        .withApiGroups(r.getApiGroups())
+                                                        .withResources(r.getResources())
+                                                        .withVerbs(r.getVerbs())
+                                                        .withResourceNames(r.getResourceNames())
+                                                        .build())
+                                .toList());
+        rules.add(
+                new ResourceRuleBuilder()
+                        .withApiGroups("authorization.k8s.io")
+                        .withVerbs("create")
+                        .withResources("selfsubjectaccessreviews", "selfsubjectrulesreviews")
+                        .build());
+        return new SelfSubjectRulesReviewBuilder()
+                .withNewSpec()
+                .withNamespace(namespace)
+                .endSpec()
+                .withNewStatus()
+                .withResourceRules(rules)
+                .withIncomplete(false)
+                .endStatus()
+                .build();
     }
 
     private List<PolicyRule> rolesRules(RoleRef ref, String namespace) {
         for (HasMetadata resource : manifest) {
-            if (!resource.getKind().equals(ref.getKind()) || !resource.getMetadata().getName().equals(ref.getName())) {
+            if (!resource.getKind().equals(ref.getKind())
+                    || !resource.getMetadata().getName().equals(ref.getName())) {
                 continue;
             }
             if (resource instanceof ClusterRole c) {
                 return c.getRules();
             }
-            if (resource instanceof Role r && namespace != null && namespace.equals(r.getMetadata().getNamespace())) {
+            if (resource instanceof Role r
+                    && namespace != null
+                    && namespace.equals(r.getMetadata().getNamespace())) {
                 return r.getRules();
             }
         }
@@ -100,8 +153,14 @@ final class ManifestAuthorizer {
     }
 
     private boolean bindsUs(List<Subject> subjects) {
-        return subjects != null && subjects.stream().anyMatch(s -> "ServiceAccount".equals(s.getKind())
-                && serviceAccount.equals(s.getName()) && serviceAccountNamespace.equals(s.getNamespace()));
+        return subjects != null
+                && subjects.stream()
+                        .anyMatch(
+                                s ->
+                                        "ServiceAccount".equals(s.getKind())
+                                                && serviceAccount.equals(s.getName())
+                                                && serviceAccountNamespace.equals(
+                                                        s.getNamespace()));
     }
 
     private static boolean matches(List<String> values, String value) {

@@ -9,7 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ManifestAuthorizerTest {
-    static final String MANIFEST = """
+    static final String MANIFEST =
+            """
             - apiVersion: rbac.authorization.k8s.io/v1
               kind: ClusterRole
               metadata: {name: op}
@@ -36,15 +37,18 @@ class ManifestAuthorizerTest {
 
         assertThat(rbac.allows("jobs", new ApiCall("apps", "deployments", "get"))).isTrue();
         assertThat(rbac.allows(null, new ApiCall("apps", "deployments", "get"))).isTrue();
-        assertThat(rbac.allows("sys", new ApiCall("coordination.k8s.io", "leases", "patch"))).isTrue();
-        assertThat(rbac.allows("jobs", new ApiCall("coordination.k8s.io", "leases", "patch"))).isFalse();
+        assertThat(rbac.allows("sys", new ApiCall("coordination.k8s.io", "leases", "patch")))
+                .isTrue();
+        assertThat(rbac.allows("jobs", new ApiCall("coordination.k8s.io", "leases", "patch")))
+                .isFalse();
     }
 
     @Test
     void aVerbTheRulesDoNotListIsDenied() {
         ManifestAuthorizer rbac = new ManifestAuthorizer(manifest(), "sys", "op");
 
-        assertThat(rbac.allows("sys", new ApiCall("coordination.k8s.io", "leases", "update"))).isFalse();
+        assertThat(rbac.allows("sys", new ApiCall("coordination.k8s.io", "leases", "update")))
+                .isFalse();
         assertThat(rbac.allows("jobs", new ApiCall("apps", "deployments", "update"))).isFalse();
     }
 
@@ -56,17 +60,24 @@ class ManifestAuthorizerTest {
     }
 
     @Test
-    void theOperatorManifestLetsTheLeaderElectionCheckPassInTheOperatorsNamespace() throws IOException {
+    void theOperatorManifestLetsTheLeaderElectionCheckPassInTheOperatorsNamespace()
+            throws IOException {
         ManifestAuthorizer rbac = ManifestAuthorizer.operatorManifest();
 
         for (String verb : List.of("get", "create", "update", "patch")) {
-            assertThat(rbac.allows("flowscale-system", new ApiCall("coordination.k8s.io", "leases", verb)))
-                    .as("leases %s in flowscale-system", verb).isTrue();
+            assertThat(
+                            rbac.allows(
+                                    "flowscale-system",
+                                    new ApiCall("coordination.k8s.io", "leases", verb)))
+                    .as("leases %s in flowscale-system", verb)
+                    .isTrue();
         }
     }
 
     private static List<HasMetadata> manifest() {
         List<?> items = Serialization.unmarshal(MANIFEST, List.class);
-        return items.stream().map(i -> Serialization.unmarshal(Serialization.asJson(i), HasMetadata.class)).toList();
+        return items.stream()
+                .map(i -> Serialization.unmarshal(Serialization.asJson(i), HasMetadata.class))
+                .toList();
     }
 }

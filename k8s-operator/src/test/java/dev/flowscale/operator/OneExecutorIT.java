@@ -49,8 +49,7 @@ class OneExecutorIT {
     JobAutoscalers loops;
     LocalKubelet kubelet;
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @AfterEach
     void stop() {
@@ -61,96 +60,155 @@ class OneExecutorIT {
     }
 
     @Test
-    void anOperatorKilledInTheMiddleOfARescaleAndStartedAgainFinishesItFromOneSavepoint() throws IOException {
-        start(AutoscalerMode.AUTO, args -> true, job -> { });
+    void anOperatorKilledInTheMiddleOfARescaleAndStartedAgainFinishesItFromOneSavepoint()
+            throws IOException {
+        start(AutoscalerMode.AUTO, args -> true, job -> {});
         awaitJob(j -> j.getStatus().pending != null);
         stopOperator();
 
         startOperator();
 
-        StreamJob done = awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().pending == null
-                && j.getStatus().lastRescale != null);
+        StreamJob done =
+                awaitJob(
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().lastRescale != null);
         assertThat(done.getStatus().lastRescale.succeeded).isTrue();
         assertThat(args()).contains("--restore-from " + done.getStatus().lastSavepoint);
         assertThat(runnerJob().get("status").asText()).isEqualTo("RUNNING");
         assertThat(runnerParallelism("split")).isEqualTo(done.getStatus().parallelism.get("split"));
-        assertThat(savepointsTaken()).as("one executor took one savepoint for the rescale").isEqualTo(1);
+        assertThat(savepointsTaken())
+                .as("one executor took one savepoint for the rescale")
+                .isEqualTo(1);
         assertThat(kubelet.restarts()).isZero();
     }
 
     @Test
     void aSpecChangeDuringARescaleJoinsItsRestoreFromTheRescalesSavepoint() throws IOException {
         AtomicBoolean newPodsStart = new AtomicBoolean();
-        start(AutoscalerMode.AUTO, args -> !args.contains("--restore-from") || newPodsStart.get(), job -> { });
-        StreamJob rescaling = awaitJob(j -> j.getStatus().pending != null && j.getStatus().pending.savepoint != null);
+        start(
+                AutoscalerMode.AUTO,
+                args -> !args.contains("--restore-from") || newPodsStart.get(),
+                job -> {});
+        StreamJob rescaling =
+                awaitJob(
+                        j ->
+                                j.getStatus().pending != null
+                                        && j.getStatus().pending.savepoint != null);
 
-        editSpec(j -> j.getSpec().job.args = List.of("--rate", "1600", "--cost", "split=sleep:2ms"));
+        editSpec(
+                j -> j.getSpec().job.args = List.of("--rate", "1600", "--cost", "split=sleep:2ms"));
         newPodsStart.set(true);
 
-        StreamJob upgraded = awaitJob(j -> j.getStatus().observedGeneration == 2L && j.getStatus().pending == null
-                && j.getStatus().phase == JobPhase.Running && args().contains("--rate 1600"));
+        StreamJob upgraded =
+                awaitJob(
+                        j ->
+                                j.getStatus().observedGeneration == 2L
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().phase == JobPhase.Running
+                                        && args().contains("--rate 1600"));
         String savepoint = rescaling.getStatus().pending.savepoint;
         assertThat(upgraded.getStatus().lastRescale.succeeded).isTrue();
-        assertThat(args()).contains("--parallelism " + StreamJobReconciler.summary(upgraded.getStatus().parallelism))
+        assertThat(args())
+                .contains(
+                        "--parallelism "
+                                + StreamJobReconciler.summary(upgraded.getStatus().parallelism))
                 .contains("--restore-from " + savepoint);
-        assertThat(runnerParallelism("split")).isEqualTo(upgraded.getStatus().parallelism.get("split"));
-        assertThat(kubelet.started()).as("one new pod took both changes from the savepoint").isEqualTo(2);
+        assertThat(runnerParallelism("split"))
+                .isEqualTo(upgraded.getStatus().parallelism.get("split"));
+        assertThat(kubelet.started())
+                .as("one new pod took both changes from the savepoint")
+                .isEqualTo(2);
         assertThat(savepointsTaken()).isEqualTo(1);
     }
 
     @Test
     void switchingFromAutoToRecommendKeepsTheRunnerAsItRuns() throws IOException {
-        start(AutoscalerMode.AUTO, args -> true, job -> { });
-        StreamJob rescaled = awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().lastRescale != null
-                && j.getStatus().lastRescale.succeeded);
+        start(AutoscalerMode.AUTO, args -> true, job -> {});
+        StreamJob rescaled =
+                awaitJob(
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus().lastRescale != null
+                                        && j.getStatus().lastRescale.succeeded);
         String argsBefore = args();
         int podsBefore = kubelet.started();
 
         editSpec(j -> j.getSpec().autoscaler.mode = AutoscalerMode.RECOMMEND);
 
         String switched = java.time.Instant.now().toString();
-        StreamJob recommending = awaitJob(j -> j.getStatus().observedGeneration == 2L
-                && j.getStatus().lastDecision != null && j.getStatus().lastDecision.time.compareTo(switched) > 0);
-        assertThat(recommending.getStatus().parallelism).isEqualTo(rescaled.getStatus().parallelism);
+        StreamJob recommending =
+                awaitJob(
+                        j ->
+                                j.getStatus().observedGeneration == 2L
+                                        && j.getStatus().lastDecision != null
+                                        && j.getStatus().lastDecision.time.compareTo(switched) > 0);
+        assertThat(recommending.getStatus().parallelism)
+                .isEqualTo(rescaled.getStatus().parallelism);
         assertThat(args()).isEqualTo(argsBefore);
         assertThat(kubelet.started()).as("no new runner pod").isEqualTo(podsBefore);
     }
 
     @Test
-    void anOperatorReleaseThatChangesThePodTemplateStopsTheRunnerWithASavepointFirst() throws IOException {
-        start(AutoscalerMode.OFF, args -> true, job -> { });
+    void anOperatorReleaseThatChangesThePodTemplateStopsTheRunnerWithASavepointFirst()
+            throws IOException {
+        start(AutoscalerMode.OFF, args -> true, job -> {});
         awaitJob(j -> j.getStatus().phase == JobPhase.Running);
         stopOperator();
         // As an earlier release left it: another template, stamped with that release's hash.
-        client.apps().deployments().inNamespace(NS).withName("wc-runner").edit(d -> {
-            d.getMetadata().getAnnotations().put(Fabric8RunnerCluster.HASH_ANNOTATION, "earlier-release");
-            d.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(List.of(new EnvVar("OLD", "1", null)));
-            return d;
-        });
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("wc-runner")
+                .edit(
+                        d -> {
+                            d.getMetadata()
+                                    .getAnnotations()
+                                    .put(Fabric8RunnerCluster.HASH_ANNOTATION, "earlier-release");
+                            d.getSpec()
+                                    .getTemplate()
+                                    .getSpec()
+                                    .getContainers()
+                                    .get(0)
+                                    .setEnv(List.of(new EnvVar("OLD", "1", null)));
+                            return d;
+                        });
 
         startOperator();
 
-        StreamJob upgraded = awaitJob(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().pending == null
-                && j.getStatus().lastSavepoint != null);
+        StreamJob upgraded =
+                awaitJob(
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().lastSavepoint != null);
         assertThat(args()).contains("--restore-from " + upgraded.getStatus().lastSavepoint);
-        assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).singleElement()
+        assertThat(events(JobEvents.SAVEPOINT_UPGRADE))
+                .singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(upgrade"));
         assertThat(deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
-                .extracting(EnvVar::getName).containsExactly(RunnerResources.TOKEN_ENV); // this release's, not OLD
+                .extracting(EnvVar::getName)
+                .containsExactly(RunnerResources.TOKEN_ENV); // this release's, not OLD
         assertThat(kubelet.restarts()).isZero();
     }
 
     @Test
     void aRunnerThatStoppedWithASavepointWhoseReplyWasLostIsRestartedFromIt() throws Exception {
-        start(AutoscalerMode.OFF, args -> true, job -> { });
+        start(AutoscalerMode.OFF, args -> true, job -> {});
         awaitJob(j -> j.getStatus().phase == JobPhase.Running);
 
         String savepoint = stopRunnerBehindTheOperatorsBack();
 
         // The pass records the savepoint, then applies the Deployment: wait for both.
-        StreamJob repaired = awaitJob(j -> j.getStatus().phase == JobPhase.Running
-                && savepoint.equals(j.getStatus().lastSavepoint) && args().contains("--restore-from " + savepoint));
-        assertThat(events(JobEvents.STRANDED_RUNNER)).singleElement()
+        StreamJob repaired =
+                awaitJob(
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && savepoint.equals(j.getStatus().lastSavepoint)
+                                        && args().contains("--restore-from " + savepoint));
+        assertThat(events(JobEvents.STRANDED_RUNNER))
+                .singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains(savepoint));
         assertThat(repaired.getStatus().observedGeneration).isEqualTo(1L);
     }
@@ -159,30 +217,49 @@ class OneExecutorIT {
     void aRescaleWithinThePodsSlotsHappensInPlaceAndIsReportedAsSuch() throws IOException {
         start(AutoscalerMode.AUTO, args -> true, job -> job.getSpec().resources.headroom = 3.0);
 
-        StreamJob done = awaitJob(j -> j.getStatus().lastRescale != null && j.getStatus().pending == null);
+        StreamJob done =
+                awaitJob(j -> j.getStatus().lastRescale != null && j.getStatus().pending == null);
 
         assertThat(done.getStatus().lastRescale.path).isEqualTo(PendingChange.IN_PLACE);
         assertThat(done.getStatus().lastRescale.succeeded).isTrue();
         assertThat(done.getStatus().lastRescale.downtimeSeconds).isPositive();
         assertThat(kubelet.started()).as("the pod was not replaced").isEqualTo(1);
-        assertThat(args()).contains("--parallelism count=1,split=1").doesNotContain("--restore-from");
+        assertThat(args())
+                .contains("--parallelism count=1,split=1")
+                .doesNotContain("--restore-from");
         assertThat(runnerParallelism("split")).isEqualTo(done.getStatus().parallelism.get("split"));
         // The rescale is reported (Event, then metric) just after its end is written in status.
-        String metric = "flowscale_controller_rescale_path_downtime_seconds_count{job=\"" + NS
-                + "/wc\",path=\"in-place\",result=\"succeeded\"} 1";
-        Eventually.await("the in-place rescale's metric", registry::scrape, scrape -> scrape.contains(metric));
-        assertThat(events(JobEvents.RESCALED)).singleElement()
+        String metric =
+                "flowscale_controller_rescale_path_downtime_seconds_count{job=\""
+                        + NS
+                        + "/wc\",path=\"in-place\",result=\"succeeded\"} 1";
+        Eventually.await(
+                "the in-place rescale's metric",
+                registry::scrape,
+                scrape -> scrape.contains(metric));
+        assertThat(events(JobEvents.RESCALED))
+                .singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(in-place)"));
-        assertThat(done.getStatus().history).as("the autoscaler's decisions survive the reconciler's writes")
+        assertThat(done.getStatus().history)
+                .as("the autoscaler's decisions survive the reconciler's writes")
                 .isNotEmpty();
     }
 
     private String stopRunnerBehindTheOperatorsBack() throws Exception {
-        HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(kubelet.address()
-                .resolve("/api/v1/stop-with-savepoint")).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> reply =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(
+                                                kubelet.address()
+                                                        .resolve("/api/v1/stop-with-savepoint"))
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(reply.body()).get("savepoint").asText();
+        return new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(reply.body())
+                .get("savepoint")
+                .asText();
     }
 
     private long savepointsTaken() throws IOException {
@@ -191,23 +268,42 @@ class OneExecutorIT {
         }
     }
 
-    private void start(AutoscalerMode mode, Predicate<List<String>> accept, Consumer<StreamJob> customize)
+    private void start(
+            AutoscalerMode mode, Predicate<List<String>> accept, Consumer<StreamJob> customize)
             throws IOException {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), RunnerJobHarness.freePort(), dir, accept);
+        kubelet =
+                new LocalKubelet(
+                        client,
+                        NS,
+                        "wc-runner",
+                        AutoscalingIT.engineJar(),
+                        RunnerJobHarness.freePort(),
+                        dir,
+                        accept);
         startOperator();
-        StreamJob job = AutoscalingIT.bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"));
+        StreamJob job =
+                AutoscalingIT.bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"));
         customize.accept(job);
         client.resource(job).create();
     }
 
     private void startOperator() {
-        loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(), AutoscalingIT.RESCALE_TIMEOUT,
-                Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10)), Clock.systemUTC());
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        registry,
+                        j -> kubelet.address(),
+                        AutoscalingIT.RESCALE_TIMEOUT,
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
+                        Clock.systemUTC());
         operator.start();
     }
 
@@ -242,9 +338,16 @@ class OneExecutorIT {
 
     private com.fasterxml.jackson.databind.JsonNode runnerJob() {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(HttpClient.newHttpClient()
-                    .send(HttpRequest.newBuilder(kubelet.address().resolve("/api/v1/job")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body());
+            return new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(
+                            HttpClient.newHttpClient()
+                                    .send(
+                                            HttpRequest.newBuilder(
+                                                            kubelet.address()
+                                                                    .resolve("/api/v1/job"))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.ofString())
+                                    .body());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -15,10 +15,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The operator's own endpoints over real HTTP, as Prometheus and the kubelet's probes call them. */
+/**
+ * The operator's own endpoints over real HTTP, as Prometheus and the kubelet's probes call them.
+ */
 class OperatorEndpointsTest {
     private final HttpClient http = HttpClient.newHttpClient();
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry =
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicBoolean started = new AtomicBoolean();
     private OperatorEndpoints endpoints;
 
@@ -34,15 +37,18 @@ class OperatorEndpointsTest {
 
     @Test
     void metricsServesTheRegistryInPrometheusTextFormat() throws Exception {
-        Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer()).tag("job", "jobs/wc").register(registry)
+        Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer())
+                .tag("job", "jobs/wc")
+                .register(registry)
                 .increment();
 
         HttpResponse<String> metrics = get("GET", "/metrics");
 
         assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
-                .startsWith("text/plain; version=0.0.4"));
-        assertThat(metrics.body()).contains(MetricName.CONTROLLER_DECISIONS.prometheus() + "{job=\"jobs/wc\"} 1.0");
+        assertThat(metrics.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
+        assertThat(metrics.body())
+                .contains(MetricName.CONTROLLER_DECISIONS.prometheus() + "{job=\"jobs/wc\"} 1.0");
     }
 
     @Test
@@ -68,7 +74,10 @@ class OperatorEndpointsTest {
     }
 
     private HttpResponse<String> get(String method, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoints.port() + path))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoints.port() + path))
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

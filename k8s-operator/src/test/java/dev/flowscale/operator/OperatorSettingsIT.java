@@ -35,8 +35,13 @@ class OperatorSettingsIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
-                Duration.ofSeconds(5), Clock.systemUTC());
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        new SimpleMeterRegistry(),
+                        HttpRunnerControl::serviceAddress,
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC());
     }
 
     @AfterEach
@@ -53,7 +58,8 @@ class OperatorSettingsIT {
 
         Eventually.await("the runner of team-a/wc", () -> deployment("team-a"), d -> d != null);
         assertThat(deployment("team-b")).as("team-b is not watched").isNull();
-        StreamJob ignored = client.resources(StreamJob.class).inNamespace("team-b").withName("wc").get();
+        StreamJob ignored =
+                client.resources(StreamJob.class).inNamespace("team-b").withName("wc").get();
         assertThat(ignored.getStatus() == null ? null : ignored.getStatus().phase).isNull();
     }
 
@@ -62,33 +68,69 @@ class OperatorSettingsIT {
         start(Set.of(), AutoscalerDefaults.fromJson("{\"mode\":\"auto\",\"maxParallelism\":2}"));
         createJob("team-a", "wc"); // split=2, count=3: above the default maximum
 
-        StreamJob failed = Eventually.await("StreamJob team-a/wc failed", () -> client.resources(StreamJob.class)
-                .inNamespace("team-a").withName("wc").get(), j -> j.getStatus() != null
-                && j.getStatus().phase == JobPhase.Failed);
-        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED)).hasValueSatisfying(c -> assertThat(
-                c.getMessage()).contains("spec.parallelism.count is 3").contains("maxParallelism (2)"));
-        assertThat(failed.getSpec().autoscaler.mode).as("the spec on the server is never written").isNull();
+        StreamJob failed =
+                Eventually.await(
+                        "StreamJob team-a/wc failed",
+                        () ->
+                                client.resources(StreamJob.class)
+                                        .inNamespace("team-a")
+                                        .withName("wc")
+                                        .get(),
+                        j -> j.getStatus() != null && j.getStatus().phase == JobPhase.Failed);
+        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED))
+                .hasValueSatisfying(
+                        c ->
+                                assertThat(c.getMessage())
+                                        .contains("spec.parallelism.count is 3")
+                                        .contains("maxParallelism (2)"));
+        assertThat(failed.getSpec().autoscaler.mode)
+                .as("the spec on the server is never written")
+                .isNull();
 
-        client.resources(StreamJob.class).inNamespace("team-a").withName("wc").edit(j -> {
-            j.getSpec().autoscaler.maxParallelism = 8;
-            return j;
-        });
-        ConfigMap config = Eventually.await("the configuration of team-a/wc", () -> client.configMaps()
-                .inNamespace("team-a").withName("wc-config").get(), c -> c != null);
-        assertThat(config.getData().get("autoscaler.json")).contains("\"mode\" : \"auto\"")
+        client.resources(StreamJob.class)
+                .inNamespace("team-a")
+                .withName("wc")
+                .edit(
+                        j -> {
+                            j.getSpec().autoscaler.maxParallelism = 8;
+                            return j;
+                        });
+        ConfigMap config =
+                Eventually.await(
+                        "the configuration of team-a/wc",
+                        () -> client.configMaps().inNamespace("team-a").withName("wc-config").get(),
+                        c -> c != null);
+        assertThat(config.getData().get("autoscaler.json"))
+                .contains("\"mode\" : \"auto\"")
                 .contains("\"maxParallelism\" : 8");
     }
 
     private void start(Set<String> namespaces, AutoscalerDefaults defaults) {
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC(), null, namespaces,
-                defaults);
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)),
+                        Clock.systemUTC(),
+                        null,
+                        namespaces,
+                        defaults);
         operator.start();
     }
 
     private void createJob(String namespace, String name) {
-        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints")
-                .withNamespace(namespace).endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec()
-                .build()).create();
+        client.resource(
+                        new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName("savepoints")
+                                .withNamespace(namespace)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .endSpec()
+                                .build())
+                .create();
         client.resource(StreamJobs.wordCount(namespace, name)).create();
     }
 

@@ -17,14 +17,15 @@ import java.util.Map;
 
 /**
  * Fabric8's mock API server in CRUD mode, made to answer an update (PUT, of a resource or its
- * status) that names a stale metadata.resourceVersion with 409 Conflict, as a real API server
- * does; the stock CRUD dispatcher accepts it and silently overwrites the newer version, which
- * hides lost updates between two writers.
+ * status) that names a stale metadata.resourceVersion with 409 Conflict, as a real API server does;
+ * the stock CRUD dispatcher accepts it and silently overwrites the newer version, which hides lost
+ * updates between two writers.
  */
 final class OptimisticMockServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(),
-            new HashMap<>(), new Dispatcher(), false);
+    private final KubernetesMockServer server =
+            new KubernetesMockServer(
+                    new Context(), new MockWebServer(), new HashMap<>(), new Dispatcher(), false);
     private int conflicts;
 
     OptimisticMockServer() {
@@ -46,23 +47,27 @@ final class OptimisticMockServer implements AutoCloseable {
 
     /**
      * Plays another writer once: just before the next status update of a resource whose path ends
-     * with {@code pathSuffix}, {@code change} is applied to the stored resource (a new version),
-     * so that update names a stale resourceVersion.
+     * with {@code pathSuffix}, {@code change} is applied to the stored resource (a new version), so
+     * that update names a stale resourceVersion.
      */
-    synchronized void beforeNextStatusUpdate(String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
+    synchronized void beforeNextStatusUpdate(
+            String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
         interloper = new Interloper(pathSuffix, change);
     }
 
     private synchronized Interloper takeInterloper(String path) {
-        Interloper due = interloper != null && path.endsWith(interloper.pathSuffix() + "/status") ? interloper : null;
+        Interloper due =
+                interloper != null && path.endsWith(interloper.pathSuffix() + "/status")
+                        ? interloper
+                        : null;
         if (due != null) {
             interloper = null;
         }
         return due;
     }
 
-    private record Interloper(String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
-    }
+    private record Interloper(
+            String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {}
 
     private Interloper interloper;
 
@@ -79,7 +84,9 @@ final class OptimisticMockServer implements AutoCloseable {
         podResize = new PodResizeApi();
     }
 
-    /** The resize requests served so far (method and path), for checking them against RBAC rules. */
+    /**
+     * The resize requests served so far (method and path), for checking them against RBAC rules.
+     */
     synchronized java.util.List<String> resizeRequests() {
         return podResize == null ? java.util.List.of() : podResize.requests();
     }
@@ -96,10 +103,16 @@ final class OptimisticMockServer implements AutoCloseable {
             String path = request.getPath().replaceAll("\\?.*$", "");
             if (path.matches(".*/api/v1/namespaces/[^/]+/pods/[^/]+/resize")) {
                 PodResizeApi api = podResize();
-                return api == null ? PodResizeApi.notFound() : api.patch(request, path.replaceAll("/resize$", ""),
-                        key -> findResource(getKey(key)), super::handleUpdate);
+                return api == null
+                        ? PodResizeApi.notFound()
+                        : api.patch(
+                                request,
+                                path.replaceAll("/resize$", ""),
+                                key -> findResource(getKey(key)),
+                                super::handleUpdate);
             }
-            if (path.matches(".*/api/v1/namespaces/[^/]+/pods/[^/]+") && PodResizeApi.touchesResources(request)) {
+            if (path.matches(".*/api/v1/namespaces/[^/]+/pods/[^/]+")
+                    && PodResizeApi.touchesResources(request)) {
                 return PodResizeApi.onlyThroughResize(path);
             }
             return super.handlePatch(request);
@@ -108,7 +121,8 @@ final class OptimisticMockServer implements AutoCloseable {
         @Override
         public MockResponse handleUpdate(RecordedRequest request) {
             if (request.getPath().matches(".*/api/v1/namespaces/[^/]+/pods/[^/?]+(\\?.*)?")
-                    && PodResizeApi.changesResources(findResource(getKey(request.getPath())), request)) {
+                    && PodResizeApi.changesResources(
+                            findResource(getKey(request.getPath())), request)) {
                 return PodResizeApi.onlyThroughResize(request.getPath());
             }
             String path = request.getPath().replaceAll("/status(\\?.*)?$", "");
@@ -117,22 +131,44 @@ final class OptimisticMockServer implements AutoCloseable {
                 interlope(request, path, other);
             }
             Map.Entry<?, String> stored = findResource(getKey(path));
-            String sent = version(new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String sent =
+                    version(
+                            new String(
+                                    request.getBody().getBytes(),
+                                    java.nio.charset.StandardCharsets.UTF_8));
             if (stored != null && sent != null && !sent.equals(version(stored.getValue()))) {
                 conflicted();
-                return new MockResponse().setResponseCode(409).setBody(Serialization.asJson(new StatusBuilder()
-                        .withCode(409).withReason("Conflict").withStatus("Failure").withMessage("Operation cannot be"
-                                + " fulfilled on " + path + ": the object has been modified; please apply your"
-                                + " changes to the latest version and try again").build()));
+                return new MockResponse()
+                        .setResponseCode(409)
+                        .setBody(
+                                Serialization.asJson(
+                                        new StatusBuilder()
+                                                .withCode(409)
+                                                .withReason("Conflict")
+                                                .withStatus("Failure")
+                                                .withMessage(
+                                                        "Operation cannot be"
+                                                                + " fulfilled on "
+                                                                + path
+                                                                + ": the object has been modified; please apply your"
+                                                                + " changes to the latest version and try again")
+                                                .build()));
             }
             return super.handleUpdate(request);
         }
 
         private void interlope(RecordedRequest request, String path, Interloper other) {
             try {
-                JsonNode changed = other.change().apply(JSON.readTree(findResource(getKey(path)).getValue()));
-                super.handleUpdate(new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
-                        request.getHeaders(), new io.fabric8.mockwebserver.http.Buffer(JSON.writeValueAsBytes(changed))));
+                JsonNode changed =
+                        other.change().apply(JSON.readTree(findResource(getKey(path)).getValue()));
+                super.handleUpdate(
+                        new RecordedRequest(
+                                request.getHttpVersion(),
+                                request.method(),
+                                request.getPath(),
+                                request.getHeaders(),
+                                new io.fabric8.mockwebserver.http.Buffer(
+                                        JSON.writeValueAsBytes(changed))));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

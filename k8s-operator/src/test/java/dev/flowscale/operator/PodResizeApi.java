@@ -18,13 +18,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The pods' {@code resize} subresource as a Kubernetes 1.33+ API server serves it, for
- * {@link OptimisticMockServer}: a strategic merge patch (what {@code kubectl patch --subresource
- * resize} sends; containers merge by name) may change only the cpu and memory of containers'
- * requests and limits (422 otherwise); a JSON merge patch would replace the container list and is
- * refused as invalid (the containers lose their image); a change of container resources through
- * the pod itself is forbidden (422), as on a real server. The kubelet's side (conditions,
- * actual resources) is {@link LocalScheduler}'s.
+ * The pods' {@code resize} subresource as a Kubernetes 1.33+ API server serves it, for {@link
+ * OptimisticMockServer}: a strategic merge patch (what {@code kubectl patch --subresource resize}
+ * sends; containers merge by name) may change only the cpu and memory of containers' requests and
+ * limits (422 otherwise); a JSON merge patch would replace the container list and is refused as
+ * invalid (the containers lose their image); a change of container resources through the pod itself
+ * is forbidden (422), as on a real server. The kubelet's side (conditions, actual resources) is
+ * {@link LocalScheduler}'s.
  */
 final class PodResizeApi {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,10 +35,15 @@ final class PodResizeApi {
         return List.copyOf(requests);
     }
 
-    /** Applies a resize patch to the stored pod at {@code podPath} through {@code update} (a PUT of the pod). */
-    MockResponse patch(RecordedRequest request, String podPath,
-                       Function<String, Map.Entry<AttributeSet, String>> stored,
-                       Function<RecordedRequest, MockResponse> update) {
+    /**
+     * Applies a resize patch to the stored pod at {@code podPath} through {@code update} (a PUT of
+     * the pod).
+     */
+    MockResponse patch(
+            RecordedRequest request,
+            String podPath,
+            Function<String, Map.Entry<AttributeSet, String>> stored,
+            Function<RecordedRequest, MockResponse> update) {
         synchronized (this) {
             requests.add(request.getMethod() + " " + request.getPath());
         }
@@ -47,11 +52,15 @@ final class PodResizeApi {
             return invalid(podPath, "spec.containers[0].image: Required value");
         }
         if (!type.startsWith("application/strategic-merge-patch+json")) {
-            return status(415, "UnsupportedMediaType", "the body of the request was in an unknown format");
+            return status(
+                    415,
+                    "UnsupportedMediaType",
+                    "the body of the request was in an unknown format");
         }
         Map.Entry<AttributeSet, String> pod = stored.apply(podPath);
         if (pod == null) {
-            return status(404, "NotFound", "pods \"" + podPath.replaceAll(".*/", "") + "\" not found");
+            return status(
+                    404, "NotFound", "pods \"" + podPath.replaceAll(".*/", "") + "\" not found");
         }
         try {
             ObjectNode current = (ObjectNode) JSON.readTree(pod.getValue());
@@ -59,14 +68,23 @@ final class PodResizeApi {
             if (problem != null) {
                 return invalid(podPath, problem);
             }
-            return update.apply(new RecordedRequest(request.getHttpVersion(), io.fabric8.mockwebserver.dsl.HttpMethod.PUT, podPath, request.getHeaders(),
-                    new io.fabric8.mockwebserver.http.Buffer(JSON.writeValueAsBytes(current))));
+            return update.apply(
+                    new RecordedRequest(
+                            request.getHttpVersion(),
+                            io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+                            podPath,
+                            request.getHeaders(),
+                            new io.fabric8.mockwebserver.http.Buffer(
+                                    JSON.writeValueAsBytes(current))));
         } catch (IOException e) {
             return status(400, "BadRequest", e.getMessage());
         }
     }
 
-    /** Merges the patch's containers (by name) into the pod; a problem as the API server words it, or null. */
+    /**
+     * Merges the patch's containers (by name) into the pod; a problem as the API server words it,
+     * or null.
+     */
     private static String merge(ObjectNode pod, JsonNode patch) {
         Iterator<String> top = patch.fieldNames();
         while (top.hasNext()) {
@@ -84,11 +102,15 @@ final class PodResizeApi {
                 while (names.hasNext()) {
                     String name = names.next();
                     if (!RESIZABLE.contains(name)) {
-                        return "spec.containers[0].resources." + part + "[" + name + "]: Forbidden: only cpu and"
+                        return "spec.containers[0].resources."
+                                + part
+                                + "["
+                                + name
+                                + "]: Forbidden: only cpu and"
                                 + " memory resources are mutable";
                     }
-                    ((ObjectNode) target.with("resources").with(part)).set(name,
-                            c.path("resources").path(part).get(name));
+                    ((ObjectNode) target.with("resources").with(part))
+                            .set(name, c.path("resources").path(part).get(name));
                 }
             }
         }
@@ -110,21 +132,31 @@ final class PodResizeApi {
     }
 
     /** Whether a PUT of the pod changes its containers' resources. */
-    static boolean changesResources(Map.Entry<AttributeSet, String> stored, RecordedRequest request) {
+    static boolean changesResources(
+            Map.Entry<AttributeSet, String> stored, RecordedRequest request) {
         if (stored == null) {
             return false;
         }
         try {
-            return !JSON.readTree(stored.getValue()).path("spec").path("containers").findValues("resources")
-                    .equals(JSON.readTree(body(request)).path("spec").path("containers").findValues("resources"));
+            return !JSON.readTree(stored.getValue())
+                    .path("spec")
+                    .path("containers")
+                    .findValues("resources")
+                    .equals(
+                            JSON.readTree(body(request))
+                                    .path("spec")
+                                    .path("containers")
+                                    .findValues("resources"));
         } catch (IOException e) {
             return false;
         }
     }
 
     static MockResponse onlyThroughResize(String path) {
-        return invalid(path, "spec: Forbidden: pod updates may not change fields other than"
-                + " `spec.containers[*].image`, ...; resources are changed through the resize subresource");
+        return invalid(
+                path,
+                "spec: Forbidden: pod updates may not change fields other than"
+                        + " `spec.containers[*].image`, ...; resources are changed through the resize subresource");
     }
 
     /** What a server without the subresource answers. */
@@ -133,13 +165,26 @@ final class PodResizeApi {
     }
 
     private static MockResponse invalid(String path, String detail) {
-        return status(422, "Invalid", "Pod \"" + path.replaceAll("\\?.*$", "").replaceAll(".*/", "")
-                + "\" is invalid: " + detail);
+        return status(
+                422,
+                "Invalid",
+                "Pod \""
+                        + path.replaceAll("\\?.*$", "").replaceAll(".*/", "")
+                        + "\" is invalid: "
+                        + detail);
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        return new MockResponse().setResponseCode(code).setBody(Serialization.asJson(new StatusBuilder()
-                .withCode(code).withReason(reason).withStatus("Failure").withMessage(message).build()));
+        return new MockResponse()
+                .setResponseCode(code)
+                .setBody(
+                        Serialization.asJson(
+                                new StatusBuilder()
+                                        .withCode(code)
+                                        .withReason(reason)
+                                        .withStatus("Failure")
+                                        .withMessage(message)
+                                        .build()));
     }
 
     private static String body(RecordedRequest request) {

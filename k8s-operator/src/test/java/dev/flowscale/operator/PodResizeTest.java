@@ -3,9 +3,9 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
@@ -16,34 +16,53 @@ import org.junit.jupiter.api.Test;
  * PodResizeInProgress, and the actual resources in status.containerStatuses[].resources).
  */
 class PodResizeTest {
-    static final ResourceRequirements DESIRED = new ResourceRequirementsBuilder()
-            .addToRequests("cpu", new Quantity("2000m")).addToRequests("memory", new Quantity("1024Mi"))
-            .addToLimits("memory", new Quantity("1024Mi")).build();
+    static final ResourceRequirements DESIRED =
+            new ResourceRequirementsBuilder()
+                    .addToRequests("cpu", new Quantity("2000m"))
+                    .addToRequests("memory", new Quantity("1024Mi"))
+                    .addToLimits("memory", new Quantity("1024Mi"))
+                    .build();
 
     /** The spec asks for 2 CPUs; the kubelet has not acted yet: the container still has 1. */
     static final String ASKED = pod("[]", "\"1\"");
-    static final String IN_PROGRESS = pod("""
+
+    static final String IN_PROGRESS =
+            pod(
+                    """
             [{"type": "PodResizeInProgress", "status": "True", "lastTransitionTime": "2026-12-01T08:00:01Z"}]""",
-            "\"1\"");
-    static final String DEFERRED = pod("""
+                    "\"1\"");
+    static final String DEFERRED =
+            pod(
+                    """
             [{"type": "PodResizePending", "status": "True", "reason": "Deferred",
               "message": "Node didn't have enough resource: cpu, requested: 2000, used: 3100, capacity: 4000",
-              "lastTransitionTime": "2026-12-01T08:00:01Z"}]""", "\"1\"");
-    static final String INFEASIBLE = pod("""
+              "lastTransitionTime": "2026-12-01T08:00:01Z"}]""",
+                    "\"1\"");
+    static final String INFEASIBLE =
+            pod(
+                    """
             [{"type": "PodResizePending", "status": "True", "reason": "Infeasible",
               "message": "Node didn't have enough capacity: cpu, requested: 2000, capacity: 1500",
-              "lastTransitionTime": "2026-12-01T08:00:01Z"}]""", "\"1\"");
-    static final String FAILED = pod("""
+              "lastTransitionTime": "2026-12-01T08:00:01Z"}]""",
+                    "\"1\"");
+    static final String FAILED =
+            pod(
+                    """
             [{"type": "PodResizeInProgress", "status": "True", "reason": "Error",
               "message": "failed to update container resources", "lastTransitionTime": "2026-12-01T08:00:01Z"}]""",
-            "\"1\"");
-    /** Applied: no resize condition, and the actual CPU is 2 (the API server writes "2", not "2000m"). */
+                    "\"1\"");
+
+    /**
+     * Applied: no resize condition, and the actual CPU is 2 (the API server writes "2", not
+     * "2000m").
+     */
     static final String APPLIED = pod("[]", "\"2\"");
 
     @Test
     void aResizeTheKubeletHasNotSeenYetIsAskedNotDone() {
         assertThat(observe(ASKED).state()).isEqualTo(PodResize.State.ASKED);
-        assertThat(PodResize.asked(Serialization.unmarshal(ASKED, Pod.class), "runner", DESIRED)).isTrue();
+        assertThat(PodResize.asked(Serialization.unmarshal(ASKED, Pod.class), "runner", DESIRED))
+                .isTrue();
     }
 
     @Test
@@ -54,8 +73,11 @@ class PodResizeTest {
 
     @Test
     void aDeferredOrInfeasibleResizeIsRefusedWithTheKubeletsMessage() {
-        assertThat(observe(DEFERRED)).isEqualTo(new PodResize.Observed(PodResize.State.DEFERRED,
-                "Node didn't have enough resource: cpu, requested: 2000, used: 3100, capacity: 4000"));
+        assertThat(observe(DEFERRED))
+                .isEqualTo(
+                        new PodResize.Observed(
+                                PodResize.State.DEFERRED,
+                                "Node didn't have enough resource: cpu, requested: 2000, used: 3100, capacity: 4000"));
         assertThat(observe(INFEASIBLE).state()).isEqualTo(PodResize.State.INFEASIBLE);
         assertThat(observe(INFEASIBLE).refused()).isTrue();
         assertThat(observe(FAILED).state()).isEqualTo(PodResize.State.ERROR);
@@ -82,6 +104,7 @@ class PodResizeTest {
                      "image": "registry.example/flowscale-runner:0.1.0",
                      "allocatedResources": {"cpu": "1", "memory": "512Mi"},
                      "resources": {"requests": {"cpu": %s, "memory": "1Gi"}, "limits": {"memory": "1Gi"}}}]}}
-                """.formatted(conditions, actualCpu);
+                """
+                .formatted(conditions, actualCpu);
     }
 }

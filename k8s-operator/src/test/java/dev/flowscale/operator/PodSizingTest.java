@@ -45,6 +45,7 @@ class PodSizingTest {
         job.getStatus().desiredParallelism.putAll(Map.of("split", 5, "count", 7));
         job.getSpec().parallelism.put("count", 4);
 
-        assertThat(RunnerExecutor.target(job)).containsExactly(Map.entry("count", 4), Map.entry("split", 5));
+        assertThat(RunnerExecutor.target(job))
+                .containsExactly(Map.entry("count", 4), Map.entry("split", 5));
     }
 }

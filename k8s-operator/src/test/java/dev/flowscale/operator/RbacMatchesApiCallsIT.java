@@ -8,9 +8,9 @@ import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.testsupport.Ports;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,7 +29,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -50,17 +49,19 @@ class RbacMatchesApiCallsIT {
     static final Duration WAIT = Duration.ofSeconds(90);
     KubernetesClient client;
     KubernetesMockServer server;
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     /**
      * Granted but never called: JOSDK's start-up check (LeaderElectionManager.checkLeaseAccess)
      * requires create, update and get on leases, while Fabric8's LeaseLock renews by patch.
      */
-    static final Set<String> REQUIRED_BY_THE_SDKS_CHECK = Set.of("coordination.k8s.io/leases update");
+    static final Set<String> REQUIRED_BY_THE_SDKS_CHECK =
+            Set.of("coordination.k8s.io/leases update");
+
     /**
      * Granted and called only where the mock server has a runner pod to resize (the life cycle here
-     * has none: no ReplicaSet controller); InPlacePodResizeIT checks this call against the manifest.
+     * has none: no ReplicaSet controller); InPlacePodResizeIT checks this call against the
+     * manifest.
      */
     static final Set<String> CALLED_IN_IN_PLACE_POD_RESIZE_IT = Set.of("core/pods/resize patch");
 
@@ -69,7 +70,9 @@ class RbacMatchesApiCallsIT {
         Set<String> used = new TreeSet<>();
         Set<String> denied = new TreeSet<>();
         runLifeCycle(used, denied);
-        assertThat(denied).as("API calls the manifest's RBAC would deny (namespace and call)").isEmpty();
+        assertThat(denied)
+                .as("API calls the manifest's RBAC would deny (namespace and call)")
+                .isEmpty();
         Set<String> expected = new TreeSet<>(granted());
         expected.removeAll(REQUIRED_BY_THE_SDKS_CHECK);
         expected.removeAll(CALLED_IN_IN_PLACE_POD_RESIZE_IT);
@@ -80,23 +83,65 @@ class RbacMatchesApiCallsIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        // JOSDK reviews its Lease permissions first: answered from the manifest's rules, as a cluster would.
+        // JOSDK reviews its Lease permissions first: answered from the manifest's rules, as a
+        // cluster would.
         ManifestAuthorizer authorizer = ManifestAuthorizer.operatorManifest();
         authorizer.answerRulesReviews(server);
-        KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
-                client.getConfiguration()).withUserAgent(AGENT).build()).build();
+        KubernetesClient operatorClient =
+                new KubernetesClientBuilder()
+                        .withConfig(
+                                new ConfigBuilder(client.getConfiguration())
+                                        .withUserAgent(AGENT)
+                                        .build())
+                        .build();
         drain(authorizer, new TreeSet<>()); // the test's own setup
-        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints").withNamespace(NS)
-                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
-        try (LocalKubelet kubelet = new LocalKubelet(client, NS, "wc-runner", AutoscalingIT.engineJar(), freePort(),
-                dir, args -> true);
-             JobAutoscalers loops = FlowscaleOperator.loops(operatorClient, new SimpleMeterRegistry(),
-                     j -> kubelet.address(), Duration.ofSeconds(60), Clock.systemUTC())) {
-            var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
-                    Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
-            Operator operator = FlowscaleOperator.create(operatorClient, loops, new HttpRunnerControl(
-                    j -> kubelet.address(), Duration.ofSeconds(20), new RunnerTokens(operatorClient)),
-                    Clock.systemUTC(), election);
+        client.resource(
+                        new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName("savepoints")
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .endSpec()
+                                .build())
+                .create();
+        try (LocalKubelet kubelet =
+                        new LocalKubelet(
+                                client,
+                                NS,
+                                "wc-runner",
+                                AutoscalingIT.engineJar(),
+                                freePort(),
+                                dir,
+                                args -> true);
+                JobAutoscalers loops =
+                        FlowscaleOperator.loops(
+                                operatorClient,
+                                new SimpleMeterRegistry(),
+                                j -> kubelet.address(),
+                                Duration.ofSeconds(60),
+                                Clock.systemUTC())) {
+            var election =
+                    new LeaderElectionConfiguration(
+                            FlowscaleOperator.LEASE,
+                            "flowscale-system",
+                            Duration.ofSeconds(15),
+                            Duration.ofSeconds(10),
+                            Duration.ofSeconds(2),
+                            "test-replica",
+                            null,
+                            false);
+            Operator operator =
+                    FlowscaleOperator.create(
+                            operatorClient,
+                            loops,
+                            new HttpRunnerControl(
+                                    j -> kubelet.address(),
+                                    Duration.ofSeconds(20),
+                                    new RunnerTokens(operatorClient)),
+                            Clock.systemUTC(),
+                            election);
             operator.start();
             try {
                 lifeCycle();
@@ -112,22 +157,43 @@ class RbacMatchesApiCallsIT {
         StreamJob invalid = StreamJobs.wordCount(NS, "broken");
         invalid.getSpec().job.builtin = "nosuchjob";
         client.resource(invalid).create();
-        client.resource(StreamJobs.wordCount(NS, "claimed")).create(); // savepoints on the claim: checked
-        client.resource(AutoscalingIT.bottleneckedWordCount(NS, "wc", AutoscalerMode.AUTO,
-                dir.resolve("savepoints"))).create();
-        await(j -> j.getStatus().phase == JobPhase.Running && j.getStatus().parallelism.getOrDefault("split", 1) > 1);
-        // As after an operator upgrade that changes the runner's Service: the next reconcile replaces it.
-        client.services().inNamespace(NS).withName("wc-runner").edit(s -> {
-            s.getMetadata().getAnnotations().put(Fabric8RunnerCluster.HASH_ANNOTATION, "older");
-            return s;
-        });
+        client.resource(StreamJobs.wordCount(NS, "claimed"))
+                .create(); // savepoints on the claim: checked
+        client.resource(
+                        AutoscalingIT.bottleneckedWordCount(
+                                NS, "wc", AutoscalerMode.AUTO, dir.resolve("savepoints")))
+                .create();
+        await(
+                j ->
+                        j.getStatus().phase == JobPhase.Running
+                                && j.getStatus().parallelism.getOrDefault("split", 1) > 1);
+        // As after an operator upgrade that changes the runner's Service: the next reconcile
+        // replaces it.
+        client.services()
+                .inNamespace(NS)
+                .withName("wc-runner")
+                .edit(
+                        s -> {
+                            s.getMetadata()
+                                    .getAnnotations()
+                                    .put(Fabric8RunnerCluster.HASH_ANNOTATION, "older");
+                            return s;
+                        });
         edit(j -> j.getSpec().job.args = List.of("--rate", "1200", "--cost", "split=sleep:2ms"));
-        await(j -> j.getStatus().observedGeneration == 2L && j.getStatus().phase == JobPhase.Running);
+        await(
+                j ->
+                        j.getStatus().observedGeneration == 2L
+                                && j.getStatus().phase == JobPhase.Running);
         edit(j -> j.getSpec().suspend = true);
         await(j -> j.getStatus().phase == JobPhase.Suspended);
         client.resources(StreamJob.class).inNamespace(NS).withName("wc").delete();
-        Eventually.await(WAIT, "the deletion of jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
-                .withName("wc").get() == null, gone -> gone);
+        Eventually.await(
+                WAIT,
+                "the deletion of jobs/wc",
+                () ->
+                        client.resources(StreamJob.class).inNamespace(NS).withName("wc").get()
+                                == null,
+                gone -> gone);
         sleep(Duration.ofSeconds(2)); // the autoscaler loop's next tick notices the deletion
     }
 
@@ -144,28 +210,35 @@ class RbacMatchesApiCallsIT {
     }
 
     private void await(java.util.function.Predicate<StreamJob> check) {
-        Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
-                .withName("wc").get(), j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
+        Eventually.await(
+                WAIT,
+                "StreamJob jobs/wc",
+                () -> client.resources(StreamJob.class).inNamespace(NS).withName("wc").get(),
+                j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
     }
 
     /**
      * Takes every recorded request; returns the operator's as "group/resource verb" and adds those
      * the authorizer denies in their namespace to {@code denied}.
      */
-    private Set<String> drain(ManifestAuthorizer authorizer, Set<String> denied) throws InterruptedException {
+    private Set<String> drain(ManifestAuthorizer authorizer, Set<String> denied)
+            throws InterruptedException {
         Set<String> calls = new TreeSet<>();
         RecordedRequest request;
         while ((request = server.takeRequest(10, TimeUnit.MILLISECONDS)) != null) {
             String agent = request.getHeader("User-Agent");
             if (agent != null && agent.startsWith(AGENT)) {
                 String path = request.getPath();
-                ApiCall.of(request.getMethod(), path).ifPresent(c -> {
-                    calls.add(c.toString());
-                    String ns = ApiCall.namespace(path);
-                    if (!authorizer.allows(ns, c) && !c.resource().startsWith("selfsubject")) {
-                        denied.add((ns == null ? "cluster" : ns) + ": " + c);
-                    }
-                });
+                ApiCall.of(request.getMethod(), path)
+                        .ifPresent(
+                                c -> {
+                                    calls.add(c.toString());
+                                    String ns = ApiCall.namespace(path);
+                                    if (!authorizer.allows(ns, c)
+                                            && !c.resource().startsWith("selfsubject")) {
+                                        denied.add((ns == null ? "cluster" : ns) + ": " + c);
+                                    }
+                                });
             }
         }
         return calls;
@@ -175,18 +248,26 @@ class RbacMatchesApiCallsIT {
     private static Set<String> granted() throws IOException {
         Set<String> rules = new TreeSet<>();
         for (HasMetadata resource : DeployManifestsTest.resources("operator.yaml")) {
-            List<PolicyRule> policy = resource instanceof ClusterRole c ? c.getRules()
-                    : resource instanceof Role r ? r.getRules() : List.of();
+            List<PolicyRule> policy =
+                    resource instanceof ClusterRole c
+                            ? c.getRules()
+                            : resource instanceof Role r ? r.getRules() : List.of();
             for (PolicyRule rule : policy) {
                 for (String group : rule.getApiGroups()) {
                     for (String res : rule.getResources()) {
-                        rule.getVerbs().forEach(verb -> rules.add(new ApiCall(group, res, verb).toString()));
+                        rule.getVerbs()
+                                .forEach(
+                                        verb ->
+                                                rules.add(
+                                                        new ApiCall(group, res, verb).toString()));
                     }
                 }
             }
         }
         // Every authenticated user may review its own rules (system:basic-user); not granted here.
-        rules.add(new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create").toString());
+        rules.add(
+                new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create")
+                        .toString());
         return rules;
     }
 

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reconciler's status writes against a server that refuses a stale resourceVersion with 409,
- * as a real API server does: another writer (the autoscaler recording a decision) writes between
- * the reconciler's read and its write. On Fabric8's stock CRUD mock the stale write would pass and
+ * The reconciler's status writes against a server that refuses a stale resourceVersion with 409, as
+ * a real API server does: another writer (the autoscaler recording a decision) writes between the
+ * reconciler's read and its write. On Fabric8's stock CRUD mock the stale write would pass and
  * erase the other writer's change; this test would then fail.
  */
 class ReconcileStatusConflictIT {
@@ -42,32 +42,66 @@ class ReconcileStatusConflictIT {
     }
 
     @Test
-    void aStatusWriteThatMeetsAnotherWritersNewerVersionIsAppliedAgainOnTopOfIt() throws IOException {
+    void aStatusWriteThatMeetsAnotherWritersNewerVersionIsAppliedAgainOnTopOfIt()
+            throws IOException {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints").withNamespace(NS)
-                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
-        server.beforeNextStatusUpdate("/streamjobs/wc", job -> {
-            ObjectNode root = (ObjectNode) job;
-            ObjectNode status = root.has("status") ? (ObjectNode) root.get("status") : root.putObject("status");
-            status.putObject("desiredParallelism").put("count", 5);
-            return job;
-        });
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
-                Duration.ofSeconds(5), Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(HttpRunnerControl::serviceAddress,
-                Duration.ofSeconds(5)), Clock.systemUTC());
+        client.resource(
+                        new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName("savepoints")
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .endSpec()
+                                .build())
+                .create();
+        server.beforeNextStatusUpdate(
+                "/streamjobs/wc",
+                job -> {
+                    ObjectNode root = (ObjectNode) job;
+                    ObjectNode status =
+                            root.has("status")
+                                    ? (ObjectNode) root.get("status")
+                                    : root.putObject("status");
+                    status.putObject("desiredParallelism").put("count", 5);
+                    return job;
+                });
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        new SimpleMeterRegistry(),
+                        HttpRunnerControl::serviceAddress,
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)),
+                        Clock.systemUTC());
         operator.start();
 
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
 
-        StreamJob job = Eventually.await("status of jobs/wc with both writers' changes",
-                () -> client.resources(StreamJob.class).inNamespace(NS).withName("wc").get(),
-                j -> j.getStatus() != null && j.getStatus().phase == JobPhase.Deploying
-                        && !j.getStatus().deployedParallelism.isEmpty());
+        StreamJob job =
+                Eventually.await(
+                        "status of jobs/wc with both writers' changes",
+                        () ->
+                                client.resources(StreamJob.class)
+                                        .inNamespace(NS)
+                                        .withName("wc")
+                                        .get(),
+                        j ->
+                                j.getStatus() != null
+                                        && j.getStatus().phase == JobPhase.Deploying
+                                        && !j.getStatus().deployedParallelism.isEmpty());
         assertThat(server.conflicts()).as("the reconciler's stale write was refused").isPositive();
-        assertThat(job.getStatus().desiredParallelism).as("the other writer's change survives")
+        assertThat(job.getStatus().desiredParallelism)
+                .as("the other writer's change survives")
                 .isEqualTo(Map.of("count", 5));
     }
 }

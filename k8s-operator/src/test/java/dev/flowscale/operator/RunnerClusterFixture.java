@@ -35,22 +35,51 @@ final class RunnerClusterFixture implements AutoCloseable {
     /**
      * Starts the pod life cycle and the operator and creates {@code job}.
      *
-     * @param accept  the runner args the kubelet starts (others never become ready)
+     * @param accept the runner args the kubelet starts (others never become ready)
      * @param freeCpu the most CPU a node has free for a new pod
      * @param nodeCpu the CPU of the runner pod's node (a resize beyond it is Infeasible)
      */
-    void start(Path dir, Predicate<List<String>> accept, String freeCpu, String nodeCpu, Duration rescaleTimeout,
-               Clock clock, StreamJob job) throws IOException {
+    void start(
+            Path dir,
+            Predicate<List<String>> accept,
+            String freeCpu,
+            String nodeCpu,
+            Duration rescaleTimeout,
+            Clock clock,
+            StreamJob job)
+            throws IOException {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        kubelet = new LocalKubelet(client, RunnerJobHarness.NS, "wc-runner", AutoscalingIT.engineJar(),
-                RunnerJobHarness.freePort(), dir, accept);
-        scheduler = new LocalScheduler(client, RunnerJobHarness.NS, "wc-runner", new Quantity(freeCpu),
-                new Quantity(nodeCpu));
-        loops = FlowscaleOperator.loops(client, registry, j -> kubelet.address(), rescaleTimeout, Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(j -> kubelet.address(),
-                Duration.ofSeconds(10)), clock);
+        kubelet =
+                new LocalKubelet(
+                        client,
+                        RunnerJobHarness.NS,
+                        "wc-runner",
+                        AutoscalingIT.engineJar(),
+                        RunnerJobHarness.freePort(),
+                        dir,
+                        accept);
+        scheduler =
+                new LocalScheduler(
+                        client,
+                        RunnerJobHarness.NS,
+                        "wc-runner",
+                        new Quantity(freeCpu),
+                        new Quantity(nodeCpu));
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        registry,
+                        j -> kubelet.address(),
+                        rescaleTimeout,
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
+                        clock);
         operator.start();
         client.resource(job).create();
     }
@@ -61,7 +90,10 @@ final class RunnerClusterFixture implements AutoCloseable {
     }
 
     StreamJob job() {
-        return client.resources(StreamJob.class).inNamespace(RunnerJobHarness.NS).withName("wc").get();
+        return client.resources(StreamJob.class)
+                .inNamespace(RunnerJobHarness.NS)
+                .withName("wc")
+                .get();
     }
 
     @Override

@@ -22,18 +22,34 @@ class RunnerDefaultsTest {
 
     @Test
     void theHelmValuesReachTheDefaultsThroughTheEnvironment() {
-        RunnerDefaults defaults = RunnerDefaults.from(Map.of(RunnerDefaults.RETAIN_ENV, "5",
-                RunnerDefaults.IN_PLACE_RESIZE_ENV, "false", RunnerDefaults.RETRY_BACKOFF_ENV, "30s",
-                RunnerDefaults.MAX_RETRY_BACKOFF_ENV, "10m")::get);
+        RunnerDefaults defaults =
+                RunnerDefaults.from(
+                        Map.of(
+                                        RunnerDefaults.RETAIN_ENV,
+                                        "5",
+                                        RunnerDefaults.IN_PLACE_RESIZE_ENV,
+                                        "false",
+                                        RunnerDefaults.RETRY_BACKOFF_ENV,
+                                        "30s",
+                                        RunnerDefaults.MAX_RETRY_BACKOFF_ENV,
+                                        "10m")
+                                ::get);
 
-        assertThat(defaults).isEqualTo(new RunnerDefaults(5, false, Duration.ofSeconds(30), Duration.ofMinutes(10)));
+        assertThat(defaults)
+                .isEqualTo(
+                        new RunnerDefaults(
+                                5, false, Duration.ofSeconds(30), Duration.ofMinutes(10)));
     }
 
     @Test
     void aBadRetentionStopsTheOperatorNamingTheVariableAndTheHelmValue() {
         assertThatThrownBy(() -> RunnerDefaults.from(Map.of(RunnerDefaults.RETAIN_ENV, "0")::get))
-                .hasMessageStartingWith("FLOWSCALE_RETAIN is '0'").hasMessageContaining("runnerDefaults.retain");
-        assertThatThrownBy(() -> RunnerDefaults.from(Map.of(RunnerDefaults.IN_PLACE_RESIZE_ENV, "yes")::get))
+                .hasMessageStartingWith("FLOWSCALE_RETAIN is '0'")
+                .hasMessageContaining("runnerDefaults.retain");
+        assertThatThrownBy(
+                        () ->
+                                RunnerDefaults.from(
+                                        Map.of(RunnerDefaults.IN_PLACE_RESIZE_ENV, "yes")::get))
                 .hasMessageContaining("set true or false");
     }
 

@@ -32,8 +32,17 @@ class RunnerFailuresIT {
     @BeforeEach
     void startOperator() {
         operator = TestingOperator.start(client);
-        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("savepoints").withNamespace(NS)
-                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
+        client.resource(
+                        new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName("savepoints")
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .endSpec()
+                                .build())
+                .create();
     }
 
     @AfterEach
@@ -46,7 +55,8 @@ class RunnerFailuresIT {
         Condition condition = runnerPodWithStatus(RunnerProblemsTest.IMAGE_PULL_BACKOFF);
 
         assertThat(condition.getReason()).isEqualTo("ImagePullBackOff");
-        assertThat(condition.getMessage()).contains("cannot pull image registry.example/flowscale-runner:0.1.O");
+        assertThat(condition.getMessage())
+                .contains("cannot pull image registry.example/flowscale-runner:0.1.O");
     }
 
     @Test
@@ -68,24 +78,39 @@ class RunnerFailuresIT {
         assertThat(job.getStatus().phase).isEqualTo(JobPhase.Deploying);
     }
 
-    /** Creates the job, then its runner pod with the given status; returns the job's RunnerHealthy condition. */
+    /**
+     * Creates the job, then its runner pod with the given status; returns the job's RunnerHealthy
+     * condition.
+     */
     private Condition runnerPodWithStatus(String podJson) {
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
-        Deployment runner = Eventually.await("Deployment wc-runner",
-                () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(), d -> true);
+        Deployment runner =
+                Eventually.await(
+                        "Deployment wc-runner",
+                        () ->
+                                client.apps()
+                                        .deployments()
+                                        .inNamespace(NS)
+                                        .withName("wc-runner")
+                                        .get(),
+                        d -> true);
         Pod pod = Serialization.unmarshal(podJson, Pod.class);
         pod.getMetadata().setLabels(runner.getSpec().getTemplate().getMetadata().getLabels());
-        pod.getMetadata().setAnnotations(runner.getSpec().getTemplate().getMetadata().getAnnotations());
+        pod.getMetadata()
+                .setAnnotations(runner.getSpec().getTemplate().getMetadata().getAnnotations());
         pod.setSpec(runner.getSpec().getTemplate().getSpec());
         client.resource(pod).create();
 
         StreamJob job = awaitJob(j -> j.getStatus().phase == JobPhase.Failed);
-        return Conditions.find(job.getStatus(), RunnerWatch.CONDITION).filter(c -> "False".equals(c.getStatus()))
+        return Conditions.find(job.getStatus(), RunnerWatch.CONDITION)
+                .filter(c -> "False".equals(c.getStatus()))
                 .orElseThrow();
     }
 
     private StreamJob awaitJob(java.util.function.Predicate<StreamJob> check) {
-        return Eventually.await(WITHIN, "status of StreamJob jobs/wc",
+        return Eventually.await(
+                WITHIN,
+                "status of StreamJob jobs/wc",
                 () -> client.resources(StreamJob.class).inNamespace(NS).withName("wc").get(),
                 j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
     }

@@ -11,13 +11,15 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
-/** What the operator ITs with a real runner read and change: the StreamJob jobs/wc, its runner Deployment, Events. */
+/**
+ * What the operator ITs with a real runner read and change: the StreamJob jobs/wc, its runner
+ * Deployment, Events.
+ */
 final class RunnerJobHarness {
     static final String NS = "jobs";
     static final Duration WAIT = Duration.ofSeconds(60);
 
-    private RunnerJobHarness() {
-    }
+    private RunnerJobHarness() {}
 
     /** As a user's edit of jobs/wc: read, change, write against that version; again after a 409. */
     static void editSpec(KubernetesClient client, Consumer<StreamJob> change) {
@@ -25,13 +27,17 @@ final class RunnerJobHarness {
     }
 
     static StreamJob awaitJob(KubernetesClient client, Predicate<StreamJob> check) {
-        return Eventually.await(WAIT, "StreamJob jobs/wc", () -> client.resources(StreamJob.class).inNamespace(NS)
-                .withName("wc").get(), j -> j.getStatus() != null && check.test(j));
+        return Eventually.await(
+                WAIT,
+                "StreamJob jobs/wc",
+                () -> client.resources(StreamJob.class).inNamespace(NS).withName("wc").get(),
+                j -> j.getStatus() != null && check.test(j));
     }
 
     static List<Event> events(KubernetesClient client, String reason) {
         return client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> reason.equals(e.getReason())).toList();
+                .filter(e -> reason.equals(e.getReason()))
+                .toList();
     }
 
     static Deployment deployment(KubernetesClient client) {
@@ -39,7 +45,15 @@ final class RunnerJobHarness {
     }
 
     static String args(KubernetesClient client) {
-        return String.join(" ", deployment(client).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+        return String.join(
+                " ",
+                deployment(client)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs());
     }
 
     static int freePort() throws IOException {

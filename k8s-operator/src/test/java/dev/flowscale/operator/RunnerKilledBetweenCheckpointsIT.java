@@ -6,9 +6,9 @@ import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.JobOptions;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -34,12 +34,12 @@ import picocli.CommandLine;
 
 /**
  * A StreamJob's runner killed with SIGKILL between two periodic checkpoints while records flow, as
- * an OOM kill would, on the mock API server with a real runner process played by
- * {@link LocalKubelet}: the kubelet restarts the container with the same args, the runner resumes
- * from the newest checkpoint in the job's storage (not from nothing, not from its start), the
- * StreamJob shows the crash and then Running again, and the savepoint taken when the job is
- * suspended, after the records replayed from the checkpoint, holds each word's count of exactly
- * the sentences it covers: none lost, none twice.
+ * an OOM kill would, on the mock API server with a real runner process played by {@link
+ * LocalKubelet}: the kubelet restarts the container with the same args, the runner resumes from the
+ * newest checkpoint in the job's storage (not from nothing, not from its start), the StreamJob
+ * shows the crash and then Running again, and the savepoint taken when the job is suspended, after
+ * the records replayed from the checkpoint, holds each word's count of exactly the sentences it
+ * covers: none lost, none twice.
  *
  * <p>The input is wordcount's endless, deterministic sentence stream rather than a {@code --limit}:
  * a runner whose bounded input ends finishes its job, and a finished job takes no savepoint. The
@@ -50,15 +50,18 @@ import picocli.CommandLine;
 class RunnerKilledBetweenCheckpointsIT {
     private static final int WORDS_PER_SENTENCE = 10;
     private static final int VOCABULARY = 100;
-    private static final List<String> JOB_ARGS = List.of("--rate", "1500", "--vocabulary", String.valueOf(VOCABULARY));
-    private static final Map<String, Integer> PARALLELISM = Map.of(WordCount.SPLIT, 1, WordCount.COUNT, 2);
-    private static final StateDescriptor<Long> COUNT_STATE = StateDescriptor.value("count", Long.class);
-    private static final Pattern RESTORED = Pattern.compile(
-            "restore: restoring the latest complete snapshot in storage, checkpoint (\\d+) at (\\S+) ");
+    private static final List<String> JOB_ARGS =
+            List.of("--rate", "1500", "--vocabulary", String.valueOf(VOCABULARY));
+    private static final Map<String, Integer> PARALLELISM =
+            Map.of(WordCount.SPLIT, 1, WordCount.COUNT, 2);
+    private static final StateDescriptor<Long> COUNT_STATE =
+            StateDescriptor.value("count", Long.class);
+    private static final Pattern RESTORED =
+            Pattern.compile(
+                    "restore: restoring the latest complete snapshot in storage, checkpoint (\\d+) at (\\S+) ");
     final RunnerClusterFixture cluster = new RunnerClusterFixture();
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @AfterEach
     void stop() {
@@ -66,52 +69,91 @@ class RunnerKilledBetweenCheckpointsIT {
     }
 
     @Test
-    void aRunnerKilledBetweenCheckpointsResumesFromTheNewestOneAndCountsEveryWordExactlyOnce() throws Exception {
-        cluster.start(dir, args -> true, "4", "4", AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC(), countedJob());
+    void aRunnerKilledBetweenCheckpointsResumesFromTheNewestOneAndCountsEveryWordExactlyOnce()
+            throws Exception {
+        cluster.start(
+                dir,
+                args -> true,
+                "4",
+                "4",
+                AutoscalingIT.RESCALE_TIMEOUT,
+                Clock.systemUTC(),
+                countedJob());
         RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Running);
         long committed = awaitCheckpoint(2).lastCompletedId();
         long emitted = recordsOut(WordCount.SOURCE);
 
         cluster.kubelet.kill();
 
-        RunnerJobHarness.awaitJob(cluster.client, j -> Conditions.find(j.getStatus(), RunnerWatch.CONDITION)
-                .filter(c -> "False".equals(c.getStatus()) && RunnerProblems.CRASH_LOOP.equals(c.getReason()))
-                .isPresent());
-        StreamJob back = RunnerJobHarness.awaitJob(cluster.client, j -> cluster.kubelet.restarts() == 1
-                && j.getStatus().phase == JobPhase.Running);
-        assertThat(Conditions.find(back.getStatus(), RunnerWatch.CONDITION).orElseThrow().getStatus()).isEqualTo("True");
+        RunnerJobHarness.awaitJob(
+                cluster.client,
+                j ->
+                        Conditions.find(j.getStatus(), RunnerWatch.CONDITION)
+                                .filter(
+                                        c ->
+                                                "False".equals(c.getStatus())
+                                                        && RunnerProblems.CRASH_LOOP.equals(
+                                                                c.getReason()))
+                                .isPresent());
+        StreamJob back =
+                RunnerJobHarness.awaitJob(
+                        cluster.client,
+                        j ->
+                                cluster.kubelet.restarts() == 1
+                                        && j.getStatus().phase == JobPhase.Running);
+        assertThat(
+                        Conditions.find(back.getStatus(), RunnerWatch.CONDITION)
+                                .orElseThrow()
+                                .getStatus())
+                .isEqualTo("True");
         restoreLine(1, Pattern.compile("^restore: no complete snapshot in .*: starting fresh$"));
         Matcher restored = restoreLine(2, RESTORED);
         long restoredId = Long.parseLong(restored.group(1));
-        assertThat(restoredId).as("the checkpoint the restarted runner resumed from").isGreaterThanOrEqualTo(committed);
-        assertThat(Path.of(restored.group(2))).isEqualTo(storage().resolve("checkpoints").resolve("chk-" + restoredId));
+        assertThat(restoredId)
+                .as("the checkpoint the restarted runner resumed from")
+                .isGreaterThanOrEqualTo(committed);
+        assertThat(Path.of(restored.group(2)))
+                .isEqualTo(storage().resolve("checkpoints").resolve("chk-" + restoredId));
 
         awaitReplayedPastTheKill(Path.of(restored.group(2)), emitted);
         RunnerJobHarness.editSpec(cluster.client, j -> j.getSpec().suspend = true);
-        StreamJob suspended = RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Suspended);
+        StreamJob suspended =
+                RunnerJobHarness.awaitJob(
+                        cluster.client, j -> j.getStatus().phase == JobPhase.Suspended);
 
         Path savepoint = Path.of(suspended.getStatus().lastSavepoint);
         assertThat(savepoint).startsWith(storage().resolve("savepoints"));
-        Map<Object, Long> counts = SnapshotInspector.mergedKeyedState(savepoint, graph(), WordCount.COUNT, COUNT_STATE);
+        Map<Object, Long> counts =
+                SnapshotInspector.mergedKeyedState(
+                        savepoint, graph(), WordCount.COUNT, COUNT_STATE);
         long words = counts.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf("killed after checkpoint %d with %d sentences emitted; resumed from checkpoint %d;"
-                + " the final savepoint counts %d words of %d sentences%n", committed, emitted, restoredId, words,
-                words / WORDS_PER_SENTENCE);
+        System.out.printf(
+                "killed after checkpoint %d with %d sentences emitted; resumed from checkpoint %d;"
+                        + " the final savepoint counts %d words of %d sentences%n",
+                committed, emitted, restoredId, words, words / WORDS_PER_SENTENCE);
         assertThat(words % WORDS_PER_SENTENCE).as("words counted: whole sentences only").isZero();
-        assertThat(words / WORDS_PER_SENTENCE).as("sentences counted: past those emitted before the kill")
+        assertThat(words / WORDS_PER_SENTENCE)
+                .as("sentences counted: past those emitted before the kill")
                 .isGreaterThanOrEqualTo(emitted);
-        assertThat(counts).as("every word's count in the final savepoint: those of the first " + words
-                / WORDS_PER_SENTENCE + " sentences, each counted once").isEqualTo(countsOfFirst(words
-                / WORDS_PER_SENTENCE));
-        assertThat(cluster.kubelet.restarts()).as("the kill restarted the container once, with the same args")
+        assertThat(counts)
+                .as(
+                        "every word's count in the final savepoint: those of the first "
+                                + words / WORDS_PER_SENTENCE
+                                + " sentences, each counted once")
+                .isEqualTo(countsOfFirst(words / WORDS_PER_SENTENCE));
+        assertThat(cluster.kubelet.restarts())
+                .as("the kill restarted the container once, with the same args")
                 .isEqualTo(1);
-        assertThat(cluster.kubelet.started()).as("runner processes: the first and its restart").isEqualTo(2);
+        assertThat(cluster.kubelet.started())
+                .as("runner processes: the first and its restart")
+                .isEqualTo(2);
     }
 
     /** Built-in wordcount, checkpointing every second, its storage in the test's folder. */
     private StreamJob countedJob() {
-        StreamJob job = AutoscalingIT.bottleneckedWordCount(RunnerJobHarness.NS, "wc", AutoscalerMode.OFF,
-                dir.resolve("claim"));
+        StreamJob job =
+                AutoscalingIT.bottleneckedWordCount(
+                        RunnerJobHarness.NS, "wc", AutoscalerMode.OFF, dir.resolve("claim"));
         job.getSpec().job.args = JOB_ARGS;
         job.getSpec().parallelism.clear();
         job.getSpec().parallelism.putAll(PARALLELISM);
@@ -130,28 +172,44 @@ class RunnerKilledBetweenCheckpointsIT {
 
     /** Waits until the runner has committed checkpoint {@code id} or a later one. */
     private CheckpointStatus awaitCheckpoint(long id) {
-        return Eventually.await(RunnerJobHarness.WAIT, "checkpoint " + id + " committed", () -> runner().job()
-                .checkpoints(), c -> c != null && c.lastCompletedId() != null && c.lastCompletedId() >= id);
+        return Eventually.await(
+                RunnerJobHarness.WAIT,
+                "checkpoint " + id + " committed",
+                () -> runner().job().checkpoints(),
+                c -> c != null && c.lastCompletedId() != null && c.lastCompletedId() >= id);
     }
 
     private long recordsOut(String operator) {
         return counts(runner().metrics(), operator, MetricsView.InstanceCounts::recordsOut);
     }
 
-    private static long counts(MetricsView metrics, String operator,
-                               ToLongFunction<MetricsView.InstanceCounts> counter) {
-        return metrics.instances().stream().filter(i -> operator.equals(i.operatorId())).mapToLong(counter).sum();
+    private static long counts(
+            MetricsView metrics,
+            String operator,
+            ToLongFunction<MetricsView.InstanceCounts> counter) {
+        return metrics.instances().stream()
+                .filter(i -> operator.equals(i.operatorId()))
+                .mapToLong(counter)
+                .sum();
     }
 
     /** The line of the runner's {@code container}-th start (its log) saying what it restored. */
     private Matcher restoreLine(int container, Pattern pattern) throws IOException {
         Path log = dir.resolve("runner-" + container + ".log");
         List<String> lines = Files.readAllLines(log);
-        String line = lines.stream().filter(l -> l.startsWith("restore: ")).reduce((first, last) -> last)
-                .orElseThrow(() -> new AssertionError("no restore line in " + log + ": " + lines));
+        String line =
+                lines.stream()
+                        .filter(l -> l.startsWith("restore: "))
+                        .reduce((first, last) -> last)
+                        .orElseThrow(
+                                () ->
+                                        new AssertionError(
+                                                "no restore line in " + log + ": " + lines));
         Matcher restored = pattern.matcher(line);
-        assertThat(restored.find()).as("start " + container + "'s restore line").withFailMessage(
-                "start %d restored: %s", container, line).isTrue();
+        assertThat(restored.find())
+                .as("start " + container + "'s restore line")
+                .withFailMessage("start %d restored: %s", container, line)
+                .isTrue();
         return restored;
     }
 
@@ -162,12 +220,23 @@ class RunnerKilledBetweenCheckpointsIT {
      * were not exactly once).
      */
     private void awaitReplayedPastTheKill(Path checkpoint, long sentencesBeforeKill) {
-        long restored = SnapshotInspector.mergedKeyedState(checkpoint, graph(), WordCount.COUNT, COUNT_STATE)
-                .values().stream().mapToLong(Long::longValue).sum();
+        long restored =
+                SnapshotInspector.mergedKeyedState(
+                                checkpoint, graph(), WordCount.COUNT, COUNT_STATE)
+                        .values()
+                        .stream()
+                        .mapToLong(Long::longValue)
+                        .sum();
         assertThat(restored).as("words counted in the restored checkpoint").isPositive();
         long needed = sentencesBeforeKill * WORDS_PER_SENTENCE;
-        Eventually.await(RunnerJobHarness.WAIT, needed + " words counted (" + restored + " in the restored checkpoint)",
-                () -> counts(runner().metrics(), WordCount.COUNT, MetricsView.InstanceCounts::recordsIn),
+        Eventually.await(
+                RunnerJobHarness.WAIT,
+                needed + " words counted (" + restored + " in the restored checkpoint)",
+                () ->
+                        counts(
+                                runner().metrics(),
+                                WordCount.COUNT,
+                                MetricsView.InstanceCounts::recordsIn),
                 since -> restored + since >= needed);
     }
 
@@ -175,11 +244,15 @@ class RunnerKilledBetweenCheckpointsIT {
     private static JobGraph graph() {
         List<String> args = new ArrayList<>(JOB_ARGS);
         args.addAll(List.of("--parallelism", RunnerDeployment.parallelismArg(PARALLELISM)));
-        JobOptions options = CommandLine.populateCommand(new JobOptions(), args.toArray(String[]::new));
+        JobOptions options =
+                CommandLine.populateCommand(new JobOptions(), args.toArray(String[]::new));
         return BuiltinJobs.build("wordcount", options, false);
     }
 
-    /** Each word's count in sentences 0 to {@code sentences - 1}, each counted once (wordcount's generator, seed 42). */
+    /**
+     * Each word's count in sentences 0 to {@code sentences - 1}, each counted once (wordcount's
+     * generator, seed 42).
+     */
     private static Map<Object, Long> countsOfFirst(long sentences) {
         SentenceGenerator generator = new SentenceGenerator(WORDS_PER_SENTENCE, VOCABULARY, 42L);
         Map<Object, Long> counts = new HashMap<>();

@@ -42,7 +42,8 @@ final class RunnerPod {
 
     /**
      * Called while the runner's process has exited: records a failure once (and reports it on the
-     * pod), then answers whether its back-off is over. A process that exited with 0 restarts at once.
+     * pod), then answers whether its back-off is over. A process that exited with 0 restarts at
+     * once.
      */
     boolean restartDue(Process exited, Path log, Deployment deployment) throws IOException {
         if (exited.exitValue() == 0) {
@@ -50,8 +51,11 @@ final class RunnerPod {
         }
         if (restartAt == 0) {
             failures++;
-            restartAt = System.nanoTime() + Duration.ofSeconds(10).multipliedBy(1L << Math.min(failures - 1, 5))
-                    .toNanos();
+            restartAt =
+                    System.nanoTime()
+                            + Duration.ofSeconds(10)
+                                    .multipliedBy(1L << Math.min(failures - 1, 5))
+                                    .toNanos();
             report(exited.exitValue(), log, deployment);
         }
         if (System.nanoTime() < restartAt) {
@@ -64,19 +68,50 @@ final class RunnerPod {
     private void report(int exitCode, Path log, Deployment deployment) throws IOException {
         var template = deployment.getSpec().getTemplate();
         var container = template.getSpec().getContainers().get(0);
-        String message = "FallbackToLogsOnError".equals(container.getTerminationMessagePolicy()) ? tail(log) : null;
-        Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace)
-                .withLabels(template.getMetadata().getLabels()).withAnnotations(template.getMetadata().getAnnotations())
-                .endMetadata().withSpec(template.getSpec()).withNewStatus().withPhase("Running")
-                .withContainerStatuses(new ContainerStatusBuilder().withName(container.getName())
-                        .withImage(container.getImage()).withReady(false).withRestartCount(failures)
-                        .withNewState().withNewWaiting().withReason("CrashLoopBackOff")
-                        .withMessage("back-off restarting failed container=" + container.getName()).endWaiting().endState()
-                        .withNewLastState().withNewTerminated().withExitCode(exitCode).withReason("Error")
-                        .withMessage(message).endTerminated().endLastState().build())
-                .endStatus().build();
-        // As the kubelet: the pod exists, then its status is written through the status subresource.
-        Pod stored = client.resource(pod).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        String message =
+                "FallbackToLogsOnError".equals(container.getTerminationMessagePolicy())
+                        ? tail(log)
+                        : null;
+        Pod pod =
+                new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .withLabels(template.getMetadata().getLabels())
+                        .withAnnotations(template.getMetadata().getAnnotations())
+                        .endMetadata()
+                        .withSpec(template.getSpec())
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .withContainerStatuses(
+                                new ContainerStatusBuilder()
+                                        .withName(container.getName())
+                                        .withImage(container.getImage())
+                                        .withReady(false)
+                                        .withRestartCount(failures)
+                                        .withNewState()
+                                        .withNewWaiting()
+                                        .withReason("CrashLoopBackOff")
+                                        .withMessage(
+                                                "back-off restarting failed container="
+                                                        + container.getName())
+                                        .endWaiting()
+                                        .endState()
+                                        .withNewLastState()
+                                        .withNewTerminated()
+                                        .withExitCode(exitCode)
+                                        .withReason("Error")
+                                        .withMessage(message)
+                                        .endTerminated()
+                                        .endLastState()
+                                        .build())
+                        .endStatus()
+                        .build();
+        // As the kubelet: the pod exists, then its status is written through the status
+        // subresource.
+        Pod stored =
+                client.resource(pod)
+                        .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
         stored.setStatus(pod.getStatus());
         client.resource(stored).updateStatus();
     }
@@ -84,9 +119,14 @@ final class RunnerPod {
     /** The end of a log as the kubelet takes it for a termination message. */
     static String tail(Path log) throws IOException {
         var lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - MESSAGE_LINES), lines.size()));
+        String tail =
+                String.join(
+                        "\n",
+                        lines.subList(Math.max(0, lines.size() - MESSAGE_LINES), lines.size()));
         byte[] bytes = tail.getBytes(StandardCharsets.UTF_8);
-        return bytes.length <= MESSAGE_BYTES ? tail
-                : new String(bytes, bytes.length - MESSAGE_BYTES, MESSAGE_BYTES, StandardCharsets.UTF_8);
+        return bytes.length <= MESSAGE_BYTES
+                ? tail
+                : new String(
+                        bytes, bytes.length - MESSAGE_BYTES, MESSAGE_BYTES, StandardCharsets.UTF_8);
     }
 }

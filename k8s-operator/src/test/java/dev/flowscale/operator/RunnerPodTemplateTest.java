@@ -13,7 +13,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class RunnerPodTemplateTest {
-    static final String USER_TEMPLATE = """
+    static final String USER_TEMPLATE =
+            """
             metadata:
               labels: {team: data, app.kubernetes.io/instance: hijacked}
               annotations: {example.com/owner: data-team}
@@ -45,17 +46,27 @@ class RunnerPodTemplateTest {
         Container runner = pod.getContainers().get(0);
 
         assertThat(pod.getServiceAccountName()).isEqualTo("wc-reader");
-        assertThat(pod.getImagePullSecrets()).extracting(s -> s.getName()).containsExactly("registry-credentials");
+        assertThat(pod.getImagePullSecrets())
+                .extracting(s -> s.getName())
+                .containsExactly("registry-credentials");
         assertThat(pod.getNodeSelector()).containsEntry("pool", "streaming");
         assertThat(pod.getTolerations()).extracting(t -> t.getKey()).containsExactly("dedicated");
         assertThat(pod.getAffinity().getNodeAffinity()).isNotNull();
-        assertThat(pod.getVolumes()).extracting(v -> v.getName()).containsExactly("certs", "config", "savepoints");
-        assertThat(runner.getEnv()).extracting(e -> e.getName()).containsExactly("KAFKA_PASSWORD",
-                RunnerResources.TOKEN_ENV);
-        assertThat(runner.getEnvFrom()).extracting(e -> e.getSecretRef().getName()).containsExactly("job-settings");
-        assertThat(runner.getVolumeMounts()).extracting(m -> m.getMountPath())
-                .containsExactly("/etc/certs", RunnerDeployment.CONFIG_DIR, "/flowscale/savepoints");
-        assertThat(template().getMetadata().getAnnotations()).containsEntry("example.com/owner", "data-team");
+        assertThat(pod.getVolumes())
+                .extracting(v -> v.getName())
+                .containsExactly("certs", "config", "savepoints");
+        assertThat(runner.getEnv())
+                .extracting(e -> e.getName())
+                .containsExactly("KAFKA_PASSWORD", RunnerResources.TOKEN_ENV);
+        assertThat(runner.getEnvFrom())
+                .extracting(e -> e.getSecretRef().getName())
+                .containsExactly("job-settings");
+        assertThat(runner.getVolumeMounts())
+                .extracting(m -> m.getMountPath())
+                .containsExactly(
+                        "/etc/certs", RunnerDeployment.CONFIG_DIR, "/flowscale/savepoints");
+        assertThat(template().getMetadata().getAnnotations())
+                .containsEntry("example.com/owner", "data-team");
         assertThat(template().getMetadata().getLabels()).containsEntry("team", "data");
     }
 
@@ -66,26 +77,32 @@ class RunnerPodTemplateTest {
 
         assertThat(runner.getImage()).isEqualTo(job.getSpec().image);
         assertThat(runner.getArgs()).startsWith("run", "wordcount").doesNotContain("1");
-        assertThat(template().getMetadata().getLabels()).containsEntry("app.kubernetes.io/instance", "wc");
+        assertThat(template().getMetadata().getLabels())
+                .containsEntry("app.kubernetes.io/instance", "wc");
     }
 
     @Test
     void theTemplateMayOverrideTheSecurityDefaultsSuchAsTheUser() {
-        job.getSpec().podTemplate = Serialization.unmarshal("spec: {securityContext: {runAsUser: 20002}}",
-                PodTemplateSpec.class);
+        job.getSpec().podTemplate =
+                Serialization.unmarshal(
+                        "spec: {securityContext: {runAsUser: 20002}}", PodTemplateSpec.class);
         PodSpec pod = template().getSpec();
 
         assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(20002L);
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
-        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType())
+                .isEqualTo("RuntimeDefault");
     }
 
     @Test
     void aSidecarInTheTemplateIsAddedBesideTheRunner() {
-        job.getSpec().podTemplate = Serialization.unmarshal(
-                "spec: {containers: [{name: log-shipper, image: example/shipper:1}]}", PodTemplateSpec.class);
+        job.getSpec().podTemplate =
+                Serialization.unmarshal(
+                        "spec: {containers: [{name: log-shipper, image: example/shipper:1}]}",
+                        PodTemplateSpec.class);
 
-        assertThat(template().getSpec().getContainers()).extracting(c -> c.getName())
+        assertThat(template().getSpec().getContainers())
+                .extracting(c -> c.getName())
                 .containsExactly(RunnerDeployment.CONTAINER, "log-shipper");
     }
 
@@ -93,12 +110,18 @@ class RunnerPodTemplateTest {
     void theRunnerGetsItsControlTokenFromTheJobsSecret() {
         Container runner = template().getSpec().getContainers().get(0);
 
-        assertThat(runner.getEnv()).singleElement().satisfies(env -> {
-            assertThat(env.getName()).isEqualTo("FLOWSCALE_RUNNER_TOKEN");
-            assertThat(env.getValueFrom().getSecretKeyRef().getName()).isEqualTo("wc-token");
-            assertThat(env.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("token");
-        });
-        assertThat(RunnerResources.tokenSecret(job).getMetadata().getOwnerReferences()).singleElement()
+        assertThat(runner.getEnv())
+                .singleElement()
+                .satisfies(
+                        env -> {
+                            assertThat(env.getName()).isEqualTo("FLOWSCALE_RUNNER_TOKEN");
+                            assertThat(env.getValueFrom().getSecretKeyRef().getName())
+                                    .isEqualTo("wc-token");
+                            assertThat(env.getValueFrom().getSecretKeyRef().getKey())
+                                    .isEqualTo("token");
+                        });
+        assertThat(RunnerResources.tokenSecret(job).getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(o -> assertThat(o.getController()).isTrue());
         assertThat(RunnerResources.tokenSecret(job).getData().get("token"))
                 .isNotEqualTo(RunnerResources.tokenSecret(job).getData().get("token"));

@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Test;
 
 class RunnerWatchTest {
     static final Instant NOW = Instant.parse("2026-12-01T05:00:00Z");
-    static final RunnerProblems.Problem UNSCHEDULABLE = new RunnerProblems.Problem("Unschedulable",
-            "pod wc-runner-1 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.");
+    static final RunnerProblems.Problem UNSCHEDULABLE =
+            new RunnerProblems.Problem(
+                    "Unschedulable",
+                    "pod wc-runner-1 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.");
 
     @Test
     void aProblemFailsADeployingJobWithTheReason() {
@@ -21,11 +23,13 @@ class RunnerWatchTest {
         RunnerWatch.record(status, Optional.of(UNSCHEDULABLE), 3L, NOW);
 
         assertThat(status.phase).isEqualTo(JobPhase.Failed);
-        assertThat(Conditions.find(status, RunnerWatch.CONDITION)).hasValueSatisfying(c -> {
-            assertThat(c.getStatus()).isEqualTo("False");
-            assertThat(c.getReason()).isEqualTo("Unschedulable");
-            assertThat(c.getObservedGeneration()).isEqualTo(3L);
-        });
+        assertThat(Conditions.find(status, RunnerWatch.CONDITION))
+                .hasValueSatisfying(
+                        c -> {
+                            assertThat(c.getStatus()).isEqualTo("False");
+                            assertThat(c.getReason()).isEqualTo("Unschedulable");
+                            assertThat(c.getObservedGeneration()).isEqualTo(3L);
+                        });
     }
 
     @Test
@@ -59,8 +63,8 @@ class RunnerWatchTest {
     void theRescaleTimeoutDefaultComesFromTheEnvironmentOrIsThreeMinutes() {
         assertThat(FlowscaleOperator.rescaleTimeout("")).hasMinutes(3);
         assertThat(FlowscaleOperator.rescaleTimeout("90s")).hasSeconds(90);
-        assertThatThrownBy(() -> FlowscaleOperator.rescaleTimeout("3 minutes")).hasMessageContaining(
-                "FLOWSCALE_RESCALE_TIMEOUT is '3 minutes'");
+        assertThatThrownBy(() -> FlowscaleOperator.rescaleTimeout("3 minutes"))
+                .hasMessageContaining("FLOWSCALE_RESCALE_TIMEOUT is '3 minutes'");
     }
 
     private static StreamJobStatus withPhase(JobPhase phase) {

@@ -32,9 +32,12 @@ class ScaleUpBackoffTest {
         StreamJobStatus status = new StreamJobStatus();
         ScaleUpBackoff.block(status, change(BIG, 3L), spec("1m", "30m"), NOW);
 
-        assertThat(ScaleUpBackoff.remaining(status, BIG, 3L, NOW.plusSeconds(59))).hasValue(Duration.ofSeconds(1));
+        assertThat(ScaleUpBackoff.remaining(status, BIG, 3L, NOW.plusSeconds(59)))
+                .hasValue(Duration.ofSeconds(1));
         assertThat(ScaleUpBackoff.remaining(status, BIG, 3L, NOW.plusSeconds(60))).isEmpty();
-        assertThat(ScaleUpBackoff.stale(status, Map.of("count", 1, "split", 3), 3L)).as("the load changed").isTrue();
+        assertThat(ScaleUpBackoff.stale(status, Map.of("count", 1, "split", 3), 3L))
+                .as("the load changed")
+                .isTrue();
         assertThat(ScaleUpBackoff.stale(status, BIG, 4L)).as("the spec changed").isTrue();
         assertThat(ScaleUpBackoff.stale(status, BIG, 3L)).isFalse();
     }
@@ -56,13 +59,20 @@ class ScaleUpBackoffTest {
         status.phase = JobPhase.Rescaling;
         status.pending = change(BIG, 3L);
         status.pending.started = NOW.toString();
-        RunnerWatch.record(status, Optional.of(RunnerWatchTest.UNSCHEDULABLE), 3L, NOW.minusSeconds(5));
-        assertThat(ScaleUpBackoff.unschedulable(status)).as("a condition from before the change").isEmpty();
+        RunnerWatch.record(
+                status, Optional.of(RunnerWatchTest.UNSCHEDULABLE), 3L, NOW.minusSeconds(5));
+        assertThat(ScaleUpBackoff.unschedulable(status))
+                .as("a condition from before the change")
+                .isEmpty();
 
         status.conditions.clear();
-        RunnerWatch.record(status, Optional.of(RunnerWatchTest.UNSCHEDULABLE), 3L, NOW.plusSeconds(2));
-        assertThat(ScaleUpBackoff.unschedulable(status)).hasValueSatisfying(m -> assertThat(m)
-                .contains("0/3 nodes are available: 3 Insufficient cpu."));
+        RunnerWatch.record(
+                status, Optional.of(RunnerWatchTest.UNSCHEDULABLE), 3L, NOW.plusSeconds(2));
+        assertThat(ScaleUpBackoff.unschedulable(status))
+                .hasValueSatisfying(
+                        m ->
+                                assertThat(m)
+                                        .contains("0/3 nodes are available: 3 Insufficient cpu."));
     }
 
     private static PendingChange change(Map<String, Integer> to, Long generation) {

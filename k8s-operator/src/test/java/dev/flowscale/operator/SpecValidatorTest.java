@@ -20,8 +20,11 @@ class SpecValidatorTest {
     void aJobWithoutAClaimIsRejectedUnlessItSaysItIsEphemeral() {
         StreamJobSpec spec = valid();
         spec.savepoints.claimName = null;
-        assertThat(SpecValidator.problems(spec)).singleElement().asString()
-                .contains("spec.savepoints.claimName is empty").contains("spec.savepoints.ephemeral: true");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("spec.savepoints.claimName is empty")
+                .contains("spec.savepoints.ephemeral: true");
 
         spec.savepoints.ephemeral = true;
         assertThat(SpecValidator.problems(spec)).isEmpty();
@@ -31,16 +34,22 @@ class SpecValidatorTest {
     void theCheckpointIntervalIsTheOperatorsToSet() {
         StreamJobSpec spec = valid();
         spec.job.args = java.util.List.of("--checkpoint-interval", "5s");
-        assertThat(SpecValidator.problems(spec)).singleElement().asString()
-                .contains("must not set --checkpoint-interval").contains("spec.savepoints.checkpointInterval");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("must not set --checkpoint-interval")
+                .contains("spec.savepoints.checkpointInterval");
     }
 
     @Test
     void aRetentionBelowOneIsRejectedNamingTheField() {
         StreamJobSpec spec = valid();
         spec.savepoints.retain = 0;
-        assertThat(SpecValidator.problems(spec)).singleElement().asString()
-                .startsWith("spec.savepoints.retain is 0").contains("from 1 to 1000");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .startsWith("spec.savepoints.retain is 0")
+                .contains("from 1 to 1000");
         spec.savepoints.retain = 1;
         assertThat(SpecValidator.problems(spec)).isEmpty();
     }
@@ -49,24 +58,34 @@ class SpecValidatorTest {
     void theRetentionIsTheOperatorsToPassToTheRunner() {
         StreamJobSpec spec = valid();
         spec.job.args = java.util.List.of("--retain", "5");
-        assertThat(SpecValidator.problems(spec)).singleElement().asString()
-                .contains("must not set --retain").contains("spec.savepoints.retain");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("must not set --retain")
+                .contains("spec.savepoints.retain");
     }
 
     @Test
     void aRetryBackoffOfZeroIsRejectedAsItWouldLoop() {
         StreamJobSpec spec = valid();
         spec.rescaling.retryBackoff = "0s";
-        assertThat(SpecValidator.problems(spec)).singleElement().asString()
-                .startsWith("spec.rescaling.retryBackoff is 0s").contains("above 0");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .startsWith("spec.rescaling.retryBackoff is 0s")
+                .contains("above 0");
     }
 
     @Test
     void anUnknownBuiltinJobNamesTheJobsThereAre() {
         StreamJobSpec spec = valid();
         spec.job.builtin = "wordcont";
-        assertThat(SpecValidator.problems(spec)).singleElement().asString()
-                .contains("spec.job.builtin 'wordcont'").contains("[chain, wordcount]").contains("spec.job.mainClass");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("spec.job.builtin 'wordcont'")
+                .contains("[chain, wordcount]")
+                .contains("spec.job.mainClass");
     }
 
     @Test
@@ -81,9 +100,13 @@ class SpecValidatorTest {
         StreamJobSpec spec = valid();
         spec.autoscaler.minParallelism = 5;
         spec.autoscaler.maxParallelism = 3;
-        assertThat(SpecValidator.problems(spec)).anySatisfy(p -> assertThat(p)
-                .isEqualTo("spec.autoscaler.minParallelism 5 is above spec.autoscaler.maxParallelism 3; lower it or"
-                        + " raise the maximum"));
+        assertThat(SpecValidator.problems(spec))
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .isEqualTo(
+                                                "spec.autoscaler.minParallelism 5 is above spec.autoscaler.maxParallelism 3; lower it or"
+                                                        + " raise the maximum"));
     }
 
     @Test
@@ -91,8 +114,11 @@ class SpecValidatorTest {
         StreamJobSpec spec = valid();
         spec.parallelism.put("count", 0);
         spec.parallelism.put("split", 99);
-        spec.autoscaler = AutoscalerDefaults.builtIn().resolve(spec.autoscaler); // as the reconciler does: max 32
-        assertThat(SpecValidator.problems(spec)).hasSize(2)
+        spec.autoscaler =
+                AutoscalerDefaults.builtIn()
+                        .resolve(spec.autoscaler); // as the reconciler does: max 32
+        assertThat(SpecValidator.problems(spec))
+                .hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("spec.parallelism.count is 0"))
                 .anySatisfy(p -> assertThat(p).contains("spec.parallelism.split is 99"));
     }
@@ -103,7 +129,11 @@ class SpecValidatorTest {
         spec.autoscaler.policyInterval = "half a minute";
         spec.resources.memory = "lots";
         assertThat(SpecValidator.problems(spec))
-                .anySatisfy(p -> assertThat(p).contains("spec.autoscaler.policyInterval").contains("e.g. 30s"))
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .contains("spec.autoscaler.policyInterval")
+                                        .contains("e.g. 30s"))
                 .anySatisfy(p -> assertThat(p).contains("spec.resources.memory"));
     }
 
@@ -111,7 +141,10 @@ class SpecValidatorTest {
     void aRelativeSavepointPathIsAProblem() {
         StreamJobSpec spec = valid();
         spec.savepoints.path = "savepoints";
-        assertThat(SpecValidator.problems(spec)).singleElement().asString().contains("absolute path");
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("absolute path");
     }
 
     @Test
@@ -125,7 +158,12 @@ class SpecValidatorTest {
     void optionsTheOperatorSetsItselfAreRejectedWithWhereToSetThem() {
         StreamJobSpec spec = valid();
         spec.job.args = java.util.List.of("--parallelism", "count=4");
-        assertThat(SpecValidator.problems(spec)).singleElement().satisfies(p -> assertThat(p)
-                .contains("must not set --parallelism").contains("use spec.parallelism"));
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .satisfies(
+                        p ->
+                                assertThat(p)
+                                        .contains("must not set --parallelism")
+                                        .contains("use spec.parallelism"));
     }
 }

@@ -17,13 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CRD generated from the Java model must equal the chart's copy. To refresh the copy after a
- * model change: {@code mvn -pl k8s-operator test -Dtest=StreamJobCrdTest -Dflowscale.crd.update=true}.
+ * model change: {@code mvn -pl k8s-operator test -Dtest=StreamJobCrdTest
+ * -Dflowscale.crd.update=true}.
  */
 class StreamJobCrdTest {
     static final String FILE_NAME = "streamjobs.flowscale.dev-v1.yml";
 
-    @TempDir
-    Path out;
+    @TempDir Path out;
 
     @Test
     void theCheckedInCrdEqualsTheOneGeneratedFromTheModel() throws IOException {
@@ -32,26 +32,38 @@ class StreamJobCrdTest {
         if (Boolean.getBoolean("flowscale.crd.update")) {
             Files.writeString(checkedIn, generated);
         }
-        assertThat(checkedIn).as("%s is stale: regenerate it with -Dflowscale.crd.update=true (see this test's"
-                + " Javadoc)", checkedIn).exists();
-        assertThat(Files.readString(checkedIn)).as("%s is stale: regenerate it with -Dflowscale.crd.update=true",
-                checkedIn).isEqualTo(generated);
+        assertThat(checkedIn)
+                .as(
+                        "%s is stale: regenerate it with -Dflowscale.crd.update=true (see this test's"
+                                + " Javadoc)",
+                        checkedIn)
+                .exists();
+        assertThat(Files.readString(checkedIn))
+                .as("%s is stale: regenerate it with -Dflowscale.crd.update=true", checkedIn)
+                .isEqualTo(generated);
     }
 
     @Test
     void theSchemaRequiresTheJobImageAndSavepointsAndBoundsTheAutoscaler() throws IOException {
-        JSONSchemaProps spec = version().getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+        JSONSchemaProps spec =
+                version().getSchema().getOpenAPIV3Schema().getProperties().get("spec");
         assertThat(spec.getRequired()).contains("image", "job", "savepoints");
         JSONSchemaProps autoscaler = spec.getProperties().get("autoscaler");
-        assertThat(autoscaler.getProperties().get("mode").getEnum()).extracting(Object::toString)
+        assertThat(autoscaler.getProperties().get("mode").getEnum())
+                .extracting(Object::toString)
                 .containsExactlyInAnyOrder("\"auto\"", "\"recommend\"", "\"off\"");
         assertThat(autoscaler.getProperties().get("minParallelism").getMinimum()).isEqualTo(1.0);
         assertThat(autoscaler.getProperties().get("targetUtilization").getMaximum()).isEqualTo(1.0);
-        assertThat(autoscaler.getXKubernetesValidations()).extracting(r -> r.getRule())
-                .containsExactly("!has(self.minParallelism) || !has(self.maxParallelism)"
-                        + " || self.minParallelism <= self.maxParallelism");
-        assertThat(autoscaler.getProperties().get("mode").getDefault()).as("no schema default: the operator's"
-                + " defaults (AutoscalerDefaults) fill in what a job leaves out").isNull();
+        assertThat(autoscaler.getXKubernetesValidations())
+                .extracting(r -> r.getRule())
+                .containsExactly(
+                        "!has(self.minParallelism) || !has(self.maxParallelism)"
+                                + " || self.minParallelism <= self.maxParallelism");
+        assertThat(autoscaler.getProperties().get("mode").getDefault())
+                .as(
+                        "no schema default: the operator's"
+                                + " defaults (AutoscalerDefaults) fill in what a job leaves out")
+                .isNull();
         assertThat(spec.getProperties().get("job").getXKubernetesValidations()).hasSize(1);
     }
 
@@ -62,7 +74,8 @@ class StreamJobCrdTest {
         assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
         CustomResourceDefinitionVersion version = version();
         assertThat(version.getSubresources().getStatus()).isNotNull();
-        assertThat(version.getAdditionalPrinterColumns()).extracting(c -> c.getName())
+        assertThat(version.getAdditionalPrinterColumns())
+                .extracting(c -> c.getName())
                 .containsExactlyInAnyOrder("Phase", "Parallelism", "Last Decision", "Age");
     }
 
@@ -75,14 +88,18 @@ class StreamJobCrdTest {
     }
 
     private String generate() throws IOException {
-        new CRDGenerator().inOutputDir(out.toFile()).forCRDVersions("v1")
-                .customResourceClasses(StreamJob.class).detailedGenerate();
+        new CRDGenerator()
+                .inOutputDir(out.toFile())
+                .forCRDVersions("v1")
+                .customResourceClasses(StreamJob.class)
+                .detailedGenerate();
         return Files.readString(out.resolve(FILE_NAME));
     }
 
     static Path checkedInCrd() {
         String configured = System.getProperty("flowscale.crd.file");
-        return configured != null ? Paths.get(configured)
+        return configured != null
+                ? Paths.get(configured)
                 : Paths.get("../charts/flowscale/crds", FILE_NAME);
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
-import java.util.Map;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
@@ -22,20 +21,24 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The operator against Fabric8's mock API server in CRUD mode (no server-side apply, no garbage collector). */
+/**
+ * The operator against Fabric8's mock API server in CRUD mode (no server-side apply, no garbage
+ * collector).
+ */
 @EnableKubernetesMockClient(crud = true)
 class StreamJobReconcilerIT {
     static final String NS = "jobs";
@@ -49,11 +52,22 @@ class StreamJobReconcilerIT {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         }
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
-                Duration.ofSeconds(5), Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops,
-                new HttpRunnerControl(HttpRunnerControl::serviceAddress, Duration.ofSeconds(5),
-                        new RunnerTokens(client)), Clock.systemUTC());
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        new SimpleMeterRegistry(),
+                        HttpRunnerControl::serviceAddress,
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                HttpRunnerControl::serviceAddress,
+                                Duration.ofSeconds(5),
+                                new RunnerTokens(client)),
+                        Clock.systemUTC());
         operator.start();
     }
 
@@ -71,17 +85,24 @@ class StreamJobReconcilerIT {
         Deployment d = awaitResource(Deployment.class, "wc-runner");
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getImage()).isEqualTo("registry.example/flowscale-runner:0.1.0");
-        assertThat(String.join(" ", container.getArgs())).isEqualTo("run wordcount --metrics-port 9249"
-                + " --savepoint-dir /flowscale/savepoints/jobs/wc --checkpoint-interval 30s --retain 3 --job-name jobs/wc"
-                + " --after-stop linger"
-                + " --parallelism count=3,split=2 --rate 1000");
+        assertThat(String.join(" ", container.getArgs()))
+                .isEqualTo(
+                        "run wordcount --metrics-port 9249"
+                                + " --savepoint-dir /flowscale/savepoints/jobs/wc --checkpoint-interval 30s --retain 3 --job-name jobs/wc"
+                                + " --after-stop linger"
+                                + " --parallelism count=3,split=2 --rate 1000");
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/api/v1/ready");
-        assertThat(container.getResources().getRequests()).containsEntry("cpu", new Quantity("2500m"))
+        assertThat(container.getResources().getRequests())
+                .containsEntry("cpu", new Quantity("2500m"))
                 .containsEntry("memory", new Quantity("1280Mi"));
         assertThat(d.getSpec().getStrategy().getType()).isEqualTo("Recreate");
-        assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).filteredOn(v -> v.getPersistentVolumeClaim() != null)
-                .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("savepoints");
-        assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath()).contains("/flowscale/savepoints");
+        assertThat(d.getSpec().getTemplate().getSpec().getVolumes())
+                .filteredOn(v -> v.getPersistentVolumeClaim() != null)
+                .extracting(v -> v.getPersistentVolumeClaim().getClaimName())
+                .containsExactly("savepoints");
+        assertThat(container.getVolumeMounts())
+                .extracting(m -> m.getMountPath())
+                .contains("/flowscale/savepoints");
     }
 
     @Test
@@ -91,9 +112,12 @@ class StreamJobReconcilerIT {
 
         Service service = awaitResource(Service.class, "wc-runner");
         assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(9249);
-        assertThat(service.getSpec().getSelector()).containsEntry("app.kubernetes.io/instance", "wc");
+        assertThat(service.getSpec().getSelector())
+                .containsEntry("app.kubernetes.io/instance", "wc");
         ConfigMap config = awaitResource(ConfigMap.class, "wc-config");
-        assertThat(config.getData().get("job.json")).contains("\"builtin\" : \"wordcount\"").contains("\"split\" : 2");
+        assertThat(config.getData().get("job.json"))
+                .contains("\"builtin\" : \"wordcount\"")
+                .contains("\"split\" : 2");
         assertThat(config.getData().get("autoscaler.json")).contains("\"mode\" : \"recommend\"");
     }
 
@@ -120,24 +144,50 @@ class StreamJobReconcilerIT {
         createClaim("savepoints");
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
         awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Deploying);
-        client.resources(StreamJob.class).inNamespace(NS).withName("wc").editStatus(j -> {
-            PendingChange change = new PendingChange();
-            change.reason = "autoscaler";
-            change.path = PendingChange.POD_REPLACEMENT;
-            change.from = Map.of("count", 3, "split", 2);
-            change.to = Map.of("count", 6, "split", 2);
-            change.savepoint = "/flowscale/savepoints/jobs/wc/sp-3";
-            change.started = java.time.Instant.now().toString();
-            j.getStatus().pending = change;
-            return j;
-        });
+        client.resources(StreamJob.class)
+                .inNamespace(NS)
+                .withName("wc")
+                .editStatus(
+                        j -> {
+                            PendingChange change = new PendingChange();
+                            change.reason = "autoscaler";
+                            change.path = PendingChange.POD_REPLACEMENT;
+                            change.from = Map.of("count", 3, "split", 2);
+                            change.to = Map.of("count", 6, "split", 2);
+                            change.savepoint = "/flowscale/savepoints/jobs/wc/sp-3";
+                            change.started = java.time.Instant.now().toString();
+                            j.getStatus().pending = change;
+                            return j;
+                        });
 
-        Deployment d = Eventually.await("the runner restored from the savepoint in status",
-                () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(),
-                r -> r.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()
-                        .contains("/flowscale/savepoints/jobs/wc/sp-3"));
-        assertThat(String.join(" ", d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()))
-                .contains("--parallelism count=6,split=2 --restore-from /flowscale/savepoints/jobs/wc/sp-3");
+        Deployment d =
+                Eventually.await(
+                        "the runner restored from the savepoint in status",
+                        () ->
+                                client.apps()
+                                        .deployments()
+                                        .inNamespace(NS)
+                                        .withName("wc-runner")
+                                        .get(),
+                        r ->
+                                r.getSpec()
+                                        .getTemplate()
+                                        .getSpec()
+                                        .getContainers()
+                                        .get(0)
+                                        .getArgs()
+                                        .contains("/flowscale/savepoints/jobs/wc/sp-3"));
+        assertThat(
+                        String.join(
+                                " ",
+                                d.getSpec()
+                                        .getTemplate()
+                                        .getSpec()
+                                        .getContainers()
+                                        .get(0)
+                                        .getArgs()))
+                .contains(
+                        "--parallelism count=6,split=2 --restore-from /flowscale/savepoints/jobs/wc/sp-3");
         StreamJob rescaling = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Rescaling);
         assertThat(Conditions.isTrue(rescaling.getStatus(), Conditions.SCALING)).isTrue();
     }
@@ -147,18 +197,33 @@ class StreamJobReconcilerIT {
         createClaim("savepoints");
         StreamJob job = client.resource(StreamJobs.wordCount(NS, "wc")).create();
         Secret created = awaitResource(Secret.class, "wc-token");
-        String usersToken = Base64.getEncoder()
-                .encodeToString("a-token-the-user-set".getBytes(StandardCharsets.US_ASCII));
+        String usersToken =
+                Base64.getEncoder()
+                        .encodeToString("a-token-the-user-set".getBytes(StandardCharsets.US_ASCII));
         created.setData(Map.of(RunnerResources.TOKEN_KEY, usersToken));
         Secret edited = client.resource(created).update();
 
-        StreamJobs.edit(client, NS, "wc", j -> j.getSpec().image = "registry.example/flowscale-runner:0.1.1");
+        StreamJobs.edit(
+                client,
+                NS,
+                "wc",
+                j -> j.getSpec().image = "registry.example/flowscale-runner:0.1.1");
         awaitStatus("wc", j -> Long.valueOf(2).equals(j.getStatus().observedGeneration));
-        Eventually.await("the runner Deployment of generation 2", () -> awaitResource(Deployment.class, "wc-runner"),
-                d -> d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":0.1.1"));
+        Eventually.await(
+                "the runner Deployment of generation 2",
+                () -> awaitResource(Deployment.class, "wc-runner"),
+                d ->
+                        d.getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getImage()
+                                .endsWith(":0.1.1"));
 
         Secret after = client.secrets().inNamespace(NS).withName("wc-token").get();
-        assertThat(after.getMetadata().getResourceVersion()).as("not written again")
+        assertThat(after.getMetadata().getResourceVersion())
+                .as("not written again")
                 .isEqualTo(edited.getMetadata().getResourceVersion());
         assertThat(new RunnerTokens(client).apply(job)).hasValue("a-token-the-user-set");
     }
@@ -168,17 +233,29 @@ class StreamJobReconcilerIT {
         createClaim("savepoints");
         StreamJob job = client.resource(StreamJobs.wordCount(NS, "wc")).create();
 
-        for (HasMetadata owned : List.of(awaitResource(Deployment.class, "wc-runner"),
-                awaitResource(Service.class, "wc-runner"), awaitResource(ConfigMap.class, "wc-config"))) {
-            assertThat(owned.getMetadata().getOwnerReferences()).singleElement().satisfies(ref -> {
-                assertThat(ref.getUid()).isEqualTo(job.getMetadata().getUid());
-                assertThat(ref.getKind()).isEqualTo("StreamJob");
-                assertThat(ref.getController()).isTrue();
-            });
+        for (HasMetadata owned :
+                List.of(
+                        awaitResource(Deployment.class, "wc-runner"),
+                        awaitResource(Service.class, "wc-runner"),
+                        awaitResource(ConfigMap.class, "wc-config"))) {
+            assertThat(owned.getMetadata().getOwnerReferences())
+                    .singleElement()
+                    .satisfies(
+                            ref -> {
+                                assertThat(ref.getUid()).isEqualTo(job.getMetadata().getUid());
+                                assertThat(ref.getKind()).isEqualTo("StreamJob");
+                                assertThat(ref.getController()).isTrue();
+                            });
         }
         client.resource(job).delete();
-        Eventually.await("StreamJob wc deleted", () -> client.resources(StreamJob.class).inNamespace(NS)
-                .withName("wc").get() == null ? "gone" : null, s -> true);
+        Eventually.await(
+                "StreamJob wc deleted",
+                () ->
+                        client.resources(StreamJob.class).inNamespace(NS).withName("wc").get()
+                                        == null
+                                ? "gone"
+                                : null,
+                s -> true);
     }
 
     @Test
@@ -189,13 +266,19 @@ class StreamJobReconcilerIT {
         client.resource(job).create();
 
         StreamJob failed = awaitStatus("typo", j -> j.getStatus().phase == JobPhase.Failed);
-        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED)).hasValueSatisfying(c -> {
-            assertThat(c.getReason()).isEqualTo(JobEvents.INVALID_SPEC);
-            assertThat(c.getMessage()).contains("spec.job.builtin 'wordcont'").contains("[chain, wordcount]");
-        });
-        assertThat(awaitEvents("typo", JobEvents.INVALID_SPEC)).singleElement()
+        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED))
+                .hasValueSatisfying(
+                        c -> {
+                            assertThat(c.getReason()).isEqualTo(JobEvents.INVALID_SPEC);
+                            assertThat(c.getMessage())
+                                    .contains("spec.job.builtin 'wordcont'")
+                                    .contains("[chain, wordcount]");
+                        });
+        assertThat(awaitEvents("typo", JobEvents.INVALID_SPEC))
+                .singleElement()
                 .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
-        assertThat(client.apps().deployments().inNamespace(NS).withName("typo-runner").get()).isNull();
+        assertThat(client.apps().deployments().inNamespace(NS).withName("typo-runner").get())
+                .isNull();
     }
 
     @Test
@@ -207,10 +290,20 @@ class StreamJobReconcilerIT {
         client.resource(job).create();
 
         StreamJob failed = awaitStatus("bounds", j -> j.getStatus().phase == JobPhase.Failed);
-        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED).orElseThrow().getMessage())
-                .contains("spec.autoscaler.minParallelism 8 is above spec.autoscaler.maxParallelism 4; lower it or raise the maximum");
-        client.resources(StreamJob.class).inNamespace(NS).withName("bounds")
-                .edit(j -> { j.getSpec().autoscaler.minParallelism = 1; return j; });
+        assertThat(
+                        Conditions.find(failed.getStatus(), Conditions.DEGRADED)
+                                .orElseThrow()
+                                .getMessage())
+                .contains(
+                        "spec.autoscaler.minParallelism 8 is above spec.autoscaler.maxParallelism 4; lower it or raise the maximum");
+        client.resources(StreamJob.class)
+                .inNamespace(NS)
+                .withName("bounds")
+                .edit(
+                        j -> {
+                            j.getSpec().autoscaler.minParallelism = 1;
+                            return j;
+                        });
 
         StreamJob fixed = awaitStatus("bounds", j -> j.getStatus().phase == JobPhase.Deploying);
         assertThat(fixed.getStatus().observedGeneration).isEqualTo(2L);
@@ -222,52 +315,96 @@ class StreamJobReconcilerIT {
         client.resource(StreamJobs.wordCount(NS, "noclaim")).create();
 
         StreamJob failed = awaitStatus("noclaim", j -> j.getStatus().phase == JobPhase.Failed);
-        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED)).hasValueSatisfying(c -> {
-            assertThat(c.getReason()).isEqualTo(JobEvents.SAVEPOINT_CLAIM_MISSING);
-            assertThat(c.getMessage()).contains("PersistentVolumeClaim 'savepoints'").contains("create it");
-        });
+        assertThat(Conditions.find(failed.getStatus(), Conditions.DEGRADED))
+                .hasValueSatisfying(
+                        c -> {
+                            assertThat(c.getReason()).isEqualTo(JobEvents.SAVEPOINT_CLAIM_MISSING);
+                            assertThat(c.getMessage())
+                                    .contains("PersistentVolumeClaim 'savepoints'")
+                                    .contains("create it");
+                        });
         assertThat(awaitEvents("noclaim", JobEvents.SAVEPOINT_CLAIM_MISSING)).hasSize(1);
     }
 
     @Test
-    void withLeaderElectionAndTheManifestsRbacTheLeaderHoldsTheLeaseAndReconciles() throws IOException {
+    void withLeaderElectionAndTheManifestsRbacTheLeaderHoldsTheLeaseAndReconciles()
+            throws IOException {
         operator.stop();
-        // The SDK first reviews its rules in the Lease's namespace: answered from deploy/operator.yaml's
+        // The SDK first reviews its rules in the Lease's namespace: answered from
+        // deploy/operator.yaml's
         // Roles and bindings as the API server would, so a missing verb fails here as in a cluster.
         ManifestAuthorizer.operatorManifest().answerRulesReviews(server);
-        // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops leading.
-        var election = new LeaderElectionConfiguration(FlowscaleOperator.LEASE, "flowscale-system",
-                Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), "test-replica", null, false);
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)), Clock.systemUTC(), election);
+        // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops
+        // leading.
+        var election =
+                new LeaderElectionConfiguration(
+                        FlowscaleOperator.LEASE,
+                        "flowscale-system",
+                        Duration.ofSeconds(15),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(2),
+                        "test-replica",
+                        null,
+                        false);
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)),
+                        Clock.systemUTC(),
+                        election);
         operator.start();
         createClaim("savepoints");
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
 
         awaitResource(Deployment.class, "wc-runner");
-        io.fabric8.kubernetes.api.model.coordination.v1.Lease lease = client.leases().inNamespace("flowscale-system")
-                .withName(FlowscaleOperator.LEASE).get();
+        io.fabric8.kubernetes.api.model.coordination.v1.Lease lease =
+                client.leases()
+                        .inNamespace("flowscale-system")
+                        .withName(FlowscaleOperator.LEASE)
+                        .get();
         assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
     }
 
     private void createClaim(String name) {
-        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").endSpec().build()).create();
+        client.resource(
+                        new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .endSpec()
+                                .build())
+                .create();
     }
 
     private <T extends HasMetadata> T awaitResource(Class<T> type, String name) {
-        return Eventually.await(type.getSimpleName() + " " + NS + "/" + name,
-                () -> client.resources(type).inNamespace(NS).withName(name).get(), r -> true);
+        return Eventually.await(
+                type.getSimpleName() + " " + NS + "/" + name,
+                () -> client.resources(type).inNamespace(NS).withName(name).get(),
+                r -> true);
     }
 
     private StreamJob awaitStatus(String name, java.util.function.Predicate<StreamJob> check) {
-        return Eventually.await("status of StreamJob " + NS + "/" + name,
+        return Eventually.await(
+                "status of StreamJob " + NS + "/" + name,
                 () -> client.resources(StreamJob.class).inNamespace(NS).withName(name).get(),
                 j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
     }
 
     private List<Event> awaitEvents(String name, String reason) {
-        return Eventually.await("Event " + reason + " on " + name, () -> client.v1().events().inNamespace(NS).list()
-                .getItems().stream().filter(e -> name.equals(e.getInvolvedObject().getName())
-                        && reason.equals(e.getReason())).toList(), l -> !l.isEmpty());
+        return Eventually.await(
+                "Event " + reason + " on " + name,
+                () ->
+                        client.v1().events().inNamespace(NS).list().getItems().stream()
+                                .filter(
+                                        e ->
+                                                name.equals(e.getInvolvedObject().getName())
+                                                        && reason.equals(e.getReason()))
+                                .toList(),
+                l -> !l.isEmpty());
     }
 }

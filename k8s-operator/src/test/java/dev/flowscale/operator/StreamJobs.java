@@ -13,21 +13,25 @@ import java.util.function.Consumer;
 
 /** StreamJobs for tests. */
 final class StreamJobs {
-    private StreamJobs() {
-    }
+    private StreamJobs() {}
 
     /**
      * Edits a StreamJob's spec as a user would, again on a fresh copy when the API server answers
      * 409 Conflict: the operator writes status, which changes the resourceVersion the edit's patch
      * is checked against, on a real API server as on the mock one.
      */
-    static void edit(KubernetesClient client, String namespace, String name, Consumer<StreamJob> change) {
+    static void edit(
+            KubernetesClient client, String namespace, String name, Consumer<StreamJob> change) {
         for (int attempt = 1; ; attempt++) {
             try {
-                client.resources(StreamJob.class).inNamespace(namespace).withName(name).edit(j -> {
-                    change.accept(j);
-                    return j;
-                });
+                client.resources(StreamJob.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .edit(
+                                j -> {
+                                    change.accept(j);
+                                    return j;
+                                });
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409 || attempt == 5) {
@@ -37,15 +41,25 @@ final class StreamJobs {
         }
     }
 
-    /** Edits a StreamJob's status as the autoscaler's recording would, again on a fresh copy after a 409. */
-    static void editStatus(KubernetesClient client, String namespace, String name,
-                           Consumer<dev.flowscale.operator.api.StreamJobStatus> change) {
+    /**
+     * Edits a StreamJob's status as the autoscaler's recording would, again on a fresh copy after a
+     * 409.
+     */
+    static void editStatus(
+            KubernetesClient client,
+            String namespace,
+            String name,
+            Consumer<dev.flowscale.operator.api.StreamJobStatus> change) {
         for (int attempt = 1; ; attempt++) {
             try {
-                client.resources(StreamJob.class).inNamespace(namespace).withName(name).editStatus(j -> {
-                    change.accept(j.getStatus());
-                    return j;
-                });
+                client.resources(StreamJob.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .editStatus(
+                                j -> {
+                                    change.accept(j.getStatus());
+                                    return j;
+                                });
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409 || attempt == 5) {

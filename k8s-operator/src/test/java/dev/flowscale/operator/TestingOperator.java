@@ -12,17 +12,31 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The operator as main runs it (runners reached through their Services), on a test's API server with the CRD. */
+/**
+ * The operator as main runs it (runners reached through their Services), on a test's API server
+ * with the CRD.
+ */
 final class TestingOperator implements AutoCloseable {
     private final JobAutoscalers loops;
     private final Operator operator;
 
     private TestingOperator(KubernetesClient client) {
-        loops = FlowscaleOperator.loops(client, new SimpleMeterRegistry(), HttpRunnerControl::serviceAddress,
-                Duration.ofSeconds(5), Clock.systemUTC());
-        operator = FlowscaleOperator.create(client, loops, new HttpRunnerControl(
-                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5), new RunnerTokens(client)),
-                Clock.systemUTC());
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        new SimpleMeterRegistry(),
+                        HttpRunnerControl::serviceAddress,
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(
+                                HttpRunnerControl::serviceAddress,
+                                Duration.ofSeconds(5),
+                                new RunnerTokens(client)),
+                        Clock.systemUTC());
     }
 
     /** Creates the checked-in CRD and starts an operator. */
@@ -30,7 +44,8 @@ final class TestingOperator implements AutoCloseable {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the CRD " + StreamJobCrdTest.checkedInCrd(), e);
+            throw new UncheckedIOException(
+                    "cannot read the CRD " + StreamJobCrdTest.checkedInCrd(), e);
         }
         TestingOperator started = new TestingOperator(client);
         started.operator.start();

@@ -34,16 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
 class UnschedulableScaleUpIT {
     static final String NS = RunnerJobHarness.NS;
     static final Map<String, Integer> BIG = Map.of("split", 4);
-    @AutoClose
-    final RunnerClusterFixture cluster = new RunnerClusterFixture();
+    @AutoClose final RunnerClusterFixture cluster = new RunnerClusterFixture();
     final KubernetesClient client = cluster.client;
     final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T08:00:00Z"));
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
-    void anUnschedulableScaleUpIsRolledBackAtOnceAndRetriedOnlyAfterABackoffThatDoubles() throws IOException {
+    void anUnschedulableScaleUpIsRolledBackAtOnceAndRetriedOnlyAfterABackoffThatDoubles()
+            throws IOException {
         start();
         StreamJob running = awaitJob(j -> j.getStatus().phase == JobPhase.Running);
         List<Duration> spacing = new ArrayList<>();
@@ -52,25 +51,38 @@ class UnschedulableScaleUpIT {
         BlockedRescale first = awaitBlocked(1);
         assertThat(first.reason).isEqualTo("Unschedulable");
         assertThat(first.message).contains("0/3 nodes are available: 3 Insufficient cpu.");
-        spacing.add(Duration.between(Instant.parse(first.lastAttempt), Instant.parse(first.nextRetry)));
+        spacing.add(
+                Duration.between(Instant.parse(first.lastAttempt), Instant.parse(first.nextRetry)));
         StreamJob blocked = awaitJob(j -> j.getStatus().phase == JobPhase.Running);
         assertThat(blocked.getStatus().parallelism).containsEntry("split", 1);
         assertThat(blocked.getStatus().lastRescale.succeeded).isFalse();
-        assertThat(blocked.getStatus().lastRescale.message).contains("could not be scheduled")
+        assertThat(blocked.getStatus().lastRescale.message)
+                .contains("could not be scheduled")
                 .contains("from the same savepoint " + blocked.getStatus().lastSavepoint);
-        assertThat(args()).contains("--parallelism count=1,split=1")
+        assertThat(args())
+                .contains("--parallelism count=1,split=1")
                 .contains("--restore-from " + blocked.getStatus().lastSavepoint);
-        assertThat(Conditions.find(blocked.getStatus(), Conditions.SCALING).orElseThrow().getReason())
+        assertThat(
+                        Conditions.find(blocked.getStatus(), Conditions.SCALING)
+                                .orElseThrow()
+                                .getReason())
                 .isEqualTo(ScaleUpBackoff.REASON);
-        Eventually.await("a ScalingBlocked Event", () -> RunnerJobHarness.events(client, JobEvents.SCALING_BLOCKED),
+        Eventually.await(
+                "a ScalingBlocked Event",
+                () -> RunnerJobHarness.events(client, JobEvents.SCALING_BLOCKED),
                 events -> !events.isEmpty()); // sent just after the status write
 
         BlockedRescale second = retryAfter(spacing.get(0));
-        spacing.add(Duration.between(Instant.parse(second.lastAttempt), Instant.parse(second.nextRetry)));
+        spacing.add(
+                Duration.between(
+                        Instant.parse(second.lastAttempt), Instant.parse(second.nextRetry)));
         BlockedRescale third = retryAfter(spacing.get(1));
-        spacing.add(Duration.between(Instant.parse(third.lastAttempt), Instant.parse(third.nextRetry)));
+        spacing.add(
+                Duration.between(Instant.parse(third.lastAttempt), Instant.parse(third.nextRetry)));
 
-        assertThat(spacing).containsExactly(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(4));
+        assertThat(spacing)
+                .containsExactly(
+                        Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(4));
         assertThat(cluster.kubelet.restarts()).isZero();
         assertThat(running.getStatus().observedGeneration).isEqualTo(1L);
     }
@@ -83,9 +95,14 @@ class UnschedulableScaleUpIT {
         awaitBlocked(1);
         awaitJob(j -> j.getStatus().phase == JobPhase.Running);
 
-        StreamJobs.editStatus(client, NS, "wc", st -> st.desiredParallelism.put("split", 2)); // the load changed
+        StreamJobs.editStatus(
+                client, NS, "wc", st -> st.desiredParallelism.put("split", 2)); // the load changed
 
-        StreamJob done = awaitJob(j -> j.getStatus().lastRescale != null && j.getStatus().lastRescale.succeeded);
+        StreamJob done =
+                awaitJob(
+                        j ->
+                                j.getStatus().lastRescale != null
+                                        && j.getStatus().lastRescale.succeeded);
         assertThat(done.getStatus().parallelism).containsEntry("split", 2);
         assertThat(done.getStatus().blockedScaleUp).isNull();
     }
@@ -102,7 +119,9 @@ class UnschedulableScaleUpIT {
         String argsBefore = args();
         clock.advance(backoff.minusSeconds(1));
         poke("early-" + attempts);
-        holdFor(Duration.ofSeconds(3), () -> args().equals(argsBefore) && job().getStatus().pending == null,
+        holdFor(
+                Duration.ofSeconds(3),
+                () -> args().equals(argsBefore) && job().getStatus().pending == null,
                 "no attempt before the backoff passed");
         assertThat(blockedScaleUp().attempts).isEqualTo(attempts);
         assertThat(cluster.kubelet.started()).isEqualTo(podsBefore);
@@ -118,15 +137,22 @@ class UnschedulableScaleUpIT {
 
     /** An annotation change: the reconciler is not generation-aware, so it makes a pass. */
     private void poke(String value) {
-        client.resources(StreamJob.class).inNamespace(NS).withName("wc")
-                .edit(j -> {
-                    j.getMetadata().getAnnotations().put("test/poke", value);
-                    return j;
-                });
+        client.resources(StreamJob.class)
+                .inNamespace(NS)
+                .withName("wc")
+                .edit(
+                        j -> {
+                            j.getMetadata().getAnnotations().put("test/poke", value);
+                            return j;
+                        });
     }
 
-    /** Checks {@code check} stays true for {@code period} (a negative claim needs a period; polled, not slept). */
-    private static void holdFor(Duration period, java.util.function.BooleanSupplier check, String what) {
+    /**
+     * Checks {@code check} stays true for {@code period} (a negative claim needs a period; polled,
+     * not slept).
+     */
+    private static void holdFor(
+            Duration period, java.util.function.BooleanSupplier check, String what) {
         long end = System.nanoTime() + period.toNanos();
         while (System.nanoTime() < end) {
             assertThat(check.getAsBoolean()).as(what).isTrue();
@@ -135,8 +161,13 @@ class UnschedulableScaleUpIT {
     }
 
     private BlockedRescale awaitBlocked(int attempts) {
-        return awaitJob(j -> j.getStatus().blockedScaleUp != null && j.getStatus().blockedScaleUp.attempts == attempts
-                && j.getStatus().pending == null).getStatus().blockedScaleUp;
+        return awaitJob(
+                        j ->
+                                j.getStatus().blockedScaleUp != null
+                                        && j.getStatus().blockedScaleUp.attempts == attempts
+                                        && j.getStatus().pending == null)
+                .getStatus()
+                .blockedScaleUp;
     }
 
     private BlockedRescale blockedScaleUp() {
@@ -144,19 +175,31 @@ class UnschedulableScaleUpIT {
     }
 
     private void start() throws IOException {
-        StreamJob job = AutoscalingIT.bottleneckedWordCount(NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
+        StreamJob job =
+                AutoscalingIT.bottleneckedWordCount(
+                        NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
         job.getSpec().rescaling.retryBackoff = "1m";
         job.getSpec().rescaling.maxRetryBackoff = "30m";
         job.getMetadata().setAnnotations(new java.util.HashMap<>());
-        cluster.start(dir, UnschedulableScaleUpIT::fitsTheNodes, "1500m", "1500m", AutoscalingIT.RESCALE_TIMEOUT,
-                clock, job);
+        cluster.start(
+                dir,
+                UnschedulableScaleUpIT::fitsTheNodes,
+                "1500m",
+                "1500m",
+                AutoscalingIT.RESCALE_TIMEOUT,
+                clock,
+                job);
     }
 
     /** The kubelet starts only what the scheduler placed: at most 3 slots of 500m. */
     static boolean fitsTheNodes(List<String> args) {
         int at = args.indexOf("--parallelism");
-        int slots = at < 0 ? 1 : Arrays.stream(args.get(at + 1).split(","))
-                .mapToInt(kv -> Integer.parseInt(kv.substring(kv.indexOf('=') + 1))).sum();
+        int slots =
+                at < 0
+                        ? 1
+                        : Arrays.stream(args.get(at + 1).split(","))
+                                .mapToInt(kv -> Integer.parseInt(kv.substring(kv.indexOf('=') + 1)))
+                                .sum();
         return slots <= 3;
     }
 

@@ -1,12 +1,12 @@
 package dev.flowscale.comparison;
 
-import dev.flowscale.policy.sim.TableDefaults;
 import dev.flowscale.policy.sim.Scenario;
 import dev.flowscale.policy.sim.ScenarioSuite;
 import dev.flowscale.policy.sim.SettlingCriteria;
 import dev.flowscale.policy.sim.SettlingReport;
 import dev.flowscale.policy.sim.SettlingReport.Summary;
 import dev.flowscale.policy.sim.SettlingSuiteReport;
+import dev.flowscale.policy.sim.TableDefaults;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -15,12 +15,13 @@ import java.util.function.BiFunction;
 import java.util.function.ToIntFunction;
 
 /**
- * flowscale's Ds2Policy (CLI defaults) and the real Flink autoscaler (flink-autoscaler 1.10.0,
- * its defaults) side by side on {@link ScenarioSuite} at rescale downtimes of 2, 30 and 60 s,
- * printed as a Markdown table: one row per policy for the word count and the join-and-window job,
- * one aggregate row per policy for the random graphs ({@code --all}: one row per graph). Each
- * policy's backlog is judged against its own catch-up time plus one interval. Run from the
- * repository root with:
+ * flowscale's Ds2Policy (CLI defaults) and the real Flink autoscaler (flink-autoscaler 1.10.0, its
+ * defaults) side by side on {@link ScenarioSuite} at rescale downtimes of 2, 30 and 60 s, printed
+ * as a Markdown table: one row per policy for the word count and the join-and-window job, one
+ * aggregate row per policy for the random graphs ({@code --all}: one row per graph). Each policy's
+ * backlog is judged against its own catch-up time plus one interval. Run from the repository root
+ * with:
+ *
  * <pre>
  * mvn -B -q -pl policy-comparison -am install -DskipTests
  * mvn -B -q -pl policy-comparison exec:java [-Dexec.args=--all]
@@ -29,44 +30,56 @@ import java.util.function.ToIntFunction;
 public final class ComparisonReport {
 
     /** Flink's {@code job.autoscaler.catch-up.duration} default, and its control loop interval. */
-    static final SettlingCriteria FLINK_CRITERIA = SettlingCriteria.of(Duration.ofMinutes(30),
-            FlinkAutoscalerSimulation.CONTROL_LOOP_INTERVAL);
+    static final SettlingCriteria FLINK_CRITERIA =
+            SettlingCriteria.of(
+                    Duration.ofMinutes(30), FlinkAutoscalerSimulation.CONTROL_LOOP_INTERVAL);
 
     /** A policy under comparison: how to run it on a scenario at a downtime. */
-    record Contender(String name, BiFunction<Scenario, Duration, SettlingReport> run) {
-    }
+    record Contender(String name, BiFunction<Scenario, Duration, SettlingReport> run) {}
 
-    private ComparisonReport() {
-    }
+    private ComparisonReport() {}
 
     public static void main(String[] args) {
         print(System.out, List.of(args).contains("--all"));
     }
 
     static List<Contender> contenders() {
-        return List.of(new Contender("flowscale DS2 (table defaults)", SettlingSuiteReport::run),
+        return List.of(
+                new Contender("flowscale DS2 (table defaults)", SettlingSuiteReport::run),
                 new Contender("flink-autoscaler 1.10.0 (defaults)", ComparisonReport::flink));
     }
 
     static SettlingReport flink(Scenario scenario, Duration downtime) {
-        var run = new FlinkAutoscalerSimulation(scenario, TableDefaults.settings(downtime)).run(ScenarioSuite.RUN);
+        var run =
+                new FlinkAutoscalerSimulation(scenario, TableDefaults.settings(downtime))
+                        .run(ScenarioSuite.RUN);
         // an autoscaler that failed along the way would make its row meaningless: stop instead
-        run.events().stream().filter(e -> e.reason().equals(RecordingEventHandler.AUTOSCALER_ERROR_REASON))
-                .findFirst().ifPresent(e -> {
-                    throw new IllegalStateException("flink-autoscaler failed on " + scenario.name() + " at a "
-                            + downtime.toSeconds() + " s downtime: " + e.message());
-                });
+        run.events().stream()
+                .filter(e -> e.reason().equals(RecordingEventHandler.AUTOSCALER_ERROR_REASON))
+                .findFirst()
+                .ifPresent(
+                        e -> {
+                            throw new IllegalStateException(
+                                    "flink-autoscaler failed on "
+                                            + scenario.name()
+                                            + " at a "
+                                            + downtime.toSeconds()
+                                            + " s downtime: "
+                                            + e.message());
+                        });
         return SettlingReport.check(run.trajectory(), FLINK_CRITERIA);
     }
 
     static void print(PrintStream out, boolean everyGraph) {
-        out.println("| scenario | downtime | policy | decisions | rescales | time to sustaining (worst, s) |"
-                + " over-provisioned instance-min | backlog drained | peak backlog (records) | revisits |");
+        out.println(
+                "| scenario | downtime | policy | decisions | rescales | time to sustaining (worst, s) |"
+                        + " over-provisioned instance-min | backlog drained | peak backlog (records) | revisits |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         List<Scenario> suite = ScenarioSuite.all();
         for (Duration downtime : SettlingSuiteReport.DOWNTIMES) {
             for (Contender c : contenders()) {
-                List<SettlingReport> reports = suite.stream().map(s -> c.run().apply(s, downtime)).toList();
+                List<SettlingReport> reports =
+                        suite.stream().map(s -> c.run().apply(s, downtime)).toList();
                 for (SettlingReport r : everyGraph ? reports : reports.subList(0, 2)) {
                     out.println(row(r.scenario(), downtime, c.name(), r.summary()));
                 }
@@ -78,27 +91,57 @@ public final class ComparisonReport {
     }
 
     private static String row(String scenario, Duration downtime, String policy, Summary s) {
-        return String.format(Locale.ROOT, "| %s | %d s | %s | %d | %d | %s | %.1f | %s | %.0f | %d |", scenario,
-                downtime.toSeconds(), policy, s.decisions(), s.rescales(),
+        return String.format(
+                Locale.ROOT,
+                "| %s | %d s | %s | %d | %d | %s | %.1f | %s | %.0f | %d |",
+                scenario,
+                downtime.toSeconds(),
+                policy,
+                s.decisions(),
+                s.rescales(),
                 s.worstSecondsToSustain() < 0 ? "never" : Long.toString(s.worstSecondsToSustain()),
-                s.overProvisionedInstanceMinutes(), s.drained() ? "yes" : "no", s.peakBacklog(), s.revisits());
+                s.overProvisionedInstanceMinutes(),
+                s.drained() ? "yes" : "no",
+                s.peakBacklog(),
+                s.revisits());
     }
 
-    /** Means over the graphs, the median worst time to sustain, and counts of drained and revisiting graphs. */
-    private static String aggregate(List<SettlingReport> reports, Duration downtime, String policy) {
+    /**
+     * Means over the graphs, the median worst time to sustain, and counts of drained and revisiting
+     * graphs.
+     */
+    private static String aggregate(
+            List<SettlingReport> reports, Duration downtime, String policy) {
         List<Summary> s = reports.stream().map(SettlingReport::summary).toList();
         long never = s.stream().filter(x -> x.worstSecondsToSustain() < 0).count();
-        long[] sustain = s.stream().filter(x -> x.worstSecondsToSustain() >= 0)
-                .mapToLong(Summary::worstSecondsToSustain).sorted().toArray();
-        return String.format(Locale.ROOT, "| %d random graphs (mean; median) | %d s | %s | %.1f | %.1f"
-                + " | median %s, never in %d | %.1f | %d of %d | median %.0f | %d (in %d graphs) |",
-                reports.size(), downtime.toSeconds(), policy,
-                mean(s, Summary::decisions), mean(s, Summary::rescales),
-                sustain.length == 0 ? "-" : Long.toString(sustain[sustain.length / 2]), never,
+        long[] sustain =
+                s.stream()
+                        .filter(x -> x.worstSecondsToSustain() >= 0)
+                        .mapToLong(Summary::worstSecondsToSustain)
+                        .sorted()
+                        .toArray();
+        return String.format(
+                Locale.ROOT,
+                "| %d random graphs (mean; median) | %d s | %s | %.1f | %.1f"
+                        + " | median %s, never in %d | %.1f | %d of %d | median %.0f | %d (in %d graphs) |",
+                reports.size(),
+                downtime.toSeconds(),
+                policy,
+                mean(s, Summary::decisions),
+                mean(s, Summary::rescales),
+                sustain.length == 0 ? "-" : Long.toString(sustain[sustain.length / 2]),
+                never,
                 s.stream().mapToDouble(Summary::overProvisionedInstanceMinutes).average().orElse(0),
-                s.stream().filter(Summary::drained).count(), s.size(),
-                s.stream().mapToDouble(Summary::peakBacklog).sorted().skip(s.size() / 2).findFirst().orElse(0),
-                s.stream().mapToInt(Summary::revisits).sum(), s.stream().filter(x -> x.revisits() > 0).count());
+                s.stream().filter(Summary::drained).count(),
+                s.size(),
+                s.stream()
+                        .mapToDouble(Summary::peakBacklog)
+                        .sorted()
+                        .skip(s.size() / 2)
+                        .findFirst()
+                        .orElse(0),
+                s.stream().mapToInt(Summary::revisits).sum(),
+                s.stream().filter(x -> x.revisits() > 0).count());
     }
 
     private static double mean(List<Summary> s, ToIntFunction<Summary> f) {

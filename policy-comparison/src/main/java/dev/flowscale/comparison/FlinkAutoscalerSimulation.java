@@ -44,7 +44,8 @@ public final class FlinkAutoscalerSimulation {
         this(scenario, settings, defaults());
     }
 
-    FlinkAutoscalerSimulation(Scenario scenario, SimulationSettings settings, Configuration configuration) {
+    FlinkAutoscalerSimulation(
+            Scenario scenario, SimulationSettings settings, Configuration configuration) {
         this.scenario = scenario;
         this.settings = settings;
         this.configuration = configuration;
@@ -58,17 +59,23 @@ public final class FlinkAutoscalerSimulation {
     }
 
     /** The run and what the autoscaler reported along the way. */
-    public record Run(Trajectory trajectory, List<RecordingEventHandler.Event> events) {
-    }
+    public record Run(Trajectory trajectory, List<RecordingEventHandler.Event> events) {}
 
     public Run run(Duration duration) {
         ManualClock clock = new ManualClock(Simulation.EPOCH);
-        DataflowModel model = new DataflowModel(scenario, clock, settings.bufferSeconds(), settings.noise(),
-                settings.seed());
+        DataflowModel model =
+                new DataflowModel(
+                        scenario,
+                        clock,
+                        settings.bufferSeconds(),
+                        settings.noise(),
+                        settings.seed());
         SimulatedJobView job = new SimulatedJobView(scenario, model);
         RecordingEventHandler events = new RecordingEventHandler();
-        SimulatedScalingRealizer realizer = new SimulatedScalingRealizer(job, settings.rescaleDowntime(), clock);
-        JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler = autoscaler(job, events, realizer, clock);
+        SimulatedScalingRealizer realizer =
+                new SimulatedScalingRealizer(job, settings.rescaleDowntime(), clock);
+        JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler =
+                autoscaler(job, events, realizer, clock);
         JobID jobId = new JobID();
         var metricGroup = new GenericMetricGroup(NoOpMetricRegistry.INSTANCE, null, "simulation");
         List<Trajectory.Point> points = new ArrayList<>();
@@ -80,49 +87,74 @@ public final class FlinkAutoscalerSimulation {
             if (i % perLoop == 0) {
                 scale(autoscaler, context(jobId, metricGroup, model.isRescaling()));
             }
-            points.add(new Trajectory.Point(Duration.between(Simulation.EPOCH, clock.instant()).toSeconds(),
-                    model.topology().parallelism(), model.totalBacklog(), model.isRescaling()));
+            points.add(
+                    new Trajectory.Point(
+                            Duration.between(Simulation.EPOCH, clock.instant()).toSeconds(),
+                            model.topology().parallelism(),
+                            model.totalBacklog(),
+                            model.isRescaling()));
         }
-        return new Run(new Trajectory(scenario, realizer.decisions(), points, List.of()), events.events());
+        return new Run(
+                new Trajectory(scenario, realizer.decisions(), points, List.of()), events.events());
     }
 
-    private JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler(SimulatedJobView job,
-            RecordingEventHandler events, SimulatedScalingRealizer realizer, Clock clock) {
+    private JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler(
+            SimulatedJobView job,
+            RecordingEventHandler events,
+            SimulatedScalingRealizer realizer,
+            Clock clock) {
         var store = new InMemoryAutoScalerStateStore<String, JobAutoScalerContext<String>>();
         var executor = new ScalingExecutor<>(events, store);
-        var autoscaler = new JobAutoScalerImpl<>(new SimulatedMetricsCollector(job, clock),
-                new ScalingMetricEvaluator(), executor, events, realizer, store);
+        var autoscaler =
+                new JobAutoScalerImpl<>(
+                        new SimulatedMetricsCollector(job, clock),
+                        new ScalingMetricEvaluator(),
+                        executor,
+                        events,
+                        realizer,
+                        store);
         SimulatedClocks.inject(autoscaler, executor, clock);
         return autoscaler;
     }
 
-    /** The job as the operator would describe it now; it has no REST client, the collector needs none. */
-    private JobAutoScalerContext<String> context(JobID jobId, GenericMetricGroup metricGroup, boolean restarting) {
-        return new JobAutoScalerContext<>(scenario.name(), jobId, restarting ? JobStatus.RESTARTING : JobStatus.RUNNING,
-                configuration, metricGroup, () -> null);
+    /**
+     * The job as the operator would describe it now; it has no REST client, the collector needs
+     * none.
+     */
+    private JobAutoScalerContext<String> context(
+            JobID jobId, GenericMetricGroup metricGroup, boolean restarting) {
+        return new JobAutoScalerContext<>(
+                scenario.name(),
+                jobId,
+                restarting ? JobStatus.RESTARTING : JobStatus.RUNNING,
+                configuration,
+                metricGroup,
+                () -> null);
     }
 
-    private static void scale(JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler,
+    private static void scale(
+            JobAutoScalerImpl<String, JobAutoScalerContext<String>> autoscaler,
             JobAutoScalerContext<String> context) {
         try {
             autoscaler.scale(context);
         } catch (Exception e) {
-            throw new IllegalStateException("the Flink autoscaler failed on job " + context.getJobKey(), e);
+            throw new IllegalStateException(
+                    "the Flink autoscaler failed on job " + context.getJobKey(), e);
         }
     }
 
     /**
      * flink-autoscaler 1.10.0 reads time from clocks it lets only its own tests replace: a
-     * package-private setter on {@code JobAutoScalerImpl} and a protected one on the
-     * {@code JobVertexScaler} inside {@code ScalingExecutor} (which times the scale-down
-     * interval). Without them the simulated hours would run on the wall clock.
+     * package-private setter on {@code JobAutoScalerImpl} and a protected one on the {@code
+     * JobVertexScaler} inside {@code ScalingExecutor} (which times the scale-down interval).
+     * Without them the simulated hours would run on the wall clock.
      */
     static final class SimulatedClocks {
 
-        private SimulatedClocks() {
-        }
+        private SimulatedClocks() {}
 
-        static void inject(JobAutoScalerImpl<?, ?> autoscaler, ScalingExecutor<?, ?> executor, Clock clock) {
+        static void inject(
+                JobAutoScalerImpl<?, ?> autoscaler, ScalingExecutor<?, ?> executor, Clock clock) {
             try {
                 call(autoscaler, JobAutoScalerImpl.class, clock);
                 Field scaler = ScalingExecutor.class.getDeclaredField("jobVertexScaler");
@@ -130,12 +162,15 @@ public final class FlinkAutoscalerSimulation {
                 Object vertexScaler = scaler.get(executor);
                 call(vertexScaler, vertexScaler.getClass(), clock);
             } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot set the Flink autoscaler's clocks; its internals changed"
-                        + " (this harness targets flink-autoscaler 1.10.0)", e);
+                throw new IllegalStateException(
+                        "cannot set the Flink autoscaler's clocks; its internals changed"
+                                + " (this harness targets flink-autoscaler 1.10.0)",
+                        e);
             }
         }
 
-        private static void call(Object target, Class<?> type, Clock clock) throws ReflectiveOperationException {
+        private static void call(Object target, Class<?> type, Clock clock)
+                throws ReflectiveOperationException {
             Method setClock = type.getDeclaredMethod("setClock", Clock.class);
             setClock.setAccessible(true);
             setClock.invoke(target, clock);

@@ -6,12 +6,14 @@ import java.util.List;
 import org.apache.flink.autoscaler.JobAutoScalerContext;
 import org.apache.flink.autoscaler.event.AutoScalerEventHandler;
 
-/** Keeps every event the Flink autoscaler raises (scaling reports, errors) for the harness to read. */
-final class RecordingEventHandler implements AutoScalerEventHandler<String, JobAutoScalerContext<String>> {
+/**
+ * Keeps every event the Flink autoscaler raises (scaling reports, errors) for the harness to read.
+ */
+final class RecordingEventHandler
+        implements AutoScalerEventHandler<String, JobAutoScalerContext<String>> {
 
     /** One event as the Kubernetes operator would have written it. */
-    record Event(Type type, String reason, String message) {
-    }
+    record Event(Type type, String reason, String message) {}
 
     /** The reason {@code JobAutoScalerImpl} gives error events (its own constant is not public). */
     static final String AUTOSCALER_ERROR_REASON = "AutoscalerError";
@@ -19,8 +21,13 @@ final class RecordingEventHandler implements AutoScalerEventHandler<String, JobA
     private final List<Event> events = new ArrayList<>();
 
     @Override
-    public void handleEvent(JobAutoScalerContext<String> context, Type type, String reason, String message,
-            String messageKey, Duration interval) {
+    public void handleEvent(
+            JobAutoScalerContext<String> context,
+            Type type,
+            String reason,
+            String message,
+            String messageKey,
+            Duration interval) {
         events.add(new Event(type, reason, message));
     }
 

@@ -30,10 +30,18 @@ final class SimulatedJobView {
         this.scenario = scenario;
         this.model = model;
         for (var op : scenario.operators()) {
-            JobVertexID id = JobVertexID.fromHexString(String.format("%032x", op.id().hashCode() & 0xffffffffL));
+            JobVertexID id =
+                    JobVertexID.fromHexString(
+                            String.format("%032x", op.id().hashCode() & 0xffffffffL));
             if (operatorIds.containsKey(id)) {
-                throw new IllegalArgumentException("operators '" + op.id() + "' and '" + operatorIds.get(id)
-                        + "' of scenario '" + scenario.name() + "' map to one job vertex id; rename one");
+                throw new IllegalArgumentException(
+                        "operators '"
+                                + op.id()
+                                + "' and '"
+                                + operatorIds.get(id)
+                                + "' of scenario '"
+                                + scenario.name()
+                                + "' map to one job vertex id; rename one");
             }
             vertexIds.put(op.id(), id);
             operatorIds.put(id, op.id());
@@ -64,18 +72,29 @@ final class SimulatedJobView {
         return model.restartedAt();
     }
 
-    /** The job's topology now, with each vertex's I/O metrics as the REST API's job details carry them. */
+    /**
+     * The job's topology now, with each vertex's I/O metrics as the REST API's job details carry
+     * them.
+     */
     JobTopology topology() {
         Map<JobVertexID, Map<JobVertexID, ShipStrategy>> inputs = new LinkedHashMap<>();
         vertexIds.values().forEach(v -> inputs.put(v, new LinkedHashMap<>()));
         for (Edge e : scenario.edges()) {
             inputs.get(vertexIds.get(e.to())).put(vertexIds.get(e.from()), ShipStrategy.REBALANCE);
         }
-        return new JobTopology(scenario.operators().stream().map(op -> {
-            JobVertexID v = vertexIds.get(op.id());
-            return new VertexInfo(v, inputs.get(v), model.topology().operator(op.id()).parallelism(),
-                    op.keyGroups(), ioMetrics(op.id()));
-        }).toList());
+        return new JobTopology(
+                scenario.operators().stream()
+                        .map(
+                                op -> {
+                                    JobVertexID v = vertexIds.get(op.id());
+                                    return new VertexInfo(
+                                            v,
+                                            inputs.get(v),
+                                            model.topology().operator(op.id()).parallelism(),
+                                            op.keyGroups(),
+                                            ioMetrics(op.id()));
+                                })
+                        .toList());
     }
 
     private IOMetrics ioMetrics(String operatorId) {

@@ -28,14 +28,15 @@ import org.apache.flink.runtime.rest.messages.job.metrics.Metric;
  * busy time in the topology's I/O metrics; for sources, records read per second and in total and
  * the backlog as {@code pendingRecords}. No JVM metrics: the simulator has no heap or GC.
  */
-final class SimulatedMetricsCollector extends ScalingMetricCollector<String, JobAutoScalerContext<String>> {
+final class SimulatedMetricsCollector
+        extends ScalingMetricCollector<String, JobAutoScalerContext<String>> {
 
     private final SimulatedJobView job;
     private final Clock clock;
     private final Map<String, Snapshot> previous = new HashMap<>();
 
-    private record Snapshot(Instant at, Instant runningSince, double recordsIn, double[] busy, double[] blocked) {
-    }
+    private record Snapshot(
+            Instant at, Instant runningSince, double recordsIn, double[] busy, double[] blocked) {}
 
     SimulatedMetricsCollector(SimulatedJobView job, Clock clock) {
         this.job = job;
@@ -44,11 +45,23 @@ final class SimulatedMetricsCollector extends ScalingMetricCollector<String, Job
     }
 
     @Override
-    public JobDetailsInfo getJobDetailsInfo(JobAutoScalerContext<String> context, Duration clientTimeout) {
+    public JobDetailsInfo getJobDetailsInfo(
+            JobAutoScalerContext<String> context, Duration clientTimeout) {
         long running = job.runningSince().toEpochMilli();
-        return new JobDetailsInfo(context.getJobID(), job.scenario().name(), false, JobStatus.RUNNING, running,
-                -1, clock.millis() - running, Long.MAX_VALUE, clock.millis(), Map.of(JobStatus.RUNNING, running),
-                List.of(), Map.of(), new JobPlanInfo.RawJson(""));
+        return new JobDetailsInfo(
+                context.getJobID(),
+                job.scenario().name(),
+                false,
+                JobStatus.RUNNING,
+                running,
+                -1,
+                clock.millis() - running,
+                Long.MAX_VALUE,
+                clock.millis(),
+                Map.of(JobStatus.RUNNING, running),
+                List.of(),
+                Map.of(),
+                new JobPlanInfo.RawJson(""));
     }
 
     @Override
@@ -58,21 +71,22 @@ final class SimulatedMetricsCollector extends ScalingMetricCollector<String, Job
 
     /** Names of Kafka or Pulsar partitions: the simulated sources have none. */
     @Override
-    protected Collection<String> queryAggregatedMetricNames(RestClusterClient<?> restClient, JobID jobID,
-            JobVertexID jobVertexID) {
+    protected Collection<String> queryAggregatedMetricNames(
+            RestClusterClient<?> restClient, JobID jobID, JobVertexID jobVertexID) {
         return List.of();
     }
 
     /** Metric names are fixed here; {@link #queryAllAggregatedMetrics} returns them all. */
     @Override
-    protected Map<JobVertexID, Map<String, FlinkMetric>> queryFilteredMetricNames(JobAutoScalerContext<String> ctx,
-            JobTopology topology) {
+    protected Map<JobVertexID, Map<String, FlinkMetric>> queryFilteredMetricNames(
+            JobAutoScalerContext<String> ctx, JobTopology topology) {
         return Map.of();
     }
 
     @Override
     protected Map<JobVertexID, Map<FlinkMetric, AggregatedMetric>> queryAllAggregatedMetrics(
-            JobAutoScalerContext<String> ctx, Map<JobVertexID, Map<String, FlinkMetric>> filteredVertexMetricNames) {
+            JobAutoScalerContext<String> ctx,
+            Map<JobVertexID, Map<String, FlinkMetric>> filteredVertexMetricNames) {
         Map<JobVertexID, Map<FlinkMetric, AggregatedMetric>> out = new HashMap<>();
         job.vertices().forEach((operator, vertex) -> out.put(vertex, vertexMetrics(operator)));
         return out;
@@ -83,29 +97,50 @@ final class SimulatedMetricsCollector extends ScalingMetricCollector<String, Job
         Instant now = clock.instant();
         Snapshot last = previous.get(operator);
         if (last == null || !last.runningSince().equals(job.runningSince())) {
-            last = new Snapshot(job.runningSince(), job.runningSince(), 0, new double[counters.busySeconds().length],
-                    new double[counters.busySeconds().length]);
+            last =
+                    new Snapshot(
+                            job.runningSince(),
+                            job.runningSince(),
+                            0,
+                            new double[counters.busySeconds().length],
+                            new double[counters.busySeconds().length]);
         }
         double seconds = Math.max(1e-9, Duration.between(last.at(), now).toNanos() / 1e9);
         Map<FlinkMetric, AggregatedMetric> m = new HashMap<>();
-        m.put(FlinkMetric.BUSY_TIME_PER_SEC,
+        m.put(
+                FlinkMetric.BUSY_TIME_PER_SEC,
                 perSubtask("busyTimeMsPerSecond", counters.busySeconds(), last.busy(), seconds));
         if (job.scenario().operator(operator).isSource()) {
-            m.put(FlinkMetric.BACKPRESSURE_TIME_PER_SEC, perSubtask("backPressuredTimeMsPerSecond",
-                    counters.backpressuredSeconds(), last.blocked(), seconds));
+            m.put(
+                    FlinkMetric.BACKPRESSURE_TIME_PER_SEC,
+                    perSubtask(
+                            "backPressuredTimeMsPerSecond",
+                            counters.backpressuredSeconds(),
+                            last.blocked(),
+                            seconds));
             double read = counters.recordsIn();
-            m.put(FlinkMetric.SOURCE_TASK_NUM_RECORDS_IN_PER_SEC,
+            m.put(
+                    FlinkMetric.SOURCE_TASK_NUM_RECORDS_IN_PER_SEC,
                     total("numRecordsInPerSecond", (read - last.recordsIn()) / seconds));
             m.put(FlinkMetric.SOURCE_TASK_NUM_RECORDS_IN, total("numRecordsIn", read));
-            m.put(FlinkMetric.PENDING_RECORDS, total("pendingRecords", job.model().backlog(operator)));
+            m.put(
+                    FlinkMetric.PENDING_RECORDS,
+                    total("pendingRecords", job.model().backlog(operator)));
         }
-        previous.put(operator, new Snapshot(now, job.runningSince(), counters.recordsIn(), counters.busySeconds(),
-                counters.backpressuredSeconds()));
+        previous.put(
+                operator,
+                new Snapshot(
+                        now,
+                        job.runningSince(),
+                        counters.recordsIn(),
+                        counters.busySeconds(),
+                        counters.backpressuredSeconds()));
         return m;
     }
 
     /** A per-subtask time share in ms per second, aggregated over the subtasks. */
-    private static AggregatedMetric perSubtask(String name, double[] nowSeconds, double[] thenSeconds, double seconds) {
+    private static AggregatedMetric perSubtask(
+            String name, double[] nowSeconds, double[] thenSeconds, double seconds) {
         double min = Double.MAX_VALUE;
         double max = 0;
         double sum = 0;

@@ -15,11 +15,12 @@ import org.apache.flink.runtime.jobgraph.JobVertexID;
 
 /**
  * Carries out the Flink autoscaler's parallelism overrides on the simulated job, as the Kubernetes
- * operator does: the autoscaler hands over the full override map on every call, and only a map
- * that differs from the running parallelism triggers a restart (down for {@code downtime}).
- * Each restart is recorded as a {@link ScalingDecision} so both policies yield the same trajectory.
+ * operator does: the autoscaler hands over the full override map on every call, and only a map that
+ * differs from the running parallelism triggers a restart (down for {@code downtime}). Each restart
+ * is recorded as a {@link ScalingDecision} so both policies yield the same trajectory.
  */
-final class SimulatedScalingRealizer implements ScalingRealizer<String, JobAutoScalerContext<String>> {
+final class SimulatedScalingRealizer
+        implements ScalingRealizer<String, JobAutoScalerContext<String>> {
 
     private final SimulatedJobView job;
     private final Duration downtime;
@@ -33,18 +34,20 @@ final class SimulatedScalingRealizer implements ScalingRealizer<String, JobAutoS
     }
 
     @Override
-    public void realizeParallelismOverrides(JobAutoScalerContext<String> context, Map<String, String> overrides) {
+    public void realizeParallelismOverrides(
+            JobAutoScalerContext<String> context, Map<String, String> overrides) {
         if (job.model().isRescaling()) {
             return;
         }
         Map<String, Integer> current = job.model().topology().parallelism();
         Map<String, Integer> target = new LinkedHashMap<>(current);
-        overrides.forEach((vertex, p) -> {
-            String operator = job.operator(JobVertexID.fromHexString(vertex));
-            if (operator != null) {
-                target.put(operator, Integer.parseInt(p));
-            }
-        });
+        overrides.forEach(
+                (vertex, p) -> {
+                    String operator = job.operator(JobVertexID.fromHexString(vertex));
+                    if (operator != null) {
+                        target.put(operator, Integer.parseInt(p));
+                    }
+                });
         if (!target.equals(current)) {
             decisions.add(decision(current, target));
             job.model().rescale(target, downtime);
@@ -53,17 +56,36 @@ final class SimulatedScalingRealizer implements ScalingRealizer<String, JobAutoS
 
     private ScalingDecision decision(Map<String, Integer> current, Map<String, Integer> target) {
         List<OperatorDecision> ops = new ArrayList<>();
-        target.forEach((id, p) -> ops.add(new OperatorDecision(id, current.get(id), p, p, 0, 0, 0, 0,
-                List.of("flink-autoscaler parallelism override"))));
-        return ScalingDecision.of(clock.instant(), job.scenario().name(), List.of("flink-autoscaler"), ops);
+        target.forEach(
+                (id, p) ->
+                        ops.add(
+                                new OperatorDecision(
+                                        id,
+                                        current.get(id),
+                                        p,
+                                        p,
+                                        0,
+                                        0,
+                                        0,
+                                        0,
+                                        List.of("flink-autoscaler parallelism override"))));
+        return ScalingDecision.of(
+                clock.instant(), job.scenario().name(), List.of("flink-autoscaler"), ops);
     }
 
-    /** Memory tuning is off by default ({@code job.autoscaler.memory.tuning.enabled}); nothing to apply. */
+    /**
+     * Memory tuning is off by default ({@code job.autoscaler.memory.tuning.enabled}); nothing to
+     * apply.
+     */
     @Override
-    public void realizeConfigOverrides(JobAutoScalerContext<String> context, ConfigChanges configChanges) {
+    public void realizeConfigOverrides(
+            JobAutoScalerContext<String> context, ConfigChanges configChanges) {
         if (!configChanges.getOverrides().isEmpty()) {
-            throw new IllegalStateException("the simulator has no TaskManager memory to tune; disable"
-                    + " job.autoscaler.memory.tuning.enabled (got " + configChanges.getOverrides() + ")");
+            throw new IllegalStateException(
+                    "the simulator has no TaskManager memory to tune; disable"
+                            + " job.autoscaler.memory.tuning.enabled (got "
+                            + configChanges.getOverrides()
+                            + ")");
         }
     }
 

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Starts job runners as child processes of this JVM ({@link RunnerCommand}), each on a free
- * port with its output in {@code logDirectory}, and waits until its {@code GET /api/v1/job}
- * reports RUNNING at the requested parallelism. {@link #close()} stops every runner it started.
+ * Starts job runners as child processes of this JVM ({@link RunnerCommand}), each on a free port
+ * with its output in {@code logDirectory}, and waits until its {@code GET /api/v1/job} reports
+ * RUNNING at the requested parallelism. {@link #close()} stops every runner it started.
  */
 public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseable {
     private final RunnerCommand command;
@@ -27,9 +27,18 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
     private final AtomicInteger launches = new AtomicInteger();
 
     public ProcessRunnerLauncher(RunnerCommand command, Path logDirectory, Duration readyTimeout) {
-        if (command == null || logDirectory == null || readyTimeout == null || readyTimeout.isNegative()) {
-            throw new ReconfigException("process runner launcher needs a command, a log directory and a ready "
-                    + "timeout >= 0; got " + command + ", " + logDirectory + ", " + readyTimeout);
+        if (command == null
+                || logDirectory == null
+                || readyTimeout == null
+                || readyTimeout.isNegative()) {
+            throw new ReconfigException(
+                    "process runner launcher needs a command, a log directory and a ready "
+                            + "timeout >= 0; got "
+                            + command
+                            + ", "
+                            + logDirectory
+                            + ", "
+                            + readyTimeout);
         }
         this.command = command;
         this.logDirectory = logDirectory;
@@ -39,19 +48,36 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
     @Override
     public URI start(Map<String, Integer> parallelism, Path restoreFrom) {
         int port = freePort();
-        Path log = logDirectory.resolve(command.job() + "-runner-" + launches.incrementAndGet() + ".log");
+        Path log =
+                logDirectory.resolve(
+                        command.job() + "-runner-" + launches.incrementAndGet() + ".log");
         Process process = spawn(command.command(parallelism, restoreFrom, port), log);
         URI runner = URI.create("http://127.0.0.1:" + port);
         started.put(runner, process);
         try {
-            RunnerAwait.awaitRunning(RunnerClient.connect(runner, Duration.ofSeconds(5), null), parallelism,
-                    readyTimeout, process::isAlive);
+            RunnerAwait.awaitRunning(
+                    RunnerClient.connect(runner, Duration.ofSeconds(5), null),
+                    parallelism,
+                    readyTimeout,
+                    process::isAlive);
             return runner;
         } catch (ReconfigException e) {
             stop(runner);
             String exit = process.isAlive() ? "" : " (exit code " + process.exitValue() + ")";
-            throw new ReconfigException("runner of job '" + command.job() + "' at " + parallelism + " did not come up"
-                    + exit + ": " + e.getMessage() + "; its output is in " + log + ":\n" + excerpt(log), e);
+            throw new ReconfigException(
+                    "runner of job '"
+                            + command.job()
+                            + "' at "
+                            + parallelism
+                            + " did not come up"
+                            + exit
+                            + ": "
+                            + e.getMessage()
+                            + "; its output is in "
+                            + log
+                            + ":\n"
+                            + excerpt(log),
+                    e);
         }
     }
 
@@ -77,10 +103,20 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
     private Process spawn(List<String> commandLine, Path log) {
         try {
             Files.createDirectories(logDirectory);
-            return new ProcessBuilder(commandLine).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            return new ProcessBuilder(commandLine)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
         } catch (IOException e) {
-            throw new ReconfigException("cannot start the runner of job '" + command.job() + "' (" + commandLine
-                    + "): " + e.getMessage() + "; check the java binary and engine jar", e);
+            throw new ReconfigException(
+                    "cannot start the runner of job '"
+                            + command.job()
+                            + "' ("
+                            + commandLine
+                            + "): "
+                            + e.getMessage()
+                            + "; check the java binary and engine jar",
+                    e);
         }
     }
 
@@ -108,10 +144,15 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
     private static String excerpt(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            List<String> errors = lines.stream().filter(l -> l.toLowerCase(Locale.ROOT).contains("error"))
-                    .limit(5).toList();
+            List<String> errors =
+                    lines.stream()
+                            .filter(l -> l.toLowerCase(Locale.ROOT).contains("error"))
+                            .limit(5)
+                            .toList();
             List<String> tail = lines.subList(Math.max(0, lines.size() - 10), lines.size());
-            return String.join("\n", errors) + (errors.isEmpty() ? "" : "\n...\n") + String.join("\n", tail);
+            return String.join("\n", errors)
+                    + (errors.isEmpty() ? "" : "\n...\n")
+                    + String.join("\n", tail);
         } catch (IOException e) {
             return "(cannot read it: " + e.getMessage() + ")";
         }

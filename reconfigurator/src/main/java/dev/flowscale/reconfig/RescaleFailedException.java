@@ -1,6 +1,9 @@
 package dev.flowscale.reconfig;
 
-/** A rescale failed; {@link #report()} says how far it got and at which parallelism the job runs now. */
+/**
+ * A rescale failed; {@link #report()} says how far it got and at which parallelism the job runs
+ * now.
+ */
 public final class RescaleFailedException extends ReconfigException {
     private final transient RescaleReport report;
 

@@ -2,11 +2,18 @@ package dev.flowscale.reconfig;
 
 import java.util.Map;
 
-/** A decision arrived while a rescale of the same job was still in flight; it was refused, not queued. */
+/**
+ * A decision arrived while a rescale of the same job was still in flight; it was refused, not
+ * queued.
+ */
 public final class RescaleInProgressException extends ReconfigException {
 
     public RescaleInProgressException(String job, Map<String, Integer> refused) {
-        super("rescale already in progress for job '" + job + "'; refused the decision " + refused
-                + "; decide again once the current rescale has completed");
+        super(
+                "rescale already in progress for job '"
+                        + job
+                        + "'; refused the decision "
+                        + refused
+                        + "; decide again once the current rescale has completed");
     }
 }

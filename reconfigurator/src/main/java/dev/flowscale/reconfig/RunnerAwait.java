@@ -7,14 +7,18 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a runner to run its job at a given parallelism, reading it with the runner API's client. */
+/**
+ * Waits for a runner to run its job at a given parallelism, reading it with the runner API's
+ * client.
+ */
 final class RunnerAwait {
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private RunnerAwait() {
-    }
+    private RunnerAwait() {}
 
-    /** Whether {@code job} is RUNNING with every operator of {@code expected} at its parallelism. */
+    /**
+     * Whether {@code job} is RUNNING with every operator of {@code expected} at its parallelism.
+     */
     static boolean runs(JobView job, Map<String, Integer> expected) {
         return job.running() && job.parallelism().entrySet().containsAll(expected.entrySet());
     }
@@ -32,8 +36,11 @@ final class RunnerAwait {
      * Polls {@code GET /api/v1/job} until the runner reports RUNNING at {@code expected}; fails
      * after {@code timeout}, or at once when {@code alive} turns false.
      */
-    static JobView awaitRunning(RunnerClient runner, Map<String, Integer> expected, Duration timeout,
-                                BooleanSupplier alive) {
+    static JobView awaitRunning(
+            RunnerClient runner,
+            Map<String, Integer> expected,
+            Duration timeout,
+            BooleanSupplier alive) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer yet";
         while (alive.getAsBoolean()) {
@@ -47,13 +54,27 @@ final class RunnerAwait {
                 last = e.getMessage();
             }
             if (System.nanoTime() > deadline) {
-                throw new ReconfigException("runner " + runner.base() + " did not report RUNNING at " + expected
-                        + " within " + timeout + " (last: " + last + ")");
+                throw new ReconfigException(
+                        "runner "
+                                + runner.base()
+                                + " did not report RUNNING at "
+                                + expected
+                                + " within "
+                                + timeout
+                                + " (last: "
+                                + last
+                                + ")");
             }
             pause();
         }
-        throw new ReconfigException("runner " + runner.base() + " exited before it reported RUNNING at " + expected
-                + " (last: " + last + ")");
+        throw new ReconfigException(
+                "runner "
+                        + runner.base()
+                        + " exited before it reported RUNNING at "
+                        + expected
+                        + " (last: "
+                        + last
+                        + ")");
     }
 
     private static void pause() {

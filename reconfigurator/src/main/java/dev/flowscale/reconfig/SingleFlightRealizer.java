@@ -35,54 +35,81 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
     private final ExecutorService executor;
     private final AtomicBoolean inFlight = new AtomicBoolean();
 
-    SingleFlightRealizer(String threadName, Duration timeout, Clock clock, List<RescaleListener> listeners) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero() || clock == null || listeners == null) {
-            throw new ReconfigException("realizer needs a timeout > 0, a clock and listeners; got timeout " + timeout
-                    + ", clock " + clock + ", listeners " + listeners);
+    SingleFlightRealizer(
+            String threadName, Duration timeout, Clock clock, List<RescaleListener> listeners) {
+        if (timeout == null
+                || timeout.isNegative()
+                || timeout.isZero()
+                || clock == null
+                || listeners == null) {
+            throw new ReconfigException(
+                    "realizer needs a timeout > 0, a clock and listeners; got timeout "
+                            + timeout
+                            + ", clock "
+                            + clock
+                            + ", listeners "
+                            + listeners);
         }
         this.timeout = timeout;
         this.clock = clock;
         this.listeners = List.copyOf(listeners);
-        this.executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, threadName);
+                            t.setDaemon(true);
+                            return t;
+                        });
     }
 
     /**
      * Carries out one rescale on the realizer's thread; never throws, reports what happened
      * instead. Empty when the job already runs at the decided parallelism (nothing was done).
      */
-    abstract Optional<RescaleReport> rescale(String job, Map<String, Integer> changes, Instant started);
+    abstract Optional<RescaleReport> rescale(
+            String job, Map<String, Integer> changes, Instant started);
 
     /** The changes that are not in effect yet: a decision realized twice rescales once. */
-    static Map<String, Integer> pending(Map<String, Integer> changes, Map<String, Integer> current) {
+    static Map<String, Integer> pending(
+            Map<String, Integer> changes, Map<String, Integer> current) {
         Map<String, Integer> pending = new LinkedHashMap<>(changes);
-        pending.entrySet().removeIf(change -> change.getValue().equals(current.get(change.getKey())));
+        pending.entrySet()
+                .removeIf(change -> change.getValue().equals(current.get(change.getKey())));
         return pending;
     }
 
     @Override
     public final CompletionStage<Void> realize(ScalingDecision decision) {
         if (decision == null || !decision.isScale()) {
-            return CompletableFuture.failedFuture(new ReconfigException("only SCALE decisions are realized; got "
-                    + (decision == null ? "null" : decision.outcome() + " for job '" + decision.jobName() + "'")));
+            return CompletableFuture.failedFuture(
+                    new ReconfigException(
+                            "only SCALE decisions are realized; got "
+                                    + (decision == null
+                                            ? "null"
+                                            : decision.outcome()
+                                                    + " for job '"
+                                                    + decision.jobName()
+                                                    + "'")));
         }
         Map<String, Integer> changes = changesOf(decision);
         if (changes.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
         if (!inFlight.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new RescaleInProgressException(decision.jobName(), changes));
+            return CompletableFuture.failedFuture(
+                    new RescaleInProgressException(decision.jobName(), changes));
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             executor.execute(() -> run(decision.jobName(), changes, done));
         } catch (RejectedExecutionException e) {
             inFlight.set(false);
-            done.completeExceptionally(new ReconfigException("realizer of job '" + decision.jobName()
-                    + "' is closed; create a new one", e));
+            done.completeExceptionally(
+                    new ReconfigException(
+                            "realizer of job '"
+                                    + decision.jobName()
+                                    + "' is closed; create a new one",
+                            e));
         }
         return done;
     }
@@ -90,7 +117,8 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
     /** New parallelism of the operators whose parallelism changes, in the decision's order. */
     static Map<String, Integer> changesOf(ScalingDecision decision) {
         Map<String, Integer> changes = new LinkedHashMap<>();
-        decision.operators().values().stream().filter(OperatorDecision::changes)
+        decision.operators().values().stream()
+                .filter(OperatorDecision::changes)
                 .forEach(op -> changes.put(op.operatorId(), op.newParallelism()));
         return changes;
     }
@@ -106,8 +134,16 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
         try {
             report = rescale(job, changes, started);
         } catch (RuntimeException | Error e) {
-            report = Optional.of(RescaleReport.failed(job, started, Map.of(), changes, null, since(started),
-                    "unexpected error: " + e));
+            report =
+                    Optional.of(
+                            RescaleReport.failed(
+                                    job,
+                                    started,
+                                    Map.of(),
+                                    changes,
+                                    null,
+                                    since(started),
+                                    "unexpected error: " + e));
         }
         report.ifPresent(this::tell);
         inFlight.set(false);

@@ -9,8 +9,7 @@ import java.util.Map;
 
 /** Builds policy decisions for tests: operator id -> {current, new}. */
 final class Decisions {
-    private Decisions() {
-    }
+    private Decisions() {}
 
     static ScalingDecision scale(String job, Map<String, int[]> currentAndNew) {
         List<OperatorDecision> ops = new ArrayList<>();

@@ -21,8 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HttpRunnerScalingRealizerIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
     private final RecordingRescaleListener listener = new RecordingRescaleListener();
     private ProcessRunnerLauncher processes;
     private URI first;
@@ -49,7 +48,8 @@ class HttpRunnerScalingRealizerIT {
     }
 
     @Test
-    void aDecisionStopsTheOldRunnerWithASavepointAndANewRunnerRunsAtTheNewParallelismFromIt() throws Exception {
+    void aDecisionStopsTheOldRunnerWithASavepointAndANewRunnerRunsAtTheNewParallelismFromIt()
+            throws Exception {
         TestingRunnerLauncher launcher = realizerWith(0);
 
         await(realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 2)));
@@ -58,16 +58,23 @@ class HttpRunnerScalingRealizerIT {
         assertThat(report.succeeded()).as(report.summary()).isTrue();
         Path savepoint = report.savepoint().orElseThrow();
         assertThat(savepoint.resolve("_metadata")).isRegularFile();
-        assertThat(launcher.starts()).singleElement().satisfies(start -> {
-            assertThat(start.restoreFrom()).isEqualTo(savepoint);
-            assertThat(start.parallelism()).containsEntry(Runners.COUNT, 2).containsKeys("sentences", "split", "sink");
-        });
+        assertThat(launcher.starts())
+                .singleElement()
+                .satisfies(
+                        start -> {
+                            assertThat(start.restoreFrom()).isEqualTo(savepoint);
+                            assertThat(start.parallelism())
+                                    .containsEntry(Runners.COUNT, 2)
+                                    .containsKeys("sentences", "split", "sink");
+                        });
         assertThat(realizer.runner()).isNotEqualTo(first);
         JobView now = job(realizer.runner());
         assertThat(now.status()).isEqualTo("RUNNING");
         assertThat(now.parallelism()).containsEntry(Runners.COUNT, 2);
         Process old = processes.runners().get(first);
-        assertThat(old.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("the old runner exits").isTrue();
+        assertThat(old.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                .as("the old runner exits")
+                .isTrue();
         assertThat(old.exitValue()).isZero();
     }
 
@@ -84,41 +91,53 @@ class HttpRunnerScalingRealizerIT {
     }
 
     @Test
-    void aRunnerThatNeverBecomesReadyIsReplacedByOneAtThePreviousParallelismFromTheSameSavepoint() throws Exception {
+    void aRunnerThatNeverBecomesReadyIsReplacedByOneAtThePreviousParallelismFromTheSameSavepoint()
+            throws Exception {
         TestingRunnerLauncher launcher = realizerWith(1);
 
-        CompletableFuture<Void> done = realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 3))
-                .toCompletableFuture();
+        CompletableFuture<Void> done =
+                realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 3))
+                        .toCompletableFuture();
 
         assertThatThrownBy(() -> done.get(2 * TIMEOUT.toSeconds() + 60, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RescaleFailedException.class)
-                .hasMessageContaining("did not come up").hasMessageContaining("rolled back");
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(RescaleFailedException.class)
+                .hasMessageContaining("did not come up")
+                .hasMessageContaining("rolled back");
         assertThat(launcher.starts()).hasSize(2);
         TestingRunnerLauncher.Start attempt = launcher.starts().get(0);
         TestingRunnerLauncher.Start rollback = launcher.starts().get(1);
         assertThat(attempt.parallelism()).containsEntry(Runners.COUNT, 3);
         assertThat(rollback.parallelism()).containsEntry(Runners.COUNT, 1);
         assertThat(rollback.restoreFrom()).isEqualTo(attempt.restoreFrom()).isNotNull();
-        assertThat(rollback.restoreFrom().resolve("_metadata")).as("the savepoint is kept").isRegularFile();
+        assertThat(rollback.restoreFrom().resolve("_metadata"))
+                .as("the savepoint is kept")
+                .isRegularFile();
         assertThat(launcher.stops()).containsExactly(attempt.runner());
         assertThat(realizer.runner()).isEqualTo(rollback.runner());
         assertThat(RunnerAwait.runs(job(realizer.runner()), Map.of(Runners.COUNT, 1))).isTrue();
         RescaleReport report = listener.last();
         assertThat(report.succeeded()).isFalse();
         assertThat(report.savepoint()).contains(attempt.restoreFrom());
-        assertThat(report.failure()).get().asString().contains("wordcount", "rolled back", "count=1");
+        assertThat(report.failure())
+                .get()
+                .asString()
+                .contains("wordcount", "rolled back", "count=1");
     }
 
     @Test
     void aSecondDecisionWhileOneIsInFlightIsRefusedNotQueued() throws Exception {
         TestingRunnerLauncher launcher = realizerWith(0);
 
-        CompletableFuture<Void> firstDecision = realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 2))
-                .toCompletableFuture();
-        CompletableFuture<Void> second = realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 3))
-                .toCompletableFuture();
+        CompletableFuture<Void> firstDecision =
+                realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 2))
+                        .toCompletableFuture();
+        CompletableFuture<Void> second =
+                realizer.realize(Decisions.scale(Runners.JOB, Runners.COUNT, 1, 3))
+                        .toCompletableFuture();
 
-        assertThatThrownBy(() -> second.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(RescaleInProgressException.class)
+        assertThatThrownBy(() -> second.get(1, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RescaleInProgressException.class)
                 .hasMessageContaining("rescale already in progress");
         await(firstDecision);
         assertThat(launcher.starts()).hasSize(1);
@@ -130,11 +149,13 @@ class HttpRunnerScalingRealizerIT {
     void aDecisionNamingAnUnknownOperatorLeavesTheRunnerAlone() throws Exception {
         TestingRunnerLauncher launcher = realizerWith(0);
 
-        CompletableFuture<Void> done = realizer.realize(Decisions.scale(Runners.JOB, "no-such-operator", 1, 2))
-                .toCompletableFuture();
+        CompletableFuture<Void> done =
+                realizer.realize(Decisions.scale(Runners.JOB, "no-such-operator", 1, 2))
+                        .toCompletableFuture();
 
         assertThatThrownBy(() -> done.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                .hasCauseInstanceOf(RescaleFailedException.class).hasMessageContaining("no-such-operator")
+                .hasCauseInstanceOf(RescaleFailedException.class)
+                .hasMessageContaining("no-such-operator")
                 .hasMessageContaining("nothing was changed");
         assertThat(launcher.starts()).isEmpty();
         assertThat(RunnerAwait.runs(job(first), Map.of(Runners.COUNT, 1))).isTrue();

@@ -31,24 +31,32 @@ class InProcessScalingRealizerTest {
     private static final int KEYS = 200;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    @TempDir
-    Path storage;
+    @TempDir Path storage;
     private final RecordingRescaleListener listener = new RecordingRescaleListener();
     private RunningJob job;
     private InProcessScalingRealizer realizer;
 
     @BeforeEach
     void startJob() throws Exception {
-        JobConfig config = JobConfig.defaults().withBatchSize(64)
-                .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
-        job = RunningJob.start(CountingJob.graph(CountingJob.source(RATE, RECORDS), KEYS, Map.of(), x -> x), config, null);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(64)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        job =
+                RunningJob.start(
+                        CountingJob.graph(
+                                CountingJob.source(RATE, RECORDS), KEYS, Map.of(), x -> x),
+                        config,
+                        null);
         assertThat(job.awaitRunning(TIMEOUT)).isTrue();
         realizer = new InProcessScalingRealizer(job, TIMEOUT, listener);
     }
 
     private void restartWith(SourceFunction<Long> source) throws Exception {
         stopJob();
-        job = RunningJob.start(CountingJob.graph(source, KEYS, Map.of(), x -> x), job.config(), null);
+        job =
+                RunningJob.start(
+                        CountingJob.graph(source, KEYS, Map.of(), x -> x), job.config(), null);
         assertThat(job.awaitRunning(TIMEOUT)).isTrue();
         realizer = new InProcessScalingRealizer(job, TIMEOUT, listener);
     }
@@ -70,7 +78,8 @@ class InProcessScalingRealizerTest {
         assertThat(report.succeeded()).as(report.summary()).isTrue();
         assertThat(report.from()).isEqualTo(Map.of(CountingJob.COUNT, 1));
         assertThat(report.to()).isEqualTo(Map.of(CountingJob.COUNT, 3));
-        assertThat(report.savepoint()).hasValueSatisfying(p -> assertThat(p.resolve("_metadata")).isRegularFile());
+        assertThat(report.savepoint())
+                .hasValueSatisfying(p -> assertThat(p.resolve("_metadata")).isRegularFile());
         assertThat(report.downtime()).isPositive();
         assertThat(report.summary()).contains("counting", "count 1 -> 3", "savepoint");
     }
@@ -83,38 +92,53 @@ class InProcessScalingRealizerTest {
 
         Path savepoint = job.stopWithSavepoint(TIMEOUT);
 
-        Map<Object, Long> counts = SnapshotInspector.mergedKeyedState(savepoint, job.graph(), CountingJob.COUNT,
-                CountingJob.COUNT_STATE);
+        Map<Object, Long> counts =
+                SnapshotInspector.mergedKeyedState(
+                        savepoint, job.graph(), CountingJob.COUNT, CountingJob.COUNT_STATE);
         assertThat(counts).isEqualTo(CountingJob.expected(RECORDS, KEYS));
         assertThat(listener.reports()).hasSize(2).allMatch(RescaleReport::succeeded);
-        assertThat(listener.reports().get(0).savepoint()).get().satisfies(p -> assertThat(p).exists());
+        assertThat(listener.reports().get(0).savepoint())
+                .get()
+                .satisfies(p -> assertThat(p).exists());
     }
 
     @Test
     void anEmulatedRestartKeepsTheJobDownThatMuchLongerAndItsDowntimeIncludesIt() throws Exception {
         realizer.close();
-        realizer = new InProcessScalingRealizer(job, TIMEOUT, Duration.ofSeconds(1), Clock.systemUTC(),
-                List.of(listener));
+        realizer =
+                new InProcessScalingRealizer(
+                        job, TIMEOUT, Duration.ofSeconds(1), Clock.systemUTC(), List.of(listener));
 
         await(realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2)));
         CountingJob.awaitQuiescence(job, TIMEOUT);
 
         RescaleReport report = listener.last();
         assertThat(report.succeeded()).as(report.summary()).isTrue();
-        assertThat(report.downtime()).as("downtime with a 1 s emulated restart")
+        assertThat(report.downtime())
+                .as("downtime with a 1 s emulated restart")
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
         Path savepoint = job.stopWithSavepoint(TIMEOUT);
-        assertThat(SnapshotInspector.mergedKeyedState(savepoint, job.graph(), CountingJob.COUNT,
-                CountingJob.COUNT_STATE)).as("no record lost or counted twice")
+        assertThat(
+                        SnapshotInspector.mergedKeyedState(
+                                savepoint, job.graph(), CountingJob.COUNT, CountingJob.COUNT_STATE))
+                .as("no record lost or counted twice")
                 .isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 
     @Test
     void anEmulatedRestartOutsideZeroToTenMinutesIsRefusedNamingTheRange() {
         for (Duration bad : new Duration[] {Duration.ofSeconds(-1), Duration.ofMinutes(11)}) {
-            assertThatThrownBy(() -> new InProcessScalingRealizer(job, TIMEOUT, bad, Clock.systemUTC(),
-                    List.of(listener))).isInstanceOf(ReconfigException.class)
-                    .hasMessageContaining("emulated restart").hasMessageContaining("use 0s to 10m");
+            assertThatThrownBy(
+                            () ->
+                                    new InProcessScalingRealizer(
+                                            job,
+                                            TIMEOUT,
+                                            bad,
+                                            Clock.systemUTC(),
+                                            List.of(listener)))
+                    .isInstanceOf(ReconfigException.class)
+                    .hasMessageContaining("emulated restart")
+                    .hasMessageContaining("use 0s to 10m");
         }
     }
 
@@ -133,13 +157,17 @@ class InProcessScalingRealizerTest {
 
     @Test
     void aSecondDecisionWhileOneIsInFlightIsRefusedNotQueued() throws Exception {
-        CompletableFuture<Void> first = realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2))
-                .toCompletableFuture();
-        CompletableFuture<Void> second = realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 4))
-                .toCompletableFuture();
+        CompletableFuture<Void> first =
+                realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2))
+                        .toCompletableFuture();
+        CompletableFuture<Void> second =
+                realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 4))
+                        .toCompletableFuture();
 
-        assertThatThrownBy(() -> second.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(RescaleInProgressException.class)
-                .hasMessageContaining("rescale already in progress").hasMessageContaining("counting");
+        assertThatThrownBy(() -> second.get(1, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RescaleInProgressException.class)
+                .hasMessageContaining("rescale already in progress")
+                .hasMessageContaining("counting");
         await(first);
         assertThat(job.graph().operator(CountingJob.COUNT).parallelism()).isEqualTo(2);
         assertThat(listener.reports()).hasSize(1);
@@ -147,42 +175,54 @@ class InProcessScalingRealizerTest {
     }
 
     @Test
-    void aDecisionNamingAnUnknownOperatorIsReportedAndTheJobKeepsRunningAtItsParallelism() throws Exception {
-        assertRescaleFailsAndJobKeepsRunning(Decisions.scale(CountingJob.NAME, "no-such-operator", 1, 2),
-                "no-such-operator");
+    void aDecisionNamingAnUnknownOperatorIsReportedAndTheJobKeepsRunningAtItsParallelism()
+            throws Exception {
+        assertRescaleFailsAndJobKeepsRunning(
+                Decisions.scale(CountingJob.NAME, "no-such-operator", 1, 2), "no-such-operator");
     }
 
     @Test
-    void aParallelismAboveTheNumberOfKeyGroupsIsReportedAndTheJobKeepsRunningAtItsParallelism() throws Exception {
-        assertRescaleFailsAndJobKeepsRunning(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 500), "count");
+    void aParallelismAboveTheNumberOfKeyGroupsIsReportedAndTheJobKeepsRunningAtItsParallelism()
+            throws Exception {
+        assertRescaleFailsAndJobKeepsRunning(
+                Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 500), "count");
     }
 
     @Test
     void aDecisionForAnotherJobChangesNothing() throws Exception {
-        assertRescaleFailsAndJobKeepsRunning(Decisions.scale("other-job", CountingJob.COUNT, 1, 2), "other-job");
+        assertRescaleFailsAndJobKeepsRunning(
+                Decisions.scale("other-job", CountingJob.COUNT, 1, 2), "other-job");
     }
 
     @Test
-    void aRestoreThatFailsAtTheNewParallelismRollsBackToTheOldOneFromTheSameSavepointKeepingState() throws Exception {
+    void aRestoreThatFailsAtTheNewParallelismRollsBackToTheOldOneFromTheSameSavepointKeepingState()
+            throws Exception {
         restartWith(new RefusingSource<>(CountingJob.source(RATE, RECORDS), 2));
 
-        CompletableFuture<Void> done = realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.SOURCE, 1, 2))
-                .toCompletableFuture();
+        CompletableFuture<Void> done =
+                realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.SOURCE, 1, 2))
+                        .toCompletableFuture();
 
         assertThatThrownBy(() -> done.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                .hasCauseInstanceOf(RescaleFailedException.class).hasMessageContaining("cannot restore its splits");
-        assertThat(listener.last().failure()).get().asString().contains("restarted at", "the job is RUNNING");
+                .hasCauseInstanceOf(RescaleFailedException.class)
+                .hasMessageContaining("cannot restore its splits");
+        assertThat(listener.last().failure())
+                .get()
+                .asString()
+                .contains("restarted at", "the job is RUNNING");
         assertThat(job.graph().parallelism()).containsEntry(CountingJob.SOURCE, 1);
         CountingJob.awaitQuiescence(job, TIMEOUT);
         Path savepoint = job.stopWithSavepoint(TIMEOUT);
-        assertThat(SnapshotInspector.mergedKeyedState(savepoint, job.graph(), CountingJob.COUNT,
-                CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(RECORDS, KEYS));
+        assertThat(
+                        SnapshotInspector.mergedKeyedState(
+                                savepoint, job.graph(), CountingJob.COUNT, CountingJob.COUNT_STATE))
+                .isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 
     @Test
     void theJobCanBeRescaledAgainAfterAFailedRescale() throws Exception {
-        assertRescaleFailsAndJobKeepsRunning(Decisions.scale(CountingJob.NAME, "no-such-operator", 1, 2),
-                "no-such-operator");
+        assertRescaleFailsAndJobKeepsRunning(
+                Decisions.scale(CountingJob.NAME, "no-such-operator", 1, 2), "no-such-operator");
         await(realizer.realize(Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 2)));
         assertThat(job.graph().operator(CountingJob.COUNT).parallelism()).isEqualTo(2);
     }
@@ -191,18 +231,27 @@ class InProcessScalingRealizerTest {
     void onlyScaleDecisionsAreRealizedAndUnchangedOperatorsAreLeftAlone() throws Exception {
         ScalingDecision noChange = Decisions.scale(CountingJob.NAME, CountingJob.COUNT, 1, 1);
         assertThatThrownBy(() -> realizer.realize(noChange).toCompletableFuture().get())
-                .hasMessageContaining("only SCALE decisions").hasMessageContaining("NO_CHANGE");
-        ScalingDecision mixed = Decisions.scale(CountingJob.NAME, Map.of(CountingJob.SOURCE, new int[] {1, 1},
-                CountingJob.COUNT, new int[] {1, 2}));
+                .hasMessageContaining("only SCALE decisions")
+                .hasMessageContaining("NO_CHANGE");
+        ScalingDecision mixed =
+                Decisions.scale(
+                        CountingJob.NAME,
+                        Map.of(
+                                CountingJob.SOURCE,
+                                new int[] {1, 1},
+                                CountingJob.COUNT,
+                                new int[] {1, 2}));
         assertThat(SingleFlightRealizer.changesOf(mixed)).isEqualTo(Map.of(CountingJob.COUNT, 2));
         assertThat(listener.reports()).isEmpty();
     }
 
-    private void assertRescaleFailsAndJobKeepsRunning(ScalingDecision decision, String named) throws Exception {
+    private void assertRescaleFailsAndJobKeepsRunning(ScalingDecision decision, String named)
+            throws Exception {
         CompletableFuture<Void> done = realizer.realize(decision).toCompletableFuture();
 
         assertThatThrownBy(() -> done.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RescaleFailedException.class)
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(RescaleFailedException.class)
                 .hasMessageContaining(named);
         RescaleReport report = listener.last();
         assertThat(report.succeeded()).isFalse();

@@ -11,20 +11,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProcessRunnerLauncherIT {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void aRunnerThatExitsAtOnceFailsFastWithItsOutput() {
-        RunnerCommand command = RunnerCommand.of(Runners.engineJar(), "no-such-job", List.of(), dir.resolve("data"));
-        try (ProcessRunnerLauncher launcher = new ProcessRunnerLauncher(command, dir.resolve("logs"),
-                Duration.ofSeconds(60))) {
+        RunnerCommand command =
+                RunnerCommand.of(
+                        Runners.engineJar(), "no-such-job", List.of(), dir.resolve("data"));
+        try (ProcessRunnerLauncher launcher =
+                new ProcessRunnerLauncher(command, dir.resolve("logs"), Duration.ofSeconds(60))) {
             long started = System.nanoTime();
 
-            assertThatThrownBy(() -> launcher.start(Map.of(), null)).isInstanceOf(ReconfigException.class)
-                    .hasMessageContaining("no-such-job").hasMessageContaining("exited before it reported RUNNING")
+            assertThatThrownBy(() -> launcher.start(Map.of(), null))
+                    .isInstanceOf(ReconfigException.class)
+                    .hasMessageContaining("no-such-job")
+                    .hasMessageContaining("exited before it reported RUNNING")
                     .hasMessageContaining("is not a built-in job");
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .isLessThan(Duration.ofSeconds(30));
             assertThat(launcher.runners()).isEmpty();
         }
     }

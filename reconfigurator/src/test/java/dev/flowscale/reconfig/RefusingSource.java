@@ -5,7 +5,10 @@ import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SourceReader;
 import java.util.List;
 
-/** A replayable source whose splits cannot be restored at one parallelism: a restore that fails for real. */
+/**
+ * A replayable source whose splits cannot be restored at one parallelism: a restore that fails for
+ * real.
+ */
 final class RefusingSource<T> implements SourceFunction<T> {
     private final SourceFunction<T> delegate;
     private final int refused;
@@ -33,7 +36,8 @@ final class RefusingSource<T> implements SourceFunction<T> {
     @Override
     public List<List<Object>> assignSplits(List<Object> splits, int parallelism) {
         if (parallelism == refused) {
-            throw new IllegalStateException("this test source cannot restore its splits at parallelism " + refused);
+            throw new IllegalStateException(
+                    "this test source cannot restore its splits at parallelism " + refused);
         }
         return delegate.assignSplits(splits, parallelism);
     }

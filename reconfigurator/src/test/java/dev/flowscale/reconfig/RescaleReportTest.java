@@ -13,29 +13,53 @@ class RescaleReportTest {
 
     @Test
     void aSuccessNamesTheJobChangesSavepointAndDowntime() {
-        RescaleReport report = RescaleReport.succeeded("wc", START, Map.of("count", 2, "split", 1),
-                Map.of("count", 4, "split", 2), Path.of("/sp/1"), Duration.ofMillis(1250));
+        RescaleReport report =
+                RescaleReport.succeeded(
+                        "wc",
+                        START,
+                        Map.of("count", 2, "split", 1),
+                        Map.of("count", 4, "split", 2),
+                        Path.of("/sp/1"),
+                        Duration.ofMillis(1250));
 
         assertThat(report.succeeded()).isTrue();
         assertThat(report.changes()).isEqualTo("count 2 -> 4, split 1 -> 2");
-        assertThat(report.summary()).isEqualTo("job 'wc' rescaled (count 2 -> 4, split 1 -> 2) through savepoint /sp/1; "
-                + "down for 1.3 s");
+        assertThat(report.summary())
+                .isEqualTo(
+                        "job 'wc' rescaled (count 2 -> 4, split 1 -> 2) through savepoint /sp/1; "
+                                + "down for 1.3 s");
     }
 
     @Test
     void aFailureSaysWhy() {
-        RescaleReport report = RescaleReport.failed("wc", START, Map.of("count", 2), Map.of("count", 4), null,
-                Duration.ZERO, "no operator 'x'");
+        RescaleReport report =
+                RescaleReport.failed(
+                        "wc",
+                        START,
+                        Map.of("count", 2),
+                        Map.of("count", 4),
+                        null,
+                        Duration.ZERO,
+                        "no operator 'x'");
 
         assertThat(report.succeeded()).isFalse();
         assertThat(report.savepoint()).isEmpty();
-        assertThat(report.summary()).isEqualTo("rescale of job 'wc' (count 2 -> 4) failed after 0.0 s: no operator 'x'");
+        assertThat(report.summary())
+                .isEqualTo(
+                        "rescale of job 'wc' (count 2 -> 4) failed after 0.0 s: no operator 'x'");
     }
 
     @Test
     void anUnknownParallelismBeforeIsShownAsAQuestionMark() {
-        RescaleReport report = RescaleReport.failed("wc", START, Map.of(), Map.of("count", 4), null, Duration.ZERO,
-                "runner unreachable");
+        RescaleReport report =
+                RescaleReport.failed(
+                        "wc",
+                        START,
+                        Map.of(),
+                        Map.of("count", 4),
+                        null,
+                        Duration.ZERO,
+                        "runner unreachable");
 
         assertThat(report.changes()).isEqualTo("count ? -> 4");
     }

@@ -10,8 +10,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RunnerCommandTest {
-    private final RunnerCommand command = new RunnerCommand(Path.of("/jdk/bin/java"), List.of("-Xmx256m"),
-            Path.of("/engine.jar"), "wordcount", List.of("--rate", "300"), Path.of("/data/wc"));
+    private final RunnerCommand command =
+            new RunnerCommand(
+                    Path.of("/jdk/bin/java"),
+                    List.of("-Xmx256m"),
+                    Path.of("/engine.jar"),
+                    "wordcount",
+                    List.of("--rate", "300"),
+                    Path.of("/data/wc"));
 
     @Test
     void aRestoringRunnerGetsItsParallelismRestorePathSavepointDirAndPort() {
@@ -19,22 +25,44 @@ class RunnerCommandTest {
         parallelism.put("split", 1);
         parallelism.put("count", 2);
 
-        assertThat(command.command(parallelism, Path.of("/data/wc/savepoints/sp-1"), 9000)).containsExactly(
-                "/jdk/bin/java", "-Xmx256m", "-jar", "/engine.jar", "run", "wordcount", "--rate", "300",
-                "--parallelism", "split=1,count=2", "--restore-from", "/data/wc/savepoints/sp-1",
-                "--savepoint-dir", "/data/wc", "--metrics-port", "9000");
+        assertThat(command.command(parallelism, Path.of("/data/wc/savepoints/sp-1"), 9000))
+                .containsExactly(
+                        "/jdk/bin/java",
+                        "-Xmx256m",
+                        "-jar",
+                        "/engine.jar",
+                        "run",
+                        "wordcount",
+                        "--rate",
+                        "300",
+                        "--parallelism",
+                        "split=1,count=2",
+                        "--restore-from",
+                        "/data/wc/savepoints/sp-1",
+                        "--savepoint-dir",
+                        "/data/wc",
+                        "--metrics-port",
+                        "9000");
     }
 
     @Test
     void aFreshRunnerHasNoRestorePath() {
-        assertThat(command.command(Map.of("count", 2), null, 9000)).doesNotContain("--restore-from")
+        assertThat(command.command(Map.of("count", 2), null, 9000))
+                .doesNotContain("--restore-from")
                 .contains("--parallelism", "count=2");
     }
 
     @Test
     void jobArgumentsThatTheLauncherSetsAreRefusedNamingTheArgument() {
-        assertThatThrownBy(() -> RunnerCommand.of(Path.of("/engine.jar"), "chain", List.of("--metrics-port=9249"),
-                Path.of("/data"))).isInstanceOf(ReconfigException.class)
-                .hasMessageContaining("chain").hasMessageContaining("--metrics-port=9249");
+        assertThatThrownBy(
+                        () ->
+                                RunnerCommand.of(
+                                        Path.of("/engine.jar"),
+                                        "chain",
+                                        List.of("--metrics-port=9249"),
+                                        Path.of("/data")))
+                .isInstanceOf(ReconfigException.class)
+                .hasMessageContaining("chain")
+                .hasMessageContaining("--metrics-port=9249");
     }
 }

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The runner's control API on a real runner process, through the runner API's client. */
 class RunnerControlApiIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
     private ProcessRunnerLauncher processes;
     private URI runner;
     private RunnerClient client;

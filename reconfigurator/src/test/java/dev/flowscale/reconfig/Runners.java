@@ -13,20 +13,33 @@ final class Runners {
     static final String COUNT = "count";
     static final Duration READY = Duration.ofSeconds(60);
 
-    private Runners() {
-    }
+    private Runners() {}
 
     static Path engineJar() {
-        Path jar = Paths.get(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
+        Path jar =
+                Paths.get(
+                        System.getProperty(
+                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
         assertThat(jar).as("the engine's jar; build it with mvn -pl engine package").exists();
         return jar.toAbsolutePath();
     }
 
     /** Word count at 300 sentences/s with a small vocabulary; rates printed once a minute. */
     static ProcessRunnerLauncher launcher(Path dir) {
-        RunnerCommand command = RunnerCommand.of(engineJar(), JOB, List.of("--rate", "300", "--vocabulary", "500",
-                        "--print-interval", "60s"), dir.resolve("snapshots"))
-                .withJvmOptions(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        RunnerCommand command =
+                RunnerCommand.of(
+                                engineJar(),
+                                JOB,
+                                List.of(
+                                        "--rate",
+                                        "300",
+                                        "--vocabulary",
+                                        "500",
+                                        "--print-interval",
+                                        "60s"),
+                                dir.resolve("snapshots"))
+                        .withJvmOptions(
+                                List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         return new ProcessRunnerLauncher(command, dir.resolve("logs"), READY);
     }
 }

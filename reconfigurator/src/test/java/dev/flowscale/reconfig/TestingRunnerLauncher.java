@@ -9,14 +9,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Records every start and stop and hands them to a real launcher, except the first
- * {@code neverReady} starts: those answer the URI of a port where nothing listens, a runner
- * that never becomes ready.
+ * Records every start and stop and hands them to a real launcher, except the first {@code
+ * neverReady} starts: those answer the URI of a port where nothing listens, a runner that never
+ * becomes ready.
  */
 final class TestingRunnerLauncher implements RunnerLauncher {
     /** One call of {@link #start}. */
-    record Start(Map<String, Integer> parallelism, Path restoreFrom, URI runner) {
-    }
+    record Start(Map<String, Integer> parallelism, Path restoreFrom, URI runner) {}
 
     private final RunnerLauncher delegate;
     private final AtomicInteger neverReady;
@@ -30,8 +29,10 @@ final class TestingRunnerLauncher implements RunnerLauncher {
 
     @Override
     public URI start(Map<String, Integer> parallelism, Path restoreFrom) {
-        URI runner = neverReady.getAndDecrement() > 0 ? URI.create("http://127.0.0.1:" + Ports.free())
-                : delegate.start(parallelism, restoreFrom);
+        URI runner =
+                neverReady.getAndDecrement() > 0
+                        ? URI.create("http://127.0.0.1:" + Ports.free())
+                        : delegate.start(parallelism, restoreFrom);
         starts.add(new Start(Map.copyOf(parallelism), restoreFrom, runner));
         return runner;
     }

@@ -1,8 +1,8 @@
 package dev.flowscale.policy;
 
 /**
- * The one unchecked exception root of the scaling-policy module. Messages name the job or
- * operator, the field and how to fix it.
+ * The one unchecked exception root of the scaling-policy module. Messages name the job or operator,
+ * the field and how to fix it.
  */
 public class PolicyException extends RuntimeException {
 

@@ -20,11 +20,11 @@ import org.awaitility.core.TerminalFailureException;
 public final class Await {
     /** How often a condition is evaluated: short next to every timeout the tests use. */
     public static final Duration POLL = Duration.ofMillis(50);
+
     /** How late {@link #holds} may start counting on a loaded machine (a slow first evaluation). */
     private static final Duration SLACK = Duration.ofSeconds(10);
 
-    private Await() {
-    }
+    private Await() {}
 
     /** Returns once {@code condition} holds; fails naming {@code what} after {@code timeout}. */
     public static void until(Duration timeout, String what, BooleanSupplier condition) {
@@ -35,7 +35,8 @@ public final class Await {
      * Returns once {@code condition} holds, evaluating it every {@code poll}: for a condition whose
      * evaluation does work (ticking a loop, say) at the pace that work needs.
      */
-    public static void until(Duration timeout, Duration poll, String what, BooleanSupplier condition) {
+    public static void until(
+            Duration timeout, Duration poll, String what, BooleanSupplier condition) {
         try {
             waiting(timeout, what).pollInterval(poll).until(condition::getAsBoolean);
         } catch (ConditionTimeoutException e) {
@@ -44,26 +45,34 @@ public final class Await {
     }
 
     /**
-     * Returns once {@code condition} has held throughout {@code during}; fails as soon as it does not.
-     * For what must not happen (a process that must stay up), where no event marks success.
+     * Returns once {@code condition} has held throughout {@code during}; fails as soon as it does
+     * not. For what must not happen (a process that must stay up), where no event marks success.
      */
     public static void holds(Duration during, String what, BooleanSupplier condition) {
         try {
-            Awaitility.await(what).failFast(what + " stopped holding", () -> !condition.getAsBoolean())
-                    .during(during).atMost(during.plus(SLACK)).pollInterval(POLL).pollInSameThread()
+            Awaitility.await(what)
+                    .failFast(what + " stopped holding", () -> !condition.getAsBoolean())
+                    .during(during)
+                    .atMost(during.plus(SLACK))
+                    .pollInterval(POLL)
+                    .pollInSameThread()
                     .until(condition::getAsBoolean);
         } catch (ConditionTimeoutException | TerminalFailureException e) {
-            throw new AssertionError("expected " + what + " to hold for " + during + ", and it did not", e);
+            throw new AssertionError(
+                    "expected " + what + " to hold for " + during + ", and it did not", e);
         }
     }
 
-    /** The first present value {@code probe} gives; fails naming {@code what} after {@code timeout}. */
+    /**
+     * The first present value {@code probe} gives; fails naming {@code what} after {@code timeout}.
+     */
     public static <T> T value(Duration timeout, String what, Supplier<Optional<T>> probe) {
         return until(timeout, what, probe, Optional::isPresent).orElseThrow();
     }
 
     /** The first value that passes {@code check}; a failure shows the last value seen. */
-    public static <T> T until(Duration timeout, String what, Supplier<T> value, Predicate<T> check) {
+    public static <T> T until(
+            Duration timeout, String what, Supplier<T> value, Predicate<T> check) {
         return until(timeout, what, value, check, String::valueOf);
     }
 
@@ -71,22 +80,39 @@ public final class Await {
      * The first non-null value that passes {@code check}; a failure shows the last value seen, as
      * {@code describe} renders it.
      */
-    public static <T> T until(Duration timeout, String what, Supplier<T> value, Predicate<T> check,
-                              Function<T, String> describe) {
+    public static <T> T until(
+            Duration timeout,
+            String what,
+            Supplier<T> value,
+            Predicate<T> check,
+            Function<T, String> describe) {
         AtomicReference<T> last = new AtomicReference<>();
         try {
-            return waiting(timeout, what).until(() -> {
-                T now = value.get();
-                last.set(now);
-                return now;
-            }, now -> now != null && check.test(now));
+            return waiting(timeout, what)
+                    .until(
+                            () -> {
+                                T now = value.get();
+                                last.set(now);
+                                return now;
+                            },
+                            now -> now != null && check.test(now));
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last: "
-                    + (last.get() == null ? "null" : describe.apply(last.get())), e);
+            throw new AssertionError(
+                    "timed out after "
+                            + timeout
+                            + " waiting for "
+                            + what
+                            + "; last: "
+                            + (last.get() == null ? "null" : describe.apply(last.get())),
+                    e);
         }
     }
 
     private static ConditionFactory waiting(Duration timeout, String what) {
-        return Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(POLL).pollInSameThread();
+        return Awaitility.await(what)
+                .atMost(timeout)
+                .pollDelay(Duration.ZERO)
+                .pollInterval(POLL)
+                .pollInSameThread();
     }
 }

@@ -21,14 +21,19 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Starts {@code command} with its standard output and error in {@code log}. */
     public static ChildProcess start(List<String> command, Path log) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
         return new ChildProcess(process, log);
     }
 
     /** Fails with the process's output if it has exited. */
     public void assertAlive() {
         if (!process.isAlive()) {
-            throw new AssertionError("process exited with " + process.exitValue() + ":\n" + output());
+            throw new AssertionError(
+                    "process exited with " + process.exitValue() + ":\n" + output());
         }
     }
 

@@ -6,8 +6,7 @@ import java.net.ServerSocket;
 
 /** Ports for servers a test starts on the loopback interface. */
 public final class Ports {
-    private Ports() {
-    }
+    private Ports() {}
 
     /** A port nothing listens on now (the operating system's pick). */
     public static int free() {

@@ -1,8 +1,8 @@
 package dev.flowscale.engine.api;
 
 /**
- * Consumes the records that reach a sink. One object serves every instance of its sink, so it
- * must be thread-safe.
+ * Consumes the records that reach a sink. One object serves every instance of its sink, so it must
+ * be thread-safe.
  */
 @FunctionalInterface
 public interface SinkFunction<T> {

@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A parallel source. The engine asks it for one {@link SourceReader} per instance and pulls
- * records from that reader, so that it controls batching, backpressure and stopping.
+ * A parallel source. The engine asks it for one {@link SourceReader} per instance and pulls records
+ * from that reader, so that it controls batching, backpressure and stopping.
  *
- * <p>A replayable source describes its position as <em>splits</em> (a Kafka partition and
- * offset, a range of sequence numbers): readers snapshot their splits at a checkpoint, and on
- * restore the engine hands all splits to {@link #assignSplits} for the new parallelism and
- * each new reader gets its share through {@link #restoreReader}.
+ * <p>A replayable source describes its position as <em>splits</em> (a Kafka partition and offset, a
+ * range of sequence numbers): readers snapshot their splits at a checkpoint, and on restore the
+ * engine hands all splits to {@link #assignSplits} for the new parallelism and each new reader gets
+ * its share through {@link #restoreReader}.
  */
 public interface SourceFunction<T> {
 
@@ -22,7 +22,10 @@ public interface SourceFunction<T> {
         return createReader(context);
     }
 
-    /** The type of the splits that {@link SourceReader#snapshotSplits()} returns (Jackson-serializable). */
+    /**
+     * The type of the splits that {@link SourceReader#snapshotSplits()} returns
+     * (Jackson-serializable).
+     */
     default Class<?> splitType() {
         return Object.class;
     }

@@ -21,21 +21,20 @@ public interface SourceReader<T> {
     }
 
     /**
-     * Records due by now but not yet emitted (the analogue of a Kafka consumer's lag). Called
-     * from the metrics thread too, also while the reader is blocked emitting: keep it thread-safe.
+     * Records due by now but not yet emitted (the analogue of a Kafka consumer's lag). Called from
+     * the metrics thread too, also while the reader is blocked emitting: keep it thread-safe.
      */
     default long backlog() {
         return 0;
     }
 
     /**
-     * The reader's position as splits, taken when a checkpoint barrier passes the source; null
-     * if the source cannot be replayed.
+     * The reader's position as splits, taken when a checkpoint barrier passes the source; null if
+     * the source cannot be replayed.
      */
     default List<?> snapshotSplits() {
         return null;
     }
 
-    default void close() throws Exception {
-    }
+    default void close() throws Exception {}
 }

@@ -9,13 +9,18 @@ import java.util.Objects;
 public record StateDescriptor<T>(String name, Kind kind, Class<?> keyType, Class<T> valueType) {
 
     /** The shape of the state. */
-    public enum Kind { VALUE, LIST, MAP }
+    public enum Kind {
+        VALUE,
+        LIST,
+        MAP
+    }
 
     public StateDescriptor {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(valueType, "valueType");
         if (name == null || name.isBlank()) {
-            throw new InvalidJobException("state descriptor: name is empty; give every state a unique name");
+            throw new InvalidJobException(
+                    "state descriptor: name is empty; give every state a unique name");
         }
     }
 
@@ -28,6 +33,7 @@ public record StateDescriptor<T>(String name, Kind kind, Class<?> keyType, Class
     }
 
     public static <V> StateDescriptor<V> map(String name, Class<?> keyType, Class<V> valueType) {
-        return new StateDescriptor<>(name, Kind.MAP, Objects.requireNonNull(keyType, "keyType"), valueType);
+        return new StateDescriptor<>(
+                name, Kind.MAP, Objects.requireNonNull(keyType, "keyType"), valueType);
     }
 }

@@ -8,20 +8,25 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A per-record cost added to an operator so that parallelism matters even on a small machine:
- * {@linkplain #cpu busy work} that occupies a core, or a {@linkplain #blocking blocking wait}
- * that emulates a call to a remote service. The spec is immutable and shared; each operator
- * instance takes its own {@link CostMeter} from {@link #meter()} and charges it per record.
+ * {@linkplain #cpu busy work} that occupies a core, or a {@linkplain #blocking blocking wait} that
+ * emulates a call to a remote service. The spec is immutable and shared; each operator instance
+ * takes its own {@link CostMeter} from {@link #meter()} and charges it per record.
  */
 public final class SyntheticCost {
 
     /** The forms {@link #parse} accepts, quoted in its error messages. */
     public static final String VALID_FORMS =
-            "'none', 'cpu:DURATION', 'blocking:DURATION' or 'sleep:DURATION' with DURATION " + DurationText.FORM;
+            "'none', 'cpu:DURATION', 'blocking:DURATION' or 'sleep:DURATION' with DURATION "
+                    + DurationText.FORM;
 
     private static final Duration MAX_PER_RECORD = Duration.ofMinutes(1);
     private static final SyntheticCost NONE = new SyntheticCost(Kind.NONE, Duration.ZERO);
 
-    private enum Kind { NONE, CPU, BLOCKING }
+    private enum Kind {
+        NONE,
+        CPU,
+        BLOCKING
+    }
 
     private final Kind kind;
     private final Duration perRecord;
@@ -42,16 +47,17 @@ public final class SyntheticCost {
     }
 
     /**
-     * A blocking wait: the thread parks so that under continuous load the instance handles
-     * exactly one record per {@code perRecord}, as if it called a remote service.
+     * A blocking wait: the thread parks so that under continuous load the instance handles exactly
+     * one record per {@code perRecord}, as if it called a remote service.
      */
     public static SyntheticCost blocking(Duration perRecord) {
         return new SyntheticCost(Kind.BLOCKING, checkPerRecord(perRecord));
     }
 
     /**
-     * Parses the command-line form: {@code none}, {@code cpu:200us}, {@code blocking:1ms} or
-     * its alias {@code sleep:1ms}; durations in flowscale's one grammar ({@link DurationText}: 500ns, 0.5ms).
+     * Parses the command-line form: {@code none}, {@code cpu:200us}, {@code blocking:1ms} or its
+     * alias {@code sleep:1ms}; durations in flowscale's one grammar ({@link DurationText}: 500ns,
+     * 0.5ms).
      *
      * @throws EngineException naming the valid forms
      */
@@ -69,7 +75,8 @@ public final class SyntheticCost {
             case "sleep":
                 return blocking(duration(text.substring(colon + 1), spec));
             default:
-                throw new EngineException("cost '" + spec + "' is not a valid cost; use " + VALID_FORMS);
+                throw new EngineException(
+                        "cost '" + spec + "' is not a valid cost; use " + VALID_FORMS);
         }
     }
 
@@ -92,7 +99,7 @@ public final class SyntheticCost {
             case BLOCKING:
                 return new BlockingMeter(nanos);
             default:
-                return records -> { };
+                return records -> {};
         }
     }
 
@@ -111,8 +118,7 @@ public final class SyntheticCost {
          * The instance waited (for input, or for room downstream): the next record starts a new
          * busy period, with no catch-up for time lost before the wait.
          */
-        default void idle() {
-        }
+        default void idle() {}
     }
 
     private static final class CpuMeter implements CostMeter {
@@ -132,16 +138,19 @@ public final class SyntheticCost {
     }
 
     /**
-     * Parks to a virtual deadline rather than for a fixed time: parkNanos overshoots, and
-     * carrying the deadline over makes the overshoot of one record shorten the next wait, so
-     * the rate under load is exactly 1/perRecord. After idling the deadline restarts from now,
-     * so no credit builds up.
+     * Parks to a virtual deadline rather than for a fixed time: parkNanos overshoots, and carrying
+     * the deadline over makes the overshoot of one record shorten the next wait, so the rate under
+     * load is exactly 1/perRecord. After idling the deadline restarts from now, so no credit builds
+     * up.
      */
     private static final class BlockingMeter implements CostMeter {
         private final long nanosPerRecord;
         private long next;
         private boolean idle = true;
-        /** Running estimate of how late parkNanos wakes up; parking that much earlier lands on time. */
+
+        /**
+         * Running estimate of how late parkNanos wakes up; parking that much earlier lands on time.
+         */
         private long lateness;
 
         BlockingMeter(long nanosPerRecord) {
@@ -150,8 +159,8 @@ public final class SyntheticCost {
 
         /**
          * Within a busy period the deadline only moves forward by the cost, so a late wake-up
-         * (parkNanos overshoot, or a CPU that was busy with other threads) shortens the next
-         * waits: the instance handles exactly one record per {@code perRecord} while it is busy.
+         * (parkNanos overshoot, or a CPU that was busy with other threads) shortens the next waits:
+         * the instance handles exactly one record per {@code perRecord} while it is busy.
          */
         @Override
         public void charge(int records) {
@@ -161,7 +170,8 @@ public final class SyntheticCost {
             long wakeAt = next - lateness;
             boolean parked = false;
             // An interrupt means the task is being cancelled: stop waiting, keep the flag set.
-            while ((now = System.nanoTime()) - wakeAt < 0 && !Thread.currentThread().isInterrupted()) {
+            while ((now = System.nanoTime()) - wakeAt < 0
+                    && !Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(wakeAt - now);
                 parked = true;
             }
@@ -177,23 +187,33 @@ public final class SyntheticCost {
     }
 
     private static Duration checkPerRecord(Duration perRecord) {
-        if (perRecord == null || perRecord.isNegative() || perRecord.isZero()
+        if (perRecord == null
+                || perRecord.isNegative()
+                || perRecord.isZero()
                 || perRecord.compareTo(MAX_PER_RECORD) > 0) {
-            throw new EngineException("cost perRecord must be > 0 and at most 1 minute but was " + perRecord
-                    + "; use SyntheticCost.none() (or 'none') for no cost");
+            throw new EngineException(
+                    "cost perRecord must be > 0 and at most 1 minute but was "
+                            + perRecord
+                            + "; use SyntheticCost.none() (or 'none') for no cost");
         }
         return perRecord;
     }
 
     private static Duration duration(String text, String spec) {
-        return DurationText.parse("cost", text,
-                message -> new EngineException("cost '" + spec + "' has no valid duration; use " + VALID_FORMS));
+        return DurationText.parse(
+                "cost",
+                text,
+                message ->
+                        new EngineException(
+                                "cost '" + spec + "' has no valid duration; use " + VALID_FORMS));
     }
 
     /** Like {@code "none"}, {@code "cpu 200us/record"} or {@code "blocking 1ms/record"}. */
     @Override
     public String toString() {
-        return isNone() ? "none" : kind.name().toLowerCase(Locale.ROOT) + " " + format(perRecord) + "/record";
+        return isNone()
+                ? "none"
+                : kind.name().toLowerCase(Locale.ROOT) + " " + format(perRecord) + "/record";
     }
 
     private static String format(Duration d) {
@@ -210,7 +230,8 @@ public final class SyntheticCost {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SyntheticCost && ((SyntheticCost) o).kind == kind
+        return o instanceof SyntheticCost
+                && ((SyntheticCost) o).kind == kind
                 && ((SyntheticCost) o).perRecord.equals(perRecord);
     }
 

@@ -1,14 +1,14 @@
 package dev.flowscale.engine.checkpoint;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,11 +18,11 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Runs the checkpoints of one job execution, one at a time: injects a barrier at every
- * source, collects every task's acknowledgement, and completes the snapshot by writing its
- * manifest, after checking that this runner still owns the storage (fencing). A checkpoint that a
- * task declines, that times out or whose files cannot be written is discarded; a savepoint request
- * supersedes a periodic checkpoint in progress. After each commit, retention deletes old snapshots.
+ * Runs the checkpoints of one job execution, one at a time: injects a barrier at every source,
+ * collects every task's acknowledgement, and completes the snapshot by writing its manifest, after
+ * checking that this runner still owns the storage (fencing). A checkpoint that a task declines,
+ * that times out or whose files cannot be written is discarded; a savepoint request supersedes a
+ * periodic checkpoint in progress. After each commit, retention deletes old snapshots.
  */
 public final class CheckpointCoordinator {
     private final String jobName;
@@ -37,20 +37,29 @@ public final class CheckpointCoordinator {
     /**
      * Where and how a job's snapshots are committed.
      *
-     * @param storage   the snapshot folders
-     * @param owner     this runner's ownership of the storage; checked before every commit
-     * @param timeout   a snapshot not complete after this long is discarded
-     * @param retained  complete checkpoints and savepoints kept each
-     * @param pinned    snapshots retention must keep whatever their age (e.g. the one restored from)
-     * @param clock     the time written into manifests
+     * @param storage the snapshot folders
+     * @param owner this runner's ownership of the storage; checked before every commit
+     * @param timeout a snapshot not complete after this long is discarded
+     * @param retained complete checkpoints and savepoints kept each
+     * @param pinned snapshots retention must keep whatever their age (e.g. the one restored from)
+     * @param clock the time written into manifests
      */
-    public record Settings(CheckpointStorage storage, StorageOwner owner, Duration timeout, int retained,
-                           Supplier<Set<Path>> pinned, Clock clock) {
-    }
+    public record Settings(
+            CheckpointStorage storage,
+            StorageOwner owner,
+            Duration timeout,
+            int retained,
+            Supplier<Set<Path>> pinned,
+            Clock clock) {}
 
-    public CheckpointCoordinator(String jobName, int keyGroups, Map<String, Integer> parallelism,
-                                 Settings settings, AtomicLong ids, Consumer<CheckpointBarrier> sources,
-                                 ScheduledExecutorService timer) {
+    public CheckpointCoordinator(
+            String jobName,
+            int keyGroups,
+            Map<String, Integer> parallelism,
+            Settings settings,
+            AtomicLong ids,
+            Consumer<CheckpointBarrier> sources,
+            ScheduledExecutorService timer) {
         this.jobName = jobName;
         this.keyGroups = keyGroups;
         this.parallelism = new LinkedHashMap<>(parallelism);
@@ -74,16 +83,24 @@ public final class CheckpointCoordinator {
     }
 
     /**
-     * Starts a snapshot; the future completes with its directory once the manifest is written,
-     * or exceptionally if it fails or times out.
+     * Starts a snapshot; the future completes with its directory once the manifest is written, or
+     * exceptionally if it fails or times out.
      */
     public synchronized CompletableFuture<Path> trigger(boolean savepoint, boolean stopAfter) {
         if (pending != null) {
             if (!savepoint) {
-                return CompletableFuture.failedFuture(new SnapshotException("checkpoint skipped: checkpoint "
-                        + pending.barrier.id() + " of job '" + jobName + "' is still in progress"));
+                return CompletableFuture.failedFuture(
+                        new SnapshotException(
+                                "checkpoint skipped: checkpoint "
+                                        + pending.barrier.id()
+                                        + " of job '"
+                                        + jobName
+                                        + "' is still in progress"));
             }
-            abort(pending, new SnapshotException("checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
+            abort(
+                    pending,
+                    new SnapshotException(
+                            "checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
         }
         long id = ids.incrementAndGet();
         CheckpointBarrier barrier = new CheckpointBarrier(id, savepoint, stopAfter);
@@ -105,7 +122,10 @@ public final class CheckpointCoordinator {
         return pending != null;
     }
 
-    /** Where a task writes its part of snapshot {@code id}; null if that snapshot is no longer pending. */
+    /**
+     * Where a task writes its part of snapshot {@code id}; null if that snapshot is no longer
+     * pending.
+     */
     public synchronized Path directory(long id) {
         return pending != null && pending.barrier.id() == id ? pending.dir : null;
     }
@@ -122,31 +142,70 @@ public final class CheckpointCoordinator {
 
     public synchronized void decline(long id, String task, Throwable cause) {
         if (pending != null && pending.barrier.id() == id) {
-            abort(pending, new SnapshotException("snapshot " + id + " of job '" + jobName + "' declined by " + task
-                    + ": " + cause.getMessage(), cause));
+            abort(
+                    pending,
+                    new SnapshotException(
+                            "snapshot "
+                                    + id
+                                    + " of job '"
+                                    + jobName
+                                    + "' declined by "
+                                    + task
+                                    + ": "
+                                    + cause.getMessage(),
+                            cause));
         }
     }
 
     /** Fails the pending snapshot, e.g. because the job failed or was cancelled. */
     public synchronized void abortPending(String reason) {
         if (pending != null) {
-            abort(pending, new SnapshotException("snapshot " + pending.barrier.id() + " of job '" + jobName
-                    + "' aborted: " + reason));
+            abort(
+                    pending,
+                    new SnapshotException(
+                            "snapshot "
+                                    + pending.barrier.id()
+                                    + " of job '"
+                                    + jobName
+                                    + "' aborted: "
+                                    + reason));
         }
     }
 
     private void complete(Pending done) {
         List<SnapshotMetadata.OperatorEntry> operators = new ArrayList<>();
-        parallelism.forEach((op, p) -> operators.add(new SnapshotMetadata.OperatorEntry(op, p,
-                done.acks.values().stream().filter(h -> h.operatorId().equals(op)).toList())));
-        SnapshotMetadata metadata = new SnapshotMetadata(SnapshotMetadata.FORMAT_VERSION, jobName, done.barrier.id(),
-                done.barrier.savepoint() ? "SAVEPOINT" : "CHECKPOINT", settings.clock().millis(), keyGroups,
-                settings.owner().epoch(), operators, null);
+        parallelism.forEach(
+                (op, p) ->
+                        operators.add(
+                                new SnapshotMetadata.OperatorEntry(
+                                        op,
+                                        p,
+                                        done.acks.values().stream()
+                                                .filter(h -> h.operatorId().equals(op))
+                                                .toList())));
+        SnapshotMetadata metadata =
+                new SnapshotMetadata(
+                        SnapshotMetadata.FORMAT_VERSION,
+                        jobName,
+                        done.barrier.id(),
+                        done.barrier.savepoint() ? "SAVEPOINT" : "CHECKPOINT",
+                        settings.clock().millis(),
+                        keyGroups,
+                        settings.owner().epoch(),
+                        operators,
+                        null);
         try {
             ManifestFile.write(done.dir, metadata, settings.owner()::checkFence);
         } catch (StorageOwner.FencedException e) {
-            abort(done, new StorageOwner.FencedException("snapshot " + done.barrier.id() + " of job '" + jobName
-                    + "' not committed: " + e.getMessage()));
+            abort(
+                    done,
+                    new StorageOwner.FencedException(
+                            "snapshot "
+                                    + done.barrier.id()
+                                    + " of job '"
+                                    + jobName
+                                    + "' not committed: "
+                                    + e.getMessage()));
             return;
         } catch (SnapshotException e) {
             abort(done, e);
@@ -161,8 +220,17 @@ public final class CheckpointCoordinator {
 
     private synchronized void expire(Pending candidate) {
         if (pending == candidate) {
-            abort(candidate, new SnapshotException("snapshot " + candidate.barrier.id() + " of job '" + jobName
-                    + "' timed out after " + settings.timeout().toMillis() + " ms", new TimeoutException()));
+            abort(
+                    candidate,
+                    new SnapshotException(
+                            "snapshot "
+                                    + candidate.barrier.id()
+                                    + " of job '"
+                                    + jobName
+                                    + "' timed out after "
+                                    + settings.timeout().toMillis()
+                                    + " ms",
+                            new TimeoutException()));
         }
     }
 

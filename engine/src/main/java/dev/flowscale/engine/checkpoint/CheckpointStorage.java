@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 /**
  * Snapshot directories on a local (or mounted) file system:
+ *
  * <pre>
  * ROOT/_owner.lock, ROOT/_epoch            ownership and fencing (see StorageOwner)
  * ROOT/checkpoints/chk-ID/                 periodic checkpoints
@@ -18,6 +19,7 @@ import java.util.stream.Stream;
  *     _metadata                            the manifest (JSON), written last and atomically
  *     OPERATOR-INSTANCE.state              one file per task (see InstanceStateFile)
  * </pre>
+ *
  * Ids are shared by checkpoints and savepoints and never reused, so the highest id is the newest
  * snapshot. A directory without {@code _metadata} is an incomplete snapshot and is never restored.
  * Retention keeps the newest N complete checkpoints and the newest N complete savepoints.
@@ -38,8 +40,8 @@ public final class CheckpointStorage {
     }
 
     /**
-     * Checks that both snapshot folders can be created and written, by writing and deleting a
-     * probe file in each, so that unwritable storage is an error at start, not at the first snapshot.
+     * Checks that both snapshot folders can be created and written, by writing and deleting a probe
+     * file in each, so that unwritable storage is an error at start, not at the first snapshot.
      */
     public void checkWritable() {
         for (Path dir : List.of(checkpoints, savepoints)) {
@@ -48,21 +50,34 @@ public final class CheckpointStorage {
                 Path probe = Files.createTempFile(dir, ".probe-", ".tmp");
                 Files.delete(probe);
             } catch (IOException e) {
-                throw new SnapshotException("snapshot storage " + dir + " cannot be written (" + e + "); give "
-                        + "--savepoint-dir a folder this process may create and write", e);
+                throw new SnapshotException(
+                        "snapshot storage "
+                                + dir
+                                + " cannot be written ("
+                                + e
+                                + "); give "
+                                + "--savepoint-dir a folder this process may create and write",
+                        e);
             }
         }
     }
 
     /** Creates the directory for snapshot {@code id}. */
     public Path create(long id, boolean savepoint) {
-        Path dir = savepoint ? savepoints.resolve("savepoint-" + id + "-" + System.currentTimeMillis())
-                : checkpoints.resolve("chk-" + id);
+        Path dir =
+                savepoint
+                        ? savepoints.resolve("savepoint-" + id + "-" + System.currentTimeMillis())
+                        : checkpoints.resolve("chk-" + id);
         try {
             return Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new SnapshotException("cannot create snapshot directory " + dir + ": " + e
-                    + "; check that the storage path is writable", e);
+            throw new SnapshotException(
+                    "cannot create snapshot directory "
+                            + dir
+                            + ": "
+                            + e
+                            + "; check that the storage path is writable",
+                    e);
         }
     }
 
@@ -74,7 +89,8 @@ public final class CheckpointStorage {
     /** Every checkpoint and savepoint with a manifest, newest (highest id) first. */
     public List<Path> completedSnapshots() {
         return Stream.concat(completed(checkpoints), completed(savepoints))
-                .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed()).toList();
+                .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
+                .toList();
     }
 
     /**
@@ -84,32 +100,44 @@ public final class CheckpointStorage {
     public List<Path> incompleteSnapshots() {
         return Stream.concat(list(checkpoints), list(savepoints))
                 .filter(dir -> !Files.exists(dir.resolve(SnapshotMetadata.FILE_NAME)))
-                .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed()).toList();
+                .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
+                .toList();
     }
 
     /** The highest snapshot id used so far, complete or not (ids are never reused). */
     public long highestId() {
-        return Stream.concat(list(checkpoints), list(savepoints)).mapToLong(CheckpointStorage::idOf).max().orElse(0);
+        return Stream.concat(list(checkpoints), list(savepoints))
+                .mapToLong(CheckpointStorage::idOf)
+                .max()
+                .orElse(0);
     }
 
     /**
-     * Keeps the newest {@code retained} complete checkpoints and savepoints; deletes older ones
-     * and incomplete ones older than {@code latestId}, never a directory in {@code pinned} (the
+     * Keeps the newest {@code retained} complete checkpoints and savepoints; deletes older ones and
+     * incomplete ones older than {@code latestId}, never a directory in {@code pinned} (the
      * snapshot the job restored from, or one still being written).
      */
     public void retain(int retained, long latestId, Set<Path> pinned) {
         for (Path parent : List.of(checkpoints, savepoints)) {
-            completed(parent).sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
-                    .skip(Math.max(1, retained)).filter(dir -> !isPinned(dir, pinned))
+            completed(parent)
+                    .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
+                    .skip(Math.max(1, retained))
+                    .filter(dir -> !isPinned(dir, pinned))
                     .forEach(CheckpointStorage::discard);
-            list(parent).filter(dir -> !Files.exists(dir.resolve(SnapshotMetadata.FILE_NAME)) && idOf(dir) < latestId)
-                    .filter(dir -> !isPinned(dir, pinned)).forEach(CheckpointStorage::discard);
+            list(parent)
+                    .filter(
+                            dir ->
+                                    !Files.exists(dir.resolve(SnapshotMetadata.FILE_NAME))
+                                            && idOf(dir) < latestId)
+                    .filter(dir -> !isPinned(dir, pinned))
+                    .forEach(CheckpointStorage::discard);
         }
     }
 
     private static boolean isPinned(Path dir, Set<Path> pinned) {
         Path normal = dir.toAbsolutePath().normalize();
-        return pinned.stream().anyMatch(p -> p != null && p.toAbsolutePath().normalize().equals(normal));
+        return pinned.stream()
+                .anyMatch(p -> p != null && p.toAbsolutePath().normalize().equals(normal));
     }
 
     /**

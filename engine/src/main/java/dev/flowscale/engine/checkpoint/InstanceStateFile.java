@@ -21,6 +21,7 @@ import java.util.zip.CheckedOutputStream;
 
 /**
  * Writes one task's part of a snapshot. Layout (big-endian), format version 1:
+ *
  * <pre>
  * int magic 0x464C5753 ("FLWS"), int version
  * int keyGroups; per key group: int keyGroup, int length, block
@@ -29,22 +30,31 @@ import java.util.zip.CheckedOutputStream;
  * int operatorLists; per list: string name, byte mode, int elements; per element: int length, bytes
  * int sourceSplits; per split: int length, JSON bytes
  * </pre>
+ *
  * The file is fsynced; its length and CRC-32 go into the snapshot's manifest.
  */
 public final class InstanceStateFile {
     static final int MAGIC = 0x464C5753;
     static final int VERSION = 1;
 
-    private InstanceStateFile() {
-    }
+    private InstanceStateFile() {}
 
-    public static TaskStateHandle write(Path dir, String operatorId, int instance, KeyedStateBackend keyed,
-                                        OperatorStateStore operatorState, List<?> splits) throws IOException {
+    public static TaskStateHandle write(
+            Path dir,
+            String operatorId,
+            int instance,
+            KeyedStateBackend keyed,
+            OperatorStateStore operatorState,
+            List<?> splits)
+            throws IOException {
         String name = operatorId + "-" + instance + ".state";
         CRC32 crc = new CRC32();
         long bytes;
         try (FileOutputStream file = new FileOutputStream(dir.resolve(name).toFile());
-             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new CheckedOutputStream(file, crc), 1 << 16))) {
+                DataOutputStream out =
+                        new DataOutputStream(
+                                new BufferedOutputStream(
+                                        new CheckedOutputStream(file, crc), 1 << 16))) {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             writeKeyed(out, keyed);
@@ -55,11 +65,19 @@ public final class InstanceStateFile {
             bytes = file.getChannel().size();
         }
         KeyGroupRange range = keyed == null ? KeyGroupRange.EMPTY : keyed.keyGroupRange();
-        return new TaskStateHandle(operatorId, instance, name, bytes, crc.getValue(), range.start(), range.endInclusive(),
+        return new TaskStateHandle(
+                operatorId,
+                instance,
+                name,
+                bytes,
+                crc.getValue(),
+                range.start(),
+                range.endInclusive(),
                 splits == null ? 0 : splits.size());
     }
 
-    private static void writeKeyed(DataOutputStream out, KeyedStateBackend keyed) throws IOException {
+    private static void writeKeyed(DataOutputStream out, KeyedStateBackend keyed)
+            throws IOException {
         if (keyed == null) {
             out.writeInt(0);
             return;
@@ -86,13 +104,20 @@ public final class InstanceStateFile {
         try {
             writeBlock(new DataOutputStream(block), keyed, groupIndex);
         } catch (IOException e) {
-            throw new SnapshotException("operator '" + keyed.operator() + "': cannot encode key group "
-                    + (keyed.keyGroupRange().start() + groupIndex) + ": " + e.getMessage(), e);
+            throw new SnapshotException(
+                    "operator '"
+                            + keyed.operator()
+                            + "': cannot encode key group "
+                            + (keyed.keyGroupRange().start() + groupIndex)
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
         return block.toByteArray();
     }
 
-    private static void writeBlock(DataOutputStream out, KeyedStateBackend keyed, int groupIndex) throws IOException {
+    private static void writeBlock(DataOutputStream out, KeyedStateBackend keyed, int groupIndex)
+            throws IOException {
         Map<String, StateTable> tables = keyed.tables();
         Map<String, RawTable> raw = keyed.restoredTables();
         out.writeInt(tables.size() + raw.size());
@@ -100,7 +125,11 @@ public final class InstanceStateFile {
         DataOutputStream valueOut = new DataOutputStream(value);
         for (StateTable table : tables.values()) {
             HashMap<Object, Object> group = table.group(groupIndex);
-            header(out, table.descriptor().name(), table.descriptor().kind().ordinal(), group.size());
+            header(
+                    out,
+                    table.descriptor().name(),
+                    table.descriptor().kind().ordinal(),
+                    group.size());
             for (Map.Entry<Object, Object> e : group.entrySet()) {
                 StateCodec.write(out, e.getKey());
                 value.reset();
@@ -120,13 +149,15 @@ public final class InstanceStateFile {
         }
     }
 
-    private static void header(DataOutputStream out, String name, int kind, int entries) throws IOException {
+    private static void header(DataOutputStream out, String name, int kind, int entries)
+            throws IOException {
         out.writeUTF(name);
         out.writeByte(kind);
         out.writeInt(entries);
     }
 
-    private static void writeOperatorLists(DataOutputStream out, OperatorStateStore store) throws IOException {
+    private static void writeOperatorLists(DataOutputStream out, OperatorStateStore store)
+            throws IOException {
         if (store == null) {
             out.writeInt(0);
             return;

@@ -19,11 +19,11 @@ import java.util.Map;
 public final class KeyGroupBlocks {
     /** A state's header: its name (UTF, at least 2 bytes), kind and entry count. */
     private static final int MIN_STATE_BYTES = 7;
+
     /** An entry: a key (at least its tag) and its value's length. */
     private static final int MIN_ENTRY_BYTES = 5;
 
-    private KeyGroupBlocks() {
-    }
+    private KeyGroupBlocks() {}
 
     /** What a walk over a block finds, entry by entry. */
     private interface EntryVisitor {
@@ -37,23 +37,35 @@ public final class KeyGroupBlocks {
      */
     static void verify(byte[] block, int keyGroup) throws StateFileInput.DamagedLengthException {
         try {
-            walk(block, (state, kind, key, value) -> { });
+            walk(block, (state, kind, key, value) -> {});
         } catch (IOException e) {
-            throw new StateFileInput.DamagedLengthException("key group " + keyGroup + ": " + e.getMessage());
+            throw new StateFileInput.DamagedLengthException(
+                    "key group " + keyGroup + ": " + e.getMessage());
         } catch (EngineException e) {
-            // A key of a type this build cannot restore: refused with the snapshot, not when a task starts.
+            // A key of a type this build cannot restore: refused with the snapshot, not when a task
+            // starts.
             throw new SnapshotException("key group " + keyGroup + ": " + e.getMessage(), e);
         }
     }
 
-    public static void restoreInto(KeyedStateBackend backend, Map<Integer, byte[]> blocks, Class<?> keyType) {
+    public static void restoreInto(
+            KeyedStateBackend backend, Map<Integer, byte[]> blocks, Class<?> keyType) {
         for (Map.Entry<Integer, byte[]> block : blocks.entrySet()) {
             try {
-                walk(block.getValue(), (state, kind, key, value) ->
-                        backend.restore(state, kind, block.getKey(), key, value));
+                walk(
+                        block.getValue(),
+                        (state, kind, key, value) ->
+                                backend.restore(state, kind, block.getKey(), key, value));
             } catch (IOException | RuntimeException e) {
-                throw new SnapshotException("operator '" + backend.operator() + "': key group " + block.getKey()
-                        + " of the snapshot cannot be read (" + e.getMessage() + ")", e);
+                throw new SnapshotException(
+                        "operator '"
+                                + backend.operator()
+                                + "': key group "
+                                + block.getKey()
+                                + " of the snapshot cannot be read ("
+                                + e.getMessage()
+                                + ")",
+                        e);
             }
         }
     }
@@ -70,22 +82,34 @@ public final class KeyGroupBlocks {
                 }
                 int entries = count(in, "entries of state '" + name + "'", MIN_ENTRY_BYTES);
                 for (int e = 0; e < entries; e++) {
-                    visitor.entry(name, StateDescriptor.Kind.values()[kind], key(in, name), value(in, name));
+                    visitor.entry(
+                            name,
+                            StateDescriptor.Kind.values()[kind],
+                            key(in, name),
+                            value(in, name));
                 }
             }
         } catch (EOFException e) {
-            throw new IOException(e.getMessage() == null ? "the block ends early" : e.getMessage(), e);
+            throw new IOException(
+                    e.getMessage() == null ? "the block ends early" : e.getMessage(), e);
         }
         if (in.available() > 0) {
-            throw new IOException("the block has " + in.available() + " bytes after its last entry");
+            throw new IOException(
+                    "the block has " + in.available() + " bytes after its last entry");
         }
     }
 
     private static int count(DataInputStream in, String what, int minBytes) throws IOException {
         int n = in.readInt();
         if (n < 0 || (long) n * minBytes > in.available()) {
-            throw new IOException("the count of " + what + " says " + n + " but only " + in.available()
-                    + " bytes remain in the block");
+            throw new IOException(
+                    "the count of "
+                            + what
+                            + " says "
+                            + n
+                            + " but only "
+                            + in.available()
+                            + " bytes remain in the block");
         }
         return n;
     }
@@ -94,16 +118,26 @@ public final class KeyGroupBlocks {
         try {
             return StateCodec.read(in, null);
         } catch (IOException e) {
-            throw new IOException("a key of state '" + state + "': "
-                    + (e.getMessage() == null ? "the block ends early" : e.getMessage()), e);
+            throw new IOException(
+                    "a key of state '"
+                            + state
+                            + "': "
+                            + (e.getMessage() == null ? "the block ends early" : e.getMessage()),
+                    e);
         }
     }
 
     private static byte[] value(DataInputStream in, String state) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > in.available()) {
-            throw new IOException("the length of a value of state '" + state + "' says " + length + " bytes but only "
-                    + in.available() + " remain in the block");
+            throw new IOException(
+                    "the length of a value of state '"
+                            + state
+                            + "' says "
+                            + length
+                            + " bytes but only "
+                            + in.available()
+                            + " remain in the block");
         }
         byte[] value = new byte[length];
         in.readFully(value);

@@ -8,19 +8,22 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Checks a manifest's shape before it is bound to {@link SnapshotMetadata}: every field is
- * present and of its type (a null or missing field is named by its path, e.g.
- * {@code operators[1].instances[0].file}), and every file named is a plain file name inside the
- * snapshot's own directory, named once.
+ * Checks a manifest's shape before it is bound to {@link SnapshotMetadata}: every field is present
+ * and of its type (a null or missing field is named by its path, e.g. {@code
+ * operators[1].instances[0].file}), and every file named is a plain file name inside the snapshot's
+ * own directory, named once.
  */
 final class ManifestFields {
-    private static final List<String> TOP_NUMBERS = List.of("checkpointId", "createdAtEpochMillis", SnapshotMetadata.KEY_GROUPS_FIELD,
-            "epoch");
-    private static final List<String> HANDLE_NUMBERS = List.of("instance", "bytes", "crc32", "keyGroupStart",
-            "keyGroupEnd", "splits");
+    private static final List<String> TOP_NUMBERS =
+            List.of(
+                    "checkpointId",
+                    "createdAtEpochMillis",
+                    SnapshotMetadata.KEY_GROUPS_FIELD,
+                    "epoch");
+    private static final List<String> HANDLE_NUMBERS =
+            List.of("instance", "bytes", "crc32", "keyGroupStart", "keyGroupEnd", "splits");
 
-    private ManifestFields() {
-    }
+    private ManifestFields() {}
 
     static void check(Path dir, JsonNode json) {
         require(dir, json, "jobName", "", JsonNode::isTextual);
@@ -46,12 +49,23 @@ final class ManifestFields {
         HANDLE_NUMBERS.forEach(name -> require(dir, handle, name, at, JsonNode::isIntegralNumber));
     }
 
-    private static JsonNode require(Path dir, JsonNode parent, String name, String at, Predicate<JsonNode> type) {
+    private static JsonNode require(
+            Path dir, JsonNode parent, String name, String at, Predicate<JsonNode> type) {
         JsonNode value = parent == null || !parent.isObject() ? null : parent.get(name);
         if (value == null || value.isNull() || !type.test(value)) {
-            String problem = value == null ? "is missing" : value.isNull() ? "is null" : "has the wrong type";
-            throw new SnapshotException("snapshot " + dir + " is corrupt: manifest field '" + at + name + "' "
-                    + problem + "; the manifest was edited or damaged: restore an earlier snapshot");
+            String problem =
+                    value == null
+                            ? "is missing"
+                            : value.isNull() ? "is null" : "has the wrong type";
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " is corrupt: manifest field '"
+                            + at
+                            + name
+                            + "' "
+                            + problem
+                            + "; the manifest was edited or damaged: restore an earlier snapshot");
         }
         return value;
     }
@@ -63,14 +77,27 @@ final class ManifestFields {
         for (SnapshotMetadata.OperatorEntry operator : metadata.operators()) {
             for (TaskStateHandle handle : operator.instances()) {
                 Path file = root.resolve(handle.file()).normalize();
-                if (!root.equals(file.getParent()) || !file.getFileName().toString().equals(handle.file())) {
-                    throw new SnapshotException("snapshot " + dir + " is corrupt: operator '" + operator.id()
-                            + "' instance " + handle.instance() + " names file '" + handle.file() + "', which lies "
-                            + "outside this snapshot's folder; a snapshot only restores its own files");
+                if (!root.equals(file.getParent())
+                        || !file.getFileName().toString().equals(handle.file())) {
+                    throw new SnapshotException(
+                            "snapshot "
+                                    + dir
+                                    + " is corrupt: operator '"
+                                    + operator.id()
+                                    + "' instance "
+                                    + handle.instance()
+                                    + " names file '"
+                                    + handle.file()
+                                    + "', which lies "
+                                    + "outside this snapshot's folder; a snapshot only restores its own files");
                 }
                 if (!seen.add(handle.file())) {
-                    throw new SnapshotException("snapshot " + dir + " is corrupt: file '" + handle.file()
-                            + "' is named twice in the manifest; restore an earlier snapshot");
+                    throw new SnapshotException(
+                            "snapshot "
+                                    + dir
+                                    + " is corrupt: file '"
+                                    + handle.file()
+                                    + "' is named twice in the manifest; restore an earlier snapshot");
                 }
             }
         }

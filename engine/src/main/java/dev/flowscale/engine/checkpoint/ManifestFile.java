@@ -17,18 +17,17 @@ import java.util.HexFormat;
 /**
  * Writes and reads a snapshot's manifest ({@code _metadata}). Writing is atomic (temporary file,
  * fsync, fence check, rename, fsync of the directory): the rename is the commit. Reading checks,
- * before anything else is trusted, the format version, that every field is present, the
- * manifest's own SHA-256 and that every file it names is a plain name inside the snapshot.
+ * before anything else is trusted, the format version, that every field is present, the manifest's
+ * own SHA-256 and that every file it names is a plain name inside the snapshot.
  */
 public final class ManifestFile {
     static final String CHECKSUM = "checksum";
 
-    private ManifestFile() {
-    }
+    private ManifestFile() {}
 
     /**
-     * Commits {@code metadata} in {@code dir}. {@code fence} runs after the manifest is durable
-     * and before the rename; it throws if this writer may no longer commit.
+     * Commits {@code metadata} in {@code dir}. {@code fence} runs after the manifest is durable and
+     * before the rename; it throws if this writer may no longer commit.
      */
     public static void write(Path dir, SnapshotMetadata metadata, Runnable fence) {
         Path tmp = dir.resolve(SnapshotMetadata.FILE_NAME + ".tmp");
@@ -36,7 +35,9 @@ public final class ManifestFile {
         try {
             ObjectNode tree = StateCodec.json().valueToTree(metadata.withChecksum(null));
             tree.put(CHECKSUM, checksum(tree));
-            Files.write(tmp, StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(tree));
+            Files.write(
+                    tmp,
+                    StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(tree));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }
@@ -44,8 +45,13 @@ public final class ManifestFile {
             rename(dir, tmp, target);
             fsyncDirectory(dir);
         } catch (IOException e) {
-            throw new SnapshotException("cannot write the manifest of " + dir + ": " + e.getMessage()
-                    + "; check that the storage is writable and not full", e);
+            throw new SnapshotException(
+                    "cannot write the manifest of "
+                            + dir
+                            + ": "
+                            + e.getMessage()
+                            + "; check that the storage is writable and not full",
+                    e);
         }
     }
 
@@ -53,8 +59,12 @@ public final class ManifestFile {
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
-            throw new SnapshotException("the file system of " + dir + " cannot rename atomically; use a local "
-                    + "disk or a volume that supports atomic rename", e);
+            throw new SnapshotException(
+                    "the file system of "
+                            + dir
+                            + " cannot rename atomically; use a local "
+                            + "disk or a volume that supports atomic rename",
+                    e);
         }
     }
 
@@ -83,32 +93,58 @@ public final class ManifestFile {
         JsonNode json = parse(dir);
         int version = json.path("formatVersion").asInt(-1);
         if (version != SnapshotMetadata.FORMAT_VERSION) {
-            throw new SnapshotException("snapshot " + dir + " has format version " + version + "; this flowscale "
-                    + "reads version " + SnapshotMetadata.FORMAT_VERSION + " only");
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " has format version "
+                            + version
+                            + "; this flowscale "
+                            + "reads version "
+                            + SnapshotMetadata.FORMAT_VERSION
+                            + " only");
         }
         ManifestFields.check(dir, json);
         String recorded = json.get(CHECKSUM).asText();
         String actual = checksum(json);
         if (!actual.equals(recorded)) {
-            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
-                    + " fails its own checksum (SHA-256 " + actual + ", recorded " + recorded
-                    + "): it was edited or damaged; restore an earlier snapshot");
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " is corrupt: "
+                            + SnapshotMetadata.FILE_NAME
+                            + " fails its own checksum (SHA-256 "
+                            + actual
+                            + ", recorded "
+                            + recorded
+                            + "): it was edited or damaged; restore an earlier snapshot");
         }
         try {
             SnapshotMetadata metadata = StateCodec.json().treeToValue(json, SnapshotMetadata.class);
             ManifestFields.checkFiles(dir, metadata);
             return metadata;
         } catch (IOException e) {
-            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
-                    + " does not match the format (" + e.getMessage() + ")", e);
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " is corrupt: "
+                            + SnapshotMetadata.FILE_NAME
+                            + " does not match the format ("
+                            + e.getMessage()
+                            + ")",
+                    e);
         }
     }
 
     private static JsonNode parse(Path dir) {
         Path file = dir.resolve(SnapshotMetadata.FILE_NAME);
         if (!Files.isRegularFile(file)) {
-            throw new SnapshotException("no snapshot at " + dir + ": " + SnapshotMetadata.FILE_NAME + " is missing "
-                    + "(a wrong path, or a snapshot that never completed); pass the directory of a completed savepoint");
+            throw new SnapshotException(
+                    "no snapshot at "
+                            + dir
+                            + ": "
+                            + SnapshotMetadata.FILE_NAME
+                            + " is missing "
+                            + "(a wrong path, or a snapshot that never completed); pass the directory of a completed savepoint");
         }
         try {
             JsonNode json = StateCodec.json().readTree(file.toFile());
@@ -117,8 +153,15 @@ public final class ManifestFile {
             }
             return json;
         } catch (IOException e) {
-            throw new SnapshotException("snapshot " + dir + " is corrupt: " + SnapshotMetadata.FILE_NAME
-                    + " is not valid JSON (" + e.getMessage() + ")", e);
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " is corrupt: "
+                            + SnapshotMetadata.FILE_NAME
+                            + " is not valid JSON ("
+                            + e.getMessage()
+                            + ")",
+                    e);
         }
     }
 }

@@ -6,68 +6,107 @@ import java.time.Instant;
 import java.util.function.Consumer;
 
 /**
- * Chooses what a runner restores on start: the newest complete snapshot in its storage
- * (checkpoint or savepoint) that verifies, or the snapshot it was asked to restore if that is
- * newer; nothing if neither exists. A stored snapshot that fails verification is logged and the
- * next older one is tried, so a half-written or damaged snapshot never blocks recovery; a
- * requested snapshot that cannot be restored (deleted by retention, damaged) gives way to the
- * storage's newest, and is an error only when the storage has none.
+ * Chooses what a runner restores on start: the newest complete snapshot in its storage (checkpoint
+ * or savepoint) that verifies, or the snapshot it was asked to restore if that is newer; nothing if
+ * neither exists. A stored snapshot that fails verification is logged and the next older one is
+ * tried, so a half-written or damaged snapshot never blocks recovery; a requested snapshot that
+ * cannot be restored (deleted by retention, damaged) gives way to the storage's newest, and is an
+ * error only when the storage has none.
  *
  * @param restored the state to start from; null for a fresh start
- * @param reason   one line saying what was chosen and why, for the log
+ * @param reason one line saying what was chosen and why, for the log
  */
 public record Recovery(RestoredState restored, String reason) {
 
     /**
      * @param requested the snapshot the caller asked for (e.g. {@code --restore-from}); may be null
-     * @param log       receives one line per stored snapshot that was skipped, incomplete ones first
+     * @param log receives one line per stored snapshot that was skipped, incomplete ones first
      */
-    public static Recovery choose(CheckpointStorage storage, Path requested, JobGraph graph, Consumer<String> log) {
+    public static Recovery choose(
+            CheckpointStorage storage, Path requested, JobGraph graph, Consumer<String> log) {
         for (Path partial : storage.incompleteSnapshots()) {
-            log.accept("skipping incomplete snapshot " + partial + ": it has no " + SnapshotMetadata.FILE_NAME
-                    + " (its runner stopped while writing it)");
+            log.accept(
+                    "skipping incomplete snapshot "
+                            + partial
+                            + ": it has no "
+                            + SnapshotMetadata.FILE_NAME
+                            + " (its runner stopped while writing it)");
         }
         Stored latest = latestVerified(storage, graph, log);
         if (requested == null) {
-            return latest == null ? new Recovery(null, "no complete snapshot in " + storage.root() + ": starting fresh")
-                    : new Recovery(latest.state, "restoring the latest complete snapshot in storage, " + latest.describe());
+            return latest == null
+                    ? new Recovery(
+                            null, "no complete snapshot in " + storage.root() + ": starting fresh")
+                    : new Recovery(
+                            latest.state,
+                            "restoring the latest complete snapshot in storage, "
+                                    + latest.describe());
         }
         if (latest != null && latest.isAt(requested)) {
-            return new Recovery(latest.state, "restoring the requested snapshot, the latest in storage, "
-                    + latest.describe());
+            return new Recovery(
+                    latest.state,
+                    "restoring the requested snapshot, the latest in storage, "
+                            + latest.describe());
         }
         try {
             SnapshotMetadata asked = SnapshotReader.metadata(requested);
             String taken = " (taken " + Instant.ofEpochMilli(asked.createdAtEpochMillis()) + ")";
-            if (latest != null && latest.metadata.createdAtEpochMillis() >= asked.createdAtEpochMillis()) {
-                return new Recovery(latest.state, "restoring " + latest.describe() + " instead of the requested "
-                        + requested + taken + ": the storage holds a newer complete snapshot, and a runner always "
-                        + "resumes from the newest");
+            if (latest != null
+                    && latest.metadata.createdAtEpochMillis() >= asked.createdAtEpochMillis()) {
+                return new Recovery(
+                        latest.state,
+                        "restoring "
+                                + latest.describe()
+                                + " instead of the requested "
+                                + requested
+                                + taken
+                                + ": the storage holds a newer complete snapshot, and a runner always "
+                                + "resumes from the newest");
             }
-            return new Recovery(SnapshotReader.read(requested, graph), "restoring the requested snapshot " + requested
-                    + taken + ", the newest available");
+            return new Recovery(
+                    SnapshotReader.read(requested, graph),
+                    "restoring the requested snapshot "
+                            + requested
+                            + taken
+                            + ", the newest available");
         } catch (SnapshotException e) {
             if (latest == null) {
                 throw e;
             }
             // E.g. a savepoint named in a pod's arguments that retention has since deleted.
-            return new Recovery(latest.state, "restoring " + latest.describe() + " instead of the requested "
-                    + requested + ", which cannot be restored: " + e.getMessage());
+            return new Recovery(
+                    latest.state,
+                    "restoring "
+                            + latest.describe()
+                            + " instead of the requested "
+                            + requested
+                            + ", which cannot be restored: "
+                            + e.getMessage());
         }
     }
 
     private record Stored(RestoredState state, SnapshotMetadata metadata) {
         boolean isAt(Path dir) {
-            return state.path().toAbsolutePath().normalize().equals(dir.toAbsolutePath().normalize());
+            return state.path()
+                    .toAbsolutePath()
+                    .normalize()
+                    .equals(dir.toAbsolutePath().normalize());
         }
 
         String describe() {
-            return metadata.type().toLowerCase() + " " + metadata.checkpointId() + " at " + state.path() + " (taken "
-                    + Instant.ofEpochMilli(metadata.createdAtEpochMillis()) + ")";
+            return metadata.type().toLowerCase()
+                    + " "
+                    + metadata.checkpointId()
+                    + " at "
+                    + state.path()
+                    + " (taken "
+                    + Instant.ofEpochMilli(metadata.createdAtEpochMillis())
+                    + ")";
         }
     }
 
-    private static Stored latestVerified(CheckpointStorage storage, JobGraph graph, Consumer<String> log) {
+    private static Stored latestVerified(
+            CheckpointStorage storage, JobGraph graph, Consumer<String> log) {
         for (Path candidate : storage.completedSnapshots()) {
             try {
                 SnapshotMetadata metadata = SnapshotReader.metadata(candidate);

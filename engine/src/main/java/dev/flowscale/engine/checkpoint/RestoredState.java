@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A snapshot read back and already redistributed for the parallelism of the job being started:
- * for each operator and new instance, the key-group blocks it owns, its share of the operator
- * list state and of the source splits.
+ * A snapshot read back and already redistributed for the parallelism of the job being started: for
+ * each operator and new instance, the key-group blocks it owns, its share of the operator list
+ * state and of the source splits.
  */
 public final class RestoredState {
     private final Path path;
@@ -43,8 +43,7 @@ public final class RestoredState {
     }
 
     /** A list of encoded elements and how it is redistributed. */
-    public record OperatorList(OperatorStateStore.Mode mode, List<byte[]> elements) {
-    }
+    public record OperatorList(OperatorStateStore.Mode mode, List<byte[]> elements) {}
 
     public Path path() {
         return path;

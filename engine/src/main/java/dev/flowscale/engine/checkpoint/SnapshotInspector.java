@@ -12,26 +12,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the keyed state in a snapshot exactly as a job would restore it, without running the
- * job: for tools, and for tests that prove state is complete after a rescale.
+ * Reads the keyed state in a snapshot exactly as a job would restore it, without running the job:
+ * for tools, and for tests that prove state is complete after a rescale.
  */
 public final class SnapshotInspector {
-    private SnapshotInspector() {
-    }
+    private SnapshotInspector() {}
 
     /**
-     * One map per instance of {@code operatorId} at the graph's parallelism, each holding the
-     * keys (and values of {@code descriptor}) that instance would restore.
+     * One map per instance of {@code operatorId} at the graph's parallelism, each holding the keys
+     * (and values of {@code descriptor}) that instance would restore.
      */
     @SuppressWarnings("unchecked")
-    public static <T> List<Map<Object, T>> keyedState(Path snapshot, JobGraph graph, String operatorId,
-                                                      StateDescriptor<T> descriptor) {
+    public static <T> List<Map<Object, T>> keyedState(
+            Path snapshot, JobGraph graph, String operatorId, StateDescriptor<T> descriptor) {
         RestoredState restored = SnapshotReader.read(snapshot, graph);
         OperatorNode node = graph.operator(operatorId);
         List<Map<Object, T>> result = new ArrayList<>();
         for (int i = 0; i < node.parallelism(); i++) {
-            KeyedStateBackend backend = new KeyedStateBackend(operatorId, graph.keyGroups(),
-                    KeyGroups.rangeFor(i, graph.keyGroups(), node.parallelism()));
+            KeyedStateBackend backend =
+                    new KeyedStateBackend(
+                            operatorId,
+                            graph.keyGroups(),
+                            KeyGroups.rangeFor(i, graph.keyGroups(), node.parallelism()));
             RestoredState.InstanceRestore restore = restored.instance(operatorId, i);
             if (restore != null) {
                 KeyGroupBlocks.restoreInto(backend, restore.keyGroupBlocks(), null);
@@ -47,8 +49,8 @@ public final class SnapshotInspector {
     }
 
     /** All keys and values of one keyed state, merged over the instances. */
-    public static <T> Map<Object, T> mergedKeyedState(Path snapshot, JobGraph graph, String operatorId,
-                                                      StateDescriptor<T> descriptor) {
+    public static <T> Map<Object, T> mergedKeyedState(
+            Path snapshot, JobGraph graph, String operatorId, StateDescriptor<T> descriptor) {
         Map<Object, T> merged = new HashMap<>();
         keyedState(snapshot, graph, operatorId, descriptor).forEach(merged::putAll);
         return merged;

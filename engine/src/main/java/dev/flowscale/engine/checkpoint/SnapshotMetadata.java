@@ -4,28 +4,36 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * The manifest of a checkpoint or savepoint ({@code _metadata}, JSON). A snapshot exists only
- * once its manifest has been written atomically, after every task's file. The manifest verifies
- * itself: {@code checksum} is the SHA-256 of the manifest's compact JSON without that field, and
- * every file it names carries its length and CRC-32 (see {@link ManifestFile}).
+ * The manifest of a checkpoint or savepoint ({@code _metadata}, JSON). A snapshot exists only once
+ * its manifest has been written atomically, after every task's file. The manifest verifies itself:
+ * {@code checksum} is the SHA-256 of the manifest's compact JSON without that field, and every file
+ * it names carries its length and CRC-32 (see {@link ManifestFile}).
  *
- * @param formatVersion  {@link #FORMAT_VERSION}; a reader rejects any other
- * @param type           CHECKPOINT or SAVEPOINT
- * @param keyGroups      the job's number of key groups; on disk it keeps its format-2 name
- *                       {@value #KEY_GROUPS_FIELD} (the engine's old word for the key-group
- *                       count), so every savepoint written before the rename still restores
- * @param epoch          the storage epoch of the runner that committed it (see {@link StorageOwner})
- * @param operators      every operator of the job with the files of its instances
- * @param checksum       SHA-256 (hex) of the manifest without this field; null while it is computed
+ * @param formatVersion {@link #FORMAT_VERSION}; a reader rejects any other
+ * @param type CHECKPOINT or SAVEPOINT
+ * @param keyGroups the job's number of key groups; on disk it keeps its format-2 name {@value
+ *     #KEY_GROUPS_FIELD} (the engine's old word for the key-group count), so every savepoint
+ *     written before the rename still restores
+ * @param epoch the storage epoch of the runner that committed it (see {@link StorageOwner})
+ * @param operators every operator of the job with the files of its instances
+ * @param checksum SHA-256 (hex) of the manifest without this field; null while it is computed
  */
-public record SnapshotMetadata(int formatVersion, String jobName, long checkpointId, String type,
-                               long createdAtEpochMillis,
-                               @JsonProperty(KEY_GROUPS_FIELD) int keyGroups, long epoch,
-                               List<OperatorEntry> operators, String checksum) {
+public record SnapshotMetadata(
+        int formatVersion,
+        String jobName,
+        long checkpointId,
+        String type,
+        long createdAtEpochMillis,
+        @JsonProperty(KEY_GROUPS_FIELD) int keyGroups,
+        long epoch,
+        List<OperatorEntry> operators,
+        String checksum) {
 
     /** Version 2 added the manifest checksum, the writer's epoch and each file's split count. */
     public static final int FORMAT_VERSION = 2;
+
     public static final String FILE_NAME = "_metadata";
+
     /**
      * The manifest's field for {@link #keyGroups()}. It is the key-group count, not a bound on
      * parallelism; renaming it would need a new format version, as old manifests must still read.
@@ -33,8 +41,7 @@ public record SnapshotMetadata(int formatVersion, String jobName, long checkpoin
     public static final String KEY_GROUPS_FIELD = "maxParallelism";
 
     /** One operator: its parallelism when the snapshot was taken and its instances' files. */
-    public record OperatorEntry(String id, int parallelism, List<TaskStateHandle> instances) {
-    }
+    public record OperatorEntry(String id, int parallelism, List<TaskStateHandle> instances) {}
 
     public OperatorEntry operator(String id) {
         return operators.stream().filter(o -> o.id().equals(id)).findFirst().orElse(null);
@@ -45,7 +52,15 @@ public record SnapshotMetadata(int formatVersion, String jobName, long checkpoin
     }
 
     SnapshotMetadata withChecksum(String sum) {
-        return new SnapshotMetadata(formatVersion, jobName, checkpointId, type, createdAtEpochMillis, keyGroups,
-                epoch, operators, sum);
+        return new SnapshotMetadata(
+                formatVersion,
+                jobName,
+                checkpointId,
+                type,
+                createdAtEpochMillis,
+                keyGroups,
+                epoch,
+                operators,
+                sum);
     }
 }

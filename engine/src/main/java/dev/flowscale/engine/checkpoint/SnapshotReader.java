@@ -23,12 +23,12 @@ import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 
 /**
- * Reads a checkpoint or savepoint for a job graph, validating everything before any task
- * starts: the manifest verifies itself ({@link ManifestFile}), describes the whole job
- * ({@link ManifestVerifier}), and every file has its recorded length and CRC-32 (checked before
- * it is parsed) and holds exactly the key groups and splits the manifest gives it. Every length
- * field is bounded by the file before anything is allocated. Each file's key groups go straight
- * to the new instance that owns them.
+ * Reads a checkpoint or savepoint for a job graph, validating everything before any task starts:
+ * the manifest verifies itself ({@link ManifestFile}), describes the whole job ({@link
+ * ManifestVerifier}), and every file has its recorded length and CRC-32 (checked before it is
+ * parsed) and holds exactly the key groups and splits the manifest gives it. Every length field is
+ * bounded by the file before anything is allocated. Each file's key groups go straight to the new
+ * instance that owns them.
  */
 public final class SnapshotReader {
     private final Path dir;
@@ -73,15 +73,28 @@ public final class SnapshotReader {
         }
     }
 
-    /** Checks the file's length and CRC-32 first, then parses it with every length bounded by the file. */
-    private void readFile(TaskStateHandle handle, InstanceRestore[] targets, Map<String, OperatorStateStore.Mode> modes,
-                          Map<String, List<byte[]>> lists, List<byte[]> splits) {
+    /**
+     * Checks the file's length and CRC-32 first, then parses it with every length bounded by the
+     * file.
+     */
+    private void readFile(
+            TaskStateHandle handle,
+            InstanceRestore[] targets,
+            Map<String, OperatorStateStore.Mode> modes,
+            Map<String, List<byte[]>> lists,
+            List<byte[]> splits) {
         Path file = dir.resolve(handle.file());
         try {
             checkLength(file, handle);
             long crc = crc32(file);
             if (crc != handle.crc32()) {
-                throw corrupt(file, "fails its checksum (CRC-32 " + crc + ", manifest says " + handle.crc32() + ")");
+                throw corrupt(
+                        file,
+                        "fails its checksum (CRC-32 "
+                                + crc
+                                + ", manifest says "
+                                + handle.crc32()
+                                + ")");
             }
             try (StateFileInput in = new StateFileInput(file, handle.bytes())) {
                 checkHeader(file, in.data());
@@ -97,7 +110,8 @@ public final class SnapshotReader {
         } catch (StateFileInput.DamagedLengthException e) {
             throw corrupt(file, "is damaged: " + e.getMessage());
         } catch (IOException e) {
-            throw new SnapshotException("snapshot " + dir + ": cannot read " + file + ": " + e.getMessage(), e);
+            throw new SnapshotException(
+                    "snapshot " + dir + ": cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -111,39 +125,62 @@ public final class SnapshotReader {
 
     private void checkLength(Path file, TaskStateHandle handle) throws IOException {
         if (!Files.isRegularFile(file)) {
-            throw new SnapshotException("snapshot " + dir + " is incomplete: " + file + " is missing");
+            throw new SnapshotException(
+                    "snapshot " + dir + " is incomplete: " + file + " is missing");
         }
         long size = Files.size(file);
         if (size != handle.bytes()) {
-            throw corrupt(file, size < handle.bytes() ? "is truncated (" + size + " of " + handle.bytes() + " bytes)"
-                    : "is longer than recorded (" + size + " vs " + handle.bytes() + " bytes)");
+            throw corrupt(
+                    file,
+                    size < handle.bytes()
+                            ? "is truncated (" + size + " of " + handle.bytes() + " bytes)"
+                            : "is longer than recorded ("
+                                    + size
+                                    + " vs "
+                                    + handle.bytes()
+                                    + " bytes)");
         }
     }
 
     private static void checkHeader(Path file, DataInputStream in) throws IOException {
         if (in.readInt() != InstanceStateFile.MAGIC) {
-            throw new SnapshotException("snapshot file " + file + " is not a flowscale state file (bad magic number)");
+            throw new SnapshotException(
+                    "snapshot file " + file + " is not a flowscale state file (bad magic number)");
         }
         int version = in.readInt();
         if (version != InstanceStateFile.VERSION) {
-            throw new SnapshotException("snapshot file " + file + " has state format version " + version
-                    + "; this flowscale reads version " + InstanceStateFile.VERSION);
+            throw new SnapshotException(
+                    "snapshot file "
+                            + file
+                            + " has state format version "
+                            + version
+                            + "; this flowscale reads version "
+                            + InstanceStateFile.VERSION);
         }
     }
 
     /** Every key group the manifest gives this instance, each once, and no other. */
-    private void readKeyGroups(StateFileInput in, TaskStateHandle handle, InstanceRestore[] targets) throws IOException {
+    private void readKeyGroups(StateFileInput in, TaskStateHandle handle, InstanceRestore[] targets)
+            throws IOException {
         int expected = Math.max(0, handle.keyGroupEnd() - handle.keyGroupStart() + 1);
         int groups = in.count("key groups", 8);
         if (groups != expected) {
-            throw new StateFileInput.DamagedLengthException("it holds " + groups + " key groups but the manifest gives "
-                    + "it " + expected);
+            throw new StateFileInput.DamagedLengthException(
+                    "it holds "
+                            + groups
+                            + " key groups but the manifest gives "
+                            + "it "
+                            + expected);
         }
         for (int i = 0; i < groups; i++) {
             int keyGroup = in.data().readInt();
             if (keyGroup != handle.keyGroupStart() + i) {
-                throw new StateFileInput.DamagedLengthException("it holds key group " + keyGroup + " where the manifest "
-                        + "says " + (handle.keyGroupStart() + i));
+                throw new StateFileInput.DamagedLengthException(
+                        "it holds key group "
+                                + keyGroup
+                                + " where the manifest "
+                                + "says "
+                                + (handle.keyGroupStart() + i));
             }
             byte[] block = in.bytes("key group " + keyGroup);
             KeyGroupBlocks.verify(block, keyGroup);
@@ -152,14 +189,18 @@ public final class SnapshotReader {
         }
     }
 
-    private static void readLists(StateFileInput in, Map<String, OperatorStateStore.Mode> modes,
-                                  Map<String, List<byte[]>> lists) throws IOException {
+    private static void readLists(
+            StateFileInput in,
+            Map<String, OperatorStateStore.Mode> modes,
+            Map<String, List<byte[]>> lists)
+            throws IOException {
         int n = in.count("operator lists", 7);
         for (int i = 0; i < n; i++) {
             String name = in.data().readUTF();
             int mode = in.data().readByte();
             if (mode < 0 || mode >= OperatorStateStore.Mode.values().length) {
-                throw new StateFileInput.DamagedLengthException("list '" + name + "' has an unknown mode " + mode);
+                throw new StateFileInput.DamagedLengthException(
+                        "list '" + name + "' has an unknown mode " + mode);
             }
             modes.put(name, OperatorStateStore.Mode.values()[mode]);
             int elements = in.count("elements of list '" + name + "'", 4);
@@ -170,35 +211,40 @@ public final class SnapshotReader {
         }
     }
 
-    private static void readSplits(StateFileInput in, TaskStateHandle handle, List<byte[]> splits) throws IOException {
+    private static void readSplits(StateFileInput in, TaskStateHandle handle, List<byte[]> splits)
+            throws IOException {
         int n = in.count("source splits", 4);
         if (n != handle.splits()) {
-            throw new StateFileInput.DamagedLengthException("it holds " + n + " source splits but the manifest says "
-                    + handle.splits());
+            throw new StateFileInput.DamagedLengthException(
+                    "it holds " + n + " source splits but the manifest says " + handle.splits());
         }
         for (int i = 0; i < n; i++) {
             splits.add(in.bytes("source split " + i));
         }
     }
 
-    private static void distributeLists(InstanceRestore[] targets, Map<String, OperatorStateStore.Mode> modes,
-                                        Map<String, List<byte[]>> lists) {
-        lists.forEach((name, elements) -> {
-            OperatorStateStore.Mode mode = modes.get(name);
-            for (int t = 0; t < targets.length; t++) {
-                List<byte[]> share = new ArrayList<>();
-                for (int e = 0; e < elements.size(); e++) {
-                    if (mode == OperatorStateStore.Mode.UNION || e % targets.length == t) {
-                        share.add(elements.get(e));
+    private static void distributeLists(
+            InstanceRestore[] targets,
+            Map<String, OperatorStateStore.Mode> modes,
+            Map<String, List<byte[]>> lists) {
+        lists.forEach(
+                (name, elements) -> {
+                    OperatorStateStore.Mode mode = modes.get(name);
+                    for (int t = 0; t < targets.length; t++) {
+                        List<byte[]> share = new ArrayList<>();
+                        for (int e = 0; e < elements.size(); e++) {
+                            if (mode == OperatorStateStore.Mode.UNION || e % targets.length == t) {
+                                share.add(elements.get(e));
+                            }
+                        }
+                        targets[t].operatorLists.put(name, new OperatorList(mode, share));
                     }
-                }
-                targets[t].operatorLists.put(name, new OperatorList(mode, share));
-            }
-        });
+                });
     }
 
     @SuppressWarnings("unchecked")
-    private void distributeSplits(OperatorNode node, InstanceRestore[] targets, List<byte[]> encoded) {
+    private void distributeSplits(
+            OperatorNode node, InstanceRestore[] targets, List<byte[]> encoded) {
         SourceFunction<Object> source = (SourceFunction<Object>) node.function();
         List<Object> splits = new ArrayList<>();
         try {
@@ -206,8 +252,18 @@ public final class SnapshotReader {
                 splits.add(StateCodec.json().readValue(json, source.splitType()));
             }
         } catch (IOException e) {
-            throw new SnapshotException("snapshot " + dir + ": the splits of source '" + node.id() + "' do not match its "
-                    + "split type " + source.splitType().getSimpleName() + " (" + e.getMessage() + ")", e);
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + ": the splits of source '"
+                            + node.id()
+                            + "' do not match its "
+                            + "split type "
+                            + source.splitType().getSimpleName()
+                            + " ("
+                            + e.getMessage()
+                            + ")",
+                    e);
         }
         List<List<Object>> assigned = source.assignSplits(splits, targets.length);
         for (int i = 0; i < targets.length; i++) {
@@ -216,7 +272,13 @@ public final class SnapshotReader {
     }
 
     private SnapshotException corrupt(Path file, String problem) {
-        return new SnapshotException("snapshot " + dir + " is corrupt: " + file.getFileName() + " " + problem
-                + "; restore an earlier snapshot");
+        return new SnapshotException(
+                "snapshot "
+                        + dir
+                        + " is corrupt: "
+                        + file.getFileName()
+                        + " "
+                        + problem
+                        + "; restore an earlier snapshot");
     }
 }

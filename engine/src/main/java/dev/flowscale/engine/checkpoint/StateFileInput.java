@@ -37,8 +37,14 @@ final class StateFileInput implements AutoCloseable {
     byte[] bytes(String what) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > remaining()) {
-            throw new DamagedLengthException("the length field of " + what + " says " + length + " bytes but only "
-                    + remaining() + " remain in the file");
+            throw new DamagedLengthException(
+                    "the length field of "
+                            + what
+                            + " says "
+                            + length
+                            + " bytes but only "
+                            + remaining()
+                            + " remain in the file");
         }
         byte[] bytes = new byte[length];
         in.readFully(bytes);
@@ -49,8 +55,14 @@ final class StateFileInput implements AutoCloseable {
     int count(String what, int minBytes) throws IOException {
         int n = in.readInt();
         if (n < 0 || (long) n * minBytes > remaining()) {
-            throw new DamagedLengthException("the count of " + what + " says " + n + " but only " + remaining()
-                    + " bytes remain in the file");
+            throw new DamagedLengthException(
+                    "the count of "
+                            + what
+                            + " says "
+                            + n
+                            + " but only "
+                            + remaining()
+                            + " bytes remain in the file");
         }
         return n;
     }

@@ -16,14 +16,15 @@ import java.time.Clock;
 
 /**
  * Exclusive ownership of a snapshot folder by one runner, in two layers:
+ *
  * <ul>
- * <li>a lock: {@code _owner.lock} held with {@link FileChannel#tryLock()} for the runner's life.
- *     The operating system drops it when the process dies (even by {@code kill -9}), so a dead
- *     owner never blocks a successor. The file records who holds it, for the refusal message.</li>
- * <li>an epoch: {@code _epoch}, incremented atomically by every runner that takes the folder and
- *     checked before each manifest commits. Where a lock does not reach (a folder shared between
- *     machines whose file system does not carry locks), a runner whose epoch is no longer the
- *     folder's is fenced: its commit is refused, so two runners never both commit.</li>
+ *   <li>a lock: {@code _owner.lock} held with {@link FileChannel#tryLock()} for the runner's life.
+ *       The operating system drops it when the process dies (even by {@code kill -9}), so a dead
+ *       owner never blocks a successor. The file records who holds it, for the refusal message.
+ *   <li>an epoch: {@code _epoch}, incremented atomically by every runner that takes the folder and
+ *       checked before each manifest commits. Where a lock does not reach (a folder shared between
+ *       machines whose file system does not carry locks), a runner whose epoch is no longer the
+ *       folder's is fenced: its commit is refused, so two runners never both commit.
  * </ul>
  */
 public final class StorageOwner implements AutoCloseable {
@@ -40,7 +41,16 @@ public final class StorageOwner implements AutoCloseable {
     public record Owner(String job, String host, long pid, String startedAt, long epoch) {
         @Override
         public String toString() {
-            return "job '" + job + "' on host " + host + ", pid " + pid + ", started " + startedAt + ", epoch " + epoch;
+            return "job '"
+                    + job
+                    + "' on host "
+                    + host
+                    + ", pid "
+                    + pid
+                    + ", started "
+                    + startedAt
+                    + ", epoch "
+                    + epoch;
         }
     }
 
@@ -52,8 +62,8 @@ public final class StorageOwner implements AutoCloseable {
     }
 
     /**
-     * Takes {@code root} for {@code job}: creates it if needed, locks it, increments its epoch
-     * and records this process as the owner.
+     * Takes {@code root} for {@code job}: creates it if needed, locks it, increments its epoch and
+     * records this process as the owner.
      *
      * @throws SnapshotException if the folder cannot be written or another runner holds it
      */
@@ -63,12 +73,22 @@ public final class StorageOwner implements AutoCloseable {
             FileLock lock = tryLock(channel);
             if (lock == null) {
                 channel.close();
-                throw new SnapshotException("snapshot storage " + root + " is in use by another runner (" + holder(root)
-                        + "); stop that runner or give this one its own --savepoint-dir");
+                throw new SnapshotException(
+                        "snapshot storage "
+                                + root
+                                + " is in use by another runner ("
+                                + holder(root)
+                                + "); stop that runner or give this one its own --savepoint-dir");
             }
             long epoch = readEpoch(root) + 1;
             writeEpoch(root, epoch);
-            Owner me = new Owner(job, host(), ProcessHandle.current().pid(), clock.instant().toString(), epoch);
+            Owner me =
+                    new Owner(
+                            job,
+                            host(),
+                            ProcessHandle.current().pid(),
+                            clock.instant().toString(),
+                            epoch);
             byte[] json = StateCodec.json().writeValueAsBytes(me);
             channel.truncate(0).write(ByteBuffer.wrap(json), 0);
             channel.force(true);
@@ -82,7 +102,10 @@ public final class StorageOwner implements AutoCloseable {
     private static FileChannel open(Path root) {
         try {
             Files.createDirectories(root);
-            return FileChannel.open(root.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.READ,
+            return FileChannel.open(
+                    root.resolve(LOCK_FILE),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw unwritable(root, e);
@@ -100,7 +123,9 @@ public final class StorageOwner implements AutoCloseable {
 
     private static String holder(Path root) {
         try {
-            return StateCodec.json().readValue(root.resolve(LOCK_FILE).toFile(), Owner.class).toString();
+            return StateCodec.json()
+                    .readValue(root.resolve(LOCK_FILE).toFile(), Owner.class)
+                    .toString();
         } catch (IOException | RuntimeException e) {
             return "owner not recorded yet";
         }
@@ -115,8 +140,15 @@ public final class StorageOwner implements AutoCloseable {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw new SnapshotException("snapshot storage " + root + ": " + EPOCH_FILE + " holds '" + text
-                    + "', not a number; it was edited or damaged: write the highest epoch you know into it", e);
+            throw new SnapshotException(
+                    "snapshot storage "
+                            + root
+                            + ": "
+                            + EPOCH_FILE
+                            + " holds '"
+                            + text
+                            + "', not a number; it was edited or damaged: write the highest epoch you know into it",
+                    e);
         }
     }
 
@@ -138,8 +170,14 @@ public final class StorageOwner implements AutoCloseable {
     }
 
     private static SnapshotException unwritable(Path root, IOException e) {
-        return new SnapshotException("snapshot storage " + root + " cannot be written (" + e + "); give "
-                + "--savepoint-dir a folder this process may create and write", e);
+        return new SnapshotException(
+                "snapshot storage "
+                        + root
+                        + " cannot be written ("
+                        + e
+                        + "); give "
+                        + "--savepoint-dir a folder this process may create and write",
+                e);
     }
 
     public long epoch() {
@@ -159,13 +197,28 @@ public final class StorageOwner implements AutoCloseable {
         try {
             current = readEpoch(root);
         } catch (IOException e) {
-            throw new SnapshotException("snapshot storage " + root + ": cannot read " + EPOCH_FILE + " before a commit ("
-                    + e.getMessage() + "); the snapshot is not committed", e);
+            throw new SnapshotException(
+                    "snapshot storage "
+                            + root
+                            + ": cannot read "
+                            + EPOCH_FILE
+                            + " before a commit ("
+                            + e.getMessage()
+                            + "); the snapshot is not committed",
+                    e);
         }
         if (released || current != epoch) {
-            throw new FencedException("snapshot storage " + root + " was taken over by another runner (" + holder(root)
-                    + "; storage epoch " + current + ", this runner's " + epoch + "): this runner may no longer commit "
-                    + "snapshots; stop it");
+            throw new FencedException(
+                    "snapshot storage "
+                            + root
+                            + " was taken over by another runner ("
+                            + holder(root)
+                            + "; storage epoch "
+                            + current
+                            + ", this runner's "
+                            + epoch
+                            + "): this runner may no longer commit "
+                            + "snapshots; stop it");
         }
     }
 

@@ -1,14 +1,14 @@
 package dev.flowscale.engine.cli;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.job.JobBuilder;
-import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.examples.CostChain;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.source.GeneratorSource;
-import dev.flowscale.engine.examples.SentenceGenerator;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,16 +19,16 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The one catalogue of example jobs that the runner and {@code ./flowscale} run by name,
- * configured from {@link JobOptions}.
+ * The one catalogue of example jobs that the runner and {@code ./flowscale} run by name, configured
+ * from {@link JobOptions}.
  */
 public final class BuiltinJobs {
     /** Each job's shape, by name. */
     public static final Map<String, String> SHAPES = shapes();
+
     public static final List<String> NAMES = List.copyOf(SHAPES.keySet());
 
-    private BuiltinJobs() {
-    }
+    private BuiltinJobs() {}
 
     private static Map<String, String> shapes() {
         Map<String, String> shapes = new LinkedHashMap<>();
@@ -42,21 +42,27 @@ public final class BuiltinJobs {
      * against the key groups, options of the other job refused) before anything starts.
      *
      * @param idleAtLimit after {@code --limit} records the source idles (so the job can still be
-     *                    rescaled) instead of finishing
+     *     rescaled) instead of finishing
      */
     public static JobGraph build(String name, JobOptions options, boolean idleAtLimit) {
         checkJobOptions(name, options);
-        JobBuilder job = switch (name) {
-            case "wordcount" -> wordCount(options, idleAtLimit);
-            case "chain" -> chain(options, idleAtLimit);
-            default -> throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
-        };
+        JobBuilder job =
+                switch (name) {
+                    case "wordcount" -> wordCount(options, idleAtLimit);
+                    case "chain" -> chain(options, idleAtLimit);
+                    default ->
+                            throw new InvalidJobException(
+                                    "unknown job '" + name + "'; built-in jobs are " + NAMES);
+                };
         job.keyGroups(options.keyGroups());
         configure(job, options, options.keyGroups());
         return job.build();
     }
 
-    /** Applies {@code --parallelism} (each checked against the job's key groups) and {@code --cost} to {@code job}. */
+    /**
+     * Applies {@code --parallelism} (each checked against the job's key groups) and {@code --cost}
+     * to {@code job}.
+     */
     static void configure(JobBuilder job, JobOptions options, int keyGroups) {
         options.parallelism.forEach((op, p) -> job.parallelism(op, parallelism(op, p, keyGroups)));
         options.cost.forEach(job::cost);
@@ -72,24 +78,30 @@ public final class BuiltinJobs {
 
     private static void onlyFor(String job, String owner, String option, Object value) {
         if (!job.equals(owner) && value != null) {
-            throw new InvalidJobException("option " + option + " applies to job " + owner + " only, not " + job);
+            throw new InvalidJobException(
+                    "option " + option + " applies to job " + owner + " only, not " + job);
         }
     }
 
     private static JobBuilder wordCount(JobOptions options, boolean idleAtLimit) {
-        SentenceGenerator generator = new SentenceGenerator(or(options.wordsPerSentence, 10),
-                or(options.vocabulary, 10_000), 42L);
-        return WordCount.build("wordcount", source(options, generator::sentence, idleAtLimit), Sinks.counting());
+        SentenceGenerator generator =
+                new SentenceGenerator(
+                        or(options.wordsPerSentence, 10), or(options.vocabulary, 10_000), 42L);
+        return WordCount.build(
+                "wordcount", source(options, generator::sentence, idleAtLimit), Sinks.counting());
     }
 
     private static JobBuilder chain(JobOptions options, boolean idleAtLimit) {
-        SyntheticCost cost = options.stageCost == null ? SyntheticCost.parse("cpu:20us") : options.stageCost;
+        SyntheticCost cost =
+                options.stageCost == null ? SyntheticCost.parse("cpu:20us") : options.stageCost;
         List<CostChain.Stage> stages = CostChain.uniform(or(options.stages, 3), cost);
-        return CostChain.build("chain", source(options, seq -> seq, idleAtLimit), stages, Sinks.counting());
+        return CostChain.build(
+                "chain", source(options, seq -> seq, idleAtLimit), stages, Sinks.counting());
     }
 
     /** A replayable generator at --rate; with --limit it stops after that many records. */
-    private static <T> GeneratorSource<T> source(JobOptions options, LongFunction<T> recordOf, boolean idleAtLimit) {
+    private static <T> GeneratorSource<T> source(
+            JobOptions options, LongFunction<T> recordOf, boolean idleAtLimit) {
         long limit = options.limit == null ? Long.MAX_VALUE : options.limit;
         return new GeneratorSource<>(options.rate, recordOf, limit, idleAtLimit);
     }
@@ -100,8 +112,14 @@ public final class BuiltinJobs {
 
     private static int parallelism(String op, int p, int keyGroups) {
         if (p < 1 || p > keyGroups) {
-            throw new InvalidJobException("option --parallelism " + op + "=" + p + " is not a whole number from 1 to "
-                    + keyGroups + " (--key-groups: an operator has at most one instance per key group)");
+            throw new InvalidJobException(
+                    "option --parallelism "
+                            + op
+                            + "="
+                            + p
+                            + " is not a whole number from 1 to "
+                            + keyGroups
+                            + " (--key-groups: an operator has at most one instance per key group)");
         }
         return p;
     }
@@ -119,8 +137,11 @@ public final class BuiltinJobs {
         @Override
         public String convert(String name) {
             if (!SHAPES.containsKey(name)) {
-                throw new TypeConversionException("'" + name + "' is not a built-in job; use one of "
-                        + String.join(", ", NAMES));
+                throw new TypeConversionException(
+                        "'"
+                                + name
+                                + "' is not a built-in job; use one of "
+                                + String.join(", ", NAMES));
             }
             return name;
         }

@@ -8,14 +8,19 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code completion}: prints the bash (and zsh) completion script picocli generates for the whole command. */
-@Command(name = "completion", description = {"Print a bash/zsh completion script for this command.",
-        "Use: source <(./flowscale completion)  or  source <(java -jar flowscale-engine.jar completion)"})
+/**
+ * {@code completion}: prints the bash (and zsh) completion script picocli generates for the whole
+ * command.
+ */
+@Command(
+        name = "completion",
+        description = {
+            "Print a bash/zsh completion script for this command.",
+            "Use: source <(./flowscale completion)  or  source <(java -jar flowscale-engine.jar completion)"
+        })
 public final class CompletionCommand implements Callable<Integer> {
-    @Mixin
-    HelpOption help;
-    @Spec
-    CommandSpec spec;
+    @Mixin HelpOption help;
+    @Spec CommandSpec spec;
     private final PrintStream out;
 
     public CompletionCommand(PrintStream out) {

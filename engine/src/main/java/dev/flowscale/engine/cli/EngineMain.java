@@ -12,19 +12,27 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
 
 /**
- * {@code flowscale-engine}: the engine's command line (the job runner the operator deploys):
- * {@code run <job>}, {@code jobs} and {@code completion}, on picocli (docs/cli.md).
+ * {@code flowscale-engine}: the engine's command line (the job runner the operator deploys): {@code
+ * run <job>}, {@code jobs} and {@code completion}, on picocli (docs/cli.md).
  */
-@Command(name = "flowscale-engine", description = "The flowscale engine: runs a built-in job without an autoscaler.",
-        footer = "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
-                + " 130 interrupted.%n")
+@Command(
+        name = "flowscale-engine",
+        description = "The flowscale engine: runs a built-in job without an autoscaler.",
+        footer =
+                "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
+                        + " 130 interrupted.%n")
 public final class EngineMain extends CommandGroup {
     private final CommandLine commandLine;
 
     private EngineMain(PrintStream out, PrintStream err, Map<String, String> env) {
-        commandLine = CommandLines.of(this, out, err, new RunCommand(out, env),
-                JobsCommand.named("jobs", out).aliases("list"),
-                new CompletionCommand(out));
+        commandLine =
+                CommandLines.of(
+                        this,
+                        out,
+                        err,
+                        new RunCommand(out, env),
+                        JobsCommand.named("jobs", out).aliases("list"),
+                        new CompletionCommand(out));
     }
 
     public static void main(String[] args) {

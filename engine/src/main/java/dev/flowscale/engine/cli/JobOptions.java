@@ -9,50 +9,83 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.UseDefaultConverter;
 
 /**
- * The options of a built-in job ({@link BuiltinJobs}), the same for the runner and for
- * {@code ./flowscale run}: a picocli mixin. Options of one job only are null unless given, so
- * that the catalogue can refuse them for the other job.
+ * The options of a built-in job ({@link BuiltinJobs}), the same for the runner and for {@code
+ * ./flowscale run}: a picocli mixin. Options of one job only are null unless given, so that the
+ * catalogue can refuse them for the other job.
  */
 public final class JobOptions {
     /** The number of key groups when {@code --key-groups} is not given. */
     public static final int DEFAULT_KEY_GROUPS = 128;
 
-    @Option(names = "--rate", paramLabel = "SPEC", defaultValue = "1000", converter = OptionValues.Rate.class,
-            description = "Source rate in records/s: 1000 (default), max (as fast as the job goes), constant:1000,"
-                    + " steps:0s=200,40s=600, sine:base=1000,amplitude=500,period=60s, trace:/path/file.csv")
+    @Option(
+            names = "--rate",
+            paramLabel = "SPEC",
+            defaultValue = "1000",
+            converter = OptionValues.Rate.class,
+            description =
+                    "Source rate in records/s: 1000 (default), max (as fast as the job goes), constant:1000,"
+                            + " steps:0s=200,40s=600, sine:base=1000,amplitude=500,period=60s, trace:/path/file.csv")
     RateProfile rate;
 
-    @Option(names = "--parallelism", paramLabel = "OP=P", split = ",",
-            description = "Initial parallelism per operator, e.g. split=2,count=4 (default 1; at most --key-groups).")
+    @Option(
+            names = "--parallelism",
+            paramLabel = "OP=P",
+            split = ",",
+            description =
+                    "Initial parallelism per operator, e.g. split=2,count=4 (default 1; at most --key-groups).")
     Map<String, Integer> parallelism = new LinkedHashMap<>();
 
-    @Option(names = "--cost", paramLabel = "OP=COST", split = ",",
+    @Option(
+            names = "--cost",
+            paramLabel = "OP=COST",
+            split = ",",
             converter = {UseDefaultConverter.class, OptionValues.Cost.class},
-            description = "Synthetic per-record cost per operator: cpu:200us (busy), sleep:1ms (blocking), none.")
+            description =
+                    "Synthetic per-record cost per operator: cpu:200us (busy), sleep:1ms (blocking), none.")
     Map<String, SyntheticCost> cost = new LinkedHashMap<>();
 
-    @Option(names = "--key-groups", paramLabel = "N", converter = OptionValues.KeyGroupCount.class,
-            description = "Number of key groups, which bounds every operator's parallelism (default " + DEFAULT_KEY_GROUPS
-                    + "; a user's job: the number it declares).")
+    @Option(
+            names = "--key-groups",
+            paramLabel = "N",
+            converter = OptionValues.KeyGroupCount.class,
+            description =
+                    "Number of key groups, which bounds every operator's parallelism (default "
+                            + DEFAULT_KEY_GROUPS
+                            + "; a user's job: the number it declares).")
     Integer keyGroups;
 
-    @Option(names = "--limit", paramLabel = "N", converter = OptionValues.Positive.class,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            converter = OptionValues.Positive.class,
             description = "Stop the source after N records (default: endless).")
     Integer limit;
 
-    @Option(names = "--words-per-sentence", paramLabel = "N", converter = OptionValues.Positive.class,
+    @Option(
+            names = "--words-per-sentence",
+            paramLabel = "N",
+            converter = OptionValues.Positive.class,
             description = "wordcount: words per sentence (default 10).")
     Integer wordsPerSentence;
 
-    @Option(names = "--vocabulary", paramLabel = "N", converter = OptionValues.Positive.class,
+    @Option(
+            names = "--vocabulary",
+            paramLabel = "N",
+            converter = OptionValues.Positive.class,
             description = "wordcount: distinct words (default 10000).")
     Integer vocabulary;
 
-    @Option(names = "--stages", paramLabel = "N", converter = OptionValues.Positive.class,
+    @Option(
+            names = "--stages",
+            paramLabel = "N",
+            converter = OptionValues.Positive.class,
             description = "chain: number of map operators (default 3).")
     Integer stages;
 
-    @Option(names = "--stage-cost", paramLabel = "COST", converter = OptionValues.Cost.class,
+    @Option(
+            names = "--stage-cost",
+            paramLabel = "COST",
+            converter = OptionValues.Cost.class,
             description = "chain: cost of every map (default cpu:20us).")
     SyntheticCost stageCost;
 
@@ -66,7 +99,9 @@ public final class JobOptions {
         return keyGroups == null ? declared : keyGroups;
     }
 
-    /** The source's planned rate (records/s) at a time since the start; null for {@code --rate max}. */
+    /**
+     * The source's planned rate (records/s) at a time since the start; null for {@code --rate max}.
+     */
     public DoubleUnaryOperator plannedRate() {
         return rate == null ? null : rate::rateAt;
     }

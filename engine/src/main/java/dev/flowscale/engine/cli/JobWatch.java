@@ -8,19 +8,27 @@ import java.time.Duration;
 final class JobWatch {
     /** How long the sources' last records may take to drain once the duration is over. */
     static final Duration DRAIN_GRACE = Duration.ofSeconds(5);
+
     private final PrintStream out;
 
     JobWatch(PrintStream out) {
         this.out = out;
     }
 
-    /** Until the job ends, {@code duration} passes (null: never) or the JVM shuts down; 0 when it ended so. */
+    /**
+     * Until the job ends, {@code duration} passes (null: never) or the JVM shuts down; 0 when it
+     * ended so.
+     */
     int watch(RunningJob job, Duration duration, Duration interval) throws InterruptedException {
         long start = System.nanoTime();
         LiveView view = new LiveView(out, start);
         try (ShutdownHook hook = ShutdownHook.install(job::stop, Duration.ofSeconds(10))) {
             long deadline = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
-            while (!job.await(Duration.ofNanos(Math.max(1, Math.min(interval.toNanos(), deadline - System.nanoTime()))))) {
+            while (!job.await(
+                    Duration.ofNanos(
+                            Math.max(
+                                    1,
+                                    Math.min(interval.toNanos(), deadline - System.nanoTime()))))) {
                 if (System.nanoTime() >= deadline) {
                     drainThenCancel(job);
                     break;
@@ -36,15 +44,20 @@ final class JobWatch {
 
     /**
      * Stops the sources and lets the records in flight drain for {@link #DRAIN_GRACE}; a job whose
-     * operators are too slow to drain by then (e.g. a cost of seconds per record) is cancelled,
-     * so a run never outlasts its duration by more than the grace.
+     * operators are too slow to drain by then (e.g. a cost of seconds per record) is cancelled, so
+     * a run never outlasts its duration by more than the grace.
      */
     private void drainThenCancel(RunningJob job) throws InterruptedException {
-        out.println("\nduration reached: stopping the sources and draining (at most " + DRAIN_GRACE.toSeconds() + "s)");
+        out.println(
+                "\nduration reached: stopping the sources and draining (at most "
+                        + DRAIN_GRACE.toSeconds()
+                        + "s)");
         job.stop();
         if (!job.await(DRAIN_GRACE)) {
-            out.println("the records in flight did not drain within " + DRAIN_GRACE.toSeconds()
-                    + "s; cancelling the job (they are dropped)");
+            out.println(
+                    "the records in flight did not drain within "
+                            + DRAIN_GRACE.toSeconds()
+                            + "s; cancelling the job (they are dropped)");
             job.cancel();
             job.await(DRAIN_GRACE);
         }

@@ -9,8 +9,7 @@ import picocli.CommandLine.Mixin;
 /** {@code jobs}: lists the built-in jobs of {@link BuiltinJobs} and their shapes. */
 @Command(description = "List the built-in jobs.")
 public final class JobsCommand implements Callable<Integer> {
-    @Mixin
-    HelpOption help;
+    @Mixin HelpOption help;
     private final PrintStream out;
 
     private JobsCommand(PrintStream out) {

@@ -19,21 +19,39 @@ final class LiveView {
     void print(JobMetricsSnapshot now) {
         Map<String, OperatorRates> rates = now.ratesSince(previous);
         previous = now;
-        out.printf("%n[%6.1fs] %-12s %3s %14s %14s %14s %6s %7s %10s%n", (now.timeNanos() - startNanos) / 1e9,
-                "operator", "p", "observed in/s", "true proc/s", "true out/s", "util", "backpr", "backlog");
+        out.printf(
+                "%n[%6.1fs] %-12s %3s %14s %14s %14s %6s %7s %10s%n",
+                (now.timeNanos() - startNanos) / 1e9,
+                "operator",
+                "p",
+                "observed in/s",
+                "true proc/s",
+                "true out/s",
+                "util",
+                "backpr",
+                "backlog");
         rates.values().forEach(this::row);
         out.flush();
     }
 
     private void row(OperatorRates r) {
-        out.printf("          %-12s %3d %14s %14s %14s %5.0f%% %6.0f%% %10d%n", r.operatorId(), r.parallelism(),
-                format(r.observedProcessingRate()), format(r.trueProcessingRate()), format(r.trueOutputRate()),
-                100 * nanToZero(r.utilization()), 100 * nanToZero(r.backpressureRatio()), r.backlog());
+        out.printf(
+                "          %-12s %3d %14s %14s %14s %5.0f%% %6.0f%% %10d%n",
+                r.operatorId(),
+                r.parallelism(),
+                format(r.observedProcessingRate()),
+                format(r.trueProcessingRate()),
+                format(r.trueOutputRate()),
+                100 * nanToZero(r.utilization()),
+                100 * nanToZero(r.backpressureRatio()),
+                r.backlog());
     }
 
     /** Totals over the whole run. */
     void summary(JobMetricsSnapshot end) {
-        out.printf("%nSummary over %.1fs (rates averaged over the run):%n", (end.timeNanos() - startNanos) / 1e9);
+        out.printf(
+                "%nSummary over %.1fs (rates averaged over the run):%n",
+                (end.timeNanos() - startNanos) / 1e9);
         previous = null;
         print(end);
     }

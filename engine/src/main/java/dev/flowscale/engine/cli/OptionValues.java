@@ -12,21 +12,25 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * The typed values of the command line, each a converter that checks its range: an option is one
- * annotated field naming its converter. A converter's error is the end of a sentence that
- * {@link CommandLines} begins with the option's name ("option --metrics-port " + "is 70000; ...").
+ * annotated field naming its converter. A converter's error is the end of a sentence that {@link
+ * CommandLines} begins with the option's name ("option --metrics-port " + "is 70000; ...").
  */
 public final class OptionValues {
     /** The longest duration any option takes: a year, far beyond any run, far below an overflow. */
     public static final Duration MAX_DURATION = Duration.ofDays(365);
+
     /** The highest TCP port; 0 picks a free one. */
     public static final int MAX_PORT = 65_535;
+
     /** Below this a live view prints faster than anyone reads, and floods a log. */
     public static final Duration MIN_PRINT_INTERVAL = Duration.ofMillis(100);
 
-    private OptionValues() {
-    }
+    private OptionValues() {}
 
-    /** A duration in flowscale's one grammar ({@link DurationText}) from a least value to {@link #MAX_DURATION}. */
+    /**
+     * A duration in flowscale's one grammar ({@link DurationText}) from a least value to {@link
+     * #MAX_DURATION}.
+     */
     public abstract static class DurationRange implements ITypeConverter<Duration> {
         private final Duration min;
         private final boolean aboveMin;
@@ -38,7 +42,9 @@ public final class OptionValues {
 
         @Override
         public Duration convert(String text) {
-            Duration d = DurationText.parse("", text, message -> new TypeConversionException(message.strip()));
+            Duration d =
+                    DurationText.parse(
+                            "", text, message -> new TypeConversionException(message.strip()));
             int below = d.compareTo(min);
             if (below < 0 || (aboveMin && below == 0) || d.compareTo(MAX_DURATION) > 0) {
                 throw new TypeConversionException("is " + text.strip() + "; use " + range());
@@ -48,7 +54,8 @@ public final class OptionValues {
 
         private String range() {
             String max = DurationText.format(MAX_DURATION);
-            return aboveMin ? "more than " + DurationText.format(min) + " and at most " + max
+            return aboveMin
+                    ? "more than " + DurationText.format(min) + " and at most " + max
                     : DurationText.format(min) + " to " + max;
         }
     }
@@ -90,11 +97,12 @@ public final class OptionValues {
             try {
                 value = Long.parseLong(text.strip());
             } catch (NumberFormatException e) {
-                throw new TypeConversionException("'" + text + "' is not a whole number; use one from " + min + " to "
-                        + max);
+                throw new TypeConversionException(
+                        "'" + text + "' is not a whole number; use one from " + min + " to " + max);
             }
             if (value < min || value > max) {
-                throw new TypeConversionException("is " + value + "; use a whole number from " + min + " to " + max);
+                throw new TypeConversionException(
+                        "is " + value + "; use a whole number from " + min + " to " + max);
             }
             return (int) value;
         }
@@ -135,7 +143,10 @@ public final class OptionValues {
         }
     }
 
-    /** A source rate ({@link RateProfile#parse}); {@code max} (null) means as fast as the job can go. */
+    /**
+     * A source rate ({@link RateProfile#parse}); {@code max} (null) means as fast as the job can
+     * go.
+     */
     public static final class Rate implements ITypeConverter<RateProfile> {
         @Override
         public RateProfile convert(String spec) {

@@ -30,64 +30,118 @@ import picocli.CommandLine.Spec;
  * {@code flowscale-engine run <job> [options]}: runs a built-in job on the embedded engine and
  * prints per-operator DS2 rates while it runs, until {@code --duration} or Ctrl-C.
  */
-@Command(name = "run", sortOptions = false, abbreviateSynopsis = true,
-        description = {"Run a built-in job, printing its operators' DS2 rates.", "With --metrics-port the runner also"
-                + " serves its job API there: GET /api/v1/job and /api/v1/metrics (JSON), POST /api/v1/savepoint and"
-                + " /api/v1/stop-with-savepoint (docs/runner-api.md)."},
-        footer = "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
-                + " 130 interrupted.%n")
+@Command(
+        name = "run",
+        sortOptions = false,
+        abbreviateSynopsis = true,
+        description = {
+            "Run a built-in job, printing its operators' DS2 rates.",
+            "With --metrics-port the runner also"
+                    + " serves its job API there: GET /api/v1/job and /api/v1/metrics (JSON), POST /api/v1/savepoint and"
+                    + " /api/v1/stop-with-savepoint (docs/runner-api.md)."
+        },
+        footer =
+                "Exit codes: 0 done, 1 the job failed, 2 bad arguments (one line on stderr names the option),"
+                        + " 130 interrupted.%n")
 public final class RunCommand implements Callable<Integer> {
     /** What to do once the job stopped with a savepoint or finished. */
-    enum AfterStop { exit, linger }
+    enum AfterStop {
+        exit,
+        linger
+    }
 
-    @Spec
-    CommandSpec spec;
-    @Mixin
-    RunOptions run;
-    @Option(names = "--print-interval", paramLabel = "D", defaultValue = "2s",
+    @Spec CommandSpec spec;
+    @Mixin RunOptions run;
+
+    @Option(
+            names = "--print-interval",
+            paramLabel = "D",
+            defaultValue = "2s",
             converter = OptionValues.PrintInterval.class,
             description = "How often to print rates (default ${DEFAULT-VALUE}, at least 100ms).")
     Duration printInterval;
-    @Option(names = "--savepoint-dir", paramLabel = "DIR",
+
+    @Option(
+            names = "--savepoint-dir",
+            paramLabel = "DIR",
             description = "Where checkpoints and savepoints go (default ./flowscale-data/<job>).")
     Path savepointDir;
-    @Option(names = "--checkpoint-interval", paramLabel = "D", defaultValue = "0s",
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "D",
+            defaultValue = "0s",
             converter = OptionValues.AnyDuration.class,
             description = "Time between periodic checkpoints (default 0s: savepoints only).")
     Duration checkpointInterval;
-    @Option(names = "--checkpoint-failures", paramLabel = "N", converter = OptionValues.UpToThousand.class,
+
+    @Option(
+            names = "--checkpoint-failures",
+            paramLabel = "N",
+            converter = OptionValues.UpToThousand.class,
             defaultValue = "" + CheckpointConfig.DEFAULT_FAILOVER_AFTER,
-            description = "Fail the job over (restart from its latest snapshot) after N periodic checkpoints"
-                    + " failed in a row (default ${DEFAULT-VALUE}).")
+            description =
+                    "Fail the job over (restart from its latest snapshot) after N periodic checkpoints"
+                            + " failed in a row (default ${DEFAULT-VALUE}).")
     int checkpointFailures;
-    @Option(names = "--retain", paramLabel = "N", converter = OptionValues.UpToThousand.class,
+
+    @Option(
+            names = "--retain",
+            paramLabel = "N",
+            converter = OptionValues.UpToThousand.class,
             defaultValue = "" + CheckpointConfig.DEFAULT_RETAINED,
-            description = "Keep the newest N checkpoints and N savepoints (default ${DEFAULT-VALUE}).")
+            description =
+                    "Keep the newest N checkpoints and N savepoints (default ${DEFAULT-VALUE}).")
     int retain;
-    @Option(names = "--restore-from", paramLabel = "PATH",
-            description = "Start from this savepoint or checkpoint directory unless the storage holds a newer"
-                    + " complete snapshot (see docs/durability.md); the parallelism may differ from the one it"
-                    + " was taken at.")
+
+    @Option(
+            names = "--restore-from",
+            paramLabel = "PATH",
+            description =
+                    "Start from this savepoint or checkpoint directory unless the storage holds a newer"
+                            + " complete snapshot (see docs/durability.md); the parallelism may differ from the one it"
+                            + " was taken at.")
     Path restoreFrom;
-    @Option(names = "--job-name", paramLabel = "NAME",
-            description = "The job's name in metrics (label job) and the API (default: the built-in job's name);"
-                    + " the Kubernetes operator passes <namespace>/<name> of the StreamJob.")
+
+    @Option(
+            names = "--job-name",
+            paramLabel = "NAME",
+            description =
+                    "The job's name in metrics (label job) and the API (default: the built-in job's name);"
+                            + " the Kubernetes operator passes <namespace>/<name> of the StreamJob.")
     String jobName;
-    @Option(names = "--after-stop", paramLabel = "MODE", defaultValue = "exit",
-            description = "exit (default) or linger: after the job stops with a savepoint or finishes, keep"
-                    + " serving the API (status STOPPED, /api/v1/ready answers 503) until terminated.")
+
+    @Option(
+            names = "--after-stop",
+            paramLabel = "MODE",
+            defaultValue = "exit",
+            description =
+                    "exit (default) or linger: after the job stops with a savepoint or finishes, keep"
+                            + " serving the API (status STOPPED, /api/v1/ready answers 503) until terminated.")
     AfterStop afterStop;
-    @Option(names = "--api-token-file", paramLabel = "FILE",
-            description = "POST requests to the API need 'Authorization: Bearer <token>' with the token in FILE"
-                    + " (default: the environment variable FLOWSCALE_RUNNER_TOKEN; neither: the API is open).")
+
+    @Option(
+            names = "--api-token-file",
+            paramLabel = "FILE",
+            description =
+                    "POST requests to the API need 'Authorization: Bearer <token>' with the token in FILE"
+                            + " (default: the environment variable FLOWSCALE_RUNNER_TOKEN; neither: the API is open).")
     Path apiTokenFile;
-    @Option(names = "--batch-size", paramLabel = "N", defaultValue = "512", converter = OptionValues.BatchSize.class,
+
+    @Option(
+            names = "--batch-size",
+            paramLabel = "N",
+            defaultValue = "512",
+            converter = OptionValues.BatchSize.class,
             description = "Records per batch between instances (default ${DEFAULT-VALUE}).")
     int batchSize;
-    @Option(names = "--no-instrumentation", description = "Turn the DS2 counters off (to measure their cost).")
+
+    @Option(
+            names = "--no-instrumentation",
+            description = "Turn the DS2 counters off (to measure their cost).")
     boolean noInstrumentation;
-    @Mixin
-    HelpOption help;
+
+    @Mixin HelpOption help;
 
     private final PrintStream out;
     private final Map<String, String> env;
@@ -98,11 +152,17 @@ public final class RunCommand implements Callable<Integer> {
         this.env = env;
     }
 
-    /** The number of key groups was once {@code --max-parallelism}; say so rather than "unknown option". */
+    /**
+     * The number of key groups was once {@code --max-parallelism}; say so rather than "unknown
+     * option".
+     */
     @Option(names = "--max-parallelism", hidden = true)
     void oldKeyGroupsOption(String value) {
-        throw new ParameterException(spec.commandLine(), "option --max-parallelism is now --key-groups (the number of"
-                + " key groups); write --key-groups " + value);
+        throw new ParameterException(
+                spec.commandLine(),
+                "option --max-parallelism is now --key-groups (the number of"
+                        + " key groups); write --key-groups "
+                        + value);
     }
 
     /** The job's graph: every check a run makes before anything starts. */
@@ -112,9 +172,12 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private CheckpointConfig checkpointing(JobGraph graph) {
-        Path dir = savepointDir == null ? Path.of("flowscale-data", run.job != null ? run.job : graph.jobName())
-                : savepointDir;
-        return CheckpointConfig.every(checkpointInterval, dir).withRetained(retain)
+        Path dir =
+                savepointDir == null
+                        ? Path.of("flowscale-data", run.job != null ? run.job : graph.jobName())
+                        : savepointDir;
+        return CheckpointConfig.every(checkpointInterval, dir)
+                .withRetained(retain)
                 .withFailoverAfter(checkpointFailures);
     }
 
@@ -132,26 +195,43 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws InterruptedException {
-        // Read here, not in graph(): the token file exists only where the runner runs (e.g. its pod).
+        // Read here, not in graph(): the token file exists only where the runner runs (e.g. its
+        // pod).
         String token = ApiToken.resolve(apiTokenFile, env);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        JobConfig config = JobConfig.defaults().withBatchSize(batchSize).withInstrumentation(!noInstrumentation)
-                .withMeterRegistry(registry).withCheckpointing(checkpointing(graph));
-        try (MetricsHttpServer server = run.metricsPort == null ? null
-                : MetricsHttpServer.start("0.0.0.0", run.metricsPort, registry)) {
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(batchSize)
+                        .withInstrumentation(!noInstrumentation)
+                        .withMeterRegistry(registry)
+                        .withCheckpointing(checkpointing(graph));
+        try (MetricsHttpServer server =
+                run.metricsPort == null
+                        ? null
+                        : MetricsHttpServer.start("0.0.0.0", run.metricsPort, registry)) {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
-            out.println("running " + graph + (run.duration == null ? " until Ctrl-C"
-                    : " for " + run.duration.toSeconds() + "s"));
-            RunningJob running = RunningJob.recover(graph, config, restoreFrom, line -> out.println("restore: " + line));
+            out.println(
+                    "running "
+                            + graph
+                            + (run.duration == null
+                                    ? " until Ctrl-C"
+                                    : " for " + run.duration.toSeconds() + "s"));
+            RunningJob running =
+                    RunningJob.recover(
+                            graph, config, restoreFrom, line -> out.println("restore: " + line));
             JobControlApi control = server == null ? null : serveApi(server, running, token);
             int code = new JobWatch(out).watch(running, run.duration, printInterval);
             if (control != null) {
-                control.awaitStopAnswered(Duration.ofSeconds(10)); // a stop request ended the job: answer it first
+                control.awaitStopAnswered(
+                        Duration.ofSeconds(10)); // a stop request ended the job: answer it first
             }
             if (afterStop == AfterStop.linger && code == 0 && server != null) {
-                out.println("job " + running.status() + "; serving the API until terminated (--after-stop linger)");
+                out.println(
+                        "job "
+                                + running.status()
+                                + "; serving the API until terminated (--after-stop linger)");
                 new CountDownLatch(1).await();
             }
             return code;
@@ -164,9 +244,17 @@ public final class RunCommand implements Callable<Integer> {
         api.serveOn(server);
         server.requireBearerToken(token);
         JobControlApi control = RunnerRoutes.serveControl(server, running, Duration.ofMinutes(1));
-        out.println("job API: http://localhost:" + server.port() + RunnerPaths.JOB + " and " + RunnerPaths.METRICS
-                + "; POST " + RunnerPaths.SAVEPOINT + " and " + RunnerPaths.STOP_WITH_SAVEPOINT
-                + (token == null ? "" : " (with Authorization: Bearer <token>)"));
+        out.println(
+                "job API: http://localhost:"
+                        + server.port()
+                        + RunnerPaths.JOB
+                        + " and "
+                        + RunnerPaths.METRICS
+                        + "; POST "
+                        + RunnerPaths.SAVEPOINT
+                        + " and "
+                        + RunnerPaths.STOP_WITH_SAVEPOINT
+                        + (token == null ? "" : " (with Authorization: Bearer <token>)"));
         return control;
     }
 }

@@ -13,17 +13,23 @@ public final class ShutdownHook implements AutoCloseable {
     private final Thread thread;
 
     private ShutdownHook(Runnable onShutdown, Duration maxWait) {
-        thread = new Thread(() -> {
-            onShutdown.run();
-            try {
-                finished.await(maxWait.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "flowscale-shutdown");
+        thread =
+                new Thread(
+                        () -> {
+                            onShutdown.run();
+                            try {
+                                finished.await(maxWait.toMillis(), TimeUnit.MILLISECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "flowscale-shutdown");
     }
 
-    /** Installs a hook that runs {@code onShutdown}, then waits at most {@code maxWait} for {@link #close}. */
+    /**
+     * Installs a hook that runs {@code onShutdown}, then waits at most {@code maxWait} for {@link
+     * #close}.
+     */
     public static ShutdownHook install(Runnable onShutdown, Duration maxWait) {
         ShutdownHook hook = new ShutdownHook(onShutdown, maxWait);
         Runtime.getRuntime().addShutdownHook(hook.thread);

@@ -11,29 +11,37 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Routes a user job's own options: in {@code run --job-jar J --job-class C ...} every option the
- * run command does not know, and the built-in jobs' source options (a user job reads its own
- * {@code --rate}, {@code --limit}, ...), go to the job; the rest is parsed by picocli as usual.
+ * run command does not know, and the built-in jobs' source options (a user job reads its own {@code
+ * --rate}, {@code --limit}, ...), go to the job; the rest is parsed by picocli as usual.
  */
 final class UserJobArgs {
     /** Options of the built-in jobs' sources; for a user's job they are the job's. */
-    static final Set<String> BUILTIN_ONLY = Set.of("rate", "limit", "words-per-sentence", "vocabulary", "stages",
-            "stage-cost");
+    static final Set<String> BUILTIN_ONLY =
+            Set.of("rate", "limit", "words-per-sentence", "vocabulary", "stages", "stage-cost");
 
-    private UserJobArgs() {
-    }
+    private UserJobArgs() {}
 
-    /** {@code args} of a command line with subcommands, with a user job's options taken out of a run's. */
+    /**
+     * {@code args} of a command line with subcommands, with a user job's options taken out of a
+     * run's.
+     */
     static List<String> route(CommandLine cl, List<String> args) {
         if (args.isEmpty() || !cl.getSubcommands().containsKey(args.get(0))) {
             return args;
         }
         List<String> routed = new ArrayList<>();
         routed.add(args.get(0));
-        routed.addAll(routeRun(cl.getSubcommands().get(args.get(0)).getCommandSpec(), args.subList(1, args.size())));
+        routed.addAll(
+                routeRun(
+                        cl.getSubcommands().get(args.get(0)).getCommandSpec(),
+                        args.subList(1, args.size())));
         return routed;
     }
 
-    /** {@code args} of one run command ({@code spec}), with a user job's options handed to its {@link RunOptions}. */
+    /**
+     * {@code args} of one run command ({@code spec}), with a user job's options handed to its
+     * {@link RunOptions}.
+     */
     static List<String> routeRun(CommandSpec spec, List<String> args) {
         RunOptions run = runOptions(spec);
         if (run == null || !UserJobCommand.isUserJob(args)) {

@@ -4,18 +4,19 @@ import dev.flowscale.engine.api.EngineException;
 import java.util.Arrays;
 
 /**
- * Deterministic sentences for word-count jobs. The sentence for a sequence number depends only
- * on the constructor arguments and that number, so a source replaying from an offset
- * regenerates identical data. Words come from a fixed vocabulary of pronounceable lowercase
- * words, uniformly or with a Zipf skew, and are separated by single spaces.
+ * Deterministic sentences for word-count jobs. The sentence for a sequence number depends only on
+ * the constructor arguments and that number, so a source replaying from an offset regenerates
+ * identical data. Words come from a fixed vocabulary of pronounceable lowercase words, uniformly or
+ * with a Zipf skew, and are separated by single spaces.
  *
- * <p>Each word is drawn from a SplitMix64 hash of (seed, sequence number, position): random
- * access with no shared state, so one instance may be used from several threads.
+ * <p>Each word is drawn from a SplitMix64 hash of (seed, sequence number, position): random access
+ * with no shared state, so one instance may be used from several threads.
  */
 public final class SentenceGenerator {
 
     /** Largest vocabulary; keeps the precomputed tables within a few tens of megabytes. */
     public static final int MAX_VOCABULARY_SIZE = 1_000_000;
+
     /** Largest sentence length in words. */
     public static final int MAX_WORDS_PER_SENTENCE = 10_000;
 
@@ -29,6 +30,7 @@ public final class SentenceGenerator {
     private final long seed;
     private final char[][] vocabulary;
     private final int maxWordLength;
+
     /** Alias table for the Zipf draw; null when uniform. */
     private final ZipfAlias zipf;
 
@@ -41,12 +43,15 @@ public final class SentenceGenerator {
      * Words drawn with probability proportional to {@code 1 / rank^zipfExponent} (rank from 1);
      * {@code zipfExponent = 0} is uniform, about 1 resembles natural text.
      */
-    public SentenceGenerator(int wordsPerSentence, int vocabularySize, long seed, double zipfExponent) {
+    public SentenceGenerator(
+            int wordsPerSentence, int vocabularySize, long seed, double zipfExponent) {
         check("wordsPerSentence", wordsPerSentence, MAX_WORDS_PER_SENTENCE);
         check("vocabularySize", vocabularySize, MAX_VOCABULARY_SIZE);
         if (!Double.isFinite(zipfExponent) || zipfExponent < 0) {
-            throw new EngineException("zipfExponent must be a finite number >= 0 but was " + zipfExponent
-                    + "; use 0 for uniform words or about 1 for natural-text skew");
+            throw new EngineException(
+                    "zipfExponent must be a finite number >= 0 but was "
+                            + zipfExponent
+                            + "; use 0 for uniform words or about 1 for natural-text skew");
         }
         this.wordsPerSentence = wordsPerSentence;
         this.zipfExponent = zipfExponent;
@@ -57,15 +62,16 @@ public final class SentenceGenerator {
     }
 
     /**
-     * The sentence with this sequence number: always the same for the same generator
-     * arguments.
+     * The sentence with this sequence number: always the same for the same generator arguments.
      *
      * @throws EngineException if {@code sequenceNumber} is negative
      */
     public String sentence(long sequenceNumber) {
         if (sequenceNumber < 0) {
-            throw new EngineException("sequenceNumber must be >= 0 but was " + sequenceNumber
-                    + "; pass the source's record offset");
+            throw new EngineException(
+                    "sequenceNumber must be >= 0 but was "
+                            + sequenceNumber
+                            + "; pass the source's record offset");
         }
         StringBuilder out = new StringBuilder(wordsPerSentence * (maxWordLength + 1));
         long base = sequenceNumber * wordsPerSentence;
@@ -96,7 +102,8 @@ public final class SentenceGenerator {
     /** The word of this rank (0 = most frequent under a Zipf skew). */
     public String word(int rank) {
         if (rank < 0 || rank >= vocabulary.length) {
-            throw new EngineException("rank must be in [0, " + (vocabulary.length - 1) + "] but was " + rank);
+            throw new EngineException(
+                    "rank must be in [0, " + (vocabulary.length - 1) + "] but was " + rank);
         }
         return new String(vocabulary[rank]);
     }
@@ -124,8 +131,8 @@ public final class SentenceGenerator {
     }
 
     /**
-     * Word {@code i} spells {@code i + SYLLABLES + 1} in bijective base {@code SYLLABLES},
-     * one consonant-vowel syllable per digit: distinct for distinct i, at least two syllables.
+     * Word {@code i} spells {@code i + SYLLABLES + 1} in bijective base {@code SYLLABLES}, one
+     * consonant-vowel syllable per digit: distinct for distinct i, at least two syllables.
      */
     private static char[] wordChars(int index) {
         StringBuilder reversed = new StringBuilder();
@@ -139,8 +146,13 @@ public final class SentenceGenerator {
 
     private static void check(String field, int value, int max) {
         if (value < 1 || value > max) {
-            throw new EngineException(field + " must be in [1, " + max + "] but was " + value
-                    + "; pick a value within these bounds");
+            throw new EngineException(
+                    field
+                            + " must be in [1, "
+                            + max
+                            + "] but was "
+                            + value
+                            + "; pick a value within these bounds");
         }
     }
 

@@ -1,14 +1,14 @@
 package dev.flowscale.engine.examples;
 
 import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.job.DataStream;
-import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.job.DataStream;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
 
@@ -19,19 +19,21 @@ public final class WordCount {
     public static final String COUNT = "count";
     public static final String SINK = "sink";
 
-    private WordCount() {
-    }
+    private WordCount() {}
 
     /** Sentences of words for word count, at the profile's rate (null: unthrottled). */
-    public static SourceFunction<String> sentences(RateProfile profile, SentenceGenerator generator) {
+    public static SourceFunction<String> sentences(
+            RateProfile profile, SentenceGenerator generator) {
         return new GeneratorSource<>(profile, generator::sentence, Long.MAX_VALUE);
     }
 
     /** A word and how often it has been seen so far. */
-    public record WordAndCount(String word, long count) {
-    }
+    public record WordAndCount(String word, long count) {}
 
-    public static JobBuilder build(String jobName, SourceFunction<String> sentences, SinkFunction<? super WordAndCount> sink) {
+    public static JobBuilder build(
+            String jobName,
+            SourceFunction<String> sentences,
+            SinkFunction<? super WordAndCount> sink) {
         JobBuilder job = JobBuilder.named(jobName);
         DataStream<String> words = job.source(SOURCE, sentences).flatMap(SPLIT, WordCount::split);
         words.keyBy(word -> word).process(COUNT, CountWords::new).sink(SINK, sink);
@@ -55,7 +57,8 @@ public final class WordCount {
     }
 
     /** Counts each word in keyed value state and emits the new count. */
-    public static final class CountWords extends KeyedProcessFunction<String, String, WordAndCount> {
+    public static final class CountWords
+            extends KeyedProcessFunction<String, String, WordAndCount> {
         private ValueState<Long> count;
 
         @Override
@@ -64,7 +67,8 @@ public final class WordCount {
         }
 
         @Override
-        public void processElement(String word, Context<String> context, Collector<WordAndCount> out) {
+        public void processElement(
+                String word, Context<String> context, Collector<WordAndCount> out) {
             Long current = count.value();
             long next = current == null ? 1 : current + 1;
             count.update(next);

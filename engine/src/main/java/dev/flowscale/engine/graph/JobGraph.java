@@ -1,7 +1,6 @@
 package dev.flowscale.engine.graph;
 
 import dev.flowscale.engine.api.InvalidJobException;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -69,8 +68,8 @@ public final class JobGraph {
     }
 
     /**
-     * The same graph with new parallelism for the operators named in {@code changes}; forward
-     * edges whose two sides no longer match become rebalance edges.
+     * The same graph with new parallelism for the operators named in {@code changes}; forward edges
+     * whose two sides no longer match become rebalance edges.
      */
     public JobGraph withParallelism(Map<String, Integer> changes) {
         List<OperatorNode> updated = new ArrayList<>();
@@ -79,16 +78,26 @@ public final class JobGraph {
         }
         Map<String, Integer> p = new LinkedHashMap<>();
         updated.forEach(n -> p.put(n.id(), n.parallelism()));
-        List<Edge> newEdges = edges.stream().map(e -> e.partitioning() == Partitioning.FORWARD
-                && !p.get(e.from()).equals(p.get(e.to())) ? Edge.of(e.from(), e.to(), Partitioning.REBALANCE) : e)
-                .toList();
+        List<Edge> newEdges =
+                edges.stream()
+                        .map(
+                                e ->
+                                        e.partitioning() == Partitioning.FORWARD
+                                                        && !p.get(e.from()).equals(p.get(e.to()))
+                                                ? Edge.of(e.from(), e.to(), Partitioning.REBALANCE)
+                                                : e)
+                        .toList();
         return new JobGraph(jobName, keyGroups, updated, newEdges);
     }
 
-    /** The same graph under another name (the name labels metrics and snapshots; it is not checked on restore). */
+    /**
+     * The same graph under another name (the name labels metrics and snapshots; it is not checked
+     * on restore).
+     */
     public JobGraph withJobName(String name) {
         if (name == null || name.isBlank()) {
-            throw new InvalidJobException("job name is blank; give the job a name such as 'orders'");
+            throw new InvalidJobException(
+                    "job name is blank; give the job a name such as 'orders'");
         }
         return new JobGraph(name, keyGroups, operators(), edges);
     }

@@ -4,11 +4,16 @@ import dev.flowscale.engine.api.SyntheticCost;
 import java.util.Objects;
 
 /**
- * One operator of a job graph: a stable id (kept across rescales and savepoints), a display
- * name, its kind and function, its parallelism and an optional synthetic per-record cost.
+ * One operator of a job graph: a stable id (kept across rescales and savepoints), a display name,
+ * its kind and function, its parallelism and an optional synthetic per-record cost.
  */
-public record OperatorNode(String id, String name, OperatorKind kind, Object function, int parallelism,
-                           SyntheticCost cost) {
+public record OperatorNode(
+        String id,
+        String name,
+        OperatorKind kind,
+        Object function,
+        int parallelism,
+        SyntheticCost cost) {
 
     public OperatorNode {
         Objects.requireNonNull(kind, "kind");
@@ -29,7 +34,8 @@ public record OperatorNode(String id, String name, OperatorKind kind, Object fun
     }
 
     public OperatorNode withId(String newId) {
-        return new OperatorNode(newId, name.equals(id) ? newId : name, kind, function, parallelism, cost);
+        return new OperatorNode(
+                newId, name.equals(id) ? newId : name, kind, function, parallelism, cost);
     }
 
     @Override

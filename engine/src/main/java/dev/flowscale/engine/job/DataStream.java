@@ -8,7 +8,6 @@ import dev.flowscale.engine.api.MapFunction;
 import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SyntheticCost;
-
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.OperatorKind;
 import dev.flowscale.engine.graph.OperatorNode;
@@ -18,9 +17,9 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * A stream of records: the output of one operator, or the union of several. Methods that set
- * {@link #uid}, {@link #name}, {@link #parallelism} and {@link #cost} apply to the operator that
- * produces this stream.
+ * A stream of records: the output of one operator, or the union of several. Methods that set {@link
+ * #uid}, {@link #name}, {@link #parallelism} and {@link #cost} apply to the operator that produces
+ * this stream.
  */
 public class DataStream<T> {
     final JobBuilder job;
@@ -51,18 +50,26 @@ public class DataStream<T> {
         return next(id, OperatorKind.FILTER, fn);
     }
 
-    /** A non-keyed operator with a life cycle and operator list state; one function object per instance. */
-    public <O> DataStream<O> process(String id, Supplier<? extends ProcessFunction<? super T, O>> factory) {
+    /**
+     * A non-keyed operator with a life cycle and operator list state; one function object per
+     * instance.
+     */
+    public <O> DataStream<O> process(
+            String id, Supplier<? extends ProcessFunction<? super T, O>> factory) {
         if (factory == null) {
-            throw new InvalidJobException("process '" + id + "': factory is null; pass e.g. MyFunction::new");
+            throw new InvalidJobException(
+                    "process '" + id + "': factory is null; pass e.g. MyFunction::new");
         }
         return next(id, OperatorKind.PROCESS, factory);
     }
 
     public <K> KeyedStream<T, K> keyBy(KeySelector<? super T, K> keySelector) {
         if (keySelector == null) {
-            throw new InvalidJobException("keyBy after '" + operatorId + "': keySelector is null; pass a function "
-                    + "that returns the record's key");
+            throw new InvalidJobException(
+                    "keyBy after '"
+                            + operatorId
+                            + "': keySelector is null; pass a function "
+                            + "that returns the record's key");
         }
         return new KeyedStream<>(this, keySelector);
     }
@@ -97,7 +104,9 @@ public class DataStream<T> {
         return new DataStream<>(job, operatorId, unionOf, Partitioning.FORWARD);
     }
 
-    /** Sets a stable id for the operator, kept across rescales and savepoints (like Flink's uid). */
+    /**
+     * Sets a stable id for the operator, kept across rescales and savepoints (like Flink's uid).
+     */
     public DataStream<T> uid(String uid) {
         OperatorNode node = operatorNode();
         job.replace(node.id(), node.withId(uid));
@@ -131,22 +140,28 @@ public class DataStream<T> {
     }
 
     <O> DataStream<O> nextKeyed(String id, Supplier<?> factory, KeySelector<?, ?> keySelector) {
-        return new DataStream<>(job, job.add(id, OperatorKind.KEYED_PROCESS, factory, inputEdges(keySelector)));
+        return new DataStream<>(
+                job, job.add(id, OperatorKind.KEYED_PROCESS, factory, inputEdges(keySelector)));
     }
 
     private List<Edge> inputEdges(KeySelector<?, ?> keySelector) {
         List<Edge> inputs = new ArrayList<>();
         for (String from : unionOf) {
-            inputs.add(keySelector != null ? Edge.hash(from, null, keySelector)
-                    : new Edge(from, null, partitioning, null));
+            inputs.add(
+                    keySelector != null
+                            ? Edge.hash(from, null, keySelector)
+                            : new Edge(from, null, partitioning, null));
         }
         return inputs;
     }
 
     private OperatorNode operatorNode() {
         if (operatorId == null) {
-            throw new InvalidJobException("a union of streams " + unionOf + " is not an operator; set uid, name, "
-                    + "parallelism and cost on the operators it unites");
+            throw new InvalidJobException(
+                    "a union of streams "
+                            + unionOf
+                            + " is not an operator; set uid, name, "
+                            + "parallelism and cost on the operators it unites");
         }
         return job.node(operatorId);
     }

@@ -2,7 +2,6 @@ package dev.flowscale.engine.job;
 
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.InvalidJobException;
-
 import dev.flowscale.engine.source.RateProfile;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,9 +11,9 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * A user job's own options, {@code --name value} on the runner's command line. Each read checks
- * the value and names the option in its error; options the job never read are refused after
- * {@link StreamingJob#build}, so a typo fails the run instead of being ignored.
+ * A user job's own options, {@code --name value} on the runner's command line. Each read checks the
+ * value and names the option in its error; options the job never read are refused after {@link
+ * StreamingJob#build}, so a typo fails the run instead of being ignored.
  */
 public final class JobArguments {
     private final Map<String, String> values;
@@ -24,7 +23,10 @@ public final class JobArguments {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
-    /** Arguments from option names (without {@code --}) to their values; a flag's value is {@code true}. */
+    /**
+     * Arguments from option names (without {@code --}) to their values; a flag's value is {@code
+     * true}.
+     */
     public static JobArguments of(Map<String, String> values) {
         return new JobArguments(values);
     }
@@ -43,7 +45,8 @@ public final class JobArguments {
     public String required(String name) {
         String value = text(name, null);
         if (value == null || value.isBlank()) {
-            throw new InvalidJobException("option --" + name + " is required; give --" + name + " <value>");
+            throw new InvalidJobException(
+                    "option --" + name + " is required; give --" + name + " <value>");
         }
         return value;
     }
@@ -52,7 +55,14 @@ public final class JobArguments {
     public boolean flag(String name) {
         String value = text(name, "false");
         if (!value.equals("true") && !value.equals("false")) {
-            throw new InvalidJobException("option --" + name + " is a flag; write --" + name + " or --" + name + "=false");
+            throw new InvalidJobException(
+                    "option --"
+                            + name
+                            + " is a flag; write --"
+                            + name
+                            + " or --"
+                            + name
+                            + "=false");
         }
         return value.equals("true");
     }
@@ -67,8 +77,8 @@ public final class JobArguments {
         return number(name, fallback, min, max, Double::valueOf, "a number");
     }
 
-    private <T extends Comparable<T>> T number(String name, T fallback, T min, T max,
-                                               Function<String, T> parse, String what) {
+    private <T extends Comparable<T>> T number(
+            String name, T fallback, T min, T max, Function<String, T> parse, String what) {
         String raw = text(name, null);
         if (raw == null) {
             return fallback;
@@ -81,8 +91,17 @@ public final class JobArguments {
         } catch (NumberFormatException e) {
             // the message below says what a value must be
         }
-        throw new InvalidJobException("option --" + name + " is '" + raw + "'; use " + what + " from " + min + " to "
-                + max);
+        throw new InvalidJobException(
+                "option --"
+                        + name
+                        + " is '"
+                        + raw
+                        + "'; use "
+                        + what
+                        + " from "
+                        + min
+                        + " to "
+                        + max);
     }
 
     /**

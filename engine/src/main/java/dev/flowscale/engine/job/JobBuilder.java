@@ -3,7 +3,6 @@ package dev.flowscale.engine.job;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SyntheticCost;
-
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorKind;
@@ -18,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Declares a streaming job: start from {@link #source}, chain operators on the returned
- * {@link DataStream}s, then {@link #build()} the validated graph or {@link #start()} it.
+ * Declares a streaming job: start from {@link #source}, chain operators on the returned {@link
+ * DataStream}s, then {@link #build()} the validated graph or {@link #start()} it.
  */
 public final class JobBuilder {
     private final String jobName;
@@ -77,8 +76,13 @@ public final class JobBuilder {
     private OperatorNode existing(String operatorId) {
         OperatorNode node = nodes.get(operatorId);
         if (node == null) {
-            throw new InvalidJobException("job '" + jobName + "': no operator with id '" + operatorId
-                    + "'; the operators are " + nodes.keySet());
+            throw new InvalidJobException(
+                    "job '"
+                            + jobName
+                            + "': no operator with id '"
+                            + operatorId
+                            + "'; the operators are "
+                            + nodes.keySet());
         }
         return node;
     }
@@ -103,7 +107,8 @@ public final class JobBuilder {
         for (int i = 2; nodes.containsKey(uniqueId); i++) {
             uniqueId = id + "-" + i;
         }
-        nodes.put(uniqueId, new OperatorNode(uniqueId, id, kind, function, defaultParallelism, null));
+        nodes.put(
+                uniqueId, new OperatorNode(uniqueId, id, kind, function, defaultParallelism, null));
         for (Edge input : inputs) {
             edges.add(new Edge(input.from(), uniqueId, input.partitioning(), input.keySelector()));
         }
@@ -118,7 +123,8 @@ public final class JobBuilder {
         OperatorNode from = nodes.get(edge.from());
         OperatorNode to = nodes.get(edge.to());
         boolean same = from != null && to != null && from.parallelism() == to.parallelism();
-        return Edge.of(edge.from(), edge.to(), same ? Partitioning.FORWARD : Partitioning.REBALANCE);
+        return Edge.of(
+                edge.from(), edge.to(), same ? Partitioning.FORWARD : Partitioning.REBALANCE);
     }
 
     OperatorNode node(String id) {
@@ -128,14 +134,26 @@ public final class JobBuilder {
     /** Replaces an operator, renaming its edges when the id changes (uid). */
     void replace(String oldId, OperatorNode updated) {
         Map<String, OperatorNode> copy = new LinkedHashMap<>();
-        nodes.forEach((k, v) -> copy.put(k.equals(oldId) ? updated.id() : k, k.equals(oldId) ? updated : v));
+        nodes.forEach(
+                (k, v) ->
+                        copy.put(
+                                k.equals(oldId) ? updated.id() : k, k.equals(oldId) ? updated : v));
         if (!oldId.equals(updated.id()) && nodes.containsKey(updated.id())) {
-            throw new InvalidJobException("job '" + jobName + "': uid '" + updated.id()
-                    + "' is already used by another operator; give each operator a unique uid");
+            throw new InvalidJobException(
+                    "job '"
+                            + jobName
+                            + "': uid '"
+                            + updated.id()
+                            + "' is already used by another operator; give each operator a unique uid");
         }
         nodes.clear();
         nodes.putAll(copy);
-        edges.replaceAll(e -> new Edge(e.from().equals(oldId) ? updated.id() : e.from(),
-                e.to().equals(oldId) ? updated.id() : e.to(), e.partitioning(), e.keySelector()));
+        edges.replaceAll(
+                e ->
+                        new Edge(
+                                e.from().equals(oldId) ? updated.id() : e.from(),
+                                e.to().equals(oldId) ? updated.id() : e.to(),
+                                e.partitioning(),
+                                e.keySelector()));
     }
 }

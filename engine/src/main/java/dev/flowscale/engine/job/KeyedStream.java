@@ -3,7 +3,6 @@ package dev.flowscale.engine.job;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
-
 import java.util.function.Supplier;
 
 /** A stream partitioned by key: all records with the same key reach the same instance. */
@@ -20,9 +19,11 @@ public final class KeyedStream<T, K> {
      * Processes the records with a keyed function; {@code factory} makes one function object per
      * instance.
      */
-    public <O> DataStream<O> process(String id, Supplier<? extends KeyedProcessFunction<K, ? super T, O>> factory) {
+    public <O> DataStream<O> process(
+            String id, Supplier<? extends KeyedProcessFunction<K, ? super T, O>> factory) {
         if (factory == null) {
-            throw new InvalidJobException("process '" + id + "': factory is null; pass e.g. MyFunction::new");
+            throw new InvalidJobException(
+                    "process '" + id + "': factory is null; pass e.g. MyFunction::new");
         }
         return input.nextKeyed(id, factory, keySelector);
     }

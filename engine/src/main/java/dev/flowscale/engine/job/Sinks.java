@@ -1,7 +1,6 @@
 package dev.flowscale.engine.job;
 
 import dev.flowscale.engine.api.SinkFunction;
-
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,8 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** Built-in sinks. */
 public final class Sinks {
-    private Sinks() {
-    }
+    private Sinks() {}
 
     /** Keeps every record in memory; for tests and small jobs. */
     public static <T> CollectingSink<T> collecting() {

@@ -1,7 +1,6 @@
 package dev.flowscale.engine.job;
 
 import dev.flowscale.engine.api.SourceFunction;
-
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
 import java.util.List;
@@ -9,8 +8,7 @@ import java.util.function.LongFunction;
 
 /** Built-in sources. */
 public final class Sources {
-    private Sources() {
-    }
+    private Sources() {}
 
     /** Endless records made from their sequence number, at the rate the profile schedules. */
     public static <T> SourceFunction<T> generator(RateProfile profile, LongFunction<T> recordOf) {
@@ -23,7 +21,8 @@ public final class Sources {
     }
 
     /** {@code limit} records in all, at the profile's rate. */
-    public static <T> SourceFunction<T> generator(RateProfile profile, long limit, LongFunction<T> recordOf) {
+    public static <T> SourceFunction<T> generator(
+            RateProfile profile, long limit, LongFunction<T> recordOf) {
         return new GeneratorSource<>(profile, recordOf, limit);
     }
 
@@ -32,7 +31,8 @@ public final class Sources {
      * source stays idle instead of ending, so the job can still be checkpointed, rescaled or
      * stopped with a savepoint.
      */
-    public static <T> SourceFunction<T> replayable(RateProfile profile, long limit, LongFunction<T> recordOf) {
+    public static <T> SourceFunction<T> replayable(
+            RateProfile profile, long limit, LongFunction<T> recordOf) {
         return new GeneratorSource<>(profile, recordOf, limit, true);
     }
 

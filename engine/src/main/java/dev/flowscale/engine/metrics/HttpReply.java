@@ -16,7 +16,8 @@ public record HttpReply(int status, String contentType, byte[] body, Map<String,
     /** {@code value} as JSON. */
     public static HttpReply json(int status, Object value) {
         try {
-            return new HttpReply(status, "application/json", MAPPER.writeValueAsBytes(value), Map.of());
+            return new HttpReply(
+                    status, "application/json", MAPPER.writeValueAsBytes(value), Map.of());
         } catch (JsonProcessingException e) {
             return error(500, "cannot write the answer as JSON: " + e.getOriginalMessage());
         }

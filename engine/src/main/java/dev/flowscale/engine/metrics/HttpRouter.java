@@ -18,31 +18,34 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Dispatches every request of a {@link MetricsHttpServer} by exact path and method, in this
- * order: unknown path 404, OPTIONS 204 with {@code Allow}, other methods 405 with {@code Allow},
- * missing bearer token on a state-changing method 401, body over the limit 413; then the route.
- * HEAD is answered like GET without a body. Every error is JSON ({@link HttpReply#error}).
+ * Dispatches every request of a {@link MetricsHttpServer} by exact path and method, in this order:
+ * unknown path 404, OPTIONS 204 with {@code Allow}, other methods 405 with {@code Allow}, missing
+ * bearer token on a state-changing method 401, body over the limit 413; then the route. HEAD is
+ * answered like GET without a body. Every error is JSON ({@link HttpReply#error}).
  */
 final class HttpRouter implements HttpHandler {
     /** Methods that change state: they need the bearer token when one is set. */
     static final Set<String> STATE_CHANGING = Set.of("POST", "PUT", "PATCH", "DELETE");
 
-    private record Route(MetricsHttpServer.Endpoint endpoint, Executor executor) {
-    }
+    private record Route(MetricsHttpServer.Endpoint endpoint, Executor executor) {}
 
     private final Map<String, Map<String, Route>> routes = new ConcurrentHashMap<>();
     private volatile byte[] token;
 
     void add(String method, String path, MetricsHttpServer.Endpoint endpoint, Executor executor) {
-        Route previous = routes.computeIfAbsent(path, p -> new ConcurrentHashMap<>())
-                .putIfAbsent(method, new Route(endpoint, executor));
+        Route previous =
+                routes.computeIfAbsent(path, p -> new ConcurrentHashMap<>())
+                        .putIfAbsent(method, new Route(endpoint, executor));
         if (previous != null) {
             throw new IllegalArgumentException(method + " " + path + " is already routed");
         }
     }
 
     void requireToken(String bearerToken) {
-        token = bearerToken == null ? null : ("Bearer " + bearerToken).getBytes(StandardCharsets.UTF_8);
+        token =
+                bearerToken == null
+                        ? null
+                        : ("Bearer " + bearerToken).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -51,22 +54,43 @@ final class HttpRouter implements HttpHandler {
         String method = exchange.getRequestMethod();
         Map<String, Route> methods = routes.get(path);
         if (methods == null) {
-            send(exchange, HttpReply.error(404, "no resource at " + path + "; this server answers " + String.join(", ",
-                    endpoints())));
+            send(
+                    exchange,
+                    HttpReply.error(
+                            404,
+                            "no resource at "
+                                    + path
+                                    + "; this server answers "
+                                    + String.join(", ", endpoints())));
             return;
         }
         String allow = allow(methods);
-        Route route = methods.get(method.equals("HEAD") && !methods.containsKey("HEAD") ? "GET" : method);
+        Route route =
+                methods.get(method.equals("HEAD") && !methods.containsKey("HEAD") ? "GET" : method);
         if (method.equals("OPTIONS")) {
             send(exchange, HttpReply.empty(204).withHeader("Allow", allow));
         } else if (route == null) {
-            send(exchange, HttpReply.error(405, method + " " + path + " is not supported; use "
-                    + String.join(" or ", new TreeSet<>(methods.keySet())))
-                    .withHeader("Allow", allow));
+            send(
+                    exchange,
+                    HttpReply.error(
+                                    405,
+                                    method
+                                            + " "
+                                            + path
+                                            + " is not supported; use "
+                                            + String.join(" or ", new TreeSet<>(methods.keySet())))
+                            .withHeader("Allow", allow));
         } else if (STATE_CHANGING.contains(method) && !authorized(exchange)) {
-            send(exchange, HttpReply.error(401, method + " " + path + " needs the header 'Authorization: Bearer <token>'"
-                    + " with the runner's token (FLOWSCALE_RUNNER_TOKEN)").withHeader("WWW-Authenticate",
-                    "Bearer realm=\"flowscale-runner\""));
+            send(
+                    exchange,
+                    HttpReply.error(
+                                    401,
+                                    method
+                                            + " "
+                                            + path
+                                            + " needs the header 'Authorization: Bearer <token>'"
+                                            + " with the runner's token (FLOWSCALE_RUNNER_TOKEN)")
+                            .withHeader("WWW-Authenticate", "Bearer realm=\"flowscale-runner\""));
         } else {
             dispatch(exchange, route, method, path);
         }
@@ -89,7 +113,14 @@ final class HttpRouter implements HttpHandler {
         try {
             route.executor().execute(() -> send(exchange, answer(route, call)));
         } catch (RejectedExecutionException e) {
-            send(exchange, HttpReply.error(503, method + " " + path + ": too many control requests are waiting; retry"));
+            send(
+                    exchange,
+                    HttpReply.error(
+                            503,
+                            method
+                                    + " "
+                                    + path
+                                    + ": too many control requests are waiting; retry"));
         }
     }
 
@@ -110,7 +141,8 @@ final class HttpRouter implements HttpHandler {
             return true;
         }
         String given = exchange.getRequestHeaders().getFirst("Authorization");
-        return given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
+        return given != null
+                && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Most bytes of a refused body read and dropped before the 413 answer. */
@@ -118,8 +150,9 @@ final class HttpRouter implements HttpHandler {
 
     private static byte[] readBody(HttpExchange exchange) {
         String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-        if (declared != null && declared.trim().matches("\\d{1,18}") && Long.parseLong(declared.trim())
-                > MetricsHttpServer.MAX_BODY_BYTES) {
+        if (declared != null
+                && declared.trim().matches("\\d{1,18}")
+                && Long.parseLong(declared.trim()) > MetricsHttpServer.MAX_BODY_BYTES) {
             throw tooLarge(exchange);
         }
         try (InputStream in = exchange.getRequestBody()) {
@@ -129,8 +162,14 @@ final class HttpRouter implements HttpHandler {
             }
             return body;
         } catch (IOException e) {
-            throw new HttpReply.Refusal(400, "the body of " + exchange.getRequestMethod() + " "
-                    + exchange.getRequestURI().getPath() + " cannot be read: " + e.getMessage());
+            throw new HttpReply.Refusal(
+                    400,
+                    "the body of "
+                            + exchange.getRequestMethod()
+                            + " "
+                            + exchange.getRequestURI().getPath()
+                            + " cannot be read: "
+                            + e.getMessage());
         }
     }
 
@@ -152,8 +191,15 @@ final class HttpRouter implements HttpHandler {
     }
 
     private static HttpReply.Refusal tooLarge(HttpExchange exchange) {
-        return new HttpReply.Refusal(413, "the body of " + exchange.getRequestMethod() + " "
-                + exchange.getRequestURI().getPath() + " is over " + MetricsHttpServer.MAX_BODY_BYTES + " bytes");
+        return new HttpReply.Refusal(
+                413,
+                "the body of "
+                        + exchange.getRequestMethod()
+                        + " "
+                        + exchange.getRequestURI().getPath()
+                        + " is over "
+                        + MetricsHttpServer.MAX_BODY_BYTES
+                        + " bytes");
     }
 
     private static String allow(Map<String, Route> methods) {
@@ -168,7 +214,8 @@ final class HttpRouter implements HttpHandler {
     /** Writes {@code reply} and closes the exchange; HEAD gets the headers only. */
     static void send(HttpExchange exchange, HttpReply reply) {
         try (exchange) {
-            reply.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+            reply.headers()
+                    .forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
             if (reply.contentType() != null) {
                 exchange.getResponseHeaders().set("Content-Type", reply.contentType());
             }

@@ -5,19 +5,25 @@ import java.lang.invoke.VarHandle;
 import java.util.function.LongSupplier;
 
 /**
- * The DS2 counters of one operator instance. Its task thread is the only writer and updates it
- * once per batch or per change of phase, never per record. Every nanosecond of the instance's
- * life is in exactly one phase, so useful + waiting-for-input + backpressure = observed time.
- * Readers on other threads get a consistent {@link InstanceSnapshot} that includes the time
- * spent so far in the current phase. Writes are bracketed by a sequence number (a seqlock: odd
- * while a write is under way), so the writer never waits and pays no atomic instruction; a
- * reader retries when the number changed while it read. A keyed instance also counts its records
- * per key group ({@link KeyGroupCounter}); those counts are published at the end of each batch.
+ * The DS2 counters of one operator instance. Its task thread is the only writer and updates it once
+ * per batch or per change of phase, never per record. Every nanosecond of the instance's life is in
+ * exactly one phase, so useful + waiting-for-input + backpressure = observed time. Readers on other
+ * threads get a consistent {@link InstanceSnapshot} that includes the time spent so far in the
+ * current phase. Writes are bracketed by a sequence number (a seqlock: odd while a write is under
+ * way), so the writer never waits and pays no atomic instruction; a reader retries when the number
+ * changed while it read. A keyed instance also counts its records per key group ({@link
+ * KeyGroupCounter}); those counts are published at the end of each batch.
  */
 public final class InstanceCounterRecorder {
 
     /** Where the instance's time goes. */
-    public enum Phase { NOT_STARTED, USEFUL, WAIT_INPUT, BACKPRESSURE, FINISHED }
+    public enum Phase {
+        NOT_STARTED,
+        USEFUL,
+        WAIT_INPUT,
+        BACKPRESSURE,
+        FINISHED
+    }
 
     private static final VarHandle PENDING_IN;
     private static final VarHandle PENDING_OUT;
@@ -26,8 +32,10 @@ public final class InstanceCounterRecorder {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PENDING_IN = lookup.findVarHandle(InstanceCounterRecorder.class, "pendingIn", long.class);
-            PENDING_OUT = lookup.findVarHandle(InstanceCounterRecorder.class, "pendingOut", long.class);
+            PENDING_IN =
+                    lookup.findVarHandle(InstanceCounterRecorder.class, "pendingIn", long.class);
+            PENDING_OUT =
+                    lookup.findVarHandle(InstanceCounterRecorder.class, "pendingOut", long.class);
             SEQUENCE = lookup.findVarHandle(InstanceCounterRecorder.class, "sequence", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -37,11 +45,15 @@ public final class InstanceCounterRecorder {
     private final String operatorId;
     private final int instance;
     private final boolean source;
+
     /** Records handled in the batch under way; published per record with a cheap release store. */
     private long pendingIn;
+
     private long pendingOut;
+
     /** Even when the counters are consistent, odd while the task thread changes them. */
     private long sequence;
+
     private long startNanos;
     private long recordsIn;
     private long recordsOut;
@@ -52,11 +64,16 @@ public final class InstanceCounterRecorder {
     private Phase phase = Phase.NOT_STARTED;
     private volatile LongSupplier liveBacklog;
     private long phaseSince;
+
     /** First key group the instance owns; meaningful only with {@link #keyGroupCounter}. */
     private final int keyGroupFirst;
+
     /** Null for an instance that is not keyed. */
     private final KeyGroupCounter keyGroupCounter;
-    /** Published records per key group of the range, written inside a write like the other counters. */
+
+    /**
+     * Published records per key group of the range, written inside a write like the other counters.
+     */
     private final long[] keyGroupRecords;
 
     public InstanceCounterRecorder(String operatorId, int instance, boolean source) {
@@ -64,11 +81,11 @@ public final class InstanceCounterRecorder {
     }
 
     /**
-     * The counters of an instance that owns {@code keyGroupCount} key groups from
-     * {@code keyGroupFirst} on (a keyed operator's instance); 0 key groups: not keyed.
+     * The counters of an instance that owns {@code keyGroupCount} key groups from {@code
+     * keyGroupFirst} on (a keyed operator's instance); 0 key groups: not keyed.
      */
-    public InstanceCounterRecorder(String operatorId, int instance, boolean source, int keyGroupFirst,
-                                   int keyGroupCount) {
+    public InstanceCounterRecorder(
+            String operatorId, int instance, boolean source, int keyGroupFirst, int keyGroupCount) {
         this.operatorId = operatorId;
         this.instance = instance;
         this.source = source;
@@ -113,8 +130,8 @@ public final class InstanceCounterRecorder {
     }
 
     /**
-     * Adds a finished batch's records (and its per-key-group counts) and clears the pending
-     * counts, atomically for readers.
+     * Adds a finished batch's records (and its per-key-group counts) and clears the pending counts,
+     * atomically for readers.
      */
     public void addRecords(long in, long out) {
         beginWrite();
@@ -145,7 +162,10 @@ public final class InstanceCounterRecorder {
         SEQUENCE.setRelease(this, sequence + 1);
     }
 
-    /** A source's backlog read live at each snapshot, so it stays current while the source is blocked. */
+    /**
+     * A source's backlog read live at each snapshot, so it stays current while the source is
+     * blocked.
+     */
     public void liveBacklog(LongSupplier supplier) {
         this.liveBacklog = supplier;
     }
@@ -179,7 +199,9 @@ public final class InstanceCounterRecorder {
         }
     }
 
-    /** Whether no write began or ended since {@code before} was read (and none was under way then). */
+    /**
+     * Whether no write began or ended since {@code before} was read (and none was under way then).
+     */
     private boolean unchanged(long before) {
         VarHandle.loadLoadFence();
         return (before & 1) == 0 && before == (long) SEQUENCE.getOpaque(this);
@@ -190,14 +212,20 @@ public final class InstanceCounterRecorder {
         long since = phaseSince;
         long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
         long end = p == Phase.FINISHED ? since : now;
-        return new InstanceSnapshot(operatorId, instance, now,
+        return new InstanceSnapshot(
+                operatorId,
+                instance,
+                now,
                 p == Phase.NOT_STARTED ? 0 : Math.max(0, end - startNanos),
-                recordsIn + pending(source ? PENDING_OUT : PENDING_IN), recordsOut + pending(PENDING_OUT),
+                recordsIn + pending(source ? PENDING_OUT : PENDING_IN),
+                recordsOut + pending(PENDING_OUT),
                 usefulNanos + (p == Phase.USEFUL ? open : 0),
                 waitInputNanos + (p == Phase.WAIT_INPUT ? open : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
-                currentBacklog >= 0 ? currentBacklog : backlog, p == Phase.FINISHED,
-                keyGroupFirst, keyGroupRecords.clone());
+                currentBacklog >= 0 ? currentBacklog : backlog,
+                p == Phase.FINISHED,
+                keyGroupFirst,
+                keyGroupRecords.clone());
     }
 
     private long pending(VarHandle handle) {
@@ -210,7 +238,7 @@ public final class InstanceCounterRecorder {
             case USEFUL -> usefulNanos += elapsed;
             case WAIT_INPUT -> waitInputNanos += elapsed;
             case BACKPRESSURE -> backpressureNanos += elapsed;
-            default -> { }
+            default -> {}
         }
     }
 }

@@ -2,22 +2,53 @@ package dev.flowscale.engine.metrics;
 
 /**
  * Cumulative DS2 counters of one operator instance at one moment. {@code observedNanos} is the
- * instance's running time; useful + waitInput + backpressure equals it. For a source, records
- * in and records out both count the records it emitted. A keyed instance also has its records
- * per key group: {@code keyGroupRecords[i]} counts key group {@code keyGroupFirst + i} of the
- * range it owns (published per batch, so their sum trails {@code recordsIn} by at most the batch
- * under way); empty for an instance that is not keyed.
+ * instance's running time; useful + waitInput + backpressure equals it. For a source, records in
+ * and records out both count the records it emitted. A keyed instance also has its records per key
+ * group: {@code keyGroupRecords[i]} counts key group {@code keyGroupFirst + i} of the range it owns
+ * (published per batch, so their sum trails {@code recordsIn} by at most the batch under way);
+ * empty for an instance that is not keyed.
  */
-public record InstanceSnapshot(String operatorId, int instance, long timeNanos, long observedNanos,
-                               long recordsIn, long recordsOut, long usefulNanos, long waitInputNanos,
-                               long backpressureNanos, long backlog, boolean finished, int keyGroupFirst,
-                               long[] keyGroupRecords) {
+public record InstanceSnapshot(
+        String operatorId,
+        int instance,
+        long timeNanos,
+        long observedNanos,
+        long recordsIn,
+        long recordsOut,
+        long usefulNanos,
+        long waitInputNanos,
+        long backpressureNanos,
+        long backlog,
+        boolean finished,
+        int keyGroupFirst,
+        long[] keyGroupRecords) {
 
     /** Counters of an instance that does not count key groups. */
-    public InstanceSnapshot(String operatorId, int instance, long timeNanos, long observedNanos, long recordsIn,
-                            long recordsOut, long usefulNanos, long waitInputNanos, long backpressureNanos,
-                            long backlog, boolean finished) {
-        this(operatorId, instance, timeNanos, observedNanos, recordsIn, recordsOut, usefulNanos, waitInputNanos,
-                backpressureNanos, backlog, finished, 0, new long[0]);
+    public InstanceSnapshot(
+            String operatorId,
+            int instance,
+            long timeNanos,
+            long observedNanos,
+            long recordsIn,
+            long recordsOut,
+            long usefulNanos,
+            long waitInputNanos,
+            long backpressureNanos,
+            long backlog,
+            boolean finished) {
+        this(
+                operatorId,
+                instance,
+                timeNanos,
+                observedNanos,
+                recordsIn,
+                recordsOut,
+                usefulNanos,
+                waitInputNanos,
+                backpressureNanos,
+                backlog,
+                finished,
+                0,
+                new long[0]);
     }
 }

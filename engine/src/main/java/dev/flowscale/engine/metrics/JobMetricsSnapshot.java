@@ -7,12 +7,16 @@ import java.util.Map;
 
 /**
  * The counters of every instance of a running job at one moment, in topological order of the
- * operators. A controller polls two of these and calls {@link #ratesSince} for DS2's window.
- * {@code runId} changes whenever the job restarts (failure recovery, rescale): counters of a
- * new run start from zero.
+ * operators. A controller polls two of these and calls {@link #ratesSince} for DS2's window. {@code
+ * runId} changes whenever the job restarts (failure recovery, rescale): counters of a new run start
+ * from zero.
  */
-public record JobMetricsSnapshot(String jobName, long timeNanos, Map<String, Integer> parallelism,
-                                 List<InstanceSnapshot> instances, String runId) {
+public record JobMetricsSnapshot(
+        String jobName,
+        long timeNanos,
+        Map<String, Integer> parallelism,
+        List<InstanceSnapshot> instances,
+        String runId) {
 
     public List<InstanceSnapshot> instancesOf(String operatorId) {
         return instances.stream().filter(i -> i.operatorId().equals(operatorId)).toList();
@@ -27,8 +31,10 @@ public record JobMetricsSnapshot(String jobName, long timeNanos, Map<String, Int
         for (String op : parallelism.keySet()) {
             List<InstanceRates> rates = new ArrayList<>();
             for (InstanceSnapshot now : instancesOf(op)) {
-                InstanceSnapshot before = earlier == null || !earlier.runId().equals(runId) ? null
-                        : earlier.find(op, now.instance());
+                InstanceSnapshot before =
+                        earlier == null || !earlier.runId().equals(runId)
+                                ? null
+                                : earlier.find(op, now.instance());
                 rates.add(InstanceRates.between(before != null ? before : zero(now), now));
             }
             result.put(op, OperatorRates.of(op, rates));
@@ -46,6 +52,7 @@ public record JobMetricsSnapshot(String jobName, long timeNanos, Map<String, Int
     }
 
     private static InstanceSnapshot zero(InstanceSnapshot like) {
-        return new InstanceSnapshot(like.operatorId(), like.instance(), like.timeNanos(), 0, 0, 0, 0, 0, 0, 0, false);
+        return new InstanceSnapshot(
+                like.operatorId(), like.instance(), like.timeNanos(), 0, 0, 0, 0, 0, 0, 0, false);
     }
 }

@@ -16,15 +16,16 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Serves a Prometheus registry in the text exposition format at {@code GET /metrics} and
- * {@code GET /health} on a port (0 picks a free one), plus any routes added with
- * {@link #route}. Requests are served by a small pool, so a slow route never delays a probe;
- * routes that do long work pass their own executor. Unknown paths, methods and oversized
- * bodies get JSON errors (see {@link HttpRouter}).
+ * Serves a Prometheus registry in the text exposition format at {@code GET /metrics} and {@code GET
+ * /health} on a port (0 picks a free one), plus any routes added with {@link #route}. Requests are
+ * served by a small pool, so a slow route never delays a probe; routes that do long work pass their
+ * own executor. Unknown paths, methods and oversized bodies get JSON errors (see {@link
+ * HttpRouter}).
  */
 public final class MetricsHttpServer implements AutoCloseable {
     /** The largest request body any route accepts; larger ones are answered 413. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
+
     private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
     private static final int THREADS = 4;
 
@@ -51,22 +52,33 @@ public final class MetricsHttpServer implements AutoCloseable {
         try {
             http = HttpServer.create(new InetSocketAddress(host, port), 0);
         } catch (IOException | IllegalArgumentException e) {
-            throw new EngineException("metrics endpoint: cannot listen on " + host + ":" + port + " (" + e.getMessage()
-                    + "); choose another --metrics-port", e);
+            throw new EngineException(
+                    "metrics endpoint: cannot listen on "
+                            + host
+                            + ":"
+                            + port
+                            + " ("
+                            + e.getMessage()
+                            + "); choose another --metrics-port",
+                    e);
         }
         ExecutorService pool = Executors.newFixedThreadPool(THREADS, daemons("flowscale-http"));
         MetricsHttpServer server = new MetricsHttpServer(http, pool);
         http.createContext("/", server.router);
         http.setExecutor(pool);
-        server.route("GET", RunnerPaths.PROMETHEUS, call -> HttpReply.text(200, TEXT_FORMAT, registry.scrape()));
-        server.route("GET", RunnerPaths.HEALTH, call -> HttpReply.json(200, Map.of("status", "UP")));
+        server.route(
+                "GET",
+                RunnerPaths.PROMETHEUS,
+                call -> HttpReply.text(200, TEXT_FORMAT, registry.scrape()));
+        server.route(
+                "GET", RunnerPaths.HEALTH, call -> HttpReply.json(200, Map.of("status", "UP")));
         http.start();
         return server;
     }
 
     /**
-     * Serves {@code endpoint} for {@code method} at exactly {@code path}, on the server's pool.
-     * GET routes answer HEAD too. Register each method and path once.
+     * Serves {@code endpoint} for {@code method} at exactly {@code path}, on the server's pool. GET
+     * routes answer HEAD too. Register each method and path once.
      */
     public MetricsHttpServer route(String method, String path, Endpoint endpoint) {
         router.add(method, path, endpoint, null);
@@ -78,14 +90,15 @@ public final class MetricsHttpServer implements AutoCloseable {
      * thread meanwhile: for control work that may take long (a single-thread executor also
      * serializes it). A full executor is answered 503.
      */
-    public MetricsHttpServer route(String method, String path, Endpoint endpoint, Executor executor) {
+    public MetricsHttpServer route(
+            String method, String path, Endpoint endpoint, Executor executor) {
         router.add(method, path, endpoint, executor);
         return this;
     }
 
     /**
-     * From now on POST, PUT, PATCH and DELETE need {@code Authorization: Bearer <token>};
-     * null leaves them open. GET, HEAD and OPTIONS stay open (probes, scrapes, status).
+     * From now on POST, PUT, PATCH and DELETE need {@code Authorization: Bearer <token>}; null
+     * leaves them open. GET, HEAD and OPTIONS stay open (probes, scrapes, status).
      */
     public MetricsHttpServer requireBearerToken(String token) {
         router.requireToken(token);
@@ -97,7 +110,10 @@ public final class MetricsHttpServer implements AutoCloseable {
         return router.table();
     }
 
-    /** Also serves {@code handler} at {@code path} and below, outside the routing (e.g. a readiness probe). */
+    /**
+     * Also serves {@code handler} at {@code path} and below, outside the routing (e.g. a readiness
+     * probe).
+     */
     public MetricsHttpServer context(String path, HttpHandler handler) {
         server.createContext(path, handler);
         return this;

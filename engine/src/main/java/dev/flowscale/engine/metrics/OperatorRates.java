@@ -6,21 +6,36 @@ import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
 
 /**
- * An operator's DS2 rates over a window: the sums over its instances (DS2 aggregates true rates
- * by summing; an instance without a rate adds nothing, {@link Rate}), utilization and
- * backpressure averaged over the instances that have them, with the per-instance values kept
- * for skew analysis. A value no instance has is NaN.
+ * An operator's DS2 rates over a window: the sums over its instances (DS2 aggregates true rates by
+ * summing; an instance without a rate adds nothing, {@link Rate}), utilization and backpressure
+ * averaged over the instances that have them, with the per-instance values kept for skew analysis.
+ * A value no instance has is NaN.
  */
-public record OperatorRates(String operatorId, int parallelism, double trueProcessingRate, double trueOutputRate,
-                            double observedProcessingRate, double observedOutputRate, double utilization,
-                            double backpressureRatio, long backlog, List<InstanceRates> instances) {
+public record OperatorRates(
+        String operatorId,
+        int parallelism,
+        double trueProcessingRate,
+        double trueOutputRate,
+        double observedProcessingRate,
+        double observedOutputRate,
+        double utilization,
+        double backpressureRatio,
+        long backlog,
+        List<InstanceRates> instances) {
 
     public static OperatorRates of(String operatorId, List<InstanceRates> instances) {
         long backlog = instances.stream().mapToLong(InstanceRates::backlog).sum();
-        return new OperatorRates(operatorId, instances.size(), sum(instances, InstanceRates::trueProcessingRate),
-                sum(instances, InstanceRates::trueOutputRate), sum(instances, InstanceRates::observedProcessingRate),
-                sum(instances, InstanceRates::observedOutputRate), mean(instances, InstanceRates::utilization),
-                mean(instances, InstanceRates::backpressureRatio), backlog, List.copyOf(instances));
+        return new OperatorRates(
+                operatorId,
+                instances.size(),
+                sum(instances, InstanceRates::trueProcessingRate),
+                sum(instances, InstanceRates::trueOutputRate),
+                sum(instances, InstanceRates::observedProcessingRate),
+                sum(instances, InstanceRates::observedOutputRate),
+                mean(instances, InstanceRates::utilization),
+                mean(instances, InstanceRates::backpressureRatio),
+                backlog,
+                List.copyOf(instances));
     }
 
     private static double sum(List<InstanceRates> instances, ToDoubleFunction<InstanceRates> rate) {
@@ -31,7 +46,12 @@ public record OperatorRates(String operatorId, int parallelism, double trueProce
         return Rate.gauge(sum);
     }
 
-    private static double mean(List<InstanceRates> instances, ToDoubleFunction<InstanceRates> ratio) {
-        return instances.stream().mapToDouble(ratio).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+    private static double mean(
+            List<InstanceRates> instances, ToDoubleFunction<InstanceRates> ratio) {
+        return instances.stream()
+                .mapToDouble(ratio)
+                .filter(v -> !Double.isNaN(v))
+                .average()
+                .orElse(Double.NaN);
     }
 }

@@ -23,11 +23,11 @@ import java.util.concurrent.TimeoutException;
 /**
  * The job runner's control API (docs/runner-api.md): {@code POST /api/v1/savepoint} takes a
  * savepoint while the job keeps running, {@code POST /api/v1/stop-with-savepoint} stops the job
- * with one; both answer 200 {@code {"savepoint": "<dir>"}} and take an optional body
- * {@code {"timeoutSeconds": N}}. Control requests run one at a time on their own thread, so
- * probes and scrapes are never queued behind them. Stopping is idempotent: a stop that arrives
- * while another runs, or after it succeeded, answers the same savepoint. To add a control
- * endpoint, route it in {@link #serveOn} with {@link #executor()}.
+ * with one; both answer 200 {@code {"savepoint": "<dir>"}} and take an optional body {@code
+ * {"timeoutSeconds": N}}. Control requests run one at a time on their own thread, so probes and
+ * scrapes are never queued behind them. Stopping is idempotent: a stop that arrives while another
+ * runs, or after it succeeded, answers the same savepoint. To add a control endpoint, route it in
+ * {@link #serveOn} with {@link #executor()}.
  */
 public final class JobControlApi {
     /** Control requests that may wait behind the running one; more are answered 503. */
@@ -42,15 +42,23 @@ public final class JobControlApi {
 
     public JobControlApi(RunningJob job, Duration timeout) {
         if (job == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new EngineException("job control API needs a job and a timeout > 0; got " + job + ", " + timeout);
+            throw new EngineException(
+                    "job control API needs a job and a timeout > 0; got " + job + ", " + timeout);
         }
         this.job = job;
         this.timeout = timeout;
-        this.control = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
-            Thread t = new Thread(r, "flowscale-control");
-            t.setDaemon(true);
-            return t;
-        });
+        this.control =
+                new ThreadPoolExecutor(
+                        1,
+                        1,
+                        30,
+                        TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(QUEUE),
+                        r -> {
+                            Thread t = new Thread(r, "flowscale-control");
+                            t.setDaemon(true);
+                            return t;
+                        });
         control.allowCoreThreadTimeOut(true); // no idle thread is kept between control requests
     }
 
@@ -62,21 +70,23 @@ public final class JobControlApi {
     }
 
     /**
-     * The control thread: routes on it run one at a time. After each request it checks whether
-     * a stop has been answered (the router has sent the reply when the task returns).
+     * The control thread: routes on it run one at a time. After each request it checks whether a
+     * stop has been answered (the router has sent the reply when the task returns).
      */
     public Executor executor() {
-        return command -> control.execute(() -> {
-            command.run();
-            if (stopRequested && stoppedWith != null) {
-                stopAnswered.countDown();
-            }
-        });
+        return command ->
+                control.execute(
+                        () -> {
+                            command.run();
+                            if (stopRequested && stoppedWith != null) {
+                                stopAnswered.countDown();
+                            }
+                        });
     }
 
     /**
-     * Waits until the answer to a stop-with-savepoint request has been sent, so the runner can
-     * exit without cutting it off; returns at once when no stop was requested.
+     * Waits until the answer to a stop-with-savepoint request has been sent, so the runner can exit
+     * without cutting it off; returns at once when no stop was requested.
      */
     public boolean awaitStopAnswered(Duration wait) throws InterruptedException {
         return !stopRequested || stopAnswered.await(wait.toMillis(), TimeUnit.MILLISECONDS);
@@ -88,14 +98,24 @@ public final class JobControlApi {
         try {
             return saved(job.triggerSavepoint().get(limit.toMillis(), TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {
-            throw failed(call.path(), e.getCause() instanceof EngineException engine ? engine
-                    : new SnapshotException(String.valueOf(e.getCause()), e.getCause()));
+            throw failed(
+                    call.path(),
+                    e.getCause() instanceof EngineException engine
+                            ? engine
+                            : new SnapshotException(String.valueOf(e.getCause()), e.getCause()));
         } catch (TimeoutException e) {
-            throw new HttpReply.Refusal(504, call.path() + " of job '" + job.name() + "' did not complete within "
-                    + limit.toSeconds() + "s; the savepoint may still complete, retry with a larger timeoutSeconds");
+            throw new HttpReply.Refusal(
+                    504,
+                    call.path()
+                            + " of job '"
+                            + job.name()
+                            + "' did not complete within "
+                            + limit.toSeconds()
+                            + "s; the savepoint may still complete, retry with a larger timeoutSeconds");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HttpReply.Refusal(503, call.path() + " was interrupted: the runner is shutting down");
+            throw new HttpReply.Refusal(
+                    503, call.path() + " was interrupted: the runner is shutting down");
         }
     }
 
@@ -113,22 +133,33 @@ public final class JobControlApi {
             throw failed(call.path(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HttpReply.Refusal(503, call.path() + " was interrupted: the runner is shutting down");
+            throw new HttpReply.Refusal(
+                    503, call.path() + " was interrupted: the runner is shutting down");
         } finally {
             if (stoppedWith == null) {
-                stopRequested = false; // the stop failed: the job may still run, and a retry may stop it
+                stopRequested =
+                        false; // the stop failed: the job may still run, and a retry may stop it
             }
         }
     }
 
     private Duration limit(HttpCall call) {
-        Integer seconds = call.json(ControlRequest.class).map(ControlRequest::timeoutSeconds).orElse(null);
+        Integer seconds =
+                call.json(ControlRequest.class).map(ControlRequest::timeoutSeconds).orElse(null);
         if (seconds == null) {
             return timeout;
         }
         if (seconds < ControlRequest.MIN_TIMEOUT || seconds > ControlRequest.MAX_TIMEOUT) {
-            throw new HttpReply.Refusal(400, "the body of POST " + call.path() + " has timeoutSeconds " + seconds
-                    + "; use " + ControlRequest.MIN_TIMEOUT + ".." + ControlRequest.MAX_TIMEOUT);
+            throw new HttpReply.Refusal(
+                    400,
+                    "the body of POST "
+                            + call.path()
+                            + " has timeoutSeconds "
+                            + seconds
+                            + "; use "
+                            + ControlRequest.MIN_TIMEOUT
+                            + ".."
+                            + ControlRequest.MAX_TIMEOUT);
         }
         return Duration.ofSeconds(seconds);
     }
@@ -138,16 +169,26 @@ public final class JobControlApi {
         if (status == RunningJob.Status.RUNNING) {
             return;
         }
-        String retry = status == RunningJob.Status.RESCALING || status == RunningJob.Status.RESTARTING
-                ? "retry when GET " + RunnerPaths.JOB + " reports " + Readiness.RUNNING
-                : "it will not run again in this runner";
-        throw new HttpReply.Refusal(409, "job '" + job.name() + "' is " + status + "; " + path + " needs a running job, "
-                + retry);
+        String retry =
+                status == RunningJob.Status.RESCALING || status == RunningJob.Status.RESTARTING
+                        ? "retry when GET " + RunnerPaths.JOB + " reports " + Readiness.RUNNING
+                        : "it will not run again in this runner";
+        throw new HttpReply.Refusal(
+                409,
+                "job '"
+                        + job.name()
+                        + "' is "
+                        + status
+                        + "; "
+                        + path
+                        + " needs a running job, "
+                        + retry);
     }
 
     private HttpReply.Refusal failed(String path, EngineException e) {
-        return new HttpReply.Refusal(e instanceof SnapshotException ? 500 : 409, path + " of job '" + job.name()
-                + "' failed: " + e.getMessage());
+        return new HttpReply.Refusal(
+                e instanceof SnapshotException ? 500 : 409,
+                path + " of job '" + job.name() + "' failed: " + e.getMessage());
     }
 
     private static HttpReply saved(Path dir) {

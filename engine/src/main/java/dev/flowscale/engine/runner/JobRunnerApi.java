@@ -12,21 +12,19 @@ import java.time.Clock;
 import java.util.UUID;
 
 /**
- * The job runner's read-only JSON API (docs/runner-api.md): {@code GET /api/v1/job}
- * ({@link dev.flowscale.runner.api.JobView}), {@code GET /api/v1/metrics} ({@link
- * dev.flowscale.runner.api.MetricsView}) and {@code GET /api/v1/ready}
- * (200 while the job is RUNNING, 503 otherwise: a readiness probe). The run id joins a
- * random id per job handed to {@link #attach} with the engine's id of the current execution, so
- * it changes whenever counters start again at zero: a new job, a restart after a failure, a
- * rescale. Routed on a {@link MetricsHttpServer} by {@link #serveOn}, which answers unknown
- * paths and methods.
+ * The job runner's read-only JSON API (docs/runner-api.md): {@code GET /api/v1/job} ({@link
+ * dev.flowscale.runner.api.JobView}), {@code GET /api/v1/metrics} ({@link
+ * dev.flowscale.runner.api.MetricsView}) and {@code GET /api/v1/ready} (200 while the job is
+ * RUNNING, 503 otherwise: a readiness probe). The run id joins a random id per job handed to {@link
+ * #attach} with the engine's id of the current execution, so it changes whenever counters start
+ * again at zero: a new job, a restart after a failure, a rescale. Routed on a {@link
+ * MetricsHttpServer} by {@link #serveOn}, which answers unknown paths and methods.
  */
 public final class JobRunnerApi {
     private final Clock clock;
     private volatile Run current;
 
-    private record Run(RunningJob job, String id) {
-    }
+    private record Run(RunningJob job, String id) {}
 
     public JobRunnerApi(Clock clock) {
         if (clock == null) {
@@ -54,7 +52,9 @@ public final class JobRunnerApi {
     }
 
     private static HttpReply reply(Object body) {
-        return body instanceof ApiError e ? HttpReply.error(e.status(), e.error()) : HttpReply.json(200, body);
+        return body instanceof ApiError e
+                ? HttpReply.error(e.status(), e.error())
+                : HttpReply.json(200, body);
     }
 
     private Object body(String path) {
@@ -64,12 +64,15 @@ public final class JobRunnerApi {
         }
         if (path.equals(RunnerPaths.READY)) {
             RunningJob.Status status = run.job().status();
-            return status == RunningJob.Status.RUNNING ? Readiness.running()
-                    : new ApiError(503, "job '" + run.job().name() + "' is " + status + ", not RUNNING");
+            return status == RunningJob.Status.RUNNING
+                    ? Readiness.running()
+                    : new ApiError(
+                            503, "job '" + run.job().name() + "' is " + status + ", not RUNNING");
         }
         JobMetricsSnapshot snapshot = run.job().metrics();
         String runId = run.id() + "/" + snapshot.runId();
-        return path.equals(RunnerPaths.JOB) ? RunnerViews.job(run.job(), runId)
+        return path.equals(RunnerPaths.JOB)
+                ? RunnerViews.job(run.job(), runId)
                 : RunnerViews.metrics(snapshot, runId, clock.millis());
     }
 }

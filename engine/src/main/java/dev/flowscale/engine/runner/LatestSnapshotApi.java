@@ -1,9 +1,9 @@
 package dev.flowscale.engine.runner;
 
+import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.metrics.HttpCall;
 import dev.flowscale.engine.metrics.HttpReply;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
-import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.ApiError;
 import dev.flowscale.runner.api.RunnerPaths;
@@ -12,8 +12,8 @@ import java.nio.file.Path;
 
 /**
  * {@code GET /api/v1/snapshots/latest}: the newest complete snapshot of the job and the job's
- * status. A controller whose stop-with-savepoint reply was lost reads the savepoint of the
- * stopped runner here and restarts the job from it; 404 when the job has no snapshot yet.
+ * status. A controller whose stop-with-savepoint reply was lost reads the savepoint of the stopped
+ * runner here and restarts the job from it; 404 when the job has no snapshot yet.
  */
 public final class LatestSnapshotApi {
     private final RunningJob job;
@@ -34,8 +34,17 @@ public final class LatestSnapshotApi {
     HttpReply handle(HttpCall call) {
         Path latest = job.latestSnapshot();
         return latest == null
-                ? HttpReply.json(404, new ApiError(404, "job '" + job.name() + "' has no complete snapshot yet ("
-                        + job.status() + ")"))
-                : HttpReply.json(200, new SnapshotView(latest.toAbsolutePath().toString(), job.status().name()));
+                ? HttpReply.json(
+                        404,
+                        new ApiError(
+                                404,
+                                "job '"
+                                        + job.name()
+                                        + "' has no complete snapshot yet ("
+                                        + job.status()
+                                        + ")"))
+                : HttpReply.json(
+                        200,
+                        new SnapshotView(latest.toAbsolutePath().toString(), job.status().name()));
     }
 }

@@ -1,33 +1,33 @@
 package dev.flowscale.engine.runner;
 
-import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.metrics.HttpCall;
-import dev.flowscale.engine.metrics.HttpReply;
-import dev.flowscale.engine.metrics.MetricsHttpServer;
-import java.io.ByteArrayInputStream;
-import java.util.concurrent.Executor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.checkpoint.SnapshotException;
+import dev.flowscale.engine.metrics.HttpCall;
+import dev.flowscale.engine.metrics.HttpReply;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.ApiError;
 import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.runner.api.RunnerPaths;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /**
  * {@code POST /api/v1/rescale} with {@code {"parallelism": {"op": n, ...}}}: rescales the job
  * inside this runner process through the engine's own {@link RunningJob#rescale} (stop with a
- * savepoint, restore at the new parallelism, keyed state moved by key group) and answers 200 with
- * a {@link RescaleView}: the path taken ({@code in-place}), the savepoint and the downtime. Bad
- * input answers 400, a job that is not running (or already rescaling) 409, a failed rescale 500;
- * after a failure the engine runs the job again at its old parallelism from the same savepoint.
+ * savepoint, restore at the new parallelism, keyed state moved by key group) and answers 200 with a
+ * {@link RescaleView}: the path taken ({@code in-place}), the savepoint and the downtime. Bad input
+ * answers 400, a job that is not running (or already rescaling) 409, a failed rescale 500; after a
+ * failure the engine runs the job again at its old parallelism from the same savepoint.
  */
 public final class RescaleApi {
 
@@ -36,19 +36,27 @@ public final class RescaleApi {
     private final Duration timeout;
 
     private static RescaleView view(RescaleResult result) {
-        return new RescaleView(RescaleView.IN_PLACE, result.savepoint().toAbsolutePath().toString(), result.before(),
-                result.after(), result.downtime().toNanos() / 1e9);
+        return new RescaleView(
+                RescaleView.IN_PLACE,
+                result.savepoint().toAbsolutePath().toString(),
+                result.before(),
+                result.after(),
+                result.downtime().toNanos() / 1e9);
     }
 
     public RescaleApi(RunningJob job, Duration timeout) {
         if (job == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new EngineException("rescale API needs a job and a timeout > 0; got " + job + ", " + timeout);
+            throw new EngineException(
+                    "rescale API needs a job and a timeout > 0; got " + job + ", " + timeout);
         }
         this.job = job;
         this.timeout = timeout;
     }
 
-    /** Routes {@code POST /api/v1/rescale} on {@code control}, the runner's serialized control thread. */
+    /**
+     * Routes {@code POST /api/v1/rescale} on {@code control}, the runner's serialized control
+     * thread.
+     */
     public RescaleApi serveOn(MetricsHttpServer server, Executor control) {
         server.route("POST", RunnerPaths.RESCALE, this::handle, control);
         return this;
@@ -62,7 +70,9 @@ public final class RescaleApi {
             request = badRequest("the body could not be read (" + e.getMessage() + ")");
         }
         Object answer = request instanceof ApiError ? request : rescale(cast(request));
-        return answer instanceof ApiError error ? HttpReply.json(error.status(), error) : HttpReply.json(200, answer);
+        return answer instanceof ApiError error
+                ? HttpReply.json(error.status(), error)
+                : HttpReply.json(200, answer);
     }
 
     @SuppressWarnings("unchecked")
@@ -76,7 +86,8 @@ public final class RescaleApi {
         try {
             root = mapper.readTree(body.readAllBytes());
         } catch (IOException e) {
-            return badRequest("the body is not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+            return badRequest(
+                    "the body is not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
         JsonNode ops = root == null ? null : root.get("parallelism");
         if (ops == null || !ops.isObject() || ops.isEmpty()) {
@@ -84,8 +95,15 @@ public final class RescaleApi {
         }
         Map<String, Integer> parallelism = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> op : (Iterable<Map.Entry<String, JsonNode>>) ops::fields) {
-            if (!op.getValue().canConvertToInt() || !op.getValue().isIntegralNumber() || op.getValue().asInt() < 1) {
-                return badRequest("parallelism." + op.getKey() + " is " + op.getValue() + "; it must be an integer >= 1");
+            if (!op.getValue().canConvertToInt()
+                    || !op.getValue().isIntegralNumber()
+                    || op.getValue().asInt() < 1) {
+                return badRequest(
+                        "parallelism."
+                                + op.getKey()
+                                + " is "
+                                + op.getValue()
+                                + "; it must be an integer >= 1");
             }
             parallelism.put(op.getKey(), op.getValue().asInt());
         }
@@ -93,22 +111,39 @@ public final class RescaleApi {
     }
 
     private static ApiError badRequest(String what) {
-        return new ApiError(400, "POST " + RunnerPaths.RESCALE + ": " + what + "; send e.g. {\"parallelism\": {\"split\": 4}}");
+        return new ApiError(
+                400,
+                "POST "
+                        + RunnerPaths.RESCALE
+                        + ": "
+                        + what
+                        + "; send e.g. {\"parallelism\": {\"split\": 4}}");
     }
 
     private Object rescale(Map<String, Integer> parallelism) {
         if (job.status() != RunningJob.Status.RUNNING) {
-            return new ApiError(409, "job '" + job.name() + "' is " + job.status() + "; " + RunnerPaths.RESCALE
-                    + " needs a running job, retry when GET " + RunnerPaths.JOB + " reports RUNNING");
+            return new ApiError(
+                    409,
+                    "job '"
+                            + job.name()
+                            + "' is "
+                            + job.status()
+                            + "; "
+                            + RunnerPaths.RESCALE
+                            + " needs a running job, retry when GET "
+                            + RunnerPaths.JOB
+                            + " reports RUNNING");
         }
         try {
             return view(job.rescale(parallelism, timeout));
         } catch (SnapshotException e) {
-            return new ApiError(500, "rescale of job '" + job.name() + "' failed: " + e.getMessage());
+            return new ApiError(
+                    500, "rescale of job '" + job.name() + "' failed: " + e.getMessage());
         } catch (InvalidJobException e) {
             return new ApiError(400, e.getMessage());
         } catch (EngineException e) {
-            return new ApiError(e.getMessage().contains("already being") ? 409 : 500, e.getMessage());
+            return new ApiError(
+                    e.getMessage().contains("already being") ? 409 : 500, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ApiError(500, "rescale of job '" + job.name() + "' was interrupted; retry");

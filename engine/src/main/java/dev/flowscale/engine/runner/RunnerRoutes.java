@@ -7,14 +7,15 @@ import java.time.Duration;
 /** Every control route of the runner API (docs/runner-api.md), served for one job. */
 public final class RunnerRoutes {
 
-    private RunnerRoutes() {
-    }
+    private RunnerRoutes() {}
 
     /**
      * Routes savepoint, stop-with-savepoint and in-place rescale on one serialized control thread,
-     * and the latest snapshot beside the probes; returns the control API (to await a stop's answer).
+     * and the latest snapshot beside the probes; returns the control API (to await a stop's
+     * answer).
      */
-    public static JobControlApi serveControl(MetricsHttpServer server, RunningJob job, Duration timeout) {
+    public static JobControlApi serveControl(
+            MetricsHttpServer server, RunningJob job, Duration timeout) {
         JobControlApi control = new JobControlApi(job, timeout).serveOn(server);
         new RescaleApi(job, timeout).serveOn(server, control.executor());
         new LatestSnapshotApi(job).serveOn(server);

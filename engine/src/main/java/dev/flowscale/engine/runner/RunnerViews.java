@@ -8,31 +8,69 @@ import dev.flowscale.runner.api.JobView;
 import dev.flowscale.runner.api.MetricsView;
 import java.util.List;
 
-/** The engine's job and counters as the runner API's bodies ({@link JobView}, {@link MetricsView}). */
+/**
+ * The engine's job and counters as the runner API's bodies ({@link JobView}, {@link MetricsView}).
+ */
 public final class RunnerViews {
-    private RunnerViews() {
-    }
+    private RunnerViews() {}
 
-    /** The body of {@code GET /api/v1/job}: operators in topological order, edges, status, checkpoints. */
+    /**
+     * The body of {@code GET /api/v1/job}: operators in topological order, edges, status,
+     * checkpoints.
+     */
     public static JobView job(RunningJob job, String runId) {
         JobGraph graph = job.graph();
-        List<JobView.OperatorView> operators = graph.topologicalOrder().stream().map(graph::operator)
-                .map(op -> new JobView.OperatorView(op.id(), op.name(), op.kind().name(), op.parallelism())).toList();
-        List<JobView.EdgeView> edges = graph.edges().stream()
-                .map(e -> new JobView.EdgeView(e.from(), e.to(), e.partitioning().name())).toList();
-        return new JobView(graph.jobName(), runId, job.status().name(), graph.keyGroups(), operators, edges,
+        List<JobView.OperatorView> operators =
+                graph.topologicalOrder().stream()
+                        .map(graph::operator)
+                        .map(
+                                op ->
+                                        new JobView.OperatorView(
+                                                op.id(),
+                                                op.name(),
+                                                op.kind().name(),
+                                                op.parallelism()))
+                        .toList();
+        List<JobView.EdgeView> edges =
+                graph.edges().stream()
+                        .map(e -> new JobView.EdgeView(e.from(), e.to(), e.partitioning().name()))
+                        .toList();
+        return new JobView(
+                graph.jobName(),
+                runId,
+                job.status().name(),
+                graph.keyGroups(),
+                operators,
+                edges,
                 job.checkpointStatus());
     }
 
-    /** The body of {@code GET /api/v1/metrics}: the snapshot's counters, stamped {@code timeMillis}. */
+    /**
+     * The body of {@code GET /api/v1/metrics}: the snapshot's counters, stamped {@code timeMillis}.
+     */
     public static MetricsView metrics(JobMetricsSnapshot snapshot, String runId, long timeMillis) {
-        return new MetricsView(snapshot.jobName(), runId, timeMillis, snapshot.parallelism(),
+        return new MetricsView(
+                snapshot.jobName(),
+                runId,
+                timeMillis,
+                snapshot.parallelism(),
                 snapshot.instances().stream().map(RunnerViews::counts).toList());
     }
 
     private static MetricsView.InstanceCounts counts(InstanceSnapshot s) {
-        return new MetricsView.InstanceCounts(s.operatorId(), s.instance(), s.timeNanos(), s.observedNanos(),
-                s.recordsIn(), s.recordsOut(), s.usefulNanos(), s.waitInputNanos(), s.backpressureNanos(),
-                s.backlog(), s.finished(), s.keyGroupFirst(), s.keyGroupRecords());
+        return new MetricsView.InstanceCounts(
+                s.operatorId(),
+                s.instance(),
+                s.timeNanos(),
+                s.observedNanos(),
+                s.recordsIn(),
+                s.recordsOut(),
+                s.usefulNanos(),
+                s.waitInputNanos(),
+                s.backpressureNanos(),
+                s.backlog(),
+                s.finished(),
+                s.keyGroupFirst(),
+                s.keyGroupRecords());
     }
 }

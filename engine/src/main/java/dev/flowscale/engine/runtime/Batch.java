@@ -4,7 +4,11 @@ import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 
 /** A group of records, or a control event, handed from one instance to another. */
 final class Batch {
-    enum Kind { DATA, BARRIER, END_OF_STREAM }
+    enum Kind {
+        DATA,
+        BARRIER,
+        END_OF_STREAM
+    }
 
     static final Batch END_OF_STREAM = new Batch(Kind.END_OF_STREAM, null, 0);
 

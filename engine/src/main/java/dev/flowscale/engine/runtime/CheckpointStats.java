@@ -17,10 +17,10 @@ import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Counts a job's snapshot outcomes for its whole life (across restarts and rescales), logs one
- * line per failure, and exports {@code flowscale_checkpoints_completed_total},
- * {@code flowscale_checkpoints_failed_total}, {@code flowscale_checkpoints_consecutive_failures}
- * and {@code flowscale_checkpoint_last_completed_age_seconds} (NaN before the first).
+ * Counts a job's snapshot outcomes for its whole life (across restarts and rescales), logs one line
+ * per failure, and exports {@code flowscale_checkpoints_completed_total}, {@code
+ * flowscale_checkpoints_failed_total}, {@code flowscale_checkpoints_consecutive_failures} and
+ * {@code flowscale_checkpoint_last_completed_age_seconds} (NaN before the first).
  */
 final class CheckpointStats implements AutoCloseable {
     private final String job;
@@ -59,8 +59,13 @@ final class CheckpointStats implements AutoCloseable {
         }
         lastFailureAt = clock.instant();
         lastFailure = cause.getMessage();
-        log.accept(what + " of job '" + job + "' failed: " + lastFailure
-                + (periodic ? " (" + consecutiveFailures + " in a row)" : ""));
+        log.accept(
+                what
+                        + " of job '"
+                        + job
+                        + "' failed: "
+                        + lastFailure
+                        + (periodic ? " (" + consecutiveFailures + " in a row)" : ""));
         return consecutiveFailures;
     }
 
@@ -70,36 +75,58 @@ final class CheckpointStats implements AutoCloseable {
     }
 
     synchronized CheckpointStatus status() {
-        return new CheckpointStatus(completed, failed, consecutiveFailures, lastCompletedId,
+        return new CheckpointStatus(
+                completed,
+                failed,
+                consecutiveFailures,
+                lastCompletedId,
                 lastCompletedAt == null ? null : lastCompletedAt.toString(),
                 lastCompletedPath == null ? null : lastCompletedPath.toString(),
-                lastFailureAt == null ? null : lastFailureAt.toString(), lastFailure);
+                lastFailureAt == null ? null : lastFailureAt.toString(),
+                lastFailure);
     }
 
     private synchronized double ageSeconds() {
-        return lastCompletedAt == null ? Double.NaN
+        return lastCompletedAt == null
+                ? Double.NaN
                 : Duration.between(lastCompletedAt, clock.instant()).toNanos() / 1e9;
     }
 
     void bind(MeterRegistry to) {
         registry = to;
         Tags tags = Tags.of("job", job);
-        meters.add(counter(MetricName.CHECKPOINTS_COMPLETED, s -> s.status().completed()).tags(tags).register(to));
-        meters.add(counter(MetricName.CHECKPOINTS_FAILED, s -> s.status().failed()).tags(tags).register(to));
-        meters.add(gauge(MetricName.CHECKPOINTS_CONSECUTIVE_FAILURES, s -> s.status().consecutiveFailures())
-                .tags(tags).register(to));
-        meters.add(gauge(MetricName.CHECKPOINT_LAST_COMPLETED_AGE, CheckpointStats::ageSeconds).tags(tags)
-                .register(to));
+        meters.add(
+                counter(MetricName.CHECKPOINTS_COMPLETED, s -> s.status().completed())
+                        .tags(tags)
+                        .register(to));
+        meters.add(
+                counter(MetricName.CHECKPOINTS_FAILED, s -> s.status().failed())
+                        .tags(tags)
+                        .register(to));
+        meters.add(
+                gauge(
+                                MetricName.CHECKPOINTS_CONSECUTIVE_FAILURES,
+                                s -> s.status().consecutiveFailures())
+                        .tags(tags)
+                        .register(to));
+        meters.add(
+                gauge(MetricName.CHECKPOINT_LAST_COMPLETED_AGE, CheckpointStats::ageSeconds)
+                        .tags(tags)
+                        .register(to));
     }
 
-    private FunctionCounter.Builder<CheckpointStats> counter(MetricName name,
-                                                            ToDoubleFunction<CheckpointStats> read) {
-        return FunctionCounter.builder(name.micrometer(), this, read).baseUnit(name.unit())
+    private FunctionCounter.Builder<CheckpointStats> counter(
+            MetricName name, ToDoubleFunction<CheckpointStats> read) {
+        return FunctionCounter.builder(name.micrometer(), this, read)
+                .baseUnit(name.unit())
                 .description(name.description());
     }
 
-    private Gauge.Builder<CheckpointStats> gauge(MetricName name, ToDoubleFunction<CheckpointStats> read) {
-        return Gauge.builder(name.micrometer(), this, read).baseUnit(name.unit()).description(name.description());
+    private Gauge.Builder<CheckpointStats> gauge(
+            MetricName name, ToDoubleFunction<CheckpointStats> read) {
+        return Gauge.builder(name.micrometer(), this, read)
+                .baseUnit(name.unit())
+                .description(name.description());
     }
 
     @Override

@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Exposes a running job's DS2 counters as Micrometer meters named by {@link MetricName} with
- * {@code job}, {@code operator} and {@code instance} tags: cumulative counters read straight
- * from the instances, and rate gauges over a sliding window sampled in the background.
+ * Exposes a running job's DS2 counters as Micrometer meters named by {@link MetricName} with {@code
+ * job}, {@code operator} and {@code instance} tags: cumulative counters read straight from the
+ * instances, and rate gauges over a sliding window sampled in the background.
  */
 final class EngineMeters implements AutoCloseable {
     private final JobExecution job;
@@ -37,11 +37,14 @@ final class EngineMeters implements AutoCloseable {
     private EngineMeters(JobExecution job, MeterRegistry registry, Duration window) {
         this.job = job;
         this.registry = registry;
-        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "flowscale-" + job.graph().jobName() + "-rates");
-            t.setDaemon(true);
-            return t;
-        });
+        this.sampler =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t =
+                                    new Thread(r, "flowscale-" + job.graph().jobName() + "-rates");
+                            t.setDaemon(true);
+                            return t;
+                        });
         sampler.scheduleAtFixedRate(this::sample, 0, window.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -50,9 +53,25 @@ final class EngineMeters implements AutoCloseable {
         for (Task task : job.tasks()) {
             bound.bindInstance(task);
         }
-        job.graph().parallelism().forEach((op, p) -> bound.meters.add(Gauge.builder(
-                MetricName.OPERATOR_PARALLELISM.micrometer(), () -> p).tags(Tags.of("job", job.graph().jobName(),
-                "operator", op)).description(MetricName.OPERATOR_PARALLELISM.description()).register(registry)));
+        job.graph()
+                .parallelism()
+                .forEach(
+                        (op, p) ->
+                                bound.meters.add(
+                                        Gauge.builder(
+                                                        MetricName.OPERATOR_PARALLELISM
+                                                                .micrometer(),
+                                                        () -> p)
+                                                .tags(
+                                                        Tags.of(
+                                                                "job",
+                                                                job.graph().jobName(),
+                                                                "operator",
+                                                                op))
+                                                .description(
+                                                        MetricName.OPERATOR_PARALLELISM
+                                                                .description())
+                                                .register(registry)));
         return bound;
     }
 
@@ -64,8 +83,14 @@ final class EngineMeters implements AutoCloseable {
 
     private void bindInstance(Task task) {
         InstanceCounterRecorder m = task.metrics;
-        Tags tags = Tags.of("job", job.graph().jobName(), "operator", task.context.operatorId(),
-                "instance", Integer.toString(task.context.instanceIndex()));
+        Tags tags =
+                Tags.of(
+                        "job",
+                        job.graph().jobName(),
+                        "operator",
+                        task.context.operatorId(),
+                        "instance",
+                        Integer.toString(task.context.instanceIndex()));
         counter(MetricName.RECORDS_IN, tags, m, s -> s.recordsIn());
         counter(MetricName.RECORDS_OUT, tags, m, s -> s.recordsOut());
         counter(MetricName.USEFUL_TIME, tags, m, s -> s.usefulNanos() / 1e9);
@@ -73,29 +98,62 @@ final class EngineMeters implements AutoCloseable {
         counter(MetricName.BACKPRESSURE_TIME, tags, m, s -> s.backpressureNanos() / 1e9);
         counter(MetricName.OBSERVED_TIME, tags, m, s -> s.observedNanos() / 1e9);
         if (task instanceof SourceTask) {
-            meters.add(Gauge.builder(MetricName.SOURCE_BACKLOG.micrometer(), m,
-                            x -> x.snapshot(System.nanoTime()).backlog()).baseUnit(MetricName.SOURCE_BACKLOG.unit())
-                    .description(MetricName.SOURCE_BACKLOG.description()).tags(tags).register(registry));
+            meters.add(
+                    Gauge.builder(
+                                    MetricName.SOURCE_BACKLOG.micrometer(),
+                                    m,
+                                    x -> x.snapshot(System.nanoTime()).backlog())
+                            .baseUnit(MetricName.SOURCE_BACKLOG.unit())
+                            .description(MetricName.SOURCE_BACKLOG.description())
+                            .tags(tags)
+                            .register(registry));
         }
         String op = task.context.operatorId();
         int i = task.context.instanceIndex();
         rate(MetricName.TRUE_PROCESSING_RATE, tags, op, i, InstanceRates::trueProcessingRate);
         rate(MetricName.TRUE_OUTPUT_RATE, tags, op, i, InstanceRates::trueOutputRate);
-        rate(MetricName.OBSERVED_PROCESSING_RATE, tags, op, i, InstanceRates::observedProcessingRate);
+        rate(
+                MetricName.OBSERVED_PROCESSING_RATE,
+                tags,
+                op,
+                i,
+                InstanceRates::observedProcessingRate);
         rate(MetricName.OBSERVED_OUTPUT_RATE, tags, op, i, InstanceRates::observedOutputRate);
         rate(MetricName.UTILIZATION, tags, op, i, InstanceRates::utilization);
         rate(MetricName.BACKPRESSURE_RATIO, tags, op, i, InstanceRates::backpressureRatio);
     }
 
-    private void counter(MetricName name, Tags tags, InstanceCounterRecorder m, ToDoubleFunction<InstanceSnapshot> read) {
-        meters.add(FunctionCounter.builder(name.micrometer(), m, x -> read.applyAsDouble(x.snapshot(System.nanoTime())))
-                .baseUnit(name.unit()).description(name.description()).tags(tags).register(registry));
+    private void counter(
+            MetricName name,
+            Tags tags,
+            InstanceCounterRecorder m,
+            ToDoubleFunction<InstanceSnapshot> read) {
+        meters.add(
+                FunctionCounter.builder(
+                                name.micrometer(),
+                                m,
+                                x -> read.applyAsDouble(x.snapshot(System.nanoTime())))
+                        .baseUnit(name.unit())
+                        .description(name.description())
+                        .tags(tags)
+                        .register(registry));
     }
 
-    /** A gauge over the rate window; NaN while the instance has no rate in it (see {@link Rate}). */
-    private void rate(MetricName name, Tags tags, String op, int instance, ToDoubleFunction<InstanceRates> read) {
-        meters.add(Gauge.builder(name.micrometer(), () -> instanceRate(op, instance, read)).baseUnit(name.unit())
-                .description(name.description()).tags(tags).register(registry));
+    /**
+     * A gauge over the rate window; NaN while the instance has no rate in it (see {@link Rate}).
+     */
+    private void rate(
+            MetricName name,
+            Tags tags,
+            String op,
+            int instance,
+            ToDoubleFunction<InstanceRates> read) {
+        meters.add(
+                Gauge.builder(name.micrometer(), () -> instanceRate(op, instance, read))
+                        .baseUnit(name.unit())
+                        .description(name.description())
+                        .tags(tags)
+                        .register(registry));
     }
 
     private double instanceRate(String op, int instance, ToDoubleFunction<InstanceRates> read) {
@@ -103,8 +161,11 @@ final class EngineMeters implements AutoCloseable {
         if (r == null) {
             return Double.NaN;
         }
-        return r.instances().stream().filter(x -> x.instance() == instance).findFirst()
-                .map(read::applyAsDouble).orElse(Double.NaN);
+        return r.instances().stream()
+                .filter(x -> x.instance() == instance)
+                .findFirst()
+                .map(read::applyAsDouble)
+                .orElse(Double.NaN);
     }
 
     @Override

@@ -3,30 +3,31 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.RestoredState;
+import dev.flowscale.engine.graph.Edge;
+import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorKind;
+import dev.flowscale.engine.graph.OperatorNode;
+import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
-import dev.flowscale.engine.graph.Edge;
-import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.graph.OperatorNode;
-import dev.flowscale.engine.graph.Partitioning;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a job graph into connected tasks: an input gate per non-source instance with one
- * channel per upstream instance that feeds it, and a record writer per instance and outgoing
- * edge.
+ * Turns a job graph into connected tasks: an input gate per non-source instance with one channel
+ * per upstream instance that feeds it, and a record writer per instance and outgoing edge.
  */
 final class ExecutionPlan {
     private final JobGraph graph;
     private final RunSettings settings;
     private final Map<String, InputGate[]> gates = new HashMap<>();
+
     /** First channel index of each edge in its downstream gates. */
     private final Map<Edge, Integer> firstChannel = new HashMap<>();
+
     private final Map<String, Task[]> tasks = new HashMap<>();
 
     private ExecutionPlan(JobGraph graph, RunSettings settings) {
@@ -45,7 +46,8 @@ final class ExecutionPlan {
         for (String id : graph.topologicalOrder()) {
             Task[] instances = tasks.get(id);
             for (Task task : instances) {
-                task.connect(new TaskOutput(writersOf(id, task.context.instanceIndex(), task.clock)));
+                task.connect(
+                        new TaskOutput(writersOf(id, task.context.instanceIndex(), task.clock)));
                 all.add(task);
             }
         }
@@ -59,11 +61,16 @@ final class ExecutionPlan {
         int channels = 0;
         for (Edge edge : graph.inputsOf(node.id())) {
             firstChannel.put(edge, channels);
-            channels += edge.partitioning() == Partitioning.FORWARD ? 1 : graph.operator(edge.from()).parallelism();
+            channels +=
+                    edge.partitioning() == Partitioning.FORWARD
+                            ? 1
+                            : graph.operator(edge.from()).parallelism();
         }
         InputGate[] instances = new InputGate[node.parallelism()];
         for (int i = 0; i < instances.length; i++) {
-            instances[i] = new InputGate(channels, settings.config().channelCapacity(), settings.cancellation());
+            instances[i] =
+                    new InputGate(
+                            channels, settings.config().channelCapacity(), settings.cancellation());
         }
         gates.put(node.id(), instances);
     }
@@ -72,13 +79,23 @@ final class ExecutionPlan {
     private void createTasks(OperatorNode node) {
         Task[] instances = new Task[node.parallelism()];
         for (int i = 0; i < instances.length; i++) {
-            TaskContext context = new TaskContext(graph.jobName(), node.id(), i, node.parallelism(),
-                    graph.keyGroups());
+            TaskContext context =
+                    new TaskContext(
+                            graph.jobName(), node.id(), i, node.parallelism(), graph.keyGroups());
             TaskState state = state(node, i);
-            Task task = node.kind().isSource()
-                    ? new SourceTask(context, settings, state, (SourceFunction<Object>) node.function())
-                    : new OperatorTask(context, settings, state, gates.get(node.id())[i],
-                            OperatorLogics.create(graph, node, context, state));
+            Task task =
+                    node.kind().isSource()
+                            ? new SourceTask(
+                                    context,
+                                    settings,
+                                    state,
+                                    (SourceFunction<Object>) node.function())
+                            : new OperatorTask(
+                                    context,
+                                    settings,
+                                    state,
+                                    gates.get(node.id())[i],
+                                    OperatorLogics.create(graph, node, context, state));
             task.cost(node.cost().isNone() ? null : meter(node, task.clock));
             instances[i] = task;
         }
@@ -87,16 +104,25 @@ final class ExecutionPlan {
 
     /** A fresh instance's state, or what it owns of the snapshot being restored. */
     private TaskState state(OperatorNode node, int index) {
-        KeyedStateBackend keyed = node.kind() == OperatorKind.KEYED_PROCESS ? new KeyedStateBackend(node.id(),
-                graph.keyGroups(), KeyGroups.rangeFor(index, graph.keyGroups(), node.parallelism())) : null;
+        KeyedStateBackend keyed =
+                node.kind() == OperatorKind.KEYED_PROCESS
+                        ? new KeyedStateBackend(
+                                node.id(),
+                                graph.keyGroups(),
+                                KeyGroups.rangeFor(index, graph.keyGroups(), node.parallelism()))
+                        : null;
         OperatorStateStore operatorState = new OperatorStateStore(node.id());
-        RestoredState.InstanceRestore restore = settings.restored() == null ? null
-                : settings.restored().instance(node.id(), index);
+        RestoredState.InstanceRestore restore =
+                settings.restored() == null ? null : settings.restored().instance(node.id(), index);
         if (restore == null) {
             return new TaskState(keyed, operatorState, null, null);
         }
-        restore.operatorLists().forEach((name, list) -> operatorState.restore(name, list.mode(), list.elements()));
-        return new TaskState(keyed, operatorState, node.kind().isSource() ? restore.splits() : null,
+        restore.operatorLists()
+                .forEach((name, list) -> operatorState.restore(name, list.mode(), list.elements()));
+        return new TaskState(
+                keyed,
+                operatorState,
+                node.kind().isSource() ? restore.splits() : null,
                 restore.keyGroupBlocks());
     }
 
@@ -124,7 +150,13 @@ final class ExecutionPlan {
         for (int j = 0; j < targets.length; j++) {
             channels[j] = forward ? base : base + instance;
         }
-        return new RecordWriter(edge.partitioning(), edge.keySelector(), graph.keyGroups(), targets, channels,
-                settings.config().batchSize(), clock);
+        return new RecordWriter(
+                edge.partitioning(),
+                edge.keySelector(),
+                graph.keyGroups(),
+                targets,
+                channels,
+                settings.config().batchSize(),
+                clock);
     }
 }

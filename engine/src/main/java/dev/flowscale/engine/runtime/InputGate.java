@@ -7,9 +7,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The input side of one operator instance: one bounded channel per upstream instance. A
- * producer that finds its channel full blocks (backpressure) and its time counts as such; the
- * consumer takes batches round robin over the channels. Locking is per batch, not per record.
+ * The input side of one operator instance: one bounded channel per upstream instance. A producer
+ * that finds its channel full blocks (backpressure) and its time counts as such; the consumer takes
+ * batches round robin over the channels. Locking is per batch, not per record.
  */
 final class InputGate {
     private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
@@ -19,19 +19,23 @@ final class InputGate {
     private final ArrayDeque<Batch>[] queues;
     private final Condition[] notFull;
     private final int capacity;
+
     /**
-     * Records a channel may hold (buffer debloating); a batch always fits in an empty channel.
-     * It starts small, because nothing is known of the consumer's speed yet, and the consumer
-     * raises it within a fraction of a second once it has measured itself.
+     * Records a channel may hold (buffer debloating); a batch always fits in an empty channel. It
+     * starts small, because nothing is known of the consumer's speed yet, and the consumer raises
+     * it within a fraction of a second once it has measured itself.
      */
     private volatile int recordLimit = INITIAL_RECORD_LIMIT;
+
     static final int INITIAL_RECORD_LIMIT = 32;
     private final int[] queuedRecords;
     private final Cancellation cancellation;
     private final boolean[] blocked;
     private int next;
+
     /** Batches queued in channels that are not blocked: what the consumer can take now. */
     private int available;
+
     private int lastChannel = -1;
 
     @SuppressWarnings("unchecked")
@@ -76,9 +80,9 @@ final class InputGate {
     }
 
     /**
-     * Limits how many records each channel may hold so that in-flight data stays a short time
-     * of the consumer's work: checkpoint barriers (and a rescale's savepoint) then pass quickly
-     * even under backpressure. Producers also size their batches by it.
+     * Limits how many records each channel may hold so that in-flight data stays a short time of
+     * the consumer's work: checkpoint barriers (and a rescale's savepoint) then pass quickly even
+     * under backpressure. Producers also size their batches by it.
      */
     void limitRecords(int perChannel) {
         recordLimit = Math.max(1, perChannel);
@@ -96,7 +100,8 @@ final class InputGate {
         return recordLimit;
     }
 
-    private void awaitRoom(int channel, int records, PhaseClock producer) throws InterruptedException {
+    private void awaitRoom(int channel, int records, PhaseClock producer)
+            throws InterruptedException {
         Phase before = producer.current();
         producer.enter(Phase.BACKPRESSURE);
         try {
@@ -172,8 +177,8 @@ final class InputGate {
     }
 
     /**
-     * Holds a channel back (it delivered a checkpoint barrier the other channels have not):
-     * its batches stay queued, and once it is full its producer blocks, so memory stays bounded.
+     * Holds a channel back (it delivered a checkpoint barrier the other channels have not): its
+     * batches stay queued, and once it is full its producer blocks, so memory stays bounded.
      */
     void block(int channel) {
         lock.lock();
@@ -233,6 +238,7 @@ final class InputGate {
                 return batch;
             }
         }
-        throw new IllegalStateException("available count " + available + " but every open channel is empty");
+        throw new IllegalStateException(
+                "available count " + available + " but every open channel is empty");
     }
 }

@@ -6,77 +6,180 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * How a job runs: batch and channel sizes (which bound memory under backpressure), flush
- * timing, whether instrumentation is on, and where meters go.
+ * How a job runs: batch and channel sizes (which bound memory under backpressure), flush timing,
+ * whether instrumentation is on, and where meters go.
  *
- * @param batchSize        records per batch handed between instances
- * @param channelCapacity  batches a channel holds before its producer blocks
- * @param flushInterval    longest time a partly filled batch waits in a busy operator
- * @param idleFlush        how long an operator whose input ran dry waits for more before flushing
- * @param instrumented     false turns off the DS2 counters (to measure their overhead)
- * @param rateWindow       window of the rate gauges exported to the meter registry
- * @param meterRegistry    where the job's meters are registered; null for none
- * @param checkpointing    snapshot storage and interval; null turns checkpoints and savepoints off
- * @param restart          what to do when a task fails
- * @param clock            the wall clock of snapshot times and checkpoint statistics; null for UTC system time
+ * @param batchSize records per batch handed between instances
+ * @param channelCapacity batches a channel holds before its producer blocks
+ * @param flushInterval longest time a partly filled batch waits in a busy operator
+ * @param idleFlush how long an operator whose input ran dry waits for more before flushing
+ * @param instrumented false turns off the DS2 counters (to measure their overhead)
+ * @param rateWindow window of the rate gauges exported to the meter registry
+ * @param meterRegistry where the job's meters are registered; null for none
+ * @param checkpointing snapshot storage and interval; null turns checkpoints and savepoints off
+ * @param restart what to do when a task fails
+ * @param clock the wall clock of snapshot times and checkpoint statistics; null for UTC system time
  */
-public record JobConfig(int batchSize, int channelCapacity, Duration flushInterval, Duration idleFlush,
-                        boolean instrumented, Duration rateWindow, MeterRegistry meterRegistry,
-                        CheckpointConfig checkpointing, RestartStrategy restart, Clock clock) {
+public record JobConfig(
+        int batchSize,
+        int channelCapacity,
+        Duration flushInterval,
+        Duration idleFlush,
+        boolean instrumented,
+        Duration rateWindow,
+        MeterRegistry meterRegistry,
+        CheckpointConfig checkpointing,
+        RestartStrategy restart,
+        Clock clock) {
 
     public JobConfig {
         check(batchSize >= 1 && batchSize <= 65_536, "batchSize", batchSize, "use 1..65536");
         check(channelCapacity >= 1, "channelCapacity", channelCapacity, "use at least 1");
-        check(!flushInterval.isNegative() && !flushInterval.isZero(), "flushInterval", flushInterval, "use > 0");
+        check(
+                !flushInterval.isNegative() && !flushInterval.isZero(),
+                "flushInterval",
+                flushInterval,
+                "use > 0");
         check(!idleFlush.isNegative(), "idleFlush", idleFlush, "use >= 0");
-        check(!rateWindow.isNegative() && !rateWindow.isZero(), "rateWindow", rateWindow, "use > 0");
+        check(
+                !rateWindow.isNegative() && !rateWindow.isZero(),
+                "rateWindow",
+                rateWindow,
+                "use > 0");
         restart = restart == null ? RestartStrategy.none() : restart;
         clock = clock == null ? Clock.systemUTC() : clock;
     }
 
     public static JobConfig defaults() {
-        return new JobConfig(512, 4, Duration.ofMillis(50), Duration.ofNanos(200_000), true,
-                Duration.ofSeconds(2), null, null, RestartStrategy.none(), Clock.systemUTC());
+        return new JobConfig(
+                512,
+                4,
+                Duration.ofMillis(50),
+                Duration.ofNanos(200_000),
+                true,
+                Duration.ofSeconds(2),
+                null,
+                null,
+                RestartStrategy.none(),
+                Clock.systemUTC());
     }
 
     public JobConfig withBatchSize(int size) {
-        return new JobConfig(size, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart, clock);
+        return new JobConfig(
+                size,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                restart,
+                clock);
     }
 
     public JobConfig withChannelCapacity(int batches) {
-        return new JobConfig(batchSize, batches, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry, checkpointing, restart, clock);
+        return new JobConfig(
+                batchSize,
+                batches,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                restart,
+                clock);
     }
 
     public JobConfig withInstrumentation(boolean on) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, on, rateWindow, meterRegistry, checkpointing, restart, clock);
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                on,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                restart,
+                clock);
     }
 
     public JobConfig withMeterRegistry(MeterRegistry registry) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, registry, checkpointing, restart, clock);
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                registry,
+                checkpointing,
+                restart,
+                clock);
     }
 
     public JobConfig withRateWindow(Duration window) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, window, meterRegistry, checkpointing, restart, clock);
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                window,
+                meterRegistry,
+                checkpointing,
+                restart,
+                clock);
     }
 
     public JobConfig withCheckpointing(CheckpointConfig config) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
-                config, restart, clock);
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                config,
+                restart,
+                clock);
     }
 
     public JobConfig withRestartStrategy(RestartStrategy strategy) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
-                checkpointing, strategy, clock);
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                strategy,
+                clock);
     }
 
     public JobConfig withClock(Clock newClock) {
-        return new JobConfig(batchSize, channelCapacity, flushInterval, idleFlush, instrumented, rateWindow, meterRegistry,
-                checkpointing, restart, newClock);
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                restart,
+                newClock);
     }
 
     private static void check(boolean ok, String field, Object value, String fix) {
         if (!ok) {
-            throw new InvalidJobException("job config: " + field + " " + value + " is invalid; " + fix);
+            throw new InvalidJobException(
+                    "job config: " + field + " " + value + " is invalid; " + fix);
         }
     }
 }

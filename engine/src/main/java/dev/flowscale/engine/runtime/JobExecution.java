@@ -16,8 +16,8 @@ import java.util.function.Consumer;
 
 /**
  * One run of a job graph: a thread per operator instance, from start (fresh or restored) until
- * every task has ended. A failing task cancels the others. {@link RunningJob} supervises
- * executions across failures and rescales.
+ * every task has ended. A failing task cancels the others. {@link RunningJob} supervises executions
+ * across failures and rescales.
  */
 final class JobExecution {
     private final JobGraph graph;
@@ -32,13 +32,21 @@ final class JobExecution {
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
 
-    JobExecution(JobGraph graph, JobConfig config, String runId, SnapshotSink snapshots, RestoredState restored,
-                 Consumer<JobExecution> onEnd) {
+    JobExecution(
+            JobGraph graph,
+            JobConfig config,
+            String runId,
+            SnapshotSink snapshots,
+            RestoredState restored,
+            Consumer<JobExecution> onEnd) {
         this.graph = graph;
         this.runId = runId;
         this.onEnd = onEnd;
-        tasks.addAll(ExecutionPlan.build(graph, new RunSettings(config, cancellation, this::taskFailed, snapshots,
-                restored)));
+        tasks.addAll(
+                ExecutionPlan.build(
+                        graph,
+                        new RunSettings(
+                                config, cancellation, this::taskFailed, snapshots, restored)));
         this.done = new CountDownLatch(tasks.size());
         this.opened = new CountDownLatch(tasks.size());
         this.running.set(tasks.size());
@@ -52,8 +60,15 @@ final class JobExecution {
 
     void start() {
         for (Task task : tasks) {
-            threads.add(new Thread(() -> runTask(task), "flowscale-" + graph.jobName() + "-"
-                    + task.context.operatorId() + "-" + task.context.instanceIndex()));
+            threads.add(
+                    new Thread(
+                            () -> runTask(task),
+                            "flowscale-"
+                                    + graph.jobName()
+                                    + "-"
+                                    + task.context.operatorId()
+                                    + "-"
+                                    + task.context.instanceIndex()));
         }
         threads.forEach(Thread::start);
     }
@@ -71,14 +86,19 @@ final class JobExecution {
     }
 
     private void taskFailed(TaskContext task, Throwable cause) {
-        JobFailedException failed = new JobFailedException("job '" + graph.jobName() + "': " + task.describe()
-                + " failed: " + cause, cause);
+        JobFailedException failed =
+                new JobFailedException(
+                        "job '" + graph.jobName() + "': " + task.describe() + " failed: " + cause,
+                        cause);
         if (failure.compareAndSet(null, failed)) {
             cancelAll();
         }
     }
 
-    /** Fails this run from outside its tasks (e.g. too many failed checkpoints): every task is cancelled. */
+    /**
+     * Fails this run from outside its tasks (e.g. too many failed checkpoints): every task is
+     * cancelled.
+     */
     void fail(JobFailedException cause) {
         if (failure.compareAndSet(null, cause)) {
             cancelAll();
@@ -120,20 +140,26 @@ final class JobExecution {
     }
 
     void triggerSources(CheckpointBarrier barrier) {
-        tasks.stream().filter(t -> t instanceof SourceTask).forEach(t -> ((SourceTask) t).triggerBarrier(barrier));
+        tasks.stream()
+                .filter(t -> t instanceof SourceTask)
+                .forEach(t -> ((SourceTask) t).triggerBarrier(barrier));
     }
 
     JobMetricsSnapshot metrics() {
         long now = System.nanoTime();
         List<InstanceSnapshot> instances = new ArrayList<>(tasks.size());
         for (String op : graph.topologicalOrder()) {
-            tasks.stream().filter(t -> t.context.operatorId().equals(op)).forEach(t -> instances.add(t.metrics.snapshot(now)));
+            tasks.stream()
+                    .filter(t -> t.context.operatorId().equals(op))
+                    .forEach(t -> instances.add(t.metrics.snapshot(now)));
         }
         return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances, runId);
     }
 
     void stopSources() {
-        tasks.stream().filter(t -> t instanceof SourceTask).forEach(t -> ((SourceTask) t).requestStop());
+        tasks.stream()
+                .filter(t -> t instanceof SourceTask)
+                .forEach(t -> ((SourceTask) t).requestStop());
     }
 
     void cancel() {
@@ -152,10 +178,16 @@ final class JobExecution {
     }
 
     int queuedBatches() {
-        return tasks.stream().filter(t -> t instanceof OperatorTask).mapToInt(t -> ((OperatorTask) t).queuedBatches()).sum();
+        return tasks.stream()
+                .filter(t -> t instanceof OperatorTask)
+                .mapToInt(t -> ((OperatorTask) t).queuedBatches())
+                .sum();
     }
 
     long queuedRecords() {
-        return tasks.stream().filter(t -> t instanceof OperatorTask).mapToLong(t -> ((OperatorTask) t).queuedRecords()).sum();
+        return tasks.stream()
+                .filter(t -> t instanceof OperatorTask)
+                .mapToLong(t -> ((OperatorTask) t).queuedRecords())
+                .sum();
     }
 }

@@ -15,9 +15,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * A job's snapshot storage for the life of its runner: owned exclusively (lock and epoch),
- * checked writable at start, with snapshot ids that continue after the highest one stored and
- * statistics that survive restarts and rescales.
+ * A job's snapshot storage for the life of its runner: owned exclusively (lock and epoch), checked
+ * writable at start, with snapshot ids that continue after the highest one stored and statistics
+ * that survive restarts and rescales.
  */
 final class JobStorage implements AutoCloseable {
     private final CheckpointConfig config;
@@ -27,7 +27,8 @@ final class JobStorage implements AutoCloseable {
     private final AtomicLong ids;
     private final Clock clock;
 
-    private JobStorage(CheckpointConfig config, StorageOwner owner, CheckpointStats stats, Clock clock) {
+    private JobStorage(
+            CheckpointConfig config, StorageOwner owner, CheckpointStats stats, Clock clock) {
         this.config = config;
         this.storage = new CheckpointStorage(config.storage());
         this.owner = owner;
@@ -40,8 +41,12 @@ final class JobStorage implements AutoCloseable {
      * Takes the storage of {@code job}: locks it (refused if another runner holds it), increments
      * its epoch and checks that snapshots can be written there.
      */
-    static JobStorage open(CheckpointConfig config, String job, Clock clock, MeterRegistry registry,
-                           Consumer<String> log) {
+    static JobStorage open(
+            CheckpointConfig config,
+            String job,
+            Clock clock,
+            MeterRegistry registry,
+            Consumer<String> log) {
         StorageOwner owner = StorageOwner.acquire(config.storage(), job, clock);
         try {
             new CheckpointStorage(config.storage()).checkWritable();
@@ -56,12 +61,22 @@ final class JobStorage implements AutoCloseable {
         return new JobStorage(config, owner, stats, clock);
     }
 
-    CheckpointCoordinator coordinator(JobGraph graph, Consumer<CheckpointBarrier> sources,
-                                      ScheduledExecutorService timer, Supplier<Set<Path>> pinned) {
-        CheckpointCoordinator.Settings settings = new CheckpointCoordinator.Settings(storage, owner,
-                config.timeout(), config.retained(), pinned, clock);
-        return new CheckpointCoordinator(graph.jobName(), graph.keyGroups(), graph.parallelism(), settings, ids,
-                sources, timer);
+    CheckpointCoordinator coordinator(
+            JobGraph graph,
+            Consumer<CheckpointBarrier> sources,
+            ScheduledExecutorService timer,
+            Supplier<Set<Path>> pinned) {
+        CheckpointCoordinator.Settings settings =
+                new CheckpointCoordinator.Settings(
+                        storage, owner, config.timeout(), config.retained(), pinned, clock);
+        return new CheckpointCoordinator(
+                graph.jobName(),
+                graph.keyGroups(),
+                graph.parallelism(),
+                settings,
+                ids,
+                sources,
+                timer);
     }
 
     CheckpointStorage storage() {

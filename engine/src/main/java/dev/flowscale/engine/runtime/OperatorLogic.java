@@ -4,11 +4,9 @@ import dev.flowscale.engine.api.Collector;
 
 /** What one instance of a non-source operator does with each record. */
 interface OperatorLogic {
-    default void open() throws Exception {
-    }
+    default void open() throws Exception {}
 
     void process(Object record, Collector<Object> out) throws Exception;
 
-    default void close() throws Exception {
-    }
+    default void close() throws Exception {}
 }

@@ -17,28 +17,35 @@ import java.util.function.Supplier;
 
 /** Builds the per-instance logic of each operator kind from its node. */
 final class OperatorLogics {
-    private OperatorLogics() {
-    }
+    private OperatorLogics() {}
 
     @SuppressWarnings("unchecked")
-    static OperatorLogic create(JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
+    static OperatorLogic create(
+            JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
         Object fn = node.function();
         return switch (node.kind()) {
-            case MAP -> (record, out) -> out.collect(((MapFunction<Object, Object>) fn).map(record));
-            case FLAT_MAP -> (record, out) -> ((FlatMapFunction<Object, Object>) fn).flatMap(record, out);
-            case FILTER -> (record, out) -> {
-                if (((FilterFunction<Object>) fn).filter(record)) {
-                    out.collect(record);
-                }
-            };
+            case MAP ->
+                    (record, out) -> out.collect(((MapFunction<Object, Object>) fn).map(record));
+            case FLAT_MAP ->
+                    (record, out) -> ((FlatMapFunction<Object, Object>) fn).flatMap(record, out);
+            case FILTER ->
+                    (record, out) -> {
+                        if (((FilterFunction<Object>) fn).filter(record)) {
+                            out.collect(record);
+                        }
+                    };
             case SINK -> (record, out) -> ((SinkFunction<Object>) fn).invoke(record);
-            case PROCESS -> process(((Supplier<ProcessFunction<Object, Object>>) fn).get(), context.user(state));
+            case PROCESS ->
+                    process(
+                            ((Supplier<ProcessFunction<Object, Object>>) fn).get(),
+                            context.user(state));
             case KEYED_PROCESS -> keyed(graph, node, context, state);
             case SOURCE -> throw new IllegalArgumentException(node + " is a source");
         };
     }
 
-    private static OperatorLogic process(ProcessFunction<Object, Object> function, TaskContext.UserContext context) {
+    private static OperatorLogic process(
+            ProcessFunction<Object, Object> function, TaskContext.UserContext context) {
         return new OperatorLogic() {
             @Override
             public void open() throws Exception {
@@ -58,9 +65,10 @@ final class OperatorLogics {
     }
 
     @SuppressWarnings("unchecked")
-    private static OperatorLogic keyed(JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
-        KeySelector<Object, Object> selector = graph.inputsOf(node.id()).stream().map(Edge::keySelector)
-                .findFirst().orElseThrow();
+    private static OperatorLogic keyed(
+            JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
+        KeySelector<Object, Object> selector =
+                graph.inputsOf(node.id()).stream().map(Edge::keySelector).findFirst().orElseThrow();
         KeyedProcessFunction<Object, Object, Object> fn =
                 ((Supplier<KeyedProcessFunction<Object, Object, Object>>) node.function()).get();
         return new KeyedLogic(fn, selector, state.keyed(), context.user(state));
@@ -72,11 +80,15 @@ final class OperatorLogics {
         private final KeySelector<Object, Object> selector;
         private final KeyedStateBackend backend;
         private final TaskContext.UserContext context;
+
         /** Counts each record's key group; null when the job is not instrumented. */
         private KeyGroupCounter keyGroups;
 
-        KeyedLogic(KeyedProcessFunction<Object, Object, Object> function, KeySelector<Object, Object> selector,
-                   KeyedStateBackend backend, TaskContext.UserContext context) {
+        KeyedLogic(
+                KeyedProcessFunction<Object, Object, Object> function,
+                KeySelector<Object, Object> selector,
+                KeyedStateBackend backend,
+                TaskContext.UserContext context) {
             this.function = function;
             this.selector = selector;
             this.backend = backend;
@@ -97,7 +109,9 @@ final class OperatorLogics {
             function.processElement(record, this, out);
         }
 
-        /** Counts every record this instance processes per key group; called before the task runs. */
+        /**
+         * Counts every record this instance processes per key group; called before the task runs.
+         */
         void countKeyGroups(KeyGroupCounter counter) {
             this.keyGroups = counter;
         }

@@ -5,9 +5,9 @@ import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 
 /**
- * Runs a non-source operator instance: takes batches from its input gate, calls the operator
- * for each record and pays the synthetic cost. Useful time is everything but waiting for input
- * and waiting for room downstream, counted by phase changes rather than per record.
+ * Runs a non-source operator instance: takes batches from its input gate, calls the operator for
+ * each record and pays the synthetic cost. Useful time is everything but waiting for input and
+ * waiting for room downstream, counted by phase changes rather than per record.
  */
 final class OperatorTask extends Task {
     private final InputGate gate;
@@ -23,7 +23,12 @@ final class OperatorTask extends Task {
     private int barriersSeen;
     private long lastBarrier;
 
-    OperatorTask(TaskContext context, RunSettings settings, TaskState state, InputGate gate, OperatorLogic logic) {
+    OperatorTask(
+            TaskContext context,
+            RunSettings settings,
+            TaskState state,
+            InputGate gate,
+            OperatorLogic logic) {
         super(context, settings, state);
         this.gate = gate;
         this.logic = logic;
@@ -72,9 +77,9 @@ final class OperatorTask extends Task {
     }
 
     /**
-     * Buffer debloating, at every sample: limits the records queued at the input to about
-     * {@code DEBLOAT_TARGET} of this instance's own processing (its true rate), so in-flight data
-     * never takes long to drain and barriers are not stuck behind it.
+     * Buffer debloating, at every sample: limits the records queued at the input to about {@code
+     * DEBLOAT_TARGET} of this instance's own processing (its true rate), so in-flight data never
+     * takes long to drain and barriers are not stuck behind it.
      */
     @Override
     void onSample(long records, long usefulNanos) {
@@ -108,8 +113,8 @@ final class OperatorTask extends Task {
 
     /**
      * Aligns checkpoint barriers: a channel that delivered the barrier is held back until the
-     * barrier has arrived on every open channel; then the task snapshots its state, forwards
-     * the barrier and releases the channels. A newer barrier abandons an older alignment.
+     * barrier has arrived on every open channel; then the task snapshots its state, forwards the
+     * barrier and releases the channels. A newer barrier abandons an older alignment.
      */
     private void onBarrier(CheckpointBarrier barrier, int channel) throws InterruptedException {
         if (barrier.id() <= lastBarrier || (aligning != null && barrier.id() < aligning.id())) {
@@ -137,7 +142,9 @@ final class OperatorTask extends Task {
         gate.unblockAll();
     }
 
-    /** A costly operator may spend long on one batch: its outputs must not wait for the batch's end. */
+    /**
+     * A costly operator may spend long on one batch: its outputs must not wait for the batch's end.
+     */
     private void flushIfDue() throws InterruptedException {
         long now = System.nanoTime();
         if (now - lastFlush > flushIntervalNanos) {

@@ -4,14 +4,14 @@ import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 
 /**
- * The task thread's view of its own phase. It reads the clock only when the phase changes, so
- * a task that always finds input and room for output pays nothing per batch for timing.
+ * The task thread's view of its own phase. It reads the clock only when the phase changes, so a
+ * task that always finds input and room for output pays nothing per batch for timing.
  */
 final class PhaseClock {
     private final InstanceCounterRecorder metrics;
     private final boolean instrumented;
     private Phase current = Phase.NOT_STARTED;
-    private Runnable onWait = () -> { };
+    private Runnable onWait = () -> {};
 
     /** Called whenever the task starts waiting (for input or for room downstream). */
     void onWait(Runnable callback) {

@@ -6,8 +6,8 @@ import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.state.KeyGroups;
 
 /**
- * One producer instance's side of one edge: a batch buffer per downstream instance it feeds,
- * filled by the edge's partitioning and handed over when full or flushed.
+ * One producer instance's side of one edge: a batch buffer per downstream instance it feeds, filled
+ * by the edge's partitioning and handed over when full or flushed.
  */
 final class RecordWriter {
     private final Partitioning partitioning;
@@ -19,12 +19,22 @@ final class RecordWriter {
     private final PhaseClock clock;
     private final Object[][] buffers;
     private final int[] sizes;
-    /** When a buffer is handed over: the batch size, or less when the consumer debloats its input. */
+
+    /**
+     * When a buffer is handed over: the batch size, or less when the consumer debloats its input.
+     */
     private final int[] flushSizes;
+
     private int roundRobin;
 
-    RecordWriter(Partitioning partitioning, KeySelector<Object, Object> keySelector, int keyGroups,
-                 InputGate[] gates, int[] channels, int batchSize, PhaseClock clock) {
+    RecordWriter(
+            Partitioning partitioning,
+            KeySelector<Object, Object> keySelector,
+            int keyGroups,
+            InputGate[] gates,
+            int[] channels,
+            int batchSize,
+            PhaseClock clock) {
         this.partitioning = partitioning;
         this.keySelector = keySelector;
         this.keyGroups = keyGroups;
@@ -47,7 +57,10 @@ final class RecordWriter {
                 add(roundRobin, record);
                 roundRobin = roundRobin + 1 == gates.length ? 0 : roundRobin + 1;
             }
-            case HASH -> add(KeyGroups.operatorIndexForKey(key(record), keyGroups, gates.length), record);
+            case HASH ->
+                    add(
+                            KeyGroups.operatorIndexForKey(key(record), keyGroups, gates.length),
+                            record);
             case BROADCAST -> {
                 for (int i = 0; i < gates.length; i++) {
                     add(i, record);
@@ -77,7 +90,10 @@ final class RecordWriter {
         broadcastEvent(Batch.END_OF_STREAM);
     }
 
-    /** Flushes, then sends an event (barrier, end of stream) to every channel; never blocks on capacity. */
+    /**
+     * Flushes, then sends an event (barrier, end of stream) to every channel; never blocks on
+     * capacity.
+     */
     void broadcastEvent(Batch event) throws InterruptedException {
         flush();
         for (int i = 0; i < gates.length; i++) {

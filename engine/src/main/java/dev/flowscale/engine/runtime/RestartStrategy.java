@@ -11,10 +11,12 @@ public record RestartStrategy(int maxAttempts, Duration delay) {
 
     public RestartStrategy {
         if (maxAttempts < 0) {
-            throw new InvalidJobException("restart strategy: maxAttempts " + maxAttempts + " is negative; use >= 0");
+            throw new InvalidJobException(
+                    "restart strategy: maxAttempts " + maxAttempts + " is negative; use >= 0");
         }
         if (delay == null || delay.isNegative()) {
-            throw new InvalidJobException("restart strategy: delay " + delay + " is invalid; use >= 0");
+            throw new InvalidJobException(
+                    "restart strategy: delay " + delay + " is invalid; use >= 0");
         }
     }
 

@@ -31,15 +31,23 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * A job on the embedded engine, supervised across its runs: it takes periodic checkpoints,
- * restarts from the latest one when a task fails (within the restart strategy), takes
- * savepoints on request, and {@link #rescale rescales} by stop-with-savepoint and restore at
- * the new parallelism. Poll {@link #metrics()} for DS2's counters.
+ * A job on the embedded engine, supervised across its runs: it takes periodic checkpoints, restarts
+ * from the latest one when a task fails (within the restart strategy), takes savepoints on request,
+ * and {@link #rescale rescales} by stop-with-savepoint and restore at the new parallelism. Poll
+ * {@link #metrics()} for DS2's counters.
  */
 public final class RunningJob implements AutoCloseable {
 
     /** The life of a job. */
-    public enum Status { RUNNING, RESTARTING, RESCALING, FINISHED, STOPPED, FAILED, CANCELLED }
+    public enum Status {
+        RUNNING,
+        RESTARTING,
+        RESCALING,
+        FINISHED,
+        STOPPED,
+        FAILED,
+        CANCELLED
+    }
 
     private final JobConfig config;
     private final JobStorage durable;
@@ -55,20 +63,30 @@ public final class RunningJob implements AutoCloseable {
     private volatile boolean fenced;
     private volatile boolean transitioning;
     private JobFailedException failure;
-    private AutoCloseable meters = () -> { };
+    private AutoCloseable meters = () -> {};
     private int runs;
     private int restarts;
 
     private RunningJob(JobGraph graph, JobConfig config) {
-        this.durable = config.checkpointing() == null ? null : JobStorage.open(config.checkpointing(), graph.jobName(),
-                config.clock(), config.meterRegistry(), line -> System.err.println("warning: " + line));
+        this.durable =
+                config.checkpointing() == null
+                        ? null
+                        : JobStorage.open(
+                                config.checkpointing(),
+                                graph.jobName(),
+                                config.clock(),
+                                config.meterRegistry(),
+                                line -> System.err.println("warning: " + line));
         this.graph = graph;
         this.config = config;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "flowscale-" + graph.jobName() + "-coordinator");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t =
+                                    new Thread(r, "flowscale-" + graph.jobName() + "-coordinator");
+                            t.setDaemon(true);
+                            return t;
+                        });
     }
 
     public static RunningJob start(JobGraph graph, JobConfig config) {
@@ -76,10 +94,10 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * Starts the job, restoring its state from a checkpoint or savepoint directory when
-     * {@code restoreFrom} is given. With snapshot storage configured, the job first takes the
-     * storage (refused if another runner owns it, or if it cannot be written). The snapshot is
-     * read and checked before any thread starts.
+     * Starts the job, restoring its state from a checkpoint or savepoint directory when {@code
+     * restoreFrom} is given. With snapshot storage configured, the job first takes the storage
+     * (refused if another runner owns it, or if it cannot be written). The snapshot is read and
+     * checked before any thread starts.
      */
     public static RunningJob start(JobGraph graph, JobConfig config, Path restoreFrom) {
         RunningJob job = new RunningJob(graph, config);
@@ -94,14 +112,18 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * Starts the job as a runner does: from the newest complete snapshot in its storage
-     * (checkpoint or savepoint) or {@code requested}, whichever is newer (see {@link Recovery});
-     * {@code log} hears which one was chosen and why, and every stored snapshot skipped.
+     * Starts the job as a runner does: from the newest complete snapshot in its storage (checkpoint
+     * or savepoint) or {@code requested}, whichever is newer (see {@link Recovery}); {@code log}
+     * hears which one was chosen and why, and every stored snapshot skipped.
      */
-    public static RunningJob recover(JobGraph graph, JobConfig config, Path requested, Consumer<String> log) {
+    public static RunningJob recover(
+            JobGraph graph, JobConfig config, Path requested, Consumer<String> log) {
         if (config.checkpointing() == null) {
-            throw new InvalidJobException("job '" + graph.jobName() + "' has no snapshot storage to recover from; "
-                    + "set JobConfig.withCheckpointing(...)");
+            throw new InvalidJobException(
+                    "job '"
+                            + graph.jobName()
+                            + "' has no snapshot storage to recover from; "
+                            + "set JobConfig.withCheckpointing(...)");
         }
         RunningJob job = new RunningJob(graph, config);
         try {
@@ -127,14 +149,23 @@ public final class RunningJob implements AutoCloseable {
     private void launch(JobGraph toRun, RestoredState restored) {
         synchronized (lock) {
             graph = toRun;
-            JobExecution next = new JobExecution(toRun, config, graph.jobName() + "-run-" + (++runs), snapshotSink(),
-                    restored, this::executionEnded);
+            JobExecution next =
+                    new JobExecution(
+                            toRun,
+                            config,
+                            graph.jobName() + "-run-" + (++runs),
+                            snapshotSink(),
+                            restored,
+                            this::executionEnded);
             if (restored != null) {
                 restoredFrom = restored.path();
                 lastSnapshot = restored.path();
             }
-            coordinator = durable == null ? null
-                    : durable.coordinator(toRun, next::triggerSources, timer, this::pinnedSnapshots);
+            coordinator =
+                    durable == null
+                            ? null
+                            : durable.coordinator(
+                                    toRun, next::triggerSources, timer, this::pinnedSnapshots);
             if (durable != null) {
                 durable.stats().resetConsecutive();
             }
@@ -195,8 +226,12 @@ public final class RunningJob implements AutoCloseable {
     private void periodicCheckpoint() {
         try {
             CheckpointCoordinator c = coordinator;
-            if (status == Status.RUNNING && !transitioning && c != null && !c.isPending()
-                    && !execution.hasFinishedTasks() && !execution.ended()) {
+            if (status == Status.RUNNING
+                    && !transitioning
+                    && c != null
+                    && !c.isPending()
+                    && !execution.hasFinishedTasks()
+                    && !execution.ended()) {
                 snapshot(false, false, true);
             }
         } catch (RuntimeException e) {
@@ -204,22 +239,39 @@ public final class RunningJob implements AutoCloseable {
         }
     }
 
-    /** Counts a snapshot's outcome; fails the job over after too many periodic failures, or for good if fenced. */
+    /**
+     * Counts a snapshot's outcome; fails the job over after too many periodic failures, or for good
+     * if fenced.
+     */
     private void account(boolean savepoint, boolean periodic, Path path, Throwable error) {
         CheckpointStats stats = durable.stats();
         if (error == null) {
             stats.completed(CheckpointStorage.idOf(path), path);
             return;
         }
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause =
+                error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause()
+                        : error;
         int inARow = stats.failed(savepoint ? "savepoint" : "checkpoint", periodic, cause);
         if (cause instanceof StorageOwner.FencedException) {
             fenced = true;
-            execution.fail(new JobFailedException("job '" + name() + "' was fenced: " + cause.getMessage(), cause));
+            execution.fail(
+                    new JobFailedException(
+                            "job '" + name() + "' was fenced: " + cause.getMessage(), cause));
         } else if (periodic && inARow >= config.checkpointing().failoverAfter()) {
-            execution.fail(new JobFailedException("job '" + name() + "': " + inARow + " checkpoints failed in a row "
-                    + "(limit " + config.checkpointing().failoverAfter() + "), the last with: " + cause.getMessage(),
-                    cause));
+            execution.fail(
+                    new JobFailedException(
+                            "job '"
+                                    + name()
+                                    + "': "
+                                    + inARow
+                                    + " checkpoints failed in a row "
+                                    + "(limit "
+                                    + config.checkpointing().failoverAfter()
+                                    + "), the last with: "
+                                    + cause.getMessage(),
+                            cause));
         }
     }
 
@@ -250,7 +302,8 @@ public final class RunningJob implements AutoCloseable {
         }
         restarts++;
         status = Status.RESTARTING;
-        timer.schedule(() -> restart(cause), config.restart().delay().toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(
+                () -> restart(cause), config.restart().delay().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void restart(JobFailedException cause) {
@@ -263,8 +316,14 @@ public final class RunningJob implements AutoCloseable {
                 launch(graph, from == null ? null : SnapshotReader.read(from, graph));
             } catch (EngineException e) {
                 e.addSuppressed(cause);
-                terminate(Status.FAILED, new JobFailedException("job '" + graph.jobName() + "' could not restart: "
-                        + e.getMessage(), e));
+                terminate(
+                        Status.FAILED,
+                        new JobFailedException(
+                                "job '"
+                                        + graph.jobName()
+                                        + "' could not restart: "
+                                        + e.getMessage(),
+                                e));
             }
         }
     }
@@ -274,7 +333,8 @@ public final class RunningJob implements AutoCloseable {
      * savepoint it last took (a stopped job's stop savepoint) or restored from; null when none.
      */
     public Path latestSnapshot() {
-        Path checkpoint = durable == null ? null : durable.storage().latestCheckpoint().orElse(null);
+        Path checkpoint =
+                durable == null ? null : durable.storage().latestCheckpoint().orElse(null);
         Path last = lastSnapshot;
         if (checkpoint == null) {
             return last;
@@ -345,27 +405,38 @@ public final class RunningJob implements AutoCloseable {
         return snapshot(true, false, false);
     }
 
-    private CompletableFuture<Path> snapshot(boolean savepoint, boolean stopAfter, boolean periodic) {
+    private CompletableFuture<Path> snapshot(
+            boolean savepoint, boolean stopAfter, boolean periodic) {
         CheckpointCoordinator c = coordinator;
         if (c == null) {
-            return CompletableFuture.failedFuture(new SnapshotException("job '" + name() + "' has no snapshot storage; "
-                    + "set JobConfig.withCheckpointing(...)"));
+            return CompletableFuture.failedFuture(
+                    new SnapshotException(
+                            "job '"
+                                    + name()
+                                    + "' has no snapshot storage; "
+                                    + "set JobConfig.withCheckpointing(...)"));
         }
         if (execution.hasFinishedTasks() || execution.ended()) {
-            return CompletableFuture.failedFuture(new SnapshotException("job '" + name() + "' cannot take a snapshot: "
-                    + "some of its tasks have finished"));
+            return CompletableFuture.failedFuture(
+                    new SnapshotException(
+                            "job '"
+                                    + name()
+                                    + "' cannot take a snapshot: "
+                                    + "some of its tasks have finished"));
         }
-        CompletableFuture<Path> result = c.trigger(savepoint, stopAfter)
-                .whenComplete((path, error) -> account(savepoint, periodic, path, error));
-        return result.thenApply(path -> {
-            lastSnapshot = path;
-            return path;
-        });
+        CompletableFuture<Path> result =
+                c.trigger(savepoint, stopAfter)
+                        .whenComplete((path, error) -> account(savepoint, periodic, path, error));
+        return result.thenApply(
+                path -> {
+                    lastSnapshot = path;
+                    return path;
+                });
     }
 
     /**
-     * Takes a savepoint, stops the sources right after their barrier, drains and stops every
-     * task, and returns the savepoint's directory. The job ends with status STOPPED.
+     * Takes a savepoint, stops the sources right after their barrier, drains and stops every task,
+     * and returns the savepoint's directory. The job ends with status STOPPED.
      */
     public Path stopWithSavepoint(Duration timeout) throws InterruptedException {
         synchronized (lock) {
@@ -382,26 +453,32 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * Rescales the job: stop-with-savepoint, then start at the new parallelism from that
-     * savepoint, with keyed state moved by key group. Parallelism changes are checked before
-     * anything stops. If the job cannot start at the new parallelism it is restarted at the old
-     * one from the same savepoint and the error is thrown.
+     * Rescales the job: stop-with-savepoint, then start at the new parallelism from that savepoint,
+     * with keyed state moved by key group. Parallelism changes are checked before anything stops.
+     * If the job cannot start at the new parallelism it is restarted at the old one from the same
+     * savepoint and the error is thrown.
      */
-    public RescaleResult rescale(Map<String, Integer> changes, Duration timeout) throws InterruptedException {
+    public RescaleResult rescale(Map<String, Integer> changes, Duration timeout)
+            throws InterruptedException {
         return rescale(changes, timeout, Duration.ZERO);
     }
 
     /**
-     * {@link #rescale(Map, Duration)}, with the job kept stopped for {@code extraDowntime} after its
-     * savepoint and before the restore: it emulates on one machine what a rescale costs on a cluster
-     * (a pod restart), so the sources owe that time's records and the downtime includes it. When
-     * interrupted during that wait the job is restored at once and the interruption is thrown.
+     * {@link #rescale(Map, Duration)}, with the job kept stopped for {@code extraDowntime} after
+     * its savepoint and before the restore: it emulates on one machine what a rescale costs on a
+     * cluster (a pod restart), so the sources owe that time's records and the downtime includes it.
+     * When interrupted during that wait the job is restored at once and the interruption is thrown.
      */
-    public RescaleResult rescale(Map<String, Integer> changes, Duration timeout, Duration extraDowntime)
+    public RescaleResult rescale(
+            Map<String, Integer> changes, Duration timeout, Duration extraDowntime)
             throws InterruptedException {
         if (extraDowntime == null || extraDowntime.isNegative()) {
-            throw new InvalidJobException("rescale of job '" + name() + "': extra downtime is " + extraDowntime
-                    + "; use zero or more");
+            throw new InvalidJobException(
+                    "rescale of job '"
+                            + name()
+                            + "': extra downtime is "
+                            + extraDowntime
+                            + "; use zero or more");
         }
         JobGraph before = graph;
         JobGraph after = validate(changes, before);
@@ -419,14 +496,19 @@ public final class RunningJob implements AutoCloseable {
                 throw interrupted;
             }
             execution.awaitOpened(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return new RescaleResult(savepoint, before.parallelism(), after.parallelism(),
+            return new RescaleResult(
+                    savepoint,
+                    before.parallelism(),
+                    after.parallelism(),
                     Duration.ofNanos(System.nanoTime() - stopped));
         } finally {
             transitioning = false;
         }
     }
 
-    /** Waits (interruptibly, not busily) while the job is down; returns the interruption, if any. */
+    /**
+     * Waits (interruptibly, not busily) while the job is down; returns the interruption, if any.
+     */
     private static InterruptedException stayDown(Duration extraDowntime) {
         try {
             TimeUnit.NANOSECONDS.sleep(extraDowntime.toNanos());
@@ -437,22 +519,37 @@ public final class RunningJob implements AutoCloseable {
     }
 
     private JobGraph validate(Map<String, Integer> changes, JobGraph current) {
-        changes.forEach((op, p) -> {
-            if (current.operator(op) == null) {
-                throw new InvalidJobException("rescale of job '" + name() + "': no operator '" + op + "'; the operators are "
-                        + current.parallelism().keySet());
-            }
-        });
+        changes.forEach(
+                (op, p) -> {
+                    if (current.operator(op) == null) {
+                        throw new InvalidJobException(
+                                "rescale of job '"
+                                        + name()
+                                        + "': no operator '"
+                                        + op
+                                        + "'; the operators are "
+                                        + current.parallelism().keySet());
+                    }
+                });
         return current.withParallelism(changes);
     }
 
     private void checkCanTransition() {
         if (transitioning) {
-            throw new EngineException("job '" + name() + "' is already being rescaled or stopped; wait for it to finish");
+            throw new EngineException(
+                    "job '"
+                            + name()
+                            + "' is already being rescaled or stopped; wait for it to finish");
         }
         if (status != Status.RUNNING || coordinator == null) {
-            throw new EngineException("job '" + name() + "' cannot be stopped with a savepoint: it is " + status
-                    + (coordinator == null ? " and has no snapshot storage (set JobConfig.withCheckpointing)" : ""));
+            throw new EngineException(
+                    "job '"
+                            + name()
+                            + "' cannot be stopped with a savepoint: it is "
+                            + status
+                            + (coordinator == null
+                                    ? " and has no snapshot storage (set JobConfig.withCheckpointing)"
+                                    : ""));
         }
     }
 
@@ -462,18 +559,31 @@ public final class RunningJob implements AutoCloseable {
         try {
             Path path = savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!current.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new EngineException("job '" + name() + "' did not drain within " + timeout + " after its savepoint");
+                throw new EngineException(
+                        "job '"
+                                + name()
+                                + "' did not drain within "
+                                + timeout
+                                + " after its savepoint");
             }
             return path;
         } catch (ExecutionException | TimeoutException e) {
             recoverFromFailedStop(current);
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new SnapshotException("stop-with-savepoint of job '" + name() + "' failed: " + cause.getMessage()
-                    + "; the job keeps running from its latest snapshot", cause);
+            throw new SnapshotException(
+                    "stop-with-savepoint of job '"
+                            + name()
+                            + "' failed: "
+                            + cause.getMessage()
+                            + "; the job keeps running from its latest snapshot",
+                    cause);
         }
     }
 
-    /** The sources may have stopped after a barrier whose savepoint then failed: run again from the last snapshot. */
+    /**
+     * The sources may have stopped after a barrier whose savepoint then failed: run again from the
+     * last snapshot.
+     */
     private void recoverFromFailedStop(JobExecution current) throws InterruptedException {
         if (current.await(5, TimeUnit.SECONDS)) {
             Path from = latestSnapshot();
@@ -486,8 +596,18 @@ public final class RunningJob implements AutoCloseable {
             launch(after, SnapshotReader.read(savepoint, after));
         } catch (RuntimeException e) {
             launch(before, SnapshotReader.read(savepoint, before));
-            throw new EngineException("rescale of job '" + name() + "' to " + after.parallelism() + " failed ("
-                    + e.getMessage() + "); restarted at " + before.parallelism() + " from " + savepoint, e);
+            throw new EngineException(
+                    "rescale of job '"
+                            + name()
+                            + "' to "
+                            + after.parallelism()
+                            + " failed ("
+                            + e.getMessage()
+                            + "); restarted at "
+                            + before.parallelism()
+                            + " from "
+                            + savepoint,
+                    e);
         }
     }
 
@@ -570,8 +690,10 @@ public final class RunningJob implements AutoCloseable {
         long channels = 0;
         for (var edge : graph.edges()) {
             int to = graph.operator(edge.to()).parallelism();
-            channels += edge.partitioning() == Partitioning.FORWARD ? to
-                    : (long) to * graph.operator(edge.from()).parallelism();
+            channels +=
+                    edge.partitioning() == Partitioning.FORWARD
+                            ? to
+                            : (long) to * graph.operator(edge.from()).parallelism();
         }
         return channels * config.channelCapacity() * config.batchSize();
     }

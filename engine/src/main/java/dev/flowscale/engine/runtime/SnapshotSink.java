@@ -12,18 +12,17 @@ interface SnapshotSink {
 
     void decline(long id, String task, Throwable cause);
 
-    SnapshotSink NONE = new SnapshotSink() {
-        @Override
-        public Path directory(long id) {
-            return null;
-        }
+    SnapshotSink NONE =
+            new SnapshotSink() {
+                @Override
+                public Path directory(long id) {
+                    return null;
+                }
 
-        @Override
-        public void acknowledge(long id, TaskStateHandle handle) {
-        }
+                @Override
+                public void acknowledge(long id, TaskStateHandle handle) {}
 
-        @Override
-        public void decline(long id, String task, Throwable cause) {
-        }
-    };
+                @Override
+                public void decline(long id, String task, Throwable cause) {}
+            };
 }

@@ -21,7 +21,11 @@ final class SourceTask extends Task {
 
     private volatile CheckpointBarrier pendingBarrier;
 
-    SourceTask(TaskContext context, RunSettings settings, TaskState state, SourceFunction<Object> source) {
+    SourceTask(
+            TaskContext context,
+            RunSettings settings,
+            TaskState state,
+            SourceFunction<Object> source) {
         super(context, settings, state);
         this.source = source;
         this.batchSize = settings.config().batchSize();
@@ -40,13 +44,17 @@ final class SourceTask extends Task {
 
     @Override
     void open() {
-        reader = state.restoredSplits() != null ? source.restoreReader(context, state.restoredSplits())
-                : source.createReader(context);
+        reader =
+                state.restoredSplits() != null
+                        ? source.restoreReader(context, state.restoredSplits())
+                        : source.createReader(context);
         SourceReader<Object> opened = reader;
         metrics.liveBacklog(opened::backlog);
     }
 
-    /** Snapshots the reader's splits, then sends the barrier on; returns whether to stop after it. */
+    /**
+     * Snapshots the reader's splits, then sends the barrier on; returns whether to stop after it.
+     */
     private boolean emitBarrierIfPending() throws InterruptedException {
         CheckpointBarrier barrier = pendingBarrier;
         if (barrier == null) {

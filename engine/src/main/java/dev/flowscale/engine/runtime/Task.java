@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 
 /**
- * One operator instance on its own thread. Any throwable from the instance fails the whole
- * job with a cause that names the operator and instance; nothing dies silently.
+ * One operator instance on its own thread. Any throwable from the instance fails the whole job with
+ * a cause that names the operator and instance; nothing dies silently.
  */
 abstract class Task implements Runnable {
     final TaskContext context;
@@ -23,29 +23,43 @@ abstract class Task implements Runnable {
     private final SnapshotSink snapshots;
     final TaskState state;
     TaskOutput output;
+
     /** Pays the operator's synthetic per-record cost; null when it has none. */
     Runnable cost;
-    private Runnable opened = () -> { };
+
+    private Runnable opened = () -> {};
+
     /**
-     * Which records publish the pending counts: those whose index has none of these bits set
-     * (0: every record). See {@link #sample}.
+     * Which records publish the pending counts: those whose index has none of these bits set (0:
+     * every record). See {@link #sample}.
      */
     int publishMask;
+
     private long sampledAt;
     private InstanceSnapshot sampledFrom;
     static final long TUNE_EVERY_NANOS = 200_000_000L;
+
     /** Records slower than this publish their pending counts one by one. */
     static final long SLOW_RECORD_NANOS = 1_000L;
+
     /** Faster records publish every 64th: a snapshot then misses at most 64 µs of their work. */
     static final int FAST_MASK = 63;
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
         var keyGroups = state.keyed() == null ? null : state.keyed().keyGroupRange();
-        this.metrics = keyGroups == null
-                ? new InstanceCounterRecorder(context.operatorId(), context.instanceIndex(), this instanceof SourceTask)
-                : new InstanceCounterRecorder(context.operatorId(), context.instanceIndex(), false, keyGroups.start(),
-                        keyGroups.size());
+        this.metrics =
+                keyGroups == null
+                        ? new InstanceCounterRecorder(
+                                context.operatorId(),
+                                context.instanceIndex(),
+                                this instanceof SourceTask)
+                        : new InstanceCounterRecorder(
+                                context.operatorId(),
+                                context.instanceIndex(),
+                                false,
+                                keyGroups.start(),
+                                keyGroups.size());
         this.clock = new PhaseClock(metrics, settings.config().instrumented());
         this.cancellation = settings.cancellation();
         this.failures = settings.failures();
@@ -54,8 +68,8 @@ abstract class Task implements Runnable {
     }
 
     /**
-     * Writes this task's part of snapshot {@code barrier} and acknowledges it; a failure to
-     * write declines the snapshot instead of failing the job.
+     * Writes this task's part of snapshot {@code barrier} and acknowledges it; a failure to write
+     * declines the snapshot instead of failing the job.
      */
     void snapshot(CheckpointBarrier barrier, List<?> splits) {
         Path dir = snapshots.directory(barrier.id());
@@ -63,8 +77,14 @@ abstract class Task implements Runnable {
             return;
         }
         try {
-            TaskStateHandle handle = InstanceStateFile.write(dir, context.operatorId(), context.instanceIndex(),
-                    state.keyed(), state.operatorState(), splits);
+            TaskStateHandle handle =
+                    InstanceStateFile.write(
+                            dir,
+                            context.operatorId(),
+                            context.instanceIndex(),
+                            state.keyed(),
+                            state.operatorState(),
+                            splits);
             snapshots.acknowledge(barrier.id(), handle);
         } catch (IOException | RuntimeException e) {
             snapshots.decline(barrier.id(), context.describe(), e);
@@ -105,8 +125,7 @@ abstract class Task implements Runnable {
     }
 
     /** Records taken in and useful nanoseconds spent since the previous sample. */
-    void onSample(long records, long usefulNanos) {
-    }
+    void onSample(long records, long usefulNanos) {}
 
     /** Called once the task has opened, or has ended without opening. */
     void onOpened(Runnable callback) {

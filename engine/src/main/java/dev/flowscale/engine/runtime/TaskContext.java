@@ -13,7 +13,8 @@ import dev.flowscale.engine.state.KeyedStates;
 import dev.flowscale.engine.state.OperatorStateStore;
 
 /** Where an operator instance runs: job, operator, instance index and parallelism. */
-record TaskContext(String jobName, String operatorId, int instanceIndex, int parallelism, int keyGroups)
+record TaskContext(
+        String jobName, String operatorId, int instanceIndex, int parallelism, int keyGroups)
         implements RuntimeContext {
 
     /** The context handed to user functions, with the task's state. */
@@ -31,41 +32,58 @@ record TaskContext(String jobName, String operatorId, int instanceIndex, int par
 
         @Override
         public <T> ValueState<T> valueState(StateDescriptor<T> descriptor) {
-            return KeyedStates.value(keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.VALUE)));
+            return KeyedStates.value(
+                    keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.VALUE)));
         }
 
         @Override
         public <T> ListState<T> listState(StateDescriptor<T> descriptor) {
-            return KeyedStates.list(keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.LIST)));
+            return KeyedStates.list(
+                    keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.LIST)));
         }
 
         @Override
         public <K, V> MapState<K, V> mapState(StateDescriptor<V> descriptor) {
-            return KeyedStates.map(keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.MAP)));
+            return KeyedStates.map(
+                    keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.MAP)));
         }
 
         @Override
         public <T> ListState<T> operatorListState(StateDescriptor<T> descriptor) {
-            return store.list(check(descriptor, StateDescriptor.Kind.LIST), OperatorStateStore.Mode.SPLIT);
+            return store.list(
+                    check(descriptor, StateDescriptor.Kind.LIST), OperatorStateStore.Mode.SPLIT);
         }
 
         @Override
         public <T> ListState<T> unionListState(StateDescriptor<T> descriptor) {
-            return store.list(check(descriptor, StateDescriptor.Kind.LIST), OperatorStateStore.Mode.UNION);
+            return store.list(
+                    check(descriptor, StateDescriptor.Kind.LIST), OperatorStateStore.Mode.UNION);
         }
 
         private KeyedStateBackend keyed() {
             if (backend == null) {
-                throw new EngineException(task.describe() + " is not keyed; keyed state needs keyBy(...).process(...)");
+                throw new EngineException(
+                        task.describe()
+                                + " is not keyed; keyed state needs keyBy(...).process(...)");
             }
             return backend;
         }
 
-        private <T> StateDescriptor<T> check(StateDescriptor<T> descriptor, StateDescriptor.Kind kind) {
+        private <T> StateDescriptor<T> check(
+                StateDescriptor<T> descriptor, StateDescriptor.Kind kind) {
             if (descriptor.kind() != kind) {
-                throw new EngineException("operator '" + task.operatorId() + "': state '" + descriptor.name()
-                        + "' is declared as " + descriptor.kind() + " but requested as " + kind
-                        + "; use StateDescriptor." + kind.name().toLowerCase() + "(...)");
+                throw new EngineException(
+                        "operator '"
+                                + task.operatorId()
+                                + "': state '"
+                                + descriptor.name()
+                                + "' is declared as "
+                                + descriptor.kind()
+                                + " but requested as "
+                                + kind
+                                + "; use StateDescriptor."
+                                + kind.name().toLowerCase()
+                                + "(...)");
             }
             return descriptor;
         }

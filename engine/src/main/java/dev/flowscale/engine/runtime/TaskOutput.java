@@ -5,8 +5,8 @@ import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import java.util.concurrent.CancellationException;
 
 /**
- * The collector an operator instance emits into: it counts records out and feeds every
- * outgoing edge's writer.
+ * The collector an operator instance emits into: it counts records out and feeds every outgoing
+ * edge's writer.
  */
 final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;

@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongFunction;
 
 /**
- * A replayable data generator that follows a rate profile. Records are numbered 0, 1, 2, ...
- * and made by a function of their sequence number, so any range can be regenerated exactly.
- * Instance i of p starts with the split {i, i + p, i + 2p, ...}; on restore at another
- * parallelism the splits are halved until there are enough and dealt by load, so no number
- * is skipped or emitted twice. When backpressure slows the source it falls behind its
- * schedule and reports the difference as its backlog.
+ * A replayable data generator that follows a rate profile. Records are numbered 0, 1, 2, ... and
+ * made by a function of their sequence number, so any range can be regenerated exactly. Instance i
+ * of p starts with the split {i, i + p, i + 2p, ...}; on restore at another parallelism the splits
+ * are halved until there are enough and dealt by load, so no number is skipped or emitted twice.
+ * When backpressure slows the source it falls behind its schedule and reports the difference as its
+ * backlog.
  */
 public final class GeneratorSource<T> implements SourceFunction<T> {
     private final RateProfile profile;
@@ -26,18 +26,21 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
     private final boolean idleAtLimit;
 
     /**
-     * @param profile     the schedule, or null to emit as fast as downstream allows
-     * @param recordOf    makes the record with a given sequence number
-     * @param limit       total records over all instances; Long.MAX_VALUE for an endless stream
-     * @param idleAtLimit stay running (idle) after the limit instead of ending, so that the job
-     *                    can still be checkpointed, rescaled or stopped with a savepoint
+     * @param profile the schedule, or null to emit as fast as downstream allows
+     * @param recordOf makes the record with a given sequence number
+     * @param limit total records over all instances; Long.MAX_VALUE for an endless stream
+     * @param idleAtLimit stay running (idle) after the limit instead of ending, so that the job can
+     *     still be checkpointed, rescaled or stopped with a savepoint
      */
-    public GeneratorSource(RateProfile profile, LongFunction<T> recordOf, long limit, boolean idleAtLimit) {
+    public GeneratorSource(
+            RateProfile profile, LongFunction<T> recordOf, long limit, boolean idleAtLimit) {
         if (recordOf == null) {
-            throw new InvalidJobException("generator source: recordOf is null; pass a function of the sequence number");
+            throw new InvalidJobException(
+                    "generator source: recordOf is null; pass a function of the sequence number");
         }
         if (limit < 0) {
-            throw new InvalidJobException("generator source: limit " + limit + " is negative; use >= 0");
+            throw new InvalidJobException(
+                    "generator source: limit " + limit + " is negative; use >= 0");
         }
         this.profile = profile;
         this.recordOf = recordOf;
@@ -59,7 +62,10 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
     @Override
     public SourceReader<T> restoreReader(RuntimeContext context, List<Object> splits) {
         List<GeneratorSplit> mine = splits.stream().map(GeneratorSplit.class::cast).toList();
-        long start = mine.isEmpty() ? System.currentTimeMillis() : mine.get(0).scheduleStartEpochMillis();
+        long start =
+                mine.isEmpty()
+                        ? System.currentTimeMillis()
+                        : mine.get(0).scheduleStartEpochMillis();
         return new Reader(mine, start);
     }
 
@@ -71,13 +77,17 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
     /** Halves the densest splits until there are at least 4 per reader, then deals them by load. */
     @Override
     public List<List<Object>> assignSplits(List<Object> splits, int parallelism) {
-        List<GeneratorSplit> all = new ArrayList<>(splits.stream().map(GeneratorSplit.class::cast).toList());
+        List<GeneratorSplit> all =
+                new ArrayList<>(splits.stream().map(GeneratorSplit.class::cast).toList());
         while (!all.isEmpty() && all.size() < 4 * parallelism) {
-            GeneratorSplit densest = all.stream().min(Comparator.comparingLong(GeneratorSplit::step)).orElseThrow();
+            GeneratorSplit densest =
+                    all.stream().min(Comparator.comparingLong(GeneratorSplit::step)).orElseThrow();
             all.remove(densest);
             all.addAll(List.of(densest.halves()));
         }
-        all.sort(Comparator.comparingLong(GeneratorSplit::step).thenComparingLong(GeneratorSplit::next));
+        all.sort(
+                Comparator.comparingLong(GeneratorSplit::step)
+                        .thenComparingLong(GeneratorSplit::next));
         List<List<Object>> assigned = new ArrayList<>();
         double[] load = new double[parallelism];
         for (int i = 0; i < parallelism; i++) {
@@ -96,15 +106,20 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
 
     /** One instance's splits; emits round robin over them. */
     private final class Reader implements SourceReader<T> {
-        /** Next sequence number per split; published per record so another thread can read the backlog. */
+        /**
+         * Next sequence number per split; published per record so another thread can read the
+         * backlog.
+         */
         private final AtomicLongArray next;
+
         private final long[] step;
         private final long startMillis;
         private final double share;
         private int cursor;
 
         Reader(List<GeneratorSplit> splits, long startMillis) {
-            this.next = new AtomicLongArray(splits.stream().mapToLong(GeneratorSplit::next).toArray());
+            this.next =
+                    new AtomicLongArray(splits.stream().mapToLong(GeneratorSplit::next).toArray());
             this.step = splits.stream().mapToLong(GeneratorSplit::step).toArray();
             this.startMillis = startMillis;
             this.share = splits.stream().mapToDouble(s -> 1.0 / s.step()).sum();
@@ -121,7 +136,10 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
                 int s = (cursor + k) % splits;
                 long position = next.get(s);
                 open |= position < limit;
-                long n = Math.min(max - emitted, new GeneratorSplit(position, step[s], 0).dueCount(due));
+                long n =
+                        Math.min(
+                                max - emitted,
+                                new GeneratorSplit(position, step[s], 0).dueCount(due));
                 for (long i = 0; i < n; i++) {
                     out.collect(recordOf.apply(position));
                     position += step[s];

@@ -5,16 +5,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A rate that is constant between change points: the schedule behind {@code steps} and
- * {@code trace}. The records due at each change point are summed once up front, so
- * {@link #dueBy} is a binary search plus one multiplication.
+ * A rate that is constant between change points: the schedule behind {@code steps} and {@code
+ * trace}. The records due at each change point are summed once up front, so {@link #dueBy} is a
+ * binary search plus one multiplication.
  */
 final class PiecewiseConstantRate implements RateProfile {
 
     private final double[] times;
     private final double[] rates;
+
     /** Records due at {@code times[i]}, before its rate applies. */
     private final double[] dueAt;
+
     private final String description;
 
     /** Arrays must be checked: non-empty, equal length, times strictly increasing. */
@@ -40,12 +42,21 @@ final class PiecewiseConstantRate implements RateProfile {
             times[i] = steps.get(i).atSeconds();
             rates[i] = steps.get(i).perSecond();
             if (i > 0 && times[i] <= times[i - 1]) {
-                throw new EngineException("step times must be strictly increasing but step " + (i + 1)
-                        + " at " + RateMath.format(times[i]) + "s follows " + RateMath.format(times[i - 1])
-                        + "s; list the steps in time order without repeats");
+                throw new EngineException(
+                        "step times must be strictly increasing but step "
+                                + (i + 1)
+                                + " at "
+                                + RateMath.format(times[i])
+                                + "s follows "
+                                + RateMath.format(times[i - 1])
+                                + "s; list the steps in time order without repeats");
             }
-            description.append(i == 0 ? " " : ", ").append(RateMath.format(times[i])).append("s=")
-                    .append(RateMath.format(rates[i])).append("/s");
+            description
+                    .append(i == 0 ? " " : ", ")
+                    .append(RateMath.format(times[i]))
+                    .append("s=")
+                    .append(RateMath.format(rates[i]))
+                    .append("/s");
         }
         return new PiecewiseConstantRate(times, rates, description.toString());
     }

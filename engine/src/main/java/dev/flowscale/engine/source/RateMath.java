@@ -6,14 +6,13 @@ import dev.flowscale.engine.api.EngineException;
 final class RateMath {
 
     /**
-     * Absorbs the rounding of decimal inputs (0.7 s at 10/s is 6.999999999999999 in binary),
-     * so a schedule that owes exactly n records reports n; a millionth of a record is never
-     * visible otherwise. Adding a constant keeps dueBy non-decreasing.
+     * Absorbs the rounding of decimal inputs (0.7 s at 10/s is 6.999999999999999 in binary), so a
+     * schedule that owes exactly n records reports n; a millionth of a record is never visible
+     * otherwise. Adding a constant keeps dueBy non-decreasing.
      */
     private static final double ROUNDING_SLACK = 1e-6;
 
-    private RateMath() {
-    }
+    private RateMath() {}
 
     /** Floors a record count; saturates at Long.MAX_VALUE. */
     static long floorRecords(double records) {
@@ -22,26 +21,34 @@ final class RateMath {
 
     static void checkRate(String field, double perSecond) {
         if (!Double.isFinite(perSecond) || perSecond < 0) {
-            throw new EngineException(field + " must be a finite number >= 0 records/s but was "
-                    + perSecond + "; use 0 to pause the source");
+            throw new EngineException(
+                    field
+                            + " must be a finite number >= 0 records/s but was "
+                            + perSecond
+                            + "; use 0 to pause the source");
         }
     }
 
     static void checkTime(String field, double seconds) {
         if (!Double.isFinite(seconds) || seconds < 0) {
-            throw new EngineException(field + " must be a finite number of seconds >= 0 but was "
-                    + seconds + "; times count from the start of the source");
+            throw new EngineException(
+                    field
+                            + " must be a finite number of seconds >= 0 but was "
+                            + seconds
+                            + "; times count from the start of the source");
         }
     }
 
     /**
-     * Rejects NaN and infinities so that a broken clock does not read as "nothing due"
-     * (0 records/s times infinity is NaN).
+     * Rejects NaN and infinities so that a broken clock does not read as "nothing due" (0 records/s
+     * times infinity is NaN).
      */
     static void checkQueryTime(double tSeconds) {
         if (!Double.isFinite(tSeconds)) {
-            throw new EngineException("tSeconds must be a finite number but was " + tSeconds
-                    + "; pass the seconds elapsed since the source started");
+            throw new EngineException(
+                    "tSeconds must be a finite number but was "
+                            + tSeconds
+                            + "; pass the seconds elapsed since the source started");
         }
     }
 

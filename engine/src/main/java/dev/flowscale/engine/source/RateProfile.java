@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A source's schedule: how many records per second it should emit, as a function of the time
- * since it started. The source task asks {@link #dueBy} once per batch and emits the
- * difference from what it has already emitted; what is due but not emitted is its backlog.
+ * A source's schedule: how many records per second it should emit, as a function of the time since
+ * it started. The source task asks {@link #dueBy} once per batch and emits the difference from what
+ * it has already emitted; what is due but not emitted is its backlog.
  */
 public interface RateProfile {
 
@@ -15,8 +15,8 @@ public interface RateProfile {
     double rateAt(double tSeconds);
 
     /**
-     * Records due in {@code [0, tSeconds]}: the integral of the rate, floored; non-decreasing
-     * in {@code tSeconds} and 0 for {@code tSeconds <= 0}. Closed form, so cheap to call often.
+     * Records due in {@code [0, tSeconds]}: the integral of the rate, floored; non-decreasing in
+     * {@code tSeconds} and 0 for {@code tSeconds <= 0}. Closed form, so cheap to call often.
      */
     long dueBy(double tSeconds);
 
@@ -24,8 +24,8 @@ public interface RateProfile {
     String describe();
 
     /**
-     * One step of a piecewise-constant schedule: from {@code atSeconds} on, emit
-     * {@code perSecond} records per second (until the next step).
+     * One step of a piecewise-constant schedule: from {@code atSeconds} on, emit {@code perSecond}
+     * records per second (until the next step).
      */
     record Step(double atSeconds, double perSecond) {
         /** Checks that the time and rate are finite and non-negative. */
@@ -41,16 +41,16 @@ public interface RateProfile {
     }
 
     /**
-     * Piecewise constant: each step's rate holds until the next step; 0 before the first
-     * step unless it starts at 0. Steps must be in strictly increasing time order.
+     * Piecewise constant: each step's rate holds until the next step; 0 before the first step
+     * unless it starts at 0. Steps must be in strictly increasing time order.
      */
     static RateProfile steps(List<Step> steps) {
         return PiecewiseConstantRate.ofSteps(steps);
     }
 
     /**
-     * {@code max(0, base + amplitude * sin(2πt / period))}. Its integral is computed in closed
-     * form also when {@code amplitude > base} (the rate is clipped at 0 part of each period).
+     * {@code max(0, base + amplitude * sin(2πt / period))}. Its integral is computed in closed form
+     * also when {@code amplitude > base} (the rate is clipped at 0 part of each period).
      */
     static RateProfile sine(double base, double amplitude, double periodSeconds) {
         return new SineRate(base, amplitude, periodSeconds);
@@ -58,8 +58,8 @@ public interface RateProfile {
 
     /**
      * A recorded schedule: lines {@code time,rate} (seconds, records/s), {@code #} comments and
-     * blank lines ignored, times strictly increasing. Piecewise constant between points; 0
-     * before the first point, and the last rate holds after the last point.
+     * blank lines ignored, times strictly increasing. Piecewise constant between points; 0 before
+     * the first point, and the last rate holds after the last point.
      *
      * @throws EngineException naming the file and line if the file cannot be read or is malformed
      */
@@ -68,9 +68,9 @@ public interface RateProfile {
     }
 
     /**
-     * Parses the command-line syntax: {@code 1000}, {@code constant:1000},
-     * {@code steps:0s=1000,30s=3000,60s=500}, {@code sine:base=1000,amplitude=500,period=60s},
-     * {@code trace:/path/file.csv}. Durations take the suffixes ms, s or m (bare: seconds).
+     * Parses the command-line syntax: {@code 1000}, {@code constant:1000}, {@code
+     * steps:0s=1000,30s=3000,60s=500}, {@code sine:base=1000,amplitude=500,period=60s}, {@code
+     * trace:/path/file.csv}. Durations take the suffixes ms, s or m (bare: seconds).
      *
      * @throws EngineException naming what is wrong and the valid forms
      */

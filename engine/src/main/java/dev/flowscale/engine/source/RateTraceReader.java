@@ -11,8 +11,7 @@ import java.util.List;
 /** Reads a rate trace file into a piecewise-constant profile; see {@link RateProfile#trace}. */
 final class RateTraceReader {
 
-    private RateTraceReader() {
-    }
+    private RateTraceReader() {}
 
     static RateProfile read(Path file) {
         List<String> lines = readLines(file);
@@ -26,17 +25,25 @@ final class RateTraceReader {
             }
         }
         if (points == 0) {
-            throw new EngineException(file + ": the trace holds no 'time,rate' points; add at least one, e.g. 0,1000");
+            throw new EngineException(
+                    file
+                            + ": the trace holds no 'time,rate' points; add at least one, e.g. 0,1000");
         }
-        return new PiecewiseConstantRate(Arrays.copyOf(times, points), Arrays.copyOf(rates, points),
+        return new PiecewiseConstantRate(
+                Arrays.copyOf(times, points),
+                Arrays.copyOf(rates, points),
                 "trace " + file + " (" + points + " points)");
     }
 
-    private static void readPoint(String where, String line, double[] times, double[] rates, int i) {
+    private static void readPoint(
+            String where, String line, double[] times, double[] rates, int i) {
         String[] fields = line.split(",", -1);
         if (fields.length != 2) {
-            throw new EngineException(where + ": expected 'time,rate' (seconds, records/s) but found '"
-                    + line + "'; write one point per line, e.g. 30,1500");
+            throw new EngineException(
+                    where
+                            + ": expected 'time,rate' (seconds, records/s) but found '"
+                            + line
+                            + "'; write one point per line, e.g. 30,1500");
         }
         times[i] = number(where, "time", fields[0]);
         rates[i] = number(where, "rate", fields[1]);
@@ -50,8 +57,13 @@ final class RateTraceReader {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
-            throw new EngineException("cannot read trace file " + file + ": " + e
-                    + "; check the path and its permissions", e);
+            throw new EngineException(
+                    "cannot read trace file "
+                            + file
+                            + ": "
+                            + e
+                            + "; check the path and its permissions",
+                    e);
         }
     }
 
@@ -59,22 +71,34 @@ final class RateTraceReader {
         try {
             return RateMath.parseDecimal(text);
         } catch (NumberFormatException e) {
-            throw new EngineException(where + ": " + field + " '" + text.strip()
-                    + "' is not a number; write plain decimals, e.g. 30,1500", e);
+            throw new EngineException(
+                    where
+                            + ": "
+                            + field
+                            + " '"
+                            + text.strip()
+                            + "' is not a number; write plain decimals, e.g. 30,1500",
+                    e);
         }
     }
 
     private static void checkPoint(String where, double[] times, double[] rates, int i) {
         if (!Double.isFinite(times[i]) || times[i] < 0) {
-            throw new EngineException(where + ": time must be finite and >= 0 seconds but was " + times[i]);
+            throw new EngineException(
+                    where + ": time must be finite and >= 0 seconds but was " + times[i]);
         }
         if (!Double.isFinite(rates[i]) || rates[i] < 0) {
-            throw new EngineException(where + ": rate must be finite and >= 0 records/s but was " + rates[i]);
+            throw new EngineException(
+                    where + ": rate must be finite and >= 0 records/s but was " + rates[i]);
         }
         if (i > 0 && times[i] <= times[i - 1]) {
-            throw new EngineException(where + ": time " + RateMath.format(times[i])
-                    + " is not after the previous point's " + RateMath.format(times[i - 1])
-                    + "; times must be strictly increasing");
+            throw new EngineException(
+                    where
+                            + ": time "
+                            + RateMath.format(times[i])
+                            + " is not after the previous point's "
+                            + RateMath.format(times[i - 1])
+                            + "; times must be strictly increasing");
         }
     }
 }

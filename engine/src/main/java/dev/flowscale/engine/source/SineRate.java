@@ -5,12 +5,12 @@ import dev.flowscale.engine.api.EngineException;
 /**
  * {@code max(0, base + amplitude * sin(2πt / period))}; see {@link RateProfile#sine}.
  *
- * <p>The integral is exact in closed form in both regimes. With phase {@code θ = 2πt/period},
- * the rate is positive on {@code [0, π - θ0)} and {@code (2π + θ0, 2π)} of each period, where
- * {@code θ0 = asin(max(-1, -base/amplitude))}; on those arcs its antiderivative is
- * {@code G(θ) = base·θ - amplitude·cos θ}. When {@code base >= amplitude}, θ0 = -π/2 and the
- * arcs cover the whole period, giving {@code base·t + amplitude·period/2π·(1 - cos θ)}. Whole
- * periods contribute a precomputed per-period total, so the cost is constant in t.
+ * <p>The integral is exact in closed form in both regimes. With phase {@code θ = 2πt/period}, the
+ * rate is positive on {@code [0, π - θ0)} and {@code (2π + θ0, 2π)} of each period, where {@code θ0
+ * = asin(max(-1, -base/amplitude))}; on those arcs its antiderivative is {@code G(θ) = base·θ -
+ * amplitude·cos θ}. When {@code base >= amplitude}, θ0 = -π/2 and the arcs cover the whole period,
+ * giving {@code base·t + amplitude·period/2π·(1 - cos θ)}. Whole periods contribute a precomputed
+ * per-period total, so the cost is constant in t.
  */
 final class SineRate implements RateProfile {
 
@@ -19,8 +19,10 @@ final class SineRate implements RateProfile {
     private final double base;
     private final double amplitude;
     private final double periodSeconds;
+
     /** End of the first positive arc and start of the second, as phases in [0, 2π]. */
     private final double firstArcEnd;
+
     private final double secondArcStart;
     private final double recordsPerPeriod;
 
@@ -28,8 +30,10 @@ final class SineRate implements RateProfile {
         RateMath.checkRate("sine base", base);
         RateMath.checkRate("sine amplitude", amplitude);
         if (!Double.isFinite(periodSeconds) || periodSeconds <= 0) {
-            throw new EngineException("sine period must be a finite duration > 0 but was "
-                    + periodSeconds + "s; e.g. period=60s");
+            throw new EngineException(
+                    "sine period must be a finite duration > 0 but was "
+                            + periodSeconds
+                            + "s; e.g. period=60s");
         }
         this.base = base;
         this.amplitude = amplitude;
@@ -77,8 +81,13 @@ final class SineRate implements RateProfile {
 
     @Override
     public String describe() {
-        return "sine base=" + RateMath.format(base) + "/s amplitude=" + RateMath.format(amplitude)
-                + "/s period=" + RateMath.format(periodSeconds) + "s";
+        return "sine base="
+                + RateMath.format(base)
+                + "/s amplitude="
+                + RateMath.format(amplitude)
+                + "/s period="
+                + RateMath.format(periodSeconds)
+                + "s";
     }
 
     @Override

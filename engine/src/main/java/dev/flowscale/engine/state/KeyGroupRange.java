@@ -5,11 +5,11 @@ import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 
 /**
- * An inclusive, contiguous range of key groups owned by one operator instance. Immutable.
- * A range whose end lies before its start is empty; {@link #EMPTY} is the canonical one.
+ * An inclusive, contiguous range of key groups owned by one operator instance. Immutable. A range
+ * whose end lies before its start is empty; {@link #EMPTY} is the canonical one.
  *
- * @param start         first key group in the range
- * @param endInclusive  last key group in the range
+ * @param start first key group in the range
+ * @param endInclusive last key group in the range
  */
 public record KeyGroupRange(int start, int endInclusive) implements Iterable<Integer> {
 

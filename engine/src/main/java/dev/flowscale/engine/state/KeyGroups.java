@@ -1,11 +1,10 @@
 package dev.flowscale.engine.state;
 
 /**
- * Key-group arithmetic, compatible with Flink's key-group assignment: a key maps to one of
- * {@code keyGroups} key groups, and each operator instance owns one contiguous range of
- * them. Rescaling moves whole key groups, so keyed state follows its keys. Pure functions;
- * every argument is checked and a bad one raises {@link IllegalArgumentException} naming the
- * field and the fix.
+ * Key-group arithmetic, compatible with Flink's key-group assignment: a key maps to one of {@code
+ * keyGroups} key groups, and each operator instance owns one contiguous range of them. Rescaling
+ * moves whole key groups, so keyed state follows its keys. Pure functions; every argument is
+ * checked and a bad one raises {@link IllegalArgumentException} naming the field and the fix.
  */
 public final class KeyGroups {
 
@@ -15,8 +14,7 @@ public final class KeyGroups {
     /** Largest allowed number of key groups (Flink's bound). */
     public static final int MAX_KEY_GROUPS = 1 << 15;
 
-    private KeyGroups() {
-    }
+    private KeyGroups() {}
 
     /**
      * The key group of {@code key}: {@code murmurHash(key.hashCode()) % keyGroups}.
@@ -46,8 +44,8 @@ public final class KeyGroups {
     }
 
     /**
-     * The key groups owned by instance {@code operatorIndex} of {@code parallelism}. The ranges
-     * of indices {@code 0..parallelism-1} are disjoint, ordered and cover every key group.
+     * The key groups owned by instance {@code operatorIndex} of {@code parallelism}. The ranges of
+     * indices {@code 0..parallelism-1} are disjoint, ordered and cover every key group.
      */
     public static KeyGroupRange rangeFor(int operatorIndex, int keyGroups, int parallelism) {
         checkParallelism(parallelism, keyGroups);
@@ -62,9 +60,12 @@ public final class KeyGroups {
     /** Checks {@code 1 <= keyGroups <= MAX_KEY_GROUPS}. */
     public static void checkKeyGroups(int keyGroups) {
         if (keyGroups < 1 || keyGroups > MAX_KEY_GROUPS) {
-            throw new IllegalArgumentException("keyGroups must be in [1, "
-                    + MAX_KEY_GROUPS + "] but was " + keyGroups
-                    + "; set keyGroups (the number of key groups) within these bounds");
+            throw new IllegalArgumentException(
+                    "keyGroups must be in [1, "
+                            + MAX_KEY_GROUPS
+                            + "] but was "
+                            + keyGroups
+                            + "; set keyGroups (the number of key groups) within these bounds");
         }
     }
 
@@ -72,9 +73,12 @@ public final class KeyGroups {
     public static void checkParallelism(int parallelism, int keyGroups) {
         checkKeyGroups(keyGroups);
         if (parallelism < 1 || parallelism > keyGroups) {
-            throw new IllegalArgumentException("parallelism must be in [1, keyGroups="
-                    + keyGroups + "] but was " + parallelism
-                    + "; lower parallelism or raise keyGroups");
+            throw new IllegalArgumentException(
+                    "parallelism must be in [1, keyGroups="
+                            + keyGroups
+                            + "] but was "
+                            + parallelism
+                            + "; lower parallelism or raise keyGroups");
         }
     }
 
@@ -82,24 +86,34 @@ public final class KeyGroups {
     public static void checkKeyGroup(int keyGroup, int keyGroups) {
         checkKeyGroups(keyGroups);
         if (keyGroup < 0 || keyGroup >= keyGroups) {
-            throw new IllegalArgumentException("keyGroup must be in [0, " + (keyGroups - 1)
-                    + "] for keyGroups=" + keyGroups + " but was " + keyGroup
-                    + "; compute it with keyGroupFor(key, keyGroups)");
+            throw new IllegalArgumentException(
+                    "keyGroup must be in [0, "
+                            + (keyGroups - 1)
+                            + "] for keyGroups="
+                            + keyGroups
+                            + " but was "
+                            + keyGroup
+                            + "; compute it with keyGroupFor(key, keyGroups)");
         }
     }
 
     /** Checks {@code 0 <= operatorIndex < parallelism}. */
     public static void checkOperatorIndex(int operatorIndex, int parallelism) {
         if (operatorIndex < 0 || operatorIndex >= parallelism) {
-            throw new IllegalArgumentException("operatorIndex must be in [0, " + (parallelism - 1)
-                    + "] for parallelism=" + parallelism + " but was " + operatorIndex
-                    + "; pass an instance index below the parallelism");
+            throw new IllegalArgumentException(
+                    "operatorIndex must be in [0, "
+                            + (parallelism - 1)
+                            + "] for parallelism="
+                            + parallelism
+                            + " but was "
+                            + operatorIndex
+                            + "; pass an instance index below the parallelism");
         }
     }
 
     /**
-     * Flink's {@code MathUtils.murmurHash}: Murmur3 (32-bit, seed 0) of the four bytes of
-     * {@code code}, made non-negative. It must stay bit-for-bit identical, or state written by
+     * Flink's {@code MathUtils.murmurHash}: Murmur3 (32-bit, seed 0) of the four bytes of {@code
+     * code}, made non-negative. It must stay bit-for-bit identical, or state written by
      * Flink-compatible key groups lands in the wrong group.
      */
     public static int murmurHash(int code) {

@@ -7,17 +7,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The keyed state of one operator instance, held per key group so that a rescale can move
- * whole key groups. The task sets the current key before each record; state objects read and
- * write the current key's entry in the current key group.
+ * The keyed state of one operator instance, held per key group so that a rescale can move whole key
+ * groups. The task sets the current key before each record; state objects read and write the
+ * current key's entry in the current key group.
  */
 public final class KeyedStateBackend {
     private final String operator;
     private final int keyGroups;
     private final KeyGroupRange range;
     private final Map<String, StateTable> tables = new LinkedHashMap<>();
-    /** State restored from a snapshot whose descriptor has not been registered yet, still encoded. */
+
+    /**
+     * State restored from a snapshot whose descriptor has not been registered yet, still encoded.
+     */
     private final Map<String, RawTable> restored = new LinkedHashMap<>();
+
     private Object currentKey;
     private int currentGroup;
 
@@ -34,9 +38,17 @@ public final class KeyedStateBackend {
     public void setCurrentKey(Object key) {
         int group = KeyGroups.keyGroupFor(key, keyGroups);
         if (!range.contains(group)) {
-            throw new EngineException("operator '" + operator + "': key " + key + " is in key group " + group
-                    + ", which this instance (" + range + ") does not own; the key's hashCode must be the same "
-                    + "on every instance (do not key by arrays or objects without hashCode)");
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': key "
+                            + key
+                            + " is in key group "
+                            + group
+                            + ", which this instance ("
+                            + range
+                            + ") does not own; the key's hashCode must be the same "
+                            + "on every instance (do not key by arrays or objects without hashCode)");
         }
         currentKey = key;
         currentGroup = group - range.start();
@@ -53,11 +65,19 @@ public final class KeyedStateBackend {
 
     /** The table of a state, created on first use; a second registration must match the first. */
     public StateTable table(StateDescriptor<?> descriptor) {
-        StateTable table = tables.computeIfAbsent(descriptor.name(), n -> decodeRestored(descriptor));
+        StateTable table =
+                tables.computeIfAbsent(descriptor.name(), n -> decodeRestored(descriptor));
         if (!table.descriptor().equals(descriptor)) {
-            throw new EngineException("operator '" + operator + "': state '" + descriptor.name()
-                    + "' is registered twice with different types (" + table.descriptor() + " vs " + descriptor
-                    + "); use one descriptor per name");
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': state '"
+                            + descriptor.name()
+                            + "' is registered twice with different types ("
+                            + table.descriptor()
+                            + " vs "
+                            + descriptor
+                            + "); use one descriptor per name");
         }
         return table;
     }
@@ -81,15 +101,29 @@ public final class KeyedStateBackend {
     }
 
     /** Adds restored entries of one state in one key group (this instance must own the group). */
-    public void restore(String stateName, StateDescriptor.Kind kind, int keyGroup, Object key, byte[] encoded) {
+    public void restore(
+            String stateName, StateDescriptor.Kind kind, int keyGroup, Object key, byte[] encoded) {
         if (!range.contains(keyGroup)) {
-            throw new EngineException("operator '" + operator + "': restored key group " + keyGroup
-                    + " is outside this instance's range " + range);
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': restored key group "
+                            + keyGroup
+                            + " is outside this instance's range "
+                            + range);
         }
         RawTable raw = restored.computeIfAbsent(stateName, n -> new RawTable(kind, range.size()));
         if (raw.kind() != kind) {
-            throw new EngineException("operator '" + operator + "': state '" + stateName + "' is both " + raw.kind()
-                    + " and " + kind + " in the snapshot; the snapshot is corrupt");
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': state '"
+                            + stateName
+                            + "' is both "
+                            + raw.kind()
+                            + " and "
+                            + kind
+                            + " in the snapshot; the snapshot is corrupt");
         }
         raw.groups()[keyGroup - range.start()].put(key, encoded);
     }
@@ -99,13 +133,21 @@ public final class KeyedStateBackend {
         RawTable raw = restored.remove(descriptor.name());
         if (raw != null) {
             if (raw.kind() != descriptor.kind()) {
-                throw new EngineException("operator '" + operator + "': state '" + descriptor.name() + "' is a "
-                        + raw.kind() + " in the snapshot but declared as " + descriptor.kind()
-                        + "; keep the state's kind or give the new state another name");
+                throw new EngineException(
+                        "operator '"
+                                + operator
+                                + "': state '"
+                                + descriptor.name()
+                                + "' is a "
+                                + raw.kind()
+                                + " in the snapshot but declared as "
+                                + descriptor.kind()
+                                + "; keep the state's kind or give the new state another name");
             }
             for (int i = 0; i < raw.groups().length; i++) {
                 HashMap<Object, Object> group = table.group(i);
-                raw.groups()[i].forEach((key, bytes) -> group.put(key, StateEncoding.decode(descriptor, bytes)));
+                raw.groups()[i].forEach(
+                        (key, bytes) -> group.put(key, StateEncoding.decode(descriptor, bytes)));
             }
         }
         return table;

@@ -12,8 +12,7 @@ import java.util.Map;
 
 /** Value, list and map state views over a {@link KeyedStateBackend}, scoped to its current key. */
 public final class KeyedStates {
-    private KeyedStates() {
-    }
+    private KeyedStates() {}
 
     public static <T> ValueState<T> value(KeyedStateBackend backend, StateTable table) {
         return new ValueState<>() {

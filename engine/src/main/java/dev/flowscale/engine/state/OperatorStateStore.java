@@ -10,20 +10,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Non-keyed list state of one operator instance. On restore at another parallelism the
- * elements of a {@link Mode#SPLIT} list are dealt round robin over the new instances; every
- * new instance gets all elements of a {@link Mode#UNION} list.
+ * Non-keyed list state of one operator instance. On restore at another parallelism the elements of
+ * a {@link Mode#SPLIT} list are dealt round robin over the new instances; every new instance gets
+ * all elements of a {@link Mode#UNION} list.
  */
 public final class OperatorStateStore {
 
     /** How a list is redistributed when parallelism changes. */
-    public enum Mode { SPLIT, UNION }
+    public enum Mode {
+        SPLIT,
+        UNION
+    }
 
     /** One named list, with its mode and, once registered, its descriptor. */
     public static final class Entry {
         final Mode mode;
         StateDescriptor<?> descriptor;
         final List<Object> elements = new ArrayList<>();
+
         /** Elements restored but not yet decoded (the descriptor is registered at open). */
         final List<byte[]> encoded = new ArrayList<>();
 
@@ -62,12 +66,21 @@ public final class OperatorStateStore {
     public <T> ListState<T> list(StateDescriptor<T> descriptor, Mode mode) {
         Entry entry = lists.computeIfAbsent(descriptor.name(), n -> new Entry(mode));
         if (entry.mode != mode) {
-            throw new EngineException("operator '" + operator + "': list state '" + descriptor.name() + "' is "
-                    + entry.mode + " but requested as " + mode + "; use one mode per name");
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': list state '"
+                            + descriptor.name()
+                            + "' is "
+                            + entry.mode
+                            + " but requested as "
+                            + mode
+                            + "; use one mode per name");
         }
         if (entry.descriptor == null) {
             entry.descriptor = descriptor;
-            entry.encoded.forEach(bytes -> entry.elements.add(StateEncoding.decode(descriptor, bytes)));
+            entry.encoded.forEach(
+                    bytes -> entry.elements.add(StateEncoding.decode(descriptor, bytes)));
             entry.encoded.clear();
         }
         return view(entry);

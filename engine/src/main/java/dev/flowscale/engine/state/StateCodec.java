@@ -10,10 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Writes keys and state values without Java serialization, so that a snapshot survives code
- * changes that keep the state's shape. Strings, numbers and booleans have compact tagged
- * encodings; every other type is JSON through Jackson and read back into the type its state
- * descriptor (or keyBy) declares.
+ * Writes keys and state values without Java serialization, so that a snapshot survives code changes
+ * that keep the state's shape. Strings, numbers and booleans have compact tagged encodings; every
+ * other type is JSON through Jackson and read back into the type its state descriptor (or keyBy)
+ * declares.
  */
 public final class StateCodec {
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
@@ -24,11 +24,11 @@ public final class StateCodec {
     private static final byte DOUBLE = 4;
     private static final byte BOOLEAN = 5;
     private static final byte JSON_VALUE = 6;
+
     /** Bytes allocated ahead of those read; see {@link #readBytes}. */
     private static final int READ_CHUNK = 1 << 16;
 
-    private StateCodec() {
-    }
+    private StateCodec() {}
 
     public static void write(DataOutput out, Object value) throws IOException {
         if (value == null) {
@@ -74,8 +74,9 @@ public final class StateCodec {
     private static Object readJson(DataInput in, Class<?> type) throws IOException {
         byte[] bytes = readBytes(in, "a JSON value");
         if (type == null || type == Object.class) {
-            throw new EngineException("a key of a non-built-in type cannot be restored: keyed state supports keys "
-                    + "that are strings, longs, integers, doubles or booleans; key by one of those (e.g. an id)");
+            throw new EngineException(
+                    "a key of a non-built-in type cannot be restored: keyed state supports keys "
+                            + "that are strings, longs, integers, doubles or booleans; key by one of those (e.g. an id)");
         }
         return JSON.readValue(bytes, type);
     }
@@ -113,7 +114,8 @@ public final class StateCodec {
                 bytes = Arrays.copyOf(bytes, (int) Math.min(length, 2L * filled));
             }
         } catch (EOFException e) {
-            throw new EOFException("the length of " + what + " says " + length + " bytes but the data ends first");
+            throw new EOFException(
+                    "the length of " + what + " says " + length + " bytes but the data ends first");
         }
     }
 

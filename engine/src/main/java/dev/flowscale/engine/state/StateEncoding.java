@@ -14,10 +14,10 @@ import java.util.Map;
 
 /** Encodes one key's value of a value, list or map state as bytes, and back. */
 public final class StateEncoding {
-    private StateEncoding() {
-    }
+    private StateEncoding() {}
 
-    public static void encode(StateDescriptor.Kind kind, Object value, DataOutputStream out) throws IOException {
+    public static void encode(StateDescriptor.Kind kind, Object value, DataOutputStream out)
+            throws IOException {
         switch (kind) {
             case VALUE -> StateCodec.write(out, value);
             case LIST -> {
@@ -43,7 +43,8 @@ public final class StateEncoding {
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             encode(kind, value, out);
         } catch (IOException e) {
-            throw new EngineException("cannot encode state value " + value + ": " + e.getMessage(), e);
+            throw new EngineException(
+                    "cannot encode state value " + value + ": " + e.getMessage(), e);
         }
         return bytes.toByteArray();
     }
@@ -64,14 +65,23 @@ public final class StateEncoding {
                     int n = in.readInt();
                     Map<Object, Object> map = new HashMap<>();
                     for (int i = 0; i < n; i++) {
-                        map.put(StateCodec.read(in, descriptor.keyType()), StateCodec.read(in, descriptor.valueType()));
+                        map.put(
+                                StateCodec.read(in, descriptor.keyType()),
+                                StateCodec.read(in, descriptor.valueType()));
                     }
                     yield map;
                 }
             };
         } catch (IOException e) {
-            throw new EngineException("state '" + descriptor.name() + "': cannot decode a restored value as "
-                    + descriptor.valueType().getSimpleName() + " (" + e.getMessage() + "); the state's shape changed", e);
+            throw new EngineException(
+                    "state '"
+                            + descriptor.name()
+                            + "': cannot decode a restored value as "
+                            + descriptor.valueType().getSimpleName()
+                            + " ("
+                            + e.getMessage()
+                            + "); the state's shape changed",
+                    e);
         }
     }
 }

@@ -22,10 +22,9 @@ import java.util.function.Supplier;
 /**
  * Drives one instance of a user's {@link KeyedProcessFunction} on the calling thread, as the
  * engine's task would: the same keyed state backend and state objects, the same key groups, the
- * same snapshot encoding. Feed records, read the output and each key's state, take a
- * {@link #snapshot()} and restore it, also into instances of another parallelism, which take
- * only the key groups they own (as a rescale does). The engine has no timers yet, so there are
- * none to fire.
+ * same snapshot encoding. Feed records, read the output and each key's state, take a {@link
+ * #snapshot()} and restore it, also into instances of another parallelism, which take only the key
+ * groups they own (as a rescale does). The engine has no timers yet, so there are none to fire.
  *
  * <pre>{@code
  * try (var h = KeyedFunctionHarness.of(CountPerPage::new, (Click c) -> c.page()).open()) {
@@ -47,24 +46,39 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     private final List<O> output = new ArrayList<>();
     private final Collector<O> collector = output::add;
 
-    private KeyedFunctionHarness(Setup<K, I, O> setup, List<HarnessSnapshot> restoreFrom) throws Exception {
+    private KeyedFunctionHarness(Setup<K, I, O> setup, List<HarnessSnapshot> restoreFrom)
+            throws Exception {
         this.setup = setup;
-        KeyGroupRange range = KeyGroups.rangeFor(setup.instanceIndex, setup.keyGroups, setup.parallelism);
+        KeyGroupRange range =
+                KeyGroups.rangeFor(setup.instanceIndex, setup.keyGroups, setup.parallelism);
         this.backend = new KeyedStateBackend(setup.operatorId, setup.keyGroups, range);
         this.store = new OperatorStateStore(setup.operatorId);
         HarnessRestore.into(backend, store, restoreFrom, setup.instanceIndex, setup.parallelism);
         this.function = setup.factory.get();
-        function.open(UserContexts.keyed("harness", setup.operatorId, setup.instanceIndex, setup.parallelism,
-                backend, store));
+        function.open(
+                UserContexts.keyed(
+                        "harness",
+                        setup.operatorId,
+                        setup.instanceIndex,
+                        setup.parallelism,
+                        backend,
+                        store));
     }
 
-    /** A harness for the function objects {@code factory} makes, keyed as {@code keyBy(keySelector)} would. */
-    public static <K, I, O> Setup<K, I, O> of(Supplier<? extends KeyedProcessFunction<K, ? super I, O>> factory,
-                                              KeySelector<? super I, K> keySelector) {
+    /**
+     * A harness for the function objects {@code factory} makes, keyed as {@code keyBy(keySelector)}
+     * would.
+     */
+    public static <K, I, O> Setup<K, I, O> of(
+            Supplier<? extends KeyedProcessFunction<K, ? super I, O>> factory,
+            KeySelector<? super I, K> keySelector) {
         return new Setup<>(factory, keySelector);
     }
 
-    /** Processes one record as the task would: sets its key as the current key, then calls the function. */
+    /**
+     * Processes one record as the task would: sets its key as the current key, then calls the
+     * function.
+     */
     public void processElement(I record) throws Exception {
         K key = setup.keySelector.getKey(record);
         backend.setCurrentKey(key);
@@ -121,7 +135,9 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         return keys;
     }
 
-    /** Whether this instance owns the key's key group (a record with another key would be refused). */
+    /**
+     * Whether this instance owns the key's key group (a record with another key would be refused).
+     */
     public boolean owns(K key) {
         return backend.keyGroupRange().contains(KeyGroups.keyGroupFor(key, setup.keyGroups));
     }
@@ -140,10 +156,12 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         }
         Map<String, OperatorStateStore.Mode> modes = new HashMap<>();
         Map<String, List<byte[]>> lists = new HashMap<>();
-        store.lists().forEach((name, entry) -> {
-            modes.put(name, entry.mode());
-            lists.put(name, entry.encodedElements());
-        });
+        store.lists()
+                .forEach(
+                        (name, entry) -> {
+                            modes.put(name, entry.mode());
+                            lists.put(name, entry.encodedElements());
+                        });
         return new HarnessSnapshot(setup.instanceIndex, setup.keyGroups, groups, modes, lists);
     }
 
@@ -155,14 +173,26 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
 
     private Object entry(StateDescriptor<?> descriptor, K key) {
         if (!owns(key)) {
-            throw new InvalidJobException("key " + key + " is in key group " + KeyGroups.keyGroupFor(key,
-                    setup.keyGroups) + ", which this instance (" + keyGroupRange() + ") does not own");
+            throw new InvalidJobException(
+                    "key "
+                            + key
+                            + " is in key group "
+                            + KeyGroups.keyGroupFor(key, setup.keyGroups)
+                            + ", which this instance ("
+                            + keyGroupRange()
+                            + ") does not own");
         }
-        return backend.table(descriptor).group(KeyGroups.keyGroupFor(key, setup.keyGroups)
-                - backend.keyGroupRange().start()).get(key);
+        return backend.table(descriptor)
+                .group(
+                        KeyGroups.keyGroupFor(key, setup.keyGroups)
+                                - backend.keyGroupRange().start())
+                .get(key);
     }
 
-    /** How the harnessed instance runs: its operator id, key groups, index and parallelism; then {@link #open}. */
+    /**
+     * How the harnessed instance runs: its operator id, key groups, index and parallelism; then
+     * {@link #open}.
+     */
     public static final class Setup<K, I, O> {
         private final Supplier<? extends KeyedProcessFunction<K, ? super I, O>> factory;
         private final KeySelector<? super I, K> keySelector;
@@ -171,8 +201,9 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         private int instanceIndex;
         private int parallelism = 1;
 
-        private Setup(Supplier<? extends KeyedProcessFunction<K, ? super I, O>> factory,
-                      KeySelector<? super I, K> keySelector) {
+        private Setup(
+                Supplier<? extends KeyedProcessFunction<K, ? super I, O>> factory,
+                KeySelector<? super I, K> keySelector) {
             this.factory = factory;
             this.keySelector = keySelector;
         }
@@ -190,7 +221,10 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
             return this;
         }
 
-        /** Run as instance {@code index} of {@code parallelism}: it owns that instance's key groups only. */
+        /**
+         * Run as instance {@code index} of {@code parallelism}: it owns that instance's key groups
+         * only.
+         */
         public Setup<K, I, O> instance(int index, int parallelism) {
             KeyGroups.checkParallelism(parallelism, keyGroups);
             KeyGroups.checkOperatorIndex(index, parallelism);
@@ -205,10 +239,11 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         }
 
         /**
-         * Opens an instance restored from the snapshots of every instance of the previous run
-         * (at any parallelism): it takes the key groups it owns and its share of operator lists.
+         * Opens an instance restored from the snapshots of every instance of the previous run (at
+         * any parallelism): it takes the key groups it owns and its share of operator lists.
          */
-        public KeyedFunctionHarness<K, I, O> restore(List<HarnessSnapshot> snapshots) throws Exception {
+        public KeyedFunctionHarness<K, I, O> restore(List<HarnessSnapshot> snapshots)
+                throws Exception {
             return new KeyedFunctionHarness<>(this, snapshots);
         }
 

@@ -12,8 +12,8 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * A user's {@link StreamingJob}, loaded by {@link UserJobLoader}, with the class loader its
- * classes come from. Keep it open while the job runs (its classes load lazily), close it after.
+ * A user's {@link StreamingJob}, loaded by {@link UserJobLoader}, with the class loader its classes
+ * come from. Keep it open while the job runs (its classes load lazily), close it after.
  */
 public final class UserJob implements AutoCloseable {
     private final StreamingJob job;
@@ -34,8 +34,8 @@ public final class UserJob implements AutoCloseable {
     }
 
     /**
-     * Declares the job from its own options; an option it never read is refused, naming it and
-     * the options the job does read.
+     * Declares the job from its own options; an option it never read is refused, naming it and the
+     * options the job does read.
      *
      * @throws InvalidJobException naming the option, or the class whose {@code build} failed
      */
@@ -43,15 +43,26 @@ public final class UserJob implements AutoCloseable {
         JobArguments arguments = JobArguments.of(options);
         JobBuilder builder = withContextLoader(() -> job.build(arguments));
         if (builder == null) {
-            throw new InvalidJobException("job class " + className() + " returned no job from build; return the"
-                    + " JobBuilder it declared");
+            throw new InvalidJobException(
+                    "job class "
+                            + className()
+                            + " returned no job from build; return the"
+                            + " JobBuilder it declared");
         }
         if (!arguments.unread().isEmpty()) {
             String unknown = arguments.unread().iterator().next();
-            throw new InvalidJobException("unknown option --" + unknown + " for job class " + className()
-                    + "; the job reads " + (arguments.known().isEmpty() ? "no options"
-                    : arguments.known().stream().map(n -> "--" + n).collect(Collectors.joining(", ")))
-                    + " and the runner's options are in --help");
+            throw new InvalidJobException(
+                    "unknown option --"
+                            + unknown
+                            + " for job class "
+                            + className()
+                            + "; the job reads "
+                            + (arguments.known().isEmpty()
+                                    ? "no options"
+                                    : arguments.known().stream()
+                                            .map(n -> "--" + n)
+                                            .collect(Collectors.joining(", ")))
+                            + " and the runner's options are in --help");
         }
         return builder;
     }
@@ -65,7 +76,8 @@ public final class UserJob implements AutoCloseable {
         } catch (EngineException e) {
             throw e;
         } catch (RuntimeException | LinkageError e) {
-            throw new InvalidJobException("job class " + className() + " failed to declare its job: " + e);
+            throw new InvalidJobException(
+                    "job class " + className() + " failed to declare its job: " + e);
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -78,7 +90,9 @@ public final class UserJob implements AutoCloseable {
             try {
                 own.close();
             } catch (IOException e) {
-                throw new EngineException("cannot close the jars of job class " + className() + ": " + e.getMessage(), e);
+                throw new EngineException(
+                        "cannot close the jars of job class " + className() + ": " + e.getMessage(),
+                        e);
             }
         }
     }

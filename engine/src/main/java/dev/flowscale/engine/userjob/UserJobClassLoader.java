@@ -12,14 +12,23 @@ import java.util.List;
  * Loads a user job's classes child-first: a class or resource in the job's jars wins over the
  * engine's, so a job that bundles its own Jackson (or any library the engine also carries) runs
  * with its own version. The JDK and the flowscale API ({@value #FLOWSCALE}) always come from the
- * engine, so that the job's functions and the engine agree on one {@code StreamingJob}, one
- * {@code JobBuilder}, one {@code ValueState}.
+ * engine, so that the job's functions and the engine agree on one {@code StreamingJob}, one {@code
+ * JobBuilder}, one {@code ValueState}.
  */
 final class UserJobClassLoader extends URLClassLoader {
     static final String FLOWSCALE = "dev.flowscale.";
+
     /** Packages never taken from the job's jars (as Flink's parent-first patterns). */
-    private static final List<String> PARENT_FIRST = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.",
-            "org.w3c.", "org.xml.", FLOWSCALE);
+    private static final List<String> PARENT_FIRST =
+            List.of(
+                    "java.",
+                    "javax.",
+                    "jdk.",
+                    "sun.",
+                    "com.sun.",
+                    "org.w3c.",
+                    "org.xml.",
+                    FLOWSCALE);
 
     static {
         ClassLoader.registerAsParallelCapable();

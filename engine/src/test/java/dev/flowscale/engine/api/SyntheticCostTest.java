@@ -24,7 +24,8 @@ class SyntheticCostTest {
             meter.charge();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        // the meter parks early by the lateness it has measured, so the last record may end a few µs early
+        // the meter parks early by the lateness it has measured, so the last record may end a few
+        // µs early
         assertThat(seconds).isBetween(0.5 * 0.99, 0.5 * 1.5);
     }
 
@@ -34,25 +35,29 @@ class SyntheticCostTest {
         spinFor(Duration.ofMillis(20));
         long start = System.nanoTime();
         meter.charge();
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(2).toNanos());
+        assertThat(System.nanoTime() - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(2).toNanos());
     }
 
     @Test
     void blockingCostCatchesUpWithinABusyPeriodButNotAcrossAWait() {
-        // Costs of 50 ms leave room for a loaded machine's scheduling delays (a few ms each) without
+        // Costs of 50 ms leave room for a loaded machine's scheduling delays (a few ms each)
+        // without
         // blurring what is measured: about 10 ms owed within a busy period against a full 50 ms.
         SyntheticCost.CostMeter meter = SyntheticCost.blocking(Duration.ofMillis(50)).meter();
         meter.charge();
         spinFor(Duration.ofMillis(40));
         long start = System.nanoTime();
         meter.charge();
-        assertThat(System.nanoTime() - start).as("a record delayed within a busy period is caught up")
+        assertThat(System.nanoTime() - start)
+                .as("a record delayed within a busy period is caught up")
                 .isLessThan(Duration.ofMillis(40).toNanos());
         meter.idle();
         spinFor(Duration.ofMillis(100));
         start = System.nanoTime();
         meter.charge();
-        assertThat(System.nanoTime() - start).as("after a wait the next record costs its full time")
+        assertThat(System.nanoTime() - start)
+                .as("after a wait the next record costs its full time")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(45).toNanos());
     }
 
@@ -78,7 +83,8 @@ class SyntheticCostTest {
         SyntheticCost.CostMeter meter = SyntheticCost.cpu(Duration.ofMillis(1)).meter();
         long start = System.nanoTime();
         meter.charge(30);
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(30).toNanos());
+        assertThat(System.nanoTime() - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(30).toNanos());
     }
 
     @Test
@@ -94,11 +100,15 @@ class SyntheticCostTest {
     @Test
     void parsesEveryForm() {
         assertThat(SyntheticCost.parse("none")).isEqualTo(SyntheticCost.none());
-        assertThat(SyntheticCost.parse("cpu:200us")).isEqualTo(SyntheticCost.cpu(Duration.ofNanos(200_000)));
-        assertThat(SyntheticCost.parse("sleep:1ms")).isEqualTo(SyntheticCost.blocking(Duration.ofMillis(1)));
-        assertThat(SyntheticCost.parse(" Blocking:1ms ")).isEqualTo(SyntheticCost.blocking(Duration.ofMillis(1)));
+        assertThat(SyntheticCost.parse("cpu:200us"))
+                .isEqualTo(SyntheticCost.cpu(Duration.ofNanos(200_000)));
+        assertThat(SyntheticCost.parse("sleep:1ms"))
+                .isEqualTo(SyntheticCost.blocking(Duration.ofMillis(1)));
+        assertThat(SyntheticCost.parse(" Blocking:1ms "))
+                .isEqualTo(SyntheticCost.blocking(Duration.ofMillis(1)));
         assertThat(SyntheticCost.parse("cpu:500ns").perRecord()).isEqualTo(Duration.ofNanos(500));
-        assertThat(SyntheticCost.parse("blocking:0.5ms").perRecord()).isEqualTo(Duration.ofNanos(500_000));
+        assertThat(SyntheticCost.parse("blocking:0.5ms").perRecord())
+                .isEqualTo(Duration.ofNanos(500_000));
         assertThat(SyntheticCost.parse("blocking:2s").perRecord()).isEqualTo(Duration.ofSeconds(2));
     }
 
@@ -111,18 +121,34 @@ class SyntheticCostTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "cpu", "cpu:", "cpu:200", "cpu:200 us", "cpu:-1ms", "cpu:1.2.3ms",
-            "gpu:1ms", "sleep:1d", "blocking:ms", "nothing"})
+    @ValueSource(
+            strings = {
+                "",
+                "cpu",
+                "cpu:",
+                "cpu:200",
+                "cpu:200 us",
+                "cpu:-1ms",
+                "cpu:1.2.3ms",
+                "gpu:1ms",
+                "sleep:1d",
+                "blocking:ms",
+                "nothing"
+            })
     void rejectsBadFormsListingTheValidOnes(String spec) {
-        assertThatThrownBy(() -> SyntheticCost.parse(spec)).isInstanceOf(EngineException.class)
+        assertThatThrownBy(() -> SyntheticCost.parse(spec))
+                .isInstanceOf(EngineException.class)
                 .hasMessageContaining(SyntheticCost.VALID_FORMS);
     }
 
     @Test
     void rejectsNonPositiveOrHugeCosts() {
-        assertThatThrownBy(() -> SyntheticCost.parse("cpu:0ms")).isInstanceOf(EngineException.class)
-                .hasMessageContaining("perRecord must be > 0").hasMessageContaining("none");
-        assertThatThrownBy(() -> SyntheticCost.parse("sleep:1h")).hasMessageContaining("at most 1 minute");
+        assertThatThrownBy(() -> SyntheticCost.parse("cpu:0ms"))
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining("perRecord must be > 0")
+                .hasMessageContaining("none");
+        assertThatThrownBy(() -> SyntheticCost.parse("sleep:1h"))
+                .hasMessageContaining("at most 1 minute");
         assertThatThrownBy(() -> SyntheticCost.blocking(Duration.ofMinutes(2)))
                 .hasMessageContaining("at most 1 minute");
         assertThatThrownBy(() -> SyntheticCost.cpu(null)).hasMessageContaining("perRecord");

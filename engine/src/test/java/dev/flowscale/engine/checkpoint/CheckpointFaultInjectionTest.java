@@ -9,12 +9,12 @@ import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runner.RunnerViews;
 import dev.flowscale.engine.runtime.CheckpointConfig;
-import dev.flowscale.runner.api.CheckpointStatus;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.runner.api.CheckpointStatus;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -27,55 +27,87 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Checkpoint storage that stops being writable mid-run (issue 14 item 1): every failure is
- * counted, shown and logged, checkpoints resume on schedule when the storage is back, and too
- * many failures in a row fail the job over. Counts stay exact throughout.
+ * Checkpoint storage that stops being writable mid-run (issue 14 item 1): every failure is counted,
+ * shown and logged, checkpoints resume on schedule when the storage is back, and too many failures
+ * in a row fail the job over. Counts stay exact throughout.
  */
 class CheckpointFaultInjectionTest {
     private static final long RECORDS = 120_000;
     private static final int KEYS = 200;
-    private static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(40_000), RECORDS, KEYS,
-            Map.of(CountingJob.COUNT, 2), x -> x);
+    private static final JobGraph GRAPH =
+            CountingJob.graph(
+                    RateProfile.constant(40_000),
+                    RECORDS,
+                    KEYS,
+                    Map.of(CountingJob.COUNT, 2),
+                    x -> x);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
-    void checkpointsResumeWhenStorageIsWritableAgainAndTheFailuresAreVisible(@TempDir Path dir) throws Exception {
+    void checkpointsResumeWhenStorageIsWritableAgainAndTheFailuresAreVisible(@TempDir Path dir)
+            throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        JobConfig config = JobConfig.defaults().withBatchSize(128).withMeterRegistry(registry).withCheckpointing(
-                CheckpointConfig.every(Duration.ofMillis(50), dir).withFailoverAfter(1_000));
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withMeterRegistry(registry)
+                        .withCheckpointing(
+                                CheckpointConfig.every(Duration.ofMillis(50), dir)
+                                        .withFailoverAfter(1_000));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 2, "two checkpoints completed");
             Path aside = breakStorage(dir);
-            CheckpointStatus failing = await(job, s -> s.consecutiveFailures() >= 3, "three checkpoints failed");
-            assertThat(failing.lastFailure()).contains("cannot create snapshot directory").contains("chk-");
+            CheckpointStatus failing =
+                    await(job, s -> s.consecutiveFailures() >= 3, "three checkpoints failed");
+            assertThat(failing.lastFailure())
+                    .contains("cannot create snapshot directory")
+                    .contains("chk-");
             assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
-            assertThat(registry.get("flowscale.checkpoints.failed").tag("job", "counting").functionCounter().count())
+            assertThat(
+                            registry.get("flowscale.checkpoints.failed")
+                                    .tag("job", "counting")
+                                    .functionCounter()
+                                    .count())
                     .isGreaterThanOrEqualTo(3);
             JsonNode view = new ObjectMapper().valueToTree(RunnerViews.job(job, "run"));
-            assertThat(view.path("checkpoints").path("consecutiveFailures").asInt()).isGreaterThanOrEqualTo(3);
-            assertThat(view.path("checkpoints").path("lastFailure").asText()).contains("cannot create snapshot directory");
+            assertThat(view.path("checkpoints").path("consecutiveFailures").asInt())
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(view.path("checkpoints").path("lastFailure").asText())
+                    .contains("cannot create snapshot directory");
 
             repairStorage(dir, aside);
             long before = failing.completed();
-            CheckpointStatus resumed = await(job, s -> s.completed() > before && s.consecutiveFailures() == 0,
-                    "checkpoints resumed");
+            CheckpointStatus resumed =
+                    await(
+                            job,
+                            s -> s.completed() > before && s.consecutiveFailures() == 0,
+                            "checkpoints resumed");
             assertThat(Path.of(resumed.lastCompletedPath())).exists();
-            assertThat(registry.get("flowscale.checkpoint.last.completed.age").gauge().value()).isGreaterThanOrEqualTo(0);
+            assertThat(registry.get("flowscale.checkpoint.last.completed.age").gauge().value())
+                    .isGreaterThanOrEqualTo(0);
             assertFinalCountsExact(job);
         }
     }
 
     @Test
-    void tooManyFailuresInARowFailTheJobOverAndItResumesFromItsLatestCheckpoint(@TempDir Path dir) throws Exception {
-        JobConfig config = JobConfig.defaults().withBatchSize(128)
-                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(50), dir).withFailoverAfter(2))
-                .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofSeconds(1)));
+    void tooManyFailuresInARowFailTheJobOverAndItResumesFromItsLatestCheckpoint(@TempDir Path dir)
+            throws Exception {
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(
+                                CheckpointConfig.every(Duration.ofMillis(50), dir)
+                                        .withFailoverAfter(2))
+                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofSeconds(1)));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 2, "two checkpoints completed");
             Path aside = breakStorage(dir);
             Await.until(WAIT, "the job to fail over", () -> job.restarts() > 0);
-            repairStorage(dir, aside); // within the restart delay, so the restart finds its checkpoint
-            await(job, s -> s.consecutiveFailures() == 0 && job.status() == RunningJob.Status.RUNNING,
+            repairStorage(
+                    dir, aside); // within the restart delay, so the restart finds its checkpoint
+            await(
+                    job,
+                    s -> s.consecutiveFailures() == 0 && job.status() == RunningJob.Status.RUNNING,
                     "the restarted job checkpoints again");
             assertThat(job.restarts()).isEqualTo(1);
             assertFinalCountsExact(job);
@@ -83,19 +115,27 @@ class CheckpointFaultInjectionTest {
     }
 
     @Test
-    void withoutARestartStrategyTooManyFailuresFailTheJobWithTheCause(@TempDir Path dir) throws Exception {
-        JobConfig config = JobConfig.defaults().withBatchSize(128)
-                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(50), dir).withFailoverAfter(2));
+    void withoutARestartStrategyTooManyFailuresFailTheJobWithTheCause(@TempDir Path dir)
+            throws Exception {
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(
+                                CheckpointConfig.every(Duration.ofMillis(50), dir)
+                                        .withFailoverAfter(2));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 1, "a checkpoint completed");
             breakStorage(dir);
-            assertThatThrownBy(() -> job.await(WAIT)).isInstanceOf(JobFailedException.class)
+            assertThatThrownBy(() -> job.await(WAIT))
+                    .isInstanceOf(JobFailedException.class)
                     .hasMessageContaining("2 checkpoints failed in a row (limit 2)")
                     .hasMessageContaining("cannot create snapshot directory");
         }
     }
 
-    /** Puts a plain file where the checkpoint folder was: no checkpoint directory can be created. */
+    /**
+     * Puts a plain file where the checkpoint folder was: no checkpoint directory can be created.
+     */
     private static Path breakStorage(Path dir) throws IOException {
         Path checkpoints = dir.resolve("checkpoints");
         Path aside = dir.resolve("checkpoints.aside");
@@ -109,14 +149,20 @@ class CheckpointFaultInjectionTest {
         Files.move(aside, dir.resolve("checkpoints"));
     }
 
-    private static CheckpointStatus await(RunningJob job, Predicate<CheckpointStatus> condition, String what) {
+    private static CheckpointStatus await(
+            RunningJob job, Predicate<CheckpointStatus> condition, String what) {
         return Await.until(WAIT, what, job::checkpointStatus, condition);
     }
 
     private static void assertFinalCountsExact(RunningJob job) throws Exception {
         CountingJob.awaitQuiescence(job, WAIT);
         Path finalState = job.stopWithSavepoint(WAIT);
-        assertThat(SnapshotInspector.mergedKeyedState(finalState, job.graph(), CountingJob.COUNT,
-                CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(RECORDS, KEYS));
+        assertThat(
+                        SnapshotInspector.mergedKeyedState(
+                                finalState,
+                                job.graph(),
+                                CountingJob.COUNT,
+                                CountingJob.COUNT_STATE))
+                .isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 }

@@ -19,20 +19,34 @@ import java.util.Map;
 public final class CountingRunner {
     static final long RECORDS = 120_000;
     static final int KEYS = 500;
-    /** Records per second: slow enough that the stream outlives many kills, fast enough to end soon after. */
-    static final int RATE = 4_000;
-    static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(150);
-    static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(RATE), RECORDS, KEYS,
-            Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3), x -> x);
 
-    private CountingRunner() {
-    }
+    /**
+     * Records per second: slow enough that the stream outlives many kills, fast enough to end soon
+     * after.
+     */
+    static final int RATE = 4_000;
+
+    static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(150);
+    static final JobGraph GRAPH =
+            CountingJob.graph(
+                    RateProfile.constant(RATE),
+                    RECORDS,
+                    KEYS,
+                    Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3),
+                    x -> x);
+
+    private CountingRunner() {}
 
     /** {@code args[0]}: the storage folder. */
     public static void main(String[] args) throws Exception {
-        JobConfig config = JobConfig.defaults().withBatchSize(128)
-                .withCheckpointing(CheckpointConfig.every(CHECKPOINT_INTERVAL, Path.of(args[0])));
-        try (RunningJob job = RunningJob.recover(GRAPH, config, null, line -> System.out.println("restore: " + line))) {
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(
+                                CheckpointConfig.every(CHECKPOINT_INTERVAL, Path.of(args[0])));
+        try (RunningJob job =
+                RunningJob.recover(
+                        GRAPH, config, null, line -> System.out.println("restore: " + line))) {
             System.out.println("running");
             System.out.flush();
             CountingJob.awaitQuiescence(job, Duration.ofSeconds(120));

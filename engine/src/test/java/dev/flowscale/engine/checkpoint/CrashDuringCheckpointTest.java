@@ -24,24 +24,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A runner killed while it writes a checkpoint, at many offsets into that checkpoint's bytes
- * (its state files in order, then its manifest): the next runner on the storage resumes from the
- * previous complete checkpoint and ends with exact per-key counts. The same holds when the
- * newest checkpoint did commit but one of its files was later cut short.
+ * A runner killed while it writes a checkpoint, at many offsets into that checkpoint's bytes (its
+ * state files in order, then its manifest): the next runner on the storage resumes from the
+ * previous complete checkpoint and ends with exact per-key counts. The same holds when the newest
+ * checkpoint did commit but one of its files was later cut short.
  */
 class CrashDuringCheckpointTest {
     private static final long RECORDS = 60_000;
     private static final int KEYS = 300;
-    private static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(60_000), RECORDS, KEYS,
-            Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3), x -> x);
+    private static final JobGraph GRAPH =
+            CountingJob.graph(
+                    RateProfile.constant(60_000),
+                    RECORDS,
+                    KEYS,
+                    Map.of(CountingJob.MAP, 2, CountingJob.COUNT, 3),
+                    x -> x);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    @TempDir
-    static Path original;
+    @TempDir static Path original;
     private static Path previous;
     private static Path newest;
 
-    /** Takes two checkpoints mid-stream, then drops the runner as a kill would (no final snapshot). */
+    /**
+     * Takes two checkpoints mid-stream, then drops the runner as a kill would (no final snapshot).
+     */
     @BeforeAll
     static void runUntilTwoCheckpointsAndDie() throws Exception {
         try (RunningJob job = RunningJob.start(GRAPH, config(original))) {
@@ -53,42 +59,59 @@ class CrashDuringCheckpointTest {
     }
 
     private static JobConfig config(Path dir) {
-        return JobConfig.defaults().withBatchSize(128).withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        return JobConfig.defaults()
+                .withBatchSize(128)
+                .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
     }
 
     @Test
-    void aCheckpointCutAtAnyOffsetIsNeverRestoredAndThePreviousOneIs(@TempDir Path dir) throws IOException {
+    void aCheckpointCutAtAnyOffsetIsNeverRestoredAndThePreviousOneIs(@TempDir Path dir)
+            throws IOException {
         List<Path> parts = writeOrder(newest);
         long total = parts.stream().mapToLong(CrashDuringCheckpointTest::size).sum();
         for (long offset : offsets(parts, total)) {
             Path storage = SnapshotFiles.copyTree(original, dir, "cut-" + offset);
             cut(storage.resolve(original.relativize(newest).toString()), parts, offset);
-            Recovery recovery = Recovery.choose(new CheckpointStorage(storage), null, GRAPH, line -> { });
-            assertThat(recovery.restored().path().getFileName()).as("restored after a cut at byte " + offset + " of " + total)
+            Recovery recovery =
+                    Recovery.choose(new CheckpointStorage(storage), null, GRAPH, line -> {});
+            assertThat(recovery.restored().path().getFileName())
+                    .as("restored after a cut at byte " + offset + " of " + total)
                     .isEqualTo(offset == total ? newest.getFileName() : previous.getFileName());
         }
     }
 
     @Test
-    void aCommittedCheckpointWithAFileCutShortIsSkippedWithALogLine(@TempDir Path dir) throws IOException {
+    void aCommittedCheckpointWithAFileCutShortIsSkippedWithALogLine(@TempDir Path dir)
+            throws IOException {
         List<Path> files = writeOrder(newest).subList(0, writeOrder(newest).size() - 1);
         for (Path file : files) {
             for (long keep : new long[] {0, 1, size(file) / 2, size(file) - 1}) {
-                Path storage = SnapshotFiles.copyTree(original, dir, "short-" + file.getFileName() + "-" + keep);
-                try (RandomAccessFile raf = new RandomAccessFile(storage.resolve(original.relativize(file).toString())
-                        .toFile(), "rw")) {
+                Path storage =
+                        SnapshotFiles.copyTree(
+                                original, dir, "short-" + file.getFileName() + "-" + keep);
+                try (RandomAccessFile raf =
+                        new RandomAccessFile(
+                                storage.resolve(original.relativize(file).toString()).toFile(),
+                                "rw")) {
                     raf.setLength(keep);
                 }
                 List<String> log = new ArrayList<>();
-                Recovery recovery = Recovery.choose(new CheckpointStorage(storage), null, GRAPH, log::add);
-                assertThat(recovery.restored().path().getFileName()).isEqualTo(previous.getFileName());
-                assertThat(log).singleElement().asString().contains("skipping snapshot").contains("truncated");
+                Recovery recovery =
+                        Recovery.choose(new CheckpointStorage(storage), null, GRAPH, log::add);
+                assertThat(recovery.restored().path().getFileName())
+                        .isEqualTo(previous.getFileName());
+                assertThat(log)
+                        .singleElement()
+                        .asString()
+                        .contains("skipping snapshot")
+                        .contains("truncated");
             }
         }
     }
 
     @Test
-    void theNextRunnerResumesFromThePreviousCheckpointWithExactCounts(@TempDir Path dir) throws Exception {
+    void theNextRunnerResumesFromThePreviousCheckpointWithExactCounts(@TempDir Path dir)
+            throws Exception {
         List<Path> parts = writeOrder(newest);
         long total = parts.stream().mapToLong(CrashDuringCheckpointTest::size).sum();
         for (long offset : new long[] {0, total / 2, total - 1}) {
@@ -96,12 +119,17 @@ class CrashDuringCheckpointTest {
             cut(storage.resolve(original.relativize(newest).toString()), parts, offset);
             List<String> log = new ArrayList<>();
             try (RunningJob job = RunningJob.recover(GRAPH, config(storage), null, log::add)) {
-                assertThat(log).last().asString().contains("restoring the latest complete snapshot in storage")
+                assertThat(log)
+                        .last()
+                        .asString()
+                        .contains("restoring the latest complete snapshot in storage")
                         .contains(previous.getFileName().toString());
                 CountingJob.awaitQuiescence(job, WAIT);
                 Path end = job.stopWithSavepoint(WAIT);
-                assertThat(SnapshotInspector.mergedKeyedState(end, GRAPH, CountingJob.COUNT,
-                        CountingJob.COUNT_STATE)).as("counts after a cut at byte " + offset)
+                assertThat(
+                                SnapshotInspector.mergedKeyedState(
+                                        end, GRAPH, CountingJob.COUNT, CountingJob.COUNT_STATE))
+                        .as("counts after a cut at byte " + offset)
                         .isEqualTo(CountingJob.expected(RECORDS, KEYS));
             }
         }
@@ -111,7 +139,9 @@ class CrashDuringCheckpointTest {
     private static List<Path> writeOrder(Path snapshot) throws IOException {
         List<Path> parts = new ArrayList<>();
         try (Stream<Path> files = Files.list(snapshot)) {
-            files.filter(f -> !f.getFileName().toString().equals(SnapshotMetadata.FILE_NAME)).sorted().forEach(parts::add);
+            files.filter(f -> !f.getFileName().toString().equals(SnapshotMetadata.FILE_NAME))
+                    .sorted()
+                    .forEach(parts::add);
         }
         parts.add(snapshot.resolve(SnapshotMetadata.FILE_NAME));
         return parts;
@@ -134,9 +164,9 @@ class CrashDuringCheckpointTest {
     }
 
     /**
-     * Leaves the checkpoint as a crash after {@code offset} bytes would: parts before it whole,
-     * the part it falls in cut short, later parts absent. A manifest is only ever renamed into
-     * place whole, so a cut one stays behind as its temporary file.
+     * Leaves the checkpoint as a crash after {@code offset} bytes would: parts before it whole, the
+     * part it falls in cut short, later parts absent. A manifest is only ever renamed into place
+     * whole, so a cut one stays behind as its temporary file.
      */
     private static void cut(Path copy, List<Path> parts, long offset) throws IOException {
         long start = 0;

@@ -24,32 +24,60 @@ import org.junit.jupiter.params.provider.MethodSource;
  * OutOfMemoryError (issue 14 item 4 saw 129 of them under a 256 MB heap).
  */
 class DamagedLengthInASmallHeapTest {
-    private static final List<String> JOB = List.of("run", "wordcount", "--vocabulary", "500", "--rate", "4000",
-            "--print-interval", "10s");
+    private static final List<String> JOB =
+            List.of(
+                    "run",
+                    "wordcount",
+                    "--vocabulary",
+                    "500",
+                    "--rate",
+                    "4000",
+                    "--print-interval",
+                    "10s");
+
     /** Far beyond a 64 MB heap if it were allocated, and still a valid non-negative int. */
     private static final int HUGE = 1 << 30;
 
-    @TempDir
-    static Path storage;
+    @TempDir static Path storage;
     private static Path checkpoint;
 
-    /** The real runner writes periodic checkpoints for a second; the newest is the one damaged below. */
+    /**
+     * The real runner writes periodic checkpoints for a second; the newest is the one damaged
+     * below.
+     */
     @BeforeAll
     static void letTheRunnerWriteCheckpoints(@TempDir Path logs) throws Exception {
-        Run run = runner(logs, List.of(), "--duration", "1s", "--checkpoint-interval", "150ms",
-                "--savepoint-dir", storage.toString());
+        Run run =
+                runner(
+                        logs,
+                        List.of(),
+                        "--duration",
+                        "1s",
+                        "--checkpoint-interval",
+                        "150ms",
+                        "--savepoint-dir",
+                        storage.toString());
         assertThat(run.exit).as(run.stderr).isZero();
         checkpoint = new CheckpointStorage(storage).completedSnapshots().get(0);
     }
 
-    /** Each length and count field of the first key group of instance 0 of 'count', and the file's trailing counts. */
+    /**
+     * Each length and count field of the first key group of instance 0 of 'count', and the file's
+     * trailing counts.
+     */
     static List<Field> fields() throws Exception {
         byte[] file = Files.readAllBytes(SnapshotFiles.stateFile(checkpoint, WordCount.COUNT, 0));
         ByteBuffer in = ByteBuffer.wrap(file);
-        int entries = 24 + 2 + Short.toUnsignedInt(in.getShort(24)) + 1; // block: states, UTF name, kind byte
-        int keyLength = entries + 4 + 1; // the first entry's key: a type tag, then a string's byte length
+        int entries =
+                24
+                        + 2
+                        + Short.toUnsignedInt(in.getShort(24))
+                        + 1; // block: states, UTF name, kind byte
+        int keyLength =
+                entries + 4 + 1; // the first entry's key: a type tag, then a string's byte length
         int valueLength = keyLength + 4 + in.getInt(keyLength);
-        return List.of(new Field("count of key groups", 8, Integer.MAX_VALUE),
+        return List.of(
+                new Field("count of key groups", 8, Integer.MAX_VALUE),
                 new Field("length of the first key group's block", 16, HUGE),
                 new Field("count of states in the block", 20, Integer.MAX_VALUE),
                 new Field("count of entries of the first state", entries, Integer.MAX_VALUE),
@@ -61,19 +89,33 @@ class DamagedLengthInASmallHeapTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fields")
-    void theRunnerRefusesADamagedFieldWithOneLineAndNoOutOfMemoryError(Field field, @TempDir Path dir)
-            throws Exception {
+    void theRunnerRefusesADamagedFieldWithOneLineAndNoOutOfMemoryError(
+            Field field, @TempDir Path dir) throws Exception {
         Path copy = SnapshotFiles.copyTree(checkpoint, dir, "damaged");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, WordCount.COUNT, 0));
         ByteBuffer.wrap(content).putInt(field.offset, field.value);
         SnapshotFiles.rewriteStateFile(copy, WordCount.COUNT, 0, content);
 
-        Run run = runner(dir, List.of("-Xmx64m"), "--duration", "1s", "--savepoint-dir",
-                dir.resolve("storage").toString(), "--restore-from", copy.toString());
-        assertThat(run.stdout + run.stderr).doesNotContain("OutOfMemoryError").doesNotContain("\tat ");
+        Run run =
+                runner(
+                        dir,
+                        List.of("-Xmx64m"),
+                        "--duration",
+                        "1s",
+                        "--savepoint-dir",
+                        dir.resolve("storage").toString(),
+                        "--restore-from",
+                        copy.toString());
+        assertThat(run.stdout + run.stderr)
+                .doesNotContain("OutOfMemoryError")
+                .doesNotContain("\tat ");
         assertThat(run.exit).as(run.stderr).isEqualTo(2);
-        assertThat(run.stderr.lines().toList()).singleElement().asString().startsWith("error: snapshot")
-                .contains(WordCount.COUNT + "-0.state").contains(String.valueOf(field.value));
+        assertThat(run.stderr.lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("error: snapshot")
+                .contains(WordCount.COUNT + "-0.state")
+                .contains(String.valueOf(field.value));
     }
 
     record Field(String name, int offset, int value) {
@@ -83,22 +125,27 @@ class DamagedLengthInASmallHeapTest {
         }
     }
 
-    private record Run(int exit, String stdout, String stderr) {
-    }
+    private record Run(int exit, String stdout, String stderr) {}
 
-    private static Run runner(Path dir, List<String> jvmOptions, String... options) throws Exception {
+    private static Run runner(Path dir, List<String> jvmOptions, String... options)
+            throws Exception {
         List<String> args = new ArrayList<>(JOB);
         args.addAll(List.of(options));
         File out = dir.resolve("stdout.txt").toFile();
         File err = dir.resolve("stderr.txt").toFile();
-        Process process = ChildJvm.command(jvmOptions, EngineMain.class.getName(), args).redirectOutput(out)
-                .redirectError(err).start();
+        Process process =
+                ChildJvm.command(jvmOptions, EngineMain.class.getName(), args)
+                        .redirectOutput(out)
+                        .redirectError(err)
+                        .start();
         try {
             assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the runner exited").isTrue();
         } finally {
             process.destroyForcibly();
         }
-        return new Run(process.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+        return new Run(
+                process.exitValue(),
+                Files.readString(out.toPath(), StandardCharsets.UTF_8),
                 Files.readString(err.toPath(), StandardCharsets.UTF_8));
     }
 }

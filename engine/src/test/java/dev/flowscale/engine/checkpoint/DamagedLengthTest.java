@@ -21,14 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
  * size would show here as hundreds of megabytes.
  */
 class DamagedLengthTest {
-    private static final JobGraph GRAPH = CountingJob.graph(2_000, 40, Map.of(CountingJob.COUNT, 8));
+    private static final JobGraph GRAPH =
+            CountingJob.graph(2_000, 40, Map.of(CountingJob.COUNT, 8));
+
     /** Far more than the whole snapshot, far less than any damaged length would allocate. */
     private static final long ALLOCATION_LIMIT = 16L << 20;
+
     /** Offset of the first key group's block length: magic, version, key group count, key group. */
     private static final int FIRST_BLOCK_LENGTH = 16;
 
-    @TempDir
-    static Path storage;
+    @TempDir static Path storage;
     private static Path good;
 
     @BeforeAll
@@ -37,31 +39,39 @@ class DamagedLengthTest {
     }
 
     @Test
-    void aHugeLengthWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir) throws Exception {
+    void aHugeLengthWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir)
+            throws Exception {
         Path copy = SnapshotFiles.copyTree(good, dir, "copy");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
         ByteBuffer.wrap(content).putInt(FIRST_BLOCK_LENGTH, 1 << 30);
         SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
 
-        long allocated = allocatedBy(() -> assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
-                .isInstanceOf(SnapshotException.class).hasMessageContaining("is damaged")
-                .hasMessageContaining("says 1073741824 bytes but only"));
+        long allocated =
+                allocatedBy(
+                        () ->
+                                assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
+                                        .isInstanceOf(SnapshotException.class)
+                                        .hasMessageContaining("is damaged")
+                                        .hasMessageContaining("says 1073741824 bytes but only"));
         assertThat(allocated).isLessThan(ALLOCATION_LIMIT);
     }
 
     @Test
-    void aHugeElementCountWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir) throws Exception {
+    void aHugeElementCountWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir)
+            throws Exception {
         Path copy = SnapshotFiles.copyTree(good, dir, "copy");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
         ByteBuffer.wrap(content).putInt(8, Integer.MAX_VALUE);
         SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
 
-        assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH)).isInstanceOf(SnapshotException.class)
+        assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
+                .isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("the count of key groups says 2147483647");
     }
 
     @Test
-    void everySingleByteChangeInAStateFileIsRefusedWithoutLargeAllocations(@TempDir Path dir) throws Exception {
+    void everySingleByteChangeInAStateFileIsRefusedWithoutLargeAllocations(@TempDir Path dir)
+            throws Exception {
         Path copy = SnapshotFiles.copyTree(good, dir, "copy");
         Path file = SnapshotFiles.stateFile(copy, CountingJob.COUNT, 1);
         byte[] original = Files.readAllBytes(file);
@@ -73,9 +83,16 @@ class DamagedLengthTest {
             }
             Files.write(file, damaged);
             int at = offset;
-            long allocated = allocatedBy(() -> assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
-                    .as("byte " + at).isInstanceOf(SnapshotException.class).hasMessageContaining("checksum"));
-            assertThat(allocated).as("allocated reading with byte " + at + " changed").isLessThan(ALLOCATION_LIMIT);
+            long allocated =
+                    allocatedBy(
+                            () ->
+                                    assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))
+                                            .as("byte " + at)
+                                            .isInstanceOf(SnapshotException.class)
+                                            .hasMessageContaining("checksum"));
+            assertThat(allocated)
+                    .as("allocated reading with byte " + at + " changed")
+                    .isLessThan(ALLOCATION_LIMIT);
         }
     }
 

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A keyed counting job over a fixed, replayable input ends with exactly the per-key counts of
- * a run without rescales or failures, however often it is rescaled and when a task fails.
+ * A keyed counting job over a fixed, replayable input ends with exactly the per-key counts of a run
+ * without rescales or failures, however often it is rescaled and when a task fails.
  */
 class ExactlyOnceTest {
     private static final long RECORDS = 240_000;
@@ -34,8 +34,10 @@ class ExactlyOnceTest {
     void countsAreExactAfterManyRandomRescales(@TempDir Path dir) throws Exception {
         JobGraph graph = CountingJob.graph(RATE, RECORDS, KEYS, Map.of(), x -> x);
         Random random = new Random(20261129L);
-        JobConfig config = JobConfig.defaults().withBatchSize(128)
-                .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
         try (RunningJob job = RunningJob.start(graph, config)) {
             for (int i = 0; i < 8; i++) {
                 Thread.sleep(100 + random.nextInt(250));
@@ -52,21 +54,32 @@ class ExactlyOnceTest {
     }
 
     @Test
-    void countsAreExactAfterATaskFailureAndRestartFromCheckpoint(@TempDir Path dir) throws Exception {
+    void countsAreExactAfterATaskFailureAndRestartFromCheckpoint(@TempDir Path dir)
+            throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
-        MapFunction<Long, Long> failOnce = seq -> {
-            if (seq == RECORDS / 2 && failed.compareAndSet(false, true)) {
-                throw new IllegalStateException("injected failure at record " + seq);
-            }
-            return seq;
-        };
-        JobGraph graph = CountingJob.graph(RATE, RECORDS, KEYS,
-                Map.of(CountingJob.MAP, 3, CountingJob.COUNT, 4), failOnce);
-        JobConfig config = JobConfig.defaults().withBatchSize(128)
-                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
-                .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+        MapFunction<Long, Long> failOnce =
+                seq -> {
+                    if (seq == RECORDS / 2 && failed.compareAndSet(false, true)) {
+                        throw new IllegalStateException("injected failure at record " + seq);
+                    }
+                    return seq;
+                };
+        JobGraph graph =
+                CountingJob.graph(
+                        RATE,
+                        RECORDS,
+                        KEYS,
+                        Map.of(CountingJob.MAP, 3, CountingJob.COUNT, 4),
+                        failOnce);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
+                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
         try (RunningJob job = RunningJob.start(graph, config)) {
-            Await.until(Duration.ofSeconds(20), "the job to restart after the injected failure",
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the job to restart after the injected failure",
                     () -> job.restarts() > 0);
             assertThat(failed).as("the failure was injected").isTrue();
             assertThat(job.restarts()).as("restarted after the failure").isEqualTo(1);
@@ -77,8 +90,9 @@ class ExactlyOnceTest {
     private static void assertFinalCountsExact(RunningJob job, JobGraph graph) throws Exception {
         CountingJob.awaitQuiescence(job, Duration.ofSeconds(30));
         Path finalState = job.stopWithSavepoint(Duration.ofSeconds(30));
-        Map<Object, Long> counts = SnapshotInspector.mergedKeyedState(finalState, job.graph(),
-                CountingJob.COUNT, CountingJob.COUNT_STATE);
+        Map<Object, Long> counts =
+                SnapshotInspector.mergedKeyedState(
+                        finalState, job.graph(), CountingJob.COUNT, CountingJob.COUNT_STATE);
         assertThat(counts).isEqualTo(CountingJob.expected(RECORDS, KEYS));
     }
 }

@@ -20,19 +20,24 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A runner resumes from the newest snapshot it can find; retention keeps N of each kind and the one in use. */
+/**
+ * A runner resumes from the newest snapshot it can find; retention keeps N of each kind and the one
+ * in use.
+ */
 class RecoveryAndRetentionTest {
-    private static final JobGraph GRAPH = CountingJob.graph(RateProfile.constant(20_000), 1_000_000, 50,
-            Map.of(), x -> x);
+    private static final JobGraph GRAPH =
+            CountingJob.graph(RateProfile.constant(20_000), 1_000_000, 50, Map.of(), x -> x);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private static JobConfig config(Path dir, String at) {
-        return JobConfig.defaults().withClock(Clock.fixed(Instant.parse(at), ZoneOffset.UTC))
+        return JobConfig.defaults()
+                .withClock(Clock.fixed(Instant.parse(at), ZoneOffset.UTC))
                 .withCheckpointing(CheckpointConfig.savepointsOnly(dir).withRetained(2));
     }
 
     @Test
-    void retentionKeepsTheNewestTwoOfEachKindAndTheSnapshotRestoredFrom(@TempDir Path dir) throws Exception {
+    void retentionKeepsTheNewestTwoOfEachKindAndTheSnapshotRestoredFrom(@TempDir Path dir)
+            throws Exception {
         List<Path> savepoints = new ArrayList<>();
         List<Path> checkpoints = new ArrayList<>();
         try (RunningJob job = RunningJob.start(GRAPH, config(dir, "2026-12-01T01:00:00Z"))) {
@@ -40,53 +45,90 @@ class RecoveryAndRetentionTest {
                 savepoints.add(job.triggerSavepoint().get(20, TimeUnit.SECONDS));
                 checkpoints.add(job.triggerCheckpoint().get(20, TimeUnit.SECONDS));
             }
-            assertThat(new CheckpointStorage(dir).completedSnapshots()).containsExactly(checkpoints.get(2),
-                    savepoints.get(2), checkpoints.get(1), savepoints.get(1));
+            assertThat(new CheckpointStorage(dir).completedSnapshots())
+                    .containsExactly(
+                            checkpoints.get(2),
+                            savepoints.get(2),
+                            checkpoints.get(1),
+                            savepoints.get(1));
             savepoints.add(job.stopWithSavepoint(WAIT));
         }
-        try (RunningJob job = RunningJob.start(GRAPH, config(dir, "2026-12-01T02:00:00Z"), savepoints.get(2))) {
+        try (RunningJob job =
+                RunningJob.start(GRAPH, config(dir, "2026-12-01T02:00:00Z"), savepoints.get(2))) {
             Path fifth = job.triggerSavepoint().get(20, TimeUnit.SECONDS);
             Path sixth = job.triggerSavepoint().get(20, TimeUnit.SECONDS);
-            assertThat(new CheckpointStorage(dir).completedSnapshots()).as("the savepoint in use stays")
-                    .containsExactly(sixth, fifth, checkpoints.get(2), savepoints.get(2), checkpoints.get(1));
+            assertThat(new CheckpointStorage(dir).completedSnapshots())
+                    .as("the savepoint in use stays")
+                    .containsExactly(
+                            sixth,
+                            fifth,
+                            checkpoints.get(2),
+                            savepoints.get(2),
+                            checkpoints.get(1));
         }
     }
 
     @Test
-    void aRunnerPrefersANewerSnapshotInItsStorageToTheOneItWasAskedFor(@TempDir Path dir) throws Exception {
+    void aRunnerPrefersANewerSnapshotInItsStorageToTheOneItWasAskedFor(@TempDir Path dir)
+            throws Exception {
         Path requested = savepointIn(dir.resolve("elsewhere"), "2026-12-01T01:00:00Z");
         Path stored = savepointIn(dir.resolve("own"), "2026-12-01T02:00:00Z");
         List<String> log = new ArrayList<>();
-        try (RunningJob job = RunningJob.recover(GRAPH, config(dir.resolve("own"), "2026-12-01T03:00:00Z"), requested,
-                log::add)) {
-            assertThat(log).singleElement().asString().contains("restoring savepoint")
-                    .contains(stored.toString()).contains("instead of the requested " + requested)
+        try (RunningJob job =
+                RunningJob.recover(
+                        GRAPH,
+                        config(dir.resolve("own"), "2026-12-01T03:00:00Z"),
+                        requested,
+                        log::add)) {
+            assertThat(log)
+                    .singleElement()
+                    .asString()
+                    .contains("restoring savepoint")
+                    .contains(stored.toString())
+                    .contains("instead of the requested " + requested)
                     .contains("the storage holds a newer complete snapshot");
             job.cancel();
         }
     }
 
     @Test
-    void aRunnerTakesTheRequestedSnapshotWhenItIsNewerThanItsStorage(@TempDir Path dir) throws Exception {
+    void aRunnerTakesTheRequestedSnapshotWhenItIsNewerThanItsStorage(@TempDir Path dir)
+            throws Exception {
         savepointIn(dir.resolve("own"), "2026-12-01T01:00:00Z");
         Path requested = savepointIn(dir.resolve("elsewhere"), "2026-12-01T02:00:00Z");
         List<String> log = new ArrayList<>();
-        try (RunningJob job = RunningJob.recover(GRAPH, config(dir.resolve("own"), "2026-12-01T03:00:00Z"), requested,
-                log::add)) {
-            assertThat(log).singleElement().asString().contains("restoring the requested snapshot " + requested)
+        try (RunningJob job =
+                RunningJob.recover(
+                        GRAPH,
+                        config(dir.resolve("own"), "2026-12-01T03:00:00Z"),
+                        requested,
+                        log::add)) {
+            assertThat(log)
+                    .singleElement()
+                    .asString()
+                    .contains("restoring the requested snapshot " + requested)
                     .contains("2026-12-01T02:00:00Z");
             job.cancel();
         }
     }
 
     @Test
-    void aRequestedSnapshotThatRetentionDeletedGivesWayToTheNewestInStorage(@TempDir Path dir) throws Exception {
+    void aRequestedSnapshotThatRetentionDeletedGivesWayToTheNewestInStorage(@TempDir Path dir)
+            throws Exception {
         Path stored = savepointIn(dir.resolve("own"), "2026-12-01T01:00:00Z");
         Path deleted = dir.resolve("own").resolve("savepoints").resolve("savepoint-0-1");
         List<String> log = new ArrayList<>();
-        try (RunningJob job = RunningJob.recover(GRAPH, config(dir.resolve("own"), "2026-12-01T03:00:00Z"), deleted,
-                log::add)) {
-            assertThat(log).singleElement().asString().contains("restoring savepoint").contains(stored.toString())
+        try (RunningJob job =
+                RunningJob.recover(
+                        GRAPH,
+                        config(dir.resolve("own"), "2026-12-01T03:00:00Z"),
+                        deleted,
+                        log::add)) {
+            assertThat(log)
+                    .singleElement()
+                    .asString()
+                    .contains("restoring savepoint")
+                    .contains(stored.toString())
                     .contains("instead of the requested " + deleted + ", which cannot be restored")
                     .contains("_metadata is missing");
             job.cancel();

@@ -27,11 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
 class RunnerKilledDuringCheckpointsIT {
     private static final int KILLS = 20;
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final Duration FINISH = WAIT.plusSeconds(CountingRunner.RECORDS / CountingRunner.RATE);
+    private static final Duration FINISH =
+            WAIT.plusSeconds(CountingRunner.RECORDS / CountingRunner.RATE);
 
     @Test
-    void aRunnerKilledWhileWritingCheckpointsResumesEachTimeAndEndsWithExactCounts(@TempDir Path storage)
-            throws Exception {
+    void aRunnerKilledWhileWritingCheckpointsResumesEachTimeAndEndsWithExactCounts(
+            @TempDir Path storage) throws Exception {
         List<Kill> kills = new ArrayList<>();
         for (int kill = 0; kill < KILLS; kill++) {
             kills.add(startAndKill(storage, kill));
@@ -47,17 +48,23 @@ class RunnerKilledDuringCheckpointsIT {
         }
         kills.forEach(System.out::println);
         long cut = kills.stream().filter(Kill::cut).count();
-        System.out.printf("%d kills, %d of them while a checkpoint was being written; the last run resumed from %s%n",
+        System.out.printf(
+                "%d kills, %d of them while a checkpoint was being written; the last run resumed from %s%n",
                 KILLS, cut, name(last));
-        assertThat(SnapshotInspector.mergedKeyedState(savepoint, CountingRunner.GRAPH, CountingJob.COUNT,
-                CountingJob.COUNT_STATE)).isEqualTo(CountingJob.expected(CountingRunner.RECORDS,
-                CountingRunner.KEYS));
+        assertThat(
+                        SnapshotInspector.mergedKeyedState(
+                                savepoint,
+                                CountingRunner.GRAPH,
+                                CountingJob.COUNT,
+                                CountingJob.COUNT_STATE))
+                .isEqualTo(CountingJob.expected(CountingRunner.RECORDS, CountingRunner.KEYS));
         assertThat(cut).as("kills that cut a checkpoint short").isPositive();
     }
 
     /**
      * Starts a runner, checks what it resumed from, and kills it while it writes its 1st, 2nd or
-     * 3rd checkpoint, 0 to 24 ms after that checkpoint's folder appeared (staggered by {@code kill}).
+     * 3rd checkpoint, 0 to 24 ms after that checkpoint's folder appeared (staggered by {@code
+     * kill}).
      */
     private static Kill startAndKill(Path storage, int kill) throws Exception {
         Path expected = newestRestorable(storage);
@@ -65,7 +72,8 @@ class RunnerKilledDuringCheckpointsIT {
         try (Runner runner = Runner.start(storage)) {
             runner.awaitLine("running", WAIT);
             assertResumedFrom(runner, expected, passedOver);
-            Path writing = awaitNewCheckpoint(storage, runner, highestCheckpoint(storage) + 1 + kill % 3);
+            Path writing =
+                    awaitNewCheckpoint(storage, runner, highestCheckpoint(storage) + 1 + kill % 3);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos((kill * 7L) % 25));
             runner.kill();
             boolean cut = !Files.exists(writing.resolve(SnapshotMetadata.FILE_NAME));
@@ -73,13 +81,23 @@ class RunnerKilledDuringCheckpointsIT {
         }
     }
 
-    /** One kill: what the runner had resumed from and passed over, and the checkpoint it was writing. */
-    private record Kill(int number, Path resumedFrom, List<Path> passedOver, Path writing, boolean cut) {
+    /**
+     * One kill: what the runner had resumed from and passed over, and the checkpoint it was
+     * writing.
+     */
+    private record Kill(
+            int number, Path resumedFrom, List<Path> passedOver, Path writing, boolean cut) {
         @Override
         public String toString() {
-            return "kill " + number + ": resumed from " + name(resumedFrom) + " passing over "
-                    + passedOver.stream().map(p -> p.getFileName().toString()).toList() + ", killed "
-                    + (cut ? "while writing " : "after committing ") + writing.getFileName();
+            return "kill "
+                    + number
+                    + ": resumed from "
+                    + name(resumedFrom)
+                    + " passing over "
+                    + passedOver.stream().map(p -> p.getFileName().toString()).toList()
+                    + ", killed "
+                    + (cut ? "while writing " : "after committing ")
+                    + writing.getFileName();
         }
     }
 
@@ -88,24 +106,38 @@ class RunnerKilledDuringCheckpointsIT {
      * every snapshot it had to pass over, half-written or refused, was named in a line of its own.
      */
     private static void assertResumedFrom(Runner runner, Path expected, List<Path> passedOver) {
-        List<String> restore = runner.lines().stream().filter(l -> l.startsWith("restore: ")).toList();
+        List<String> restore =
+                runner.lines().stream().filter(l -> l.startsWith("restore: ")).toList();
         assertThat(restore).as("restore lines").isNotEmpty();
-        assertThat(restore.get(restore.size() - 1)).as("what the runner restored").contains(expected == null
-                ? "starting fresh" : "restoring the latest complete snapshot in storage, ")
+        assertThat(restore.get(restore.size() - 1))
+                .as("what the runner restored")
+                .contains(
+                        expected == null
+                                ? "starting fresh"
+                                : "restoring the latest complete snapshot in storage, ")
                 .contains(expected == null ? "" : expected + " ");
         List<String> skipped = restore.subList(0, restore.size() - 1);
-        assertThat(skipped).as("lines other than the choice").allMatch(l -> l.startsWith("restore: skipping "));
+        assertThat(skipped)
+                .as("lines other than the choice")
+                .allMatch(l -> l.startsWith("restore: skipping "));
         for (Path dir : passedOver) {
-            assertThat(skipped).as("a line for " + dir).anyMatch(l -> l.contains("snapshot " + dir + ": "));
+            assertThat(skipped)
+                    .as("a line for " + dir)
+                    .anyMatch(l -> l.contains("snapshot " + dir + ": "));
         }
     }
 
-    /** Half-written snapshots, and complete ones newer than {@code expected} that the reader refuses. */
+    /**
+     * Half-written snapshots, and complete ones newer than {@code expected} that the reader
+     * refuses.
+     */
     private static List<Path> passedOver(Path storage, Path expected) {
         CheckpointStorage snapshots = new CheckpointStorage(storage);
         List<Path> passed = new ArrayList<>(snapshots.incompleteSnapshots());
         long chosen = expected == null ? -1 : CheckpointStorage.idOf(expected);
-        snapshots.completedSnapshots().stream().filter(s -> CheckpointStorage.idOf(s) > chosen).forEach(passed::add);
+        snapshots.completedSnapshots().stream()
+                .filter(s -> CheckpointStorage.idOf(s) > chosen)
+                .forEach(passed::add);
         return passed;
     }
 
@@ -126,13 +158,20 @@ class RunnerKilledDuringCheckpointsIT {
         return new CheckpointStorage(storage).highestId();
     }
 
-    /** Polls (every 0.2 ms, so the kill lands early in the write) until checkpoint {@code id}'s folder exists. */
+    /**
+     * Polls (every 0.2 ms, so the kill lands early in the write) until checkpoint {@code id}'s
+     * folder exists.
+     */
     private static Path awaitNewCheckpoint(Path storage, Runner runner, long id) {
         Path dir = storage.resolve("checkpoints").resolve("chk-" + id);
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!Files.isDirectory(dir)) {
-            assertThat(runner.process.isAlive()).as("the runner is still running; it said " + runner.lines()).isTrue();
-            assertThat(System.nanoTime()).as("checkpoint " + id + " started in time").isLessThan(deadline);
+            assertThat(runner.process.isAlive())
+                    .as("the runner is still running; it said " + runner.lines())
+                    .isTrue();
+            assertThat(System.nanoTime())
+                    .as("checkpoint " + id + " started in time")
+                    .isLessThan(deadline);
             LockSupport.parkNanos(200_000);
         }
         return dir;
@@ -143,18 +182,25 @@ class RunnerKilledDuringCheckpointsIT {
     }
 
     /** A {@link CountingRunner} child process and the lines it printed. */
-    private record Runner(Process process, List<String> lines, Thread reader) implements AutoCloseable {
+    private record Runner(Process process, List<String> lines, Thread reader)
+            implements AutoCloseable {
         static Runner start(Path storage) throws IOException {
             Process process = ChildJvm.start(CountingRunner.class, storage.toString());
             List<String> lines = new CopyOnWriteArrayList<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    in.lines().forEach(lines::add);
-                } catch (IOException | java.io.UncheckedIOException e) {
-                    // The process was killed: its output ends here.
-                }
-            }, "runner-output");
+            Thread reader =
+                    new Thread(
+                            () -> {
+                                try (BufferedReader in =
+                                        new BufferedReader(
+                                                new InputStreamReader(
+                                                        process.getInputStream(),
+                                                        StandardCharsets.UTF_8))) {
+                                    in.lines().forEach(lines::add);
+                                } catch (IOException | java.io.UncheckedIOException e) {
+                                    // The process was killed: its output ends here.
+                                }
+                            },
+                            "runner-output");
             reader.setDaemon(true);
             reader.start();
             return new Runner(process, lines, reader);
@@ -169,9 +215,11 @@ class RunnerKilledDuringCheckpointsIT {
                         return line;
                     }
                 }
-                assertThat(process.isAlive() || reader.isAlive()).as("the runner ended without '" + prefix
-                        + "'; it said " + lines).isTrue();
-                assertThat(System.nanoTime()).as("'" + prefix + "' in time; the runner said " + lines)
+                assertThat(process.isAlive() || reader.isAlive())
+                        .as("the runner ended without '" + prefix + "'; it said " + lines)
+                        .isTrue();
+                assertThat(System.nanoTime())
+                        .as("'" + prefix + "' in time; the runner said " + lines)
                         .isLessThan(deadline);
                 LockSupport.parkNanos(1_000_000);
             }
@@ -180,11 +228,15 @@ class RunnerKilledDuringCheckpointsIT {
         /** SIGKILL on Linux: no shutdown hook, no final snapshot, files as they are. */
         void kill() throws InterruptedException {
             process.destroyForcibly();
-            assertThat(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the runner died").isTrue();
+            assertThat(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("the runner died")
+                    .isTrue();
         }
 
         int exit() throws InterruptedException {
-            assertThat(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the runner exited").isTrue();
+            assertThat(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("the runner exited")
+                    .isTrue();
             return process.exitValue();
         }
 

@@ -24,22 +24,31 @@ class SavepointGridTest {
     private static final int KEYS = 400;
 
     @Test
-    void stateWrittenAtAnyParallelismRestoresCompletelyAtAnyOther(@TempDir Path dir) throws Exception {
+    void stateWrittenAtAnyParallelismRestoresCompletelyAtAnyOther(@TempDir Path dir)
+            throws Exception {
         Map<Object, Long> expected = CountingJob.expected(RECORDS, KEYS);
         for (int p = 1; p <= 8; p++) {
             JobGraph written = CountingJob.graph(RECORDS, KEYS, Map.of(CountingJob.COUNT, p));
             Path savepoint = runToSavepoint(written, dir.resolve("p" + p));
             for (int restoredP = 1; restoredP <= 8; restoredP++) {
                 JobGraph restored = written.withParallelism(Map.of(CountingJob.COUNT, restoredP));
-                List<Map<Object, Long>> instances = SnapshotInspector.keyedState(savepoint, restored,
-                        CountingJob.COUNT, CountingJob.COUNT_STATE);
-                assertCompleteAndDisjoint(instances, expected, restoredP, "written at " + p + ", restored at " + restoredP);
+                List<Map<Object, Long>> instances =
+                        SnapshotInspector.keyedState(
+                                savepoint, restored, CountingJob.COUNT, CountingJob.COUNT_STATE);
+                assertCompleteAndDisjoint(
+                        instances,
+                        expected,
+                        restoredP,
+                        "written at " + p + ", restored at " + restoredP);
             }
         }
     }
 
     private static Path runToSavepoint(JobGraph graph, Path storage) throws Exception {
-        JobConfig config = JobConfig.defaults().withBatchSize(64).withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(64)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         try (RunningJob job = RunningJob.start(graph, config)) {
             CountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
             Path savepoint = job.stopWithSavepoint(Duration.ofSeconds(20));
@@ -48,16 +57,24 @@ class SavepointGridTest {
         }
     }
 
-    private static void assertCompleteAndDisjoint(List<Map<Object, Long>> instances, Map<Object, Long> expected,
-                                                  int parallelism, String what) {
+    private static void assertCompleteAndDisjoint(
+            List<Map<Object, Long>> instances,
+            Map<Object, Long> expected,
+            int parallelism,
+            String what) {
         Set<Object> seen = new HashSet<>();
         for (int i = 0; i < instances.size(); i++) {
             KeyGroupRange range = KeyGroups.rangeFor(i, 128, parallelism);
             for (Map.Entry<Object, Long> entry : instances.get(i).entrySet()) {
-                assertThat(seen.add(entry.getKey())).as(what + ": key " + entry.getKey() + " held twice").isTrue();
+                assertThat(seen.add(entry.getKey()))
+                        .as(what + ": key " + entry.getKey() + " held twice")
+                        .isTrue();
                 assertThat(range.contains(KeyGroups.keyGroupFor(entry.getKey(), 128)))
-                        .as(what + ": key " + entry.getKey() + " on instance " + i).isTrue();
-                assertThat(entry.getValue()).as(what + ": count of " + entry.getKey()).isEqualTo(expected.get(entry.getKey()));
+                        .as(what + ": key " + entry.getKey() + " on instance " + i)
+                        .isTrue();
+                assertThat(entry.getValue())
+                        .as(what + ": count of " + entry.getKey())
+                        .isEqualTo(expected.get(entry.getKey()));
             }
         }
         assertThat(seen).as(what + ": every key restored").isEqualTo(expected.keySet());

@@ -19,19 +19,21 @@ import java.util.zip.CRC32;
 
 /** Copies and edits snapshots on disk the way a hostile tester or a damaged disk would. */
 final class SnapshotFiles {
-    private SnapshotFiles() {
-    }
+    private SnapshotFiles() {}
 
     /** Runs the counting job until it has processed all its input and stops it with a savepoint. */
     static Path finalSavepoint(JobGraph graph, Path storage) throws Exception {
-        JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        JobConfig config =
+                JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         try (RunningJob job = RunningJob.start(graph, config)) {
             CountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
             return job.stopWithSavepoint(Duration.ofSeconds(20));
         }
     }
 
-    /** Copies a directory tree (a snapshot or a whole storage root) into {@code into}/{@code name}. */
+    /**
+     * Copies a directory tree (a snapshot or a whole storage root) into {@code into}/{@code name}.
+     */
     static Path copyTree(Path from, Path into, String name) throws IOException {
         Path to = into.resolve(name);
         try (Stream<Path> files = Files.walk(from)) {
@@ -48,20 +50,23 @@ final class SnapshotFiles {
     }
 
     static ObjectNode manifest(Path snapshot) throws IOException {
-        return (ObjectNode) StateCodec.json().readTree(snapshot.resolve(SnapshotMetadata.FILE_NAME).toFile());
+        return (ObjectNode)
+                StateCodec.json().readTree(snapshot.resolve(SnapshotMetadata.FILE_NAME).toFile());
     }
 
     /**
      * Edits the manifest; with {@code reseal} its checksum is recomputed, as an editor who knows
      * the format would, so that the checks behind the checksum are what refuses the edit.
      */
-    static void editManifest(Path snapshot, boolean reseal, Consumer<ObjectNode> edit) throws IOException {
+    static void editManifest(Path snapshot, boolean reseal, Consumer<ObjectNode> edit)
+            throws IOException {
         ObjectNode manifest = manifest(snapshot);
         edit.accept(manifest);
         if (reseal) {
             manifest.put(ManifestFile.CHECKSUM, ManifestFile.checksum(manifest));
         }
-        Files.write(snapshot.resolve(SnapshotMetadata.FILE_NAME),
+        Files.write(
+                snapshot.resolve(SnapshotMetadata.FILE_NAME),
                 StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest));
     }
 
@@ -78,17 +83,24 @@ final class SnapshotFiles {
         return (ArrayNode) operator(manifest, id).get("instances");
     }
 
-    /** Rewrites one instance's file and records its new length and CRC-32 in the (resealed) manifest. */
-    static void rewriteStateFile(Path snapshot, String operator, int instance, byte[] content) throws IOException {
+    /**
+     * Rewrites one instance's file and records its new length and CRC-32 in the (resealed)
+     * manifest.
+     */
+    static void rewriteStateFile(Path snapshot, String operator, int instance, byte[] content)
+            throws IOException {
         ObjectNode handle = (ObjectNode) instances(manifest(snapshot), operator).get(instance);
         Files.write(snapshot.resolve(handle.get("file").asText()), content);
         CRC32 crc = new CRC32();
         crc.update(content);
-        editManifest(snapshot, true, m -> {
-            ObjectNode h = (ObjectNode) instances(m, operator).get(instance);
-            h.put("bytes", content.length);
-            h.put("crc32", crc.getValue());
-        });
+        editManifest(
+                snapshot,
+                true,
+                m -> {
+                    ObjectNode h = (ObjectNode) instances(m, operator).get(instance);
+                    h.put("bytes", content.length);
+                    h.put("crc32", crc.getValue());
+                });
     }
 
     static Path stateFile(Path snapshot, String operator, int instance) throws IOException {

@@ -24,22 +24,31 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One runner owns a snapshot folder; a second is refused, a fenced one cannot commit, a dead one does not block. */
+/**
+ * One runner owns a snapshot folder; a second is refused, a fenced one cannot commit, a dead one
+ * does not block.
+ */
 class StorageOwnershipTest {
     private static final JobGraph GRAPH = CountingJob.graph(2_000, 20, Map.of());
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T05:00:00Z"), ZoneOffset.UTC);
+    private static final Clock CLOCK =
+            Clock.fixed(Instant.parse("2026-12-01T05:00:00Z"), ZoneOffset.UTC);
 
     private static JobConfig config(Path dir) {
-        return JobConfig.defaults().withClock(CLOCK).withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        return JobConfig.defaults()
+                .withClock(CLOCK)
+                .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
     }
 
     @Test
     void aSecondRunnerOnTheSameFolderIsRefusedNamingTheOwner(@TempDir Path dir) throws Exception {
         try (RunningJob first = RunningJob.start(GRAPH, config(dir))) {
-            assertThatThrownBy(() -> RunningJob.start(GRAPH, config(dir))).isInstanceOf(SnapshotException.class)
-                    .hasMessageContaining("snapshot storage " + dir + " is in use by another runner")
+            assertThatThrownBy(() -> RunningJob.start(GRAPH, config(dir)))
+                    .isInstanceOf(SnapshotException.class)
+                    .hasMessageContaining(
+                            "snapshot storage " + dir + " is in use by another runner")
                     .hasMessageContaining("pid " + ProcessHandle.current().pid())
-                    .hasMessageContaining("started 2026-12-01T05:00:00Z").hasMessageContaining("epoch 1");
+                    .hasMessageContaining("started 2026-12-01T05:00:00Z")
+                    .hasMessageContaining("epoch 1");
             assertThat(first.status()).isEqualTo(RunningJob.Status.RUNNING);
         }
         try (RunningJob second = RunningJob.start(GRAPH, config(dir))) {
@@ -51,14 +60,21 @@ class StorageOwnershipTest {
     void aRunnerWhoseEpochWasOvertakenCannotCommitAndFails(@TempDir Path dir) throws Exception {
         try (RunningJob job = RunningJob.start(GRAPH, config(dir))) {
             assertThat(job.awaitRunning(Duration.ofSeconds(10))).isTrue();
-            // Another machine took the folder where the lock does not reach: it wrote a higher epoch.
+            // Another machine took the folder where the lock does not reach: it wrote a higher
+            // epoch.
             Files.writeString(dir.resolve(StorageOwner.EPOCH_FILE), "7");
             assertThatThrownBy(() -> job.triggerSavepoint().get(10, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(StorageOwner.FencedException.class)
-                    .hasMessageContaining("taken over by another runner").hasMessageContaining("storage epoch 7");
-            assertThatThrownBy(() -> job.await(Duration.ofSeconds(10))).isInstanceOf(JobFailedException.class)
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(StorageOwner.FencedException.class)
+                    .hasMessageContaining("taken over by another runner")
+                    .hasMessageContaining("storage epoch 7");
+            assertThatThrownBy(() -> job.await(Duration.ofSeconds(10)))
+                    .isInstanceOf(JobFailedException.class)
                     .hasMessageContaining("was fenced");
-            assertThat(new CheckpointStorage(dir).completedSnapshots()).as("nothing was committed").isEmpty();
+            assertThat(new CheckpointStorage(dir).completedSnapshots())
+                    .as("nothing was committed")
+                    .isEmpty();
         }
     }
 
@@ -66,10 +82,13 @@ class StorageOwnershipTest {
     void aRunnerKilledWithSignal9DoesNotBlockItsSuccessor(@TempDir Path dir) throws Exception {
         Process holder = ChildJvm.start(LockHolder.class, dir.toString());
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(
+                            new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
             assertThat(out.readLine()).isEqualTo("locked");
             assertThatThrownBy(() -> StorageOwner.acquire(dir, "successor", CLOCK))
-                    .hasMessageContaining("pid " + holder.pid()).hasMessageContaining("job 'holder'");
+                    .hasMessageContaining("pid " + holder.pid())
+                    .hasMessageContaining("job 'holder'");
             holder.destroyForcibly();
             assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
             try (StorageOwner successor = StorageOwner.acquire(dir, "successor", CLOCK)) {

@@ -13,13 +13,17 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The runner's snapshot storage from its command line: checked at start, owned, and resumed from. */
+/**
+ * The runner's snapshot storage from its command line: checked at start, owned, and resumed from.
+ */
 class EngineMainStorageTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return EngineMain.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        return EngineMain.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -28,38 +32,76 @@ class EngineMainStorageTest {
     }
 
     @Test
-    void aSavepointDirThatCannotBeWrittenIsAnErrorAtStartWithoutAStackTrace(@TempDir Path dir) throws Exception {
+    void aSavepointDirThatCannotBeWrittenIsAnErrorAtStartWithoutAStackTrace(@TempDir Path dir)
+            throws Exception {
         Path file = Files.createFile(dir.resolve("a-file"));
-        assertThat(run("run", "wordcount", "--duration", "1s", "--savepoint-dir", file.resolve("data").toString()))
+        assertThat(
+                        run(
+                                "run",
+                                "wordcount",
+                                "--duration",
+                                "1s",
+                                "--savepoint-dir",
+                                file.resolve("data").toString()))
                 .isEqualTo(2);
-        assertThat(errors()).startsWith("error: snapshot storage " + file.resolve("data") + " cannot be written")
-                .contains("give --savepoint-dir a folder").doesNotContain("\tat ");
+        assertThat(errors())
+                .startsWith(
+                        "error: snapshot storage " + file.resolve("data") + " cannot be written")
+                .contains("give --savepoint-dir a folder")
+                .doesNotContain("\tat ");
         assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("Summary");
     }
 
     @Test
     void aSecondRunnerOnTheSameFolderIsRefusedNamingTheOwner(@TempDir Path dir) {
         try (StorageOwner first = StorageOwner.acquire(dir, "wordcount", Clock.systemUTC())) {
-            assertThat(run("run", "wordcount", "--duration", "1s", "--savepoint-dir", dir.toString())).isEqualTo(2);
-            assertThat(errors()).startsWith("error: snapshot storage " + dir + " is in use by another runner")
-                    .contains("pid " + ProcessHandle.current().pid()).doesNotContain("\tat ");
+            assertThat(
+                            run(
+                                    "run",
+                                    "wordcount",
+                                    "--duration",
+                                    "1s",
+                                    "--savepoint-dir",
+                                    dir.toString()))
+                    .isEqualTo(2);
+            assertThat(errors())
+                    .startsWith("error: snapshot storage " + dir + " is in use by another runner")
+                    .contains("pid " + ProcessHandle.current().pid())
+                    .doesNotContain("\tat ");
         }
     }
 
     @Test
     void aRunnerResumesFromTheNewestCheckpointInItsStorageAndSaysSo(@TempDir Path dir) {
-        String[] args = {"run", "wordcount", "--duration", "1s", "--rate", "5000", "--checkpoint-interval", "200ms",
-            "--retain", "2", "--savepoint-dir", dir.toString()};
+        String[] args = {
+            "run",
+            "wordcount",
+            "--duration",
+            "1s",
+            "--rate",
+            "5000",
+            "--checkpoint-interval",
+            "200ms",
+            "--retain",
+            "2",
+            "--savepoint-dir",
+            dir.toString()
+        };
         assertThat(run(args)).as(errors()).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("restore: no complete snapshot in " + dir
-                + ": starting fresh");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("restore: no complete snapshot in " + dir + ": starting fresh");
         out.reset();
         assertThat(run(args)).as(errors()).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8))
-                .containsPattern("restore: restoring the latest complete snapshot in storage, checkpoint \\d+ at ");
-        String restored = out.toString(StandardCharsets.UTF_8).replaceAll("(?s).*checkpoint \\d+ at \\S*(chk-\\d+).*", "$1");
+                .containsPattern(
+                        "restore: restoring the latest complete snapshot in storage, checkpoint \\d+ at ");
+        String restored =
+                out.toString(StandardCharsets.UTF_8)
+                        .replaceAll("(?s).*checkpoint \\d+ at \\S*(chk-\\d+).*", "$1");
         List<String> kept = List.of(dir.resolve("checkpoints").toFile().list());
-        assertThat(kept).as("--retain 2 keeps two, and the one restored from while it is in use").contains(restored)
+        assertThat(kept)
+                .as("--retain 2 keeps two, and the one restored from while it is in use")
+                .contains(restored)
                 .hasSizeLessThanOrEqualTo(3);
     }
 }

@@ -49,7 +49,8 @@ class SentenceGeneratorTest {
         SentenceGenerator generator = new SentenceGenerator(1, 30_000, 0);
         Set<String> vocabulary = vocabulary(generator);
         assertThat(vocabulary).hasSize(30_000);
-        assertThat(vocabulary).allMatch(w -> w.length() >= 4 && w.chars().allMatch(c -> c >= 'a' && c <= 'z'));
+        assertThat(vocabulary)
+                .allMatch(w -> w.length() >= 4 && w.chars().allMatch(c -> c >= 'a' && c <= 'z'));
         assertThat(generator.word(0)).isEqualTo("baba");
     }
 
@@ -71,19 +72,27 @@ class SentenceGeneratorTest {
         }
         for (int rank : new int[] {0, 1, 9, 99}) {
             double share = counts.getOrDefault(generator.word(rank), 0) / 200_000.0;
-            assertThat(share).as("rank %d", rank).isCloseTo(1 / ((rank + 1) * harmonic), within(0.003));
+            assertThat(share)
+                    .as("rank %d", rank)
+                    .isCloseTo(1 / ((rank + 1) * harmonic), within(0.003));
         }
     }
 
     @Test
     void rejectsArgumentsOutOfBounds() {
-        assertThatThrownBy(() -> new SentenceGenerator(0, 10, 1)).isInstanceOf(EngineException.class)
+        assertThatThrownBy(() -> new SentenceGenerator(0, 10, 1))
+                .isInstanceOf(EngineException.class)
                 .hasMessageContaining("wordsPerSentence must be in [1, 10000]");
-        assertThatThrownBy(() -> new SentenceGenerator(1, 0, 1)).hasMessageContaining("vocabularySize");
-        assertThatThrownBy(() -> new SentenceGenerator(1, 2_000_000, 1)).hasMessageContaining("vocabularySize");
-        assertThatThrownBy(() -> new SentenceGenerator(1, 10, 1, -1)).hasMessageContaining("zipfExponent");
-        assertThatThrownBy(() -> new SentenceGenerator(1, 10, 1).sentence(-1)).hasMessageContaining("sequenceNumber");
-        assertThatThrownBy(() -> new SentenceGenerator(1, 10, 1).word(10)).hasMessageContaining("rank");
+        assertThatThrownBy(() -> new SentenceGenerator(1, 0, 1))
+                .hasMessageContaining("vocabularySize");
+        assertThatThrownBy(() -> new SentenceGenerator(1, 2_000_000, 1))
+                .hasMessageContaining("vocabularySize");
+        assertThatThrownBy(() -> new SentenceGenerator(1, 10, 1, -1))
+                .hasMessageContaining("zipfExponent");
+        assertThatThrownBy(() -> new SentenceGenerator(1, 10, 1).sentence(-1))
+                .hasMessageContaining("sequenceNumber");
+        assertThatThrownBy(() -> new SentenceGenerator(1, 10, 1).word(10))
+                .hasMessageContaining("rank");
     }
 
     private static Set<String> vocabulary(SentenceGenerator generator) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
 import java.util.List;
@@ -27,29 +27,50 @@ class GraphValidationTest {
 
     @Test
     void rejectsACycleNamingItsOperators() {
-        assertThatThrownBy(() -> graph(
-                List.of(node("src", OperatorKind.SOURCE, SOURCE, 1), node("a", OperatorKind.MAP, IDENTITY, 1),
-                        node("b", OperatorKind.MAP, IDENTITY, 1)),
-                List.of(Edge.of("src", "a", Partitioning.REBALANCE), Edge.of("a", "b", Partitioning.REBALANCE),
-                        Edge.of("b", "a", Partitioning.REBALANCE))))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("cycle").hasMessageContaining("[a, b]");
+        assertThatThrownBy(
+                        () ->
+                                graph(
+                                        List.of(
+                                                node("src", OperatorKind.SOURCE, SOURCE, 1),
+                                                node("a", OperatorKind.MAP, IDENTITY, 1),
+                                                node("b", OperatorKind.MAP, IDENTITY, 1)),
+                                        List.of(
+                                                Edge.of("src", "a", Partitioning.REBALANCE),
+                                                Edge.of("a", "b", Partitioning.REBALANCE),
+                                                Edge.of("b", "a", Partitioning.REBALANCE))))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("cycle")
+                .hasMessageContaining("[a, b]");
     }
 
     @Test
     void rejectsADanglingEdgeNamingTheMissingOperator() {
-        assertThatThrownBy(() -> graph(
-                List.of(node("src", OperatorKind.SOURCE, SOURCE, 1), node("sink", OperatorKind.SINK, SINK, 1)),
-                List.of(Edge.of("src", "sink", Partitioning.REBALANCE), Edge.of("src", "ghost", Partitioning.REBALANCE))))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("'ghost'")
+        assertThatThrownBy(
+                        () ->
+                                graph(
+                                        List.of(
+                                                node("src", OperatorKind.SOURCE, SOURCE, 1),
+                                                node("sink", OperatorKind.SINK, SINK, 1)),
+                                        List.of(
+                                                Edge.of("src", "sink", Partitioning.REBALANCE),
+                                                Edge.of("src", "ghost", Partitioning.REBALANCE))))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("'ghost'")
                 .hasMessageContaining("not in the job");
     }
 
     @Test
     void rejectsADuplicateOperatorId() {
-        assertThatThrownBy(() -> graph(
-                List.of(node("src", OperatorKind.SOURCE, SOURCE, 1), node("src", OperatorKind.SINK, SINK, 1)),
-                List.of()))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("(id src)").hasMessageContaining("unique");
+        assertThatThrownBy(
+                        () ->
+                                graph(
+                                        List.of(
+                                                node("src", OperatorKind.SOURCE, SOURCE, 1),
+                                                node("src", OperatorKind.SINK, SINK, 1)),
+                                        List.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("(id src)")
+                .hasMessageContaining("unique");
     }
 
     @Test
@@ -58,33 +79,61 @@ class GraphValidationTest {
         zero.source("src", Sources.sequence(1)).parallelism(0).sink("sink", Sinks.counting());
         assertThatThrownBy(zero::build)
                 .isInstanceOf(InvalidJobException.class)
-                .hasMessageContaining("operator 'src'").hasMessageContaining("parallelism 0 is below 1");
+                .hasMessageContaining("operator 'src'")
+                .hasMessageContaining("parallelism 0 is below 1");
         JobBuilder job = JobBuilder.named("j").keyGroups(8);
         job.source("src", Sources.sequence(1)).sink("sink", Sinks.counting()).parallelism(9);
-        assertThatThrownBy(job::build).isInstanceOf(InvalidJobException.class)
-                .hasMessageContaining("operator 'sink'").hasMessageContaining("is more than the job's 8 key groups");
+        assertThatThrownBy(job::build)
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("operator 'sink'")
+                .hasMessageContaining("is more than the job's 8 key groups");
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void rejectsAKeyedOperatorWithoutKeyBy() {
         Supplier<Object> factory = Object::new;
-        assertThatThrownBy(() -> graph(
-                List.of(node("src", OperatorKind.SOURCE, SOURCE, 1), node("count", OperatorKind.KEYED_PROCESS, factory, 1)),
-                List.of(Edge.of("src", "count", Partitioning.REBALANCE))))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("operator 'count'")
-                .hasMessageContaining("keySelector").hasMessageContaining("keyBy");
-        assertThatThrownBy(() -> graph(
-                List.of(node("src", OperatorKind.SOURCE, SOURCE, 1), node("count", OperatorKind.KEYED_PROCESS, factory, 1)),
-                List.of(new Edge("src", "count", Partitioning.HASH, null))))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("keySelector is missing");
+        assertThatThrownBy(
+                        () ->
+                                graph(
+                                        List.of(
+                                                node("src", OperatorKind.SOURCE, SOURCE, 1),
+                                                node(
+                                                        "count",
+                                                        OperatorKind.KEYED_PROCESS,
+                                                        factory,
+                                                        1)),
+                                        List.of(Edge.of("src", "count", Partitioning.REBALANCE))))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("operator 'count'")
+                .hasMessageContaining("keySelector")
+                .hasMessageContaining("keyBy");
+        assertThatThrownBy(
+                        () ->
+                                graph(
+                                        List.of(
+                                                node("src", OperatorKind.SOURCE, SOURCE, 1),
+                                                node(
+                                                        "count",
+                                                        OperatorKind.KEYED_PROCESS,
+                                                        factory,
+                                                        1)),
+                                        List.of(new Edge("src", "count", Partitioning.HASH, null))))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("keySelector is missing");
     }
 
     @Test
     void rejectsAnOperatorWithoutInputsAndASourceWithInputs() {
-        assertThatThrownBy(() -> graph(List.of(node("src", OperatorKind.SOURCE, SOURCE, 1),
-                node("lonely", OperatorKind.MAP, IDENTITY, 1)), List.of()))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("operator 'lonely'")
+        assertThatThrownBy(
+                        () ->
+                                graph(
+                                        List.of(
+                                                node("src", OperatorKind.SOURCE, SOURCE, 1),
+                                                node("lonely", OperatorKind.MAP, IDENTITY, 1)),
+                                        List.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("operator 'lonely'")
                 .hasMessageContaining("inputs");
     }
 
@@ -110,6 +159,8 @@ class GraphValidationTest {
     }
 
     private static long flowscaleThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("flowscale-bad")).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("flowscale-bad"))
+                .count();
     }
 }

@@ -15,15 +15,19 @@ class InstanceCounterRecorderConcurrencyTest {
         AtomicBoolean stop = new AtomicBoolean();
         long start = 1_000L;
         metrics.start(start);
-        Thread writer = new Thread(() -> {
-            long now = start;
-            Phase[] phases = {Phase.WAIT_INPUT, Phase.USEFUL, Phase.BACKPRESSURE, Phase.USEFUL};
-            for (int i = 0; !stop.get(); i++) {
-                now += 7;
-                metrics.enter(phases[i & 3], now);
-                metrics.addRecords(3, 2);
-            }
-        });
+        Thread writer =
+                new Thread(
+                        () -> {
+                            long now = start;
+                            Phase[] phases = {
+                                Phase.WAIT_INPUT, Phase.USEFUL, Phase.BACKPRESSURE, Phase.USEFUL
+                            };
+                            for (int i = 0; !stop.get(); i++) {
+                                now += 7;
+                                metrics.enter(phases[i & 3], now);
+                                metrics.addRecords(3, 2);
+                            }
+                        });
         AtomicReference<String> broken = new AtomicReference<>();
         writer.start();
         long lastIn = 0;
@@ -34,7 +38,13 @@ class InstanceCounterRecorderConcurrencyTest {
             if (phases != s.observedNanos()) {
                 broken.set("phases add up to " + phases + " but observed is " + s.observedNanos());
             } else if (s.recordsIn() < lastIn || s.recordsIn() * 2 != s.recordsOut() * 3) {
-                broken.set("records in " + s.recordsIn() + " after " + lastIn + ", out " + s.recordsOut());
+                broken.set(
+                        "records in "
+                                + s.recordsIn()
+                                + " after "
+                                + lastIn
+                                + ", out "
+                                + s.recordsOut());
             }
             lastIn = s.recordsIn();
         }

@@ -41,15 +41,17 @@ class KeyGroupCounterTest {
         AtomicBoolean done = new AtomicBoolean();
         AtomicLong mismatches = new AtomicLong();
         AtomicLong reads = new AtomicLong();
-        Thread reader = new Thread(() -> {
-            while (!done.get()) {
-                InstanceSnapshot s = metrics.snapshot(0);
-                if (Arrays.stream(s.keyGroupRecords()).sum() != s.recordsIn()) {
-                    mismatches.incrementAndGet();
-                }
-                reads.incrementAndGet();
-            }
-        });
+        Thread reader =
+                new Thread(
+                        () -> {
+                            while (!done.get()) {
+                                InstanceSnapshot s = metrics.snapshot(0);
+                                if (Arrays.stream(s.keyGroupRecords()).sum() != s.recordsIn()) {
+                                    mismatches.incrementAndGet();
+                                }
+                                reads.incrementAndGet();
+                            }
+                        });
         reader.start();
         for (int batch = 0; batch < 200_000; batch++) {
             for (int r = 0; r < 5; r++) {

@@ -30,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JobControlApiTest {
     private final ObjectMapper mapper = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
-    @TempDir
-    Path storage;
+    @TempDir Path storage;
     private RunningJob job;
     private MetricsHttpServer server;
     private JobControlApi control;
@@ -40,9 +39,16 @@ class JobControlApiTest {
     void startJob() throws Exception {
         JobBuilder builder = JobBuilder.named("controljob");
         builder.source("src", Sources.generator(RateProfile.constant(2000), seq -> seq))
-                .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
-        job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
-        server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+                .map("double", x -> x * 2)
+                .parallelism(2)
+                .sink("sink", Sinks.counting());
+        job =
+                builder.start(
+                        JobConfig.defaults()
+                                .withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
+        server =
+                MetricsHttpServer.start(
+                        "127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         control = new JobControlApi(job, Duration.ofSeconds(20));
         control.serveOn(server);
     }
@@ -66,24 +72,33 @@ class JobControlApiTest {
         JsonNode body = post(RunnerPaths.STOP_WITH_SAVEPOINT, 200);
         assertThat(Path.of(body.get("savepoint").asText()).resolve("_metadata")).isRegularFile();
         assertThat(job.await(Duration.ofSeconds(5))).as("the job has ended").isTrue();
-        // STOPPED, or FINISHED when the last task's end callback runs after stopWithSavepoint returned.
+        // STOPPED, or FINISHED when the last task's end callback runs after stopWithSavepoint
+        // returned.
         assertThat(job.status()).isIn(RunningJob.Status.STOPPED, RunningJob.Status.FINISHED);
         assertThat(control.awaitStopAnswered(Duration.ofSeconds(5))).isTrue();
-        assertThat(post(RunnerPaths.SAVEPOINT, 409).get("error").asText()).contains("controljob", "needs a running job");
+        assertThat(post(RunnerPaths.SAVEPOINT, 409).get("error").asText())
+                .contains("controljob", "needs a running job");
     }
 
     @Test
     void otherMethodsAndPathsAreRefusedWithJsonErrors() throws Exception {
-        HttpResponse<String> get = http.send(HttpRequest.newBuilder(uri(RunnerPaths.SAVEPOINT)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> get =
+                http.send(
+                        HttpRequest.newBuilder(uri(RunnerPaths.SAVEPOINT)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
         assertThat(mapper.readTree(get.body()).get("error").asText()).contains("use POST");
-        assertThat(post(RunnerPaths.SAVEPOINT + "s", 404).get("error").asText()).contains(RunnerPaths.SAVEPOINT);
+        assertThat(post(RunnerPaths.SAVEPOINT + "s", 404).get("error").asText())
+                .contains(RunnerPaths.SAVEPOINT);
     }
 
     private JsonNode post(String path, int expectedStatus) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(uri(path))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
         return mapper.readTree(response.body());
     }

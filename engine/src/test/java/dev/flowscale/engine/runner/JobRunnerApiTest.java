@@ -36,9 +36,13 @@ class JobRunnerApiTest {
     void startJob() {
         JobBuilder builder = JobBuilder.named("apijob").keyGroups(64);
         builder.source("src", Sources.generator(RateProfile.constant(5000), seq -> seq))
-                .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
+                .map("double", x -> x * 2)
+                .parallelism(2)
+                .sink("sink", Sinks.counting());
         job = builder.start(JobConfig.defaults());
-        server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        server =
+                MetricsHttpServer.start(
+                        "127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         api = new JobRunnerApi(Clock.systemUTC());
         api.serveOn(server);
     }
@@ -74,8 +78,19 @@ class JobRunnerApiTest {
         assertThat(body.get("timeMillis").asLong()).isBetween(before, System.currentTimeMillis());
         assertThat(body.get("instances")).hasSize(4);
         JsonNode first = body.get("instances").get(0);
-        for (String field : new String[] {"operatorId", "instance", "recordsIn", "recordsOut", "usefulNanos",
-                "waitInputNanos", "backpressureNanos", "observedNanos", "backlog", "finished"}) {
+        for (String field :
+                new String[] {
+                    "operatorId",
+                    "instance",
+                    "recordsIn",
+                    "recordsOut",
+                    "usefulNanos",
+                    "waitInputNanos",
+                    "backpressureNanos",
+                    "observedNanos",
+                    "backlog",
+                    "finished"
+                }) {
             assertThat(first.has(field)).as(field).isTrue();
         }
         MetricsView parsed = mapper.treeToValue(body, MetricsView.class);
@@ -90,9 +105,15 @@ class JobRunnerApiTest {
     @Test
     void unknownPathsAnswer404AndOtherMethods405WithAJsonError() throws Exception {
         api.attach(job);
-        assertThat(get("/api/v1/nothing", 404).get("error").asText()).contains("/api/v1/nothing").contains("GET");
-        HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri("/api/v1/job"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(get("/api/v1/nothing", 404).get("error").asText())
+                .contains("/api/v1/nothing")
+                .contains("GET");
+        HttpResponse<String> post =
+                http.send(
+                        HttpRequest.newBuilder(uri("/api/v1/job"))
+                                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).isEqualTo(405);
         assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD, OPTIONS");
         assertThat(mapper.readTree(post.body()).get("error").asText()).contains("use GET");
@@ -104,17 +125,22 @@ class JobRunnerApiTest {
         assertThat(get(RunnerPaths.READY, 200).get("status").asText()).isEqualTo("RUNNING");
         job.stop();
         assertThat(job.await(java.time.Duration.ofSeconds(20))).isTrue();
-        assertThat(get(RunnerPaths.READY, 503).get("error").asText()).contains("apijob").contains("not RUNNING");
+        assertThat(get(RunnerPaths.READY, 503).get("error").asText())
+                .contains("apijob")
+                .contains("not RUNNING");
     }
 
     @Test
     void beforeAnyJobIsAttachedTheApiAnswers503() throws Exception {
-        assertThat(get("/api/v1/metrics", 503).get("error").asText()).contains("no job is attached");
+        assertThat(get("/api/v1/metrics", 503).get("error").asText())
+                .contains("no job is attached");
     }
 
     private JsonNode get(String path, int expectedStatus) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(uri(path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
         return mapper.readTree(response.body());

@@ -31,8 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RescaleApiTest {
     private final ObjectMapper mapper = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
-    @TempDir
-    Path storage;
+    @TempDir Path storage;
     private RunningJob job;
     private MetricsHttpServer server;
 
@@ -40,9 +39,16 @@ class RescaleApiTest {
     void startJob() throws Exception {
         JobBuilder builder = JobBuilder.named("rescalejob");
         builder.source("src", Sources.generator(RateProfile.constant(2000), seq -> seq))
-                .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
-        job = builder.start(JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
-        server = MetricsHttpServer.start("127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+                .map("double", x -> x * 2)
+                .parallelism(2)
+                .sink("sink", Sinks.counting());
+        job =
+                builder.start(
+                        JobConfig.defaults()
+                                .withCheckpointing(CheckpointConfig.savepointsOnly(storage)));
+        server =
+                MetricsHttpServer.start(
+                        "127.0.0.1", 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         new RescaleApi(job, Duration.ofSeconds(20)).serveOn(server, Runnable::run);
         new LatestSnapshotApi(job).serveOn(server);
     }
@@ -54,7 +60,8 @@ class RescaleApiTest {
     }
 
     @Test
-    void aRescaleRequestRescalesTheJobInThisProcessAndAnswersThePathAndTheDowntime() throws Exception {
+    void aRescaleRequestRescalesTheJobInThisProcessAndAnswersThePathAndTheDowntime()
+            throws Exception {
         JsonNode body = post("{\"parallelism\": {\"double\": 3}}", 200);
 
         assertThat(body.get("path").asText()).isEqualTo(RescaleView.IN_PLACE);
@@ -67,44 +74,60 @@ class RescaleApiTest {
     }
 
     @Test
-    void badBodiesAreRefusedWithAnErrorThatNamesTheFieldAndTheJobKeepsItsParallelism() throws Exception {
+    void badBodiesAreRefusedWithAnErrorThatNamesTheFieldAndTheJobKeepsItsParallelism()
+            throws Exception {
         assertThat(post("not json", 400).get("error").asText()).contains("not JSON");
         assertThat(post("{}", 400).get("error").asText()).contains("\"parallelism\"");
         assertThat(post("{\"parallelism\": {\"double\": 0}}", 400).get("error").asText())
                 .contains("parallelism.double is 0", "integer >= 1");
-        assertThat(post("{\"parallelism\": {\"nope\": 2}}", 400).get("error").asText()).contains("no operator 'nope'");
+        assertThat(post("{\"parallelism\": {\"nope\": 2}}", 400).get("error").asText())
+                .contains("no operator 'nope'");
         assertThat(job.graph().operator("double").parallelism()).isEqualTo(2);
     }
 
     @Test
     void aStoppedJobCannotBeRescaledAndOtherMethodsAreRefused() throws Exception {
         job.stopWithSavepoint(Duration.ofSeconds(20));
-        assertThat(post("{\"parallelism\": {\"double\": 3}}", 409).get("error").asText()).contains("needs a running job");
-        HttpResponse<String> get = http.send(HttpRequest.newBuilder(uri()).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        assertThat(post("{\"parallelism\": {\"double\": 3}}", 409).get("error").asText())
+                .contains("needs a running job");
+        HttpResponse<String> get =
+                http.send(
+                        HttpRequest.newBuilder(uri()).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
     }
 
     @Test
     void theSavepointOfAStoppedJobIsReadBackWhenTheStopReplyWasLost() throws Exception {
-        assertThat(get(RunnerPaths.LATEST_SNAPSHOT, 404).get("error").asText()).contains("no complete snapshot");
+        assertThat(get(RunnerPaths.LATEST_SNAPSHOT, 404).get("error").asText())
+                .contains("no complete snapshot");
         Path savepoint = job.stopWithSavepoint(Duration.ofSeconds(20));
 
         JsonNode latest = get(RunnerPaths.LATEST_SNAPSHOT, 200);
-        assertThat(latest.get("snapshot").asText()).isEqualTo(savepoint.toAbsolutePath().toString());
+        assertThat(latest.get("snapshot").asText())
+                .isEqualTo(savepoint.toAbsolutePath().toString());
         assertThat(latest.get("status").asText()).isIn("STOPPED", "FINISHED");
     }
 
     private JsonNode get(String path, int expectedStatus) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + server.port() + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + server.port() + path))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
         return mapper.readTree(response.body());
     }
 
     private JsonNode post(String body, int expectedStatus) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri())
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(uri())
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
         return mapper.readTree(response.body());
     }

@@ -25,15 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 class RunnerApiAuthTest {
     private static final String TOKEN = "s3cret-token-of-job-a";
     private final HttpClient http = HttpClient.newHttpClient();
-    @TempDir
-    Path storage;
+    @TempDir Path storage;
     private ServedJob served;
     private RunningJob job;
 
     @BeforeEach
     void startJob() {
         JobBuilder builder = JobBuilder.named("guarded");
-        builder.source("src", Sources.generator(RateProfile.constant(1000), seq -> seq)).sink("sink", Sinks.counting());
+        builder.source("src", Sources.generator(RateProfile.constant(1000), seq -> seq))
+                .sink("sink", Sinks.counting());
         served = ServedJob.start(builder, storage, TOKEN, Duration.ofSeconds(20));
         job = served.job();
     }
@@ -46,12 +46,17 @@ class RunnerApiAuthTest {
     @Test
     void controlRequestsWithoutTheRightBearerTokenAre401AndTakeNoSavepoint() throws Exception {
         for (String path : List.of(RunnerPaths.SAVEPOINT, RunnerPaths.STOP_WITH_SAVEPOINT)) {
-            for (String header : new String[] {null, "Bearer wrong", "Bearer " + TOKEN + "x", TOKEN, "Basic " + TOKEN}) {
+            for (String header :
+                    new String[] {
+                        null, "Bearer wrong", "Bearer " + TOKEN + "x", TOKEN, "Basic " + TOKEN
+                    }) {
                 HttpResponse<String> answer = post(path, header);
                 assertThat(answer.statusCode()).as(path + " with " + header).isEqualTo(401);
-                assertThat(answer.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"flowscale-runner\"");
+                assertThat(answer.headers().firstValue("WWW-Authenticate"))
+                        .hasValue("Bearer realm=\"flowscale-runner\"");
                 assertThat(new ObjectMapper().readTree(answer.body()).get("error").asText())
-                        .contains("Authorization: Bearer").doesNotContain(TOKEN);
+                        .contains("Authorization: Bearer")
+                        .doesNotContain(TOKEN);
             }
         }
         assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
@@ -67,15 +72,24 @@ class RunnerApiAuthTest {
 
     @Test
     void healthReadinessMetricsAndStatusStayOpen() throws Exception {
-        for (String path : List.of("/health", "/metrics", RunnerPaths.READY, RunnerPaths.JOB, RunnerPaths.METRICS)) {
-            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(uri(path)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+        for (String path :
+                List.of(
+                        "/health",
+                        "/metrics",
+                        RunnerPaths.READY,
+                        RunnerPaths.JOB,
+                        RunnerPaths.METRICS)) {
+            HttpResponse<String> answer =
+                    http.send(
+                            HttpRequest.newBuilder(uri(path)).build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).as(path).isEqualTo(200);
         }
     }
 
     private HttpResponse<String> post(String path, String authorization) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody());
         if (authorization != null) {
             request.header("Authorization", authorization);
         }

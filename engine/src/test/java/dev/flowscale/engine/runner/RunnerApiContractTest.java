@@ -27,30 +27,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Holds the runner's HTTP server to docs/runner-api.md: every documented path gets every
- * method, and each answer's status, JSON fields and Allow header must be the documented ones.
+ * Holds the runner's HTTP server to docs/runner-api.md: every documented path gets every method,
+ * and each answer's status, JSON fields and Allow header must be the documented ones.
  */
 class RunnerApiContractTest {
-    static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+    static final List<String> METHODS =
+            List.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
     private final ObjectMapper mapper = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
     private RunnerApiDoc doc;
-    @TempDir
-    Path storage;
+    @TempDir Path storage;
     private ServedJob served;
     private RunningJob job;
     private MetricsHttpServer server;
 
     /** One answer: status, Allow header, body. */
-    record Answer(int status, String allow, String body) {
-    }
+    record Answer(int status, String allow, String body) {}
 
     @BeforeEach
     void startJobAndServer() throws Exception {
         doc = RunnerApiDoc.read();
         JobBuilder builder = JobBuilder.named("contract");
         builder.source("src", Sources.generator(RateProfile.constant(2000), seq -> seq))
-                .map("double", x -> x * 2).parallelism(2).sink("sink", Sinks.counting());
+                .map("double", x -> x * 2)
+                .parallelism(2)
+                .sink("sink", Sinks.counting());
         served = ServedJob.start(builder, storage, null, Duration.ofSeconds(20));
         job = served.job();
         server = served.server();
@@ -64,13 +65,15 @@ class RunnerApiContractTest {
     @Test
     void theServerRoutesExactlyThePathsAndMethodsTheDocumentLists() {
         assertThat(doc.rows()).as("rows parsed from " + RunnerApiDoc.FILE).hasSizeGreaterThan(10);
-        assertThat(server.routes()).as("routes served vs. documented in " + RunnerApiDoc.FILE)
+        assertThat(server.routes())
+                .as("routes served vs. documented in " + RunnerApiDoc.FILE)
                 .isEqualTo(doc.routes());
     }
 
     @Test
     void theDocumentedPathsAreExactlyThePathsOfTheContractModule() {
-        assertThat(doc.routes().keySet()).as("paths documented in %s vs. RunnerPaths.ALL", RunnerApiDoc.FILE)
+        assertThat(doc.routes().keySet())
+                .as("paths documented in %s vs. RunnerPaths.ALL", RunnerApiDoc.FILE)
                 .containsExactlyInAnyOrderElementsOf(RunnerPaths.ALL);
     }
 
@@ -111,13 +114,23 @@ class RunnerApiContractTest {
         for (String path : List.of(RunnerPaths.SAVEPOINT, RunnerPaths.STOP_WITH_SAVEPOINT)) {
             expectRefusal(path, "{\"timeoutSeconds\": ", 400, "is not valid JSON at line 1");
             expectRefusal(path, "{\"force\": true}", 400, "unknown field 'force'");
-            expectRefusal(path, "{\"timeoutSeconds\": \"soon\"}", 400, "does not match the expected shape");
-            expectRefusal(path, "{\"timeoutSeconds\": \"30\"}", 400, "does not match the expected shape");
-            expectRefusal(path, "{\"timeoutSeconds\": 1.5}", 400, "does not match the expected shape");
+            expectRefusal(
+                    path,
+                    "{\"timeoutSeconds\": \"soon\"}",
+                    400,
+                    "does not match the expected shape");
+            expectRefusal(
+                    path, "{\"timeoutSeconds\": \"30\"}", 400, "does not match the expected shape");
+            expectRefusal(
+                    path, "{\"timeoutSeconds\": 1.5}", 400, "does not match the expected shape");
             expectRefusal(path, "[]", 400, "does not match the expected shape");
             expectRefusal(path, "{} {}", 400, "line 1");
             expectRefusal(path, "{\"timeoutSeconds\": 0}", 400, "timeoutSeconds 0; use 1..3600");
-            expectRefusal(path, "x".repeat(MetricsHttpServer.MAX_BODY_BYTES + 1), 413, "over 65536 bytes");
+            expectRefusal(
+                    path,
+                    "x".repeat(MetricsHttpServer.MAX_BODY_BYTES + 1),
+                    413,
+                    "over 65536 bytes");
         }
         assertThat(savepoints()).as("no refused request took a savepoint").isEmpty();
         assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
@@ -135,13 +148,19 @@ class RunnerApiContractTest {
             // The server answered 413 and closed the connection before the client finished sending.
         }
         assertThat(savepoints()).isEmpty();
-        assertThat(send("GET", RunnerPaths.READY, "").status()).as("the server still answers").isEqualTo(200);
+        assertThat(send("GET", RunnerPaths.READY, "").status())
+                .as("the server still answers")
+                .isEqualTo(200);
     }
 
-    private void expectRefusal(String path, String body, int status, String message) throws Exception {
+    private void expectRefusal(String path, String body, int status, String message)
+            throws Exception {
         Answer answer = send("POST", path, body);
         check("POST", path, answer);
-        assertError(answer, status, "POST " + path + " " + body.substring(0, Math.min(body.length(), 30)));
+        assertError(
+                answer,
+                status,
+                "POST " + path + " " + body.substring(0, Math.min(body.length(), 30)));
         assertThat(mapper.readTree(answer.body()).get("error").asText()).contains(message);
     }
 
@@ -153,7 +172,9 @@ class RunnerApiContractTest {
             assertThat(answer.status()).as(what).isEqualTo(204);
             assertThat(answer.allow()).as(what).isEqualTo(doc.allow(path));
         } else if (method.equals("HEAD") && routed.contains("GET")) {
-            assertThat(doc.row("GET", path, answer.status())).as(what + "; documented for GET?").isPresent();
+            assertThat(doc.row("GET", path, answer.status()))
+                    .as(what + "; documented for GET?")
+                    .isPresent();
             assertThat(answer.body()).as(what).isEmpty();
         } else if (!routed.contains(method)) {
             if (method.equals("HEAD")) {
@@ -163,11 +184,18 @@ class RunnerApiContractTest {
             }
             assertThat(answer.allow()).as(what).isEqualTo(doc.allow(path));
         } else {
-            RunnerApiDoc.Row row = doc.row(method, path, answer.status()).orElseThrow(
-                    () -> new AssertionError(what + ": this status is not documented in " + RunnerApiDoc.FILE));
+            RunnerApiDoc.Row row =
+                    doc.row(method, path, answer.status())
+                            .orElseThrow(
+                                    () ->
+                                            new AssertionError(
+                                                    what
+                                                            + ": this status is not documented in "
+                                                            + RunnerApiDoc.FILE));
             if (!row.text()) {
-                assertThat(fieldNames(mapper.readTree(answer.body()))).as(what + ": fields documented in "
-                        + RunnerApiDoc.FILE).isEqualTo(row.fields());
+                assertThat(fieldNames(mapper.readTree(answer.body())))
+                        .as(what + ": fields documented in " + RunnerApiDoc.FILE)
+                        .isEqualTo(row.fields());
             }
         }
     }
@@ -196,10 +224,18 @@ class RunnerApiContractTest {
     }
 
     private Answer send(String method, String path, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(served.uri(path))
-                .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest request =
+                HttpRequest.newBuilder(served.uri(path))
+                        .method(
+                                method,
+                                body.isEmpty()
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body))
+                        .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        return new Answer(response.statusCode(), response.headers().firstValue("Allow").orElse(null), response.body());
+        return new Answer(
+                response.statusCode(),
+                response.headers().firstValue("Allow").orElse(null),
+                response.body());
     }
 }

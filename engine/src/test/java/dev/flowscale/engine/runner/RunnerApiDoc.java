@@ -16,16 +16,18 @@ import java.util.regex.Pattern;
 /** The tables of docs/runner-api.md, parsed: what the contract test holds the server to. */
 record RunnerApiDoc(List<Row> rows, List<String> notFoundExamples) {
     static final Path FILE = Path.of("..", "docs", "runner-api.md");
-    private static final Pattern ROW = Pattern.compile("^\\| (GET|POST|PUT|PATCH|DELETE) \\| `([^`]+)` \\|([^|]*)\\| (\\d{3}) \\|([^|]*)\\|");
+    private static final Pattern ROW =
+            Pattern.compile(
+                    "^\\| (GET|POST|PUT|PATCH|DELETE) \\| `([^`]+)` \\|([^|]*)\\| (\\d{3}) \\|([^|]*)\\|");
     private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
     /**
      * One documented answer.
      *
-     * @param fields the JSON object's top-level fields; {@code ["status", "error"]} for errors; empty for text
+     * @param fields the JSON object's top-level fields; {@code ["status", "error"]} for errors;
+     *     empty for text
      */
-    record Row(String method, String path, int status, Set<String> fields, boolean text) {
-    }
+    record Row(String method, String path, int status, Set<String> fields, boolean text) {}
 
     static RunnerApiDoc read() throws IOException {
         List<Row> rows = new ArrayList<>();
@@ -33,8 +35,13 @@ record RunnerApiDoc(List<Row> rows, List<String> notFoundExamples) {
         for (String line : Files.readAllLines(FILE)) {
             Matcher m = ROW.matcher(line);
             if (m.find()) {
-                rows.add(new Row(m.group(1), m.group(2), Integer.parseInt(m.group(4)), fields(m.group(5).trim()),
-                        m.group(5).trim().equals("text")));
+                rows.add(
+                        new Row(
+                                m.group(1),
+                                m.group(2),
+                                Integer.parseInt(m.group(4)),
+                                fields(m.group(5).trim()),
+                                m.group(5).trim().equals("text")));
             } else if (line.startsWith("| any method on a path not in the table")) {
                 Matcher code = CODE.matcher(line);
                 while (code.find()) {
@@ -66,7 +73,12 @@ record RunnerApiDoc(List<Row> rows, List<String> notFoundExamples) {
 
     /** The documented answer of {@code method path} with {@code status}, if any. */
     java.util.Optional<Row> row(String method, String path, int status) {
-        return rows.stream().filter(r -> r.method().equals(method) && r.path().equals(path) && r.status() == status)
+        return rows.stream()
+                .filter(
+                        r ->
+                                r.method().equals(method)
+                                        && r.path().equals(path)
+                                        && r.status() == status)
                 .findFirst();
     }
 

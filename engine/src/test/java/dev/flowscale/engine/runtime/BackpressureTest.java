@@ -2,10 +2,10 @@ package dev.flowscale.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
 import java.time.Duration;
@@ -19,8 +19,11 @@ class BackpressureTest {
     void aSlowSinkThrottlesTheSourceAndBoundsRecordsInFlight() throws Exception {
         JobBuilder job = JobBuilder.named("backpressure");
         job.source("src", Sources.generator(Long.MAX_VALUE, seq -> seq))
-                .map("map", x -> x).parallelism(2)
-                .sink("sink", Sinks.counting()).parallelism(1).cost(SyntheticCost.blocking(Duration.ofMillis(1)));
+                .map("map", x -> x)
+                .parallelism(2)
+                .sink("sink", Sinks.counting())
+                .parallelism(1)
+                .cost(SyntheticCost.blocking(Duration.ofMillis(1)));
         JobConfig config = JobConfig.defaults().withBatchSize(64).withChannelCapacity(2);
         try (RunningJob running = job.start(config)) {
             long capacity = running.channelCapacityRecords();
@@ -40,11 +43,19 @@ class BackpressureTest {
             double source = rates.get("src").observedOutputRate();
             double sink = rates.get("sink").observedProcessingRate();
 
-            // 1 ms per record caps the sink at 1000/s; a loaded machine may make it slower, never faster
+            // 1 ms per record caps the sink at 1000/s; a loaded machine may make it slower, never
+            // faster
             assertThat(sink).as("sink rate").isBetween(500.0, 1050.0);
-            assertThat(source).as("source follows the sink").isCloseTo(sink, org.assertj.core.data.Percentage.withPercentage(15));
-            assertThat(rates.get("src").backpressureRatio()).as("source mostly blocked").isGreaterThan(0.8);
-            assertThat(maxInFlight).as("records in flight").isPositive().isLessThanOrEqualTo(capacity);
+            assertThat(source)
+                    .as("source follows the sink")
+                    .isCloseTo(sink, org.assertj.core.data.Percentage.withPercentage(15));
+            assertThat(rates.get("src").backpressureRatio())
+                    .as("source mostly blocked")
+                    .isGreaterThan(0.8);
+            assertThat(maxInFlight)
+                    .as("records in flight")
+                    .isPositive()
+                    .isLessThanOrEqualTo(capacity);
         }
     }
 
@@ -52,9 +63,16 @@ class BackpressureTest {
     void withoutInstrumentationChannelsTakeWholeBatchesUpToTheirCapacity() throws Exception {
         JobBuilder job = JobBuilder.named("uninstrumented");
         job.source("src", Sources.generator(Long.MAX_VALUE, seq -> seq))
-                .map("map", x -> x).parallelism(2)
-                .sink("sink", Sinks.counting()).parallelism(1).cost(SyntheticCost.blocking(Duration.ofMillis(1)));
-        JobConfig config = JobConfig.defaults().withBatchSize(64).withChannelCapacity(4).withInstrumentation(false);
+                .map("map", x -> x)
+                .parallelism(2)
+                .sink("sink", Sinks.counting())
+                .parallelism(1)
+                .cost(SyntheticCost.blocking(Duration.ofMillis(1)));
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(64)
+                        .withChannelCapacity(4)
+                        .withInstrumentation(false);
         try (RunningJob running = job.start(config)) {
             long maxInFlight = 0;
             long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
@@ -64,7 +82,9 @@ class BackpressureTest {
             }
             // Four channels (src → 2 maps, 2 maps → sink); debloating without measurements would
             // keep each at its initial limit.
-            assertThat(maxInFlight).as("records in flight").isGreaterThan(4L * InputGate.INITIAL_RECORD_LIMIT)
+            assertThat(maxInFlight)
+                    .as("records in flight")
+                    .isGreaterThan(4L * InputGate.INITIAL_RECORD_LIMIT)
                     .isLessThanOrEqualTo(running.channelCapacityRecords());
         }
     }

@@ -15,7 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The checkpoint statistics a runner exports, under the Prometheus names docs/durability.md lists. */
+/**
+ * The checkpoint statistics a runner exports, under the Prometheus names docs/durability.md lists.
+ */
 class CheckpointStatsTest {
 
     /** A clock the test steps by hand. */
@@ -49,28 +51,48 @@ class CheckpointStatsTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (CheckpointStats stats = new CheckpointStats("wc", clock, log::add)) {
             stats.bind(registry);
-            assertThat(registry.scrape()).contains("flowscale_checkpoint_last_completed_age_seconds{job=\"wc\"} NaN");
+            assertThat(registry.scrape())
+                    .contains("flowscale_checkpoint_last_completed_age_seconds{job=\"wc\"} NaN");
 
             stats.completed(4, Path.of("/data/wc/checkpoints/chk-4"));
             clock.advance(Duration.ofSeconds(30));
             stats.failed("checkpoint", true, new IllegalStateException("disk full"));
-            assertThat(stats.failed("checkpoint", true, new IllegalStateException("disk still full"))).isEqualTo(2);
+            assertThat(
+                            stats.failed(
+                                    "checkpoint",
+                                    true,
+                                    new IllegalStateException("disk still full")))
+                    .isEqualTo(2);
 
-            assertThat(log).containsExactly("checkpoint of job 'wc' failed: disk full (1 in a row)",
-                    "checkpoint of job 'wc' failed: disk still full (2 in a row)");
-            assertThat(registry.scrape()).contains("flowscale_checkpoints_completed_total{job=\"wc\"} 1.0")
+            assertThat(log)
+                    .containsExactly(
+                            "checkpoint of job 'wc' failed: disk full (1 in a row)",
+                            "checkpoint of job 'wc' failed: disk still full (2 in a row)");
+            assertThat(registry.scrape())
+                    .contains("flowscale_checkpoints_completed_total{job=\"wc\"} 1.0")
                     .contains("flowscale_checkpoints_failed_total{job=\"wc\"} 2.0")
                     .contains("flowscale_checkpoints_consecutive_failures{job=\"wc\"} 2.0")
                     .contains("flowscale_checkpoint_last_completed_age_seconds{job=\"wc\"} 30.0");
-            assertThat(stats.status()).isEqualTo(new CheckpointStatus(1, 2, 2, 4L, "2026-12-01T05:00:00Z",
-                    "/data/wc/checkpoints/chk-4", "2026-12-01T05:00:30Z", "disk still full"));
+            assertThat(stats.status())
+                    .isEqualTo(
+                            new CheckpointStatus(
+                                    1,
+                                    2,
+                                    2,
+                                    4L,
+                                    "2026-12-01T05:00:00Z",
+                                    "/data/wc/checkpoints/chk-4",
+                                    "2026-12-01T05:00:30Z",
+                                    "disk still full"));
         }
-        assertThat(registry.scrape()).as("closing unregisters").doesNotContain("flowscale_checkpoints");
+        assertThat(registry.scrape())
+                .as("closing unregisters")
+                .doesNotContain("flowscale_checkpoints");
     }
 
     @Test
     void aFailedSavepointIsCountedButDoesNotAddToTheFailuresInARow() {
-        try (CheckpointStats stats = new CheckpointStats("wc", new SteppedClock(), line -> { })) {
+        try (CheckpointStats stats = new CheckpointStats("wc", new SteppedClock(), line -> {})) {
             stats.failed("savepoint", false, new IllegalStateException("declined"));
             assertThat(stats.status().failed()).isEqualTo(1);
             assertThat(stats.status().consecutiveFailures()).isZero();

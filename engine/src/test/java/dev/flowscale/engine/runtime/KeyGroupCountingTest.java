@@ -19,7 +19,9 @@ class KeyGroupCountingTest {
     private static final long RECORDS = 20_000;
 
     private static JobMetricsSnapshot runToTheEnd(JobConfig config) throws Exception {
-        JobBuilder job = HotKeyJob.build(JobBuilder.named("keygroups"), Sources.sequence(RECORDS), KEY_GROUPS, 3);
+        JobBuilder job =
+                HotKeyJob.build(
+                        JobBuilder.named("keygroups"), Sources.sequence(RECORDS), KEY_GROUPS, 3);
         try (RunningJob running = job.start(config)) {
             assertThat(running.await(Duration.ofSeconds(15))).as("job finished").isTrue();
             return running.metrics();
@@ -35,17 +37,20 @@ class KeyGroupCountingTest {
             KeyGroupRange owned = KeyGroups.rangeFor(instance.instance(), KEY_GROUPS, 3);
             assertThat(instance.keyGroupFirst()).isEqualTo(owned.start());
             assertThat(instance.keyGroupRecords())
-                    .containsExactly(Arrays.copyOfRange(expected, owned.start(), owned.endInclusive() + 1));
-            assertThat(Arrays.stream(instance.keyGroupRecords()).sum()).isEqualTo(instance.recordsIn());
+                    .containsExactly(
+                            Arrays.copyOfRange(expected, owned.start(), owned.endInclusive() + 1));
+            assertThat(Arrays.stream(instance.keyGroupRecords()).sum())
+                    .isEqualTo(instance.recordsIn());
         }
-        assertThat(metrics.instancesOf(HotKeyJob.SOURCE)).allSatisfy(i -> assertThat(i.keyGroupRecords()).isEmpty());
+        assertThat(metrics.instancesOf(HotKeyJob.SOURCE))
+                .allSatisfy(i -> assertThat(i.keyGroupRecords()).isEmpty());
     }
 
     @Test
     void anUninstrumentedJobCountsNoKeyGroups() throws Exception {
         JobMetricsSnapshot metrics = runToTheEnd(JobConfig.defaults().withInstrumentation(false));
 
-        assertThat(metrics.instancesOf(HotKeyJob.KEYED)).allSatisfy(i ->
-                assertThat(Arrays.stream(i.keyGroupRecords()).sum()).isZero());
+        assertThat(metrics.instancesOf(HotKeyJob.KEYED))
+                .allSatisfy(i -> assertThat(Arrays.stream(i.keyGroupRecords()).sum()).isZero());
     }
 }

@@ -3,20 +3,20 @@ package dev.flowscale.engine.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.job.DataStream;
-import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.ListState;
 import dev.flowscale.engine.api.MapState;
+import dev.flowscale.engine.api.StateDescriptor;
+import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.examples.SentenceGenerator;
+import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.examples.WordCount.WordAndCount;
+import dev.flowscale.engine.job.DataStream;
+import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sinks.CollectingSink;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.api.StateDescriptor;
-import dev.flowscale.engine.api.ValueState;
-import dev.flowscale.engine.examples.WordCount;
-import dev.flowscale.engine.examples.WordCount.WordAndCount;
-import dev.flowscale.engine.examples.SentenceGenerator;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -39,17 +39,25 @@ class OperatorSemanticsTest {
     void mapFlatMapAndFilterTransformEveryRecordOnce() throws Exception {
         CollectingSink<Long> sink = Sinks.collecting();
         JobBuilder job = JobBuilder.named("mff");
-        job.source("src", Sources.sequence(1000)).parallelism(2)
-                .map("times10", x -> x * 10).parallelism(3)
-                .<Long>flatMap("twice", (x, out) -> {
-                    out.collect(x);
-                    out.collect(x + 1);
-                }).parallelism(2)
-                .filter("even", x -> x % 2 == 0).parallelism(1)
-                .sink("sink", sink).parallelism(2);
+        job.source("src", Sources.sequence(1000))
+                .parallelism(2)
+                .map("times10", x -> x * 10)
+                .parallelism(3)
+                .<Long>flatMap(
+                        "twice",
+                        (x, out) -> {
+                            out.collect(x);
+                            out.collect(x + 1);
+                        })
+                .parallelism(2)
+                .filter("even", x -> x % 2 == 0)
+                .parallelism(1)
+                .sink("sink", sink)
+                .parallelism(2);
         run(job);
-        assertThat(sink.records()).containsExactlyInAnyOrderElementsOf(
-                LongStream.range(0, 1000).map(x -> x * 10).boxed().toList());
+        assertThat(sink.records())
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.range(0, 1000).map(x -> x * 10).boxed().toList());
     }
 
     @Test
@@ -67,11 +75,18 @@ class OperatorSemanticsTest {
     void broadcastSendsEveryRecordToEveryInstance() throws Exception {
         CollectingSink<String> sink = Sinks.collecting();
         JobBuilder job = JobBuilder.named("bcast");
-        job.source("src", Sources.sequence(10)).broadcast()
-                .map("tag", x -> x + "@").parallelism(3).sink("sink", sink);
+        job.source("src", Sources.sequence(10))
+                .broadcast()
+                .map("tag", x -> x + "@")
+                .parallelism(3)
+                .sink("sink", sink);
         run(job);
         assertThat(sink.records()).hasSize(30);
-        assertThat(sink.records().stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting())))
+        assertThat(
+                        sink.records().stream()
+                                .collect(
+                                        Collectors.groupingBy(
+                                                Function.identity(), Collectors.counting())))
                 .allSatisfy((k, v) -> assertThat(v).isEqualTo(3L));
     }
 
@@ -79,11 +94,15 @@ class OperatorSemanticsTest {
     void rebalanceSpreadsRecordsEvenly() throws Exception {
         CollectingSink<String> sink = Sinks.collecting();
         JobBuilder job = JobBuilder.named("rebalance");
-        job.source("src", Sources.sequence(900)).rebalance().map("where", new InstanceTagger()::tag).parallelism(3)
+        job.source("src", Sources.sequence(900))
+                .rebalance()
+                .map("where", new InstanceTagger()::tag)
+                .parallelism(3)
                 .sink("sink", sink);
         run(job);
-        Map<String, Long> perThread = sink.records().stream()
-                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        Map<String, Long> perThread =
+                sink.records().stream()
+                        .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
         assertThat(perThread).hasSize(3).allSatisfy((k, v) -> assertThat(v).isEqualTo(300L));
     }
 
@@ -108,25 +127,37 @@ class OperatorSemanticsTest {
         Map<String, Long> finalCounts = new HashMap<>();
         sink.records().forEach(r -> finalCounts.merge(r.word(), r.count(), Math::max));
         assertThat(finalCounts).isEqualTo(expected);
-        assertThat(sink.records()).hasSize((int) expected.values().stream().mapToLong(Long::longValue).sum());
+        assertThat(sink.records())
+                .hasSize((int) expected.values().stream().mapToLong(Long::longValue).sum());
     }
 
     @Test
     void keyedStateIsIsolatedBetweenKeys() throws Exception {
         CollectingSink<String> sink = Sinks.collecting();
         JobBuilder job = JobBuilder.named("isolation");
-        job.source("src", Sources.sequence(600)).parallelism(2)
-                .keyBy(x -> "k" + (x % 6)).process("state", AllStates::new).parallelism(4)
+        job.source("src", Sources.sequence(600))
+                .parallelism(2)
+                .keyBy(x -> "k" + (x % 6))
+                .process("state", AllStates::new)
+                .parallelism(4)
                 .sink("sink", sink);
         run(job);
         Map<String, String> last = new HashMap<>();
-        sink.records().forEach(r -> last.merge(r.substring(0, 2), r, (a, b) -> count(a) >= count(b) ? a : b));
+        sink.records()
+                .forEach(
+                        r ->
+                                last.merge(
+                                        r.substring(0, 2),
+                                        r,
+                                        (a, b) -> count(a) >= count(b) ? a : b));
         assertThat(last).hasSize(6);
         for (int i = 0; i < 6; i++) {
             int k = i;
-            // each key saw exactly the 100 values x with x % 6 == k: sum, list size and map entries agree
+            // each key saw exactly the 100 values x with x % 6 == k: sum, list size and map entries
+            // agree
             long sum = LongStream.range(0, 600).filter(x -> x % 6 == k).sum();
-            assertThat(last.get("k" + k)).isEqualTo("k" + k + " n=100 sum=" + sum + " list=100 map=100");
+            assertThat(last.get("k" + k))
+                    .isEqualTo("k" + k + " n=100 sum=" + sum + " list=100 map=100");
         }
     }
 
@@ -152,8 +183,16 @@ class OperatorSemanticsTest {
             sum.update((sum.value() == null ? 0 : sum.value()) + value);
             seen.add(value);
             index.put(value, true);
-            out.collect(context.currentKey() + " n=" + seen.get().size() + " sum=" + sum.value() + " list="
-                    + seen.get().size() + " map=" + index.entries().size());
+            out.collect(
+                    context.currentKey()
+                            + " n="
+                            + seen.get().size()
+                            + " sum="
+                            + sum.value()
+                            + " list="
+                            + seen.get().size()
+                            + " map="
+                            + index.entries().size());
         }
     }
 }

@@ -44,42 +44,58 @@ class RateProfileParseTest {
 
     @Test
     void rejectsAnUnknownKindListingTheValidOnes() {
-        assertThatThrownBy(() -> RateProfile.parse("poisson:100")).isInstanceOf(EngineException.class)
+        assertThatThrownBy(() -> RateProfile.parse("poisson:100"))
+                .isInstanceOf(EngineException.class)
                 .hasMessageContaining("unknown rate kind 'poisson'")
-                .hasMessageContaining("constant").hasMessageContaining("steps")
-                .hasMessageContaining("sine").hasMessageContaining("trace");
+                .hasMessageContaining("constant")
+                .hasMessageContaining("steps")
+                .hasMessageContaining("sine")
+                .hasMessageContaining("trace");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"fast", "constant:", "1000d", "NaN", "steps:0s=abc"})
     void rejectsBadNumbers(String spec) {
-        assertThatThrownBy(() -> RateProfile.parse(spec)).isInstanceOf(EngineException.class)
+        assertThatThrownBy(() -> RateProfile.parse(spec))
+                .isInstanceOf(EngineException.class)
                 .hasMessageContaining("is not a number");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"steps:30d=100", "steps:xs=100", "steps:30=100", "sine:base=1,amplitude=1,period=1y"})
+    @ValueSource(
+            strings = {
+                "steps:30d=100",
+                "steps:xs=100",
+                "steps:30=100",
+                "sine:base=1,amplitude=1,period=1y"
+            })
     void rejectsDurationsOutsideTheOneDurationGrammar(String spec) {
-        assertThatThrownBy(() -> RateProfile.parse(spec)).isInstanceOf(EngineException.class)
-                .hasMessageContaining("in '" + spec + "' is '").hasMessageContaining(DurationText.FORM);
+        assertThatThrownBy(() -> RateProfile.parse(spec))
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining("in '" + spec + "' is '")
+                .hasMessageContaining(DurationText.FORM);
     }
 
     @Test
     void readsStepTimesAndPeriodsInTheOneDurationGrammar() {
         assertThat(RateProfile.parse("steps:0s=1,1.5m=2").rateAt(89.9)).isEqualTo(1);
         assertThat(RateProfile.parse("steps:0s=1,1.5m=2").rateAt(90)).isEqualTo(2);
-        assertThat(RateProfile.parse("sine:base=100,amplitude=50,period=1h").rateAt(900)).isCloseTo(150, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(RateProfile.parse("sine:base=100,amplitude=50,period=1h").rateAt(900))
+                .isCloseTo(150, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     @Test
     void rejectsMalformedStepsAndSineFields() {
-        assertThatThrownBy(() -> RateProfile.parse("steps:0s=1,30s")).hasMessageContaining("TIME=RATE");
-        assertThatThrownBy(() -> RateProfile.parse("steps:10s=1,5s=2")).hasMessageContaining("strictly increasing");
+        assertThatThrownBy(() -> RateProfile.parse("steps:0s=1,30s"))
+                .hasMessageContaining("TIME=RATE");
+        assertThatThrownBy(() -> RateProfile.parse("steps:10s=1,5s=2"))
+                .hasMessageContaining("strictly increasing");
         assertThatThrownBy(() -> RateProfile.parse("sine:base=1,amp=1,period=1s"))
                 .hasMessageContaining("sine field 'amp=1'");
         assertThatThrownBy(() -> RateProfile.parse("sine:base=1,period=1s"))
                 .hasMessageContaining("must set base, amplitude and period");
-        assertThatThrownBy(() -> RateProfile.parse("-5")).hasMessageContaining("rate must be a finite number >= 0");
+        assertThatThrownBy(() -> RateProfile.parse("-5"))
+                .hasMessageContaining("rate must be a finite number >= 0");
         assertThatThrownBy(() -> RateProfile.parse(" ")).hasMessageContaining("must not be empty");
     }
 }

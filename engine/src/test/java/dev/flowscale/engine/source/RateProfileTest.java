@@ -15,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RateProfileTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void constantOwesRateTimesElapsedSeconds() {
@@ -37,7 +36,9 @@ class RateProfileTest {
 
     @Test
     void stepsSumEachSegment() {
-        RateProfile profile = RateProfile.steps(List.of(new Step(0, 1000), new Step(30, 3000), new Step(60, 500)));
+        RateProfile profile =
+                RateProfile.steps(
+                        List.of(new Step(0, 1000), new Step(30, 3000), new Step(60, 500)));
         assertThat(profile.dueBy(30)).isEqualTo(30_000);
         assertThat(profile.dueBy(45)).isEqualTo(30_000 + 45_000);
         assertThat(profile.dueBy(60)).isEqualTo(120_000);
@@ -112,10 +113,14 @@ class RateProfileTest {
 
     @Test
     void everyProfileIsNonDecreasingAndMatchesTheIntegralOfItsRate() throws IOException {
-        List<RateProfile> profiles = List.of(RateProfile.constant(333.3),
-                RateProfile.steps(List.of(new Step(1, 100), new Step(3.3, 7), new Step(9, 2500))),
-                RateProfile.sine(1000, 1000, 7), RateProfile.sine(200, 900, 3.7),
-                RateProfile.trace(write("0,10\n2.5,1000\n4,0\n8,123.4\n")));
+        List<RateProfile> profiles =
+                List.of(
+                        RateProfile.constant(333.3),
+                        RateProfile.steps(
+                                List.of(new Step(1, 100), new Step(3.3, 7), new Step(9, 2500))),
+                        RateProfile.sine(1000, 1000, 7),
+                        RateProfile.sine(200, 900, 3.7),
+                        RateProfile.trace(write("0,10\n2.5,1000\n4,0\n8,123.4\n")));
         for (RateProfile profile : profiles) {
             long previous = 0;
             double integral = 0;
@@ -125,7 +130,9 @@ class RateProfileTest {
                 integral += profile.rateAt(t - dt / 2) * dt; // midpoint rule
                 long due = profile.dueBy(t);
                 if (due < previous) { // plain check: AssertJ per step would dominate the run
-                    assertThat(due).as("%s at %s", profile.describe(), t).isGreaterThanOrEqualTo(previous);
+                    assertThat(due)
+                            .as("%s at %s", profile.describe(), t)
+                            .isGreaterThanOrEqualTo(previous);
                 }
                 previous = due;
             }
@@ -135,33 +142,41 @@ class RateProfileTest {
 
     @Test
     void rejectsNegativeRates() {
-        assertThatThrownBy(() -> RateProfile.constant(-1)).isInstanceOf(EngineException.class)
+        assertThatThrownBy(() -> RateProfile.constant(-1))
+                .isInstanceOf(EngineException.class)
                 .hasMessageContaining("rate must be a finite number >= 0");
         assertThatThrownBy(() -> RateProfile.sine(-1, 0, 10)).hasMessageContaining("sine base");
-        assertThatThrownBy(() -> RateProfile.sine(10, -1, 10)).hasMessageContaining("sine amplitude");
+        assertThatThrownBy(() -> RateProfile.sine(10, -1, 10))
+                .hasMessageContaining("sine amplitude");
         assertThatThrownBy(() -> new Step(0, -5)).hasMessageContaining("step rate");
     }
 
     @Test
     void rejectsBadStepsAndPeriods() {
-        assertThatThrownBy(() -> RateProfile.steps(List.of())).hasMessageContaining("at least one step");
+        assertThatThrownBy(() -> RateProfile.steps(List.of()))
+                .hasMessageContaining("at least one step");
         assertThatThrownBy(() -> RateProfile.steps(List.of(new Step(5, 1), new Step(5, 2))))
-                .isInstanceOf(EngineException.class).hasMessageContaining("strictly increasing");
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining("strictly increasing");
         assertThatThrownBy(() -> new Step(-1, 5)).hasMessageContaining("step time");
-        assertThatThrownBy(() -> RateProfile.sine(10, 5, 0)).hasMessageContaining("sine period must be");
+        assertThatThrownBy(() -> RateProfile.sine(10, 5, 0))
+                .hasMessageContaining("sine period must be");
     }
 
     @Test
     void rejectsNonFiniteQueryTime() {
         assertThatThrownBy(() -> RateProfile.constant(1).dueBy(Double.NaN))
-                .isInstanceOf(EngineException.class).hasMessageContaining("tSeconds");
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining("tSeconds");
         assertThatThrownBy(() -> RateProfile.sine(1, 1, 1).rateAt(Double.POSITIVE_INFINITY))
-                .isInstanceOf(EngineException.class).hasMessageContaining("tSeconds");
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining("tSeconds");
     }
 
     @Test
     void traceErrorsNameTheFileAndLine() throws IOException {
-        assertTraceError("0,10\n# c\n5,20\n5,30\n", "line 4: time 5 is not after the previous point's 5");
+        assertTraceError(
+                "0,10\n# c\n5,20\n5,30\n", "line 4: time 5 is not after the previous point's 5");
         assertTraceError("0,10\n1,2,3\n", "line 2: expected 'time,rate'");
         assertTraceError("0,10\n1,lots\n", "line 2: rate 'lots' is not a number");
         assertTraceError("0x1,10\n", "line 1: time '0x1' is not a number");
@@ -169,14 +184,17 @@ class RateProfileTest {
         assertTraceError("-1,10\n", "line 1: time must be finite and >= 0");
         assertTraceError("# nothing\n\n", "holds no 'time,rate' points");
         Path missing = dir.resolve("missing.csv");
-        assertThatThrownBy(() -> RateProfile.trace(missing)).isInstanceOf(EngineException.class)
+        assertThatThrownBy(() -> RateProfile.trace(missing))
+                .isInstanceOf(EngineException.class)
                 .hasMessageContaining("cannot read trace file " + missing);
     }
 
     private void assertTraceError(String content, String expected) throws IOException {
         Path file = write(content);
-        assertThatThrownBy(() -> RateProfile.trace(file)).isInstanceOf(EngineException.class)
-                .hasMessageContaining(file.toString()).hasMessageContaining(expected);
+        assertThatThrownBy(() -> RateProfile.trace(file))
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining(expected);
     }
 
     private Path write(String content) throws IOException {

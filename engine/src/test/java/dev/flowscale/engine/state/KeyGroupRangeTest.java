@@ -48,6 +48,7 @@ class KeyGroupRangeTest {
     @Test
     void rejectsNegativeStart() {
         assertThatThrownBy(() -> new KeyGroupRange(-1, 3))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("start");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("start");
     }
 }

@@ -63,7 +63,8 @@ class KeyGroupsTest {
                     // Plain comparison first: a million AssertJ calls would dominate the run.
                     if (KeyGroups.operatorIndexFor(kg, keyGroups, p) != i) {
                         assertThat(KeyGroups.operatorIndexFor(kg, keyGroups, p))
-                                .as("keyGroups=%d p=%d kg=%d", keyGroups, p, kg).isEqualTo(i);
+                                .as("keyGroups=%d p=%d kg=%d", keyGroups, p, kg)
+                                .isEqualTo(i);
                     }
                 }
             }
@@ -105,7 +106,8 @@ class KeyGroupsTest {
     @Test
     void rejectsParallelismOutOfBounds() {
         assertThatThrownBy(() -> KeyGroups.rangeFor(0, 128, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("parallelism");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("parallelism");
         assertThatThrownBy(() -> KeyGroups.checkParallelism(129, 128))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallelism must be in [1, keyGroups=128]");

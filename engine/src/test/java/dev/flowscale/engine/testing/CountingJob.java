@@ -1,16 +1,16 @@
 package dev.flowscale.engine.testing;
 
 import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.MapFunction;
-import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.api.SourceFunction;
-import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
@@ -32,12 +32,15 @@ public final class CountingJob {
     public static final String SOURCE = "numbers";
     public static final String MAP = "tag";
     public static final String COUNT = "count";
-    public static final StateDescriptor<Long> COUNT_STATE = StateDescriptor.value("count", Long.class);
-    /** How long nothing may move before the job counts as quiet: many records at the tests' rates. */
+    public static final StateDescriptor<Long> COUNT_STATE =
+            StateDescriptor.value("count", Long.class);
+
+    /**
+     * How long nothing may move before the job counts as quiet: many records at the tests' rates.
+     */
     private static final Duration QUIET = Duration.ofMillis(300);
 
-    private CountingJob() {
-    }
+    private CountingJob() {}
 
     /** As fast as the job goes, with the given parallelism per operator (others at 1). */
     public static JobGraph graph(long records, int keys, Map<String, Integer> parallelism) {
@@ -45,17 +48,27 @@ public final class CountingJob {
     }
 
     /** At {@code rate} (null: as fast as the job goes), every record through {@code tap}. */
-    public static JobGraph graph(RateProfile rate, long records, int keys, Map<String, Integer> parallelism,
-                                 MapFunction<Long, Long> tap) {
+    public static JobGraph graph(
+            RateProfile rate,
+            long records,
+            int keys,
+            Map<String, Integer> parallelism,
+            MapFunction<Long, Long> tap) {
         return graph(source(rate, records), keys, parallelism, tap);
     }
 
     /** With a source of the test's own (a wrapper around {@link #source}, say). */
-    public static JobGraph graph(SourceFunction<Long> source, int keys, Map<String, Integer> parallelism,
-                                 MapFunction<Long, Long> tap) {
+    public static JobGraph graph(
+            SourceFunction<Long> source,
+            int keys,
+            Map<String, Integer> parallelism,
+            MapFunction<Long, Long> tap) {
         JobBuilder job = JobBuilder.named(NAME);
-        job.source(SOURCE, source).map(MAP, tap).keyBy(seq -> "k" + (seq % keys))
-                .process(COUNT, Count::new).sink("sink", Sinks.counting());
+        job.source(SOURCE, source)
+                .map(MAP, tap)
+                .keyBy(seq -> "k" + (seq % keys))
+                .process(COUNT, Count::new)
+                .sink("sink", Sinks.counting());
         parallelism.forEach(job::parallelism);
         return job.build();
     }
@@ -81,17 +94,23 @@ public final class CountingJob {
     public static void awaitQuiescence(RunningJob job, Duration timeout) {
         AtomicReference<JobMetricsSnapshot> previous = new AtomicReference<>(job.metrics());
         AtomicLong previousAt = new AtomicLong(System.nanoTime());
-        Await.until(timeout, "job '" + NAME + "' to process every record", () -> {
-            if (System.nanoTime() - previousAt.get() < QUIET.toNanos()) {
-                return false;
-            }
-            JobMetricsSnapshot before = previous.get();
-            JobMetricsSnapshot now = job.metrics();
-            previous.set(now);
-            previousAt.set(System.nanoTime());
-            return job.status() == RunningJob.Status.RUNNING && before.runId().equals(now.runId())
-                    && counted(before) == counted(now) && emitted(now) == counted(now) && job.queuedRecords() == 0;
-        });
+        Await.until(
+                timeout,
+                "job '" + NAME + "' to process every record",
+                () -> {
+                    if (System.nanoTime() - previousAt.get() < QUIET.toNanos()) {
+                        return false;
+                    }
+                    JobMetricsSnapshot before = previous.get();
+                    JobMetricsSnapshot now = job.metrics();
+                    previous.set(now);
+                    previousAt.set(System.nanoTime());
+                    return job.status() == RunningJob.Status.RUNNING
+                            && before.runId().equals(now.runId())
+                            && counted(before) == counted(now)
+                            && emitted(now) == counted(now)
+                            && job.queuedRecords() == 0;
+                });
     }
 
     private static long counted(JobMetricsSnapshot s) {

@@ -31,7 +31,8 @@ class KeyedFunctionHarnessTest {
     }
 
     @Test
-    void aSnapshotRestoredAtTwoInstancesGivesEachTheKeysOfItsKeyGroupsWithTheirState() throws Exception {
+    void aSnapshotRestoredAtTwoInstancesGivesEachTheKeysOfItsKeyGroupsWithTheirState()
+            throws Exception {
         HarnessSnapshot snapshot;
         try (var one = sums().open()) {
             for (long x : LongStream.range(0, 100).toArray()) {
@@ -42,10 +43,12 @@ class KeyedFunctionHarnessTest {
         Map<Long, Long> restored = new HashMap<>();
         for (int i = 0; i < 2; i++) {
             try (var half = sums().instance(i, 2).restore(snapshot)) {
-                half.keys(SUM).forEach(key -> {
-                    assertThat(half.owns(key)).isTrue();
-                    restored.put(key, half.valueState(SUM, key));
-                });
+                half.keys(SUM)
+                        .forEach(
+                                key -> {
+                                    assertThat(half.owns(key)).isTrue();
+                                    restored.put(key, half.valueState(SUM, key));
+                                });
                 long owned = LongStream.range(0, 10).filter(half::owns).findFirst().orElseThrow();
                 half.processElement(owned + 100);
                 assertThat(half.takeOutput()).containsExactly(restored.get(owned) + owned + 100);
@@ -59,8 +62,10 @@ class KeyedFunctionHarnessTest {
     @Test
     void aRecordWhoseKeyGroupTheInstanceDoesNotOwnIsRefusedAsTheEngineRefusesIt() throws Exception {
         try (var first = sums().instance(0, 2).open()) {
-            long foreign = LongStream.range(0, 10).filter(k -> !first.owns(k)).findFirst().orElseThrow();
-            assertThatThrownBy(() -> first.processElement(foreign)).isInstanceOf(EngineException.class)
+            long foreign =
+                    LongStream.range(0, 10).filter(k -> !first.owns(k)).findFirst().orElseThrow();
+            assertThatThrownBy(() -> first.processElement(foreign))
+                    .isInstanceOf(EngineException.class)
                     .hasMessageContaining("does not own");
         }
     }

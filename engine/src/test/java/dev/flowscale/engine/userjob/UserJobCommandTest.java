@@ -9,15 +9,32 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class UserJobCommandTest {
-    private static final Set<String> RUNNER = Set.of("job-jar", "job-class", "metrics-port", "parallelism");
+    private static final Set<String> RUNNER =
+            Set.of("job-jar", "job-class", "metrics-port", "parallelism");
 
     @Test
     void theRunnersOptionsStayWithTheRunnerAndEveryOtherOptionGoesToTheJob() {
-        UserJobCommand split = UserJobCommand.split(List.of("--job-jar", "a.jar", "--job-class=C", "--rate", "500",
-                "--verbose", "--parallelism", "sum=2", "--words=3"), RUNNER, Set.of("no-instrumentation"));
-        assertThat(split.runnerArgs()).containsExactly("--job-jar", "a.jar", "--job-class=C", "--parallelism", "sum=2");
-        assertThat(split.jobOptions()).containsExactly(Map.entry("rate", "500"), Map.entry("verbose", "true"),
-                Map.entry("words", "3"));
+        UserJobCommand split =
+                UserJobCommand.split(
+                        List.of(
+                                "--job-jar",
+                                "a.jar",
+                                "--job-class=C",
+                                "--rate",
+                                "500",
+                                "--verbose",
+                                "--parallelism",
+                                "sum=2",
+                                "--words=3"),
+                        RUNNER,
+                        Set.of("no-instrumentation"));
+        assertThat(split.runnerArgs())
+                .containsExactly("--job-jar", "a.jar", "--job-class=C", "--parallelism", "sum=2");
+        assertThat(split.jobOptions())
+                .containsExactly(
+                        Map.entry("rate", "500"),
+                        Map.entry("verbose", "true"),
+                        Map.entry("words", "3"));
     }
 
     @Test
@@ -29,7 +46,10 @@ class UserJobCommandTest {
 
     @Test
     void aWordThatIsNotAnOptionIsRefused() {
-        assertThatThrownBy(() -> UserJobCommand.split(List.of("--job-class", "C", "D"), RUNNER, Set.of()))
+        assertThatThrownBy(
+                        () ->
+                                UserJobCommand.split(
+                                        List.of("--job-class", "C", "D"), RUNNER, Set.of()))
                 .hasMessageStartingWith("unexpected argument 'D' after C");
     }
 }

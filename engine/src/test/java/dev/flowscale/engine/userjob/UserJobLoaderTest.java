@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.api.InvalidJobException;
-import dev.flowscale.engine.job.StreamingJob;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.job.StreamingJob;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -17,7 +17,8 @@ class UserJobLoaderTest {
     private final ClassLoader engine = UserJobLoaderTest.class.getClassLoader();
 
     @Test
-    void theJobsClassesComeFromItsJarEvenWhenTheEngineHasTheSameClass(@TempDir Path dir) throws Exception {
+    void theJobsClassesComeFromItsJarEvenWhenTheEngineHasTheSameClass(@TempDir Path dir)
+            throws Exception {
         Path jar = JobJars.pack(dir.resolve("numbers.jar"), "com/example/jobs");
         try (UserJob job = UserJobLoader.load(jar.toString(), JOB, engine)) {
             assertThat(job.classLoader()).isInstanceOf(UserJobClassLoader.class);
@@ -25,7 +26,8 @@ class UserJobLoaderTest {
             assertThat(loaded).isNotSameAs(com.example.jobs.NumbersJob.class);
             assertThat(loaded.getClassLoader()).isSameAs(job.classLoader());
             assertThat(job.classLoader().loadClass(StreamingJob.class.getName()))
-                    .as("the flowscale API comes from the engine").isSameAs(StreamingJob.class);
+                    .as("the flowscale API comes from the engine")
+                    .isSameAs(StreamingJob.class);
             assertThat(job.classLoader().loadClass("java.lang.String")).isSameAs(String.class);
         }
     }
@@ -61,8 +63,11 @@ class UserJobLoaderTest {
         try (UserJob job = UserJobLoader.load(null, JOB, engine)) {
             assertThatThrownBy(() -> job.build(Map.of("recods", "50")))
                     .isInstanceOf(InvalidJobException.class)
-                    .hasMessage("unknown option --recods for job class " + JOB + "; the job reads --keys, --rate,"
-                            + " --records and the runner's options are in --help");
+                    .hasMessage(
+                            "unknown option --recods for job class "
+                                    + JOB
+                                    + "; the job reads --keys, --rate,"
+                                    + " --records and the runner's options are in --help");
         }
     }
 
@@ -75,14 +80,24 @@ class UserJobLoaderTest {
     }
 
     @Test
-    void aMissingJarAClassNotInItOrNotAJobAreRefusedNamingTheOption(@TempDir Path dir) throws Exception {
+    void aMissingJarAClassNotInItOrNotAJobAreRefusedNamingTheOption(@TempDir Path dir)
+            throws Exception {
         Path jar = JobJars.pack(dir.resolve("numbers.jar"), "com/example/jobs");
-        assertThatThrownBy(() -> UserJobLoader.load(dir.resolve("nope.jar").toString(), JOB, engine))
-                .hasMessageStartingWith("option --job-jar " + dir.resolve("nope.jar") + " is not a jar file");
-        assertThatThrownBy(() -> UserJobLoader.load(jar.toString(), "com.example.jobs.Nope", engine))
-                .hasMessageStartingWith("option --job-class com.example.jobs.Nope: no such class in --job-jar " + jar);
-        assertThatThrownBy(() -> UserJobLoader.load(jar.toString(), "com.example.jobs.SumPerKey", engine))
-                .hasMessageStartingWith("option --job-class com.example.jobs.SumPerKey does not implement "
-                        + StreamingJob.class.getName());
+        assertThatThrownBy(
+                        () -> UserJobLoader.load(dir.resolve("nope.jar").toString(), JOB, engine))
+                .hasMessageStartingWith(
+                        "option --job-jar " + dir.resolve("nope.jar") + " is not a jar file");
+        assertThatThrownBy(
+                        () -> UserJobLoader.load(jar.toString(), "com.example.jobs.Nope", engine))
+                .hasMessageStartingWith(
+                        "option --job-class com.example.jobs.Nope: no such class in --job-jar "
+                                + jar);
+        assertThatThrownBy(
+                        () ->
+                                UserJobLoader.load(
+                                        jar.toString(), "com.example.jobs.SumPerKey", engine))
+                .hasMessageStartingWith(
+                        "option --job-class com.example.jobs.SumPerKey does not implement "
+                                + StreamingJob.class.getName());
     }
 }

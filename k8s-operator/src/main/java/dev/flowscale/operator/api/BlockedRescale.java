@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * A scale-up whose new pod the scheduler could not place: the runner went back to the previous
- * parallelism from the same savepoint, and this parallelism is tried again only after
- * {@link #nextRetry} (the wait doubles with each failed attempt). Cleared when a rescale succeeds,
- * when the parallelism asked for changes (the load changed) or when the spec changes.
+ * parallelism from the same savepoint, and this parallelism is tried again only after {@link
+ * #nextRetry} (the wait doubles with each failed attempt). Cleared when a rescale succeeds, when
+ * the parallelism asked for changes (the load changed) or when the spec changes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BlockedRescale {
@@ -19,7 +19,8 @@ public class BlockedRescale {
     @JsonPropertyDescription("The scheduler's reason, e.g. Unschedulable")
     public String reason;
 
-    @JsonPropertyDescription("The scheduler's message, e.g. 0/3 nodes are available: 3 Insufficient cpu.")
+    @JsonPropertyDescription(
+            "The scheduler's message, e.g. 0/3 nodes are available: 3 Insufficient cpu.")
     public String message;
 
     @JsonPropertyDescription("How many attempts failed so far")

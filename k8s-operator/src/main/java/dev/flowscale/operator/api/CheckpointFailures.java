@@ -5,9 +5,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /**
- * The runner's periodic checkpoint failures, as its job API reports them (GET /api/v1/job,
- * {@code checkpoints}): only what a failure changes, so a healthy job's status is not rewritten at
- * every checkpoint.
+ * The runner's periodic checkpoint failures, as its job API reports them (GET /api/v1/job, {@code
+ * checkpoints}): only what a failure changes, so a healthy job's status is not rewritten at every
+ * checkpoint.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class CheckpointFailures {
@@ -26,8 +26,10 @@ public class CheckpointFailures {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CheckpointFailures c && Objects.equals(failed, c.failed)
-                && Objects.equals(consecutive, c.consecutive) && Objects.equals(lastFailureAt, c.lastFailureAt)
+        return o instanceof CheckpointFailures c
+                && Objects.equals(failed, c.failed)
+                && Objects.equals(consecutive, c.consecutive)
+                && Objects.equals(lastFailureAt, c.lastFailureAt)
                 && Objects.equals(lastFailure, c.lastFailure);
     }
 

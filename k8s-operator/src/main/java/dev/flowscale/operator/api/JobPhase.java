@@ -9,12 +9,14 @@ public enum JobPhase {
     /** A stop-with-savepoint and restore at a new parallelism is under way. */
     Rescaling,
     /**
-     * The operator cannot run the job as specified, or the runner's job failed (its restart strategy
-     * gave up) or was cancelled; a Degraded or Ready condition says what to do.
+     * The operator cannot run the job as specified, or the runner's job failed (its restart
+     * strategy gave up) or was cancelled; a Degraded or Ready condition says what to do.
      */
     Failed,
     /** spec.suspend is true; the runner is stopped. */
     Suspended,
-    /** The job's input ended and the runner finished it; a spec change runs it again from its start. */
+    /**
+     * The job's input ended and the runner finished it; a spec change runs it again from its start.
+     */
     Finished
 }

@@ -11,11 +11,11 @@ public class OperatorChange {
     @JsonPropertyDescription("Records per second the operator must process")
     public double targetRate;
 
-    @JsonPropertyDescription("True processing rate per instance (records per second of useful time)")
+    @JsonPropertyDescription(
+            "True processing rate per instance (records per second of useful time)")
     public double capacity;
 
-    public OperatorChange() {
-    }
+    public OperatorChange() {}
 
     public OperatorChange(String operator, int from, int to, double targetRate, double capacity) {
         this.operator = operator;

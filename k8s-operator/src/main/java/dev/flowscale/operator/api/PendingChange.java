@@ -7,20 +7,26 @@ import java.util.Map;
 
 /**
  * A change of the runner the operator has begun and not yet observed through, recorded in status
- * before the runner is touched, so that an operator restarted in the middle carries it on: it
- * knows the savepoint to restore from (or that the stop's reply may have been lost), the
- * parallelism to roll back to, and when the deadline for readiness passes.
+ * before the runner is touched, so that an operator restarted in the middle carries it on: it knows
+ * the savepoint to restore from (or that the stop's reply may have been lost), the parallelism to
+ * roll back to, and when the deadline for readiness passes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PendingChange {
     /** The change is carried out inside the running runner process; no pod is replaced. */
     public static final String IN_PLACE = "in-place";
-    /** The running pod is resized through its resize subresource, then the runner rescales inside it. */
+
+    /**
+     * The running pod is resized through its resize subresource, then the runner rescales inside
+     * it.
+     */
     public static final String IN_PLACE_RESIZE = "in-place-resize";
+
     /** The runner stops with a savepoint and a new pod restores from it. */
     public static final String POD_REPLACEMENT = "pod-replacement";
 
-    @JsonPropertyDescription("What asked for the change: spec, autoscaler, suspend, upgrade or repair")
+    @JsonPropertyDescription(
+            "What asked for the change: spec, autoscaler, suspend, upgrade or repair")
     public String reason;
 
     @JsonPropertyDescription("in-place, in-place-resize or pod-replacement")
@@ -32,19 +38,24 @@ public class PendingChange {
     @JsonPropertyDescription("Parallelism the change applies")
     public Map<String, Integer> to = new LinkedHashMap<>();
 
-    @JsonPropertyDescription("Savepoint the runner stopped with; unset while the stop's reply is awaited")
+    @JsonPropertyDescription(
+            "Savepoint the runner stopped with; unset while the stop's reply is awaited")
     public String savepoint;
 
-    @JsonPropertyDescription("When the runner was asked to stop (RFC 3339): downtime and the deadline count from here")
+    @JsonPropertyDescription(
+            "When the runner was asked to stop (RFC 3339): downtime and the deadline count from here")
     public String started;
 
-    @JsonPropertyDescription("true once the deadline passed and the runner is restored at the previous parallelism")
+    @JsonPropertyDescription(
+            "true once the deadline passed and the runner is restored at the previous parallelism")
     public Boolean rollingBack;
 
-    @JsonPropertyDescription("Why the new pod cannot run (the scheduler's message) when it is rolled back for that")
+    @JsonPropertyDescription(
+            "Why the new pod cannot run (the scheduler's message) when it is rolled back for that")
     public String unschedulable;
 
-    @JsonPropertyDescription("Why the pod could not be resized in place (the change then replaced it)")
+    @JsonPropertyDescription(
+            "Why the pod could not be resized in place (the change then replaced it)")
     public String resizeRefused;
 
     @JsonPropertyDescription("metadata.generation of the spec the change applies")

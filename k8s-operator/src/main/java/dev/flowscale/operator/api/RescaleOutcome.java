@@ -4,13 +4,17 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** How the last change of the runner's parallelism went: which path it took and how long the job was down. */
+/**
+ * How the last change of the runner's parallelism went: which path it took and how long the job was
+ * down.
+ */
 public class RescaleOutcome {
     @JsonPropertyDescription("When it finished (RFC 3339)")
     public String time;
 
-    @JsonPropertyDescription("in-place (inside the running pod), in-place-resize (the pod resized, then"
-            + " inside it) or pod-replacement (savepoint and a new pod)")
+    @JsonPropertyDescription(
+            "in-place (inside the running pod), in-place-resize (the pod resized, then"
+                    + " inside it) or pod-replacement (savepoint and a new pod)")
     public String path;
 
     @JsonPropertyDescription("Seconds from the stop of the job until it ran again")
@@ -21,7 +25,8 @@ public class RescaleOutcome {
     public Map<String, Integer> from = new LinkedHashMap<>();
     public Map<String, Integer> to = new LinkedHashMap<>();
 
-    @JsonPropertyDescription("metadata.generation of the spec it applied; a failed target is not retried until it changes")
+    @JsonPropertyDescription(
+            "metadata.generation of the spec it applied; a failed target is not retried until it changes")
     public Long generation;
 
     public String message;

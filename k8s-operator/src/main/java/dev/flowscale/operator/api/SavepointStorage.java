@@ -12,25 +12,29 @@ import io.fabric8.generator.annotation.Pattern;
  * lost with the pod, so a job must then say it is {@link #ephemeral}.
  */
 public class SavepointStorage {
-    @JsonPropertyDescription("PersistentVolumeClaim in the job's namespace mounted at path; it must exist."
-            + " Required unless ephemeral is true")
+    @JsonPropertyDescription(
+            "PersistentVolumeClaim in the job's namespace mounted at path; it must exist."
+                    + " Required unless ephemeral is true")
     public String claimName;
 
     @Default("false")
-    @JsonPropertyDescription("true runs without a claim: snapshots live on the container's disk and are lost with"
-            + " the pod (for demos only)")
+    @JsonPropertyDescription(
+            "true runs without a claim: snapshots live on the container's disk and are lost with"
+                    + " the pod (for demos only)")
     public boolean ephemeral;
 
     @Default("30s")
     @Pattern("^[0-9]+(ms|s|m|h)$")
-    @JsonPropertyDescription("Time between periodic checkpoints, so an unplanned restart resumes from a recent one;"
-            + " 0s: savepoints only")
+    @JsonPropertyDescription(
+            "Time between periodic checkpoints, so an unplanned restart resumes from a recent one;"
+                    + " 0s: savepoints only")
     public String checkpointInterval = "30s";
 
     @Min(1)
     @Max(1000)
-    @JsonPropertyDescription("How many complete checkpoints, and how many savepoints, the runner keeps in the job's"
-            + " directory; older ones are deleted (default the operator's, 3: Helm runnerDefaults.retain)")
+    @JsonPropertyDescription(
+            "How many complete checkpoints, and how many savepoints, the runner keeps in the job's"
+                    + " directory; older ones are deleted (default the operator's, 3: Helm runnerDefaults.retain)")
     public Integer retain;
 
     @Default("/flowscale/savepoints")

@@ -21,7 +21,8 @@ public class SlotResources {
     @Default("0")
     @Min(0)
     @Max(4)
-    @JsonPropertyDescription("Extra slots the runner pod is sized for, as a share of the total parallelism (0.5:"
-            + " half as many again), so that a rescale within them happens in place, without a new pod")
+    @JsonPropertyDescription(
+            "Extra slots the runner pod is sized for, as a share of the total parallelism (0.5:"
+                    + " half as many again), so that a rescale within them happens in place, without a new pod")
     public double headroom;
 }

@@ -23,9 +23,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Parallelism", jsonPath = ".status.parallelismSummary")
 @AdditionalPrinterColumn(name = "Last Decision", jsonPath = ".status.lastDecision.summary")
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
-public class StreamJob extends CustomResource<StreamJobSpec, StreamJobStatus> implements Namespaced {
+public class StreamJob extends CustomResource<StreamJobSpec, StreamJobStatus>
+        implements Namespaced {
     public static final String GROUP = "flowscale.dev";
     public static final String VERSION = "v1alpha1";
 

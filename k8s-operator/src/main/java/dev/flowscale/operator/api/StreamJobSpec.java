@@ -10,17 +10,20 @@ import java.util.Map;
 /** What the user asks for: the job, its initial parallelism, resources, savepoints, autoscaling. */
 public class StreamJobSpec {
     @Required
-    @JsonPropertyDescription("Container image of the job runner (the flowscale engine and the job's classes)")
+    @JsonPropertyDescription(
+            "Container image of the job runner (the flowscale engine and the job's classes)")
     public String image;
 
     @Required
     @JsonPropertyDescription("The job to run in the image: a built-in job or a user main class")
     public JobSpec job;
 
-    @JsonPropertyDescription("Initial parallelism per operator id; operators not named keep the job's default")
+    @JsonPropertyDescription(
+            "Initial parallelism per operator id; operators not named keep the job's default")
     public Map<String, Integer> parallelism = new LinkedHashMap<>();
 
-    @JsonPropertyDescription("Resources of one task slot; requests are these times the total parallelism")
+    @JsonPropertyDescription(
+            "Resources of one task slot; requests are these times the total parallelism")
     public SlotResources resources = new SlotResources();
 
     @Required
@@ -34,16 +37,19 @@ public class StreamJobSpec {
     @JsonPropertyDescription("true stops the runner (scales it to zero); false runs it")
     public boolean suspend;
 
-    @JsonPropertyDescription("Pod template merged into the runner's generated pod: image pull secrets, node selector,"
-            + " tolerations, affinity, service account, env/envFrom, extra volumes and mounts (in a container named"
-            + " runner), labels and annotations. The operator's own fields (image, args, ports, resources, its volumes)"
-            + " win; security contexts default to Pod Security restricted")
+    @JsonPropertyDescription(
+            "Pod template merged into the runner's generated pod: image pull secrets, node selector,"
+                    + " tolerations, affinity, service account, env/envFrom, extra volumes and mounts (in a container named"
+                    + " runner), labels and annotations. The operator's own fields (image, args, ports, resources, its volumes)"
+                    + " win; security contexts default to Pod Security restricted")
     public PodTemplateSpec podTemplate;
 
-    @JsonPropertyDescription("Deploy and rescale timeouts; fields left out take the operator's defaults")
+    @JsonPropertyDescription(
+            "Deploy and rescale timeouts; fields left out take the operator's defaults")
     public TimeoutSpec timeouts = new TimeoutSpec();
 
-    @JsonPropertyDescription("How rescales that need a bigger pod are made and retried; fields left out take the"
-            + " operator's defaults")
+    @JsonPropertyDescription(
+            "How rescales that need a bigger pod are made and retried; fields left out take the"
+                    + " operator's defaults")
     public RescalingSpec rescaling = new RescalingSpec();
 }

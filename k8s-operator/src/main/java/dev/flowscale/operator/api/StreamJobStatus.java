@@ -7,7 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What the operator observed and did; written only by the operator through the status subresource. */
+/**
+ * What the operator observed and did; written only by the operator through the status subresource.
+ */
 public class StreamJobStatus {
     /** Decisions kept in {@link #history}; older ones are dropped. */
     public static final int HISTORY_LIMIT = 10;
@@ -20,7 +22,8 @@ public class StreamJobStatus {
     @JsonPropertyDescription("Current parallelism per operator id")
     public Map<String, Integer> parallelism = new LinkedHashMap<>();
 
-    @JsonPropertyDescription("Current parallelism as one line, e.g. split=2,count=4 (the printer column)")
+    @JsonPropertyDescription(
+            "Current parallelism as one line, e.g. split=2,count=4 (the printer column)")
     public String parallelismSummary;
 
     public DecisionRecord lastDecision;
@@ -28,16 +31,19 @@ public class StreamJobStatus {
     @JsonPropertyDescription("The latest decisions, newest last, at most 10")
     public List<DecisionRecord> history = new ArrayList<>();
 
-    @JsonPropertyDescription("Parallelism the autoscaler (mode auto) asks for; the reconciler applies it")
+    @JsonPropertyDescription(
+            "Parallelism the autoscaler (mode auto) asks for; the reconciler applies it")
     public Map<String, Integer> desiredParallelism = new LinkedHashMap<>();
 
     @JsonPropertyDescription("Parallelism the runner pod was started with and is sized for")
     public Map<String, Integer> deployedParallelism = new LinkedHashMap<>();
 
-    @JsonPropertyDescription("The runner's checkpoint failures (condition Checkpointing says whether the latest failed)")
+    @JsonPropertyDescription(
+            "The runner's checkpoint failures (condition Checkpointing says whether the latest failed)")
     public CheckpointFailures checkpoints;
 
-    @JsonPropertyDescription("The runner pod resized in place, whose slots are resizedSlots (not its template's)")
+    @JsonPropertyDescription(
+            "The runner pod resized in place, whose slots are resizedSlots (not its template's)")
     public String resizedPod;
 
     @JsonPropertyDescription("Slots the pod resizedPod was resized to")
@@ -46,23 +52,28 @@ public class StreamJobStatus {
     @JsonPropertyDescription("Savepoint the runner pod was started from (its --restore-from)")
     public String deployedSavepoint;
 
-    @JsonPropertyDescription("spec.parallelism as last applied, to tell a user's change from the autoscaler's")
+    @JsonPropertyDescription(
+            "spec.parallelism as last applied, to tell a user's change from the autoscaler's")
     public Map<String, Integer> specParallelism = new LinkedHashMap<>();
 
     @JsonPropertyDescription("The change of the runner under way, if any")
     public PendingChange pending;
 
-    @JsonPropertyDescription("The last rescale: path (in-place or pod-replacement), downtime, result")
+    @JsonPropertyDescription(
+            "The last rescale: path (in-place or pod-replacement), downtime, result")
     public RescaleOutcome lastRescale;
 
-    @JsonPropertyDescription("A scale-up the scheduler could not place: its reason and when it is tried again")
+    @JsonPropertyDescription(
+            "A scale-up the scheduler could not place: its reason and when it is tried again")
     public BlockedRescale blockedScaleUp;
 
-    @JsonPropertyDescription("How the runner's job ended (FINISHED, FAILED or CANCELLED) for the spec of endedGeneration;"
-            + " null while it runs")
+    @JsonPropertyDescription(
+            "How the runner's job ended (FINISHED, FAILED or CANCELLED) for the spec of endedGeneration;"
+                    + " null while it runs")
     public String endedAs;
 
-    @JsonPropertyDescription("metadata.generation of the spec whose run ended as endedAs; a newer spec runs the job again")
+    @JsonPropertyDescription(
+            "metadata.generation of the spec whose run ended as endedAs; a newer spec runs the job again")
     public Long endedGeneration;
 
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")

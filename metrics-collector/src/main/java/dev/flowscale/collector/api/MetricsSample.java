@@ -11,12 +11,13 @@ import java.util.Optional;
  * instance that reported, when the reading was taken, and the run it belongs to. Counters of
  * different runs must never be subtracted: a restarted job starts them again at zero.
  *
- * @param topology  the job as it runs now
- * @param time      wall-clock time of the reading
- * @param runId     identifies the run; changes when the job is restarted or rescaled
+ * @param topology the job as it runs now
+ * @param time wall-clock time of the reading
+ * @param runId identifies the run; changes when the job is restarted or rescaled
  * @param instances counters of the instances that reported, in topological order
  */
-public record MetricsSample(JobTopology topology, Instant time, String runId, List<InstanceCounters> instances) {
+public record MetricsSample(
+        JobTopology topology, Instant time, String runId, List<InstanceCounters> instances) {
 
     public MetricsSample {
         Objects.requireNonNull(topology, "sample topology");
@@ -26,7 +27,9 @@ public record MetricsSample(JobTopology topology, Instant time, String runId, Li
     }
 
     public Optional<InstanceCounters> instance(String operatorId, int index) {
-        return instances.stream().filter(i -> i.operatorId().equals(operatorId) && i.instance() == index).findFirst();
+        return instances.stream()
+                .filter(i -> i.operatorId().equals(operatorId) && i.instance() == index)
+                .findFirst();
     }
 
     /** Counters of one operator's instances, in instance order as reported. */

@@ -9,8 +9,8 @@ public interface MetricsSource {
     /**
      * Takes one sample now.
      *
-     * @throws dev.flowscale.collector.CollectorException when the job cannot be reached or
-     *         answers something unreadable; the message says which source and why
+     * @throws dev.flowscale.collector.CollectorException when the job cannot be reached or answers
+     *     something unreadable; the message says which source and why
      */
     MetricsSample sample();
 

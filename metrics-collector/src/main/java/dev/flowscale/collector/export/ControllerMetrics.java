@@ -7,10 +7,10 @@ import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.api.SourceMetrics;
-import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -32,19 +32,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * The controller's own metrics, prefixed {@code flowscale_controller_} with labels {@code job}
- * and {@code operator}: per operator the current, recommended and new parallelism, target input
- * rate and planned utilization (from each decision) and the measured true processing rate and
- * source backlog (from each window); decisions counted by outcome and block reason; each scaling
- * decision as a series of {@code flowscale_controller_decision_timestamp_seconds} whose value is
- * the decision's time and whose labels say what changed and why (the dashboard's annotations; the
- * last {@value #DECISIONS_KEPT} per job are kept); rescales counted by result; and the downtime of
- * each rescale as a histogram (wrap the realizer with {@link #timed}).
+ * The controller's own metrics, prefixed {@code flowscale_controller_} with labels {@code job} and
+ * {@code operator}: per operator the current, recommended and new parallelism, target input rate
+ * and planned utilization (from each decision) and the measured true processing rate and source
+ * backlog (from each window); decisions counted by outcome and block reason; each scaling decision
+ * as a series of {@code flowscale_controller_decision_timestamp_seconds} whose value is the
+ * decision's time and whose labels say what changed and why (the dashboard's annotations; the last
+ * {@value #DECISIONS_KEPT} per job are kept); rescales counted by result; and the downtime of each
+ * rescale as a histogram (wrap the realizer with {@link #timed}).
  */
 public final class ControllerMetrics implements DecisionListener, WindowListener {
     private static final String PREFIX = "flowscale.controller.";
-    /** Scaling decisions kept as annotation series per job; older ones are removed from the registry. */
+
+    /**
+     * Scaling decisions kept as annotation series per job; older ones are removed from the
+     * registry.
+     */
     public static final int DECISIONS_KEPT = 20;
+
     /** Longest {@code reasons} label value; longer reasons are cut with an ellipsis. */
     static final int REASONS_MAX = 400;
 
@@ -57,7 +62,7 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
 
     /**
      * @param mode whether SCALE decisions are carried out ({@code scaled}) or only published
-     *             ({@code recommended}); the decision counter's outcome label says which
+     *     ({@code recommended}); the decision counter's outcome label says which
      */
     public ControllerMetrics(MeterRegistry registry, Mode mode, Clock clock) {
         this(registry, mode, clock, null);
@@ -65,8 +70,8 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
 
     /**
      * @param jobLabel the {@code job} label of every meter, or null for the job name the decisions
-     *                 and windows carry (the Kubernetes operator uses {@code namespace/name}, so two
-     *                 StreamJobs of the same job never share series)
+     *     and windows carry (the Kubernetes operator uses {@code namespace/name}, so two StreamJobs
+     *     of the same job never share series)
      */
     public ControllerMetrics(MeterRegistry registry, Mode mode, Clock clock, String jobLabel) {
         this.registry = Objects.requireNonNull(registry, "controller metrics registry");
@@ -83,12 +88,14 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     @Override
     public void onDecision(ScalingDecision decision) {
         String job = job(decision.jobName());
-        String reason = decision.blockReason().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("none");
+        String reason =
+                decision.blockReason().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("none");
         String outcome = outcome(decision);
         Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer())
                 .description(MetricName.CONTROLLER_DECISIONS.description())
                 .tags("job", job, "outcome", outcome, "reason", reason)
-                .register(registry).increment();
+                .register(registry)
+                .increment();
         decision.operators().values().forEach(op -> record(job, op));
         if (decision.outcome() == Outcome.SCALE) {
             annotate(job, outcome, decision);
@@ -97,11 +104,20 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
 
     /** One series per scaling decision, valued with its time: Grafana shows it as an annotation. */
     private void annotate(String job, String outcome, ScalingDecision decision) {
-        String change = decision.operators().values().stream().filter(OperatorDecision::changes)
-                .map(op -> op.operatorId() + " " + op.currentParallelism() + "→" + op.newParallelism())
-                .collect(Collectors.joining(", "));
+        String change =
+                decision.operators().values().stream()
+                        .filter(OperatorDecision::changes)
+                        .map(
+                                op ->
+                                        op.operatorId()
+                                                + " "
+                                                + op.currentParallelism()
+                                                + "→"
+                                                + op.newParallelism())
+                        .collect(Collectors.joining(", "));
         List<String> why = new ArrayList<>(decision.reasons());
-        decision.operators().values().stream().filter(OperatorDecision::changes)
+        decision.operators().values().stream()
+                .filter(OperatorDecision::changes)
                 .forEach(op -> why.add(op.operatorId() + ": " + String.join("; ", op.reasons())));
         String reasons = String.join(" | ", why);
         if (reasons.length() > REASONS_MAX) {
@@ -109,11 +125,22 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
         }
         double seconds = decision.time().toEpochMilli() / 1000.0;
         MetricName name = MetricName.CONTROLLER_DECISION_TIMESTAMP;
-        Gauge gauge = Gauge.builder(name.micrometer(), () -> seconds).baseUnit(name.unit())
-                .description(name.description())
-                .tags("job", job, "outcome", outcome, "change", change, "reasons", reasons,
-                        "decided_at", decision.time().toString())
-                .register(registry);
+        Gauge gauge =
+                Gauge.builder(name.micrometer(), () -> seconds)
+                        .baseUnit(name.unit())
+                        .description(name.description())
+                        .tags(
+                                "job",
+                                job,
+                                "outcome",
+                                outcome,
+                                "change",
+                                change,
+                                "reasons",
+                                reasons,
+                                "decided_at",
+                                decision.time().toString())
+                        .register(registry);
         Deque<Meter.Id> kept = decisionSeries.computeIfAbsent(job, j -> new ArrayDeque<>());
         synchronized (kept) {
             kept.addLast(gauge.getId());
@@ -135,7 +162,8 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     private void record(String job, OperatorDecision op) {
         Tags tags = Tags.of("job", job, "operator", op.operatorId());
         gauges.set(MetricName.CONTROLLER_PARALLELISM, tags, op.currentParallelism());
-        gauges.set(MetricName.CONTROLLER_RECOMMENDED_PARALLELISM, tags, op.recommendedParallelism());
+        gauges.set(
+                MetricName.CONTROLLER_RECOMMENDED_PARALLELISM, tags, op.recommendedParallelism());
         gauges.set(MetricName.CONTROLLER_NEW_PARALLELISM, tags, op.newParallelism());
         gauges.set(MetricName.CONTROLLER_TARGET_INPUT_RATE, tags, op.targetInputRate());
         gauges.set(MetricName.CONTROLLER_UTILIZATION, tags, op.utilization());
@@ -146,9 +174,16 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
         for (OperatorMetrics m : window.operators().values()) {
             Tags tags = Tags.of("job", job(topology.jobName()), "operator", m.operatorId());
             gauges.set(MetricName.CONTROLLER_TRUE_PROCESSING_RATE, tags, m.trueProcessingRate());
-            gauges.set(MetricName.CONTROLLER_OBSERVED_PROCESSING_RATE, tags, m.observedProcessingRate());
-            m.source().map(SourceMetrics::backlogRecords).ifPresent(backlog -> gauges.set(
-                    MetricName.CONTROLLER_SOURCE_BACKLOG, tags, backlog));
+            gauges.set(
+                    MetricName.CONTROLLER_OBSERVED_PROCESSING_RATE,
+                    tags,
+                    m.observedProcessingRate());
+            m.source()
+                    .map(SourceMetrics::backlogRecords)
+                    .ifPresent(
+                            backlog ->
+                                    gauges.set(
+                                            MetricName.CONTROLLER_SOURCE_BACKLOG, tags, backlog));
         }
     }
 
@@ -158,34 +193,53 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
      */
     public void forget(String jobName) {
         String job = job(jobName);
-        registry.getMeters().stream().filter(m -> m.getId().getName().startsWith(PREFIX)
-                && job.equals(m.getId().getTag("job"))).toList().forEach(registry::remove);
+        registry.getMeters().stream()
+                .filter(
+                        m ->
+                                m.getId().getName().startsWith(PREFIX)
+                                        && job.equals(m.getId().getTag("job")))
+                .toList()
+                .forEach(registry::remove);
         decisionSeries.remove(job);
         gauges.forget(job);
     }
 
     /**
      * Records one rescale: its downtime (from the start of stop-with-savepoint until the job runs
-     * again, also for a rescale that rolled back) and its result in {@code flowscale_controller_rescales_total}.
+     * again, also for a rescale that rolled back) and its result in {@code
+     * flowscale_controller_rescales_total}.
      */
     public void rescaleFinished(String jobName, Duration downtime, boolean succeeded) {
         String job = job(jobName);
         Timer.builder(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
-                .description(MetricName.CONTROLLER_RESCALE_DOWNTIME.description()).tags("job", job)
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(100))
-                .maximumExpectedValue(Duration.ofMinutes(10)).register(registry).record(downtime);
+                .description(MetricName.CONTROLLER_RESCALE_DOWNTIME.description())
+                .tags("job", job)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(100))
+                .maximumExpectedValue(Duration.ofMinutes(10))
+                .register(registry)
+                .record(downtime);
         Counter.builder(MetricName.CONTROLLER_RESCALES.micrometer())
                 .description(MetricName.CONTROLLER_RESCALES.description())
-                .tags("job", job, "result", succeeded ? "succeeded" : "failed").register(registry).increment();
+                .tags("job", job, "result", succeeded ? "succeeded" : "failed")
+                .register(registry)
+                .increment();
     }
 
-    /** A realizer that records each rescale's downtime (successful or not) with this object's clock. */
+    /**
+     * A realizer that records each rescale's downtime (successful or not) with this object's clock.
+     */
     public ScalingRealizer timed(ScalingRealizer realizer) {
         Objects.requireNonNull(realizer, "realizer to time");
         return decision -> {
             Instant start = clock.instant();
-            return realizer.realize(decision).whenComplete((ok, failure) ->
-                    rescaleFinished(decision.jobName(), Duration.between(start, clock.instant()), failure == null));
+            return realizer.realize(decision)
+                    .whenComplete(
+                            (ok, failure) ->
+                                    rescaleFinished(
+                                            decision.jobName(),
+                                            Duration.between(start, clock.instant()),
+                                            failure == null));
         };
     }
 }

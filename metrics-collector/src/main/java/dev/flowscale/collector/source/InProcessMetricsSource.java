@@ -18,13 +18,16 @@ import java.util.function.Supplier;
  * Samples a job running in this JVM. The job comes from a supplier because a rescale may replace
  * the {@link RunningJob}. The run id joins a random id per job object with the engine's id of the
  * current execution, so it changes on a new job, a restart after a failure and a rescale. The job
- * and its counters are read as the runner API's bodies would show them, so this source and
- * {@link RunnerHttpMetricsSource} translate them in one place. While the
- * job restarts or rescales, sampling fails: there are no counters of a running job to read.
+ * and its counters are read as the runner API's bodies would show them, so this source and {@link
+ * RunnerHttpMetricsSource} translate them in one place. While the job restarts or rescales,
+ * sampling fails: there are no counters of a running job to read.
  */
 public final class InProcessMetricsSource implements MetricsSource {
-    private static final Set<RunningJob.Status> MEASURABLE = EnumSet.of(RunningJob.Status.RUNNING,
-            RunningJob.Status.FINISHED, RunningJob.Status.STOPPED);
+    private static final Set<RunningJob.Status> MEASURABLE =
+            EnumSet.of(
+                    RunningJob.Status.RUNNING,
+                    RunningJob.Status.FINISHED,
+                    RunningJob.Status.STOPPED);
     private final Supplier<RunningJob> job;
     private final Clock clock;
     private RunningJob lastJob;
@@ -39,12 +42,17 @@ public final class InProcessMetricsSource implements MetricsSource {
     public synchronized MetricsSample sample() {
         RunningJob current = job.get();
         if (current == null) {
-            throw new CollectorException("in-process metrics source: no job is running; start the job first");
+            throw new CollectorException(
+                    "in-process metrics source: no job is running; start the job first");
         }
         RunningJob.Status status = current.status();
         if (!MEASURABLE.contains(status)) {
-            throw new CollectorException("in-process metrics source: job '" + current.name() + "' is " + status
-                    + "; its counters do not describe a running job until it runs again");
+            throw new CollectorException(
+                    "in-process metrics source: job '"
+                            + current.name()
+                            + "' is "
+                            + status
+                            + "; its counters do not describe a running job until it runs again");
         }
         if (current != lastJob) {
             lastJob = current;
@@ -53,8 +61,11 @@ public final class InProcessMetricsSource implements MetricsSource {
         JobMetricsSnapshot snapshot = current.metrics();
         String runId = jobId + "/" + snapshot.runId();
         MetricsView counters = RunnerViews.metrics(snapshot, runId, clock.millis());
-        return new MetricsSample(RunnerModel.topology(RunnerViews.job(current, runId))
-                .withParallelism(counters.parallelism()), clock.instant(), runId,
+        return new MetricsSample(
+                RunnerModel.topology(RunnerViews.job(current, runId))
+                        .withParallelism(counters.parallelism()),
+                clock.instant(),
+                runId,
                 RunnerModel.counters(counters.instances()));
     }
 

@@ -13,12 +13,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Objects;
 
-/** GETs JSON from a Prometheus server with timeouts and turns every failure into a {@link CollectorException} naming the URL. */
+/**
+ * GETs JSON from a Prometheus server with timeouts and turns every failure into a {@link
+ * CollectorException} naming the URL.
+ */
 final class JsonHttp {
     private final HttpClient client;
     private final Duration timeout;
-    private final ObjectMapper mapper = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private final ObjectMapper mapper =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     JsonHttp(Duration timeout) {
         this.timeout = Objects.requireNonNull(timeout, "HTTP timeout");
@@ -29,20 +32,39 @@ final class JsonHttp {
     JsonNode get(URI uri, String fix) {
         HttpResponse<String> response = send(uri, fix);
         if (response.statusCode() != 200) {
-            throw new CollectorException("GET " + uri + " answered HTTP " + response.statusCode() + ": "
-                    + abbreviate(response.body()) + "; " + fix);
+            throw new CollectorException(
+                    "GET "
+                            + uri
+                            + " answered HTTP "
+                            + response.statusCode()
+                            + ": "
+                            + abbreviate(response.body())
+                            + "; "
+                            + fix);
         }
         try {
             return mapper.readTree(response.body());
         } catch (JsonProcessingException e) {
-            throw new CollectorException("GET " + uri + " answered malformed JSON (" + e.getOriginalMessage()
-                    + "): " + abbreviate(response.body()) + "; " + fix, e);
+            throw new CollectorException(
+                    "GET "
+                            + uri
+                            + " answered malformed JSON ("
+                            + e.getOriginalMessage()
+                            + "): "
+                            + abbreviate(response.body())
+                            + "; "
+                            + fix,
+                    e);
         }
     }
 
     private HttpResponse<String> send(URI uri, String fix) {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET()
-                .build();
+        HttpRequest request =
+                HttpRequest.newBuilder(uri)
+                        .timeout(timeout)
+                        .header("Accept", "application/json")
+                        .GET()
+                        .build();
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

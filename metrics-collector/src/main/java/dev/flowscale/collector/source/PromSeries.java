@@ -13,24 +13,38 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The flowscale series of one Prometheus instant-query result, grouped per operator instance.
- * An instance is reported only when all six of its counters are present.
+ * The flowscale series of one Prometheus instant-query result, grouped per operator instance. An
+ * instance is reported only when all six of its counters are present.
  */
 final class PromSeries {
     /** The counters an instance must report to be read. */
-    static final List<MetricName> COUNTERS = List.of(MetricName.RECORDS_IN, MetricName.RECORDS_OUT,
-            MetricName.USEFUL_TIME, MetricName.WAIT_INPUT_TIME, MetricName.BACKPRESSURE_TIME, MetricName.OBSERVED_TIME);
+    static final List<MetricName> COUNTERS =
+            List.of(
+                    MetricName.RECORDS_IN,
+                    MetricName.RECORDS_OUT,
+                    MetricName.USEFUL_TIME,
+                    MetricName.WAIT_INPUT_TIME,
+                    MetricName.BACKPRESSURE_TIME,
+                    MetricName.OBSERVED_TIME);
+
     /** Every metric a sample reads. */
-    static final List<MetricName> READ = List.of(MetricName.RECORDS_IN, MetricName.RECORDS_OUT,
-            MetricName.USEFUL_TIME, MetricName.WAIT_INPUT_TIME, MetricName.BACKPRESSURE_TIME, MetricName.OBSERVED_TIME,
-            MetricName.SOURCE_BACKLOG, MetricName.OPERATOR_PARALLELISM);
+    static final List<MetricName> READ =
+            List.of(
+                    MetricName.RECORDS_IN,
+                    MetricName.RECORDS_OUT,
+                    MetricName.USEFUL_TIME,
+                    MetricName.WAIT_INPUT_TIME,
+                    MetricName.BACKPRESSURE_TIME,
+                    MetricName.OBSERVED_TIME,
+                    MetricName.SOURCE_BACKLOG,
+                    MetricName.OPERATOR_PARALLELISM);
 
     /** Values per operator, then instance index, then metric. */
     private final Map<String, Map<Integer, Map<MetricName, Double>>> values = new TreeMap<>();
+
     private final Map<String, Integer> parallelism = new HashMap<>();
 
-    private PromSeries() {
-    }
+    private PromSeries() {}
 
     static PromSeries parse(JsonNode result, PrometheusMetricsSource.Labels labels, String origin) {
         PromSeries series = new PromSeries();
@@ -47,8 +61,10 @@ final class PromSeries {
                 series.parallelism.put(op, (int) Math.round(value));
             } else if (metric.hasNonNull(labels.instance())) {
                 int instance = index(metric.path(labels.instance()).asText(), origin, labels);
-                series.values.computeIfAbsent(op, k -> new TreeMap<>())
-                        .computeIfAbsent(instance, k -> new EnumMap<>(MetricName.class)).put(known.get(), value);
+                series.values
+                        .computeIfAbsent(op, k -> new TreeMap<>())
+                        .computeIfAbsent(instance, k -> new EnumMap<>(MetricName.class))
+                        .put(known.get(), value);
             }
         }
         return series;
@@ -63,8 +79,13 @@ final class PromSeries {
                 try {
                     yield Double.parseDouble(text);
                 } catch (NumberFormatException e) {
-                    throw new CollectorException(origin + " returned value '" + text + "' for " + name
-                            + "; expected [time, \"number\"]");
+                    throw new CollectorException(
+                            origin
+                                    + " returned value '"
+                                    + text
+                                    + "' for "
+                                    + name
+                                    + "; expected [time, \"number\"]");
                 }
             }
         };
@@ -74,8 +95,13 @@ final class PromSeries {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new CollectorException(origin + " has label " + labels.instance() + "=\"" + text
-                    + "\", not an operator instance index; scrape with honor_labels: true or use Labels.EXPORTED");
+            throw new CollectorException(
+                    origin
+                            + " has label "
+                            + labels.instance()
+                            + "=\""
+                            + text
+                            + "\", not an operator instance index; scrape with honor_labels: true or use Labels.EXPORTED");
         }
     }
 
@@ -89,14 +115,24 @@ final class PromSeries {
 
     List<InstanceCounters> countersOf(String operatorId) {
         List<InstanceCounters> result = new ArrayList<>();
-        values.getOrDefault(operatorId, Map.of()).forEach((index, v) -> {
-            if (v.keySet().containsAll(COUNTERS)) {
-                result.add(new InstanceCounters(operatorId, index, v.get(MetricName.RECORDS_IN),
-                        v.get(MetricName.RECORDS_OUT), v.get(MetricName.USEFUL_TIME), v.get(MetricName.WAIT_INPUT_TIME),
-                        v.get(MetricName.BACKPRESSURE_TIME), v.get(MetricName.OBSERVED_TIME),
-                        v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0), false));
-            }
-        });
+        values.getOrDefault(operatorId, Map.of())
+                .forEach(
+                        (index, v) -> {
+                            if (v.keySet().containsAll(COUNTERS)) {
+                                result.add(
+                                        new InstanceCounters(
+                                                operatorId,
+                                                index,
+                                                v.get(MetricName.RECORDS_IN),
+                                                v.get(MetricName.RECORDS_OUT),
+                                                v.get(MetricName.USEFUL_TIME),
+                                                v.get(MetricName.WAIT_INPUT_TIME),
+                                                v.get(MetricName.BACKPRESSURE_TIME),
+                                                v.get(MetricName.OBSERVED_TIME),
+                                                v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0),
+                                                false));
+                            }
+                        });
         return result;
     }
 }

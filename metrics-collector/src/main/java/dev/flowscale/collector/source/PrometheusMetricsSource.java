@@ -23,18 +23,22 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Samples a job through a Prometheus server's query API: one instant query at the sample time
- * reads every {@code flowscale_*} counter of the job, so all values come from the same scrapes.
+ * Samples a job through a Prometheus server's query API: one instant query at the sample time reads
+ * every {@code flowscale_*} counter of the job, so all values come from the same scrapes.
  * Prometheus knows no edges, so the topology comes from configuration or the job runner; the
  * parallelism Prometheus reports ({@code flowscale_operator_parallelism}) overrides the given one.
- * Prometheus must keep the engine's {@code job} and {@code instance} labels (scrape with
- * {@code honor_labels: true}), or pass {@link Labels#EXPORTED}. Its counters carry no per-key-group
- * counts: the runner does not export a series per key group (docs/metrics.md, "Per-key-group rates").
+ * Prometheus must keep the engine's {@code job} and {@code instance} labels (scrape with {@code
+ * honor_labels: true}), or pass {@link Labels#EXPORTED}. Its counters carry no per-key-group
+ * counts: the runner does not export a series per key group (docs/metrics.md, "Per-key-group
+ * rates").
  */
 public final class PrometheusMetricsSource implements MetricsSource {
-    private static final String FIX = "check the Prometheus URL and that it scrapes the job's /metrics endpoint";
-    private static final String NAMES = PromSeries.READ.stream().map(MetricName::prometheus)
-            .collect(Collectors.joining("|", "(", ")"));
+    private static final String FIX =
+            "check the Prometheus URL and that it scrapes the job's /metrics endpoint";
+    private static final String NAMES =
+            PromSeries.READ.stream()
+                    .map(MetricName::prometheus)
+                    .collect(Collectors.joining("|", "(", ")"));
 
     /** The label names under which Prometheus stores the engine's job and instance labels. */
     public record Labels(String job, String instance) {
@@ -49,9 +53,19 @@ public final class PrometheusMetricsSource implements MetricsSource {
     private final Labels labels;
     private final JsonHttp http;
 
-    public PrometheusMetricsSource(URI base, String jobName, Supplier<JobTopology> topology, Clock clock,
-            Duration timeout, Labels labels) {
-        this.base = URI.create(Objects.requireNonNull(base, "Prometheus URL").toString().replaceAll("/+$", "") + "/");
+    public PrometheusMetricsSource(
+            URI base,
+            String jobName,
+            Supplier<JobTopology> topology,
+            Clock clock,
+            Duration timeout,
+            Labels labels) {
+        this.base =
+                URI.create(
+                        Objects.requireNonNull(base, "Prometheus URL")
+                                        .toString()
+                                        .replaceAll("/+$", "")
+                                + "/");
         this.jobName = Objects.requireNonNull(jobName, "Prometheus source job name");
         this.topology = Objects.requireNonNull(topology, "Prometheus source topology supplier");
         this.clock = Objects.requireNonNull(clock, "Prometheus source clock");
@@ -60,7 +74,11 @@ public final class PrometheusMetricsSource implements MetricsSource {
     }
 
     /** With the engine's labels kept as they are ({@code honor_labels: true}). */
-    public PrometheusMetricsSource(URI base, String jobName, Supplier<JobTopology> topology, Clock clock,
+    public PrometheusMetricsSource(
+            URI base,
+            String jobName,
+            Supplier<JobTopology> topology,
+            Clock clock,
             Duration timeout) {
         this(base, jobName, topology, clock, timeout, Labels.HONORED);
     }
@@ -70,8 +88,14 @@ public final class PrometheusMetricsSource implements MetricsSource {
         Instant time = clock.instant();
         PromSeries series = PromSeries.parse(query(time), labels, "Prometheus " + base);
         if (series.isEmpty()) {
-            throw new CollectorException("Prometheus " + base + " has no flowscale_* series for job '" + jobName
-                    + "' at " + time + "; check that it scrapes the job (honor_labels: true) and that the job runs");
+            throw new CollectorException(
+                    "Prometheus "
+                            + base
+                            + " has no flowscale_* series for job '"
+                            + jobName
+                            + "' at "
+                            + time
+                            + "; check that it scrapes the job (honor_labels: true) and that the job runs");
         }
         JobTopology current = topology.get().withParallelism(series.parallelism());
         List<InstanceCounters> instances = new ArrayList<>();
@@ -80,20 +104,37 @@ public final class PrometheusMetricsSource implements MetricsSource {
     }
 
     private JsonNode query(Instant time) {
-        String promql = "{__name__=~\"" + NAMES + "\"," + labels.job() + "=\"" + jobName.replace("\"", "\\\"") + "\"}";
-        URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
-                + "&time=" + BigDecimal.valueOf(time.toEpochMilli(), 3).toPlainString());
+        String promql =
+                "{__name__=~\""
+                        + NAMES
+                        + "\","
+                        + labels.job()
+                        + "=\""
+                        + jobName.replace("\"", "\\\"")
+                        + "\"}";
+        URI uri =
+                base.resolve(
+                        "api/v1/query?query="
+                                + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                                + "&time="
+                                + BigDecimal.valueOf(time.toEpochMilli(), 3).toPlainString());
         JsonNode body = http.get(uri, FIX);
-        if (!"success".equals(body.path("status").asText()) || !body.path("data").path("result").isArray()) {
-            throw new CollectorException("Prometheus query " + uri + " failed: "
-                    + body.path("error").asText(body.toString()) + "; " + FIX);
+        if (!"success".equals(body.path("status").asText())
+                || !body.path("data").path("result").isArray()) {
+            throw new CollectorException(
+                    "Prometheus query "
+                            + uri
+                            + " failed: "
+                            + body.path("error").asText(body.toString())
+                            + "; "
+                            + FIX);
         }
         return body.path("data").path("result");
     }
 
     /**
-     * Prometheus has no run id: the parallelism stands in for it, so a rescale starts a new run;
-     * a restart at the same parallelism shows as counters going backwards.
+     * Prometheus has no run id: the parallelism stands in for it, so a rescale starts a new run; a
+     * restart at the same parallelism shows as counters going backwards.
      */
     private String runId(JobTopology current) {
         Map<String, Integer> sorted = new TreeMap<>(current.parallelism());

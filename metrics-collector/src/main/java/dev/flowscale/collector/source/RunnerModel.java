@@ -12,12 +12,13 @@ import java.util.List;
 final class RunnerModel {
     private static final double NANOS = 1e9;
 
-    private RunnerModel() {
-    }
+    private RunnerModel() {}
 
     static JobTopology topology(JobView view) {
-        List<OperatorSpec> ops = view.operators().stream()
-                .map(op -> new OperatorSpec(op.id(), op.parallelism(), view.keyGroups())).toList();
+        List<OperatorSpec> ops =
+                view.operators().stream()
+                        .map(op -> new OperatorSpec(op.id(), op.parallelism(), view.keyGroups()))
+                        .toList();
         List<Edge> edges = view.edges().stream().map(e -> new Edge(e.from(), e.to())).toList();
         return new JobTopology(view.name(), ops, edges);
     }
@@ -27,8 +28,18 @@ final class RunnerModel {
     }
 
     private static InstanceCounters counters(MetricsView.InstanceCounts c) {
-        return new InstanceCounters(c.operatorId(), c.instance(), c.recordsIn(), c.recordsOut(),
-                c.usefulNanos() / NANOS, c.waitInputNanos() / NANOS, c.backpressureNanos() / NANOS,
-                c.observedNanos() / NANOS, c.backlog(), c.finished(), c.keyGroupFirst(), c.keyGroupRecords());
+        return new InstanceCounters(
+                c.operatorId(),
+                c.instance(),
+                c.recordsIn(),
+                c.recordsOut(),
+                c.usefulNanos() / NANOS,
+                c.waitInputNanos() / NANOS,
+                c.backpressureNanos() / NANOS,
+                c.observedNanos() / NANOS,
+                c.backlog(),
+                c.finished(),
+                c.keyGroupFirst(),
+                c.keyGroupRecords());
     }
 }

@@ -7,23 +7,23 @@ import java.util.List;
 
 /**
  * An operator's input rate in each of its key groups over a window: for every instance, the
- * difference of its cumulative per-key-group counts divided by its observed time in the window
- * (the time its observed processing rate divides by, so the key groups of an instance add up to
- * that rate, give or take the batch under way). The result is in key-group order and has one
- * rate per key group of the job; it is empty, meaning "not counted", unless the instances of the
- * window together report every key group, each over the same range at both ends of the window.
+ * difference of its cumulative per-key-group counts divided by its observed time in the window (the
+ * time its observed processing rate divides by, so the key groups of an instance add up to that
+ * rate, give or take the batch under way). The result is in key-group order and has one rate per
+ * key group of the job; it is empty, meaning "not counted", unless the instances of the window
+ * together report every key group, each over the same range at both ends of the window.
  */
 final class KeyGroupRates {
 
-    private KeyGroupRates() {
-    }
+    private KeyGroupRates() {}
 
     /**
-     * @param from      the operator's instances at the window's start, in instance order
-     * @param to        the same instances at its end
+     * @param from the operator's instances at the window's start, in instance order
+     * @param to the same instances at its end
      * @param keyGroups the job's number of key groups (its max parallelism)
      */
-    static List<Double> between(List<InstanceCounters> from, List<InstanceCounters> to, int keyGroups) {
+    static List<Double> between(
+            List<InstanceCounters> from, List<InstanceCounters> to, int keyGroups) {
         double[] rates = new double[keyGroups];
         int covered = 0;
         for (int i = 0; i < to.size(); i++) {
@@ -31,13 +31,17 @@ final class KeyGroupRates {
             InstanceCounters b = to.get(i);
             long[] end = b.keyGroupRecords();
             long[] start = a.keyGroupRecords();
-            if (end.length == 0 || start.length != end.length || a.keyGroupFirst() != b.keyGroupFirst()
-                    || b.keyGroupFirst() < 0 || b.keyGroupFirst() + end.length > keyGroups) {
+            if (end.length == 0
+                    || start.length != end.length
+                    || a.keyGroupFirst() != b.keyGroupFirst()
+                    || b.keyGroupFirst() < 0
+                    || b.keyGroupFirst() + end.length > keyGroups) {
                 return List.of();
             }
             double seconds = b.observedSeconds() - a.observedSeconds();
             for (int j = 0; j < end.length; j++) {
-                rates[b.keyGroupFirst() + j] = Rate.measured(Rate.perSecond(end[j] - start[j], seconds));
+                rates[b.keyGroupFirst() + j] =
+                        Rate.measured(Rate.perSecond(end[j] - start[j], seconds));
             }
             covered += end.length;
         }

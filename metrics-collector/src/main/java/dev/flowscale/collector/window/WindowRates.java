@@ -14,24 +14,22 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
- * DS2 rates between two samples of one run, from differences of cumulative counters (never
- * averages of averages): per instance the runner API's {@link Ds2Rates} (λp = Δin / Δuseful,
- * λo = Δout / Δuseful, observed rates divide by Δobserved); per operator the sums. A source's
- * offered rate is what its schedule asked for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance missing from either
- * sample is left out of the window, which the policy reports as missing metrics. Rates follow the
- * runner API's {@link Rate} rule: a window without time has no rate, which adds nothing to the
- * operator's sum and reaches the policy as 0 measured capacity (docs/metrics.md). A keyed
- * operator whose instances count their key groups also gets its per-key-group input rates
- * ({@link KeyGroupRates}).
+ * DS2 rates between two samples of one run, from differences of cumulative counters (never averages
+ * of averages): per instance the runner API's {@link Ds2Rates} (λp = Δin / Δuseful, λo = Δout /
+ * Δuseful, observed rates divide by Δobserved); per operator the sums. A source's offered rate is
+ * what its schedule asked for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance
+ * missing from either sample is left out of the window, which the policy reports as missing
+ * metrics. Rates follow the runner API's {@link Rate} rule: a window without time has no rate,
+ * which adds nothing to the operator's sum and reaches the policy as 0 measured capacity
+ * (docs/metrics.md). A keyed operator whose instances count their key groups also gets its
+ * per-key-group input rates ({@link KeyGroupRates}).
  */
 final class WindowRates {
 
     /** The window and, one line each, the operators left out and why. */
-    record Result(MetricsWindow window, List<String> problems) {
-    }
+    record Result(MetricsWindow window, List<String> problems) {}
 
-    private WindowRates() {
-    }
+    private WindowRates() {}
 
     static Result between(MetricsSample from, MetricsSample to) {
         List<OperatorMetrics> operators = new ArrayList<>();
@@ -50,18 +48,31 @@ final class WindowRates {
     private static Optional<String> missing(OperatorSpec op, MetricsSample from, MetricsSample to) {
         for (int i = 0; i < op.parallelism(); i++) {
             if (to.instance(op.id(), i).isEmpty()) {
-                return Optional.of("operator '" + op.id() + "' instance " + i + " did not report in the sample at "
-                        + to.time() + "; the window leaves the operator out");
+                return Optional.of(
+                        "operator '"
+                                + op.id()
+                                + "' instance "
+                                + i
+                                + " did not report in the sample at "
+                                + to.time()
+                                + "; the window leaves the operator out");
             }
             if (from.instance(op.id(), i).isEmpty()) {
-                return Optional.of("operator '" + op.id() + "' instance " + i + " did not report in the sample at "
-                        + from.time() + " that starts the window; the window leaves the operator out");
+                return Optional.of(
+                        "operator '"
+                                + op.id()
+                                + "' instance "
+                                + i
+                                + " did not report in the sample at "
+                                + from.time()
+                                + " that starts the window; the window leaves the operator out");
             }
         }
         return Optional.empty();
     }
 
-    private static OperatorMetrics operator(OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
+    private static OperatorMetrics operator(
+            OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
         List<InstanceWindowRates> instances = new ArrayList<>();
         List<InstanceCounters> starts = new ArrayList<>();
         List<InstanceCounters> ends = new ArrayList<>();
@@ -73,27 +84,44 @@ final class WindowRates {
             starts.add(a);
             ends.add(b);
             instances.add(rates(i, a, b));
-            offered += Rate.measured(Rate.perSecond(b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
-                    b.observedSeconds() - a.observedSeconds()));
+            offered +=
+                    Rate.measured(
+                            Rate.perSecond(
+                                    b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
+                                    b.observedSeconds() - a.observedSeconds()));
             backlog += b.backlog();
         }
-        OperatorMetrics metrics = new OperatorMetrics(op.id(), op.parallelism(),
-                sum(instances, InstanceWindowRates::trueProcessingRate), sum(instances, InstanceWindowRates::trueOutputRate),
-                sum(instances, InstanceWindowRates::observedProcessingRate),
-                sum(instances, InstanceWindowRates::observedOutputRate), instances, Optional.empty(),
-                KeyGroupRates.between(starts, ends, op.keyGroups()));
+        OperatorMetrics metrics =
+                new OperatorMetrics(
+                        op.id(),
+                        op.parallelism(),
+                        sum(instances, InstanceWindowRates::trueProcessingRate),
+                        sum(instances, InstanceWindowRates::trueOutputRate),
+                        sum(instances, InstanceWindowRates::observedProcessingRate),
+                        sum(instances, InstanceWindowRates::observedOutputRate),
+                        instances,
+                        Optional.empty(),
+                        KeyGroupRates.between(starts, ends, op.keyGroups()));
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounters a, InstanceCounters b) {
-        Ds2Rates rates = Ds2Rates.of(b.recordsIn() - a.recordsIn(), b.recordsOut() - a.recordsOut(),
-                b.usefulSeconds() - a.usefulSeconds(), b.observedSeconds() - a.observedSeconds());
-        return new InstanceWindowRates(index, Rate.measured(rates.trueProcessing()), Rate.measured(rates.trueOutput()),
-                Rate.measured(rates.observedProcessing()), Rate.measured(rates.observedOutput()));
+        Ds2Rates rates =
+                Ds2Rates.of(
+                        b.recordsIn() - a.recordsIn(),
+                        b.recordsOut() - a.recordsOut(),
+                        b.usefulSeconds() - a.usefulSeconds(),
+                        b.observedSeconds() - a.observedSeconds());
+        return new InstanceWindowRates(
+                index,
+                Rate.measured(rates.trueProcessing()),
+                Rate.measured(rates.trueOutput()),
+                Rate.measured(rates.observedProcessing()),
+                Rate.measured(rates.observedOutput()));
     }
 
-    private static double sum(List<InstanceWindowRates> instances, ToDoubleFunction<InstanceWindowRates> rate) {
+    private static double sum(
+            List<InstanceWindowRates> instances, ToDoubleFunction<InstanceWindowRates> rate) {
         return instances.stream().mapToDouble(rate).sum();
     }
-
 }

@@ -8,8 +8,8 @@ import java.util.Optional;
  * Whether the provider's current window is complete, and if not, why (instances that did not
  * report, a failed source, warm-up, a restart, too little history).
  *
- * @param complete   every operator of the topology is in the current window
- * @param reasons    what is missing, one line each, naming operator, instance and source
+ * @param complete every operator of the topology is in the current window
+ * @param reasons what is missing, one line each, naming operator, instance and source
  * @param lastSample time of the last sample the source delivered, if any
  */
 public record WindowStatus(boolean complete, List<String> reasons, Optional<Instant> lastSample) {

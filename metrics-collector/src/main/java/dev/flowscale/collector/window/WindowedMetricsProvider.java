@@ -16,14 +16,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The policy's {@link MetricsProvider} over a {@link MetricsSource}. Each {@link #poll()} takes
- * a sample; the current window runs from the newest kept sample at least one window length older
- * than the latest to the latest, and its rates are differences of cumulative counters. Samples
- * taken in warm-up (an instance has run less than the warm-up) are dropped; a new run id, a
- * changed parallelism or counters going backwards mean a restart, and older samples are
- * forgotten so that no window spans two runs. Operators with an instance that did not report are
- * left out of the window, so the policy blocks on missing metrics; while the source fails there
- * is no window at all. {@link #status()} says why a window is incomplete or absent.
+ * The policy's {@link MetricsProvider} over a {@link MetricsSource}. Each {@link #poll()} takes a
+ * sample; the current window runs from the newest kept sample at least one window length older than
+ * the latest to the latest, and its rates are differences of cumulative counters. Samples taken in
+ * warm-up (an instance has run less than the warm-up) are dropped; a new run id, a changed
+ * parallelism or counters going backwards mean a restart, and older samples are forgotten so that
+ * no window spans two runs. Operators with an instance that did not report are left out of the
+ * window, so the policy blocks on missing metrics; while the source fails there is no window at
+ * all. {@link #status()} says why a window is incomplete or absent.
  */
 public final class WindowedMetricsProvider implements MetricsProvider {
     private final MetricsSource source;
@@ -32,9 +32,11 @@ public final class WindowedMetricsProvider implements MetricsProvider {
     private final Deque<MetricsSample> samples = new ArrayDeque<>();
     private JobTopology topology;
     private MetricsWindow window;
-    private WindowStatus status = WindowStatus.incomplete("no sample taken yet; call poll()", Optional.empty());
+    private WindowStatus status =
+            WindowStatus.incomplete("no sample taken yet; call poll()", Optional.empty());
 
-    public WindowedMetricsProvider(MetricsSource source, WindowSettings settings, List<WindowListener> listeners) {
+    public WindowedMetricsProvider(
+            MetricsSource source, WindowSettings settings, List<WindowListener> listeners) {
         this.source = Objects.requireNonNull(source, "windowed metrics provider: source");
         this.settings = Objects.requireNonNull(settings, "windowed metrics provider: settings");
         this.listeners = List.copyOf(listeners);
@@ -64,29 +66,38 @@ public final class WindowedMetricsProvider implements MetricsProvider {
     private Optional<MetricsWindow> update(MetricsSample sample) {
         topology = sample.topology();
         window = null;
-        Optional<String> restart = samples.isEmpty() ? Optional.empty() : restart(samples.peekLast(), sample);
+        Optional<String> restart =
+                samples.isEmpty() ? Optional.empty() : restart(samples.peekLast(), sample);
         restart.ifPresent(why -> samples.clear());
         Optional<String> warming = warmingUp(sample);
         if (warming.isPresent()) {
-            status = WindowStatus.incomplete(prefix(restart) + warming.get(), Optional.of(sample.time()));
+            status =
+                    WindowStatus.incomplete(
+                            prefix(restart) + warming.get(), Optional.of(sample.time()));
             return Optional.empty();
         }
         samples.addLast(sample);
         Optional<MetricsSample> start = windowStart(sample.time());
         if (start.isEmpty()) {
-            status = WindowStatus.incomplete(prefix(restart) + collecting(sample.time()), Optional.of(sample.time()));
+            status =
+                    WindowStatus.incomplete(
+                            prefix(restart) + collecting(sample.time()),
+                            Optional.of(sample.time()));
             return Optional.empty();
         }
         WindowRates.Result result = WindowRates.between(start.get(), sample);
         window = result.window();
-        status = result.problems().isEmpty() ? WindowStatus.complete(sample.time())
-                : WindowStatus.incomplete(result.problems(), Optional.of(sample.time()));
+        status =
+                result.problems().isEmpty()
+                        ? WindowStatus.complete(sample.time())
+                        : WindowStatus.incomplete(result.problems(), Optional.of(sample.time()));
         return Optional.of(window);
     }
 
     private static Optional<String> restart(MetricsSample last, MetricsSample now) {
         if (!last.runId().equals(now.runId())) {
-            return Optional.of("the job restarted (run " + last.runId() + " -> " + now.runId() + ")");
+            return Optional.of(
+                    "the job restarted (run " + last.runId() + " -> " + now.runId() + ")");
         }
         if (!last.topology().parallelism().equals(now.topology().parallelism())) {
             return Optional.of("the job was rescaled to " + now.topology().parallelism());
@@ -94,8 +105,12 @@ public final class WindowedMetricsProvider implements MetricsProvider {
         for (InstanceCounters c : now.instances()) {
             Optional<InstanceCounters> before = last.instance(c.operatorId(), c.instance());
             if (before.isPresent() && c.wentBackwardsSince(before.get())) {
-                return Optional.of("the counters of operator '" + c.operatorId() + "' instance " + c.instance()
-                        + " went backwards: the job restarted");
+                return Optional.of(
+                        "the counters of operator '"
+                                + c.operatorId()
+                                + "' instance "
+                                + c.instance()
+                                + " went backwards: the job restarted");
             }
         }
         return Optional.empty();
@@ -103,9 +118,15 @@ public final class WindowedMetricsProvider implements MetricsProvider {
 
     private Optional<String> warmingUp(MetricsSample sample) {
         double warmUp = settings.warmUp().toNanos() / 1e9;
-        return sample.instances().stream().filter(c -> !c.finished() && c.observedSeconds() < warmUp).findFirst()
-                .map(c -> String.format("warming up: operator '%s' instance %d has run %.1f s of the %.1f s warm-up;"
-                        + " its sample is dropped", c.operatorId(), c.instance(), c.observedSeconds(), warmUp));
+        return sample.instances().stream()
+                .filter(c -> !c.finished() && c.observedSeconds() < warmUp)
+                .findFirst()
+                .map(
+                        c ->
+                                String.format(
+                                        "warming up: operator '%s' instance %d has run %.1f s of the %.1f s warm-up;"
+                                                + " its sample is dropped",
+                                        c.operatorId(), c.instance(), c.observedSeconds(), warmUp));
     }
 
     /** The newest sample at least a window length before {@code end}; older ones are discarded. */
@@ -125,8 +146,11 @@ public final class WindowedMetricsProvider implements MetricsProvider {
 
     private String collecting(Instant end) {
         Duration have = Duration.between(samples.peekFirst().time(), end);
-        return "collecting: " + have.toMillis() / 1000.0 + " s of samples, the window needs "
-                + settings.length().toMillis() / 1000.0 + " s";
+        return "collecting: "
+                + have.toMillis() / 1000.0
+                + " s of samples, the window needs "
+                + settings.length().toMillis() / 1000.0
+                + " s";
     }
 
     private static String prefix(Optional<String> restart) {
@@ -156,7 +180,9 @@ public final class WindowedMetricsProvider implements MetricsProvider {
         }
     }
 
-    /** The window over the latest sample; empty while warming up, collecting or the source fails. */
+    /**
+     * The window over the latest sample; empty while warming up, collecting or the source fails.
+     */
     @Override
     public synchronized Optional<MetricsWindow> currentWindow() {
         return Optional.ofNullable(window);

@@ -33,27 +33,44 @@ class ClosedLoopTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Clock clock = Clock.systemUTC();
         ControllerMetrics exported = new ControllerMetrics(registry, Mode.RECOMMEND, clock);
-        try (RunningJob job = InProcessMetricsSourceTest.chain("loop").start(JobConfig.defaults())) {
-            WindowedMetricsProvider provider = new WindowedMetricsProvider(new InProcessMetricsSource(() -> job, clock),
-                    new WindowSettings(Duration.ofMillis(500), Duration.ofMillis(200)), List.of(exported));
-            Autoscaler autoscaler = new Autoscaler(AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofMillis(1)),
-                    new Ds2Policy(PolicyConfig.defaults(), clock), provider,
-                    decision -> CompletableFuture.completedFuture(null), List.of(exported), clock,
-                    Throwable::printStackTrace);
+        try (RunningJob job =
+                InProcessMetricsSourceTest.chain("loop").start(JobConfig.defaults())) {
+            WindowedMetricsProvider provider =
+                    new WindowedMetricsProvider(
+                            new InProcessMetricsSource(() -> job, clock),
+                            new WindowSettings(Duration.ofMillis(500), Duration.ofMillis(200)),
+                            List.of(exported));
+            Autoscaler autoscaler =
+                    new Autoscaler(
+                            AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofMillis(1)),
+                            new Ds2Policy(PolicyConfig.defaults(), clock),
+                            provider,
+                            decision -> CompletableFuture.completedFuture(null),
+                            List.of(exported),
+                            clock,
+                            Throwable::printStackTrace);
             ScalingDecision decision = decideOnceComplete(provider, autoscaler);
 
             assertThat(decision.outcome()).as(decision.explain()).isNotEqualTo(Outcome.BLOCKED);
             assertThat(decision.operators()).containsOnlyKeys("source", "map1", "sink");
         }
         assertThat(registry.scrape())
-                .contains("flowscale_controller_true_processing_rate_records_per_second{job=\"loop\",operator=\"map1\"}")
-                .contains("flowscale_controller_source_backlog_records{job=\"loop\",operator=\"source\"}")
+                .contains(
+                        "flowscale_controller_true_processing_rate_records_per_second{job=\"loop\",operator=\"map1\"}")
+                .contains(
+                        "flowscale_controller_source_backlog_records{job=\"loop\",operator=\"source\"}")
                 .contains("flowscale_controller_parallelism{job=\"loop\",operator=\"map1\"} 2.0")
-                .containsPattern("flowscale_controller_decisions_total\\{job=\"loop\",outcome=\"(recommended|no_change)\"");
+                .containsPattern(
+                        "flowscale_controller_decisions_total\\{job=\"loop\",outcome=\"(recommended|no_change)\"");
     }
 
-    private static ScalingDecision decideOnceComplete(WindowedMetricsProvider provider, Autoscaler autoscaler) {
-        Await.until(Duration.ofSeconds(20), "a complete window", provider::poll, window -> window.complete(),
+    private static ScalingDecision decideOnceComplete(
+            WindowedMetricsProvider provider, Autoscaler autoscaler) {
+        Await.until(
+                Duration.ofSeconds(20),
+                "a complete window",
+                provider::poll,
+                window -> window.complete(),
                 window -> "status " + provider.status());
         return autoscaler.tick().orElseThrow();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.collector.CollectorException;
+import dev.flowscale.collector.api.MetricsSample;
 import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowStatus;
@@ -11,11 +12,10 @@ import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.engine.runtime.CheckpointConfig;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,7 +35,9 @@ public class InProcessMetricsSourceTest extends MetricsSourceContract {
     public static JobBuilder chain(String name) {
         JobBuilder builder = JobBuilder.named(name);
         builder.source("source", Sources.generator(RateProfile.constant(RATE), seq -> seq))
-                .map("map1", x -> x + 1).parallelism(2).sink("sink", Sinks.counting());
+                .map("map1", x -> x + 1)
+                .parallelism(2)
+                .sink("sink", Sinks.counting());
         return builder;
     }
 
@@ -57,10 +59,15 @@ public class InProcessMetricsSourceTest extends MetricsSourceContract {
 
     @Test
     void aReplacedJobStartsANewRunAndTheProviderDropsTheOldSamples() throws Exception {
-        AtomicReference<RunningJob> replaced = new AtomicReference<>(chain("replaced").start(JobConfig.defaults()));
-        InProcessMetricsSource replacing = new InProcessMetricsSource(replaced::get, Clock.systemUTC());
-        WindowedMetricsProvider provider = new WindowedMetricsProvider(replacing,
-                new WindowSettings(Duration.ofSeconds(30), Duration.ZERO), List.of());
+        AtomicReference<RunningJob> replaced =
+                new AtomicReference<>(chain("replaced").start(JobConfig.defaults()));
+        InProcessMetricsSource replacing =
+                new InProcessMetricsSource(replaced::get, Clock.systemUTC());
+        WindowedMetricsProvider provider =
+                new WindowedMetricsProvider(
+                        replacing,
+                        new WindowSettings(Duration.ofSeconds(30), Duration.ZERO),
+                        List.of());
         String firstRun = replacing.sample().runId();
         provider.poll();
         RunningJob old = replaced.getAndSet(chain("replaced").start(JobConfig.defaults()));
@@ -68,18 +75,29 @@ public class InProcessMetricsSourceTest extends MetricsSourceContract {
         WindowStatus status = provider.poll();
 
         assertThat(replacing.sample().runId()).isNotEqualTo(firstRun);
-        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("the job restarted (run " + firstRun));
+        assertThat(status.reasons())
+                .anySatisfy(r -> assertThat(r).contains("the job restarted (run " + firstRun));
         replaced.get().close();
     }
 
     @Test
-    void anInPlaceRescaleStartsANewRunWithTheNewParallelism(@TempDir Path savepoints) throws Exception {
-        try (RunningJob rescaled = chain("rescaled").start(JobConfig.defaults()
-                .withCheckpointing(CheckpointConfig.savepointsOnly(savepoints)))) {
-            InProcessMetricsSource inPlace = new InProcessMetricsSource(() -> rescaled, Clock.systemUTC());
-            WindowedMetricsProvider provider = new WindowedMetricsProvider(inPlace,
-                    new WindowSettings(Duration.ofSeconds(30), Duration.ZERO), List.of());
-            String before = provider.poll().lastSample().map(t -> inPlace.sample().runId()).orElseThrow();
+    void anInPlaceRescaleStartsANewRunWithTheNewParallelism(@TempDir Path savepoints)
+            throws Exception {
+        try (RunningJob rescaled =
+                chain("rescaled")
+                        .start(
+                                JobConfig.defaults()
+                                        .withCheckpointing(
+                                                CheckpointConfig.savepointsOnly(savepoints)))) {
+            InProcessMetricsSource inPlace =
+                    new InProcessMetricsSource(() -> rescaled, Clock.systemUTC());
+            WindowedMetricsProvider provider =
+                    new WindowedMetricsProvider(
+                            inPlace,
+                            new WindowSettings(Duration.ofSeconds(30), Duration.ZERO),
+                            List.of());
+            String before =
+                    provider.poll().lastSample().map(t -> inPlace.sample().runId()).orElseThrow();
 
             rescaled.rescale(Map.of("map1", 3), Duration.ofSeconds(20));
             WindowStatus status = provider.poll();
@@ -88,7 +106,8 @@ public class InProcessMetricsSourceTest extends MetricsSourceContract {
             assertThat(after.runId()).isNotEqualTo(before);
             assertThat(after.topology().parallelism()).containsEntry("map1", 3);
             assertThat(after.instancesOf("map1")).hasSize(3);
-            assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("the job restarted"));
+            assertThat(status.reasons())
+                    .anySatisfy(r -> assertThat(r).contains("the job restarted"));
         }
     }
 
@@ -98,7 +117,11 @@ public class InProcessMetricsSourceTest extends MetricsSourceContract {
         cancelled.cancel();
         cancelled.close();
 
-        assertThatThrownBy(() -> new InProcessMetricsSource(() -> cancelled, Clock.systemUTC()).sample())
-                .isInstanceOf(CollectorException.class).hasMessageContaining("job 'cancelled' is CANCELLED");
+        assertThatThrownBy(
+                        () ->
+                                new InProcessMetricsSource(() -> cancelled, Clock.systemUTC())
+                                        .sample())
+                .isInstanceOf(CollectorException.class)
+                .hasMessageContaining("job 'cancelled' is CANCELLED");
     }
 }

@@ -19,7 +19,6 @@ import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.testing.HotKeyJob;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
-import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
@@ -44,35 +43,53 @@ class KeyGroupRatesEndToEndTest {
     private static final int KEY_GROUPS = 32;
     private static final long RECORDS = 6_000;
     private static final Duration WINDOW = Duration.ofMillis(500);
-    /** The source emits nothing before this, so the window's first sample usually precedes most records. */
+
+    /**
+     * The source emits nothing before this, so the window's first sample usually precedes most
+     * records.
+     */
     private static final double START_SECONDS = 1.5;
 
     @Test
     void theInProcessWindowShowsTheHotKeyGroupAndThePolicyNamesIt() throws Exception {
-        try (RunningJob job = skewedJob(JobBuilder.named("hotkey-inproc")).start(JobConfig.defaults())) {
+        try (RunningJob job =
+                skewedJob(JobBuilder.named("hotkey-inproc")).start(JobConfig.defaults())) {
             checkWindowAndDecision(new InProcessMetricsSource(() -> job, Clock.systemUTC()));
         }
     }
 
     @Test
     void theRunnerHttpWindowShowsTheHotKeyGroupAndThePolicyNamesIt() throws Exception {
-        try (RunningJob job = skewedJob(JobBuilder.named("hotkey-http")).start(JobConfig.defaults());
-             MetricsHttpServer server = MetricsHttpServer.start("127.0.0.1", 0,
-                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
+        try (RunningJob job =
+                        skewedJob(JobBuilder.named("hotkey-http")).start(JobConfig.defaults());
+                MetricsHttpServer server =
+                        MetricsHttpServer.start(
+                                "127.0.0.1",
+                                0,
+                                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
             new JobRunnerApi(Clock.systemUTC()).serveOn(server).attach(job);
-            checkWindowAndDecision(new RunnerHttpMetricsSource(
-                    URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(5)));
+            checkWindowAndDecision(
+                    new RunnerHttpMetricsSource(
+                            URI.create("http://127.0.0.1:" + server.port()),
+                            Duration.ofSeconds(5)));
         }
     }
 
     private static JobBuilder skewedJob(JobBuilder job) {
-        return HotKeyJob.build(job, Sources.replayable(RateProfile.steps(List.of(new RateProfile.Step(START_SECONDS,
-                4000))), RECORDS, seq -> seq), KEY_GROUPS, 2);
+        return HotKeyJob.build(
+                job,
+                Sources.replayable(
+                        RateProfile.steps(List.of(new RateProfile.Step(START_SECONDS, 4000))),
+                        RECORDS,
+                        seq -> seq),
+                KEY_GROUPS,
+                2);
     }
 
     private static void checkWindowAndDecision(MetricsSource source) throws Exception {
-        WindowedMetricsProvider provider = new WindowedMetricsProvider(source,
-                new WindowSettings(WINDOW, Duration.ZERO), List.of());
+        WindowedMetricsProvider provider =
+                new WindowedMetricsProvider(
+                        source, new WindowSettings(WINDOW, Duration.ZERO), List.of());
         MetricsSample first = source.sample();
         provider.add(first);
         MetricsSample last = awaitAllProcessed(source, first.time().plus(WINDOW));
@@ -82,7 +99,9 @@ class KeyGroupRatesEndToEndTest {
         long[] sent = HotKeyJob.sentPerKeyGroup(RECORDS, KEY_GROUPS);
         int hot = KeyGroups.keyGroupFor(HotKeyJob.HOT_KEY, KEY_GROUPS);
 
-        assertThat(countsPerKeyGroup(last)).as("counted per key group = sent per key group").containsExactly(sent);
+        assertThat(countsPerKeyGroup(last))
+                .as("counted per key group = sent per key group")
+                .containsExactly(sent);
         List<Double> rates = window.operators().get(HotKeyJob.KEYED).keyGroupRates();
         assertThat(rates).hasSize(KEY_GROUPS);
         assertThat(window.operators().get(HotKeyJob.SOURCE).keyGroupRates()).isEmpty();
@@ -91,43 +110,61 @@ class KeyGroupRatesEndToEndTest {
         for (int g = 0; g < KEY_GROUPS; g++) {
             inWindow[g] -= before[g];
         }
-        assertThat(ratesTimesObservedTime(rates, first, last)).as("the window's rates give its counts back")
+        assertThat(ratesTimesObservedTime(rates, first, last))
+                .as("the window's rates give its counts back")
                 .containsExactly(inWindow);
         double total = rates.stream().mapToDouble(Double::doubleValue).sum();
-        assertThat(rates.get(hot) / total).as("hot key group's share of the window's rate")
+        assertThat(rates.get(hot) / total)
+                .as("hot key group's share of the window's rate")
                 .isCloseTo(sent[hot] / (double) RECORDS, org.assertj.core.data.Offset.offset(0.02));
 
         PolicyConfig skewAware = PolicyConfig.builder().skewCorrection(true).build();
-        OperatorDecision keyed = new Ds2Policy(skewAware, Clock.fixed(window.end(), ZoneOffset.UTC))
-                .decide(last.topology(), window, ScalingHistory.empty()).operators().get(HotKeyJob.KEYED);
+        OperatorDecision keyed =
+                new Ds2Policy(skewAware, Clock.fixed(window.end(), ZoneOffset.UTC))
+                        .decide(last.topology(), window, ScalingHistory.empty())
+                        .operators()
+                        .get(HotKeyJob.KEYED);
         // Hot key groups are named hottest first; a few lukewarm ones may follow the hot one.
-        assertThat(keyed.reasons()).anySatisfy(r -> assertThat(r).containsPattern("hot key groups \\[" + hot + "[],]"));
+        assertThat(keyed.reasons())
+                .anySatisfy(
+                        r -> assertThat(r).containsPattern("hot key groups \\[" + hot + "[],]"));
     }
 
     /** A sample once every record went through 'keyed', taken no earlier than {@code notBefore}. */
     private static MetricsSample awaitAllProcessed(MetricsSource source, Instant notBefore) {
-        return Await.until(Duration.ofSeconds(15), "all " + RECORDS + " records processed by 'keyed'", source::sample,
-                s -> !s.time().isBefore(notBefore)
-                        && s.instancesOf(HotKeyJob.KEYED).stream().mapToDouble(InstanceCounters::recordsIn).sum()
-                        == RECORDS);
+        return Await.until(
+                Duration.ofSeconds(15),
+                "all " + RECORDS + " records processed by 'keyed'",
+                source::sample,
+                s ->
+                        !s.time().isBefore(notBefore)
+                                && s.instancesOf(HotKeyJob.KEYED).stream()
+                                                .mapToDouble(InstanceCounters::recordsIn)
+                                                .sum()
+                                        == RECORDS);
     }
 
     private static long[] countsPerKeyGroup(MetricsSample sample) {
         long[] counts = new long[KEY_GROUPS];
         for (InstanceCounters c : sample.instancesOf(HotKeyJob.KEYED)) {
-            System.arraycopy(c.keyGroupRecords(), 0, counts, c.keyGroupFirst(), c.keyGroupRecords().length);
+            System.arraycopy(
+                    c.keyGroupRecords(), 0, counts, c.keyGroupFirst(), c.keyGroupRecords().length);
         }
         return counts;
     }
 
-    /** Each key group's rate times its instance's observed time in the window: the records counted. */
-    private static long[] ratesTimesObservedTime(List<Double> rates, MetricsSample from, MetricsSample to) {
+    /**
+     * Each key group's rate times its instance's observed time in the window: the records counted.
+     */
+    private static long[] ratesTimesObservedTime(
+            List<Double> rates, MetricsSample from, MetricsSample to) {
         long[] counted = new long[KEY_GROUPS];
         for (InstanceCounters end : to.instancesOf(HotKeyJob.KEYED)) {
             InstanceCounters start = from.instance(HotKeyJob.KEYED, end.instance()).orElseThrow();
             double seconds = end.observedSeconds() - start.observedSeconds();
             for (int j = 0; j < end.keyGroupRecords().length; j++) {
-                counted[end.keyGroupFirst() + j] = Math.round(rates.get(end.keyGroupFirst() + j) * seconds);
+                counted[end.keyGroupFirst() + j] =
+                        Math.round(rates.get(end.keyGroupFirst() + j) * seconds);
             }
         }
         return counted;

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * What every {@link MetricsSource} must do against a real running job: src (p=1) -> map1 (p=2)
- * -> sink (p=1), source at a fixed rate. Implementations start the job once per class.
+ * What every {@link MetricsSource} must do against a real running job: src (p=1) -> map1 (p=2) ->
+ * sink (p=1), source at a fixed rate. Implementations start the job once per class.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class MetricsSourceContract {
@@ -41,7 +41,8 @@ abstract class MetricsSourceContract {
         assertThat(sample.topology().parallelism()).isEqualTo(PARALLELISM);
         assertThat(sample.topology().edges()).hasSize(2);
         assertThat(sample.topology().sources()).containsExactly("source");
-        assertThat(sample.instances()).extracting(i -> i.operatorId() + "/" + i.instance())
+        assertThat(sample.instances())
+                .extracting(i -> i.operatorId() + "/" + i.instance())
                 .containsExactlyInAnyOrder("source/0", "map1/0", "map1/1", "sink/0");
         assertThat(sample.runId()).isNotBlank();
     }
@@ -49,31 +50,46 @@ abstract class MetricsSourceContract {
     @Test
     void countersAreCumulativeWithinOneRun() {
         MetricsSample first = source().sample();
-        MetricsSample later = Await.value(Duration.ofSeconds(20), "the sink's records in to grow", () -> {
-            MetricsSample s = source().sample();
-            return sinkIn(s) > sinkIn(first) ? Optional.of(s) : Optional.empty();
-        });
+        MetricsSample later =
+                Await.value(
+                        Duration.ofSeconds(20),
+                        "the sink's records in to grow",
+                        () -> {
+                            MetricsSample s = source().sample();
+                            return sinkIn(s) > sinkIn(first) ? Optional.of(s) : Optional.empty();
+                        });
 
         assertThat(later.runId()).isEqualTo(first.runId());
         assertThat(later.time()).isAfter(first.time());
         for (InstanceCounters c : later.instances()) {
             InstanceCounters before = first.instance(c.operatorId(), c.instance()).orElseThrow();
-            assertThat(c.wentBackwardsSince(before)).as(c.operatorId() + "/" + c.instance()).isFalse();
+            assertThat(c.wentBackwardsSince(before))
+                    .as(c.operatorId() + "/" + c.instance())
+                    .isFalse();
             assertThat(c.usefulSeconds()).isLessThanOrEqualTo(c.observedSeconds() + 1e-6);
         }
     }
 
     @Test
     void theWindowedProviderBuildsACompleteWindowWithDs2Rates() {
-        WindowedMetricsProvider provider = new WindowedMetricsProvider(source(),
-                new WindowSettings(windowLength(), Duration.ZERO), List.of());
-        MetricsWindow window = Await.value(Duration.ofSeconds(30), "a complete window, last status "
-                + provider.status(), () -> provider.poll().complete() ? provider.currentWindow() : Optional.empty());
+        WindowedMetricsProvider provider =
+                new WindowedMetricsProvider(
+                        source(), new WindowSettings(windowLength(), Duration.ZERO), List.of());
+        MetricsWindow window =
+                Await.value(
+                        Duration.ofSeconds(30),
+                        "a complete window, last status " + provider.status(),
+                        () ->
+                                provider.poll().complete()
+                                        ? provider.currentWindow()
+                                        : Optional.empty());
 
         assertThat(window.operators()).containsOnlyKeys("source", "map1", "sink");
         OperatorMetrics map = window.metrics("map1").orElseThrow();
         assertThat(map.instances()).hasSize(2);
-        assertThat(map.trueProcessingRate()).isGreaterThanOrEqualTo(map.observedProcessingRate()).isPositive();
+        assertThat(map.trueProcessingRate())
+                .isGreaterThanOrEqualTo(map.observedProcessingRate())
+                .isPositive();
         OperatorMetrics source = window.metrics("source").orElseThrow();
         assertThat(source.source()).isPresent();
         assertThat(source.source().orElseThrow().offeredRate()).isBetween(RATE * 0.5, RATE * 1.5);

@@ -34,16 +34,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The contract against a real Prometheus server (Debian package {@code prometheus}; skipped with
- * a message where the binary is missing, .ci/run installs it) scraping a running job every
- * second. The topology comes from the job runner API, as in a deployment without configuration.
+ * The contract against a real Prometheus server (Debian package {@code prometheus}; skipped with a
+ * message where the binary is missing, .ci/run installs it) scraping a running job every second.
+ * The topology comes from the job runner API, as in a deployment without configuration.
  */
 class PrometheusMetricsSourceIT extends MetricsSourceContract {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final Optional<Path> BINARY = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-            .map(dir -> Path.of(dir, "prometheus")).filter(Files::isExecutable).findFirst();
-    @TempDir
-    static Path temp;
+    private static final Optional<Path> BINARY =
+            Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                    .map(dir -> Path.of(dir, "prometheus"))
+                    .filter(Files::isExecutable)
+                    .findFirst();
+    @TempDir static Path temp;
     private RunningJob job;
     private MetricsHttpServer endpoint;
     private ChildProcess prometheus;
@@ -53,32 +55,44 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
 
     @BeforeAll
     void startJobAndPrometheus() throws Exception {
-        assumeTrue(BINARY.isPresent(), "Prometheus is not on the PATH; apt-get install -y prometheus to run this test");
+        assumeTrue(
+                BINARY.isPresent(),
+                "Prometheus is not on the PATH; apt-get install -y prometheus to run this test");
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        job = InProcessMetricsSourceTest.chain("chain").start(JobConfig.defaults().withMeterRegistry(registry));
+        job =
+                InProcessMetricsSourceTest.chain("chain")
+                        .start(JobConfig.defaults().withMeterRegistry(registry));
         endpoint = MetricsHttpServer.start("127.0.0.1", 0, registry);
         JobRunnerApi api = new JobRunnerApi(Clock.systemUTC());
         api.attach(job);
         api.serveOn(endpoint);
         startPrometheus(endpoint.port());
-        runner = new RunnerHttpMetricsSource(URI.create("http://127.0.0.1:" + endpoint.port()),
-                TIMEOUT);
-        source = new PrometheusMetricsSource(prometheusUri, "chain", runner::topology, Clock.systemUTC(), TIMEOUT);
-        Await.value(Duration.ofSeconds(40), "Prometheus to hold every instance's counters", () -> {
-            prometheus.assertAlive();
-            try {
-                MetricsSample s = source.sample();
-                return s.instances().size() == 4 ? Optional.of(s) : Optional.empty();
-            } catch (RuntimeException notYet) {
-                return Optional.empty();
-            }
-        });
+        runner =
+                new RunnerHttpMetricsSource(
+                        URI.create("http://127.0.0.1:" + endpoint.port()), TIMEOUT);
+        source =
+                new PrometheusMetricsSource(
+                        prometheusUri, "chain", runner::topology, Clock.systemUTC(), TIMEOUT);
+        Await.value(
+                Duration.ofSeconds(40),
+                "Prometheus to hold every instance's counters",
+                () -> {
+                    prometheus.assertAlive();
+                    try {
+                        MetricsSample s = source.sample();
+                        return s.instances().size() == 4 ? Optional.of(s) : Optional.empty();
+                    } catch (RuntimeException notYet) {
+                        return Optional.empty();
+                    }
+                });
     }
 
     private void startPrometheus(int targetPort) throws Exception {
         int port = Ports.free();
         Path config = temp.resolve("prometheus.yml");
-        Files.writeString(config, """
+        Files.writeString(
+                config,
+                """
                 global:
                   scrape_interval: 1s
                   evaluation_interval: 1s
@@ -87,22 +101,34 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
                     honor_labels: true
                     static_configs:
                       - targets: ['127.0.0.1:%d']
-                """.formatted(targetPort));
-        prometheus = ChildProcess.start(List.of(BINARY.orElseThrow().toString(), "--config.file=" + config,
-                "--storage.tsdb.path=" + temp.resolve("data"), "--web.listen-address=127.0.0.1:" + port),
-                temp.resolve("prometheus.log"));
+                """
+                        .formatted(targetPort));
+        prometheus =
+                ChildProcess.start(
+                        List.of(
+                                BINARY.orElseThrow().toString(),
+                                "--config.file=" + config,
+                                "--storage.tsdb.path=" + temp.resolve("data"),
+                                "--web.listen-address=127.0.0.1:" + port),
+                        temp.resolve("prometheus.log"));
         prometheusUri = URI.create("http://127.0.0.1:" + port);
         HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-        Await.value(Duration.ofSeconds(30), "Prometheus to be ready", () -> {
-            prometheus.assertAlive();
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(prometheusUri.resolve("/-/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                return r.statusCode() == 200 ? Optional.of(true) : Optional.empty();
-            } catch (Exception notYet) {
-                return Optional.empty();
-            }
-        });
+        Await.value(
+                Duration.ofSeconds(30),
+                "Prometheus to be ready",
+                () -> {
+                    prometheus.assertAlive();
+                    try {
+                        HttpResponse<Void> r =
+                                http.send(
+                                        HttpRequest.newBuilder(prometheusUri.resolve("/-/ready"))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.discarding());
+                        return r.statusCode() == 200 ? Optional.of(true) : Optional.empty();
+                    } catch (Exception notYet) {
+                        return Optional.empty();
+                    }
+                });
     }
 
     @AfterAll
@@ -131,14 +157,21 @@ class PrometheusMetricsSourceIT extends MetricsSourceContract {
 
     @Test
     void aJobPrometheusHasNoDataForLeavesNoWindowAndSaysWhy() {
-        PrometheusMetricsSource unknown = new PrometheusMetricsSource(prometheusUri, "nosuchjob", runner::topology,
-                Clock.systemUTC(), TIMEOUT);
-        WindowedMetricsProvider provider = new WindowedMetricsProvider(unknown,
-                new WindowSettings(Duration.ofSeconds(1), Duration.ZERO), List.of());
+        PrometheusMetricsSource unknown =
+                new PrometheusMetricsSource(
+                        prometheusUri, "nosuchjob", runner::topology, Clock.systemUTC(), TIMEOUT);
+        WindowedMetricsProvider provider =
+                new WindowedMetricsProvider(
+                        unknown,
+                        new WindowSettings(Duration.ofSeconds(1), Duration.ZERO),
+                        List.of());
 
         WindowStatus status = provider.poll();
 
         assertThat(provider.currentWindow()).isEmpty();
-        assertThat(status.reasons()).singleElement().asString().contains("no flowscale_* series for job 'nosuchjob'");
+        assertThat(status.reasons())
+                .singleElement()
+                .asString()
+                .contains("no flowscale_* series for job 'nosuchjob'");
     }
 }

@@ -23,13 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
  * --metrics-port N}, read over its JSON API.
  */
 class RunnerHttpMetricsSourceIT extends MetricsSourceContract {
-    @TempDir
-    static Path temp;
+    @TempDir static Path temp;
     private ChildProcess runner;
     private RunnerHttpMetricsSource source;
 
     static Path engineJar() {
-        Path jar = Paths.get(System.getProperty("flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
+        Path jar =
+                Paths.get(
+                        System.getProperty(
+                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
         assertThat(jar).as("the engine's jar; build it with mvn -pl engine package").exists();
         return jar;
     }
@@ -38,19 +40,44 @@ class RunnerHttpMetricsSourceIT extends MetricsSourceContract {
     void startRunner() throws Exception {
         int port = Ports.free();
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        runner = ChildProcess.start(List.of(java, "-Xmx256m", "-jar", engineJar().toString(), "run", "chain",
-                "--stages", "1", "--stage-cost", "cpu:20us", "--rate", Integer.toString(RATE),
-                "--parallelism", "map1=2", "--metrics-port", Integer.toString(port), "--duration", "120s",
-                "--print-interval", "60s"), Files.createTempFile(temp, "runner", ".log"));
-        source = new RunnerHttpMetricsSource(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
-        Await.value(Duration.ofSeconds(30), "the job runner's API", () -> {
-            runner.assertAlive();
-            try {
-                return Optional.of(source.topology());
-            } catch (RuntimeException notYet) {
-                return Optional.empty();
-            }
-        });
+        runner =
+                ChildProcess.start(
+                        List.of(
+                                java,
+                                "-Xmx256m",
+                                "-jar",
+                                engineJar().toString(),
+                                "run",
+                                "chain",
+                                "--stages",
+                                "1",
+                                "--stage-cost",
+                                "cpu:20us",
+                                "--rate",
+                                Integer.toString(RATE),
+                                "--parallelism",
+                                "map1=2",
+                                "--metrics-port",
+                                Integer.toString(port),
+                                "--duration",
+                                "120s",
+                                "--print-interval",
+                                "60s"),
+                        Files.createTempFile(temp, "runner", ".log"));
+        source =
+                new RunnerHttpMetricsSource(
+                        URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
+        Await.value(
+                Duration.ofSeconds(30),
+                "the job runner's API",
+                () -> {
+                    runner.assertAlive();
+                    try {
+                        return Optional.of(source.topology());
+                    } catch (RuntimeException notYet) {
+                        return Optional.empty();
+                    }
+                });
     }
 
     @AfterAll

@@ -21,41 +21,71 @@ class EmptyWindowRatesTest {
     @Test
     void theEnginesOperatorRateAndThePolicysAgreeWhenOneInstanceIdled() {
         // map 0 processed 600 records in 3 s of useful time; map 1 got nothing and only waited.
-        OperatorMetrics policy = policyMap(Samples.at(10).source(1000, 1, 10, 0).map(0, 600, 600, 3, 10)
-                .map(1, 0, 0, 0, 10));
-        OperatorRates engine = engineRates(List.of(instance(0, 600, 3), instance(1, 0, 0))).get("map");
+        OperatorMetrics policy =
+                policyMap(
+                        Samples.at(10)
+                                .source(1000, 1, 10, 0)
+                                .map(0, 600, 600, 3, 10)
+                                .map(1, 0, 0, 0, 10));
+        OperatorRates engine =
+                engineRates(List.of(instance(0, 600, 3), instance(1, 0, 0))).get("map");
 
-        assertThat(engine.instances().get(1).trueProcessingRate()).as("the idle instance's gauge").isNaN();
-        assertThat(policy.instances().get(1).trueProcessingRate()).as("its measured capacity").isZero();
-        assertThat(engine.trueProcessingRate()).isEqualTo(200).isEqualTo(policy.trueProcessingRate());
+        assertThat(engine.instances().get(1).trueProcessingRate())
+                .as("the idle instance's gauge")
+                .isNaN();
+        assertThat(policy.instances().get(1).trueProcessingRate())
+                .as("its measured capacity")
+                .isZero();
+        assertThat(engine.trueProcessingRate())
+                .isEqualTo(200)
+                .isEqualTo(policy.trueProcessingRate());
         assertThat(engine.trueOutputRate()).isEqualTo(200).isEqualTo(policy.trueOutputRate());
-        assertThat(engine.observedProcessingRate()).isEqualTo(60).isEqualTo(policy.observedProcessingRate());
+        assertThat(engine.observedProcessingRate())
+                .isEqualTo(60)
+                .isEqualTo(policy.observedProcessingRate());
     }
 
     @Test
-    void anOperatorNoneOfWhoseInstancesWorkedHasNoRateInTheEngineAndNoMeasuredCapacityForThePolicy() {
-        OperatorMetrics policy = policyMap(Samples.at(10).source(0, 0, 10, 0).map(0, 0, 0, 0, 10)
-                .map(1, 0, 0, 0, 10));
-        OperatorRates engine = engineRates(List.of(instance(0, 0, 0), instance(1, 0, 0))).get("map");
+    void
+            anOperatorNoneOfWhoseInstancesWorkedHasNoRateInTheEngineAndNoMeasuredCapacityForThePolicy() {
+        OperatorMetrics policy =
+                policyMap(
+                        Samples.at(10).source(0, 0, 10, 0).map(0, 0, 0, 0, 10).map(1, 0, 0, 0, 10));
+        OperatorRates engine =
+                engineRates(List.of(instance(0, 0, 0), instance(1, 0, 0))).get("map");
 
         assertThat(engine.trueProcessingRate()).isNaN();
         assertThat(policy.trueProcessingRate()).isZero();
-        assertThat(engine.observedProcessingRate()).isZero().isEqualTo(policy.observedProcessingRate());
+        assertThat(engine.observedProcessingRate())
+                .isZero()
+                .isEqualTo(policy.observedProcessingRate());
     }
 
     /** The policy's window of the map operator from zero counters to {@code end}. */
     private static OperatorMetrics policyMap(Samples end) {
-        MetricsSample start = Samples.at(0).source(0, 0, 0, 0).map(0, 0, 0, 0, 0).map(1, 0, 0, 0, 0).build();
+        MetricsSample start =
+                Samples.at(0).source(0, 0, 0, 0).map(0, 0, 0, 0, 0).map(1, 0, 0, 0, 0).build();
         return WindowRates.between(start, end.build()).window().metrics("map").orElseThrow();
     }
 
     private static InstanceSnapshot instance(int index, long records, long usefulSeconds) {
-        return new InstanceSnapshot("map", index, 10 * S, 10 * S, records, records, usefulSeconds * S,
-                (10 - usefulSeconds) * S, 0, 0, false);
+        return new InstanceSnapshot(
+                "map",
+                index,
+                10 * S,
+                10 * S,
+                records,
+                records,
+                usefulSeconds * S,
+                (10 - usefulSeconds) * S,
+                0,
+                0,
+                false);
     }
 
     /** The engine's rates over the same window: from zero counters to {@code instances}. */
     private static Map<String, OperatorRates> engineRates(List<InstanceSnapshot> instances) {
-        return new JobMetricsSnapshot("job", 10 * S, Map.of("map", 2), instances, "run-1").ratesSince(null);
+        return new JobMetricsSnapshot("job", 10 * S, Map.of("map", 2), instances, "run-1")
+                .ratesSince(null);
     }
 }

@@ -12,8 +12,11 @@ import java.util.List;
 /** Builds synthetic cumulative samples of the job src (p=1) -> map (p=2). */
 final class Samples {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-    static final JobTopology TOPOLOGY = new JobTopology("job", List.of(OperatorSpec.of("src", 1),
-            OperatorSpec.of("map", 2)), List.of(new Edge("src", "map")));
+    static final JobTopology TOPOLOGY =
+            new JobTopology(
+                    "job",
+                    List.of(OperatorSpec.of("src", 1), OperatorSpec.of("map", 2)),
+                    List.of(new Edge("src", "map")));
 
     private final List<InstanceCounters> instances = new ArrayList<>();
     private final double seconds;
@@ -35,16 +38,39 @@ final class Samples {
 
     /** A source instance that emitted {@code out} records and owes {@code backlog}. */
     Samples source(double out, double useful, double observed, double backlog) {
-        instances.add(new InstanceCounters("src", 0, out, out, useful, observed - useful, 0, observed, backlog, false));
+        instances.add(
+                new InstanceCounters(
+                        "src",
+                        0,
+                        out,
+                        out,
+                        useful,
+                        observed - useful,
+                        0,
+                        observed,
+                        backlog,
+                        false));
         return this;
     }
 
     Samples map(int instance, double in, double out, double useful, double observed) {
-        instances.add(new InstanceCounters("map", instance, in, out, useful, observed - useful, 0, observed, 0, false));
+        instances.add(
+                new InstanceCounters(
+                        "map",
+                        instance,
+                        in,
+                        out,
+                        useful,
+                        observed - useful,
+                        0,
+                        observed,
+                        0,
+                        false));
         return this;
     }
 
     MetricsSample build() {
-        return new MetricsSample(TOPOLOGY, T0.plusMillis((long) (seconds * 1000)), runId, instances);
+        return new MetricsSample(
+                TOPOLOGY, T0.plusMillis((long) (seconds * 1000)), runId, instances);
     }
 }

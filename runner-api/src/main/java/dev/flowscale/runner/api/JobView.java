@@ -7,24 +7,29 @@ import java.util.Map;
 /**
  * The body of {@code GET /api/v1/job}: what runs, at which parallelism, joined how.
  *
- * @param name           job name
- * @param runId          changes whenever the job is (re)started, so readers can tell runs apart
- * @param status         the engine's job status (RUNNING, RESCALING, RESTARTING, FINISHED, STOPPED, FAILED, CANCELLED)
+ * @param name job name
+ * @param runId changes whenever the job is (re)started, so readers can tell runs apart
+ * @param status the engine's job status (RUNNING, RESCALING, RESTARTING, FINISHED, STOPPED, FAILED,
+ *     CANCELLED)
  * @param keyGroups the job's number of key groups
- * @param operators      operators in topological order
- * @param edges          data streams between operators
- * @param checkpoints    what the job's snapshots have done; null when the job has no snapshot storage
+ * @param operators operators in topological order
+ * @param edges data streams between operators
+ * @param checkpoints what the job's snapshots have done; null when the job has no snapshot storage
  */
-public record JobView(String name, String runId, String status, int keyGroups,
-                      List<OperatorView> operators, List<EdgeView> edges, CheckpointStatus checkpoints) {
+public record JobView(
+        String name,
+        String runId,
+        String status,
+        int keyGroups,
+        List<OperatorView> operators,
+        List<EdgeView> edges,
+        CheckpointStatus checkpoints) {
 
     /** One operator: stable id, display name, kind (SOURCE, MAP, ...) and current parallelism. */
-    public record OperatorView(String id, String name, String kind, int parallelism) {
-    }
+    public record OperatorView(String id, String name, String kind, int parallelism) {}
 
     /** One edge: upstream and downstream operator ids and the partitioning (FORWARD, HASH, ...). */
-    public record EdgeView(String from, String to, String partitioning) {
-    }
+    public record EdgeView(String from, String to, String partitioning) {}
 
     /** Whether the job runs ({@link Readiness#RUNNING}). */
     public boolean running() {

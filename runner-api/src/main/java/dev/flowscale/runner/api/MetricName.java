@@ -5,89 +5,220 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every metric flowscale exports: its Micrometer name (dotted, as the code registers it), its
- * base unit, its kind and its Prometheus name (what Prometheus, the dashboard and the docs see).
- * The engine's meters, the collectors, the dashboard's tests and docs/metrics.md all take names
- * from here. Labels: {@code job} on all; {@code operator} and {@code instance} on per-instance
- * meters; {@code operator} on per-operator ones.
+ * Every metric flowscale exports: its Micrometer name (dotted, as the code registers it), its base
+ * unit, its kind and its Prometheus name (what Prometheus, the dashboard and the docs see). The
+ * engine's meters, the collectors, the dashboard's tests and docs/metrics.md all take names from
+ * here. Labels: {@code job} on all; {@code operator} and {@code instance} on per-instance meters;
+ * {@code operator} on per-operator ones.
  */
 public enum MetricName {
-    RECORDS_IN(Exporter.RUNNER, Kind.COUNTER, "flowscale.records.in", null,
+    RECORDS_IN(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.records.in",
+            null,
             "Records the instance processed (sources: emitted)"),
-    RECORDS_OUT(Exporter.RUNNER, Kind.COUNTER, "flowscale.records.out", null, "Records the instance emitted"),
-    USEFUL_TIME(Exporter.RUNNER, Kind.COUNTER, "flowscale.useful.time", Unit.SECONDS,
+    RECORDS_OUT(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.records.out",
+            null,
+            "Records the instance emitted"),
+    USEFUL_TIME(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.useful.time",
+            Unit.SECONDS,
             "DS2 useful time: processing, excluding waits"),
-    WAIT_INPUT_TIME(Exporter.RUNNER, Kind.COUNTER, "flowscale.wait.input.time", Unit.SECONDS,
+    WAIT_INPUT_TIME(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.wait.input.time",
+            Unit.SECONDS,
             "Time blocked waiting for input"),
-    BACKPRESSURE_TIME(Exporter.RUNNER, Kind.COUNTER, "flowscale.backpressure.time", Unit.SECONDS,
+    BACKPRESSURE_TIME(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.backpressure.time",
+            Unit.SECONDS,
             "Time blocked on a full output channel"),
-    OBSERVED_TIME(Exporter.RUNNER, Kind.COUNTER, "flowscale.observed.time", Unit.SECONDS,
+    OBSERVED_TIME(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.observed.time",
+            Unit.SECONDS,
             "DS2 observed time: how long the instance ran"),
-    SOURCE_BACKLOG(Exporter.RUNNER, Kind.GAUGE, "flowscale.source.backlog", Unit.RECORDS,
+    SOURCE_BACKLOG(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.source.backlog",
+            Unit.RECORDS,
             "Records due by the source's schedule but not yet emitted"),
-    TRUE_PROCESSING_RATE(Exporter.RUNNER, Kind.GAUGE, "flowscale.true.processing.rate", Unit.RECORDS_PER_SECOND,
+    TRUE_PROCESSING_RATE(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.true.processing.rate",
+            Unit.RECORDS_PER_SECOND,
             "DS2 true processing rate: records in / useful time, over the rate window"),
-    TRUE_OUTPUT_RATE(Exporter.RUNNER, Kind.GAUGE, "flowscale.true.output.rate", Unit.RECORDS_PER_SECOND,
+    TRUE_OUTPUT_RATE(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.true.output.rate",
+            Unit.RECORDS_PER_SECOND,
             "DS2 true output rate: records out / useful time, over the rate window"),
-    OBSERVED_PROCESSING_RATE(Exporter.RUNNER, Kind.GAUGE, "flowscale.observed.processing.rate",
-            Unit.RECORDS_PER_SECOND, "Records in / observed time, over the rate window"),
-    OBSERVED_OUTPUT_RATE(Exporter.RUNNER, Kind.GAUGE, "flowscale.observed.output.rate", Unit.RECORDS_PER_SECOND,
+    OBSERVED_PROCESSING_RATE(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.observed.processing.rate",
+            Unit.RECORDS_PER_SECOND,
+            "Records in / observed time, over the rate window"),
+    OBSERVED_OUTPUT_RATE(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.observed.output.rate",
+            Unit.RECORDS_PER_SECOND,
             "Records out / observed time, over the rate window"),
-    UTILIZATION(Exporter.RUNNER, Kind.GAUGE, "flowscale.utilization", null,
+    UTILIZATION(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.utilization",
+            null,
             "Useful time / observed time over the rate window"),
-    BACKPRESSURE_RATIO(Exporter.RUNNER, Kind.GAUGE, "flowscale.backpressure.ratio", null,
+    BACKPRESSURE_RATIO(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.backpressure.ratio",
+            null,
             "Share of the rate window blocked on output"),
-    OPERATOR_PARALLELISM(Exporter.RUNNER, Kind.GAUGE, "flowscale.operator.parallelism", null,
+    OPERATOR_PARALLELISM(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.operator.parallelism",
+            null,
             "Number of parallel instances of the operator"),
-    CHECKPOINTS_COMPLETED(Exporter.RUNNER, Kind.COUNTER, "flowscale.checkpoints.completed", null,
+    CHECKPOINTS_COMPLETED(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.checkpoints.completed",
+            null,
             "Checkpoints and savepoints completed"),
-    CHECKPOINTS_FAILED(Exporter.RUNNER, Kind.COUNTER, "flowscale.checkpoints.failed", null,
+    CHECKPOINTS_FAILED(
+            Exporter.RUNNER,
+            Kind.COUNTER,
+            "flowscale.checkpoints.failed",
+            null,
             "Checkpoints and savepoints that failed"),
-    CHECKPOINTS_CONSECUTIVE_FAILURES(Exporter.RUNNER, Kind.GAUGE, "flowscale.checkpoints.consecutive.failures", null,
+    CHECKPOINTS_CONSECUTIVE_FAILURES(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.checkpoints.consecutive.failures",
+            null,
             "Periodic checkpoints failed in a row"),
-    CHECKPOINT_LAST_COMPLETED_AGE(Exporter.RUNNER, Kind.GAUGE, "flowscale.checkpoint.last.completed.age",
-            Unit.SECONDS, "Time since the last completed snapshot"),
+    CHECKPOINT_LAST_COMPLETED_AGE(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.checkpoint.last.completed.age",
+            Unit.SECONDS,
+            "Time since the last completed snapshot"),
 
-    CONTROLLER_DECISIONS(Exporter.CONTROLLER, Kind.COUNTER, "flowscale.controller.decisions", null,
+    CONTROLLER_DECISIONS(
+            Exporter.CONTROLLER,
+            Kind.COUNTER,
+            "flowscale.controller.decisions",
+            null,
             "Scaling decisions by outcome and block reason"),
-    CONTROLLER_DECISION_TIMESTAMP(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.decision.timestamp",
-            Unit.SECONDS, "Time of a scaling decision; labels: what changed (change) and why (reasons)"),
-    CONTROLLER_PARALLELISM(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.parallelism", null,
+    CONTROLLER_DECISION_TIMESTAMP(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.decision.timestamp",
+            Unit.SECONDS,
+            "Time of a scaling decision; labels: what changed (change) and why (reasons)"),
+    CONTROLLER_PARALLELISM(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.parallelism",
+            null,
             "Parallelism the operator runs at"),
-    CONTROLLER_RECOMMENDED_PARALLELISM(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.recommended.parallelism",
-            null, "Parallelism DS2 and the sizing guards recommend"),
-    CONTROLLER_NEW_PARALLELISM(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.new.parallelism", null,
+    CONTROLLER_RECOMMENDED_PARALLELISM(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.recommended.parallelism",
+            null,
+            "Parallelism DS2 and the sizing guards recommend"),
+    CONTROLLER_NEW_PARALLELISM(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.new.parallelism",
+            null,
             "Parallelism decided after scale-down delay and dead band"),
-    CONTROLLER_TARGET_INPUT_RATE(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.target.input.rate",
-            Unit.RECORDS_PER_SECOND, "Records per second the operator must process"),
-    CONTROLLER_UTILIZATION(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.utilization", null,
+    CONTROLLER_TARGET_INPUT_RATE(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.target.input.rate",
+            Unit.RECORDS_PER_SECOND,
+            "Records per second the operator must process"),
+    CONTROLLER_UTILIZATION(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.utilization",
+            null,
             "Planned utilization: target rate / (new parallelism x capacity)"),
-    CONTROLLER_TRUE_PROCESSING_RATE(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.true.processing.rate",
-            Unit.RECORDS_PER_SECOND, "DS2 true processing rate, summed over instances"),
-    CONTROLLER_OBSERVED_PROCESSING_RATE(Exporter.CONTROLLER, Kind.GAUGE,
-            "flowscale.controller.observed.processing.rate", Unit.RECORDS_PER_SECOND,
+    CONTROLLER_TRUE_PROCESSING_RATE(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.true.processing.rate",
+            Unit.RECORDS_PER_SECOND,
+            "DS2 true processing rate, summed over instances"),
+    CONTROLLER_OBSERVED_PROCESSING_RATE(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.observed.processing.rate",
+            Unit.RECORDS_PER_SECOND,
             "Records processed per second of the window"),
-    CONTROLLER_SOURCE_BACKLOG(Exporter.CONTROLLER, Kind.GAUGE, "flowscale.controller.source.backlog", Unit.RECORDS,
+    CONTROLLER_SOURCE_BACKLOG(
+            Exporter.CONTROLLER,
+            Kind.GAUGE,
+            "flowscale.controller.source.backlog",
+            Unit.RECORDS,
             "Records the source owes at the end of the window"),
-    CONTROLLER_RESCALE_DOWNTIME(Exporter.CONTROLLER, Kind.TIMER, "flowscale.controller.rescale.downtime",
-            Unit.SECONDS, "Time from the start of a rescale until the job runs again"),
-    CONTROLLER_RESCALES(Exporter.CONTROLLER, Kind.COUNTER, "flowscale.controller.rescales", null,
+    CONTROLLER_RESCALE_DOWNTIME(
+            Exporter.CONTROLLER,
+            Kind.TIMER,
+            "flowscale.controller.rescale.downtime",
+            Unit.SECONDS,
+            "Time from the start of a rescale until the job runs again"),
+    CONTROLLER_RESCALES(
+            Exporter.CONTROLLER,
+            Kind.COUNTER,
+            "flowscale.controller.rescales",
+            null,
             "Rescales by result: succeeded or failed (rolled back)"),
-    CONTROLLER_RESCALE_PATH_DOWNTIME(Exporter.OPERATOR, Kind.TIMER, "flowscale.controller.rescale.path.downtime",
-            Unit.SECONDS, "Downtime of each rescale by the path it took (in-place or pod-replacement)");
+    CONTROLLER_RESCALE_PATH_DOWNTIME(
+            Exporter.OPERATOR,
+            Kind.TIMER,
+            "flowscale.controller.rescale.path.downtime",
+            Unit.SECONDS,
+            "Downtime of each rescale by the path it took (in-place or pod-replacement)");
 
     /** Who serves the metric. */
     public enum Exporter {
         /** The job runner's {@code /metrics} (the engine's meters). */
         RUNNER,
-        /** The controller's endpoint: {@code ./flowscale}'s or the operator's (metrics-collector's ControllerMetrics). */
+        /**
+         * The controller's endpoint: {@code ./flowscale}'s or the operator's (metrics-collector's
+         * ControllerMetrics).
+         */
         CONTROLLER,
         /** The Kubernetes operator's endpoint only. */
         OPERATOR
     }
 
     /** The meter type, which decides the Prometheus suffixes. */
-    public enum Kind { COUNTER, GAUGE, TIMER }
+    public enum Kind {
+        COUNTER,
+        GAUGE,
+        TIMER
+    }
 
     /** Base units as Micrometer spells them and Prometheus appends them. */
     public static final class Unit {
@@ -95,8 +226,7 @@ public enum MetricName {
         public static final String RECORDS = "records";
         public static final String RECORDS_PER_SECOND = "records.per.second";
 
-        private Unit() {
-        }
+        private Unit() {}
     }
 
     private final Exporter exporter;
@@ -137,11 +267,12 @@ public enum MetricName {
 
     /**
      * The name Prometheus stores, e.g. {@code flowscale_useful_time_seconds_total}: dots become
-     * underscores, the base unit is appended, counters end in {@code _total}. A timer's series
-     * add {@code _bucket}, {@code _count}, {@code _sum} and {@code _max} ({@link #series()}).
+     * underscores, the base unit is appended, counters end in {@code _total}. A timer's series add
+     * {@code _bucket}, {@code _count}, {@code _sum} and {@code _max} ({@link #series()}).
      */
     public String prometheus() {
-        String name = micrometer.replace('.', '_') + (unit == null ? "" : "_" + unit.replace('.', '_'));
+        String name =
+                micrometer.replace('.', '_') + (unit == null ? "" : "_" + unit.replace('.', '_'));
         return kind == Kind.COUNTER ? name + "_total" : name;
     }
 
@@ -153,7 +284,10 @@ public enum MetricName {
                 : List.of(name);
     }
 
-    /** The metric whose Prometheus name ({@link #prometheus()}, a timer's base name too) is {@code name}, if any. */
+    /**
+     * The metric whose Prometheus name ({@link #prometheus()}, a timer's base name too) is {@code
+     * name}, if any.
+     */
     public static Optional<MetricName> named(String name) {
         return Arrays.stream(values()).filter(m -> m.prometheus().equals(name)).findFirst();
     }

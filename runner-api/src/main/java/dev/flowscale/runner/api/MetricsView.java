@@ -4,35 +4,51 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The body of {@code GET /api/v1/metrics}: cumulative DS2 counters of every instance at one
- * moment. Readers derive rates from the differences between two of these with the same run id
- * ({@link Rate}).
+ * The body of {@code GET /api/v1/metrics}: cumulative DS2 counters of every instance at one moment.
+ * Readers derive rates from the differences between two of these with the same run id ({@link
+ * Rate}).
  *
- * @param job         job name
- * @param runId       the run the counters belong to; a new run starts its counters at zero
- * @param timeMillis  wall-clock time of the snapshot, milliseconds since the epoch
+ * @param job job name
+ * @param runId the run the counters belong to; a new run starts its counters at zero
+ * @param timeMillis wall-clock time of the snapshot, milliseconds since the epoch
  * @param parallelism instances per operator, in topological order
- * @param instances   counters per instance
+ * @param instances counters per instance
  */
-public record MetricsView(String job, String runId, long timeMillis, Map<String, Integer> parallelism,
-                          List<InstanceCounts> instances) {
+public record MetricsView(
+        String job,
+        String runId,
+        long timeMillis,
+        Map<String, Integer> parallelism,
+        List<InstanceCounts> instances) {
 
     /**
      * Cumulative counters of one operator instance (times in nanoseconds). useful + waitInput +
      * backpressure = observed. For a source, records in and out both count the records it emitted.
      *
-     * @param timeNanos the runner's monotonic clock at the reading (comparable within one runner only)
-     * @param backlog   records a source owes (due by its schedule, or Kafka lag) but has not emitted; 0 elsewhere
-     * @param finished  whether the instance has ended
-     * @param keyGroupFirst   first key group the instance owns (0 when it is not keyed)
+     * @param timeNanos the runner's monotonic clock at the reading (comparable within one runner
+     *     only)
+     * @param backlog records a source owes (due by its schedule, or Kafka lag) but has not emitted;
+     *     0 elsewhere
+     * @param finished whether the instance has ended
+     * @param keyGroupFirst first key group the instance owns (0 when it is not keyed)
      * @param keyGroupRecords records the instance processed in each key group of its range, from
-     *                        {@code keyGroupFirst} on; empty (or absent in the JSON, from an older
-     *                        runner) when the instance is not keyed or the job is not instrumented
+     *     {@code keyGroupFirst} on; empty (or absent in the JSON, from an older runner) when the
+     *     instance is not keyed or the job is not instrumented
      */
-    public record InstanceCounts(String operatorId, int instance, long timeNanos, long observedNanos,
-                                 long recordsIn, long recordsOut, long usefulNanos, long waitInputNanos,
-                                 long backpressureNanos, long backlog, boolean finished, int keyGroupFirst,
-                                 long[] keyGroupRecords) {
+    public record InstanceCounts(
+            String operatorId,
+            int instance,
+            long timeNanos,
+            long observedNanos,
+            long recordsIn,
+            long recordsOut,
+            long usefulNanos,
+            long waitInputNanos,
+            long backpressureNanos,
+            long backlog,
+            boolean finished,
+            int keyGroupFirst,
+            long[] keyGroupRecords) {
 
         /** An absent {@code keyGroupRecords} is read as none counted. */
         public InstanceCounts {

@@ -8,16 +8,19 @@ import org.junit.jupiter.api.Test;
 
 /** The per-key-group counts of {@code GET /api/v1/metrics} are additive: old bodies still parse. */
 class MetricsViewJsonTest {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-    private static final String COUNTERS = "\"operatorId\":\"count\",\"instance\":1,\"timeNanos\":5,"
-            + "\"observedNanos\":4,\"recordsIn\":30,\"recordsOut\":30,\"usefulNanos\":2,\"waitInputNanos\":1,"
-            + "\"backpressureNanos\":1,\"backlog\":0,\"finished\":false";
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final String COUNTERS =
+            "\"operatorId\":\"count\",\"instance\":1,\"timeNanos\":5,"
+                    + "\"observedNanos\":4,\"recordsIn\":30,\"recordsOut\":30,\"usefulNanos\":2,\"waitInputNanos\":1,"
+                    + "\"backpressureNanos\":1,\"backlog\":0,\"finished\":false";
 
     @Test
     void anInstancesKeyGroupCountsRoundTripThroughJson() throws Exception {
-        MetricsView.InstanceCounts counts = JSON.readValue("{" + COUNTERS
-                + ",\"keyGroupFirst\":64,\"keyGroupRecords\":[10,0,20]}", MetricsView.InstanceCounts.class);
+        MetricsView.InstanceCounts counts =
+                JSON.readValue(
+                        "{" + COUNTERS + ",\"keyGroupFirst\":64,\"keyGroupRecords\":[10,0,20]}",
+                        MetricsView.InstanceCounts.class);
 
         assertThat(counts.keyGroupFirst()).isEqualTo(64);
         assertThat(counts.keyGroupRecords()).containsExactly(10, 0, 20);
@@ -27,7 +30,8 @@ class MetricsViewJsonTest {
 
     @Test
     void aBodyFromARunnerThatCountsNoKeyGroupsReadsAsNoneCounted() throws Exception {
-        MetricsView.InstanceCounts counts = JSON.readValue("{" + COUNTERS + "}", MetricsView.InstanceCounts.class);
+        MetricsView.InstanceCounts counts =
+                JSON.readValue("{" + COUNTERS + "}", MetricsView.InstanceCounts.class);
 
         assertThat(counts.keyGroupFirst()).isZero();
         assertThat(counts.keyGroupRecords()).isEmpty();

@@ -6,9 +6,9 @@ import java.time.Duration;
 /**
  * Settings of the autoscaler loop.
  *
- * @param mode           apply decisions ({@link Mode#AUTO}) or only publish them
+ * @param mode apply decisions ({@link Mode#AUTO}) or only publish them
  * @param policyInterval time between two decisions
- * @param historySize    decisions and rescales kept; must cover the scale-down delay
+ * @param historySize decisions and rescales kept; must cover the scale-down delay
  */
 public record AutoscalerConfig(Mode mode, Duration policyInterval, int historySize) {
 

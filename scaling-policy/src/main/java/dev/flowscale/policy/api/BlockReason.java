@@ -16,7 +16,8 @@ public enum BlockReason {
     SCALE_DOWN_DELAYED,
     /**
      * The running configuration fell short in this window, which may straddle a load change; the
-     * rescale waits for the next window to confirm it and to size it on rates measured at the new load.
+     * rescale waits for the next window to confirm it and to size it on rates measured at the new
+     * load.
      */
     NEED_UNCONFIRMED,
     /** The job has used its rescale budget (maximum rescales per hour). */

@@ -6,8 +6,7 @@ import java.time.Duration;
 /** Argument checks shared by the value types; every failure names the field and the fix. */
 public final class Checks {
 
-    private Checks() {
-    }
+    private Checks() {}
 
     public static <T> T notNull(T value, String what) {
         if (value == null) {

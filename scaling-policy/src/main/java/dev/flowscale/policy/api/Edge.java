@@ -1,6 +1,9 @@
 package dev.flowscale.policy.api;
 
-/** A data stream from one operator to another; every record emitted by {@code from} reaches {@code to}. */
+/**
+ * A data stream from one operator to another; every record emitted by {@code from} reaches {@code
+ * to}.
+ */
 public record Edge(String from, String to) {
 
     public Edge {

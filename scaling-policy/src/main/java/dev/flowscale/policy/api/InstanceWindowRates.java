@@ -7,8 +7,12 @@ import dev.flowscale.policy.PolicyException;
  * instance's useful time, observed rates by the window length. Values are checked by the policy,
  * not here, so that a bad measurement yields an explained decision instead of an exception.
  */
-public record InstanceWindowRates(int index, double trueProcessingRate, double trueOutputRate,
-        double observedProcessingRate, double observedOutputRate) {
+public record InstanceWindowRates(
+        int index,
+        double trueProcessingRate,
+        double trueOutputRate,
+        double observedProcessingRate,
+        double observedOutputRate) {
 
     public InstanceWindowRates {
         if (index < 0) {

@@ -13,8 +13,8 @@ import java.util.Objects;
 
 /**
  * An immutable job graph: operators with their current and max parallelism, joined by edges.
- * Sources are the operators without inputs. The graph must be acyclic; operators are visited
- * in a deterministic topological order (ties broken by declaration order).
+ * Sources are the operators without inputs. The graph must be acyclic; operators are visited in a
+ * deterministic topological order (ties broken by declaration order).
  */
 public final class JobTopology {
 
@@ -34,7 +34,8 @@ public final class JobTopology {
 
     public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
         this.jobName = Checks.notBlank(jobName, "job name");
-        this.operators = index(jobName, Checks.notNull(operators, "job '" + jobName + "' operators"));
+        this.operators =
+                index(jobName, Checks.notNull(operators, "job '" + jobName + "' operators"));
         this.edges = List.copyOf(Checks.notNull(edges, "job '" + jobName + "' edges"));
         checkEdges();
         this.inputs = adjacency(true);
@@ -52,12 +53,16 @@ public final class JobTopology {
         }
         int[][] result = new int[topologicalOrder.size()][];
         for (int i = 0; i < result.length; i++) {
-            result[i] = inputs.get(topologicalOrder.get(i)).stream().mapToInt(position::get).toArray();
+            result[i] =
+                    inputs.get(topologicalOrder.get(i)).stream().mapToInt(position::get).toArray();
         }
         return result;
     }
 
-    /** Per operator, the other end of each edge arriving at it ({@code in}) or leaving it, in edge order. */
+    /**
+     * Per operator, the other end of each edge arriving at it ({@code in}) or leaving it, in edge
+     * order.
+     */
     private Map<String, List<String>> adjacency(boolean in) {
         Map<String, List<String>> lists = new HashMap<>();
         operators.keySet().forEach(id -> lists.put(id, new ArrayList<>()));
@@ -70,13 +75,18 @@ public final class JobTopology {
 
     private static Map<String, OperatorSpec> index(String job, List<OperatorSpec> list) {
         if (list.isEmpty()) {
-            throw new PolicyException("job '" + job + "' has no operators; add at least one source");
+            throw new PolicyException(
+                    "job '" + job + "' has no operators; add at least one source");
         }
         Map<String, OperatorSpec> byId = new LinkedHashMap<>();
         for (OperatorSpec op : list) {
             if (byId.put(op.id(), op) != null) {
-                throw new PolicyException("job '" + job + "' declares operator '" + op.id()
-                        + "' twice; give every operator a unique id");
+                throw new PolicyException(
+                        "job '"
+                                + job
+                                + "' declares operator '"
+                                + op.id()
+                                + "' twice; give every operator a unique id");
             }
         }
         return Collections.unmodifiableMap(byId);
@@ -86,8 +96,16 @@ public final class JobTopology {
         for (Edge e : edges) {
             for (String end : List.of(e.from(), e.to())) {
                 if (!operators.containsKey(end)) {
-                    throw new PolicyException("job '" + jobName + "' edge " + e.from() + " -> " + e.to()
-                            + " names unknown operator '" + end + "'; declare it or fix the edge");
+                    throw new PolicyException(
+                            "job '"
+                                    + jobName
+                                    + "' edge "
+                                    + e.from()
+                                    + " -> "
+                                    + e.to()
+                                    + " names unknown operator '"
+                                    + end
+                                    + "'; declare it or fix the edge");
                 }
             }
         }
@@ -97,7 +115,10 @@ public final class JobTopology {
         Map<String, Integer> inDegree = new LinkedHashMap<>();
         operators.keySet().forEach(id -> inDegree.put(id, inputsOf(id).size()));
         Deque<String> ready = new ArrayDeque<>();
-        inDegree.forEach((id, d) -> { if (d == 0) ready.add(id); });
+        inDegree.forEach(
+                (id, d) -> {
+                    if (d == 0) ready.add(id);
+                });
         List<String> order = new ArrayList<>();
         while (!ready.isEmpty()) {
             String id = ready.poll();
@@ -109,7 +130,8 @@ public final class JobTopology {
             }
         }
         if (order.size() != operators.size()) {
-            throw new PolicyException("job '" + jobName + "' has a cycle; streaming graphs must be acyclic");
+            throw new PolicyException(
+                    "job '" + jobName + "' has a cycle; streaming graphs must be acyclic");
         }
         return List.copyOf(order);
     }
@@ -164,10 +186,10 @@ public final class JobTopology {
     }
 
     /**
-     * The sum of {@code values} over the inputs of the operator at {@code position} of
-     * {@link #topologicalOrder()}, one term per edge in edge order; {@code values} is indexed by
-     * topological position. Summing in edge order keeps the result equal to a sum over
-     * {@link #inputsOf(String)}.
+     * The sum of {@code values} over the inputs of the operator at {@code position} of {@link
+     * #topologicalOrder()}, one term per edge in edge order; {@code values} is indexed by
+     * topological position. Summing in edge order keeps the result equal to a sum over {@link
+     * #inputsOf(String)}.
      */
     public double sumOverInputs(int position, double[] values) {
         double sum = 0;
@@ -203,8 +225,10 @@ public final class JobTopology {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JobTopology t && jobName.equals(t.jobName)
-                && operators.equals(t.operators) && edges.equals(t.edges);
+        return o instanceof JobTopology t
+                && jobName.equals(t.jobName)
+                && operators.equals(t.operators)
+                && edges.equals(t.edges);
     }
 
     @Override

@@ -17,24 +17,40 @@ public record MetricsWindow(Instant start, Instant end, Map<String, OperatorMetr
         Checks.notNull(start, "metrics window start");
         Checks.notNull(end, "metrics window end");
         if (!end.isAfter(start)) {
-            throw new PolicyException("metrics window end " + end + " is not after its start " + start
-                    + "; a window must have a positive length");
+            throw new PolicyException(
+                    "metrics window end "
+                            + end
+                            + " is not after its start "
+                            + start
+                            + "; a window must have a positive length");
         }
-        // A HashMap, not Map.copyOf: the immutable map probes linearly, and ids that differ in their
-        // last characters ("op1", "op2", ...) hash to neighbouring slots, which made every lookup in
+        // A HashMap, not Map.copyOf: the immutable map probes linearly, and ids that differ in
+        // their
+        // last characters ("op1", "op2", ...) hash to neighbouring slots, which made every lookup
+        // in
         // a 1,000-operator window scan long runs of them.
-        operators = Collections.unmodifiableMap(new HashMap<>(
-                Checks.notNull(operators, "metrics window operators")));
-        operators.forEach((id, m) -> {
-            if (id == null || m == null) {
-                throw new PolicyException("metrics window maps operator id " + id + " to metrics " + m
-                        + "; give every entry an id and the metrics measured for it");
-            }
-            if (!id.equals(m.operatorId())) {
-                throw new PolicyException("metrics window maps key '" + id + "' to metrics of operator '"
-                        + m.operatorId() + "'; key each entry by its operator id");
-            }
-        });
+        operators =
+                Collections.unmodifiableMap(
+                        new HashMap<>(Checks.notNull(operators, "metrics window operators")));
+        operators.forEach(
+                (id, m) -> {
+                    if (id == null || m == null) {
+                        throw new PolicyException(
+                                "metrics window maps operator id "
+                                        + id
+                                        + " to metrics "
+                                        + m
+                                        + "; give every entry an id and the metrics measured for it");
+                    }
+                    if (!id.equals(m.operatorId())) {
+                        throw new PolicyException(
+                                "metrics window maps key '"
+                                        + id
+                                        + "' to metrics of operator '"
+                                        + m.operatorId()
+                                        + "'; key each entry by its operator id");
+                    }
+                });
     }
 
     public static MetricsWindow of(Instant start, Instant end, List<OperatorMetrics> metrics) {

@@ -4,62 +4,127 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One operator's rates over a metrics window, aggregated over its instances (records per
- * second). {@code trueProcessingRate} is Σ over instances of recordsIn / usefulTime and
- * {@code trueOutputRate} Σ recordsOut / usefulTime; observed rates divide by the window length.
- * For a source, "processing" means reading records it owes and {@code source} holds its offered
- * rate and backlog. Per-instance values are optional (empty list), and so are per-key-group rates
- * ({@code keyGroupRates}: records per second of the operator's input in each key group over the
- * window, indexed by key group; empty where the engine does not count them), which show a hot key
- * group at any parallelism, even 1.
+ * One operator's rates over a metrics window, aggregated over its instances (records per second).
+ * {@code trueProcessingRate} is Σ over instances of recordsIn / usefulTime and {@code
+ * trueOutputRate} Σ recordsOut / usefulTime; observed rates divide by the window length. For a
+ * source, "processing" means reading records it owes and {@code source} holds its offered rate and
+ * backlog. Per-instance values are optional (empty list), and so are per-key-group rates ({@code
+ * keyGroupRates}: records per second of the operator's input in each key group over the window,
+ * indexed by key group; empty where the engine does not count them), which show a hot key group at
+ * any parallelism, even 1.
  *
- * <p>The constructor checks only structure (id, parallelism, non-null parts): measured values
- * that are NaN, negative or inconsistent are reported by the policy as a blocked decision
- * explaining the problem.
+ * <p>The constructor checks only structure (id, parallelism, non-null parts): measured values that
+ * are NaN, negative or inconsistent are reported by the policy as a blocked decision explaining the
+ * problem.
  */
-public record OperatorMetrics(String operatorId, int parallelism, double trueProcessingRate,
-        double trueOutputRate, double observedProcessingRate, double observedOutputRate,
-        List<InstanceWindowRates> instances, Optional<SourceMetrics> source, List<Double> keyGroupRates) {
+public record OperatorMetrics(
+        String operatorId,
+        int parallelism,
+        double trueProcessingRate,
+        double trueOutputRate,
+        double observedProcessingRate,
+        double observedOutputRate,
+        List<InstanceWindowRates> instances,
+        Optional<SourceMetrics> source,
+        List<Double> keyGroupRates) {
 
     public OperatorMetrics {
         Checks.notBlank(operatorId, "metrics operator id");
         Checks.positive(parallelism, "metrics of operator '" + operatorId + "' parallelism");
-        instances = List.copyOf(Checks.notNull(instances, "metrics of operator '" + operatorId + "' instances"));
-        Checks.notNull(source, "metrics of operator '" + operatorId + "' source (use Optional.empty())");
-        keyGroupRates = List.copyOf(Checks.notNull(keyGroupRates, "metrics of operator '" + operatorId
-                + "' keyGroupRates (use List.of() when key groups are not counted)"));
+        instances =
+                List.copyOf(
+                        Checks.notNull(
+                                instances, "metrics of operator '" + operatorId + "' instances"));
+        Checks.notNull(
+                source, "metrics of operator '" + operatorId + "' source (use Optional.empty())");
+        keyGroupRates =
+                List.copyOf(
+                        Checks.notNull(
+                                keyGroupRates,
+                                "metrics of operator '"
+                                        + operatorId
+                                        + "' keyGroupRates (use List.of() when key groups are not counted)"));
     }
 
     /** Metrics without per-key-group rates. */
-    public OperatorMetrics(String operatorId, int parallelism, double trueProcessingRate, double trueOutputRate,
-            double observedProcessingRate, double observedOutputRate, List<InstanceWindowRates> instances,
+    public OperatorMetrics(
+            String operatorId,
+            int parallelism,
+            double trueProcessingRate,
+            double trueOutputRate,
+            double observedProcessingRate,
+            double observedOutputRate,
+            List<InstanceWindowRates> instances,
             Optional<SourceMetrics> source) {
-        this(operatorId, parallelism, trueProcessingRate, trueOutputRate, observedProcessingRate,
-                observedOutputRate, instances, source, List.of());
+        this(
+                operatorId,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                instances,
+                source,
+                List.of());
     }
 
     /** Aggregated metrics of a non-source operator without per-instance values. */
-    public static OperatorMetrics of(String id, int parallelism, double trueProcessingRate,
-            double trueOutputRate, double observedProcessingRate, double observedOutputRate) {
-        return new OperatorMetrics(id, parallelism, trueProcessingRate, trueOutputRate,
-                observedProcessingRate, observedOutputRate, List.of(), Optional.empty());
+    public static OperatorMetrics of(
+            String id,
+            int parallelism,
+            double trueProcessingRate,
+            double trueOutputRate,
+            double observedProcessingRate,
+            double observedOutputRate) {
+        return new OperatorMetrics(
+                id,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                List.of(),
+                Optional.empty());
     }
 
     public OperatorMetrics withSource(double offeredRate, double backlogRecords) {
-        return new OperatorMetrics(operatorId, parallelism, trueProcessingRate, trueOutputRate,
-                observedProcessingRate, observedOutputRate, instances,
-                Optional.of(new SourceMetrics(offeredRate, backlogRecords)), keyGroupRates);
+        return new OperatorMetrics(
+                operatorId,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                instances,
+                Optional.of(new SourceMetrics(offeredRate, backlogRecords)),
+                keyGroupRates);
     }
 
     public OperatorMetrics withInstances(List<InstanceWindowRates> perInstance) {
-        return new OperatorMetrics(operatorId, parallelism, trueProcessingRate, trueOutputRate,
-                observedProcessingRate, observedOutputRate, perInstance, source, keyGroupRates);
+        return new OperatorMetrics(
+                operatorId,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                perInstance,
+                source,
+                keyGroupRates);
     }
 
     /** The same metrics with the input rate of each key group (index = key group). */
     public OperatorMetrics withKeyGroupRates(List<Double> perKeyGroup) {
-        return new OperatorMetrics(operatorId, parallelism, trueProcessingRate, trueOutputRate,
-                observedProcessingRate, observedOutputRate, instances, source, perKeyGroup);
+        return new OperatorMetrics(
+                operatorId,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                instances,
+                source,
+                perKeyGroup);
     }
 
     /** True processing rate of one instance on average: the capacity DS2 assumes per instance. */

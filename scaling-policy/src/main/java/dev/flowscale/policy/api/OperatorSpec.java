@@ -3,9 +3,9 @@ package dev.flowscale.policy.api;
 import dev.flowscale.policy.PolicyException;
 
 /**
- * One operator of a job: its id, current parallelism and its number of key groups (parallelism
- * can never exceed it; the autoscaler's max parallelism is a separate bound, see
- * {@link ParallelismBounds}).
+ * One operator of a job: its id, current parallelism and its number of key groups (parallelism can
+ * never exceed it; the autoscaler's max parallelism is a separate bound, see {@link
+ * ParallelismBounds}).
  */
 public record OperatorSpec(String id, int parallelism, int keyGroups) {
 
@@ -17,9 +17,14 @@ public record OperatorSpec(String id, int parallelism, int keyGroups) {
         Checks.positive(parallelism, "operator '" + id + "' parallelism");
         Checks.positive(keyGroups, "operator '" + id + "' keyGroups");
         if (parallelism > keyGroups) {
-            throw new PolicyException("operator '" + id + "' parallelism " + parallelism
-                    + " is more than its " + keyGroups
-                    + " key groups; lower the parallelism or raise keyGroups");
+            throw new PolicyException(
+                    "operator '"
+                            + id
+                            + "' parallelism "
+                            + parallelism
+                            + " is more than its "
+                            + keyGroups
+                            + " key groups; lower the parallelism or raise keyGroups");
         }
     }
 

@@ -11,8 +11,12 @@ public record ParallelismBounds(int min, int max) {
         Checks.positive(min, "min parallelism");
         Checks.positive(max, "max parallelism");
         if (min > max) {
-            throw new PolicyException("min parallelism " + min + " exceeds max parallelism " + max
-                    + "; make min <= max");
+            throw new PolicyException(
+                    "min parallelism "
+                            + min
+                            + " exceeds max parallelism "
+                            + max
+                            + "; make min <= max");
         }
     }
 }

@@ -9,14 +9,14 @@ import java.util.RandomAccess;
 import java.util.function.Supplier;
 
 /**
- * An operator decision's reasons, each either a text or a structured reason formatted only when
- * it is read. A decision on a thousand operators builds a thousand sizing explanations that a
- * loop mostly never reads; formatting them eagerly cost more than the decision itself. A reason
- * is formatted at most once and then kept; reading gives the same text an eager list would.
+ * An operator decision's reasons, each either a text or a structured reason formatted only when it
+ * is read. A decision on a thousand operators builds a thousand sizing explanations that a loop
+ * mostly never reads; formatting them eagerly cost more than the decision itself. A reason is
+ * formatted at most once and then kept; reading gives the same text an eager list would.
  *
- * <p>Build one with {@link #add(String)} and {@link #addLater(Supplier)}, then hand it to
- * {@link OperatorDecision}, which keeps an unmodifiable copy ({@link #copyOf(List)}): the copy
- * shares the parts and never formats.
+ * <p>Build one with {@link #add(String)} and {@link #addLater(Supplier)}, then hand it to {@link
+ * OperatorDecision}, which keeps an unmodifiable copy ({@link #copyOf(List)}): the copy shares the
+ * parts and never formats.
  */
 public final class Reasons extends AbstractList<String> implements RandomAccess {
 
@@ -64,7 +64,10 @@ public final class Reasons extends AbstractList<String> implements RandomAccess 
         return true;
     }
 
-    /** Adds a reason formatted when it is first read; {@code text} must give the same text every time. */
+    /**
+     * Adds a reason formatted when it is first read; {@code text} must give the same text every
+     * time.
+     */
     public void addLater(Supplier<String> text) {
         append(Objects.requireNonNull(text, "a reason's text supplier is null"));
     }
@@ -88,7 +91,9 @@ public final class Reasons extends AbstractList<String> implements RandomAccess 
             return text;
         }
         @SuppressWarnings("unchecked")
-        String text = Objects.requireNonNull(((Supplier<String>) part).get(), "a reason formatted to null");
+        String text =
+                Objects.requireNonNull(
+                        ((Supplier<String>) part).get(), "a reason formatted to null");
         parts[index] = text; // racing readers format the same text; a String is safe to publish
         return text;
     }

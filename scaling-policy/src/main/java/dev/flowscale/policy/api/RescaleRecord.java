@@ -7,14 +7,19 @@ import java.util.Optional;
 
 /**
  * One rescale: when it started, when it finished (empty while in progress), its target, and the
- * path that carried it out (e.g. {@value #IN_PLACE} inside the running process, or
- * {@value #RESTART} by restarting the job's process or pod), so that downtime is learned per path.
+ * path that carried it out (e.g. {@value #IN_PLACE} inside the running process, or {@value
+ * #RESTART} by restarting the job's process or pod), so that downtime is learned per path.
  */
-public record RescaleRecord(Instant started, Optional<Instant> finished, Map<String, Integer> target,
-        boolean failed, String path) {
+public record RescaleRecord(
+        Instant started,
+        Optional<Instant> finished,
+        Map<String, Integer> target,
+        boolean failed,
+        String path) {
 
     /** A rescale inside the running process (the engine's in-process rescale). */
     public static final String IN_PLACE = "in-place";
+
     /** A rescale that restarts the job's process or pod from a savepoint. */
     public static final String RESTART = "restart";
 

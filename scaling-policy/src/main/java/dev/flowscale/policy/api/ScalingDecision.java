@@ -10,11 +10,16 @@ import java.util.Optional;
 
 /**
  * A self-explaining decision: what to do ({@link Outcome}), why it is blocked if it is, and per
- * operator (topological order) the new parallelism and the reasons behind it. Build with the
- * static factories.
+ * operator (topological order) the new parallelism and the reasons behind it. Build with the static
+ * factories.
  */
-public record ScalingDecision(Instant time, String jobName, Outcome outcome,
-        Optional<BlockReason> blockReason, List<String> reasons, Map<String, OperatorDecision> operators) {
+public record ScalingDecision(
+        Instant time,
+        String jobName,
+        Outcome outcome,
+        Optional<BlockReason> blockReason,
+        List<String> reasons,
+        Map<String, OperatorDecision> operators) {
 
     public ScalingDecision {
         Checks.notNull(time, "decision time");
@@ -22,31 +27,52 @@ public record ScalingDecision(Instant time, String jobName, Outcome outcome,
         Checks.notNull(outcome, "decision outcome");
         Checks.notNull(blockReason, "decision block reason (use Optional.empty())");
         if ((outcome == Outcome.BLOCKED) != blockReason.isPresent()) {
-            throw new PolicyException("decision of job '" + jobName
-                    + "' has outcome " + outcome + " with block reason " + blockReason
-                    + "; only BLOCKED decisions carry a block reason");
+            throw new PolicyException(
+                    "decision of job '"
+                            + jobName
+                            + "' has outcome "
+                            + outcome
+                            + " with block reason "
+                            + blockReason
+                            + "; only BLOCKED decisions carry a block reason");
         }
         reasons = List.copyOf(reasons);
         operators = Collections.unmodifiableMap(new LinkedHashMap<>(operators));
     }
 
     /** A decision whose outcome follows from the operator decisions (SCALE or NO_CHANGE). */
-    public static ScalingDecision of(Instant time, String job, List<String> reasons, List<OperatorDecision> ops) {
-        Outcome outcome = ops.stream().anyMatch(OperatorDecision::changes) ? Outcome.SCALE : Outcome.NO_CHANGE;
+    public static ScalingDecision of(
+            Instant time, String job, List<String> reasons, List<OperatorDecision> ops) {
+        Outcome outcome =
+                ops.stream().anyMatch(OperatorDecision::changes)
+                        ? Outcome.SCALE
+                        : Outcome.NO_CHANGE;
         return new ScalingDecision(time, job, outcome, Optional.empty(), reasons, byId(ops));
     }
 
-    public static ScalingDecision withinDeadBand(Instant time, String job, List<String> reasons,
-            List<OperatorDecision> ops) {
-        return new ScalingDecision(time, job, Outcome.NO_CHANGE_WITHIN_DEAD_BAND, Optional.empty(), reasons, byId(ops));
+    public static ScalingDecision withinDeadBand(
+            Instant time, String job, List<String> reasons, List<OperatorDecision> ops) {
+        return new ScalingDecision(
+                time,
+                job,
+                Outcome.NO_CHANGE_WITHIN_DEAD_BAND,
+                Optional.empty(),
+                reasons,
+                byId(ops));
     }
 
-    public static ScalingDecision blocked(Instant time, String job, BlockReason why, List<String> reasons,
+    public static ScalingDecision blocked(
+            Instant time,
+            String job,
+            BlockReason why,
+            List<String> reasons,
             List<OperatorDecision> ops) {
-        return new ScalingDecision(time, job, Outcome.BLOCKED, Optional.of(why), reasons, byId(ops));
+        return new ScalingDecision(
+                time, job, Outcome.BLOCKED, Optional.of(why), reasons, byId(ops));
     }
 
-    public static ScalingDecision blocked(Instant time, String job, BlockReason why, String reason) {
+    public static ScalingDecision blocked(
+            Instant time, String job, BlockReason why, String reason) {
         return blocked(time, job, why, List.of(reason), List.of());
     }
 
@@ -76,9 +102,18 @@ public record ScalingDecision(Instant time, String jobName, Outcome outcome,
         StringBuilder sb = new StringBuilder(time + " " + jobName + ": " + outcome);
         blockReason.ifPresent(r -> sb.append(" (").append(r).append(')'));
         reasons.forEach(r -> sb.append("\n  ").append(r));
-        operators.values().forEach(op -> sb.append("\n  ").append(op.operatorId()).append(": ")
-                .append(op.currentParallelism()).append(" -> ").append(op.newParallelism())
-                .append(" ").append(op.reasons()));
+        operators
+                .values()
+                .forEach(
+                        op ->
+                                sb.append("\n  ")
+                                        .append(op.operatorId())
+                                        .append(": ")
+                                        .append(op.currentParallelism())
+                                        .append(" -> ")
+                                        .append(op.newParallelism())
+                                        .append(" ")
+                                        .append(op.reasons()));
         return sb.toString();
     }
 }

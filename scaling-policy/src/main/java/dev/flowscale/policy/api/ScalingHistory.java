@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the policy may remember: earlier decisions (oldest first) and rescales (oldest first), and
- * a compact log of the sources' offered rates over the last days ({@link SourceRateLog}, empty when
+ * What the policy may remember: earlier decisions (oldest first) and rescales (oldest first), and a
+ * compact log of the sources' offered rates over the last days ({@link SourceRateLog}, empty when
  * none was kept). The autoscaler keeps all three bounded.
  */
-public record ScalingHistory(List<ScalingDecision> decisions, List<RescaleRecord> rescales,
-        SourceRateLog sourceRates) {
+public record ScalingHistory(
+        List<ScalingDecision> decisions, List<RescaleRecord> rescales, SourceRateLog sourceRates) {
 
     public ScalingHistory {
         decisions = List.copyOf(decisions);
@@ -28,7 +28,9 @@ public record ScalingHistory(List<ScalingDecision> decisions, List<RescaleRecord
     }
 
     public Optional<RescaleRecord> lastRescale() {
-        return rescales.isEmpty() ? Optional.empty() : Optional.of(rescales.get(rescales.size() - 1));
+        return rescales.isEmpty()
+                ? Optional.empty()
+                : Optional.of(rescales.get(rescales.size() - 1));
     }
 
     public boolean rescaleInProgress() {

@@ -12,8 +12,8 @@ public interface ScalingRealizer {
     CompletionStage<Void> realize(ScalingDecision decision);
 
     /**
-     * The path this realizer takes for the decision ({@link RescaleRecord#IN_PLACE} or
-     * {@link RescaleRecord#RESTART}), recorded with the rescale so its downtime is learned per path.
+     * The path this realizer takes for the decision ({@link RescaleRecord#IN_PLACE} or {@link
+     * RescaleRecord#RESTART}), recorded with the rescale so its downtime is learned per path.
      */
     default String pathOf(ScalingDecision decision) {
         return RescaleRecord.RESTART;

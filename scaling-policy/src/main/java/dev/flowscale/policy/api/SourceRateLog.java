@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.function.ObjDoubleConsumer;
 
 /**
- * A compact long memory of every source's offered rate: the mean of each bucket (one minute in
- * the loop) over the last days, as one array of doubles per source, far longer than the decisions
- * a loop keeps. Predictive mode fits a daily pattern to it, which needs three days of samples.
+ * A compact long memory of every source's offered rate: the mean of each bucket (one minute in the
+ * loop) over the last days, as one array of doubles per source, far longer than the decisions a
+ * loop keeps. Predictive mode fits a daily pattern to it, which needs three days of samples.
  * Immutable; a bucket without samples is NaN and skipped when read.
  */
 public final class SourceRateLog {
@@ -23,8 +23,7 @@ public final class SourceRateLog {
      * @param first the start of the oldest bucket
      * @param means mean rate per bucket, oldest first (NaN: no sample in it); never modified
      */
-    public record Series(Instant first, double[] means) {
-    }
+    public record Series(Instant first, double[] means) {}
 
     private final Duration bucket;
     private final Map<String, Series> sources;
@@ -32,8 +31,10 @@ public final class SourceRateLog {
     public SourceRateLog(Duration bucket, Map<String, Series> sources) {
         this.bucket = Checks.notNull(bucket, "source rate log bucket");
         if (bucket.isZero() || bucket.isNegative()) {
-            throw new PolicyException("source rate log bucket is " + bucket
-                    + "; use a positive duration such as 1 minute");
+            throw new PolicyException(
+                    "source rate log bucket is "
+                            + bucket
+                            + "; use a positive duration such as 1 minute");
         }
         this.sources = Map.copyOf(Checks.notNull(sources, "source rate log series"));
     }
@@ -42,7 +43,10 @@ public final class SourceRateLog {
         return bucket;
     }
 
-    /** Calls {@code sink} with the start and mean of each of the source's buckets that ends by {@code end}, oldest first. */
+    /**
+     * Calls {@code sink} with the start and mean of each of the source's buckets that ends by
+     * {@code end}, oldest first.
+     */
     public void forEachBefore(String sourceId, Instant end, ObjDoubleConsumer<Instant> sink) {
         Series s = sources.get(sourceId);
         if (s == null) {

@@ -22,37 +22,49 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Times one {@code Ds2Policy.decide} on random DAGs of each given size: warm-up, then N timed
- * runs; prints per size a Markdown row with the thread CPU time's median, p90 and p99, the wall
- * median, decisions per CPU second and CPU time per operator (flat when a decision is linear in
- * the graph's size). Run with
- * {@code mvn -q -pl scaling-policy compile exec:java -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark
- * -Dexec.args="10,100,1000 2000"} (operator counts, timed runs).
+ * Times one {@code Ds2Policy.decide} on random DAGs of each given size: warm-up, then N timed runs;
+ * prints per size a Markdown row with the thread CPU time's median, p90 and p99, the wall median,
+ * decisions per CPU second and CPU time per operator (flat when a decision is linear in the graph's
+ * size). Run with {@code mvn -q -pl scaling-policy compile exec:java
+ * -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark -Dexec.args="10,100,1000 2000"}
+ * (operator counts, timed runs).
  */
 public final class DecisionBenchmark {
 
     private static final Instant END = Instant.parse("2026-01-01T00:00:10Z");
 
-    private DecisionBenchmark() {
-    }
+    private DecisionBenchmark() {}
 
     public static void main(String[] args) {
         String sizes = args.length > 0 ? args[0] : "10,100,1000";
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
-        PolicyConfig config = PolicyConfig.builder().catchUpDuration(Duration.ofMinutes(5))
-                .skewCorrection(true).build();
+        PolicyConfig config =
+                PolicyConfig.builder()
+                        .catchUpDuration(Duration.ofMinutes(5))
+                        .skewCorrection(true)
+                        .build();
         Ds2Policy policy = new Ds2Policy(config, Clock.fixed(END, ZoneOffset.UTC));
-        System.out.println("| operators | edges | runs | CPU median | CPU p90 | CPU p99 | wall median"
-                + " | decisions/s (CPU) | CPU per operator |");
+        System.out.println(
+                "| operators | edges | runs | CPU median | CPU p90 | CPU p99 | wall median"
+                        + " | decisions/s (CPU) | CPU per operator |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String size : sizes.split(",")) {
             int operators = Integer.parseInt(size.trim());
             RandomDag dag = RandomDag.of(operators, new Random(42));
             long[][] nanos = time(policy, dag, Math.max(200, runs / 2), runs);
             double cpu = percentile(nanos[1], 0.5);
-            System.out.printf(Locale.ROOT, "| %,d | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
-                    + " | %,.0f | %.2f µs |%n", operators, dag.topology().edges().size(), runs, cpu,
-                    percentile(nanos[1], 0.9), percentile(nanos[1], 0.99), percentile(nanos[0], 0.5), 1000 / cpu,
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %,d | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
+                            + " | %,.0f | %.2f µs |%n",
+                    operators,
+                    dag.topology().edges().size(),
+                    runs,
+                    cpu,
+                    percentile(nanos[1], 0.9),
+                    percentile(nanos[1], 0.99),
+                    percentile(nanos[0], 0.5),
+                    1000 / cpu,
                     1000 * cpu / operators);
         }
     }
@@ -71,7 +83,10 @@ public final class DecisionBenchmark {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         int sink = 0;
         for (int i = 0; i < warmUp; i++) {
-            sink += policy.decide(dag.topology(), dag.window(), ScalingHistory.empty()).operators().size();
+            sink +=
+                    policy.decide(dag.topology(), dag.window(), ScalingHistory.empty())
+                            .operators()
+                            .size();
         }
         long[] wall = new long[runs];
         long[] cpu = new long[runs];
@@ -103,15 +118,25 @@ public final class DecisionBenchmark {
                 int p = 1 + random.nextInt(8);
                 specs.add(OperatorSpec.of("op" + i, p));
                 double capacity = 1_000 + random.nextInt(100_000);
-                OperatorMetrics m = OperatorMetrics.of("op" + i, p, capacity * p, capacity * p * 0.9,
-                        capacity * p / 2, capacity * p * 0.45);
+                OperatorMetrics m =
+                        OperatorMetrics.of(
+                                "op" + i,
+                                p,
+                                capacity * p,
+                                capacity * p * 0.9,
+                                capacity * p / 2,
+                                capacity * p * 0.45);
                 metrics.add(i < sources ? m.withSource(1_000, 500) : m);
                 if (i >= sources) {
                     String to = "op" + i;
-                    random.ints(1 + random.nextInt(3), 0, i).distinct().forEach(j -> edges.add(new Edge("op" + j, to)));
+                    random.ints(1 + random.nextInt(3), 0, i)
+                            .distinct()
+                            .forEach(j -> edges.add(new Edge("op" + j, to)));
                 }
             }
-            return new RandomDag(new JobTopology("bench", specs, edges), MetricsWindow.of(END.minusSeconds(10), END, metrics));
+            return new RandomDag(
+                    new JobTopology("bench", specs, edges),
+                    MetricsWindow.of(END.minusSeconds(10), END, metrics));
         }
     }
 }

@@ -41,7 +41,10 @@ final class Capacities {
 
     /** Past decisions read for observations; older ones describe a job that has moved on. */
     private static final int DECISIONS = 200;
-    /** Instances beyond the point where the capacity is this close to its best add almost nothing. */
+
+    /**
+     * Instances beyond the point where the capacity is this close to its best add almost nothing.
+     */
     static final double NEARLY_BEST = 0.05;
 
     private final Map<String, ScalabilityModel> fitted = new HashMap<>();
@@ -55,7 +58,11 @@ final class Capacities {
         this.prior = prior;
     }
 
-    static Capacities of(JobTopology topology, MetricsWindow window, ScalingHistory history, PolicyConfig config) {
+    static Capacities of(
+            JobTopology topology,
+            MetricsWindow window,
+            ScalingHistory history,
+            PolicyConfig config) {
         Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
         if (config.skewCorrection()) {
             c.findHotSpots(topology, window);
@@ -68,14 +75,27 @@ final class Capacities {
             if (topology.isSource(m.operatorId()) || !(m.trueProcessingRate() > 0)) {
                 continue;
             }
-            List<CapacityObservation> list = observed.getOrDefault(m.operatorId(), new ArrayList<>());
-            list.add(new CapacityObservation(window.end(), m.parallelism(), m.trueProcessingRate()));
+            List<CapacityObservation> list =
+                    observed.getOrDefault(m.operatorId(), new ArrayList<>());
+            list.add(
+                    new CapacityObservation(window.end(), m.parallelism(), m.trueProcessingRate()));
             c.measured.put(m.operatorId(), m);
             TreeMap<Integer, Double> medians = new TreeMap<>(medians(list));
             if (medians.size() >= 2) {
-                c.fitted.put(m.operatorId(), ScalabilityFit.fit(list).anchoredAt(m.parallelism(), m.trueProcessingRate()));
-                lastChange(list).flatMap(from -> IneffectiveScaleUp.check(m.operatorId(), from, medians.get(from),
-                        m.parallelism(), medians.get(m.parallelism()), IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
+                c.fitted.put(
+                        m.operatorId(),
+                        ScalabilityFit.fit(list)
+                                .anchoredAt(m.parallelism(), m.trueProcessingRate()));
+                lastChange(list)
+                        .flatMap(
+                                from ->
+                                        IneffectiveScaleUp.check(
+                                                m.operatorId(),
+                                                from,
+                                                medians.get(from),
+                                                m.parallelism(),
+                                                medians.get(m.parallelism()),
+                                                IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
                         .ifPresent(v -> c.ineffective.put(m.operatorId(), v));
             }
         }
@@ -92,16 +112,22 @@ final class Capacities {
         }
     }
 
-    private static Map<String, List<CapacityObservation>> observations(JobTopology t, ScalingHistory h) {
+    private static Map<String, List<CapacityObservation>> observations(
+            JobTopology t, ScalingHistory h) {
         Map<String, List<CapacityObservation>> observed = new HashMap<>();
         Set<String> sources = new HashSet<>(t.sources()); // read once: looked up per decision
         List<ScalingDecision> decisions = h.decisions();
-        for (ScalingDecision d : decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
+        for (ScalingDecision d :
+                decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
             for (OperatorDecision op : d.operators().values()) {
                 double capacity = op.capacityPerInstance() * op.currentParallelism();
-                if (!sources.contains(op.operatorId()) && capacity > 0 && Double.isFinite(capacity)) {
+                if (!sources.contains(op.operatorId())
+                        && capacity > 0
+                        && Double.isFinite(capacity)) {
                     observed.computeIfAbsent(op.operatorId(), k -> new ArrayList<>())
-                            .add(new CapacityObservation(d.time(), op.currentParallelism(), capacity));
+                            .add(
+                                    new CapacityObservation(
+                                            d.time(), op.currentParallelism(), capacity));
                 }
             }
         }
@@ -110,12 +136,16 @@ final class Capacities {
 
     private static Map<Integer, Double> medians(List<CapacityObservation> list) {
         Map<Integer, List<Double>> byP = new HashMap<>();
-        list.forEach(o -> byP.computeIfAbsent(o.parallelism(), k -> new ArrayList<>()).add(o.capacity()));
+        list.forEach(
+                o ->
+                        byP.computeIfAbsent(o.parallelism(), k -> new ArrayList<>())
+                                .add(o.capacity()));
         Map<Integer, Double> medians = new HashMap<>();
-        byP.forEach((p, cs) -> {
-            cs.sort(null);
-            medians.put(p, cs.get(cs.size() / 2));
-        });
+        byP.forEach(
+                (p, cs) -> {
+                    cs.sort(null);
+                    medians.put(p, cs.get(cs.size() / 2));
+                });
         return medians;
     }
 
@@ -137,7 +167,9 @@ final class Capacities {
     double at(String operatorId, int p, double measuredPerInstance) {
         double all = aggregate(operatorId, p, measuredPerInstance);
         HotKeyAnalysis.HotSpot hot = hotSpots.get(operatorId);
-        return hot == null ? all : all / p / HotKeyAnalysis.busiestShare(hot.share(), p, keyGroups.get(operatorId));
+        return hot == null
+                ? all
+                : all / p / HotKeyAnalysis.busiestShare(hot.share(), p, keyGroups.get(operatorId));
     }
 
     private double aggregate(String operatorId, int p, double measuredPerInstance) {
@@ -147,7 +179,10 @@ final class Capacities {
             return m.capacityAt(p);
         }
         // A measured hot spot is the operator's non-linearity: the prior is not stacked on it.
-        if (now == null || p <= now.parallelism() || prior == 1 || hotSpots.containsKey(operatorId)) {
+        if (now == null
+                || p <= now.parallelism()
+                || prior == 1
+                || hotSpots.containsKey(operatorId)) {
             return p * measuredPerInstance;
         }
         return now.trueProcessingRate() * Math.pow((double) p / now.parallelism(), prior);
@@ -173,9 +208,15 @@ final class Capacities {
         int p = Math.max(1, Ds2Formula.ceil(required / measuredPerInstance));
         OperatorMetrics now = measured.get(operatorId);
         if (now != null && prior < 1 && p > now.parallelism()) {
-            p = Ds2Formula.ceil(now.parallelism() * Math.pow(required / now.trueProcessingRate(), 1 / prior));
+            p =
+                    Ds2Formula.ceil(
+                            now.parallelism()
+                                    * Math.pow(required / now.trueProcessingRate(), 1 / prior));
         }
-        return OptionalInt.of(Math.max(1, p)); // without a fitted curve capacity grows without end; bounds clamp it
+        return OptionalInt.of(
+                Math.max(
+                        1,
+                        p)); // without a fitted curve capacity grows without end; bounds clamp it
     }
 
     /**
@@ -204,11 +245,17 @@ final class Capacities {
     Optional<String> explain(String operatorId) {
         ScalabilityModel m = fitted.get(operatorId);
         if (m != null) {
-            return m.kind() == ScalabilityModel.Kind.LINEAR ? Optional.empty() : Optional.of(m.explanation());
+            return m.kind() == ScalabilityModel.Kind.LINEAR
+                    ? Optional.empty()
+                    : Optional.of(m.explanation());
         }
         OperatorMetrics now = measured.get(operatorId);
-        return now == null || prior == 1 || hotSpots.containsKey(operatorId) ? Optional.empty() : Optional.of(String.format(
-                "only parallelism %d measured: capacity assumed to grow as p^%.2f above it", now.parallelism(), prior));
+        return now == null || prior == 1 || hotSpots.containsKey(operatorId)
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                "only parallelism %d measured: capacity assumed to grow as p^%.2f above it",
+                                now.parallelism(), prior));
     }
 
     Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {

@@ -8,21 +8,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The DS2 model (DS2 §3.2) over the graph in topological order: an operator's target input rate
- * is the sum of its upstream operators' target output rates (sources: their target rate); its
- * optimal parallelism is target / (true processing rate per instance); its target output rate is
- * true output rate × target / true processing rate.
+ * The DS2 model (DS2 §3.2) over the graph in topological order: an operator's target input rate is
+ * the sum of its upstream operators' target output rates (sources: their target rate); its optimal
+ * parallelism is target / (true processing rate per instance); its target output rate is true
+ * output rate × target / true processing rate.
  */
 public final class Ds2Formula {
 
     /** Guards ceil() against floating-point noise such as 10.000000000002. */
     private static final double EPSILON = 1e-9;
 
-    private Ds2Formula() {
-    }
+    private Ds2Formula() {}
 
     /** The DS2 estimate for one operator (rates in records per second). */
-    public record Estimate(String operatorId, double targetInputRate, double capacityPerInstance,
+    public record Estimate(
+            String operatorId,
+            double targetInputRate,
+            double capacityPerInstance,
             double targetOutputRate) {
 
         /**
@@ -42,11 +44,11 @@ public final class Ds2Formula {
 
     /**
      * Estimates for every operator in topological order. Upstream output rates are kept in an array
-     * by topological position: this runs several times per decision, and looking every input up
-     * by id made it the costliest step of a decision on a large graph.
+     * by topological position: this runs several times per decision, and looking every input up by
+     * id made it the costliest step of a decision on a large graph.
      */
-    public static Map<String, Estimate> estimate(JobTopology topology, MetricsWindow window,
-            Map<String, Double> sourceTargetRates) {
+    public static Map<String, Estimate> estimate(
+            JobTopology topology, MetricsWindow window, Map<String, Double> sourceTargetRates) {
         List<String> order = topology.topologicalOrder();
         double[] outputs = new double[order.size()];
         Map<String, Estimate> estimates = new LinkedHashMap<>(order.size() * 4 / 3 + 1);

@@ -24,13 +24,13 @@ import java.util.Optional;
  * measured ({@link RunningCheck}): if it cannot sustain the sources' rates or drain their backlog
  * within the catch-up time, a rescale is needed, and every operator is sized by DS2 for the base
  * rate plus the backlog owed now and the backlog this rescale's own downtime will add (measured per
- * path, {@link RescaleCost}). Otherwise the only rescale possible is a trim ({@link Trim}): sized for
- * the base rate plus the downtime of one rescale, taken once the backlog has drained, after the
+ * path, {@link RescaleCost}). Otherwise the only rescale possible is a trim ({@link Trim}): sized
+ * for the base rate plus the downtime of one rescale, taken once the backlog has drained, after the
  * scale-down delay and interval, and only when it saves more than it costs.
  *
  * <p>A rescale's downtime is planned once, when it is decided; the next decision judges the new
- * configuration on the measured backlog, which already contains that downtime. Hence no ratchet:
- * a configuration that drains in time is kept, and the trim's target is a fixed point.
+ * configuration on the measured backlog, which already contains that downtime. Hence no ratchet: a
+ * configuration that drains in time is kept, and the trim's target is a fixed point.
  */
 public final class Ds2Policy implements ScalingPolicy {
 
@@ -43,18 +43,27 @@ public final class Ds2Policy implements ScalingPolicy {
     }
 
     @Override
-    public ScalingDecision decide(JobTopology topology, MetricsWindow window, ScalingHistory history) {
+    public ScalingDecision decide(
+            JobTopology topology, MetricsWindow window, ScalingHistory history) {
         Instant now = clock.instant();
-        Optional<Problem> problem = preconditions(topology, window, history, now)
-                .or(() -> unknownCapacity(topology, window, SourceTarget.base(topology, window, config,
-                        Forecasts.NONE)));
+        Optional<Problem> problem =
+                preconditions(topology, window, history, now)
+                        .or(
+                                () ->
+                                        unknownCapacity(
+                                                topology,
+                                                window,
+                                                SourceTarget.base(
+                                                        topology, window, config, Forecasts.NONE)));
         if (problem.isPresent()) {
-            return ScalingDecision.blocked(now, topology.jobName(), problem.get().reason(), problem.get().message());
+            return ScalingDecision.blocked(
+                    now, topology.jobName(), problem.get().reason(), problem.get().message());
         }
         RescaleCost cost = RescaleCost.of(history, config);
         Forecasts forecasts = Forecasts.of(topology, window, history, config, cost, now);
         Map<String, SourceTarget> base = SourceTarget.base(topology, window, config, forecasts);
-        Map<String, Ds2Formula.Estimate> required = Ds2Formula.estimate(topology, window, SourceTarget.rates(base));
+        Map<String, Ds2Formula.Estimate> required =
+                Ds2Formula.estimate(topology, window, SourceTarget.rates(base));
         RunningCheck running = RunningCheck.of(topology, window, required, base, config);
         List<String> reasons = new ArrayList<>();
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
@@ -64,23 +73,43 @@ public final class Ds2Policy implements ScalingPolicy {
         Capacities capacities = Capacities.of(topology, window, history, config);
         Plan plan = new Plan(topology, window, required, config, cost, capacities, forecasts);
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
-        if (running.needed().isPresent() && !running.outOfBounds() && !Plan.improves(needed, config, capacities)) {
+        if (running.needed().isPresent()
+                && !running.outOfBounds()
+                && !Plan.improves(needed, config, capacities)) {
             reasons.add(running.needed().get());
-            reasons.add("no rescale helps: the planned configuration would carry no more than the running one");
+            reasons.add(
+                    "no rescale helps: the planned configuration would carry no more than the running one");
         } else if (running.needed().isPresent()) {
             reasons.add(running.needed().get());
-            return unconfirmed(history).map(why -> held(now, topology.jobName(), BlockReason.NEED_UNCONFIRMED, why,
-                    reasons, needed)).orElseGet(() -> budget(now, topology.jobName(), history, reasons, needed));
+            return unconfirmed(history)
+                    .map(
+                            why ->
+                                    held(
+                                            now,
+                                            topology.jobName(),
+                                            BlockReason.NEED_UNCONFIRMED,
+                                            why,
+                                            reasons,
+                                            needed))
+                    .orElseGet(() -> budget(now, topology.jobName(), history, reasons, needed));
         }
-        ScalingDecision trim = new Trim(config, history, now, cost, capacities).decide(topology.jobName(), base, required, reasons,
-                plan.trim());
-        return trim.isScale() ? budget(now, topology.jobName(), history, reasons, trim.operators().values()) : trim;
+        ScalingDecision trim =
+                new Trim(config, history, now, cost, capacities)
+                        .decide(topology.jobName(), base, required, reasons, plan.trim());
+        return trim.isScale()
+                ? budget(now, topology.jobName(), history, reasons, trim.operators().values())
+                : trim;
     }
 
-    private Optional<Problem> preconditions(JobTopology t, MetricsWindow w, ScalingHistory h, Instant now) {
+    private Optional<Problem> preconditions(
+            JobTopology t, MetricsWindow w, ScalingHistory h, Instant now) {
         if (h.rescaleInProgress()) {
-            return Optional.of(new Problem(BlockReason.RESCALE_IN_PROGRESS, "a rescale started at "
-                    + h.lastRescale().orElseThrow().started() + " has not finished"));
+            return Optional.of(
+                    new Problem(
+                            BlockReason.RESCALE_IN_PROGRESS,
+                            "a rescale started at "
+                                    + h.lastRescale().orElseThrow().started()
+                                    + " has not finished"));
         }
         return warmingUp(w, h).or(() -> MetricsValidator.check(t, w, now, config));
     }
@@ -92,31 +121,46 @@ public final class Ds2Policy implements ScalingPolicy {
         }
         Instant warm = finished.get().plus(config.warmUp());
         return w.start().isBefore(warm)
-                ? Optional.of(new Problem(BlockReason.WARMING_UP, "window starts at " + w.start()
-                        + ", before the warm-up after the rescale that finished at " + finished.get()
-                        + " ends at " + warm))
+                ? Optional.of(
+                        new Problem(
+                                BlockReason.WARMING_UP,
+                                "window starts at "
+                                        + w.start()
+                                        + ", before the warm-up after the rescale that finished at "
+                                        + finished.get()
+                                        + " ends at "
+                                        + warm))
                 : Optional.empty();
     }
 
-    private Optional<Problem> unknownCapacity(JobTopology t, MetricsWindow w, Map<String, SourceTarget> base) {
+    private Optional<Problem> unknownCapacity(
+            JobTopology t, MetricsWindow w, Map<String, SourceTarget> base) {
         if (everyCapacityMeasured(t, w)) {
             return Optional.empty();
         }
         for (Ds2Formula.Estimate e : Ds2Formula.estimate(t, w, SourceTarget.rates(base)).values()) {
             if (e.parallelism(config.targetUtilization()) == 0 && !t.isSource(e.operatorId())) {
-                return Optional.of(new Problem(BlockReason.METRICS_MISSING, String.format(
-                        "operator '%s' processed no records in the window but must process %.1f rec/s;"
-                                + " its capacity is unknown", e.operatorId(), e.targetInputRate())));
+                return Optional.of(
+                        new Problem(
+                                BlockReason.METRICS_MISSING,
+                                String.format(
+                                        "operator '%s' processed no records in the window but must process %.1f rec/s;"
+                                                + " its capacity is unknown",
+                                        e.operatorId(), e.targetInputRate())));
             }
         }
         return Optional.empty();
     }
 
-    /** Without an operator that processed nothing, no capacity is unknown: a DS2 pass would find nothing. */
+    /**
+     * Without an operator that processed nothing, no capacity is unknown: a DS2 pass would find
+     * nothing.
+     */
     private static boolean everyCapacityMeasured(JobTopology t, MetricsWindow w) {
         List<String> order = t.topologicalOrder();
         for (int i = 0; i < order.size(); i++) {
-            if (!t.isSourceAt(i) && w.metrics(order.get(i)).orElseThrow().trueProcessingRate() == 0) {
+            if (!t.isSourceAt(i)
+                    && w.metrics(order.get(i)).orElseThrow().trueProcessingRate() == 0) {
                 return false;
             }
         }
@@ -125,30 +169,65 @@ public final class Ds2Policy implements ScalingPolicy {
 
     /** Why a needed rescale waits: the previous decision did not see the need too. */
     private Optional<String> unconfirmed(ScalingHistory h) {
-        boolean confirmed = !h.decisions().isEmpty()
-                && h.decisions().get(h.decisions().size() - 1).isBlocked(BlockReason.NEED_UNCONFIRMED);
-        return !config.confirmNeed() || confirmed ? Optional.empty() : Optional.of("rescale waits for the next"
-                + " window to confirm the need and to size it on rates measured wholly at the new load");
+        boolean confirmed =
+                !h.decisions().isEmpty()
+                        && h.decisions()
+                                .get(h.decisions().size() - 1)
+                                .isBlocked(BlockReason.NEED_UNCONFIRMED);
+        return !config.confirmNeed() || confirmed
+                ? Optional.empty()
+                : Optional.of(
+                        "rescale waits for the next"
+                                + " window to confirm the need and to size it on rates measured wholly at the new load");
     }
 
-    /** A rescale is refused, with its reasons kept, once the job has used its budget of rescales per hour. */
-    private ScalingDecision budget(Instant now, String job, ScalingHistory h, List<String> reasons,
+    /**
+     * A rescale is refused, with its reasons kept, once the job has used its budget of rescales per
+     * hour.
+     */
+    private ScalingDecision budget(
+            Instant now,
+            String job,
+            ScalingHistory h,
+            List<String> reasons,
             Collection<OperatorDecision> ops) {
         int max = config.maxRescalesPerHour();
-        long lastHour = h.rescales().stream().filter(r -> r.started().isAfter(now.minusSeconds(3600))).count();
+        long lastHour =
+                h.rescales().stream()
+                        .filter(r -> r.started().isAfter(now.minusSeconds(3600)))
+                        .count();
         if (max == 0 || ops.stream().noneMatch(OperatorDecision::changes) || lastHour < max) {
             return ScalingDecision.of(now, job, reasons, List.copyOf(ops));
         }
-        return held(now, job, BlockReason.RESCALE_BUDGET_EXHAUSTED, String.format(
-                "rescale budget used: %d rescales started in the last hour (at most %d)", lastHour, max), reasons, ops);
+        return held(
+                now,
+                job,
+                BlockReason.RESCALE_BUDGET_EXHAUSTED,
+                String.format(
+                        "rescale budget used: %d rescales started in the last hour (at most %d)",
+                        lastHour, max),
+                reasons,
+                ops);
     }
 
-    private static ScalingDecision held(Instant now, String job, BlockReason why, String reason, List<String> reasons,
+    private static ScalingDecision held(
+            Instant now,
+            String job,
+            BlockReason why,
+            String reason,
+            List<String> reasons,
             Collection<OperatorDecision> ops) {
         List<String> more = new ArrayList<>(reasons);
         more.add(reason);
-        List<OperatorDecision> held = ops.stream().map(op -> op.changes()
-                ? op.withNewParallelism(op.currentParallelism(), "held: " + reason) : op).toList();
+        List<OperatorDecision> held =
+                ops.stream()
+                        .map(
+                                op ->
+                                        op.changes()
+                                                ? op.withNewParallelism(
+                                                        op.currentParallelism(), "held: " + reason)
+                                                : op)
+                        .toList();
         return ScalingDecision.blocked(now, job, why, more, held);
     }
 }

@@ -13,13 +13,16 @@ import java.util.Objects;
  */
 final class Load {
 
-    private Load() {
-    }
+    private Load() {}
 
     /** The sources' base rate a decision planned for; NaN when it evaluated no source. */
     static double of(ScalingDecision d, Collection<String> sources) {
-        double[] rates = sources.stream().map(d.operators()::get).filter(Objects::nonNull)
-                .mapToDouble(op -> op.targetInputRate() * (1 - op.catchUpShare())).toArray();
+        double[] rates =
+                sources.stream()
+                        .map(d.operators()::get)
+                        .filter(Objects::nonNull)
+                        .mapToDouble(op -> op.targetInputRate() * (1 - op.catchUpShare()))
+                        .toArray();
         return rates.length < sources.size() ? Double.NaN : Arrays.stream(rates).sum();
     }
 
@@ -36,8 +39,9 @@ final class Load {
     }
 
     static boolean isTrim(ScalingDecision d) {
-        return d.isScale() && d.operators().values().stream().allMatch(op -> op.newParallelism()
-                <= op.currentParallelism());
+        return d.isScale()
+                && d.operators().values().stream()
+                        .allMatch(op -> op.newParallelism() <= op.currentParallelism());
     }
 
     static boolean lowers(OperatorDecision op) {

@@ -19,20 +19,28 @@ final class MetricsValidator {
 
     private static final double TOLERANCE = 1e-6;
 
-    private MetricsValidator() {
-    }
+    private MetricsValidator() {}
 
-    static Optional<Problem> check(JobTopology topology, MetricsWindow window, Instant now, PolicyConfig config) {
+    static Optional<Problem> check(
+            JobTopology topology, MetricsWindow window, Instant now, PolicyConfig config) {
         Duration age = Duration.between(window.end(), now);
         if (age.compareTo(config.maxMetricsAge()) > 0) {
-            return problem(BlockReason.METRICS_STALE, "metrics window ended " + age.toSeconds()
-                    + " s ago, more than maxMetricsAge " + config.maxMetricsAge().toSeconds() + " s");
+            return problem(
+                    BlockReason.METRICS_STALE,
+                    "metrics window ended "
+                            + age.toSeconds()
+                            + " s ago, more than maxMetricsAge "
+                            + config.maxMetricsAge().toSeconds()
+                            + " s");
         }
         for (String id : topology.topologicalOrder()) {
             Optional<OperatorMetrics> m = window.metrics(id);
-            Optional<Problem> p = m.isEmpty()
-                    ? problem(BlockReason.METRICS_MISSING, "operator '" + id + "' has no metrics in the window")
-                    : checkOperator(topology, m.get(), config);
+            Optional<Problem> p =
+                    m.isEmpty()
+                            ? problem(
+                                    BlockReason.METRICS_MISSING,
+                                    "operator '" + id + "' has no metrics in the window")
+                            : checkOperator(topology, m.get(), config);
             if (p.isPresent()) {
                 return p;
             }
@@ -40,23 +48,34 @@ final class MetricsValidator {
         return Optional.empty();
     }
 
-    private static Optional<Problem> checkOperator(JobTopology topology, OperatorMetrics m, PolicyConfig config) {
+    private static Optional<Problem> checkOperator(
+            JobTopology topology, OperatorMetrics m, PolicyConfig config) {
         String id = m.operatorId();
         int running = topology.operator(id).parallelism();
         if (m.parallelism() != running) {
-            return problem(BlockReason.METRICS_STALE, "operator '" + id + "' metrics were measured at parallelism "
-                    + m.parallelism() + " but it runs at " + running);
+            return problem(
+                    BlockReason.METRICS_STALE,
+                    "operator '"
+                            + id
+                            + "' metrics were measured at parallelism "
+                            + m.parallelism()
+                            + " but it runs at "
+                            + running);
         }
-        Optional<Problem> p = finite(id, "trueProcessingRate", m.trueProcessingRate())
-                .or(() -> finite(id, "trueOutputRate", m.trueOutputRate()))
-                .or(() -> finite(id, "observedProcessingRate", m.observedProcessingRate()))
-                .or(() -> finite(id, "observedOutputRate", m.observedOutputRate()))
-                .or(() -> consistent(id, m))
-                .or(() -> checkSource(topology, m, config));
+        Optional<Problem> p =
+                finite(id, "trueProcessingRate", m.trueProcessingRate())
+                        .or(() -> finite(id, "trueOutputRate", m.trueOutputRate()))
+                        .or(() -> finite(id, "observedProcessingRate", m.observedProcessingRate()))
+                        .or(() -> finite(id, "observedOutputRate", m.observedOutputRate()))
+                        .or(() -> consistent(id, m))
+                        .or(() -> checkSource(topology, m, config));
         return p.isPresent() ? p : checkInstances(m).or(() -> checkKeyGroups(topology, m));
     }
 
-    /** Per-key-group rates are optional; given, there is one finite, non-negative rate per key group. */
+    /**
+     * Per-key-group rates are optional; given, there is one finite, non-negative rate per key
+     * group.
+     */
     private static Optional<Problem> checkKeyGroups(JobTopology topology, OperatorMetrics m) {
         List<Double> rates = m.keyGroupRates();
         int keyGroups = topology.operator(m.operatorId()).keyGroups();
@@ -64,8 +83,13 @@ final class MetricsValidator {
             return Optional.empty();
         }
         if (rates.size() != keyGroups) {
-            return invalid(m.operatorId(), "reports rates of " + rates.size() + " key groups but has " + keyGroups
-                    + " (its max parallelism); report one rate per key group or none");
+            return invalid(
+                    m.operatorId(),
+                    "reports rates of "
+                            + rates.size()
+                            + " key groups but has "
+                            + keyGroups
+                            + " (its max parallelism); report one rate per key group or none");
         }
         for (int g = 0; g < rates.size(); g++) {
             Optional<Problem> p = finite(m.operatorId(), "key group " + g + " rate", rates.get(g));
@@ -77,15 +101,18 @@ final class MetricsValidator {
     }
 
     private static Optional<Problem> consistent(String id, OperatorMetrics m) {
-        if (m.trueProcessingRate() == 0 && (m.observedProcessingRate() > 0 || m.trueOutputRate() > 0)) {
-            return invalid(id, "processed records but reports zero useful time (trueProcessingRate 0)");
+        if (m.trueProcessingRate() == 0
+                && (m.observedProcessingRate() > 0 || m.trueOutputRate() > 0)) {
+            return invalid(
+                    id, "processed records but reports zero useful time (trueProcessingRate 0)");
         }
         if (m.trueOutputRate() == 0 && m.observedOutputRate() > 0) {
             return invalid(id, "emitted records but reports zero useful time (trueOutputRate 0)");
         }
         if (below(m.trueProcessingRate(), m.observedProcessingRate())
                 || below(m.trueOutputRate(), m.observedOutputRate())) {
-            return invalid(id, "true rate below observed rate: useful time would exceed the window");
+            return invalid(
+                    id, "true rate below observed rate: useful time would exceed the window");
         }
         return Optional.empty();
     }
@@ -94,15 +121,21 @@ final class MetricsValidator {
         return trueRate < observedRate * (1 - TOLERANCE);
     }
 
-    private static Optional<Problem> checkSource(JobTopology topology, OperatorMetrics m, PolicyConfig config) {
+    private static Optional<Problem> checkSource(
+            JobTopology topology, OperatorMetrics m, PolicyConfig config) {
         String id = m.operatorId();
         if (!topology.isSource(id)) {
             return Optional.empty();
         }
         if (m.source().isEmpty()) {
-            return config.sourceTargetRates().containsKey(id) ? Optional.empty()
-                    : problem(BlockReason.METRICS_MISSING, "source '" + id + "' reports no offered rate or backlog;"
-                            + " report them or configure its target rate");
+            return config.sourceTargetRates().containsKey(id)
+                    ? Optional.empty()
+                    : problem(
+                            BlockReason.METRICS_MISSING,
+                            "source '"
+                                    + id
+                                    + "' reports no offered rate or backlog;"
+                                    + " report them or configure its target rate");
         }
         return finite(id, "offeredRate", m.source().get().offeredRate())
                 .or(() -> finite(id, "backlogRecords", m.source().get().backlogRecords()));
@@ -114,23 +147,43 @@ final class MetricsValidator {
         }
         String id = m.operatorId();
         if (m.instances().size() != m.parallelism()) {
-            return invalid(id, "reports " + m.instances().size() + " instances at parallelism " + m.parallelism());
+            return invalid(
+                    id,
+                    "reports "
+                            + m.instances().size()
+                            + " instances at parallelism "
+                            + m.parallelism());
         }
         double sum = 0;
         for (InstanceWindowRates i : m.instances()) {
             String at = "instance " + i.index() + " ";
-            Optional<Problem> p = finite(id, at + "trueProcessingRate", i.trueProcessingRate())
-                    .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))
-                    .or(() -> finite(id, at + "observedProcessingRate", i.observedProcessingRate()))
-                    .or(() -> finite(id, at + "observedOutputRate", i.observedOutputRate()));
+            Optional<Problem> p =
+                    finite(id, at + "trueProcessingRate", i.trueProcessingRate())
+                            .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))
+                            .or(
+                                    () ->
+                                            finite(
+                                                    id,
+                                                    at + "observedProcessingRate",
+                                                    i.observedProcessingRate()))
+                            .or(
+                                    () ->
+                                            finite(
+                                                    id,
+                                                    at + "observedOutputRate",
+                                                    i.observedOutputRate()));
             if (p.isPresent()) {
                 return p;
             }
             sum += i.trueProcessingRate();
         }
         if (Math.abs(sum - m.trueProcessingRate()) > TOLERANCE * Math.max(1, sum)) {
-            return invalid(id, "instance true processing rates sum to " + sum + " but the aggregate is "
-                    + m.trueProcessingRate());
+            return invalid(
+                    id,
+                    "instance true processing rates sum to "
+                            + sum
+                            + " but the aggregate is "
+                            + m.trueProcessingRate());
         }
         return Optional.empty();
     }

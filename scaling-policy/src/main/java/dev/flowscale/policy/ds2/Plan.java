@@ -25,8 +25,14 @@ final class Plan {
     private final Capacities capacities;
     private final Forecasts forecasts;
 
-    Plan(JobTopology topology, MetricsWindow window, Map<String, Ds2Formula.Estimate> required, PolicyConfig config,
-            RescaleCost cost, Capacities capacities, Forecasts forecasts) {
+    Plan(
+            JobTopology topology,
+            MetricsWindow window,
+            Map<String, Ds2Formula.Estimate> required,
+            PolicyConfig config,
+            RescaleCost cost,
+            Capacities capacities,
+            Forecasts forecasts) {
         this.capacities = capacities;
         this.forecasts = forecasts;
         this.topology = topology;
@@ -50,67 +56,102 @@ final class Plan {
      * that can never reach it (a plan that grows with a backlog it cannot drain would ratchet).
      */
     private List<OperatorDecision> size(boolean drainOwed, double margin) {
-        Map<String, SourceTarget> sources = SourceTarget.of(topology, window, config,
-                forecasts.forPlan(), cost.seconds(), drainOwed);
+        Map<String, SourceTarget> sources =
+                SourceTarget.of(
+                        topology, window, config, forecasts.forPlan(), cost.seconds(), drainOwed);
         List<OperatorDecision> ops = size(sources, margin, 1.0);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
             return ops;
         }
         List<OperatorDecision> capped = size(sources, margin, feasible);
-        String why = String.format("capped: '%s' at its upper bound carries only %.0f %% of the planned rate;"
-                + " every operator is sized for that", bottleneck(ops, capacities), 100 * feasible);
+        String why =
+                String.format(
+                        "capped: '%s' at its upper bound carries only %.0f %% of the planned rate;"
+                                + " every operator is sized for that",
+                        bottleneck(ops, capacities), 100 * feasible);
         List<OperatorDecision> result = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             OperatorDecision first = ops.get(i);
-            result.add(first.newParallelism() == capped.get(i).newParallelism() ? first.withReason(why)
-                    : capped.get(i).withReason(why));
+            result.add(
+                    first.newParallelism() == capped.get(i).newParallelism()
+                            ? first.withReason(why)
+                            : capped.get(i).withReason(why));
         }
         return result;
     }
 
-    private List<OperatorDecision> size(Map<String, SourceTarget> sources, double margin, double share) {
+    private List<OperatorDecision> size(
+            Map<String, SourceTarget> sources, double margin, double share) {
         Map<String, Double> rates = SourceTarget.rates(sources);
         rates.replaceAll((id, rate) -> rate * share);
         Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, rates);
         Map<String, Ds2Formula.Estimate> base = required;
         if (share < 1) {
             Map<String, Double> shrunk = new LinkedHashMap<>();
-            SourceTarget.base(topology, window, config, forecasts).forEach((id, t) -> shrunk.put(id, Math.min(t.base(),
-                    rates.get(id))));
+            SourceTarget.base(topology, window, config, forecasts)
+                    .forEach((id, t) -> shrunk.put(id, Math.min(t.base(), rates.get(id))));
             base = Ds2Formula.estimate(topology, window, shrunk);
         }
         List<OperatorDecision> ops = new ArrayList<>();
         Map<String, Ds2Formula.Estimate> b = base;
-        planned.forEach((id, e) -> ops.add(Sizing.recommend(topology.operator(id), window.metrics(id).orElseThrow(),
-                b.get(id), e, sources.get(id), config, margin, capacities)));
+        planned.forEach(
+                (id, e) ->
+                        ops.add(
+                                Sizing.recommend(
+                                        topology.operator(id),
+                                        window.metrics(id).orElseThrow(),
+                                        b.get(id),
+                                        e,
+                                        sources.get(id),
+                                        config,
+                                        margin,
+                                        capacities)));
         return ops;
     }
 
     /**
      * Whether the plan carries more than the running configuration, beyond the noise tolerance: an
-     * operator held at its bound can make every rescale useless, and a useless rescale is not taken.
+     * operator held at its bound can make every rescale useless, and a useless rescale is not
+     * taken.
      */
-    static boolean improves(List<OperatorDecision> ops, PolicyConfig config, Capacities capacities) {
-        return share(ops, true, capacities) > share(ops, false, capacities) * (1 + config.noiseTolerance());
+    static boolean improves(
+            List<OperatorDecision> ops, PolicyConfig config, Capacities capacities) {
+        return share(ops, true, capacities)
+                > share(ops, false, capacities) * (1 + config.noiseTolerance());
     }
 
-    /** At the worst operator, the share of its target that its capacity at the planned (or current) parallelism carries. */
+    /**
+     * At the worst operator, the share of its target that its capacity at the planned (or current)
+     * parallelism carries.
+     */
     static double share(List<OperatorDecision> ops, boolean planned, Capacities capacities) {
         double share = Double.POSITIVE_INFINITY;
         for (OperatorDecision op : ops) {
             if (op.targetInputRate() > 0 && op.capacityPerInstance() > 0) {
                 int p = planned ? op.newParallelism() : op.currentParallelism();
-                share = Math.min(share, capacities.at(op.operatorId(), p, op.capacityPerInstance())
-                        / op.targetInputRate());
+                share =
+                        Math.min(
+                                share,
+                                capacities.at(op.operatorId(), p, op.capacityPerInstance())
+                                        / op.targetInputRate());
             }
         }
         return share;
     }
 
     private static String bottleneck(List<OperatorDecision> ops, Capacities capacities) {
-        return ops.stream().filter(op -> op.targetInputRate() > 0 && op.capacityPerInstance() > 0)
-                .min(Comparator.comparingDouble(op -> capacities.at(op.operatorId(), op.newParallelism(),
-                        op.capacityPerInstance()) / op.targetInputRate())).map(OperatorDecision::operatorId).orElse("?");
+        return ops.stream()
+                .filter(op -> op.targetInputRate() > 0 && op.capacityPerInstance() > 0)
+                .min(
+                        Comparator.comparingDouble(
+                                op ->
+                                        capacities.at(
+                                                        op.operatorId(),
+                                                        op.newParallelism(),
+                                                        op.capacityPerInstance())
+                                                / op.targetInputRate()))
+                .map(OperatorDecision::operatorId)
+                .orElse("?");
     }
 }

@@ -13,25 +13,36 @@ import java.util.List;
  * configured prior.
  *
  * @param downtime the downtime to plan for
- * @param explain  where the figure comes from, for the decision's reasons
+ * @param explain where the figure comes from, for the decision's reasons
  */
 record RescaleCost(Duration downtime, String explain) {
 
     static RescaleCost of(ScalingHistory history, PolicyConfig config) {
-        List<RescaleRecord> done = history.rescales().stream()
-                .filter(r -> r.finished().isPresent() && !r.failed()).toList();
+        List<RescaleRecord> done =
+                history.rescales().stream()
+                        .filter(r -> r.finished().isPresent() && !r.failed())
+                        .toList();
         if (done.isEmpty()) {
-            return new RescaleCost(config.expectedRescaleDuration(), String.format(
-                    "expected rescale downtime %.1f s (configured prior; no rescale measured yet)",
-                    seconds(config.expectedRescaleDuration())));
+            return new RescaleCost(
+                    config.expectedRescaleDuration(),
+                    String.format(
+                            "expected rescale downtime %.1f s (configured prior; no rescale measured yet)",
+                            seconds(config.expectedRescaleDuration())));
         }
         String path = done.get(done.size() - 1).path();
-        List<Duration> sorted = done.stream().filter(r -> r.path().equals(path))
-                .map(r -> r.duration().orElseThrow()).sorted().toList();
+        List<Duration> sorted =
+                done.stream()
+                        .filter(r -> r.path().equals(path))
+                        .map(r -> r.duration().orElseThrow())
+                        .sorted()
+                        .toList();
         int rank = (int) Math.ceil(config.downtimePercentile() * sorted.size());
         Duration d = sorted.get(Math.max(0, rank - 1));
-        return new RescaleCost(d, String.format("expected rescale downtime %.1f s (p%.0f of %d measured %s rescales)",
-                seconds(d), 100 * config.downtimePercentile(), sorted.size(), path));
+        return new RescaleCost(
+                d,
+                String.format(
+                        "expected rescale downtime %.1f s (p%.0f of %d measured %s rescales)",
+                        seconds(d), 100 * config.downtimePercentile(), sorted.size(), path));
     }
 
     double seconds() {

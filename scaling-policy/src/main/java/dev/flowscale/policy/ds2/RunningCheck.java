@@ -2,9 +2,9 @@ package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ParallelismBounds;
-import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,29 +18,42 @@ import java.util.Optional;
  * capacity of the graph's bottleneck. Only when it is not enough is a rescale needed; otherwise a
  * rescale can only be a trim that pays for itself.
  *
- * @param needed   why a rescale is needed, if it is
+ * @param needed why a rescale is needed, if it is
  * @param headroom capacity of the bottleneck operator over its required rate (1 = no spare)
- * @param explain  the verdict for the decision's reasons
+ * @param explain the verdict for the decision's reasons
  * @param outOfBounds some operator runs outside its configured bounds
  */
-record RunningCheck(Optional<String> needed, double headroom, List<String> explain, boolean outOfBounds) {
+record RunningCheck(
+        Optional<String> needed, double headroom, List<String> explain, boolean outOfBounds) {
 
-    static RunningCheck of(JobTopology t, MetricsWindow w, Map<String, Ds2Formula.Estimate> base,
-            Map<String, SourceTarget> sources, PolicyConfig c) {
+    static RunningCheck of(
+            JobTopology t,
+            MetricsWindow w,
+            Map<String, Ds2Formula.Estimate> base,
+            Map<String, SourceTarget> sources,
+            PolicyConfig c) {
         List<String> why = new ArrayList<>(outOfBounds(t, c));
         boolean outOfBounds = !why.isEmpty();
         double headroom = Double.POSITIVE_INFINITY;
         String bottleneck = null;
         for (Ds2Formula.Estimate e : base.values()) {
             OperatorMetrics m = w.metrics(e.operatorId()).orElseThrow();
-            double capacity = c.skewCorrection() ? SkewCorrection.sustainableRate(m, e.capacityPerInstance())
-                    : e.capacityPerInstance() * m.parallelism();
+            double capacity =
+                    c.skewCorrection()
+                            ? SkewCorrection.sustainableRate(m, e.capacityPerInstance())
+                            : e.capacityPerInstance() * m.parallelism();
             if (e.targetInputRate() <= 0 || capacity <= 0) {
                 continue;
             }
             if (e.targetInputRate() > capacity * c.targetUtilization() * (1 + c.noiseTolerance())) {
-                why.add(String.format("'%s' cannot sustain its target: needs %.1f rec/s, runs %.1f rec/s at"
-                        + " utilization %.2f", e.operatorId(), e.targetInputRate(), capacity, c.targetUtilization()));
+                why.add(
+                        String.format(
+                                "'%s' cannot sustain its target: needs %.1f rec/s, runs %.1f rec/s at"
+                                        + " utilization %.2f",
+                                e.operatorId(),
+                                e.targetInputRate(),
+                                capacity,
+                                c.targetUtilization()));
             }
             if (capacity / e.targetInputRate() < headroom) {
                 headroom = capacity / e.targetInputRate();
@@ -48,30 +61,48 @@ record RunningCheck(Optional<String> needed, double headroom, List<String> expla
             }
         }
         List<String> explain = new ArrayList<>();
-        explain.add(bottleneck == null ? "running configuration: no operator has a required rate"
-                : String.format("running configuration: bottleneck '%s' has capacity %.2f× its required rate",
-                        bottleneck, headroom));
+        explain.add(
+                bottleneck == null
+                        ? "running configuration: no operator has a required rate"
+                        : String.format(
+                                "running configuration: bottleneck '%s' has capacity %.2f× its required rate",
+                                bottleneck, headroom));
         drain(w, sources, c, headroom, why, explain);
-        Optional<String> needed = why.isEmpty() ? Optional.empty() : Optional.of("rescale needed: " + String.join("; ", why));
+        Optional<String> needed =
+                why.isEmpty()
+                        ? Optional.empty()
+                        : Optional.of("rescale needed: " + String.join("; ", why));
         return new RunningCheck(needed, headroom, explain, outOfBounds);
     }
 
-    private static void drain(MetricsWindow w, Map<String, SourceTarget> sources, PolicyConfig c,
-            double headroom, List<String> why, List<String> explain) {
+    private static void drain(
+            MetricsWindow w,
+            Map<String, SourceTarget> sources,
+            PolicyConfig c,
+            double headroom,
+            List<String> why,
+            List<String> explain) {
         for (Map.Entry<String, SourceTarget> s : sources.entrySet()) {
             double excess = excess(s.getValue(), c);
             if (excess <= 0) {
                 continue;
             }
-            double spare = Double.isInfinite(headroom)
-                    ? w.metrics(s.getKey()).orElseThrow().trueProcessingRate()
-                    : s.getValue().base() * (headroom - 1);
+            double spare =
+                    Double.isInfinite(headroom)
+                            ? w.metrics(s.getKey()).orElseThrow().trueProcessingRate()
+                            : s.getValue().base() * (headroom - 1);
             double seconds = spare > 0 ? excess / spare : Double.POSITIVE_INFINITY;
-            String line = String.format("source '%s' backlog %.0f records drains in %s at the running configuration"
-                    + " (catch-up time %d s, one window more allowed)", s.getKey(), s.getValue().owed(), Double.isInfinite(seconds) ? "never"
-                    : String.format("%.0f s", seconds), c.catchUpDuration().toSeconds());
+            String line =
+                    String.format(
+                            "source '%s' backlog %.0f records drains in %s at the running configuration"
+                                    + " (catch-up time %d s, one window more allowed)",
+                            s.getKey(),
+                            s.getValue().owed(),
+                            Double.isInfinite(seconds) ? "never" : String.format("%.0f s", seconds),
+                            c.catchUpDuration().toSeconds());
             explain.add(line);
-            if (c.catchUpSeconds() > 0 && seconds > c.catchUpSeconds() + w.length().toNanos() / 1e9) {
+            if (c.catchUpSeconds() > 0
+                    && seconds > c.catchUpSeconds() + w.length().toNanos() / 1e9) {
                 why.add(line);
             }
         }
@@ -84,14 +115,18 @@ record RunningCheck(Optional<String> needed, double headroom, List<String> expla
             ParallelismBounds b = c.boundsOf(op.id());
             int upper = Math.min(b.max(), op.keyGroups());
             if (op.parallelism() < Math.min(b.min(), upper) || op.parallelism() > upper) {
-                why.add(String.format("'%s' runs at %d, outside its bounds [%d, %d]", op.id(), op.parallelism(),
-                        Math.min(b.min(), upper), upper));
+                why.add(
+                        String.format(
+                                "'%s' runs at %d, outside its bounds [%d, %d]",
+                                op.id(), op.parallelism(), Math.min(b.min(), upper), upper));
             }
         }
         return why;
     }
 
-    /** Backlog beyond what may stand: the target lag, and at least one second of the source's rate. */
+    /**
+     * Backlog beyond what may stand: the target lag, and at least one second of the source's rate.
+     */
     static double excess(SourceTarget s, PolicyConfig c) {
         double standing = s.base() * c.targetMaxLag().toNanos() / 1e9;
         double drained = Math.max(1, Math.max(s.base(), standing));

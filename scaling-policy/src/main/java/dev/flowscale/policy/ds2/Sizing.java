@@ -1,56 +1,84 @@
 package dev.flowscale.policy.ds2;
 
+import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
-import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ParallelismBounds;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.Reasons;
+import dev.flowscale.policy.model.IneffectiveScaleUp;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import dev.flowscale.policy.model.IneffectiveScaleUp;
 
 /**
  * Turns a DS2 estimate into a recommended parallelism: headroom (target utilization), optional
- * key-skew correction, min and max bounds, the operator's max parallelism, and key-group alignment, each explained.
+ * key-skew correction, min and max bounds, the operator's max parallelism, and key-group alignment,
+ * each explained.
  */
 final class Sizing {
 
-    private Sizing() {
-    }
+    private Sizing() {}
 
     /**
      * The parallelism that sustains the base target at the target utilization and the planned
-     * target (base plus catch-up) at full capacity, whichever needs more, both raised by
-     * {@code margin} (a trim keeps the noise tolerance in hand, so noise cannot trim it again);
-     * rounded up, so never below what sustains the target.
+     * target (base plus catch-up) at full capacity, whichever needs more, both raised by {@code
+     * margin} (a trim keeps the noise tolerance in hand, so noise cannot trim it again); rounded
+     * up, so never below what sustains the target.
      */
-    static OperatorDecision recommend(OperatorSpec op, OperatorMetrics m, Ds2Formula.Estimate base,
-            Ds2Formula.Estimate plan, SourceTarget source, PolicyConfig c, double margin, Capacities capacities) {
+    static OperatorDecision recommend(
+            OperatorSpec op,
+            OperatorMetrics m,
+            Ds2Formula.Estimate base,
+            Ds2Formula.Estimate plan,
+            SourceTarget source,
+            PolicyConfig c,
+            double margin,
+            Capacities capacities) {
         Reasons reasons = new Reasons();
         if (source != null) {
             reasons.add(source.explain(c));
         }
         double cap = plan.capacityPerInstance();
         int upper = op.keyGroups();
-        double required = margin * Math.max(base.targetInputRate() / c.targetUtilization(), plan.targetInputRate());
+        double required =
+                margin
+                        * Math.max(
+                                base.targetInputRate() / c.targetUtilization(),
+                                plan.targetInputRate());
         int p;
         if (plan.targetInputRate() == 0) {
             p = 1;
             reasons.add("DS2: no input expected, minimum parallelism 1");
         } else if (cap == 0) {
             p = op.parallelism();
-            reasons.add("capacity unknown: the source emitted nothing in the window (backpressured); kept at " + p);
+            reasons.add(
+                    "capacity unknown: the source emitted nothing in the window (backpressured); kept at "
+                            + p);
         } else {
             OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
             p = fitted.orElseGet(() -> capacities.mostUseful(op.id(), upper, cap));
             int sized = p;
-            reasons.addLater(() -> explainDs2(base, plan, sized, c.targetUtilization(), capacities.explain(op.id())));
-            capacities.hotSpot(op.id()).ifPresent(hot -> reasons.add(HotKeys.explain(m, op, hot, base, c)));
+            reasons.addLater(
+                    () ->
+                            explainDs2(
+                                    base,
+                                    plan,
+                                    sized,
+                                    c.targetUtilization(),
+                                    capacities.explain(op.id())));
+            capacities
+                    .hotSpot(op.id())
+                    .ifPresent(hot -> reasons.add(HotKeys.explain(m, op, hot, base, c)));
             if (fitted.isEmpty()) {
-                reasons.add(HotKeys.noMoreHelp(op.id(), required, upper, p, capacities.at(op.id(), p, cap),
-                        capacities.hotSpot(op.id())));
+                reasons.add(
+                        HotKeys.noMoreHelp(
+                                op.id(),
+                                required,
+                                upper,
+                                p,
+                                capacities.at(op.id(), p, cap),
+                                capacities.hotSpot(op.id())));
             }
         }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
@@ -65,18 +93,34 @@ final class Sizing {
         double capacity = capacities.at(op.id(), p, cap);
         double utilization = capacity > 0 ? plan.targetInputRate() / capacity : 0;
         double share = source == null ? 0 : source.catchUpShare();
-        return new OperatorDecision(op.id(), op.parallelism(), p, p, plan.targetInputRate(), cap, utilization,
-                share, reasons);
+        return new OperatorDecision(
+                op.id(),
+                op.parallelism(),
+                p,
+                p,
+                plan.targetInputRate(),
+                cap,
+                utilization,
+                share,
+                reasons);
     }
 
-    private static String explainDs2(Ds2Formula.Estimate base, Ds2Formula.Estimate plan, int p, double utilization,
+    private static String explainDs2(
+            Ds2Formula.Estimate base,
+            Ds2Formula.Estimate plan,
+            int p,
+            double utilization,
             Optional<String> curve) {
-        String capacity = String.format("capacity %.1f rec/s per instance", plan.capacityPerInstance())
-                + curve.map(c -> " (" + c + ")").orElse("");
-        String target = String.format("DS2: target %.1f rec/s / %s", plan.targetInputRate(), capacity);
+        String capacity =
+                String.format("capacity %.1f rec/s per instance", plan.capacityPerInstance())
+                        + curve.map(c -> " (" + c + ")").orElse("");
+        String target =
+                String.format("DS2: target %.1f rec/s / %s", plan.targetInputRate(), capacity);
         if (utilization < 1.0 && base.targetInputRate() / utilization >= plan.targetInputRate()) {
-            target = String.format("DS2: base target %.1f rec/s / (%s × target utilization %.2f)",
-                    base.targetInputRate(), capacity, utilization);
+            target =
+                    String.format(
+                            "DS2: base target %.1f rec/s / (%s × target utilization %.2f)",
+                            base.targetInputRate(), capacity, utilization);
         }
         return target + " = " + p;
     }
@@ -89,9 +133,10 @@ final class Sizing {
             return lower;
         }
         if (p > upper) {
-            reasons.add(upper == op.keyGroups() && b.max() > upper
-                    ? "clamped to max parallelism " + upper + " (the operator's key groups)"
-                    : "clamped to max parallelism " + upper);
+            reasons.add(
+                    upper == op.keyGroups() && b.max() > upper
+                            ? "clamped to max parallelism " + upper + " (the operator's key groups)"
+                            : "clamped to max parallelism " + upper);
             return upper;
         }
         return p;
@@ -101,8 +146,14 @@ final class Sizing {
         int upper = Math.min(c.boundsOf(op.id()).max(), op.keyGroups());
         int q = KeyGroupAlignment.align(p, op.keyGroups(), c.alignmentMaxIncrease(), upper);
         if (q != p) {
-            reasons.add("aligned to " + q + " to divide " + op.keyGroups() + " key groups evenly (+"
-                    + (q - p) + ")");
+            reasons.add(
+                    "aligned to "
+                            + q
+                            + " to divide "
+                            + op.keyGroups()
+                            + " key groups evenly (+"
+                            + (q - p)
+                            + ")");
         }
         return q;
     }

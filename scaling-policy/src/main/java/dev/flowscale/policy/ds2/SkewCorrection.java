@@ -2,21 +2,19 @@ package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.OperatorMetrics;
-import java.util.List;
 
 /**
  * DS2's aggregated true rate hides key skew: every instance still processes at capacity c while
  * busy, but the hottest instance saturates first. What the running configuration sustains is read
- * off the busiest instance's share h: c / h. Sizing other parallelisms for a hot spot is
- * {@link Capacities}' (with {@link dev.flowscale.policy.model.HotKeyAnalysis}'s key-group model).
+ * off the busiest instance's share h: c / h. Sizing other parallelisms for a hot spot is {@link
+ * Capacities}' (with {@link dev.flowscale.policy.model.HotKeyAnalysis}'s key-group model).
  */
 final class SkewCorrection {
 
     /** Shares this close to even are noise, not skew. */
     private static final double MIN_SKEW = 0.01;
 
-    private SkewCorrection() {
-    }
+    private SkewCorrection() {}
 
     /**
      * The input rate the operator sustains at its running parallelism when its hottest instance
@@ -41,8 +39,15 @@ final class SkewCorrection {
     }
 
     private static double hottestShare(OperatorMetrics m) {
-        double total = m.instances().stream().mapToDouble(InstanceWindowRates::observedProcessingRate).sum();
-        double max = m.instances().stream().mapToDouble(InstanceWindowRates::observedProcessingRate).max().orElse(0);
+        double total =
+                m.instances().stream()
+                        .mapToDouble(InstanceWindowRates::observedProcessingRate)
+                        .sum();
+        double max =
+                m.instances().stream()
+                        .mapToDouble(InstanceWindowRates::observedProcessingRate)
+                        .max()
+                        .orElse(0);
         return total > 0 ? max / total : 0;
     }
 }

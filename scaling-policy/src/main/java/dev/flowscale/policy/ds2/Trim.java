@@ -16,8 +16,8 @@ import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * A rescale the running configuration does not need: it only lowers operators to the trim plan,
- * and only when every source has drained its backlog, the scale-down has been recommended for the
+ * A rescale the running configuration does not need: it only lowers operators to the trim plan, and
+ * only when every source has drained its backlog, the scale-down has been recommended for the
  * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
  * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
  * over the savings horizon exceeds the instance-time its downtime costs.
@@ -30,7 +30,12 @@ final class Trim {
     private final RescaleCost cost;
     private final Capacities capacities;
 
-    Trim(PolicyConfig config, ScalingHistory history, Instant now, RescaleCost cost, Capacities capacities) {
+    Trim(
+            PolicyConfig config,
+            ScalingHistory history,
+            Instant now,
+            RescaleCost cost,
+            Capacities capacities) {
         this.capacities = capacities;
         this.config = config;
         this.history = history;
@@ -38,23 +43,54 @@ final class Trim {
         this.cost = cost;
     }
 
-    ScalingDecision decide(String job, Map<String, SourceTarget> base, Map<String, Ds2Formula.Estimate> required,
-            List<String> reasons, List<OperatorDecision> plan) {
-        List<OperatorDecision> ops = map(plan, op -> op.newParallelism() > op.currentParallelism()
-                ? op.withNewParallelism(op.currentParallelism(), "kept at " + op.currentParallelism()
-                        + ": the running configuration sustains its target")
-                : op);
+    ScalingDecision decide(
+            String job,
+            Map<String, SourceTarget> base,
+            Map<String, Ds2Formula.Estimate> required,
+            List<String> reasons,
+            List<OperatorDecision> plan) {
+        List<OperatorDecision> ops =
+                map(
+                        plan,
+                        op ->
+                                op.newParallelism() > op.currentParallelism()
+                                        ? op.withNewParallelism(
+                                                op.currentParallelism(),
+                                                "kept at "
+                                                        + op.currentParallelism()
+                                                        + ": the running configuration sustains its target")
+                                        : op);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
-        Predicate<ScalingDecision> sameLoad = once(d -> Load.same(Load.of(d, base.keySet()), load, config));
-        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, config.scaleDownDelay(), sameLoad));
+        Predicate<ScalingDecision> sameLoad =
+                once(d -> Load.same(Load.of(d, base.keySet()), load, config));
+        ops =
+                map(
+                        ops,
+                        op ->
+                                ScaleDownDelay.apply(
+                                        op, history, now, config.scaleDownDelay(), sameLoad));
         Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
         if (hold.isPresent()) {
-            ops = map(ops, op -> Load.lowers(op) ? op.withNewParallelism(op.currentParallelism(), hold.get()) : op);
+            ops =
+                    map(
+                            ops,
+                            op ->
+                                    Load.lowers(op)
+                                            ? op.withNewParallelism(
+                                                    op.currentParallelism(), hold.get())
+                                            : op);
         }
         List<OperatorDecision> candidate = ops;
         Optional<String> refused = tooTight(candidate, required).or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
-            ops = map(ops, op -> Load.lowers(op) ? op.withNewParallelism(op.currentParallelism(), refused.get()) : op);
+            ops =
+                    map(
+                            ops,
+                            op ->
+                                    Load.lowers(op)
+                                            ? op.withNewParallelism(
+                                                    op.currentParallelism(), refused.get())
+                                            : op);
         }
         return outcome(job, reasons, ops);
     }
@@ -62,8 +98,11 @@ final class Trim {
     private Optional<String> draining(Map<String, SourceTarget> base) {
         for (Map.Entry<String, SourceTarget> s : base.entrySet()) {
             if (RunningCheck.excess(s.getValue(), config) > 0) {
-                return Optional.of(String.format("scale-down held: source '%s' is still draining a backlog of %.0f"
-                        + " records", s.getKey(), s.getValue().owed()));
+                return Optional.of(
+                        String.format(
+                                "scale-down held: source '%s' is still draining a backlog of %.0f"
+                                        + " records",
+                                s.getKey(), s.getValue().owed()));
             }
         }
         return Optional.empty();
@@ -75,8 +114,14 @@ final class Trim {
             ScalingDecision d = history.decisions().get(i);
             if (d.isScale() && d.operators().values().stream().anyMatch(Load::lowers)) {
                 Instant next = d.time().plus(interval);
-                return now.isBefore(next) ? Optional.of("scale-down held: the last scale-down was at " + d.time()
-                        + "; the scale-down interval of " + interval.toSeconds() + " s ends at " + next)
+                return now.isBefore(next)
+                        ? Optional.of(
+                                "scale-down held: the last scale-down was at "
+                                        + d.time()
+                                        + "; the scale-down interval of "
+                                        + interval.toSeconds()
+                                        + " s ends at "
+                                        + next)
                         : Optional.empty();
             }
         }
@@ -84,8 +129,8 @@ final class Trim {
     }
 
     /**
-     * After a trim, the next one waits for a load change: the sources' base rate must have fallen by
-     * more than the load-change fraction since; noise alone never trims twice.
+     * After a trim, the next one waits for a load change: the sources' base rate must have fallen
+     * by more than the load-change fraction since; noise alone never trims twice.
      */
     private Optional<String> sameLoad(Map<String, SourceTarget> base) {
         double rate = base.values().stream().mapToDouble(SourceTarget::offered).sum();
@@ -93,17 +138,24 @@ final class Trim {
             ScalingDecision d = history.decisions().get(i);
             if (d.isScale()) {
                 double then = Load.of(d, base.keySet());
-                return !Load.isTrim(d) || Load.fell(then, rate, config) ? Optional.empty() : Optional.of(
-                        String.format("further trim held: the sources' rate %.1f rec/s has not fallen by more than"
-                                + " %.0f %% since the last trim at %s (%.1f rec/s)", rate,
-                                100 * Load.threshold(config), d.time(), then));
+                return !Load.isTrim(d) || Load.fell(then, rate, config)
+                        ? Optional.empty()
+                        : Optional.of(
+                                String.format(
+                                        "further trim held: the sources' rate %.1f rec/s has not fallen by more than"
+                                                + " %.0f %% since the last trim at %s (%.1f rec/s)",
+                                        rate, 100 * Load.threshold(config), d.time(), then));
             }
         }
         return Optional.empty();
     }
 
-    /** The trimmed configuration must drain the backlog of its own downtime within the catch-up time. */
-    private Optional<String> tooTight(List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {
+    /**
+     * The trimmed configuration must drain the backlog of its own downtime within the catch-up
+     * time.
+     */
+    private Optional<String> tooTight(
+            List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {
         if (ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0) {
             return Optional.empty();
         }
@@ -111,38 +163,61 @@ final class Trim {
         for (OperatorDecision op : ops) {
             double rate = required.get(op.operatorId()).targetInputRate();
             if (rate > 0 && op.capacityPerInstance() > 0) {
-                headroom = Math.min(headroom, capacities.at(op.operatorId(), op.newParallelism(),
-                        op.capacityPerInstance()) / rate);
+                headroom =
+                        Math.min(
+                                headroom,
+                                capacities.at(
+                                                op.operatorId(),
+                                                op.newParallelism(),
+                                                op.capacityPerInstance())
+                                        / rate);
             }
         }
         double drain = headroom > 1 ? cost.seconds() / (headroom - 1) : Double.POSITIVE_INFINITY;
-        return drain <= config.catchUpSeconds() * (1 + 1e-9) ? Optional.empty() : Optional.of(String.format(
-                "trim refused: the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
-                Double.isInfinite(drain) ? "forever" : String.format("%.0f s", drain),
-                config.catchUpDuration().toSeconds()));
+        return drain <= config.catchUpSeconds() * (1 + 1e-9)
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                "trim refused: the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
+                                Double.isInfinite(drain)
+                                        ? "forever"
+                                        : String.format("%.0f s", drain),
+                                config.catchUpDuration().toSeconds()));
     }
 
     private Optional<String> notWorthIt(List<OperatorDecision> ops) {
-        int saved = ops.stream().mapToInt(op -> op.currentParallelism() - op.newParallelism()).sum();
+        int saved =
+                ops.stream().mapToInt(op -> op.currentParallelism() - op.newParallelism()).sum();
         int running = ops.stream().mapToInt(OperatorDecision::currentParallelism).sum();
         if (saved <= 0) {
             return Optional.empty();
         }
         double savedSeconds = saved * config.savingsHorizon().toNanos() / 1e9;
         double costSeconds = running * cost.seconds();
-        return savedSeconds > costSeconds ? Optional.empty() : Optional.of(String.format(
-                "trim not worth it: saves %d instances × %d s = %.0f instance-s, its %.1f s of downtime costs"
-                        + " %d instances × %.1f s = %.0f instance-s", saved, config.savingsHorizon().toSeconds(),
-                savedSeconds, cost.seconds(), running, cost.seconds(), costSeconds));
+        return savedSeconds > costSeconds
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                "trim not worth it: saves %d instances × %d s = %.0f instance-s, its %.1f s of downtime costs"
+                                        + " %d instances × %.1f s = %.0f instance-s",
+                                saved,
+                                config.savingsHorizon().toSeconds(),
+                                savedSeconds,
+                                cost.seconds(),
+                                running,
+                                cost.seconds(),
+                                costSeconds));
     }
 
     private ScalingDecision outcome(String job, List<String> reasons, List<OperatorDecision> ops) {
         if (ops.stream().noneMatch(OperatorDecision::changes)) {
             return ops.stream().anyMatch(ScaleDownDelay::delayed)
-                    ? ScalingDecision.blocked(now, job, BlockReason.SCALE_DOWN_DELAYED, reasons, ops)
+                    ? ScalingDecision.blocked(
+                            now, job, BlockReason.SCALE_DOWN_DELAYED, reasons, ops)
                     : ScalingDecision.of(now, job, reasons, ops);
         }
-        if (config.deadBand() > 0 && ops.stream().allMatch(op -> DeadBand.within(op, config.deadBand()))) {
+        if (config.deadBand() > 0
+                && ops.stream().allMatch(op -> DeadBand.within(op, config.deadBand()))) {
             List<OperatorDecision> held = map(ops, op -> DeadBand.hold(op, config.deadBand()));
             return ScalingDecision.withinDeadBand(now, job, reasons, held);
         }
@@ -158,7 +233,8 @@ final class Trim {
         return d -> seen.computeIfAbsent(d, p::test);
     }
 
-    private static List<OperatorDecision> map(List<OperatorDecision> ops, UnaryOperator<OperatorDecision> f) {
+    private static List<OperatorDecision> map(
+            List<OperatorDecision> ops, UnaryOperator<OperatorDecision> f) {
         List<OperatorDecision> out = new ArrayList<>(ops.size());
         ops.forEach(op -> out.add(f.apply(op)));
         return out;

@@ -25,8 +25,8 @@ import java.util.function.Consumer;
  * the {@link MetricsProvider} for the current window, the {@link ScalingPolicy} for a decision,
  * publishes it to every {@link DecisionListener}, and in {@link Mode#AUTO} hands a SCALE decision
  * to the {@link ScalingRealizer}. It keeps a bounded history of decisions and rescales, with how
- * long each rescale took. Errors of the policy, listeners and realizer go to the error handler
- * and are counted; the loop keeps running.
+ * long each rescale took. Errors of the policy, listeners and realizer go to the error handler and
+ * are counted; the loop keeps running.
  */
 public final class Autoscaler {
 
@@ -41,8 +41,14 @@ public final class Autoscaler {
     private Instant nextEvaluation;
     private long errors;
 
-    public Autoscaler(AutoscalerConfig config, ScalingPolicy policy, MetricsProvider metrics, ScalingRealizer realizer,
-            List<DecisionListener> listeners, Clock clock, Consumer<Throwable> errorHandler) {
+    public Autoscaler(
+            AutoscalerConfig config,
+            ScalingPolicy policy,
+            MetricsProvider metrics,
+            ScalingRealizer realizer,
+            List<DecisionListener> listeners,
+            Clock clock,
+            Consumer<Throwable> errorHandler) {
         this.config = Checks.notNull(config, "autoscaler config");
         this.policy = Checks.notNull(policy, "autoscaler policy");
         this.metrics = Checks.notNull(metrics, "autoscaler metrics provider");
@@ -53,7 +59,9 @@ public final class Autoscaler {
         this.history = new BoundedHistory(config.historySize());
     }
 
-    /** Decides if the policy interval has elapsed since the last decision; returns that decision. */
+    /**
+     * Decides if the policy interval has elapsed since the last decision; returns that decision.
+     */
     public synchronized Optional<ScalingDecision> tick() {
         Instant now = clock.instant();
         if (nextEvaluation != null && now.isBefore(nextEvaluation)) {
@@ -78,7 +86,10 @@ public final class Autoscaler {
         JobTopology topology = metrics.topology();
         Optional<MetricsWindow> window = metrics.currentWindow();
         if (window.isEmpty()) {
-            return ScalingDecision.blocked(now, topology.jobName(), BlockReason.METRICS_MISSING,
+            return ScalingDecision.blocked(
+                    now,
+                    topology.jobName(),
+                    BlockReason.METRICS_MISSING,
                     "no complete metrics window is available yet");
         }
         history.observed(window.get());
@@ -94,7 +105,8 @@ public final class Autoscaler {
     }
 
     private void realize(ScalingDecision decision, Instant now) {
-        history.started(RescaleRecord.started(now, decision.newParallelism(), realizer.pathOf(decision)));
+        history.started(
+                RescaleRecord.started(now, decision.newParallelism(), realizer.pathOf(decision)));
         try {
             realizer.realize(decision).whenComplete((ok, failure) -> finished(failure));
         } catch (RuntimeException e) {

@@ -47,7 +47,8 @@ final class BoundedHistory {
     }
 
     ScalingHistory snapshot() {
-        return new ScalingHistory(decisions.stream().toList(), rescales.stream().toList(), rates.snapshot());
+        return new ScalingHistory(
+                decisions.stream().toList(), rescales.stream().toList(), rates.snapshot());
     }
 
     private <T> void push(Deque<T> deque, T item) {

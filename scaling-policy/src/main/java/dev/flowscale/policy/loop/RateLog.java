@@ -9,14 +9,18 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Records every window's offered source rates into one-minute buckets, keeping the last
- * {@code buckets} of them per source in a ring of doubles (four days: 5,760 doubles, 45 KiB per
- * source). The snapshot is rebuilt only when a bucket closes, once a minute. Not thread-safe.
+ * Records every window's offered source rates into one-minute buckets, keeping the last {@code
+ * buckets} of them per source in a ring of doubles (four days: 5,760 doubles, 45 KiB per source).
+ * The snapshot is rebuilt only when a bucket closes, once a minute. Not thread-safe.
  */
 final class RateLog {
 
     static final Duration BUCKET = Duration.ofMinutes(1);
-    /** Four days: a daily period is fitted from three whole cycles, and the newest day is still filling. */
+
+    /**
+     * Four days: a daily period is fitted from three whole cycles, and the newest day is still
+     * filling.
+     */
     static final int DEFAULT_BUCKETS = 4 * 24 * 60;
 
     private final int buckets;
@@ -37,12 +41,17 @@ final class RateLog {
         lastEnd = window.end();
         long bucket = Math.floorDiv(window.end().getEpochSecond(), BUCKET.toSeconds());
         for (OperatorMetrics m : window.operators().values()) {
-            m.source().ifPresent(s -> {
-                if (Double.isFinite(s.offeredRate())) {
-                    changed |= rings.computeIfAbsent(m.operatorId(), id -> new Ring(buckets, bucket))
-                            .add(bucket, s.offeredRate());
-                }
-            });
+            m.source()
+                    .ifPresent(
+                            s -> {
+                                if (Double.isFinite(s.offeredRate())) {
+                                    changed |=
+                                            rings.computeIfAbsent(
+                                                            m.operatorId(),
+                                                            id -> new Ring(buckets, bucket))
+                                                    .add(bucket, s.offeredRate());
+                                }
+                            });
         }
     }
 
@@ -60,9 +69,9 @@ final class RateLog {
     /** One source's last buckets: a ring of closed means and the sum of the bucket being filled. */
     private static final class Ring {
         private final double[] means;
-        private long first;   // bucket number of the oldest closed bucket kept
-        private int count;    // closed buckets kept
-        private long open;    // bucket number being filled
+        private long first; // bucket number of the oldest closed bucket kept
+        private int count; // closed buckets kept
+        private long open; // bucket number being filled
         private double sum;
         private int samples;
 
@@ -72,10 +81,14 @@ final class RateLog {
             this.open = bucket;
         }
 
-        /** Adds a sample; true when a bucket closed. Samples from an earlier bucket than the open one are ignored. */
+        /**
+         * Adds a sample; true when a bucket closed. Samples from an earlier bucket than the open
+         * one are ignored.
+         */
         boolean add(long bucket, double rate) {
             boolean closed = false;
-            if (bucket - open > means.length) { // a gap longer than the ring: nothing kept is recent
+            if (bucket - open
+                    > means.length) { // a gap longer than the ring: nothing kept is recent
                 first = bucket;
                 open = bucket;
                 count = 0;
@@ -111,7 +124,8 @@ final class RateLog {
             for (int i = 0; i < count; i++) {
                 ordered[i] = means[(int) Math.floorMod(first + i, (long) means.length)];
             }
-            return new SourceRateLog.Series(Instant.ofEpochSecond(first * BUCKET.toSeconds()), ordered);
+            return new SourceRateLog.Series(
+                    Instant.ofEpochSecond(first * BUCKET.toSeconds()), ordered);
         }
     }
 }

@@ -16,8 +16,12 @@ public record CapacityObservation(Instant at, int parallelism, double capacity) 
         Checks.notNull(at, "capacity observation time");
         Checks.positive(parallelism, "capacity observation parallelism");
         if (!(Double.isFinite(capacity) && capacity > 0)) {
-            throw new PolicyException("capacity observation at " + at + " has capacity " + capacity
-                    + "; record only windows in which the operator processed records (capacity > 0)");
+            throw new PolicyException(
+                    "capacity observation at "
+                            + at
+                            + " has capacity "
+                            + capacity
+                            + "; record only windows in which the operator processed records (capacity > 0)");
         }
     }
 }

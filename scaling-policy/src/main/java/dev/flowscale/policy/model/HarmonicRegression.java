@@ -7,8 +7,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 /**
  * Period detection and harmonic least squares on evenly spaced values. A period is accepted only
  * when the detrended series' autocorrelation has a local peak of at least {@value #MIN_PEAK} at a
- * lag that fits at least {@value #MIN_CYCLES} times into the series, after dipping below
- * {@value #MAX_TROUGH}: a step or a ramp decays without such a peak, so it is not taken for a cycle.
+ * lag that fits at least {@value #MIN_CYCLES} times into the series, after dipping below {@value
+ * #MAX_TROUGH}: a step or a ramp decays without such a peak, so it is not taken for a cycle.
  */
 final class HarmonicRegression {
 
@@ -16,8 +16,7 @@ final class HarmonicRegression {
     static final double MAX_TROUGH = -0.1;
     static final int MIN_CYCLES = 3;
 
-    private HarmonicRegression() {
-    }
+    private HarmonicRegression() {}
 
     /** The regressors of one sample: t, then sin and cos of each harmonic. */
     static double[] row(double t, double period, int harmonics) {
@@ -42,10 +41,11 @@ final class HarmonicRegression {
         return new Fit(ols.estimateRegressionParameters(), ols.calculateRSquared());
     }
 
-    record Fit(double[] coefficients, double rSquared) {
-    }
+    record Fit(double[] coefficients, double rSquared) {}
 
-    /** The period in samples (fractional, refined around the autocorrelation peak), if there is one. */
+    /**
+     * The period in samples (fractional, refined around the autocorrelation peak), if there is one.
+     */
     static Optional<Double> detectPeriod(double[] y) {
         double[] r = autocorrelation(detrended(y), y.length / MIN_CYCLES);
         boolean dipped = false;

@@ -11,19 +11,33 @@ public record KeyGroupRange(int start, int end) {
 
     public KeyGroupRange {
         if (start < 0 || end <= start) {
-            throw new PolicyException("key group range [" + start + ", " + end + ") is empty or negative;"
-                    + " use 0 <= start < end");
+            throw new PolicyException(
+                    "key group range ["
+                            + start
+                            + ", "
+                            + end
+                            + ") is empty or negative;"
+                            + " use 0 <= start < end");
         }
     }
 
-    /** The key groups of instance {@code instance} of {@code parallelism} over {@code keyGroups}. */
+    /**
+     * The key groups of instance {@code instance} of {@code parallelism} over {@code keyGroups}.
+     */
     public static KeyGroupRange of(int instance, int parallelism, int keyGroups) {
         if (parallelism < 1 || parallelism > keyGroups || instance < 0 || instance >= parallelism) {
-            throw new PolicyException("instance " + instance + " of parallelism " + parallelism + " over " + keyGroups
-                    + " key groups does not exist; use 0 <= instance < parallelism <= key groups");
+            throw new PolicyException(
+                    "instance "
+                            + instance
+                            + " of parallelism "
+                            + parallelism
+                            + " over "
+                            + keyGroups
+                            + " key groups does not exist; use 0 <= instance < parallelism <= key groups");
         }
-        return new KeyGroupRange(ceilDiv(instance * keyGroups, parallelism), ceilDiv((instance + 1) * keyGroups,
-                parallelism));
+        return new KeyGroupRange(
+                ceilDiv(instance * keyGroups, parallelism),
+                ceilDiv((instance + 1) * keyGroups, parallelism));
     }
 
     /** Most key groups any instance of {@code parallelism} owns: ⌈K/p⌉. */
@@ -35,7 +49,9 @@ public record KeyGroupRange(int start, int end) {
         return end - start;
     }
 
-    /** The key groups in both ranges, e.g. to narrow a hot key group down over several parallelisms. */
+    /**
+     * The key groups in both ranges, e.g. to narrow a hot key group down over several parallelisms.
+     */
     public Optional<KeyGroupRange> intersect(KeyGroupRange other) {
         int s = Math.max(start, other.start);
         int e = Math.min(end, other.end);

@@ -14,46 +14,66 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  * point per distinct parallelism (their median, so every parallelism weighs the same and one noisy
  * window cannot bend the curve). With one parallelism the curve is DS2's linear one; with two or
  * more a power law λ·p^α is fitted by least squares on log c = log λ + α·log p (α clamped to
- * [{@value #MIN_ALPHA}, 1]); with three or more the Universal Scalability Law is fitted too
- * ({@link UslFit}) and chosen when its relative squared error is below
- * {@value #USL_ADVANTAGE} of the power law's, since it has one parameter more.
+ * [{@value #MIN_ALPHA}, 1]); with three or more the Universal Scalability Law is fitted too ({@link
+ * UslFit}) and chosen when its relative squared error is below {@value #USL_ADVANTAGE} of the power
+ * law's, since it has one parameter more.
  */
 public final class ScalabilityFit {
 
-    /** Lowest exponent: an operator that gained nothing from instances still has a positive curve. */
+    /**
+     * Lowest exponent: an operator that gained nothing from instances still has a positive curve.
+     */
     static final double MIN_ALPHA = 0.01;
+
     static final double USL_ADVANTAGE = 0.8;
 
-    private ScalabilityFit() {
-    }
+    private ScalabilityFit() {}
 
     /** The best-fitting model of the observations; at least one is needed. */
     public static ScalabilityModel fit(List<CapacityObservation> observations) {
         if (observations == null || observations.isEmpty()) {
-            throw new PolicyException("cannot fit scalability without observations; record at least one metrics"
-                    + " window in the ScalabilityHistory first");
+            throw new PolicyException(
+                    "cannot fit scalability without observations; record at least one metrics"
+                            + " window in the ScalabilityHistory first");
         }
         Map<Integer, Double> points = medians(observations);
         if (points.size() == 1) {
             Map.Entry<Integer, Double> only = points.entrySet().iterator().next();
-            return ScalabilityModel.linear(only.getValue() / only.getKey(), String.format(Locale.ROOT,
-                    "only parallelism %d observed: capacity assumed linear in parallelism (DS2),"
-                            + " %.1f rec/s per instance", only.getKey(), only.getValue() / only.getKey()));
+            return ScalabilityModel.linear(
+                    only.getValue() / only.getKey(),
+                    String.format(
+                            Locale.ROOT,
+                            "only parallelism %d observed: capacity assumed linear in parallelism (DS2),"
+                                    + " %.1f rec/s per instance",
+                            only.getKey(),
+                            only.getValue() / only.getKey()));
         }
         ScalabilityModel power = power(points);
         if (points.size() < 3) {
             return power;
         }
         ScalabilityModel usl = UslFit.fit(points);
-        return usl.rmsRelativeError() < Math.sqrt(USL_ADVANTAGE) * power.rmsRelativeError() ? usl : power;
+        return usl.rmsRelativeError() < Math.sqrt(USL_ADVANTAGE) * power.rmsRelativeError()
+                ? usl
+                : power;
     }
 
     static Map<Integer, Double> medians(List<CapacityObservation> observations) {
-        Map<Integer, List<Double>> byP = observations.stream().collect(Collectors.groupingBy(
-                CapacityObservation::parallelism, TreeMap::new,
-                Collectors.mapping(CapacityObservation::capacity, Collectors.toList())));
+        Map<Integer, List<Double>> byP =
+                observations.stream()
+                        .collect(
+                                Collectors.groupingBy(
+                                        CapacityObservation::parallelism,
+                                        TreeMap::new,
+                                        Collectors.mapping(
+                                                CapacityObservation::capacity,
+                                                Collectors.toList())));
         Map<Integer, Double> medians = new TreeMap<>();
-        byP.forEach((p, cs) -> medians.put(p, new Median().evaluate(cs.stream().mapToDouble(d -> d).toArray())));
+        byP.forEach(
+                (p, cs) ->
+                        medians.put(
+                                p,
+                                new Median().evaluate(cs.stream().mapToDouble(d -> d).toArray())));
         return medians;
     }
 
@@ -62,17 +82,42 @@ public final class ScalabilityFit {
         points.forEach((p, c) -> r.addData(Math.log(p), Math.log(c)));
         double slope = r.getSlope();
         double alpha = Math.max(MIN_ALPHA, Math.min(1, slope));
-        // With α clamped, the least-squares intercept for that fixed α is the mean of log c − α·log p.
-        double logLambda = points.entrySet().stream()
-                .mapToDouble(e -> Math.log(e.getValue()) - alpha * Math.log(e.getKey())).average().orElseThrow();
-        ScalabilityModel unexplained = new ScalabilityModel(ScalabilityModel.Kind.POWER, Math.exp(logLambda), alpha,
-                0, 0, 0, "");
+        // With α clamped, the least-squares intercept for that fixed α is the mean of log c − α·log
+        // p.
+        double logLambda =
+                points.entrySet().stream()
+                        .mapToDouble(e -> Math.log(e.getValue()) - alpha * Math.log(e.getKey()))
+                        .average()
+                        .orElseThrow();
+        ScalabilityModel unexplained =
+                new ScalabilityModel(
+                        ScalabilityModel.Kind.POWER, Math.exp(logLambda), alpha, 0, 0, 0, "");
         double rms = rmsRelativeError(unexplained, points);
-        String clamp = slope > 1 ? " (fitted " + fmt(slope) + ", clamped: capacity never grows faster than linearly)"
-                : slope < MIN_ALPHA ? " (fitted " + fmt(slope) + ", clamped: added instances added no capacity)" : "";
-        return new ScalabilityModel(ScalabilityModel.Kind.POWER, Math.exp(logLambda), alpha, 0, 0, rms,
-                String.format(Locale.ROOT, "capacity ≈ %.1f · p^%.2f%s, fitted on parallelisms %s (rms error %.1f %%)",
-                        Math.exp(logLambda), alpha, clamp, points.keySet(), 100 * rms));
+        String clamp =
+                slope > 1
+                        ? " (fitted "
+                                + fmt(slope)
+                                + ", clamped: capacity never grows faster than linearly)"
+                        : slope < MIN_ALPHA
+                                ? " (fitted "
+                                        + fmt(slope)
+                                        + ", clamped: added instances added no capacity)"
+                                : "";
+        return new ScalabilityModel(
+                ScalabilityModel.Kind.POWER,
+                Math.exp(logLambda),
+                alpha,
+                0,
+                0,
+                rms,
+                String.format(
+                        Locale.ROOT,
+                        "capacity ≈ %.1f · p^%.2f%s, fitted on parallelisms %s (rms error %.1f %%)",
+                        Math.exp(logLambda),
+                        alpha,
+                        clamp,
+                        points.keySet(),
+                        100 * rms));
     }
 
     static double rmsRelativeError(ScalabilityModel m, Map<Integer, Double> points) {

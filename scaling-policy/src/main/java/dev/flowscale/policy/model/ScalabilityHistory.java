@@ -15,19 +15,21 @@ import java.util.TreeSet;
 
 /**
  * A bounded, immutable record of each operator's capacity observations, oldest first. The bound
- * keeps diversity, which a fit needs more than recency: at most {@code perParallelism}
- * observations per distinct parallelism, and at most {@code parallelisms} distinct parallelisms
- * per operator (the one observed least recently is dropped first). Carried by the loop from one
- * decision to the next; {@link #record} returns a new history.
+ * keeps diversity, which a fit needs more than recency: at most {@code perParallelism} observations
+ * per distinct parallelism, and at most {@code parallelisms} distinct parallelisms per operator
+ * (the one observed least recently is dropped first). Carried by the loop from one decision to the
+ * next; {@link #record} returns a new history.
  */
-public record ScalabilityHistory(int perParallelism, int parallelisms,
-        Map<String, List<CapacityObservation>> observations) {
+public record ScalabilityHistory(
+        int perParallelism, int parallelisms, Map<String, List<CapacityObservation>> observations) {
 
     public ScalabilityHistory {
         Checks.positive(perParallelism, "scalability history perParallelism");
         if (parallelisms < 2) {
-            throw new PolicyException("scalability history parallelisms is " + parallelisms
-                    + "; keep at least 2 distinct parallelisms, or no curve can be fitted");
+            throw new PolicyException(
+                    "scalability history parallelisms is "
+                            + parallelisms
+                            + "; keep at least 2 distinct parallelisms, or no curve can be fitted");
         }
         Map<String, List<CapacityObservation>> copy = new LinkedHashMap<>();
         Checks.notNull(observations, "scalability history observations")
@@ -66,7 +68,9 @@ public record ScalabilityHistory(int perParallelism, int parallelisms,
             List<CapacityObservation> old = of(m.operatorId());
             boolean newer = old.isEmpty() || window.end().isAfter(old.get(old.size() - 1).at());
             if (newer && Double.isFinite(m.trueProcessingRate()) && m.trueProcessingRate() > 0) {
-                CapacityObservation o = new CapacityObservation(window.end(), m.parallelism(), m.trueProcessingRate());
+                CapacityObservation o =
+                        new CapacityObservation(
+                                window.end(), m.parallelism(), m.trueProcessingRate());
                 next.put(m.operatorId(), bounded(next.getOrDefault(m.operatorId(), List.of()), o));
             }
         }
@@ -80,10 +84,12 @@ public record ScalabilityHistory(int perParallelism, int parallelisms,
         return new ScalabilityHistory(perParallelism, parallelisms, next);
     }
 
-    private List<CapacityObservation> bounded(List<CapacityObservation> old, CapacityObservation added) {
+    private List<CapacityObservation> bounded(
+            List<CapacityObservation> old, CapacityObservation added) {
         List<CapacityObservation> list = new ArrayList<>(old);
         list.add(added);
-        if (list.stream().filter(o -> o.parallelism() == added.parallelism()).count() > perParallelism) {
+        if (list.stream().filter(o -> o.parallelism() == added.parallelism()).count()
+                > perParallelism) {
             list.remove(firstAt(list, added.parallelism()));
         }
         if (list.stream().map(CapacityObservation::parallelism).distinct().count() > parallelisms) {
@@ -108,6 +114,9 @@ public record ScalabilityHistory(int perParallelism, int parallelisms,
         for (int i = 0; i < list.size(); i++) {
             lastIndex.put(list.get(i).parallelism(), i);
         }
-        return lastIndex.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        return lastIndex.entrySet().stream()
+                .min(Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
     }
 }

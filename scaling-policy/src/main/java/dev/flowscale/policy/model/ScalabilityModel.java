@@ -6,30 +6,48 @@ import java.util.OptionalInt;
 
 /**
  * An operator's aggregate capacity c(p) at parallelism p, in records per second:
+ *
  * <ul>
- *   <li>{@code LINEAR}: c(p) = λ·p, DS2's assumption (used when too few parallelisms were seen);</li>
- *   <li>{@code POWER}: c(p) = λ·p^α with 0 &lt; α ≤ 1 (sublinear scaling);</li>
+ *   <li>{@code LINEAR}: c(p) = λ·p, DS2's assumption (used when too few parallelisms were seen);
+ *   <li>{@code POWER}: c(p) = λ·p^α with 0 &lt; α ≤ 1 (sublinear scaling);
  *   <li>{@code USL}: the Universal Scalability Law c(p) = λ·p / (1 + σ(p−1) + κ·p(p−1)), where σ is
- *       contention and κ coherency cost; capacity peaks at p = √((1−σ)/κ) and falls beyond.</li>
+ *       contention and κ coherency cost; capacity peaks at p = √((1−σ)/κ) and falls beyond.
  * </ul>
  *
  * @param rmsRelativeError root mean square of (fitted − observed) / observed over the fitted points
- * @param explanation      one sentence saying which model was chosen and why
+ * @param explanation one sentence saying which model was chosen and why
  */
-public record ScalabilityModel(Kind kind, double lambda, double alpha, double sigma, double kappa,
-        double rmsRelativeError, String explanation) {
+public record ScalabilityModel(
+        Kind kind,
+        double lambda,
+        double alpha,
+        double sigma,
+        double kappa,
+        double rmsRelativeError,
+        String explanation) {
 
     /** The model's shape. */
-    public enum Kind { LINEAR, POWER, USL }
+    public enum Kind {
+        LINEAR,
+        POWER,
+        USL
+    }
 
     public ScalabilityModel {
         Checks.notNull(kind, "scalability model kind");
         if (!(lambda > 0 && Double.isFinite(lambda))) {
-            throw new PolicyException("scalability model lambda is " + lambda + "; it must be a positive capacity");
+            throw new PolicyException(
+                    "scalability model lambda is " + lambda + "; it must be a positive capacity");
         }
         if (!(alpha > 0 && alpha <= 1) || sigma < 0 || kappa < 0) {
-            throw new PolicyException("scalability model has alpha " + alpha + ", sigma " + sigma + ", kappa "
-                    + kappa + "; alpha must be in (0, 1], sigma and kappa at least 0");
+            throw new PolicyException(
+                    "scalability model has alpha "
+                            + alpha
+                            + ", sigma "
+                            + sigma
+                            + ", kappa "
+                            + kappa
+                            + "; alpha must be in (0, 1], sigma and kappa at least 0");
         }
         Checks.notNull(explanation, "scalability model explanation");
     }
@@ -49,14 +67,15 @@ public record ScalabilityModel(Kind kind, double lambda, double alpha, double si
     }
 
     /**
-     * The smallest parallelism in [1, maxParallelism] whose fitted capacity reaches
-     * {@code requiredCapacity} (the target input rate divided by the target utilization); empty
-     * when none does: more instances will not help.
+     * The smallest parallelism in [1, maxParallelism] whose fitted capacity reaches {@code
+     * requiredCapacity} (the target input rate divided by the target utilization); empty when none
+     * does: more instances will not help.
      */
     public OptionalInt smallestParallelismFor(double requiredCapacity, int maxParallelism) {
         Checks.finiteNotNegative(requiredCapacity, "required capacity");
         Checks.positive(maxParallelism, "max parallelism");
-        double estimate = Math.max(1, Math.min(maxParallelism, realParallelismFor(requiredCapacity)));
+        double estimate =
+                Math.max(1, Math.min(maxParallelism, realParallelismFor(requiredCapacity)));
         // The closed form is exact up to rounding: settle the integer by stepping from its ceiling.
         int p = (int) Math.ceil(estimate);
         while (p > 1 && sustains(p - 1, requiredCapacity)) {
@@ -73,9 +92,9 @@ public record ScalabilityModel(Kind kind, double lambda, double alpha, double si
     }
 
     /**
-     * The real p with c(p) = required, or +∞ when capacity never reaches it. Closed forms, since
-     * a decision asks this for every operator: linear and power law invert directly; for the USL,
-     * λp ≥ r(1 + σ(p−1) + κp(p−1)) is the quadratic rκ·p² + (rσ − rκ − λ)·p + r(1 − σ) ≤ 0.
+     * The real p with c(p) = required, or +∞ when capacity never reaches it. Closed forms, since a
+     * decision asks this for every operator: linear and power law invert directly; for the USL, λp
+     * ≥ r(1 + σ(p−1) + κp(p−1)) is the quadratic rκ·p² + (rσ − rκ − λ)·p + r(1 − σ) ≤ 0.
      */
     private double realParallelismFor(double r) {
         return switch (kind) {
@@ -92,19 +111,24 @@ public record ScalabilityModel(Kind kind, double lambda, double alpha, double si
             return b < 0 ? -c / b : Double.POSITIVE_INFINITY;
         }
         double discriminant = b * b - 4 * a * c;
-        return discriminant < 0 ? Double.POSITIVE_INFINITY : (-b - Math.sqrt(discriminant)) / (2 * a);
+        return discriminant < 0
+                ? Double.POSITIVE_INFINITY
+                : (-b - Math.sqrt(discriminant)) / (2 * a);
     }
 
     /**
-     * The same shape scaled to pass through a measurement (usually the current window's): the
-     * fit gives how capacity grows, the latest window gives its level.
+     * The same shape scaled to pass through a measurement (usually the current window's): the fit
+     * gives how capacity grows, the latest window gives its level.
      */
     public ScalabilityModel anchoredAt(int p, double capacity) {
         if (!(capacity > 0 && Double.isFinite(capacity))) {
-            throw new PolicyException("cannot anchor the scalability model at capacity " + capacity
-                    + "; use a measured capacity > 0");
+            throw new PolicyException(
+                    "cannot anchor the scalability model at capacity "
+                            + capacity
+                            + "; use a measured capacity > 0");
         }
         double scale = capacity / capacityAt(p);
-        return new ScalabilityModel(kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, explanation);
+        return new ScalabilityModel(
+                kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, explanation);
     }
 }

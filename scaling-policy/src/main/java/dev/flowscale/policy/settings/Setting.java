@@ -5,53 +5,135 @@ import java.util.Optional;
 
 /**
  * Every autoscaler setting, once: the one table that the command line, the StreamJob custom
- * resource, the Helm values and the docs all follow. A setting's {@link #field()} is its CRD
- * field and Helm key, {@link #option()} its command-line option. It has two defaults, one per
- * {@link Profile}: a cluster's (the operator, the CRD, Helm), where a rescale restarts a pod, and
- * a local run's ({@code flowscale run}), where the engine rescales in this process in seconds.
+ * resource, the Helm values and the docs all follow. A setting's {@link #field()} is its CRD field
+ * and Helm key, {@link #option()} its command-line option. It has two defaults, one per {@link
+ * Profile}: a cluster's (the operator, the CRD, Helm), where a rescale restarts a pod, and a local
+ * run's ({@code flowscale run}), where the engine rescales in this process in seconds.
  */
 public enum Setting {
-    MODE(Kind.MODE, "recommend", 0, 0,
+    MODE(
+            Kind.MODE,
+            "recommend",
+            0,
+            0,
             "auto: decide and rescale; recommend: decide and report only"),
     POLICY_INTERVAL(Kind.DURATION, "30s", 1, 0, "How often the policy decides"),
     WARM_UP(Kind.DURATION, "60s", 0, 0, "Metrics dropped after a start or a rescale"),
-    TARGET_UTILIZATION(Kind.FRACTION, "1.0", 0.1, 1,
+    TARGET_UTILIZATION(
+            Kind.FRACTION,
+            "1.0",
+            0.1,
+            1,
             "Share of an instance's capacity the policy plans to use, 0.1 to 1"),
     MIN_PARALLELISM(Kind.COUNT, "1", 1, 0, "Lowest parallelism of any operator"),
-    MAX_PARALLELISM(Kind.COUNT, "32", 1, 0,
+    MAX_PARALLELISM(
+            Kind.COUNT,
+            "32",
+            1,
+            0,
             "Highest parallelism of any operator, at most the operator's key groups"),
-    CATCH_UP(Kind.DURATION, "5m", 0, 0,
+    CATCH_UP(
+            Kind.DURATION,
+            "5m",
+            0,
+            0,
             "Time in which a backlog must drain, including what a rescale's own downtime adds; 0s disables catch-up"),
-    EXPECTED_DOWNTIME(Kind.DURATION, "30s", 0, 0,
+    EXPECTED_DOWNTIME(
+            Kind.DURATION,
+            "30s",
+            0,
+            0,
             "Rescale downtime assumed until one has been measured on the job"),
-    DOWNTIME_PERCENTILE(Kind.FRACTION, "0.9", 0.01, 1,
+    DOWNTIME_PERCENTILE(
+            Kind.FRACTION,
+            "0.9",
+            0.01,
+            1,
             "Percentile of the measured rescale downtimes (per path) that decisions plan for"),
-    SCALE_DOWN_DELAY(Kind.DURATION, "5m", 0, 0,
+    SCALE_DOWN_DELAY(
+            Kind.DURATION,
+            "5m",
+            0,
+            0,
             "How long a lower parallelism must be recommended, at one load, before scaling down"),
     SCALE_DOWN_INTERVAL(Kind.DURATION, "0s", 0, 0, "Least time between two scale-downs"),
-    MAX_RESCALES_PER_HOUR(Kind.COUNT, "6", 0, 0, "Rescale budget: at most this many rescales start in any hour; 0 = no budget"),
-    TARGET_MAX_LAG(Kind.DURATION, "0s", 0, 0,
+    MAX_RESCALES_PER_HOUR(
+            Kind.COUNT,
+            "6",
+            0,
+            0,
+            "Rescale budget: at most this many rescales start in any hour; 0 = no budget"),
+    TARGET_MAX_LAG(
+            Kind.DURATION,
+            "0s",
+            0,
+            0,
             "Backlog, in seconds of the source's rate, that may stand without a rescale"),
-    SAVINGS_HORIZON(Kind.DURATION, "1h", 0, 0,
+    SAVINGS_HORIZON(
+            Kind.DURATION,
+            "1h",
+            0,
+            0,
             "A scale-down must save more instance-time over this horizon than its downtime costs"),
-    LOAD_CHANGE(Kind.FRACTION, "0.1", 0.01, 0.99,
+    LOAD_CHANGE(
+            Kind.FRACTION,
+            "0.1",
+            0.01,
+            0.99,
             "Relative change of the sources' rate that counts as a load change"),
-    LEARN_SCALABILITY(Kind.FLAG, "true", 0, 0,
+    LEARN_SCALABILITY(
+            Kind.FLAG,
+            "true",
+            0,
+            0,
             "Size operators with capacity curves fitted to the parallelisms the job has run at"),
-    SCALABILITY_PRIOR(Kind.FRACTION, "0.8", 0.5, 1,
+    SCALABILITY_PRIOR(
+            Kind.FRACTION,
+            "0.8",
+            0.5,
+            1,
             "Exponent a of capacity ~ p^a assumed above the only parallelism an operator was measured at"),
-    CONFIRM_NEED(Kind.FLAG, "true", 0, 0,
+    CONFIRM_NEED(
+            Kind.FLAG,
+            "true",
+            0,
+            0,
             "A needed rescale waits for a second window in a row, so it is sized wholly at the new load"),
-    PREDICTIVE(Kind.FLAG, "false", 0, 0,
+    PREDICTIVE(
+            Kind.FLAG,
+            "false",
+            0,
+            0,
             "Scale ahead of a forecast of each source's rate (trend and period) fitted to its recent history"),
-    FORECAST_PERIOD(Kind.DURATION, "0s", 0, 0,
+    FORECAST_PERIOD(
+            Kind.DURATION,
+            "0s",
+            0,
+            0,
             "Period of the sources' rate the predictive forecast fits, e.g. 24h; 0s detects it"),
-    NOISE_TOLERANCE(Kind.FRACTION, "0.02", 0, 0.49,
+    NOISE_TOLERANCE(
+            Kind.FRACTION,
+            "0.02",
+            0,
+            0.49,
             "Measurement noise tolerated before a running operator counts as short of its target"),
-    DEAD_BAND(Kind.FRACTION, "0", 0, 1, "Relative change per operator tolerated without a scale-down"),
-    SKEW_CORRECTION(Kind.FLAG, "true", 0, 0,
+    DEAD_BAND(
+            Kind.FRACTION,
+            "0",
+            0,
+            1,
+            "Relative change per operator tolerated without a scale-down"),
+    SKEW_CORRECTION(
+            Kind.FLAG,
+            "true",
+            0,
+            0,
             "Size keyed operators for their hottest instance, from per-instance rates"),
-    KEY_GROUP_ALIGNMENT(Kind.FLAG, "false", 0, 0,
+    KEY_GROUP_ALIGNMENT(
+            Kind.FLAG,
+            "false",
+            0,
+            0,
             "Round parallelism up to a divisor of the key groups (at most +25 %)");
 
     /** Where the autoscaler runs, and so which default applies. */
@@ -63,7 +145,13 @@ public enum Setting {
     }
 
     /** The type of a setting's value and so its grammar. */
-    public enum Kind { MODE, DURATION, FRACTION, COUNT, FLAG }
+    public enum Kind {
+        MODE,
+        DURATION,
+        FRACTION,
+        COUNT,
+        FLAG
+    }
 
     private final Kind kind;
     private final String defaultText;

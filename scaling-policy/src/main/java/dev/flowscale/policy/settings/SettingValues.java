@@ -15,8 +15,8 @@ import java.util.Optional;
 
 /**
  * Autoscaler settings resolved against the {@link Setting} table: each one given, else its default,
- * checked by its kind and range. The one assembly of the policy's and the loop's configuration, used
- * by the command line and the operator alike.
+ * checked by its kind and range. The one assembly of the policy's and the loop's configuration,
+ * used by the command line and the operator alike.
  */
 public final class SettingValues {
 
@@ -36,7 +36,10 @@ public final class SettingValues {
         return resolve(Map.of(), "", profile);
     }
 
-    /** The given texts over the cluster defaults; see {@link #resolve(Map, String, Setting.Profile)}. */
+    /**
+     * The given texts over the cluster defaults; see {@link #resolve(Map, String,
+     * Setting.Profile)}.
+     */
     public static SettingValues resolve(Map<Setting, String> given, String prefix) {
         return resolve(given, prefix, Setting.Profile.CLUSTER);
     }
@@ -47,7 +50,8 @@ public final class SettingValues {
      * @param prefix how the caller names a field in errors, e.g. "spec.autoscaler." or "--"
      * @throws PolicyException naming every wrong field, its value and the accepted form
      */
-    public static SettingValues resolve(Map<Setting, String> given, String prefix, Setting.Profile profile) {
+    public static SettingValues resolve(
+            Map<Setting, String> given, String prefix, Setting.Profile profile) {
         Map<Setting, String> texts = new EnumMap<>(Setting.class);
         for (Setting s : Setting.values()) {
             String text = given.get(s);
@@ -58,10 +62,17 @@ public final class SettingValues {
             check(s, texts.get(s), prefix).ifPresent(problems::add);
         }
         SettingValues values = new SettingValues(texts);
-        if (problems.isEmpty() && values.count(Setting.MIN_PARALLELISM) > values.count(Setting.MAX_PARALLELISM)) {
-            problems.add(name(Setting.MIN_PARALLELISM, prefix) + " " + values.count(Setting.MIN_PARALLELISM)
-                    + " is above " + name(Setting.MAX_PARALLELISM, prefix) + " " + values.count(Setting.MAX_PARALLELISM)
-                    + "; lower it or raise the maximum");
+        if (problems.isEmpty()
+                && values.count(Setting.MIN_PARALLELISM) > values.count(Setting.MAX_PARALLELISM)) {
+            problems.add(
+                    name(Setting.MIN_PARALLELISM, prefix)
+                            + " "
+                            + values.count(Setting.MIN_PARALLELISM)
+                            + " is above "
+                            + name(Setting.MAX_PARALLELISM, prefix)
+                            + " "
+                            + values.count(Setting.MAX_PARALLELISM)
+                            + "; lower it or raise the maximum");
         }
         if (!problems.isEmpty()) {
             throw new PolicyException(String.join("; ", problems));
@@ -73,7 +84,13 @@ public final class SettingValues {
         try {
             switch (s.kind()) {
                 case MODE -> mode(text);
-                case DURATION -> atLeast(s, DurationText.parse(name(s, prefix), text, PolicyException::new).toMillis() / 1000.0, text);
+                case DURATION ->
+                        atLeast(
+                                s,
+                                DurationText.parse(name(s, prefix), text, PolicyException::new)
+                                                .toMillis()
+                                        / 1000.0,
+                                text);
                 case FRACTION -> fraction(s, Double.parseDouble(text), text);
                 case COUNT -> atLeast(s, Integer.parseInt(text), text);
                 case FLAG -> flag(text);
@@ -83,8 +100,10 @@ public final class SettingValues {
         } catch (NumberFormatException e) {
             return Optional.of(name(s, prefix) + " is '" + text + "': " + expected(s));
         } catch (PolicyException e) {
-            return Optional.of(e.getMessage().startsWith(name(s, prefix)) ? e.getMessage()
-                    : name(s, prefix) + " is '" + text + "': " + e.getMessage());
+            return Optional.of(
+                    e.getMessage().startsWith(name(s, prefix))
+                            ? e.getMessage()
+                            : name(s, prefix) + " is '" + text + "': " + e.getMessage());
         }
     }
 
@@ -103,7 +122,10 @@ public final class SettingValues {
     private static String expected(Setting s) {
         return switch (s.kind()) {
             case MODE -> "use auto, recommend or off";
-            case DURATION -> s.min() > 0 ? "use a duration above zero, e.g. 30s" : "use a duration such as 30s or 0s";
+            case DURATION ->
+                    s.min() > 0
+                            ? "use a duration above zero, e.g. 30s"
+                            : "use a duration such as 30s or 0s";
             case FRACTION -> "use a number from " + s.min() + " to " + s.max();
             case COUNT -> "use a whole number of at least " + (int) s.min();
             case FLAG -> "use true or false";
@@ -164,28 +186,29 @@ public final class SettingValues {
 
     /** The policy's configuration; metrics older than three policy intervals are stale. */
     public PolicyConfig policy() {
-        PolicyConfig.Builder b = PolicyConfig.builder()
-                .targetUtilization(fraction(Setting.TARGET_UTILIZATION))
-                .jobBounds(count(Setting.MIN_PARALLELISM), count(Setting.MAX_PARALLELISM))
-                .catchUpDuration(duration(Setting.CATCH_UP))
-                .expectedRescaleDuration(duration(Setting.EXPECTED_DOWNTIME))
-                .downtimePercentile(fraction(Setting.DOWNTIME_PERCENTILE))
-                .scaleDownDelay(duration(Setting.SCALE_DOWN_DELAY))
-                .scaleDownInterval(duration(Setting.SCALE_DOWN_INTERVAL))
-                .maxRescalesPerHour(count(Setting.MAX_RESCALES_PER_HOUR))
-                .targetMaxLag(duration(Setting.TARGET_MAX_LAG))
-                .savingsHorizon(duration(Setting.SAVINGS_HORIZON))
-                .loadChange(fraction(Setting.LOAD_CHANGE))
-                .confirmNeed(flag(Setting.CONFIRM_NEED))
-                .predictive(flag(Setting.PREDICTIVE))
-                .forecastPeriod(duration(Setting.FORECAST_PERIOD))
-                .learnScalability(flag(Setting.LEARN_SCALABILITY))
-                .scalabilityPrior(fraction(Setting.SCALABILITY_PRIOR))
-                .noiseTolerance(fraction(Setting.NOISE_TOLERANCE))
-                .deadBand(fraction(Setting.DEAD_BAND))
-                .skewCorrection(flag(Setting.SKEW_CORRECTION))
-                .warmUp(duration(Setting.WARM_UP))
-                .maxMetricsAge(duration(Setting.POLICY_INTERVAL).multipliedBy(3));
+        PolicyConfig.Builder b =
+                PolicyConfig.builder()
+                        .targetUtilization(fraction(Setting.TARGET_UTILIZATION))
+                        .jobBounds(count(Setting.MIN_PARALLELISM), count(Setting.MAX_PARALLELISM))
+                        .catchUpDuration(duration(Setting.CATCH_UP))
+                        .expectedRescaleDuration(duration(Setting.EXPECTED_DOWNTIME))
+                        .downtimePercentile(fraction(Setting.DOWNTIME_PERCENTILE))
+                        .scaleDownDelay(duration(Setting.SCALE_DOWN_DELAY))
+                        .scaleDownInterval(duration(Setting.SCALE_DOWN_INTERVAL))
+                        .maxRescalesPerHour(count(Setting.MAX_RESCALES_PER_HOUR))
+                        .targetMaxLag(duration(Setting.TARGET_MAX_LAG))
+                        .savingsHorizon(duration(Setting.SAVINGS_HORIZON))
+                        .loadChange(fraction(Setting.LOAD_CHANGE))
+                        .confirmNeed(flag(Setting.CONFIRM_NEED))
+                        .predictive(flag(Setting.PREDICTIVE))
+                        .forecastPeriod(duration(Setting.FORECAST_PERIOD))
+                        .learnScalability(flag(Setting.LEARN_SCALABILITY))
+                        .scalabilityPrior(fraction(Setting.SCALABILITY_PRIOR))
+                        .noiseTolerance(fraction(Setting.NOISE_TOLERANCE))
+                        .deadBand(fraction(Setting.DEAD_BAND))
+                        .skewCorrection(flag(Setting.SKEW_CORRECTION))
+                        .warmUp(duration(Setting.WARM_UP))
+                        .maxMetricsAge(duration(Setting.POLICY_INTERVAL).multipliedBy(3));
         return flag(Setting.KEY_GROUP_ALIGNMENT) ? b.alignToKeyGroups(0.25).build() : b.build();
     }
 }

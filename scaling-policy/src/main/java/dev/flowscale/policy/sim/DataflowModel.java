@@ -45,10 +45,11 @@ public final class DataflowModel {
     private Instant restartedAt;
     private PendingRescale pending;
 
-    private record PendingRescale(Map<String, Integer> target, Instant until, CompletableFuture<Void> done) {
-    }
+    private record PendingRescale(
+            Map<String, Integer> target, Instant until, CompletableFuture<Void> done) {}
 
-    public DataflowModel(Scenario scenario, Clock clock, double bufferSeconds, double noise, long seed) {
+    public DataflowModel(
+            Scenario scenario, Clock clock, double bufferSeconds, double noise, long seed) {
         this.scenario = scenario;
         this.clock = clock;
         this.start = clock.instant();
@@ -68,11 +69,14 @@ public final class DataflowModel {
     }
 
     /**
-     * What an operator's instances counted since the job last (re)started, as Flink's task
-     * metrics do: records in and out, and per instance seconds busy and seconds backpressured
-     * (blocked on a full downstream queue).
+     * What an operator's instances counted since the job last (re)started, as Flink's task metrics
+     * do: records in and out, and per instance seconds busy and seconds backpressured (blocked on a
+     * full downstream queue).
      */
-    public record OperatorCounters(double recordsIn, double recordsOut, double[] busySeconds,
+    public record OperatorCounters(
+            double recordsIn,
+            double recordsOut,
+            double[] busySeconds,
             double[] backpressuredSeconds) {
 
         public OperatorCounters {
@@ -151,7 +155,8 @@ public final class DataflowModel {
 
     private double[][] process(SimOperator op, double seconds) {
         int p = topology.operator(op.id()).parallelism();
-        double factor = noise == 0 ? 1 : Math.max(0.5, Math.min(1.5, 1 + noise * random.nextGaussian()));
+        double factor =
+                noise == 0 ? 1 : Math.max(0.5, Math.min(1.5, 1 + noise * random.nextGaussian()));
         double capacity = op.effectiveCapacity(p) * factor * seconds;
         double room = outputRoom(op);
         boolean blocked = room < Math.min(queued.get(op.id()), capacity);
@@ -164,7 +169,10 @@ public final class DataflowModel {
         double[] backpressured = new double[p];
         for (int k = 0; k < p; k++) {
             double in = processed * op.share(k, p);
-            perInstance[k] = new double[] {in, in * op.selectivity(), in / (op.perInstanceCapacity(p) * factor)};
+            perInstance[k] =
+                    new double[] {
+                        in, in * op.selectivity(), in / (op.perInstanceCapacity(p) * factor)
+                    };
             backpressured[k] = blocked ? Math.max(0, seconds - perInstance[k][2]) : 0;
         }
         counters.put(op.id(), counters.get(op.id()).plus(perInstance, backpressured));
@@ -236,8 +244,8 @@ public final class DataflowModel {
     }
 
     /**
-     * Steps since the last restart that ended within {@code window} of the last one, oldest
-     * first. Reads only those steps: a decision every few seconds must not copy an hour of them.
+     * Steps since the last restart that ended within {@code window} of the last one, oldest first.
+     * Reads only those steps: a decision every few seconds must not copy an hour of them.
      */
     List<StepSample> samplesWithin(Duration window) {
         List<StepSample> recent = new ArrayList<>();

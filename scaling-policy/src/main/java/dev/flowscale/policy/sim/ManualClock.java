@@ -19,7 +19,8 @@ public final class ManualClock extends Clock {
     /** Moves the clock forward; a negative step is rejected. */
     public synchronized void advance(Duration step) {
         if (step.isNegative()) {
-            throw new PolicyException("clock step " + step + " is negative; time only moves forward");
+            throw new PolicyException(
+                    "clock step " + step + " is negative; time only moves forward");
         }
         now = now.plus(step);
     }

@@ -22,7 +22,12 @@ final class PhaseCheck {
     private final List<Violation> violations = new ArrayList<>();
     private final LoadChange outcome;
 
-    PhaseCheck(Trajectory trajectory, SettlingCriteria criteria, List<Rescale> all, long from, long to) {
+    PhaseCheck(
+            Trajectory trajectory,
+            SettlingCriteria criteria,
+            List<Rescale> all,
+            long from,
+            long to) {
         this.trajectory = trajectory;
         this.criteria = criteria;
         this.scenario = trajectory.scenario();
@@ -30,9 +35,14 @@ final class PhaseCheck {
         this.to = to;
         this.rates = scenario.requiredRates(from);
         this.optimum = scenario.optimalParallelism(from, 1 + criteria.reserve());
-        this.rescales = all.stream().filter(r -> r.startSecond() >= from && r.startSecond() < to).toList();
-        configs.add(all.stream().filter(r -> r.startSecond() < from).reduce((a, b) -> b).map(Rescale::target)
-                .orElse(scenario.initial()));
+        this.rescales =
+                all.stream().filter(r -> r.startSecond() >= from && r.startSecond() < to).toList();
+        configs.add(
+                all.stream()
+                        .filter(r -> r.startSecond() < from)
+                        .reduce((a, b) -> b)
+                        .map(Rescale::target)
+                        .orElse(scenario.initial()));
         rescales.forEach(r -> configs.add(r.target()));
         this.outcome = check();
     }
@@ -48,22 +58,36 @@ final class PhaseCheck {
     private LoadChange check() {
         int sustaining = firstSustaining();
         int trims = sustaining < 0 ? 0 : rescales.size() - sustaining;
-        long toSustain = sustaining < 0 ? -1 : sustaining == 0 ? 0 : restartOf(sustaining - 1) - from;
+        long toSustain =
+                sustaining < 0 ? -1 : sustaining == 0 ? 0 : restartOf(sustaining - 1) - from;
         if (sustaining < 0 || sustaining > criteria.maxRescalesToSustain()) {
-            violate(Criterion.RESCALES_TO_SUSTAIN, "-", from, sustaining < 0
-                    ? "no sustaining configuration in " + rescales.size() + " rescales"
-                    : sustaining + " rescales until a sustaining configuration (at most "
-                            + criteria.maxRescalesToSustain() + ")");
+            violate(
+                    Criterion.RESCALES_TO_SUSTAIN,
+                    "-",
+                    from,
+                    sustaining < 0
+                            ? "no sustaining configuration in " + rescales.size() + " rescales"
+                            : sustaining
+                                    + " rescales until a sustaining configuration (at most "
+                                    + criteria.maxRescalesToSustain()
+                                    + ")");
         }
         if (trims > criteria.maxTrims()) {
-            violate(Criterion.TRIMS_AFTER_SUSTAIN, "-", rescales.get(sustaining).startSecond(),
-                    trims + " rescales after the sustaining configuration (at most " + criteria.maxTrims() + ")");
+            violate(
+                    Criterion.TRIMS_AFTER_SUSTAIN,
+                    "-",
+                    rescales.get(sustaining).startSecond(),
+                    trims
+                            + " rescales after the sustaining configuration (at most "
+                            + criteria.maxTrims()
+                            + ")");
         }
         int revisits = checkRevisits();
         long drainedAt = checkDrain();
         Map<String, Integer> last = configs.get(configs.size() - 1);
         checkFinal(last);
-        return new LoadChange(from, optimum, last, sustaining, trims, toSustain, drainedAt, revisits);
+        return new LoadChange(
+                from, optimum, last, sustaining, trims, toSustain, drainedAt, revisits);
     }
 
     private int firstSustaining() {
@@ -77,7 +101,10 @@ final class PhaseCheck {
 
     private List<String> unsustained(Map<String, Integer> config) {
         return rates.keySet().stream()
-                .filter(id -> scenario.operator(id).effectiveCapacity(config.get(id)) < rates.get(id) * (1 - 1e-9))
+                .filter(
+                        id ->
+                                scenario.operator(id).effectiveCapacity(config.get(id))
+                                        < rates.get(id) * (1 - 1e-9))
                 .toList();
     }
 
@@ -93,15 +120,25 @@ final class PhaseCheck {
             int earlier = configs.subList(0, j).indexOf(configs.get(j));
             if (earlier >= 0) {
                 revisits++;
-                violate(Criterion.REVISIT_WITHOUT_LOAD_CHANGE, "-", rescales.get(j - 1).startSecond(),
-                        "returned to " + configs.get(j) + (earlier == 0 ? ", the configuration at the load change"
-                                : ", entered by the rescale at " + rescales.get(earlier - 1).startSecond() + "s"));
+                violate(
+                        Criterion.REVISIT_WITHOUT_LOAD_CHANGE,
+                        "-",
+                        rescales.get(j - 1).startSecond(),
+                        "returned to "
+                                + configs.get(j)
+                                + (earlier == 0
+                                        ? ", the configuration at the load change"
+                                        : ", entered by the rescale at "
+                                                + rescales.get(earlier - 1).startSecond()
+                                                + "s"));
             }
         }
         return revisits;
     }
 
-    /** The backlog must drain within catch-up + one interval after the last rescale (or the change). */
+    /**
+     * The backlog must drain within catch-up + one interval after the last rescale (or the change).
+     */
     private long checkDrain() {
         long reference = rescales.isEmpty() ? from : restartOf(rescales.size() - 1);
         long deadline = Math.min(reference + criteria.drainSeconds(), to - 1);
@@ -111,20 +148,33 @@ final class PhaseCheck {
             drainedAt = -1;
         }
         if (reference < to && (drainedAt < 0 || drainedAt > deadline)) {
-            double backlog = trajectory.points().stream().filter(p -> p.second() == deadline).findFirst()
-                    .map(Trajectory.Point::backlog).orElse(Double.NaN);
-            violate(Criterion.BACKLOG_DRAINED, "-", deadline, String.format(
-                    "backlog %.0f records (%.0f s of input) at the deadline; %s%s", backlog, backlog / sourceRate(),
-                    drainedAt < 0 ? "never drained before the next load change" : "drained at " + drainedAt + "s",
-                    drainBound()));
+            double backlog =
+                    trajectory.points().stream()
+                            .filter(p -> p.second() == deadline)
+                            .findFirst()
+                            .map(Trajectory.Point::backlog)
+                            .orElse(Double.NaN);
+            violate(
+                    Criterion.BACKLOG_DRAINED,
+                    "-",
+                    deadline,
+                    String.format(
+                            "backlog %.0f records (%.0f s of input) at the deadline; %s%s",
+                            backlog,
+                            backlog / sourceRate(),
+                            drainedAt < 0
+                                    ? "never drained before the next load change"
+                                    : "drained at " + drainedAt + "s",
+                            drainBound()));
         }
         return drainedAt;
     }
 
     /**
-     * How tight the drain deadline is for any policy: after one rescale's downtime the backlog is at
-     * least the downtime's input, and even at its most capable parallelism an operator drains that
-     * no faster than downtime × rate / (its best capacity − rate); the slowest operator is named.
+     * How tight the drain deadline is for any policy: after one rescale's downtime the backlog is
+     * at least the downtime's input, and even at its most capable parallelism an operator drains
+     * that no faster than downtime × rate / (its best capacity − rate); the slowest operator is
+     * named.
      */
     private String drainBound() {
         double downtime = criteria.reserve() * criteria.catchUp().toNanos() / 1e9;
@@ -136,37 +186,57 @@ final class PhaseCheck {
             for (int p = 1; p <= op.keyGroups(); p++) {
                 best = Math.max(best, op.effectiveCapacity(p));
             }
-            double seconds = best > e.getValue() ? downtime * e.getValue() / (best - e.getValue())
-                    : Double.POSITIVE_INFINITY;
+            double seconds =
+                    best > e.getValue()
+                            ? downtime * e.getValue() / (best - e.getValue())
+                            : Double.POSITIVE_INFINITY;
             if (seconds > longest) {
                 longest = seconds;
                 worst = e.getKey();
             }
         }
-        return String.format(" (bound for any policy: at its most capable parallelism '%s' takes %.0f s of the %d s"
-                + " allowed to drain the backlog of one %.0f s downtime alone)", worst, longest,
-                criteria.drainSeconds(), downtime);
+        return String.format(
+                " (bound for any policy: at its most capable parallelism '%s' takes %.0f s of the %d s"
+                        + " allowed to drain the backlog of one %.0f s downtime alone)",
+                worst, longest, criteria.drainSeconds(), downtime);
     }
 
     private double sourceRate() {
-        return rates.entrySet().stream().filter(e -> scenario.operator(e.getKey()).isSource())
-                .mapToDouble(Map.Entry::getValue).sum();
+        return rates.entrySet().stream()
+                .filter(e -> scenario.operator(e.getKey()).isSource())
+                .mapToDouble(Map.Entry::getValue)
+                .sum();
     }
 
     private void checkFinal(Map<String, Integer> last) {
         long second = to - 1;
         for (String id : unsustained(last)) {
-            violate(Criterion.FINAL_SUSTAINS, id, second, String.format("%d instances carry %.1f/s of the %.1f/s"
-                    + " needed (optimum %d)", last.get(id), scenario.operator(id).effectiveCapacity(last.get(id)),
-                    rates.get(id), optimum.get(id)));
+            violate(
+                    Criterion.FINAL_SUSTAINS,
+                    id,
+                    second,
+                    String.format(
+                            "%d instances carry %.1f/s of the %.1f/s" + " needed (optimum %d)",
+                            last.get(id),
+                            scenario.operator(id).effectiveCapacity(last.get(id)),
+                            rates.get(id),
+                            optimum.get(id)));
         }
         for (SimOperator op : scenario.operators()) {
             boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
             int allowed = optimum.get(op.id()) + (linear ? 0 : 1);
             if (last.get(op.id()) > allowed) {
-                violate(Criterion.FINAL_MINIMAL, op.id(), second, String.format("%d instances, optimum %d (%s)",
-                        last.get(op.id()), optimum.get(op.id()), linear ? "linear: exactly the optimum"
-                                : "non-linear: at most one above"));
+                violate(
+                        Criterion.FINAL_MINIMAL,
+                        op.id(),
+                        second,
+                        String.format(
+                                "%d instances, optimum %d (%s)",
+                                last.get(op.id()),
+                                optimum.get(op.id()),
+                                linear
+                                        ? "linear: exactly the optimum"
+                                        : "non-linear: at most one above"));
             }
         }
     }

@@ -10,22 +10,24 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Seeded random dataflow graphs: one or two sources and three to seven operators, each reading
- * from one or two earlier vertices (fan-in) and some feeding two later ones (fan-out);
- * selectivities log-uniform in [0.1, 10]; a third of the operators scale sublinearly (α = 0.8), a
- * fifth are keyed with a hot key (skew 0.1–0.25). Each operator's per-instance capacity is chosen
- * so that its optimum at the peak load lies between 2 and 24 instances, which makes capacities
- * span far more than 100× across the graphs. Same seed, same graphs.
+ * Seeded random dataflow graphs: one or two sources and three to seven operators, each reading from
+ * one or two earlier vertices (fan-in) and some feeding two later ones (fan-out); selectivities
+ * log-uniform in [0.1, 10]; a third of the operators scale sublinearly (α = 0.8), a fifth are keyed
+ * with a hot key (skew 0.1–0.25). Each operator's per-instance capacity is chosen so that its
+ * optimum at the peak load lies between 2 and 24 instances, which makes capacities span far more
+ * than 100× across the graphs. Same seed, same graphs.
  */
 public final class RandomDataflows {
 
     private static final double PEAK_FACTOR = 1.5;
     private static final double SOURCE_HEADROOM = 20;
 
-    private RandomDataflows() {
-    }
+    private RandomDataflows() {}
 
-    /** {@code count} graphs from {@code seed}, every source following the load factors of {@code load}. */
+    /**
+     * {@code count} graphs from {@code seed}, every source following the load factors of {@code
+     * load}.
+     */
     public static List<Scenario> generate(long seed, int count, RateProfile load) {
         if (count < 1) {
             throw new PolicyException("random graph count is " + count + "; ask for at least one");
@@ -83,19 +85,38 @@ public final class RandomDataflows {
         return (int) ids.stream().filter(id -> id.startsWith("src")).count();
     }
 
-    private static Scenario build(Random random, String name, List<String> ids, List<Edge> edges,
-            Map<String, Double> baseRates, RateProfile load) {
+    private static Scenario build(
+            Random random,
+            String name,
+            List<String> ids,
+            List<Edge> edges,
+            Map<String, Double> baseRates,
+            RateProfile load) {
         List<SimOperator> draft = new ArrayList<>();
         for (String id : ids) {
-            draft.add(baseRates.containsKey(id)
-                    ? SimOperator.source(id, baseRates.get(id) * PEAK_FACTOR * SOURCE_HEADROOM,
-                            load.times(baseRates.get(id)))
-                    : shaped(random, SimOperator.operator(id, 1, logUniform(random, 0.1, 10))));
+            draft.add(
+                    baseRates.containsKey(id)
+                            ? SimOperator.source(
+                                    id,
+                                    baseRates.get(id) * PEAK_FACTOR * SOURCE_HEADROOM,
+                                    load.times(baseRates.get(id)))
+                            : shaped(
+                                    random,
+                                    SimOperator.operator(id, 1, logUniform(random, 0.1, 10))));
         }
         Scenario unit = Scenario.of(name, draft, edges, 1);
         Map<String, Double> peak = unit.requiredRates(peakSecond(load));
-        List<SimOperator> sized = draft.stream()
-                .map(op -> op.isSource() ? op : sized(op, peak.get(op.id()), 2 + random.nextInt(23))).toList();
+        List<SimOperator> sized =
+                draft.stream()
+                        .map(
+                                op ->
+                                        op.isSource()
+                                                ? op
+                                                : sized(
+                                                        op,
+                                                        peak.get(op.id()),
+                                                        2 + random.nextInt(23)))
+                        .toList();
         return Scenario.of(name, sized, edges, 1);
     }
 
@@ -114,12 +135,22 @@ public final class RandomDataflows {
     private static SimOperator sized(SimOperator op, double peakRate, int target) {
         double unitCapacity = op.effectiveCapacity(target) / op.capacity();
         double capacity = Math.max(peakRate, 1e-3) * 1.03 / unitCapacity;
-        return new SimOperator(op.id(), capacity, op.selectivity(), op.alpha(), op.overhead(), op.skew(),
-                OperatorSpec.DEFAULT_KEY_GROUPS, null);
+        return new SimOperator(
+                op.id(),
+                capacity,
+                op.selectivity(),
+                op.alpha(),
+                op.overhead(),
+                op.skew(),
+                OperatorSpec.DEFAULT_KEY_GROUPS,
+                null);
     }
 
     private static long peakSecond(RateProfile load) {
-        return load.changes().stream().max((a, b) -> Double.compare(a.rate(), b.rate())).orElseThrow().fromSecond();
+        return load.changes().stream()
+                .max((a, b) -> Double.compare(a.rate(), b.rate()))
+                .orElseThrow()
+                .fromSecond();
     }
 
     private static double logUniform(Random random, double low, double high) {

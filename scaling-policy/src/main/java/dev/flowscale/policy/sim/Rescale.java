@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * One rescale read off a trajectory: the job went down at {@code startSecond} and ran again at
- * {@code target} from {@code restartSecond} (-1 while still down at the end). Reading rescales
- * from the job's state rather than from a policy's decisions judges every policy alike.
+ * {@code target} from {@code restartSecond} (-1 while still down at the end). Reading rescales from
+ * the job's state rather than from a policy's decisions judges every policy alike.
  */
 record Rescale(long startSecond, long restartSecond, Map<String, Integer> target) {
 
@@ -31,6 +31,8 @@ record Rescale(long startSecond, long restartSecond, Map<String, Integer> target
     /** A rescale unfinished at the end: its target is the last decision's. */
     private static Map<String, Integer> pendingTarget(Trajectory trajectory, long start) {
         var scales = trajectory.scaleDecisions();
-        return scales.isEmpty() ? trajectory.finalParallelism() : scales.get(scales.size() - 1).newParallelism();
+        return scales.isEmpty()
+                ? trajectory.finalParallelism()
+                : scales.get(scales.size() - 1).newParallelism();
     }
 }

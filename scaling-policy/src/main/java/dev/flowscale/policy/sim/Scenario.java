@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /** A simulated job: its operators, edges and the parallelism it starts at. */
-public record Scenario(String name, List<SimOperator> operators, List<Edge> edges, Map<String, Integer> initial) {
+public record Scenario(
+        String name, List<SimOperator> operators, List<Edge> edges, Map<String, Integer> initial) {
 
     public Scenario {
         operators = List.copyOf(operators);
@@ -18,14 +19,16 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
         initial = Map.copyOf(initial);
         for (SimOperator op : operators) {
             if (!initial.containsKey(op.id())) {
-                throw new PolicyException("scenario '" + name + "' has no initial parallelism for '" + op.id() + "'");
+                throw new PolicyException(
+                        "scenario '" + name + "' has no initial parallelism for '" + op.id() + "'");
             }
         }
         topology(name, operators, edges, initial);
     }
 
     /** A scenario where every operator starts at the same parallelism. */
-    public static Scenario of(String name, List<SimOperator> operators, List<Edge> edges, int initialParallelism) {
+    public static Scenario of(
+            String name, List<SimOperator> operators, List<Edge> edges, int initialParallelism) {
         Map<String, Integer> initial = new LinkedHashMap<>();
         operators.forEach(op -> initial.put(op.id(), Math.min(initialParallelism, op.keyGroups())));
         return new Scenario(name, operators, edges, initial);
@@ -43,16 +46,25 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
         return topology(name, operators, edges, initial);
     }
 
-    private static JobTopology topology(String name, List<SimOperator> operators, List<Edge> edges,
+    private static JobTopology topology(
+            String name,
+            List<SimOperator> operators,
+            List<Edge> edges,
             Map<String, Integer> initial) {
         List<OperatorSpec> specs = new ArrayList<>();
-        operators.forEach(op -> specs.add(new OperatorSpec(op.id(), initial.get(op.id()), op.keyGroups())));
+        operators.forEach(
+                op -> specs.add(new OperatorSpec(op.id(), initial.get(op.id()), op.keyGroups())));
         return new JobTopology(name, specs, edges);
     }
 
     public SimOperator operator(String id) {
-        return operators.stream().filter(op -> op.id().equals(id)).findFirst()
-                .orElseThrow(() -> new PolicyException("scenario '" + name + "' has no operator '" + id + "'"));
+        return operators.stream()
+                .filter(op -> op.id().equals(id))
+                .findFirst()
+                .orElseThrow(
+                        () ->
+                                new PolicyException(
+                                        "scenario '" + name + "' has no operator '" + id + "'"));
     }
 
     /** Input rate each operator must sustain at the given second, from the sources' profiles. */
@@ -61,8 +73,12 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
         Map<String, Double> in = new LinkedHashMap<>();
         for (String id : t.topologicalOrder()) {
             SimOperator op = operator(id);
-            double rate = op.isSource() ? op.rate().at(second)
-                    : t.inputsOf(id).stream().mapToDouble(up -> in.get(up) * operator(up).selectivity()).sum();
+            double rate =
+                    op.isSource()
+                            ? op.rate().at(second)
+                            : t.inputsOf(id).stream()
+                                    .mapToDouble(up -> in.get(up) * operator(up).selectivity())
+                                    .sum();
             in.put(id, rate);
         }
         return in;
@@ -73,10 +89,16 @@ public record Scenario(String name, List<SimOperator> operators, List<Edge> edge
         return optimalParallelism(second, 1);
     }
 
-    /** The smallest parallelism per operator that sustains {@code factor} times the rates at the given second. */
+    /**
+     * The smallest parallelism per operator that sustains {@code factor} times the rates at the
+     * given second.
+     */
     public Map<String, Integer> optimalParallelism(long second, double factor) {
         Map<String, Integer> optimum = new LinkedHashMap<>();
-        requiredRates(second).forEach((id, rate) -> optimum.put(id, minimalParallelism(operator(id), rate * factor)));
+        requiredRates(second)
+                .forEach(
+                        (id, rate) ->
+                                optimum.put(id, minimalParallelism(operator(id), rate * factor)));
         return optimum;
     }
 

@@ -7,28 +7,38 @@ import java.time.Duration;
 /**
  * What "settles" means after a load change (issue 12): at most {@code maxRescalesToSustain}
  * rescales reach a configuration that sustains the new rates, at most {@code maxTrims} more follow
- * it, no configuration is revisited before the next load change, the backlog drains within
- * {@code catchUp} plus one {@code policyInterval} of the last rescale (or of the load change),
- * and the final parallelism sustains the rates: exactly the minimum for linearly scaling
- * operators, at most one above it otherwise.
+ * it, no configuration is revisited before the next load change, the backlog drains within {@code
+ * catchUp} plus one {@code policyInterval} of the last rescale (or of the load change), and the
+ * final parallelism sustains the rates: exactly the minimum for linearly scaling operators, at most
+ * one above it otherwise.
  *
- * @param backlogToleranceSeconds a backlog below this many seconds of the sources' input counts
- *                                as drained (a fluid model at exactly its capacity keeps a residue)
- * @param reserve                 spare capacity, as a share of the rates, that the minimal final
- *                                configuration keeps to drain one rescale's downtime within the
- *                                catch-up time (0: the bare minimum that sustains the rates)
+ * @param backlogToleranceSeconds a backlog below this many seconds of the sources' input counts as
+ *     drained (a fluid model at exactly its capacity keeps a residue)
+ * @param reserve spare capacity, as a share of the rates, that the minimal final configuration
+ *     keeps to drain one rescale's downtime within the catch-up time (0: the bare minimum that
+ *     sustains the rates)
  */
-public record SettlingCriteria(Duration catchUp, Duration policyInterval, int maxRescalesToSustain, int maxTrims,
-        double backlogToleranceSeconds, double reserve) {
+public record SettlingCriteria(
+        Duration catchUp,
+        Duration policyInterval,
+        int maxRescalesToSustain,
+        int maxTrims,
+        double backlogToleranceSeconds,
+        double reserve) {
 
     public SettlingCriteria {
         Checks.notNegative(catchUp, "settling criteria catchUp");
         Checks.notNegative(policyInterval, "settling criteria policyInterval");
-        Checks.finiteNotNegative(backlogToleranceSeconds, "settling criteria backlogToleranceSeconds");
+        Checks.finiteNotNegative(
+                backlogToleranceSeconds, "settling criteria backlogToleranceSeconds");
         Checks.finiteNotNegative(reserve, "settling criteria reserve");
         if (maxRescalesToSustain < 0 || maxTrims < 0) {
-            throw new PolicyException("settling criteria maxRescalesToSustain "
-                    + maxRescalesToSustain + " and maxTrims " + maxTrims + " must not be negative");
+            throw new PolicyException(
+                    "settling criteria maxRescalesToSustain "
+                            + maxRescalesToSustain
+                            + " and maxTrims "
+                            + maxTrims
+                            + " must not be negative");
         }
     }
 
@@ -45,7 +55,12 @@ public record SettlingCriteria(Duration catchUp, Duration policyInterval, int ma
      */
     public SettlingCriteria withDowntimeReserve(Duration downtime) {
         double share = catchUp.isZero() ? 0 : downtime.toNanos() / (double) catchUp.toNanos();
-        return new SettlingCriteria(catchUp, policyInterval, maxRescalesToSustain, maxTrims, backlogToleranceSeconds,
+        return new SettlingCriteria(
+                catchUp,
+                policyInterval,
+                maxRescalesToSustain,
+                maxTrims,
+                backlogToleranceSeconds,
                 share);
     }
 

@@ -8,21 +8,29 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * How a {@link Trajectory} settled after each load change, judged by {@link SettlingCriteria},
- * with every violation naming its scenario, operator and time, and the run's summary figures.
- * Build with {@link #check}.
+ * How a {@link Trajectory} settled after each load change, judged by {@link SettlingCriteria}, with
+ * every violation naming its scenario, operator and time, and the run's summary figures. Build with
+ * {@link #check}.
  */
-public record SettlingReport(String scenario, List<LoadChange> loadChanges, List<Violation> violations,
+public record SettlingReport(
+        String scenario,
+        List<LoadChange> loadChanges,
+        List<Violation> violations,
         Summary summary) {
 
     /** What is checked; see {@link SettlingCriteria}. */
     public enum Criterion {
-        RESCALES_TO_SUSTAIN, TRIMS_AFTER_SUSTAIN, REVISIT_WITHOUT_LOAD_CHANGE, BACKLOG_DRAINED,
-        FINAL_SUSTAINS, FINAL_MINIMAL
+        RESCALES_TO_SUSTAIN,
+        TRIMS_AFTER_SUSTAIN,
+        REVISIT_WITHOUT_LOAD_CHANGE,
+        BACKLOG_DRAINED,
+        FINAL_SUSTAINS,
+        FINAL_MINIMAL
     }
 
     /** One violated criterion: where ({@code operator} is "-" for the whole job) and when. */
-    public record Violation(String scenario, Criterion criterion, String operator, long second, String detail) {
+    public record Violation(
+            String scenario, Criterion criterion, String operator, long second, String detail) {
         @Override
         public String toString() {
             return scenario + " @" + second + "s " + criterion + " " + operator + ": " + detail;
@@ -33,29 +41,40 @@ public record SettlingReport(String scenario, List<LoadChange> loadChanges, List
      * The outcome of one load change at {@code second}.
      *
      * @param rescalesToSustain rescales until a sustaining configuration ran, -1 if none did
-     * @param trims             rescales after the sustaining configuration
-     * @param secondsToSustain  from the change until a sustaining configuration ran, -1 if never
-     * @param drainedAt         first second the backlog was drained after the last rescale, -1 if never
-     * @param revisits          configurations entered again before the next load change
+     * @param trims rescales after the sustaining configuration
+     * @param secondsToSustain from the change until a sustaining configuration ran, -1 if never
+     * @param drainedAt first second the backlog was drained after the last rescale, -1 if never
+     * @param revisits configurations entered again before the next load change
      */
-    public record LoadChange(long second, Map<String, Integer> optimum, Map<String, Integer> finalParallelism,
-            int rescalesToSustain, int trims, long secondsToSustain, long drainedAt, int revisits) {
-    }
+    public record LoadChange(
+            long second,
+            Map<String, Integer> optimum,
+            Map<String, Integer> finalParallelism,
+            int rescalesToSustain,
+            int trims,
+            long secondsToSustain,
+            long drainedAt,
+            int revisits) {}
 
     /**
      * Figures of the whole run.
      *
-     * @param decisions                    decisions that asked for a new parallelism
-     * @param rescales                     rescales the job went through
-     * @param worstSecondsToSustain        longest time from a load change to a sustaining
-     *                                     configuration, -1 if some change never reached one
+     * @param decisions decisions that asked for a new parallelism
+     * @param rescales rescales the job went through
+     * @param worstSecondsToSustain longest time from a load change to a sustaining configuration,
+     *     -1 if some change never reached one
      * @param overProvisionedInstanceMinutes Σ over time and operators of (p − p_optimal)+
-     * @param drained                      whether the backlog drained in time after every change
+     * @param drained whether the backlog drained in time after every change
      */
-    public record Summary(int decisions, int rescales, long worstSecondsToSustain,
-            double overProvisionedInstanceMinutes, double peakBacklog, double finalBacklog, boolean drained,
-            int revisits) {
-    }
+    public record Summary(
+            int decisions,
+            int rescales,
+            long worstSecondsToSustain,
+            double overProvisionedInstanceMinutes,
+            double peakBacklog,
+            double finalBacklog,
+            boolean drained,
+            int revisits) {}
 
     public SettlingReport {
         loadChanges = List.copyOf(loadChanges);
@@ -76,31 +95,51 @@ public record SettlingReport(String scenario, List<LoadChange> loadChanges, List
             outcomes.add(phase.outcome());
             violations.addAll(phase.violations());
         }
-        return new SettlingReport(scenario.name(), outcomes, violations,
+        return new SettlingReport(
+                scenario.name(),
+                outcomes,
+                violations,
                 summary(trajectory, rescales, outcomes, violations, changes));
     }
 
-    private static Summary summary(Trajectory t, List<Rescale> rescales, List<LoadChange> outcomes,
-            List<Violation> violations, List<Long> changes) {
-        long worst = outcomes.stream().anyMatch(o -> o.secondsToSustain() < 0) ? -1
-                : outcomes.stream().mapToLong(LoadChange::secondsToSustain).max().orElse(0);
+    private static Summary summary(
+            Trajectory t,
+            List<Rescale> rescales,
+            List<LoadChange> outcomes,
+            List<Violation> violations,
+            List<Long> changes) {
+        long worst =
+                outcomes.stream().anyMatch(o -> o.secondsToSustain() < 0)
+                        ? -1
+                        : outcomes.stream().mapToLong(LoadChange::secondsToSustain).max().orElse(0);
         Map<Long, Map<String, Integer>> optimum = new LinkedHashMap<>();
         outcomes.forEach(o -> optimum.put(o.second(), o.optimum()));
         double stepSeconds = t.points().get(0).second();
-        double overSeconds = t.overProvisionedInstanceSeconds(
-                second -> optimum.get(phaseStart(changes, second)), stepSeconds);
-        boolean drained = violations.stream().noneMatch(v -> v.criterion() == Criterion.BACKLOG_DRAINED);
-        return new Summary(t.scaleDecisions().size(), rescales.size(), worst, overSeconds / 60,
+        double overSeconds =
+                t.overProvisionedInstanceSeconds(
+                        second -> optimum.get(phaseStart(changes, second)), stepSeconds);
+        boolean drained =
+                violations.stream().noneMatch(v -> v.criterion() == Criterion.BACKLOG_DRAINED);
+        return new Summary(
+                t.scaleDecisions().size(),
+                rescales.size(),
+                worst,
+                overSeconds / 60,
                 t.points().stream().mapToDouble(Trajectory.Point::backlog).max().orElse(0),
-                t.points().get(t.points().size() - 1).backlog(), drained,
+                t.points().get(t.points().size() - 1).backlog(),
+                drained,
                 outcomes.stream().mapToInt(LoadChange::revisits).sum());
     }
 
     /** The start and every second at which some source's rate changes. */
     static List<Long> changeTimes(Scenario scenario) {
         List<Long> times = new ArrayList<>(List.of(0L));
-        scenario.operators().stream().filter(SimOperator::isSource)
-                .flatMap(op -> op.rate().changeTimes().stream()).distinct().sorted().forEach(times::add);
+        scenario.operators().stream()
+                .filter(SimOperator::isSource)
+                .flatMap(op -> op.rate().changeTimes().stream())
+                .distinct()
+                .sorted()
+                .forEach(times::add);
         return times;
     }
 
@@ -121,7 +160,11 @@ public record SettlingReport(String scenario, List<LoadChange> loadChanges, List
 
     /** Violations counted per criterion, in criterion order. */
     public Map<Criterion, Long> violationCounts() {
-        return violations.stream().collect(Collectors.groupingBy(Violation::criterion,
-                () -> new EnumMap<>(Criterion.class), Collectors.counting()));
+        return violations.stream()
+                .collect(
+                        Collectors.groupingBy(
+                                Violation::criterion,
+                                () -> new EnumMap<>(Criterion.class),
+                                Collectors.counting()));
     }
 }

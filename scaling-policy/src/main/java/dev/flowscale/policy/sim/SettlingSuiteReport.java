@@ -7,23 +7,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the {@link ScenarioSuite} with the defaults of the settings table ({@link TableDefaults}) at rescale
- * downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how often
- * each settling criterion failed, with the first violations as examples; scenarios named as
- * arguments (or every failing one, with {@code all-failing}) get every violation, their summary and their
- * rescale decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those downtimes. Run with
- * {@code mvn -q -pl scaling-policy exec:java -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport
- * [-Dexec.args="wordcount join-and-window"]}.
+ * Runs the {@link ScenarioSuite} with the defaults of the settings table ({@link TableDefaults}) at
+ * rescale downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how
+ * often each settling criterion failed, with the first violations as examples; scenarios named as
+ * arguments (or every failing one, with {@code all-failing}) get every violation, their summary and
+ * their rescale decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those
+ * downtimes. Run with {@code mvn -q -pl scaling-policy exec:java
+ * -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport [-Dexec.args="wordcount
+ * join-and-window"]}.
  */
 public final class SettlingSuiteReport {
 
     /** The rescale downtimes issue 12 asks a policy to settle at. */
-    public static final List<Duration> DOWNTIMES = List.of(Duration.ofSeconds(2), Duration.ofSeconds(30),
-            Duration.ofSeconds(60));
+    public static final List<Duration> DOWNTIMES =
+            List.of(Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofSeconds(60));
+
     private static final int EXAMPLES = 3;
 
-    private SettlingSuiteReport() {
-    }
+    private SettlingSuiteReport() {}
 
     public static void main(String[] args) {
         print(System.out, List.of(args));
@@ -31,17 +32,26 @@ public final class SettlingSuiteReport {
 
     static void print(PrintStream out, List<String> detailed) {
         List<Scenario> suite = ScenarioSuite.all();
-        List<Duration> asked = DOWNTIMES.stream().filter(d -> detailed.contains(d.toSeconds() + "s")).toList();
+        List<Duration> asked =
+                DOWNTIMES.stream().filter(d -> detailed.contains(d.toSeconds() + "s")).toList();
         for (Duration downtime : asked.isEmpty() ? DOWNTIMES : asked) {
             List<SettlingReport> reports = suite.stream().map(s -> run(s, downtime)).toList();
-            Map<SettlingReport.Criterion, Long> failed = new EnumMap<>(SettlingReport.Criterion.class);
-            reports.forEach(r -> r.violationCounts().keySet().forEach(c -> failed.merge(c, 1L, Long::sum)));
-            out.printf("downtime %ds: %d of %d scenarios settled; scenarios failing each criterion: %s%n",
-                    downtime.toSeconds(), reports.stream().filter(SettlingReport::settled).count(), reports.size(),
+            Map<SettlingReport.Criterion, Long> failed =
+                    new EnumMap<>(SettlingReport.Criterion.class);
+            reports.forEach(
+                    r -> r.violationCounts().keySet().forEach(c -> failed.merge(c, 1L, Long::sum)));
+            out.printf(
+                    "downtime %ds: %d of %d scenarios settled; scenarios failing each criterion: %s%n",
+                    downtime.toSeconds(),
+                    reports.stream().filter(SettlingReport::settled).count(),
+                    reports.size(),
                     failed);
-            reports.stream().flatMap(r -> r.violations().stream().limit(1)).limit(EXAMPLES)
+            reports.stream()
+                    .flatMap(r -> r.violations().stream().limit(1))
+                    .limit(EXAMPLES)
                     .forEach(v -> out.println("  e.g. " + v));
-            suite.stream().filter(s -> detailed.contains(s.name()) || detailed.contains("all-failing"))
+            suite.stream()
+                    .filter(s -> detailed.contains(s.name()) || detailed.contains("all-failing"))
                     .forEach(s -> detail(out, s, downtime, detailed.contains("all-failing")));
         }
     }
@@ -50,7 +60,8 @@ public final class SettlingSuiteReport {
      * Every violation, load change and rescale decision of one scenario (each operator's change
      * with the last reason it was given), so a failure's cause can be read off its decisions.
      */
-    private static void detail(PrintStream out, Scenario scenario, Duration downtime, boolean onlyFailing) {
+    private static void detail(
+            PrintStream out, Scenario scenario, Duration downtime, boolean onlyFailing) {
         Trajectory t = trajectory(scenario, downtime);
         SettlingReport r = SettlingReport.check(t, TableDefaults.criteria(downtime));
         if (onlyFailing && r.settled()) {
@@ -60,19 +71,37 @@ public final class SettlingSuiteReport {
         r.loadChanges().forEach(c -> out.println("    " + c));
         r.violations().forEach(v -> out.println("    " + v));
         for (var d : t.scaleDecisions()) {
-            out.println("    decision @" + Duration.between(Simulation.EPOCH, d.time()).toSeconds() + "s");
-            d.operators().values().stream().filter(op -> op.changes()).forEach(op -> out.println("      "
-                    + op.operatorId() + " " + op.currentParallelism() + " -> " + op.newParallelism() + ": "
-                    + String.join(" | ", op.reasons())));
+            out.println(
+                    "    decision @"
+                            + Duration.between(Simulation.EPOCH, d.time()).toSeconds()
+                            + "s");
+            d.operators().values().stream()
+                    .filter(op -> op.changes())
+                    .forEach(
+                            op ->
+                                    out.println(
+                                            "      "
+                                                    + op.operatorId()
+                                                    + " "
+                                                    + op.currentParallelism()
+                                                    + " -> "
+                                                    + op.newParallelism()
+                                                    + ": "
+                                                    + String.join(" | ", op.reasons())));
         }
     }
 
     private static Trajectory trajectory(Scenario scenario, Duration downtime) {
-        return Simulation.ds2(scenario, TableDefaults.policy(), TableDefaults.settings(downtime)).run(ScenarioSuite.RUN);
+        return Simulation.ds2(scenario, TableDefaults.policy(), TableDefaults.settings(downtime))
+                .run(ScenarioSuite.RUN);
     }
 
-    /** The DS2 policy with the defaults of the settings table on one scenario, judged by the table's catch-up time and interval. */
+    /**
+     * The DS2 policy with the defaults of the settings table on one scenario, judged by the table's
+     * catch-up time and interval.
+     */
     public static SettlingReport run(Scenario scenario, Duration downtime) {
-        return SettlingReport.check(trajectory(scenario, downtime), TableDefaults.criteria(downtime));
+        return SettlingReport.check(
+                trajectory(scenario, downtime), TableDefaults.criteria(downtime));
     }
 }

@@ -13,10 +13,10 @@ import java.util.Optional;
 
 /**
  * Turns the model's per-instance counts into a {@link MetricsWindow} the way the collector will:
- * per instance true rates = records / useful time, observed rates = records / window length,
- * summed per operator; sources add their offered rate and backlog, other operators the rate of each
- * key group (as an engine that counts records per key group would). The window covers the last
- * {@code windowLength} of steps since the last restart.
+ * per instance true rates = records / useful time, observed rates = records / window length, summed
+ * per operator; sources add their offered rate and backlog, other operators the rate of each key
+ * group (as an engine that counts records per key group would). The window covers the last {@code
+ * windowLength} of steps since the last restart.
  */
 public final class SimulatedMetrics implements MetricsProvider {
 
@@ -52,7 +52,8 @@ public final class SimulatedMetrics implements MetricsProvider {
         return Optional.of(MetricsWindow.of(start, end, metrics));
     }
 
-    private OperatorMetrics operator(JobTopology t, String id, List<StepSample> samples, double seconds) {
+    private OperatorMetrics operator(
+            JobTopology t, String id, List<StepSample> samples, double seconds) {
         int p = samples.get(0).counts().get(id).length;
         List<InstanceWindowRates> instances = new ArrayList<>();
         double[] sum = new double[4];
@@ -60,14 +61,17 @@ public final class SimulatedMetrics implements MetricsProvider {
             double[] c = total(samples, id, k);
             double trueIn = c[2] > 0 ? c[0] / c[2] : 0;
             double trueOut = c[2] > 0 ? c[1] / c[2] : 0;
-            InstanceWindowRates i = new InstanceWindowRates(k, trueIn, trueOut, c[0] / seconds, c[1] / seconds);
+            InstanceWindowRates i =
+                    new InstanceWindowRates(k, trueIn, trueOut, c[0] / seconds, c[1] / seconds);
             instances.add(i);
             sum[0] += trueIn;
             sum[1] += trueOut;
             sum[2] += i.observedProcessingRate();
             sum[3] += i.observedOutputRate();
         }
-        OperatorMetrics m = new OperatorMetrics(id, p, sum[0], sum[1], sum[2], sum[3], instances, Optional.empty());
+        OperatorMetrics m =
+                new OperatorMetrics(
+                        id, p, sum[0], sum[1], sum[2], sum[3], instances, Optional.empty());
         if (!t.isSource(id)) {
             return m.withKeyGroupRates(keyGroupRates(model.scenario().operator(id), sum[2]));
         }

@@ -5,7 +5,10 @@ import dev.flowscale.policy.api.ScalingRealizer;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
-/** Rescales the simulated job: it goes down for {@code downtime} and restarts at the new parallelism. */
+/**
+ * Rescales the simulated job: it goes down for {@code downtime} and restarts at the new
+ * parallelism.
+ */
 public final class SimulatedRealizer implements ScalingRealizer {
 
     private final DataflowModel model;

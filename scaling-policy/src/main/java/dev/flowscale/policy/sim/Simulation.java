@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Drives the {@link Autoscaler} loop (mode auto) against a {@link DataflowModel} with a
- * {@link ManualClock}: each step advances the clock, simulates the step, and ticks the loop.
- * Same scenario, settings and seed give the same trajectory. The loop keeps what a deployed one
- * keeps ({@link AutoscalerConfig#of}: 1,000 decisions, and four days of per-minute source rates).
+ * Drives the {@link Autoscaler} loop (mode auto) against a {@link DataflowModel} with a {@link
+ * ManualClock}: each step advances the clock, simulates the step, and ticks the loop. Same
+ * scenario, settings and seed give the same trajectory. The loop keeps what a deployed one keeps
+ * ({@link AutoscalerConfig#of}: 1,000 decisions, and four days of per-minute source rates).
  */
 public final class Simulation {
 
@@ -29,26 +29,40 @@ public final class Simulation {
     private final Function<Clock, ScalingPolicy> policy;
     private final SimulationSettings settings;
 
-    public Simulation(Scenario scenario, Function<Clock, ScalingPolicy> policy, SimulationSettings settings) {
+    public Simulation(
+            Scenario scenario, Function<Clock, ScalingPolicy> policy, SimulationSettings settings) {
         this.scenario = scenario;
         this.policy = policy;
         this.settings = settings;
     }
 
     /** A simulation of the DS2 policy with the given configuration. */
-    public static Simulation ds2(Scenario scenario, PolicyConfig config, SimulationSettings settings) {
+    public static Simulation ds2(
+            Scenario scenario, PolicyConfig config, SimulationSettings settings) {
         return new Simulation(scenario, clock -> new Ds2Policy(config, clock), settings);
     }
 
     public Trajectory run(Duration duration) {
         ManualClock clock = new ManualClock(EPOCH);
-        DataflowModel model = new DataflowModel(scenario, clock, settings.bufferSeconds(), settings.noise(),
-                settings.seed());
+        DataflowModel model =
+                new DataflowModel(
+                        scenario,
+                        clock,
+                        settings.bufferSeconds(),
+                        settings.noise(),
+                        settings.seed());
         List<ScalingDecision> decisions = new ArrayList<>();
-        Autoscaler loop = new Autoscaler(AutoscalerConfig.of(Mode.AUTO, settings.policyInterval()),
-                policy.apply(clock), new SimulatedMetrics(model, settings.step(), settings.windowLength()),
-                new SimulatedRealizer(model, settings.rescaleDowntime()), List.of(decisions::add), clock,
-                e -> { throw new IllegalStateException("simulation failed", e); });
+        Autoscaler loop =
+                new Autoscaler(
+                        AutoscalerConfig.of(Mode.AUTO, settings.policyInterval()),
+                        policy.apply(clock),
+                        new SimulatedMetrics(model, settings.step(), settings.windowLength()),
+                        new SimulatedRealizer(model, settings.rescaleDowntime()),
+                        List.of(decisions::add),
+                        clock,
+                        e -> {
+                            throw new IllegalStateException("simulation failed", e);
+                        });
         List<Trajectory.Point> points = new ArrayList<>();
         long steps = duration.dividedBy(settings.step());
         for (long i = 1; i <= steps; i++) {
@@ -56,8 +70,12 @@ public final class Simulation {
             model.step(settings.step());
             loop.tick();
             long second = Duration.between(EPOCH, clock.instant()).toSeconds();
-            points.add(new Trajectory.Point(second, model.topology().parallelism(), model.totalBacklog(),
-                    model.isRescaling()));
+            points.add(
+                    new Trajectory.Point(
+                            second,
+                            model.topology().parallelism(),
+                            model.totalBacklog(),
+                            model.isRescaling()));
         }
         return new Trajectory(scenario, decisions, points, loop.rescaleDurations());
     }

@@ -15,8 +15,7 @@ public final class TableDefaults {
     public static final Duration POLICY_INTERVAL = DEFAULTS.duration(Setting.POLICY_INTERVAL);
     public static final Duration CATCH_UP = DEFAULTS.duration(Setting.CATCH_UP);
 
-    private TableDefaults() {
-    }
+    private TableDefaults() {}
 
     /**
      * The default policy, with the upper bound lifted to the operators' key groups: the default
@@ -24,12 +23,16 @@ public final class TableDefaults {
      * overshoot that drains a backlog in time.
      */
     public static PolicyConfig policy() {
-        return DEFAULTS.policy().toBuilder().jobBounds(DEFAULTS.count(Setting.MIN_PARALLELISM), 128).build();
+        return DEFAULTS.policy().toBuilder()
+                .jobBounds(DEFAULTS.count(Setting.MIN_PARALLELISM), 128)
+                .build();
     }
 
     /** A simulation at the default interval and window, with the given rescale downtime. */
     public static SimulationSettings settings(Duration rescaleDowntime) {
-        return SimulationSettings.defaults().withPolicyInterval(POLICY_INTERVAL).withRescaleDowntime(rescaleDowntime);
+        return SimulationSettings.defaults()
+                .withPolicyInterval(POLICY_INTERVAL)
+                .withRescaleDowntime(rescaleDowntime);
     }
 
     /**

@@ -8,15 +8,18 @@ import java.util.Map;
 import java.util.function.LongFunction;
 
 /**
- * What happened in a simulation: every decision, and per step the running parallelism, the
- * sources' total backlog and whether the job was down for a rescale.
+ * What happened in a simulation: every decision, and per step the running parallelism, the sources'
+ * total backlog and whether the job was down for a rescale.
  */
-public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, List<Point> points,
+public record Trajectory(
+        Scenario scenario,
+        List<ScalingDecision> decisions,
+        List<Point> points,
         List<Duration> rescaleDurations) {
 
     /** The state at the end of one step. */
-    public record Point(long second, Map<String, Integer> parallelism, double backlog, boolean down) {
-    }
+    public record Point(
+            long second, Map<String, Integer> parallelism, double backlog, boolean down) {}
 
     public Trajectory {
         decisions = List.copyOf(decisions);
@@ -31,10 +34,13 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
 
     /** Scale decisions made in [fromSecond, toSecond). */
     public List<ScalingDecision> scaleDecisionsBetween(long fromSecond, long toSecond) {
-        return scaleDecisions().stream().filter(d -> {
-            long s = Duration.between(Simulation.EPOCH, d.time()).toSeconds();
-            return s >= fromSecond && s < toSecond;
-        }).toList();
+        return scaleDecisions().stream()
+                .filter(
+                        d -> {
+                            long s = Duration.between(Simulation.EPOCH, d.time()).toSeconds();
+                            return s >= fromSecond && s < toSecond;
+                        })
+                .toList();
     }
 
     public Map<String, Integer> finalParallelism() {
@@ -61,13 +67,20 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
         return values;
     }
 
-    /** Σ over steps and operators of instances above the optimum at that step, in instance-seconds. */
-    public double overProvisionedInstanceSeconds(LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
+    /**
+     * Σ over steps and operators of instances above the optimum at that step, in instance-seconds.
+     */
+    public double overProvisionedInstanceSeconds(
+            LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
         return gap(optimum, stepSeconds, 1);
     }
 
-    /** Σ over steps and operators of instances missing to the optimum at that step, in instance-seconds. */
-    public double underProvisionedInstanceSeconds(LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
+    /**
+     * Σ over steps and operators of instances missing to the optimum at that step, in
+     * instance-seconds.
+     */
+    public double underProvisionedInstanceSeconds(
+            LongFunction<Map<String, Integer>> optimum, double stepSeconds) {
         return gap(optimum, stepSeconds, -1);
     }
 
@@ -83,12 +96,20 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
     }
 
     public Map<String, Integer> parallelismAt(long second) {
-        return points.stream().filter(p -> p.second() == second).findFirst().orElseThrow().parallelism();
+        return points.stream()
+                .filter(p -> p.second() == second)
+                .findFirst()
+                .orElseThrow()
+                .parallelism();
     }
 
     /** The backlog at the end of the step ending at {@code second}. */
     public double backlogAt(long second) {
-        return points.stream().filter(p -> p.second() == second).findFirst().orElseThrow().backlog();
+        return points.stream()
+                .filter(p -> p.second() == second)
+                .findFirst()
+                .orElseThrow()
+                .backlog();
     }
 
     /** The highest backlog at the end of any step. */
@@ -96,14 +117,21 @@ public record Trajectory(Scenario scenario, List<ScalingDecision> decisions, Lis
         return points.stream().mapToDouble(Point::backlog).max().orElse(0);
     }
 
-    /** Σ over steps of the backlog at the step's end × the step length: records × seconds waited. */
+    /**
+     * Σ over steps of the backlog at the step's end × the step length: records × seconds waited.
+     */
     public double backlogRecordSeconds(double stepSeconds) {
         return points.stream().mapToDouble(Point::backlog).sum() * stepSeconds;
     }
 
-    /** The first second at or after {@code fromSecond} at which the backlog is (nearly) zero, or -1. */
+    /**
+     * The first second at or after {@code fromSecond} at which the backlog is (nearly) zero, or -1.
+     */
     public long drainedAt(long fromSecond, double tolerance) {
-        return points.stream().filter(p -> p.second() >= fromSecond && !p.down() && p.backlog() <= tolerance)
-                .mapToLong(Point::second).findFirst().orElse(-1);
+        return points.stream()
+                .filter(p -> p.second() >= fromSecond && !p.down() && p.backlog() <= tolerance)
+                .mapToLong(Point::second)
+                .findFirst()
+                .orElse(-1);
     }
 }

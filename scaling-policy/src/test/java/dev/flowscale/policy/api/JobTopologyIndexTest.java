@@ -9,9 +9,20 @@ import org.junit.jupiter.api.Test;
 class JobTopologyIndexTest {
 
     // a -> c, b -> c twice (two edges), c -> d, a -> d; declared out of order to test the sort.
-    private final JobTopology job = new JobTopology("job",
-            List.of(OperatorSpec.of("d", 1), OperatorSpec.of("c", 2), OperatorSpec.of("b", 1), OperatorSpec.of("a", 1)),
-            List.of(new Edge("a", "c"), new Edge("b", "c"), new Edge("b", "c"), new Edge("c", "d"), new Edge("a", "d")));
+    private final JobTopology job =
+            new JobTopology(
+                    "job",
+                    List.of(
+                            OperatorSpec.of("d", 1),
+                            OperatorSpec.of("c", 2),
+                            OperatorSpec.of("b", 1),
+                            OperatorSpec.of("a", 1)),
+                    List.of(
+                            new Edge("a", "c"),
+                            new Edge("b", "c"),
+                            new Edge("b", "c"),
+                            new Edge("c", "d"),
+                            new Edge("a", "d")));
 
     @Test
     void listsOneInputPerEdgeInEdgeOrder() {
@@ -27,7 +38,9 @@ class JobTopologyIndexTest {
         assertThat(job.sources()).containsExactly("b", "a");
         assertThat(job.isSource("a")).isTrue();
         assertThat(job.isSource("c")).isFalse();
-        assertThat(job.operators()).extracting(OperatorSpec::id).containsExactly("b", "a", "c", "d");
+        assertThat(job.operators())
+                .extracting(OperatorSpec::id)
+                .containsExactly("b", "a", "c", "d");
     }
 
     @Test
@@ -42,6 +55,8 @@ class JobTopologyIndexTest {
 
         assertThat(scaled.inputsOf("c")).containsExactly("a", "b", "b");
         assertThat(scaled.operator("c").parallelism()).isEqualTo(5);
-        assertThat(scaled.operators()).extracting(OperatorSpec::parallelism).containsExactly(1, 1, 5, 1);
+        assertThat(scaled.operators())
+                .extracting(OperatorSpec::parallelism)
+                .containsExactly(1, 1, 5, 1);
     }
 }

@@ -19,8 +19,14 @@ class ModelValidationTest {
 
     @Test
     void ordersOperatorsTopologicallyAndFindsSources() {
-        JobTopology t = job(List.of(OperatorSpec.of("sink", 1), OperatorSpec.of("map", 2), OperatorSpec.of("src", 1)),
-                new Edge("map", "sink"), new Edge("src", "map"));
+        JobTopology t =
+                job(
+                        List.of(
+                                OperatorSpec.of("sink", 1),
+                                OperatorSpec.of("map", 2),
+                                OperatorSpec.of("src", 1)),
+                        new Edge("map", "sink"),
+                        new Edge("src", "map"));
 
         assertThat(t.topologicalOrder()).containsExactly("src", "map", "sink");
         assertThat(t.sources()).containsExactly("src");
@@ -29,8 +35,14 @@ class ModelValidationTest {
 
     @Test
     void rejectsACycle() {
-        assertThatThrownBy(() -> job(List.of(OperatorSpec.of("a", 1), OperatorSpec.of("b", 1)),
-                new Edge("a", "b"), new Edge("b", "a"))).isInstanceOf(PolicyException.class).hasMessageContaining("cycle");
+        assertThatThrownBy(
+                        () ->
+                                job(
+                                        List.of(OperatorSpec.of("a", 1), OperatorSpec.of("b", 1)),
+                                        new Edge("a", "b"),
+                                        new Edge("b", "a")))
+                .isInstanceOf(PolicyException.class)
+                .hasMessageContaining("cycle");
     }
 
     @Test
@@ -48,8 +60,9 @@ class ModelValidationTest {
     @Test
     void rejectsParallelismAboveTheKeyGroupsNamingTheOperator() {
         assertThatThrownBy(() -> new OperatorSpec("count", 200, 128))
-                .hasMessage("operator 'count' parallelism 200 is more than its 128 key groups;"
-                        + " lower the parallelism or raise keyGroups");
+                .hasMessage(
+                        "operator 'count' parallelism 200 is more than its 128 key groups;"
+                                + " lower the parallelism or raise keyGroups");
     }
 
     @Test
@@ -60,14 +73,23 @@ class ModelValidationTest {
 
     @Test
     void rejectsANegativeScaleDownDelay() {
-        assertThatThrownBy(() -> PolicyConfig.builder().scaleDownDelay(Duration.ofSeconds(-1)).build())
+        assertThatThrownBy(
+                        () -> PolicyConfig.builder().scaleDownDelay(Duration.ofSeconds(-1)).build())
                 .hasMessageContaining("scaleDownDelay");
     }
 
     @Test
     void acceptsOnlyBlockedDecisionsWithABlockReason() {
-        assertThatThrownBy(() -> new ScalingDecision(Instant.EPOCH, "job", Outcome.SCALE,
-                Optional.of(BlockReason.WARMING_UP), List.of(), Map.of())).hasMessageContaining("only BLOCKED");
+        assertThatThrownBy(
+                        () ->
+                                new ScalingDecision(
+                                        Instant.EPOCH,
+                                        "job",
+                                        Outcome.SCALE,
+                                        Optional.of(BlockReason.WARMING_UP),
+                                        List.of(),
+                                        Map.of()))
+                .hasMessageContaining("only BLOCKED");
     }
 
     @Test
@@ -75,6 +97,7 @@ class ModelValidationTest {
         RescaleRecord r = RescaleRecord.started(Instant.EPOCH, Map.of("a", 2));
 
         assertThat(r.inProgress()).isTrue();
-        assertThat(r.finishedAt(Instant.EPOCH.plusSeconds(7), false).duration()).contains(Duration.ofSeconds(7));
+        assertThat(r.finishedAt(Instant.EPOCH.plusSeconds(7), false).duration())
+                .contains(Duration.ofSeconds(7));
     }
 }

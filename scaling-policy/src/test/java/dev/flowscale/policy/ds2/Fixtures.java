@@ -17,8 +17,7 @@ final class Fixtures {
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     static final Instant END = START.plusSeconds(10);
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static Clock clockAt(Instant now) {
         return Clock.fixed(now, ZoneOffset.UTC);
@@ -39,9 +38,11 @@ final class Fixtures {
         return new JobTopology("job", specs, list);
     }
 
-    static OperatorMetrics source(String id, int p, double trueRate, double offered, double backlog) {
+    static OperatorMetrics source(
+            String id, int p, double trueRate, double offered, double backlog) {
         double observed = Math.min(trueRate, offered);
-        return OperatorMetrics.of(id, p, trueRate, trueRate, observed, observed).withSource(offered, backlog);
+        return OperatorMetrics.of(id, p, trueRate, trueRate, observed, observed)
+                .withSource(offered, backlog);
     }
 
     static OperatorMetrics op(String id, int p, double trueIn, double trueOut) {

@@ -28,8 +28,14 @@ class GuardsTest {
     private static final JobTopology JOB = topology(List.of("src:1", "op:10"), "src->op");
 
     private static ScalingDecision decide(PolicyConfig config, JobTopology t, double rate) {
-        MetricsWindow w = window(source("src", 1, 100_000, rate, 0),
-                op("op", t.operator("op").parallelism(), 100.0 * t.operator("op").parallelism(), 0));
+        MetricsWindow w =
+                window(
+                        source("src", 1, 100_000, rate, 0),
+                        op(
+                                "op",
+                                t.operator("op").parallelism(),
+                                100.0 * t.operator("op").parallelism(),
+                                0));
         return new Ds2Policy(config, clockAt(END)).decide(t, w, ScalingHistory.empty());
     }
 
@@ -39,16 +45,19 @@ class GuardsTest {
 
     @Test
     void addsHeadroomForATargetUtilization() {
-        OperatorDecision d = opDecision(PolicyConfig.builder().targetUtilization(0.8).build(), JOB, 1000);
+        OperatorDecision d =
+                opDecision(PolicyConfig.builder().targetUtilization(0.8).build(), JOB, 1000);
 
         assertThat(d.newParallelism()).isEqualTo(13);
-        assertThat(d.utilization()).isCloseTo(1000.0 / 1300, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.utilization())
+                .isCloseTo(1000.0 / 1300, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(d.reasons().get(0)).contains("target utilization 0.80");
     }
 
     @Test
     void clampsToTheOperatorsMaxParallelismBound() {
-        OperatorDecision d = opDecision(PolicyConfig.builder().operatorBounds("op", 1, 8).build(), JOB, 1000);
+        OperatorDecision d =
+                opDecision(PolicyConfig.builder().operatorBounds("op", 1, 8).build(), JOB, 1000);
 
         assertThat(d.newParallelism()).isEqualTo(8);
         assertThat(d.reasons()).contains("clamped to max parallelism 8");
@@ -56,7 +65,8 @@ class GuardsTest {
 
     @Test
     void raisesToTheOperatorsMinParallelismBound() {
-        OperatorDecision d = opDecision(PolicyConfig.builder().operatorBounds("op", 12, 20).build(), JOB, 1000);
+        OperatorDecision d =
+                opDecision(PolicyConfig.builder().operatorBounds("op", 12, 20).build(), JOB, 1000);
 
         assertThat(d.newParallelism()).isEqualTo(12);
         assertThat(d.reasons()).contains("raised to min parallelism 12");
@@ -73,18 +83,23 @@ class GuardsTest {
 
     @Test
     void neverExceedsTheOperatorsKeyGroups() {
-        JobTopology small = new JobTopology("job", List.of(OperatorSpec.of("src", 1), new OperatorSpec("op", 4, 16)),
-                List.of(new Edge("src", "op")));
+        JobTopology small =
+                new JobTopology(
+                        "job",
+                        List.of(OperatorSpec.of("src", 1), new OperatorSpec("op", 4, 16)),
+                        List.of(new Edge("src", "op")));
 
         OperatorDecision d = opDecision(PolicyConfig.defaults(), small, 5000);
 
         assertThat(d.newParallelism()).isEqualTo(16);
-        assertThat(d.reasons()).contains("clamped to max parallelism 16 (the operator's key groups)");
+        assertThat(d.reasons())
+                .contains("clamped to max parallelism 16 (the operator's key groups)");
     }
 
     @Test
     void alignsToKeyGroupsWhenTheIncreaseIsSmall() {
-        OperatorDecision d = opDecision(PolicyConfig.builder().alignToKeyGroups(0.1).build(), JOB, 1500);
+        OperatorDecision d =
+                opDecision(PolicyConfig.builder().alignToKeyGroups(0.1).build(), JOB, 1500);
 
         assertThat(d.newParallelism()).isEqualTo(16);
         assertThat(d.reasons()).contains("aligned to 16 to divide 128 key groups evenly (+1)");
@@ -92,7 +107,8 @@ class GuardsTest {
 
     @Test
     void keepsAnUnalignedParallelismWhenAligningWouldCostTooMuch() {
-        OperatorDecision d = opDecision(PolicyConfig.builder().alignToKeyGroups(0.1).build(), JOB, 1000);
+        OperatorDecision d =
+                opDecision(PolicyConfig.builder().alignToKeyGroups(0.1).build(), JOB, 1000);
 
         assertThat(d.newParallelism()).isEqualTo(10);
     }
@@ -104,7 +120,8 @@ class GuardsTest {
         assertThat(d.outcome()).isEqualTo(Outcome.NO_CHANGE_WITHIN_DEAD_BAND);
         assertThat(d.newParallelism()).containsEntry("op", 10);
         assertThat(d.operators().get("op").recommendedParallelism()).isEqualTo(9);
-        assertThat(d.operators().get("op").reasons()).anyMatch(r -> r.contains("within dead band ±10 %"));
+        assertThat(d.operators().get("op").reasons())
+                .anyMatch(r -> r.contains("within dead band ±10 %"));
     }
 
     @Test
@@ -125,7 +142,8 @@ class GuardsTest {
 
     @Test
     void neverBlocksOnAScaleDownDelayWhenScalingUp() {
-        PolicyConfig config = PolicyConfig.builder().scaleDownDelay(java.time.Duration.ofHours(1)).build();
+        PolicyConfig config =
+                PolicyConfig.builder().scaleDownDelay(java.time.Duration.ofHours(1)).build();
 
         assertThat(decide(config, JOB, 3000).newParallelism()).containsEntry("op", 30);
     }
@@ -133,6 +151,9 @@ class GuardsTest {
     @Test
     void explainsABlockReasonOnlyForBlockedDecisions() {
         assertThat(decide(PolicyConfig.defaults(), JOB, 3000).blockReason()).isEmpty();
-        assertThat(decide(PolicyConfig.defaults(), JOB, 3000).isBlocked(BlockReason.METRICS_MISSING)).isFalse();
+        assertThat(
+                        decide(PolicyConfig.defaults(), JOB, 3000)
+                                .isBlocked(BlockReason.METRICS_MISSING))
+                .isFalse();
     }
 }

@@ -27,6 +27,7 @@ class KeyGroupAlignmentTest {
 
     @Test
     void rejectsNonPositiveArguments() {
-        assertThatThrownBy(() -> KeyGroupAlignment.align(0, 128, 0.1, 128)).isInstanceOf(PolicyException.class);
+        assertThatThrownBy(() -> KeyGroupAlignment.align(0, 128, 0.1, 128))
+                .isInstanceOf(PolicyException.class);
     }
 }

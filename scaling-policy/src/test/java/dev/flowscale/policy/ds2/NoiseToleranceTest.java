@@ -18,22 +18,33 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Noise tolerance keeps a running configuration through measurement noise; sizing never rounds down. */
+/**
+ * Noise tolerance keeps a running configuration through measurement noise; sizing never rounds
+ * down.
+ */
 class NoiseToleranceTest {
 
-    private static final PolicyConfig CATCH_UP = PolicyConfig.builder().catchUpDuration(Duration.ofSeconds(600))
-            .expectedRescaleDuration(Duration.ofSeconds(30)).build();
+    private static final PolicyConfig CATCH_UP =
+            PolicyConfig.builder()
+                    .catchUpDuration(Duration.ofSeconds(600))
+                    .expectedRescaleDuration(Duration.ofSeconds(30))
+                    .build();
 
     /** "op" at parallelism p with 100 rec/s per instance behind a source offering {@code rate}. */
     private static ScalingDecision decide(PolicyConfig config, int p, double rate, double backlog) {
-        return new Ds2Policy(config, clockAt(END)).decide(topology(List.of("src:1", "op:" + p), "src->op"),
-                window(source("src", 1, 100_000, rate, backlog), op("op", p, 100.0 * p, 0)), ScalingHistory.empty());
+        return new Ds2Policy(config, clockAt(END))
+                .decide(
+                        topology(List.of("src:1", "op:" + p), "src->op"),
+                        window(source("src", 1, 100_000, rate, backlog), op("op", p, 100.0 * p, 0)),
+                        ScalingHistory.empty());
     }
 
     @Test
     void sizingRoundsAShortfallOfATenthOfAPercentUp() {
-        assertThat(decide(PolicyConfig.defaults(), 5, 1001, 0).newParallelism()).containsEntry("op", 11);
-        assertThat(decide(PolicyConfig.defaults(), 14, 1001, 0).newParallelism()).containsEntry("op", 11);
+        assertThat(decide(PolicyConfig.defaults(), 5, 1001, 0).newParallelism())
+                .containsEntry("op", 11);
+        assertThat(decide(PolicyConfig.defaults(), 14, 1001, 0).newParallelism())
+                .containsEntry("op", 11);
     }
 
     @Test
@@ -50,15 +61,20 @@ class NoiseToleranceTest {
 
         assertThat(d.outcome()).isEqualTo(Outcome.SCALE);
         assertThat(d.newParallelism().get("op")).isGreaterThan(10);
-        assertThat(d.reasons()).anyMatch(r -> r.startsWith("rescale needed: source 'src' backlog 5000 records drains"
-                + " in never"));
+        assertThat(d.reasons())
+                .anyMatch(
+                        r ->
+                                r.startsWith(
+                                        "rescale needed: source 'src' backlog 5000 records drains"
+                                                + " in never"));
     }
 
     @Test
     void theToleranceMustBeASmallFraction() {
         assertThat(PolicyConfig.defaults().noiseTolerance()).isEqualTo(0.005);
         assertThatThrownBy(() -> PolicyConfig.builder().noiseTolerance(0.7).build())
-                .isInstanceOf(PolicyException.class).hasMessageContaining("noiseTolerance");
+                .isInstanceOf(PolicyException.class)
+                .hasMessageContaining("noiseTolerance");
         assertThatThrownBy(() -> PolicyConfig.builder().noiseTolerance(-0.1).build())
                 .isInstanceOf(PolicyException.class);
     }

@@ -14,12 +14,12 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * One seeded random input to a single decision: a DAG of 2 to 60 operators with random
- * parallelism, key groups, capacities (10 to 100,000 rec/s per instance), selectivities, busy
- * shares, per-instance skew, source rates and backlogs, and one of six configurations (the table's
+ * One seeded random input to a single decision: a DAG of 2 to 60 operators with random parallelism,
+ * key groups, capacities (10 to 100,000 rec/s per instance), selectivities, busy shares,
+ * per-instance skew, source rates and backlogs, and one of six configurations (the table's
  * defaults, catch-up with skew correction, key-group alignment with a dead band, tight bounds,
- * learning with predictive mode, a configured source rate; half of them
- * decide without waiting for a confirmation). Same seed, same input.
+ * learning with predictive mode, a configured source rate; half of them decide without waiting for
+ * a confirmation). Same seed, same input.
  */
 record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyConfig config) {
 
@@ -35,14 +35,24 @@ record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyCo
             int p = 1 + random.nextInt(8);
             specs.add(new OperatorSpec(id, p, List.of(16, 32, 128).get(random.nextInt(3))));
             OperatorMetrics m = metrics(random, id, p);
-            metrics.add(i < sources ? m.withSource(m.trueProcessingRate() * (0.2 + 2 * random.nextDouble()),
-                    random.nextBoolean() ? 0 : m.trueProcessingRate() * 200 * random.nextDouble()) : m);
+            metrics.add(
+                    i < sources
+                            ? m.withSource(
+                                    m.trueProcessingRate() * (0.2 + 2 * random.nextDouble()),
+                                    random.nextBoolean()
+                                            ? 0
+                                            : m.trueProcessingRate() * 200 * random.nextDouble())
+                            : m);
             if (i >= sources) {
-                random.ints(1 + random.nextInt(3), 0, i).distinct().forEach(j -> edges.add(new Edge("op" + j, id)));
+                random.ints(1 + random.nextInt(3), 0, i)
+                        .distinct()
+                        .forEach(j -> edges.add(new Edge("op" + j, id)));
             }
         }
-        return new RandomDecisionInputs(new JobTopology("random-" + seed, specs, edges),
-                MetricsWindow.of(Fixtures.START, Fixtures.END, metrics), config(random, (int) (seed % 6)));
+        return new RandomDecisionInputs(
+                new JobTopology("random-" + seed, specs, edges),
+                MetricsWindow.of(Fixtures.START, Fixtures.END, metrics),
+                config(random, (int) (seed % 6)));
     }
 
     private static OperatorMetrics metrics(Random random, String id, int p) {
@@ -50,7 +60,8 @@ record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyCo
         double in = random.nextDouble() < 0.004 ? 0 : capacity * p;
         double selectivity = Math.exp(Math.log(0.1) + random.nextDouble() * Math.log(100));
         double busy = 0.2 + 0.8 * random.nextDouble();
-        OperatorMetrics m = OperatorMetrics.of(id, p, in, in * selectivity, in * busy, in * busy * selectivity);
+        OperatorMetrics m =
+                OperatorMetrics.of(id, p, in, in * selectivity, in * busy, in * busy * selectivity);
         return p > 1 && random.nextDouble() < 0.3 ? m.withInstances(skewed(random, m, p)) : m;
     }
 
@@ -60,8 +71,13 @@ record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyCo
         List<InstanceWindowRates> list = new ArrayList<>();
         for (int k = 0; k < p; k++) {
             double share = (k == 0 ? skew : 0) + (1 - skew) / p;
-            list.add(new InstanceWindowRates(k, m.trueProcessingRate() / p, m.trueOutputRate() / p,
-                    m.observedProcessingRate() * share, m.observedOutputRate() * share));
+            list.add(
+                    new InstanceWindowRates(
+                            k,
+                            m.trueProcessingRate() / p,
+                            m.trueOutputRate() / p,
+                            m.observedProcessingRate() * share,
+                            m.observedOutputRate() * share));
         }
         return list;
     }
@@ -69,12 +85,19 @@ record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyCo
     private static PolicyConfig config(Random random, int variant) {
         PolicyConfig.Builder b = TableDefaults.policy().toBuilder();
         return switch (variant) {
-            case 1 -> b.catchUpDuration(Duration.ofMinutes(5)).skewCorrection(true).confirmNeed(false).build();
+            case 1 ->
+                    b.catchUpDuration(Duration.ofMinutes(5))
+                            .skewCorrection(true)
+                            .confirmNeed(false)
+                            .build();
             case 2 -> b.alignToKeyGroups(0.5).deadBand(0.2).build();
             case 3 -> b.jobBounds(2, 2 + random.nextInt(14)).confirmNeed(false).build();
             case 4 -> b.learnScalability(true).predictive(true).build();
-            case 5 -> b.sourceTargetRate("op0", 1 + random.nextInt(100_000)).catchUpDuration(Duration.ZERO).confirmNeed(false)
-                    .build();
+            case 5 ->
+                    b.sourceTargetRate("op0", 1 + random.nextInt(100_000))
+                            .catchUpDuration(Duration.ZERO)
+                            .confirmNeed(false)
+                            .build();
             default -> b.build();
         };
     }

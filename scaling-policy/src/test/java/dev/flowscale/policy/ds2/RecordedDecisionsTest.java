@@ -29,12 +29,13 @@ import org.junit.jupiter.api.Test;
  * decision path was made cheaper (lazy reason texts, indexed lookups): 200 single decisions on
  * seeded random graphs ({@link RandomDecisionInputs}) and every decision of eight simulated runs
  * with history (scale-down delay, trims, learned curves, forecasts). A change meant to alter
- * decisions rewrites the recordings on purpose:
- * {@code mvn -pl scaling-policy verify -Dtest=RecordedDecisionsTest -Dgolden.write=true}.
+ * decisions rewrites the recordings on purpose: {@code mvn -pl scaling-policy verify
+ * -Dtest=RecordedDecisionsTest -Dgolden.write=true}.
  */
 class RecordedDecisionsTest {
 
-    private static final Path DIR = Path.of("src", "test", "resources", "dev", "flowscale", "policy", "ds2");
+    private static final Path DIR =
+            Path.of("src", "test", "resources", "dev", "flowscale", "policy", "ds2");
     private static final int GRAPHS = 200;
 
     @Test
@@ -42,23 +43,36 @@ class RecordedDecisionsTest {
         List<String> lines = new ArrayList<>();
         for (long seed = 0; seed < GRAPHS; seed++) {
             RandomDecisionInputs in = RandomDecisionInputs.of(seed);
-            Ds2Policy policy = new Ds2Policy(in.config(), Fixtures.clockAt(Fixtures.END.plusSeconds(1)));
+            Ds2Policy policy =
+                    new Ds2Policy(in.config(), Fixtures.clockAt(Fixtures.END.plusSeconds(1)));
             lines.add("# graph seed " + seed);
-            lines.addAll(describe(policy.decide(in.topology(), in.window(), ScalingHistory.empty())));
+            lines.addAll(
+                    describe(policy.decide(in.topology(), in.window(), ScalingHistory.empty())));
         }
         assertMatchesRecording("random-graph-decisions.txt.gz", lines);
     }
 
     @Test
     void everyDecisionOfSimulatedRunsWithHistoryIsTheRecordedOne() throws IOException {
-        RateProfile load = RateProfile.sine(1, 0.5, Duration.ofMinutes(20), Duration.ofMinutes(60)).then(3600, 0.6);
+        RateProfile load =
+                RateProfile.sine(1, 0.5, Duration.ofMinutes(20), Duration.ofMinutes(60))
+                        .then(3600, 0.6);
         List<String> lines = new ArrayList<>();
         List<Scenario> scenarios = RandomDataflows.generate(99, 8, load);
         for (int i = 0; i < scenarios.size(); i++) {
-            PolicyConfig config = TableDefaults.policy().toBuilder().predictive(i % 2 == 0)
-                    .learnScalability(i % 4 < 2).skewCorrection(i % 3 == 0).build();
-            for (ScalingDecision d : Simulation.ds2(scenarios.get(i), config,
-                    TableDefaults.settings(Duration.ofSeconds(30))).run(Duration.ofMinutes(90)).decisions()) {
+            PolicyConfig config =
+                    TableDefaults.policy().toBuilder()
+                            .predictive(i % 2 == 0)
+                            .learnScalability(i % 4 < 2)
+                            .skewCorrection(i % 3 == 0)
+                            .build();
+            for (ScalingDecision d :
+                    Simulation.ds2(
+                                    scenarios.get(i),
+                                    config,
+                                    TableDefaults.settings(Duration.ofSeconds(30)))
+                            .run(Duration.ofMinutes(90))
+                            .decisions()) {
                 lines.addAll(describe(d));
             }
         }
@@ -69,9 +83,23 @@ class RecordedDecisionsTest {
     static List<String> describe(ScalingDecision d) {
         List<String> lines = new ArrayList<>(List.of(d.explain().split("\n")));
         for (OperatorDecision op : d.operators().values()) {
-            lines.add("  = " + op.operatorId() + " " + op.currentParallelism() + " " + op.newParallelism() + " "
-                    + op.recommendedParallelism() + " " + op.targetInputRate() + " " + op.capacityPerInstance() + " "
-                    + op.utilization() + " " + op.catchUpShare());
+            lines.add(
+                    "  = "
+                            + op.operatorId()
+                            + " "
+                            + op.currentParallelism()
+                            + " "
+                            + op.newParallelism()
+                            + " "
+                            + op.recommendedParallelism()
+                            + " "
+                            + op.targetInputRate()
+                            + " "
+                            + op.capacityPerInstance()
+                            + " "
+                            + op.utilization()
+                            + " "
+                            + op.catchUpShare());
         }
         return lines;
     }

@@ -19,18 +19,35 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The guards that make decisions settle: confirmation, one trim per load change, trims that stay drainable. */
+/**
+ * The guards that make decisions settle: confirmation, one trim per load change, trims that stay
+ * drainable.
+ */
 class SettlingGuardsTest {
 
-    private static final PolicyConfig SETTLING = PolicyConfig.builder().catchUpDuration(Duration.ofSeconds(600))
-            .expectedRescaleDuration(Duration.ofSeconds(30)).confirmNeed(true).build();
+    private static final PolicyConfig SETTLING =
+            PolicyConfig.builder()
+                    .catchUpDuration(Duration.ofSeconds(600))
+                    .expectedRescaleDuration(Duration.ofSeconds(30))
+                    .confirmNeed(true)
+                    .build();
 
-    /** "op" at parallelism p, 100 rec/s per instance, behind a source offering {@code rate}; window ends at {@code at}. */
-    private static ScalingDecision decideAt(PolicyConfig config, Instant at, int p, double rate, List<ScalingDecision> past) {
-        MetricsWindow w = MetricsWindow.of(at.minusSeconds(10), at,
-                List.of(source("src", 1, 100_000, rate, 0), op("op", p, 100.0 * p, 0)));
-        return new Ds2Policy(config, clockAt(at)).decide(topology(List.of("src:1", "op:" + p), "src->op"), w,
-                new ScalingHistory(past, List.of()));
+    /**
+     * "op" at parallelism p, 100 rec/s per instance, behind a source offering {@code rate}; window
+     * ends at {@code at}.
+     */
+    private static ScalingDecision decideAt(
+            PolicyConfig config, Instant at, int p, double rate, List<ScalingDecision> past) {
+        MetricsWindow w =
+                MetricsWindow.of(
+                        at.minusSeconds(10),
+                        at,
+                        List.of(source("src", 1, 100_000, rate, 0), op("op", p, 100.0 * p, 0)));
+        return new Ds2Policy(config, clockAt(at))
+                .decide(
+                        topology(List.of("src:1", "op:" + p), "src->op"),
+                        w,
+                        new ScalingHistory(past, List.of()));
     }
 
     @Test
@@ -71,24 +88,37 @@ class SettlingGuardsTest {
         assertThat(trim.newParallelism()).containsEntry("op", 10);
         assertThat(sameLoad.isScale()).isFalse();
         assertThat(sameLoad.operators().get("op").reasons())
-                .anyMatch(r -> r.startsWith("further trim held: the sources' rate 900.0 rec/s has not fallen by more"
-                        + " than 10 %"));
+                .anyMatch(
+                        r ->
+                                r.startsWith(
+                                        "further trim held: the sources' rate 900.0 rec/s has not fallen by more"
+                                                + " than 10 %"));
         assertThat(lowerLoad.isScale()).isTrue();
     }
 
     @Test
     void aTrimThatWouldLeaveNoSpareCapacityToDrainItsOwnDowntimeIsRefused() {
-        // "a" runs at exactly its target (10 x 100 rec/s): it sustains, so it is kept, but has no spare;
+        // "a" runs at exactly its target (10 x 100 rec/s): it sustains, so it is kept, but has no
+        // spare;
         // lowering "b" from 20 to 11 would cost 30 s of downtime that nothing could ever drain
         JobTopology t = topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b");
-        MetricsWindow w = MetricsWindow.of(END.minusSeconds(10), END, List.of(source("src", 1, 100_000, 1000, 0),
-                op("a", 10, 1000, 1000), op("b", 20, 2000, 0)));
+        MetricsWindow w =
+                MetricsWindow.of(
+                        END.minusSeconds(10),
+                        END,
+                        List.of(
+                                source("src", 1, 100_000, 1000, 0),
+                                op("a", 10, 1000, 1000),
+                                op("b", 20, 2000, 0)));
 
-        ScalingDecision d = new Ds2Policy(SETTLING, clockAt(END)).decide(t, w, ScalingHistory.empty());
+        ScalingDecision d =
+                new Ds2Policy(SETTLING, clockAt(END)).decide(t, w, ScalingHistory.empty());
 
         assertThat(d.isScale()).isFalse();
         assertThat(d.operators().get("b").recommendedParallelism()).isEqualTo(11);
-        assertThat(d.operators().get("b").reasons()).contains("trim refused: the trimmed configuration would need"
-                + " forever to drain its own downtime (catch-up time 600 s)");
+        assertThat(d.operators().get("b").reasons())
+                .contains(
+                        "trim refused: the trimmed configuration would need"
+                                + " forever to drain its own downtime (catch-up time 600 s)");
     }
 }

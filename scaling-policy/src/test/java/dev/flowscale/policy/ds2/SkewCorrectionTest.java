@@ -18,36 +18,52 @@ import org.junit.jupiter.api.Test;
 
 class SkewCorrectionTest {
 
-    private static final PolicyConfig SKEW_AWARE = PolicyConfig.builder().skewCorrection(true).build();
+    private static final PolicyConfig SKEW_AWARE =
+            PolicyConfig.builder().skewCorrection(true).build();
 
-    /** "op" at parallelism 4, capacity 100 per instance, the hot instance taking {@code skew + (1-skew)/4}. */
+    /**
+     * "op" at parallelism 4, capacity 100 per instance, the hot instance taking {@code skew +
+     * (1-skew)/4}.
+     */
     private static OperatorMetrics skewed(double skew, double processed) {
         List<InstanceWindowRates> instances = new ArrayList<>();
         for (int k = 0; k < 4; k++) {
             double share = (k == 0 ? skew : 0) + (1 - skew) / 4;
-            instances.add(new InstanceWindowRates(k, 100, 100, processed * share, processed * share));
+            instances.add(
+                    new InstanceWindowRates(k, 100, 100, processed * share, processed * share));
         }
         return OperatorMetrics.of("op", 4, 400, 400, processed, processed).withInstances(instances);
     }
 
     private static OperatorDecision decide(PolicyConfig config, OperatorMetrics op, double rate) {
-        return new Ds2Policy(config, clockAt(END)).decide(topology(List.of("src:1", "op:4"), "src->op"),
-                window(source("src", 1, 100_000, rate, 0), op), ScalingHistory.empty()).operators().get("op");
+        return new Ds2Policy(config, clockAt(END))
+                .decide(
+                        topology(List.of("src:1", "op:4"), "src->op"),
+                        window(source("src", 1, 100_000, rate, 0), op),
+                        ScalingHistory.empty())
+                .operators()
+                .get("op");
     }
 
     @Test
     void raisesParallelismUntilTheHotInstanceKeepsUp() {
         OperatorDecision d = decide(SKEW_AWARE, skewed(0.3, 210), 250);
 
-        // 250 · (0.3 + 0.7 · ⌈128/q⌉/128) <= 100: q = 7 owns 19 key groups (101.0), q = 8 owns 16 (96.9)
+        // 250 · (0.3 + 0.7 · ⌈128/q⌉/128) <= 100: q = 7 owns 19 key groups (101.0), q = 8 owns 16
+        // (96.9)
         assertThat(d.newParallelism()).isEqualTo(8);
-        assertThat(d.reasons()).anyMatch(r -> r.startsWith("key skew 0.30 (hottest instance 0 of 4 (key groups"
-                + " [0, 32)) takes 48 % of the input)"));
+        assertThat(d.reasons())
+                .anyMatch(
+                        r ->
+                                r.startsWith(
+                                        "key skew 0.30 (hottest instance 0 of 4 (key groups"
+                                                + " [0, 32)) takes 48 % of the input)"));
     }
 
     @Test
     void leavesPlainDs2AloneWithoutSkewCorrection() {
-        assertThat(decide(PolicyConfig.defaults(), skewed(0.3, 210), 250).newParallelism()).isEqualTo(3);
+        assertThat(decide(PolicyConfig.defaults(), skewed(0.3, 210), 250).newParallelism())
+                .isEqualTo(3);
     }
 
     @Test
@@ -59,11 +75,17 @@ class SkewCorrectionTest {
     void capsAnOperatorWhoseHotKeyNoParallelismCanCarryAndSaysMoreInstancesWillNotHelp() {
         OperatorDecision d = decide(SKEW_AWARE, skewed(0.5, 200), 250);
 
-        // The most any q carries is 100 / (0.5 + 0.5/128) = 198.4 rec/s at 128, short of 250; 95 % of it,
+        // The most any q carries is 100 / (0.5 + 0.5/128) = 198.4 rec/s at 128, short of 250; 95 %
+        // of it,
         // 188.5 rec/s, needs the hot instance's other key groups ⌈128/q⌉ <= 7: q = 19.
         assertThat(d.newParallelism()).isEqualTo(19);
-        assertThat(d.reasons()).anyMatch(r -> r.startsWith("more instances will not help 'op': hot key groups"
-                + " among [0, 32) hold 50 % of the input") && r.contains("capped at 19"));
+        assertThat(d.reasons())
+                .anyMatch(
+                        r ->
+                                r.startsWith(
+                                                "more instances will not help 'op': hot key groups"
+                                                        + " among [0, 32) hold 50 % of the input")
+                                        && r.contains("capped at 19"));
     }
 
     @Test
@@ -72,19 +94,31 @@ class SkewCorrectionTest {
         for (int g = 0; g < 128; g++) {
             groups.add(100 * ((g == 0 ? 0.3 : 0) + 0.7 / 128));
         }
-        OperatorMetrics one = OperatorMetrics.of("op", 1, 100, 100, 100, 100)
-                .withInstances(List.of(new InstanceWindowRates(0, 100, 100, 100, 100))).withKeyGroupRates(groups);
-        OperatorDecision d = new Ds2Policy(SKEW_AWARE, clockAt(END)).decide(topology(List.of("src:1", "op:1"),
-                "src->op"), window(source("src", 1, 100_000, 250, 0), one), ScalingHistory.empty()).operators()
-                .get("op");
+        OperatorMetrics one =
+                OperatorMetrics.of("op", 1, 100, 100, 100, 100)
+                        .withInstances(List.of(new InstanceWindowRates(0, 100, 100, 100, 100)))
+                        .withKeyGroupRates(groups);
+        OperatorDecision d =
+                new Ds2Policy(SKEW_AWARE, clockAt(END))
+                        .decide(
+                                topology(List.of("src:1", "op:1"), "src->op"),
+                                window(source("src", 1, 100_000, 250, 0), one),
+                                ScalingHistory.empty())
+                        .operators()
+                        .get("op");
 
         // Plain DS2 would say 3; the hot key group 0 holds 30 % + 70 %/128, so as above q = 8.
         assertThat(d.newParallelism()).isEqualTo(8);
-        assertThat(d.reasons()).anyMatch(r -> r.contains("hot key groups [0]: the hottest carries 31 % of the input"));
+        assertThat(d.reasons())
+                .anyMatch(
+                        r ->
+                                r.contains(
+                                        "hot key groups [0]: the hottest carries 31 % of the input"));
     }
 
     @Test
     void estimatesTheSkewFromTheHottestInstancesShare() {
-        assertThat(SkewCorrection.skew(skewed(0.3, 200))).isCloseTo(0.3, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(SkewCorrection.skew(skewed(0.3, 200)))
+                .isCloseTo(0.3, org.assertj.core.data.Offset.offset(1e-9));
     }
 }

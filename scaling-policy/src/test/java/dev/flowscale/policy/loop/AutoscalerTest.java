@@ -30,8 +30,11 @@ import org.junit.jupiter.api.Test;
 class AutoscalerTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-    private static final JobTopology JOB = new JobTopology("job", List.of(OperatorSpec.of("src", 1), OperatorSpec.of("op", 2)),
-            List.of(new Edge("src", "op")));
+    private static final JobTopology JOB =
+            new JobTopology(
+                    "job",
+                    List.of(OperatorSpec.of("src", 1), OperatorSpec.of("op", 2)),
+                    List.of(new Edge("src", "op")));
 
     private final ManualClock clock = new ManualClock(T0);
     private final List<ScalingDecision> published = new ArrayList<>();
@@ -41,25 +44,38 @@ class AutoscalerTest {
 
     /** Metrics that make DS2 ask for 10 instances of "op". */
     private void metricsAskingForTen() {
-        OperatorMetrics src = OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000).withSource(1000, 0);
+        OperatorMetrics src =
+                OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000).withSource(1000, 0);
         OperatorMetrics op = OperatorMetrics.of("op", 2, 200, 200, 200, 200);
-        window = Optional.of(MetricsWindow.of(clock.instant().minusSeconds(10), clock.instant(), List.of(src, op)));
+        window =
+                Optional.of(
+                        MetricsWindow.of(
+                                clock.instant().minusSeconds(10),
+                                clock.instant(),
+                                List.of(src, op)));
     }
 
     private Autoscaler autoscaler(Mode mode, ScalingPolicy policy) {
-        MetricsProvider provider = new MetricsProvider() {
-            @Override
-            public JobTopology topology() {
-                return JOB;
-            }
+        MetricsProvider provider =
+                new MetricsProvider() {
+                    @Override
+                    public JobTopology topology() {
+                        return JOB;
+                    }
 
-            @Override
-            public Optional<MetricsWindow> currentWindow() {
-                return window;
-            }
-        };
-        return new Autoscaler(new AutoscalerConfig(mode, Duration.ofSeconds(10), 3), policy, provider, realizer,
-                List.of(published::add), clock, errors::add);
+                    @Override
+                    public Optional<MetricsWindow> currentWindow() {
+                        return window;
+                    }
+                };
+        return new Autoscaler(
+                new AutoscalerConfig(mode, Duration.ofSeconds(10), 3),
+                policy,
+                provider,
+                realizer,
+                List.of(published::add),
+                clock,
+                errors::add);
     }
 
     private Autoscaler ds2(Mode mode) {
@@ -105,7 +121,9 @@ class AutoscalerTest {
         clock.advance(Duration.ofSeconds(42));
         realizer.pending.complete(null);
 
-        assertThat(realizer.realized).singleElement().satisfies(d -> assertThat(d.newParallelism()).containsEntry("op", 10));
+        assertThat(realizer.realized)
+                .singleElement()
+                .satisfies(d -> assertThat(d.newParallelism()).containsEntry("op", 10));
         assertThat(loop.rescaleDurations()).containsExactly(Duration.ofSeconds(42));
         assertThat(loop.history().lastRescale().orElseThrow().failed()).isFalse();
     }
@@ -132,16 +150,29 @@ class AutoscalerTest {
         realizer.pending.completeExceptionally(new IllegalStateException("savepoint failed"));
 
         assertThat(loop.history().lastRescale().orElseThrow().failed()).isTrue();
-        assertThat(errors).singleElement().extracting(Throwable::getMessage).isEqualTo("savepoint failed");
+        assertThat(errors)
+                .singleElement()
+                .extracting(Throwable::getMessage)
+                .isEqualTo("savepoint failed");
         assertThat(loop.errorCount()).isEqualTo(1);
     }
 
     @Test
     void keepsPublishingWhenAListenerThrows() {
         metricsAskingForTen();
-        Autoscaler loop = new Autoscaler(AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofSeconds(10)),
-                new Ds2Policy(PolicyConfig.defaults(), clock), new FixedProvider(), realizer,
-                List.of(d -> { throw new IllegalStateException("listener broke"); }, published::add), clock, errors::add);
+        Autoscaler loop =
+                new Autoscaler(
+                        AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofSeconds(10)),
+                        new Ds2Policy(PolicyConfig.defaults(), clock),
+                        new FixedProvider(),
+                        realizer,
+                        List.of(
+                                d -> {
+                                    throw new IllegalStateException("listener broke");
+                                },
+                                published::add),
+                        clock,
+                        errors::add);
 
         loop.tick();
 
@@ -152,7 +183,12 @@ class AutoscalerTest {
     @Test
     void survivesAPolicyThatThrows() {
         metricsAskingForTen();
-        Autoscaler loop = autoscaler(Mode.AUTO, (t, w, h) -> { throw new IllegalStateException("bug"); });
+        Autoscaler loop =
+                autoscaler(
+                        Mode.AUTO,
+                        (t, w, h) -> {
+                            throw new IllegalStateException("bug");
+                        });
 
         assertThat(loop.tick()).isEmpty();
         assertThat(loop.errorCount()).isEqualTo(1);
@@ -176,7 +212,9 @@ class AutoscalerTest {
         ScalingDecision d = ds2(Mode.RECOMMEND).tick().orElseThrow();
 
         assertThat(d.explain()).contains("op: 2 -> 10").contains("DS2: target 1000.0 rec/s");
-        assertThat(d.operators().values()).extracting(OperatorDecision::operatorId).containsExactly("src", "op");
+        assertThat(d.operators().values())
+                .extracting(OperatorDecision::operatorId)
+                .containsExactly("src", "op");
     }
 
     private final class FixedProvider implements MetricsProvider {

@@ -67,17 +67,24 @@ class RateLogTest {
     /** Buckets that ended by the far future, as "start second:mean". */
     private static List<String> read(SourceRateLog log, String source) {
         List<String> out = new ArrayList<>();
-        log.forEachBefore(source, Instant.MAX, (at, rate) -> out.add(at.getEpochSecond() - T0.getEpochSecond()
-                + ":" + rate));
+        log.forEachBefore(
+                source,
+                Instant.MAX,
+                (at, rate) -> out.add(at.getEpochSecond() - T0.getEpochSecond() + ":" + rate));
         return out;
     }
 
     /** A 30 s window ending {@code endSecond} after T0 with two sources and an operator. */
     private static MetricsWindow window(long endSecond, double srcOffered, double otherOffered) {
         Instant end = T0.plusSeconds(endSecond);
-        return MetricsWindow.of(end.minusSeconds(30), end, List.of(
-                OperatorMetrics.of("src", 1, 1000, 1000, 500, 500).withSource(srcOffered, 0),
-                OperatorMetrics.of("other", 1, 1000, 1000, 500, 500).withSource(otherOffered, 0),
-                OperatorMetrics.of("op", 1, 1000, 1000, 500, 500)));
+        return MetricsWindow.of(
+                end.minusSeconds(30),
+                end,
+                List.of(
+                        OperatorMetrics.of("src", 1, 1000, 1000, 500, 500)
+                                .withSource(srcOffered, 0),
+                        OperatorMetrics.of("other", 1, 1000, 1000, 500, 500)
+                                .withSource(otherOffered, 0),
+                        OperatorMetrics.of("op", 1, 1000, 1000, 500, 500)));
     }
 }

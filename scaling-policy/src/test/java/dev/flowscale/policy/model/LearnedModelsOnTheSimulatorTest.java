@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The models fed with windows of the dataflow simulator (no noise), as the loop would feed them. */
+/**
+ * The models fed with windows of the dataflow simulator (no noise), as the loop would feed them.
+ */
 class LearnedModelsOnTheSimulatorTest {
 
     private static final Duration SECOND = Duration.ofSeconds(1);
@@ -31,12 +33,17 @@ class LearnedModelsOnTheSimulatorTest {
             clock.advance(SECOND);
             model.step(SECOND);
         }
-        return new SimulatedMetrics(model, SECOND, Duration.ofSeconds(10)).currentWindow().orElseThrow();
+        return new SimulatedMetrics(model, SECOND, Duration.ofSeconds(10))
+                .currentWindow()
+                .orElseThrow();
     }
 
     private static Scenario chain(SimOperator op, double rate, int p) {
-        return new Scenario("chain", List.of(SimOperator.source("src", 100_000, RateProfile.constant(rate)), op),
-                List.of(new Edge("src", "op")), Map.of("src", 1, "op", p));
+        return new Scenario(
+                "chain",
+                List.of(SimOperator.source("src", 100_000, RateProfile.constant(rate)), op),
+                List.of(new Edge("src", "op")),
+                Map.of("src", 1, "op", p));
     }
 
     private LearnedHistory learn(SimOperator op, double rate, int... parallelisms) {
@@ -49,8 +56,10 @@ class LearnedModelsOnTheSimulatorTest {
 
     @Test
     void learnsSublinearScalingAndSizesAboveLinearDs2() {
-        // Capacity 100·p^0.8, measured while saturated at 1, 2 and 4; 500 rec/s needs 100·p^0.8 ≥ 500:
-        // 100·7^0.8 = 474.3, 100·8^0.8 = 527.8, so 8 (linear DS2 from p = 4, 303.1/4 per instance, says 7).
+        // Capacity 100·p^0.8, measured while saturated at 1, 2 and 4; 500 rec/s needs 100·p^0.8 ≥
+        // 500:
+        // 100·7^0.8 = 474.3, 100·8^0.8 = 527.8, so 8 (linear DS2 from p = 4, 303.1/4 per instance,
+        // says 7).
         SimOperator op = SimOperator.operator("op", 100, 1).withAlpha(0.8);
 
         ScalabilityModel m = learn(op, 500, 1, 2, 4).modelOf("op").orElseThrow();
@@ -61,25 +70,36 @@ class LearnedModelsOnTheSimulatorTest {
 
     @Test
     void holdsAnOperatorWhoseScaleUpWasEatenByOverhead() {
-        // 100·p / (1 + 0.3·(p − 1)): 400/1.9 = 210.5 at 4, 800/3.1 = 258.1 at 8: +23 % where +100 % was expected.
+        // 100·p / (1 + 0.3·(p − 1)): 400/1.9 = 210.5 at 4, 800/3.1 = 258.1 at 8: +23 % where +100 %
+        // was expected.
         SimOperator op = SimOperator.operator("op", 100, 1).withOverhead(0.3);
 
-        IneffectiveScaleUp.Verdict v = IneffectiveScaleUp.detect("op", learn(op, 1000, 4, 8).scalability(),
-                IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE).orElseThrow();
+        IneffectiveScaleUp.Verdict v =
+                IneffectiveScaleUp.detect(
+                                "op",
+                                learn(op, 1000, 4, 8).scalability(),
+                                IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE)
+                        .orElseThrow();
 
-        assertThat(v.reason()).isEqualTo("op: 4 -> 8 raised capacity 211 -> 258 rec/s (+23 %, expected +100 %);"
-                + " more instances will not help; holding at 4");
+        assertThat(v.reason())
+                .isEqualTo(
+                        "op: 4 -> 8 raised capacity 211 -> 258 rec/s (+23 %, expected +100 %);"
+                                + " more instances will not help; holding at 4");
     }
 
     @Test
     void sizesASkewedOperatorForItsHotInstance() {
-        // Skew 0.3 at 4: the hot instance takes 0.475 of the input and saturates at 100 rec/s (the operator
-        // sustains 210.5), the others take 0.175 each (busy 37 %). s = (0.475·4 − 1)/3 = 0.3; 250 rec/s needs
-        // 75 + 175·⌈128/q⌉/128 ≤ 100, ⌈128/q⌉ ≤ 18: q = 8 (7 leaves one instance 19 key groups, 101 rec/s).
+        // Skew 0.3 at 4: the hot instance takes 0.475 of the input and saturates at 100 rec/s (the
+        // operator
+        // sustains 210.5), the others take 0.175 each (busy 37 %). s = (0.475·4 − 1)/3 = 0.3; 250
+        // rec/s needs
+        // 75 + 175·⌈128/q⌉/128 ≤ 100, ⌈128/q⌉ ≤ 18: q = 8 (7 leaves one instance 19 key groups, 101
+        // rec/s).
         SimOperator op = SimOperator.operator("op", 100, 1).withSkew(0.3);
 
-        HotKeyAnalysis.Assessment a = HotKeyAnalysis.assess(windowAt(op, 250, 4).metrics("op").orElseThrow(), 128,
-                250, 1).orElseThrow();
+        HotKeyAnalysis.Assessment a =
+                HotKeyAnalysis.assess(windowAt(op, 250, 4).metrics("op").orElseThrow(), 128, 250, 1)
+                        .orElseThrow();
 
         assertThat(a.hotSpotShare()).isCloseTo(0.3, offset(1e-6));
         assertThat(a.hotKeyGroups()).isEqualTo(new KeyGroupRange(0, 32));

@@ -20,7 +20,11 @@ class ScalabilityFitTest {
     static List<CapacityObservation> observed(IntToDoubleFunction capacity, int... parallelisms) {
         List<CapacityObservation> list = new ArrayList<>();
         for (int i = 0; i < parallelisms.length; i++) {
-            list.add(new CapacityObservation(T0.plusSeconds(60L * i), parallelisms[i], capacity.applyAsDouble(parallelisms[i])));
+            list.add(
+                    new CapacityObservation(
+                            T0.plusSeconds(60L * i),
+                            parallelisms[i],
+                            capacity.applyAsDouble(parallelisms[i])));
         }
         return list;
     }
@@ -61,7 +65,8 @@ class ScalabilityFitTest {
 
     @Test
     void clampsASuperlinearFitToLinear() {
-        // 100 rec/s per instance at p=2, 125 at p=4: slope 1.32, clamped to 1; λ = √(100·125) = 111.8.
+        // 100 rec/s per instance at p=2, 125 at p=4: slope 1.32, clamped to 1; λ = √(100·125) =
+        // 111.8.
         ScalabilityModel m = ScalabilityFit.fit(observed(p -> p == 2 ? 200 : 500, 2, 4));
 
         assertThat(m.alpha()).isEqualTo(1.0);
@@ -79,7 +84,9 @@ class ScalabilityFitTest {
         assertThat(m.kappa()).isCloseTo(0.002, offset(1e-5));
         // c(6) = 6000/1.31 = 4,580; c(7) = 7000/1.384 = 5,058.
         assertThat(m.smallestParallelismFor(5000, 128)).hasValue(7);
-        assertThat(m.explanation()).contains("Universal Scalability Law").contains("peaks near parallelism 22");
+        assertThat(m.explanation())
+                .contains("Universal Scalability Law")
+                .contains("peaks near parallelism 22");
     }
 
     @Test
@@ -103,25 +110,34 @@ class ScalabilityFitTest {
 
     @Test
     void anchorsTheFittedShapeAtTheLatestMeasurement() {
-        ScalabilityModel m = ScalabilityFit.fit(observed(p -> 1000 * Math.pow(p, 0.8), 1, 2, 4)).anchoredAt(4, 1741.1);
+        ScalabilityModel m =
+                ScalabilityFit.fit(observed(p -> 1000 * Math.pow(p, 0.8), 1, 2, 4))
+                        .anchoredAt(4, 1741.1);
 
-        // 1000·4^0.8 = 3,031.4; the level is scaled so c(4) = 1,741.1 and c(8) = 1,741.1·2^0.8 = 3,031.4.
+        // 1000·4^0.8 = 3,031.4; the level is scaled so c(4) = 1,741.1 and c(8) = 1,741.1·2^0.8 =
+        // 3,031.4.
         assertThat(m.capacityAt(4)).isCloseTo(1741.1, offset(1e-6));
         assertThat(m.capacityAt(8)).isCloseTo(1741.1 * Math.pow(2, 0.8), offset(1e-6));
     }
 
     @Test
     void sizesWithinOneInstanceOfTheTruthFromNoisyWindows() {
-        // 5 windows at each of 2, 4 and 8 with 5 % Gaussian noise, 300 seeded histories per curve. Truth for
+        // 5 windows at each of 2, 4 and 8 with 5 % Gaussian noise, 300 seeded histories per curve.
+        // Truth for
         // 5,000 rec/s: 8 under 1000·p^0.8, 7 under the USL of usl().
         Random random = new Random(3);
-        for (IntToDoubleFunction curve : List.<IntToDoubleFunction>of(p -> 1000 * Math.pow(p, 0.8), ScalabilityFitTest::usl)) {
+        for (IntToDoubleFunction curve :
+                List.<IntToDoubleFunction>of(
+                        p -> 1000 * Math.pow(p, 0.8), ScalabilityFitTest::usl)) {
             int truth = curve.applyAsDouble(7) >= 5000 ? 7 : 8;
             for (int i = 0; i < 300; i++) {
                 List<CapacityObservation> list = new ArrayList<>();
                 for (int p : new int[] {2, 2, 2, 2, 2, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8}) {
-                    list.add(new CapacityObservation(T0.plusSeconds(list.size()), p,
-                            curve.applyAsDouble(p) * (1 + 0.05 * random.nextGaussian())));
+                    list.add(
+                            new CapacityObservation(
+                                    T0.plusSeconds(list.size()),
+                                    p,
+                                    curve.applyAsDouble(p) * (1 + 0.05 * random.nextGaussian())));
                 }
                 assertThat(ScalabilityFit.fit(list).smallestParallelismFor(5000, 128).getAsInt())
                         .isBetween(truth - 1, truth + 1);
@@ -132,6 +148,7 @@ class ScalabilityFitTest {
     @Test
     void refusesToFitWithoutObservations() {
         assertThatThrownBy(() -> ScalabilityFit.fit(List.of()))
-                .isInstanceOf(PolicyException.class).hasMessageContaining("ScalabilityHistory");
+                .isInstanceOf(PolicyException.class)
+                .hasMessageContaining("ScalabilityHistory");
     }
 }

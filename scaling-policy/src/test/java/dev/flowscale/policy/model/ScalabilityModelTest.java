@@ -22,17 +22,33 @@ class ScalabilityModelTest {
     void findsTheSameParallelismAsScanningEveryOneForAnyModel() {
         Random random = new Random(5);
         for (int i = 0; i < 3_000; i++) {
-            ScalabilityModel m = switch (i % 3) {
-                case 0 -> ScalabilityModel.linear(1 + random.nextDouble() * 1000, "linear");
-                case 1 -> new ScalabilityModel(ScalabilityModel.Kind.POWER, 1 + random.nextDouble() * 1000,
-                        0.01 + random.nextDouble() * 0.99, 0, 0, 0, "power");
-                default -> new ScalabilityModel(ScalabilityModel.Kind.USL, 1 + random.nextDouble() * 1000, 1,
-                        random.nextDouble() * 0.2, random.nextDouble() * 0.01, 0, "usl");
-            };
+            ScalabilityModel m =
+                    switch (i % 3) {
+                        case 0 -> ScalabilityModel.linear(1 + random.nextDouble() * 1000, "linear");
+                        case 1 ->
+                                new ScalabilityModel(
+                                        ScalabilityModel.Kind.POWER,
+                                        1 + random.nextDouble() * 1000,
+                                        0.01 + random.nextDouble() * 0.99,
+                                        0,
+                                        0,
+                                        0,
+                                        "power");
+                        default ->
+                                new ScalabilityModel(
+                                        ScalabilityModel.Kind.USL,
+                                        1 + random.nextDouble() * 1000,
+                                        1,
+                                        random.nextDouble() * 0.2,
+                                        random.nextDouble() * 0.01,
+                                        0,
+                                        "usl");
+                    };
             double required = random.nextDouble() * 20 * m.capacityAt(8);
             int max = 1 + random.nextInt(256);
 
-            assertThat(m.smallestParallelismFor(required, max)).as("%s for %.1f up to %d", m, required, max)
+            assertThat(m.smallestParallelismFor(required, max))
+                    .as("%s for %.1f up to %d", m, required, max)
                     .isEqualTo(scan(m, required, max));
         }
     }

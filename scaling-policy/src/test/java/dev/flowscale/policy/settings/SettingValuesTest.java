@@ -31,8 +31,18 @@ class SettingValuesTest {
 
     @Test
     void givenTextsWinOverTheDefaults() {
-        SettingValues v = SettingValues.resolve(Map.of(Setting.MODE, "auto", Setting.CATCH_UP, "90s",
-                Setting.SKEW_CORRECTION, "true", Setting.KEY_GROUP_ALIGNMENT, "true"), "--");
+        SettingValues v =
+                SettingValues.resolve(
+                        Map.of(
+                                Setting.MODE,
+                                "auto",
+                                Setting.CATCH_UP,
+                                "90s",
+                                Setting.SKEW_CORRECTION,
+                                "true",
+                                Setting.KEY_GROUP_ALIGNMENT,
+                                "true"),
+                        "--");
 
         assertThat(v.mode()).isEqualTo(Mode.AUTO);
         assertThat(v.policy().catchUpDuration()).isEqualTo(Duration.ofSeconds(90));
@@ -42,12 +52,24 @@ class SettingValuesTest {
 
     @Test
     void everyWrongValueIsNamedWithTheCallersSpellingAndTheFix() {
-        assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.CATCH_UP, "5 minutes",
-                Setting.TARGET_UTILIZATION, "1.5", Setting.MAX_RESCALES_PER_HOUR, "-1"), "spec.autoscaler."))
+        assertThatThrownBy(
+                        () ->
+                                SettingValues.resolve(
+                                        Map.of(
+                                                Setting.CATCH_UP,
+                                                "5 minutes",
+                                                Setting.TARGET_UTILIZATION,
+                                                "1.5",
+                                                Setting.MAX_RESCALES_PER_HOUR,
+                                                "-1"),
+                                        "spec.autoscaler."))
                 .isInstanceOf(PolicyException.class)
-                .hasMessageContaining("spec.autoscaler.catchUp is '5 minutes': write a number and a unit")
-                .hasMessageContaining("spec.autoscaler.targetUtilization is '1.5': use a number from 0.1 to 1.0")
-                .hasMessageContaining("spec.autoscaler.maxRescalesPerHour is '-1': use a whole number of at least 0");
+                .hasMessageContaining(
+                        "spec.autoscaler.catchUp is '5 minutes': write a number and a unit")
+                .hasMessageContaining(
+                        "spec.autoscaler.targetUtilization is '1.5': use a number from 0.1 to 1.0")
+                .hasMessageContaining(
+                        "spec.autoscaler.maxRescalesPerHour is '-1': use a whole number of at least 0");
         assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.POLICY_INTERVAL, "0s"), "--"))
                 .hasMessage("--policy-interval is '0s': use a duration above zero, e.g. 30s");
         assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.MODE, "sometimes"), "--"))
@@ -56,9 +78,17 @@ class SettingValuesTest {
 
     @Test
     void theMinimumParallelismMayNotExceedTheMaximum() {
-        assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.MIN_PARALLELISM, "8",
-                Setting.MAX_PARALLELISM, "4"), "--"))
-                .hasMessage("--min-parallelism 8 is above --max-parallelism 4; lower it or raise the maximum");
+        assertThatThrownBy(
+                        () ->
+                                SettingValues.resolve(
+                                        Map.of(
+                                                Setting.MIN_PARALLELISM,
+                                                "8",
+                                                Setting.MAX_PARALLELISM,
+                                                "4"),
+                                        "--"))
+                .hasMessage(
+                        "--min-parallelism 8 is above --max-parallelism 4; lower it or raise the maximum");
     }
 
     @Test
@@ -72,12 +102,20 @@ class SettingValuesTest {
 
     @Test
     void aDurationSettingIsReadInTheOneDurationGrammarAndItsErrorNamesTheOption() {
-        SettingValues values = SettingValues.resolve(Map.of(Setting.WARM_UP, "1.5s", Setting.CATCH_UP, "200ms"),
-                "option --", Setting.Profile.LOCAL);
+        SettingValues values =
+                SettingValues.resolve(
+                        Map.of(Setting.WARM_UP, "1.5s", Setting.CATCH_UP, "200ms"),
+                        "option --",
+                        Setting.Profile.LOCAL);
         assertThat(values.duration(Setting.WARM_UP)).isEqualTo(Duration.ofMillis(1500));
         assertThat(values.duration(Setting.CATCH_UP)).isEqualTo(Duration.ofMillis(200));
-        assertThatThrownBy(() -> SettingValues.resolve(Map.of(Setting.CATCH_UP, "1e400s"), "option --",
-                Setting.Profile.LOCAL)).isInstanceOf(PolicyException.class)
+        assertThatThrownBy(
+                        () ->
+                                SettingValues.resolve(
+                                        Map.of(Setting.CATCH_UP, "1e400s"),
+                                        "option --",
+                                        Setting.Profile.LOCAL))
+                .isInstanceOf(PolicyException.class)
                 .hasMessage("option --catch-up is '1e400s': write " + DurationText.FORM);
     }
 }

@@ -18,8 +18,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ConvergenceSimulationTest {
 
-    private static final List<Function<RateProfile, Scenario>> TOPOLOGIES = List.of(PaperTopologies::wordCount,
-            PaperTopologies::filterMapChain, PaperTopologies::twoInputJoin, PaperTopologies::windowedAggregation);
+    private static final List<Function<RateProfile, Scenario>> TOPOLOGIES =
+            List.of(
+                    PaperTopologies::wordCount,
+                    PaperTopologies::filterMapChain,
+                    PaperTopologies::twoInputJoin,
+                    PaperTopologies::windowedAggregation);
 
     static Stream<Arguments> topologiesAndInitialParallelism() {
         List<Arguments> all = new ArrayList<>();
@@ -34,13 +38,19 @@ class ConvergenceSimulationTest {
 
     @ParameterizedTest(name = "{0} from parallelism {1}")
     @MethodSource("topologiesAndInitialParallelism")
-    void reachesTheOptimumInAtMostThreeDecisionsWithoutReversing(String name, int initial, Scenario scenario) {
-        Trajectory t = Simulation.ds2(scenario, PolicyConfig.defaults(), SimulationSettings.defaults())
-                .run(Duration.ofMinutes(5));
+    void reachesTheOptimumInAtMostThreeDecisionsWithoutReversing(
+            String name, int initial, Scenario scenario) {
+        Trajectory t =
+                Simulation.ds2(scenario, PolicyConfig.defaults(), SimulationSettings.defaults())
+                        .run(Duration.ofMinutes(5));
 
         assertThat(t.finalParallelism()).isEqualTo(PaperTopologies.optimum(name, 1.0));
         assertThat(t.scaleDecisions()).hasSizeBetween(initial == 1 || initial == 28 ? 1 : 0, 3);
-        scenario.operators().forEach(op ->
-                assertThat(Moves.reversals(t.parallelismHistory(op.id()))).as(op.id()).isZero());
+        scenario.operators()
+                .forEach(
+                        op ->
+                                assertThat(Moves.reversals(t.parallelismHistory(op.id())))
+                                        .as(op.id())
+                                        .isZero());
     }
 }

@@ -18,13 +18,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CostAwareSettlingTest {
 
     static Stream<Arguments> namedJobs() {
-        return SettlingSuiteReport.DOWNTIMES.stream().flatMap(d -> Stream.of(ScenarioSuite.wordCount(),
-                ScenarioSuite.joinAndWindow()).map(s -> Arguments.of(Named.of(s.name(), s), d)));
+        return SettlingSuiteReport.DOWNTIMES.stream()
+                .flatMap(
+                        d ->
+                                Stream.of(ScenarioSuite.wordCount(), ScenarioSuite.joinAndWindow())
+                                        .map(s -> Arguments.of(Named.of(s.name(), s), d)));
     }
 
     @ParameterizedTest(name = "{0} at a {1} rescale downtime")
     @MethodSource("namedJobs")
-    void theWordCountAndTheJoinAndWindowJobSettleAfterEveryLoadChange(Scenario scenario, Duration downtime) {
+    void theWordCountAndTheJoinAndWindowJobSettleAfterEveryLoadChange(
+            Scenario scenario, Duration downtime) {
         SettlingReport report = SettlingSuiteReport.run(scenario, downtime);
 
         assertThat(report.violations()).as(report.summary().toString()).isEmpty();
@@ -35,9 +39,9 @@ class CostAwareSettlingTest {
     }
 
     /**
-     * The whole suite at the operator's default expected downtime (about 25 s of CPU; every downtime
-     * would take three times that). SettlingSuiteReport prints every downtime: at 2 s all 52 settle
-     * as well; at 60 s see docs/benchmarks.md for what remains.
+     * The whole suite at the operator's default expected downtime (about 25 s of CPU; every
+     * downtime would take three times that). SettlingSuiteReport prints every downtime: at 2 s all
+     * 52 settle as well; at 60 s see docs/benchmarks.md for what remains.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("suite")

@@ -20,8 +20,13 @@ class DataflowModelTest {
 
     /** source (rate) -> op (capacity 100/instance, selectivity 2) -> sink (capacity 1000). */
     private static Scenario chain(double rate, SimOperator op, int p) {
-        return new Scenario("chain", List.of(SimOperator.source("src", 10_000, RateProfile.constant(rate)), op,
-                SimOperator.operator("sink", 1000, 0)), List.of(new Edge("src", "op"), new Edge("op", "sink")),
+        return new Scenario(
+                "chain",
+                List.of(
+                        SimOperator.source("src", 10_000, RateProfile.constant(rate)),
+                        op,
+                        SimOperator.operator("sink", 1000, 0)),
+                List.of(new Edge("src", "op"), new Edge("op", "sink")),
                 Map.of("src", 1, "op", p, "sink", 1));
     }
 
@@ -30,7 +35,9 @@ class DataflowModelTest {
             clock.advance(SECOND);
             model.step(SECOND);
         }
-        return new SimulatedMetrics(model, SECOND, Duration.ofSeconds(10)).currentWindow().orElseThrow();
+        return new SimulatedMetrics(model, SECOND, Duration.ofSeconds(10))
+                .currentWindow()
+                .orElseThrow();
     }
 
     private OperatorMetrics metricsAfter(Scenario s, int seconds, String id) {
@@ -39,7 +46,8 @@ class DataflowModelTest {
 
     @Test
     void reportsTrueRatesFromUsefulTimeAndObservedRatesFromTheWindow() {
-        OperatorMetrics op = metricsAfter(chain(150, SimOperator.operator("op", 100, 2), 4), 30, "op");
+        OperatorMetrics op =
+                metricsAfter(chain(150, SimOperator.operator("op", 100, 2), 4), 30, "op");
 
         assertThat(op.trueProcessingRate()).isCloseTo(400, offset(1e-6));
         assertThat(op.trueOutputRate()).isCloseTo(800, offset(1e-6));
@@ -49,15 +57,21 @@ class DataflowModelTest {
 
     @Test
     void aHotKeyLiesInKeyGroupZeroAndItsInstanceOwnsTheLargestKeyGroupRange() {
-        OperatorMetrics op = metricsAfter(chain(128, SimOperator.operator("op", 100, 2).withSkew(0.25), 3), 30, "op");
+        OperatorMetrics op =
+                metricsAfter(
+                        chain(128, SimOperator.operator("op", 100, 2).withSkew(0.25), 3), 30, "op");
 
-        // 128 rec/s: key group 0 takes 25 % + 75 %/128, every other key group 75 %/128 = 0.75 rec/s.
+        // 128 rec/s: key group 0 takes 25 % + 75 %/128, every other key group 75 %/128 = 0.75
+        // rec/s.
         assertThat(op.keyGroupRates()).hasSize(128);
         assertThat(op.keyGroupRates().get(0)).isCloseTo(32.75, offset(1e-6));
         assertThat(op.keyGroupRates().get(127)).isCloseTo(0.75, offset(1e-6));
-        // Instance 0 of 3 owns key groups [0, 43): 32 + 43 · 0.75; instance 2 owns [86, 128): 42 · 0.75.
-        assertThat(op.instances().get(0).observedProcessingRate()).isCloseTo(32 + 43 * 0.75, offset(1e-6));
-        assertThat(op.instances().get(2).observedProcessingRate()).isCloseTo(42 * 0.75, offset(1e-6));
+        // Instance 0 of 3 owns key groups [0, 43): 32 + 43 · 0.75; instance 2 owns [86, 128): 42 ·
+        // 0.75.
+        assertThat(op.instances().get(0).observedProcessingRate())
+                .isCloseTo(32 + 43 * 0.75, offset(1e-6));
+        assertThat(op.instances().get(2).observedProcessingRate())
+                .isCloseTo(42 * 0.75, offset(1e-6));
     }
 
     @Test
@@ -75,7 +89,11 @@ class DataflowModelTest {
 
     @Test
     void scalesCapacitySublinearlyWithAlpha() {
-        OperatorMetrics op = metricsAfter(chain(1000, SimOperator.operator("op", 100, 1).withAlpha(0.8), 4), 30, "op");
+        OperatorMetrics op =
+                metricsAfter(
+                        chain(1000, SimOperator.operator("op", 100, 1).withAlpha(0.8), 4),
+                        30,
+                        "op");
 
         double capacity = 100 * Math.pow(4, 0.8);
         assertThat(op.observedProcessingRate()).isCloseTo(capacity, offset(1e-6));
@@ -84,14 +102,20 @@ class DataflowModelTest {
 
     @Test
     void losesCapacityToAPerInstanceOverhead() {
-        OperatorMetrics op = metricsAfter(chain(1000, SimOperator.operator("op", 100, 1).withOverhead(0.1), 4), 30, "op");
+        OperatorMetrics op =
+                metricsAfter(
+                        chain(1000, SimOperator.operator("op", 100, 1).withOverhead(0.1), 4),
+                        30,
+                        "op");
 
         assertThat(op.capacityPerInstance()).isCloseTo(100 / 1.3, offset(1e-6));
     }
 
     @Test
     void limitsASkewedOperatorByItsHotInstance() {
-        OperatorMetrics op = metricsAfter(chain(1000, SimOperator.operator("op", 100, 1).withSkew(0.3), 4), 30, "op");
+        OperatorMetrics op =
+                metricsAfter(
+                        chain(1000, SimOperator.operator("op", 100, 1).withSkew(0.3), 4), 30, "op");
 
         double hotShare = 0.3 + 0.7 / 4;
         assertThat(op.observedProcessingRate()).isCloseTo(100 / hotShare, offset(1e-6));
@@ -101,7 +125,9 @@ class DataflowModelTest {
 
     @Test
     void accumulatesBacklogWhileARescaleKeepsTheJobDown() {
-        DataflowModel model = new DataflowModel(chain(100, SimOperator.operator("op", 100, 2), 1), clock, 2, 0, 1);
+        DataflowModel model =
+                new DataflowModel(
+                        chain(100, SimOperator.operator("op", 100, 2), 1), clock, 2, 0, 1);
         runFor(model, 10);
 
         var done = model.rescale(Map.of("op", 2), Duration.ofSeconds(20));

@@ -6,8 +6,7 @@ import java.util.List;
 /** Directions of successive parallelism changes: +1 up, -1 down. */
 final class Moves {
 
-    private Moves() {
-    }
+    private Moves() {}
 
     static List<Integer> of(List<Integer> parallelismHistory) {
         List<Integer> moves = new ArrayList<>();

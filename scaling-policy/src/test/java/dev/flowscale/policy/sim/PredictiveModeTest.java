@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PredictiveModeTest {
 
-    private static final List<PredictiveComparison.Row> ROWS = PredictiveComparison.rows(List.of("sine", "daily"));
+    private static final List<PredictiveComparison.Row> ROWS =
+            PredictiveComparison.rows(List.of("sine", "daily"));
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"sine", "daily"})
@@ -34,12 +35,20 @@ class PredictiveModeTest {
     void aPredictiveDecisionNamesItsForecastOnceThePeriodIsFound() {
         Scenario scenario = PredictiveComparison.job("sine");
         PolicyConfig config = TableDefaults.policy().toBuilder().predictive(true).build();
-        Trajectory t = Simulation.ds2(scenario, config, TableDefaults.settings(PredictiveComparison.DOWNTIME))
-                .run(Duration.ofHours(2));
+        Trajectory t =
+                Simulation.ds2(
+                                scenario,
+                                config,
+                                TableDefaults.settings(PredictiveComparison.DOWNTIME))
+                        .run(Duration.ofHours(2));
 
         ScalingDecision last = t.decisions().get(t.decisions().size() - 1);
-        assertThat(last.reasons()).anySatisfy(r -> assertThat(r).matches(
-                "source 'source': forecast [0-9,]+ rec/s within \\d+ s \\(harmonic, period 1[78]\\d\\d s\\).*"));
+        assertThat(last.reasons())
+                .anySatisfy(
+                        r ->
+                                assertThat(r)
+                                        .matches(
+                                                "source 'source': forecast [0-9,]+ rec/s within \\d+ s \\(harmonic, period 1[78]\\d\\d s\\).*"));
     }
 
     @Test
@@ -49,7 +58,9 @@ class PredictiveModeTest {
     }
 
     private static PredictiveComparison.Row row(String load, boolean predictive) {
-        return ROWS.stream().filter(r -> r.load().equals(load) && r.predictive() == predictive).findFirst()
+        return ROWS.stream()
+                .filter(r -> r.load().equals(load) && r.predictive() == predictive)
+                .findFirst()
                 .orElseThrow();
     }
 }

@@ -12,58 +12,102 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The checker itself, on hand-made trajectories of source (1000/s) → op (100/s per instance),
- * whose optimum is 10 before the load doubles at 600 s and 20 after.
+ * The checker itself, on hand-made trajectories of source (1000/s) → op (100/s per instance), whose
+ * optimum is 10 before the load doubles at 600 s and 20 after.
  */
 class SettlingCheckerTest {
 
-    private static final Scenario JOB = new Scenario("hand-made",
-            List.of(SimOperator.source("src", 100_000, RateProfile.constant(1000).then(600, 2000)),
-                    SimOperator.operator("op", 100, 0)),
-            List.of(new Edge("src", "op")), Map.of("src", 1, "op", 5));
-    private static final SettlingCriteria CRITERIA = SettlingCriteria.of(Duration.ofSeconds(60), Duration.ofSeconds(10));
+    private static final Scenario JOB =
+            new Scenario(
+                    "hand-made",
+                    List.of(
+                            SimOperator.source(
+                                    "src", 100_000, RateProfile.constant(1000).then(600, 2000)),
+                            SimOperator.operator("op", 100, 0)),
+                    List.of(new Edge("src", "op")),
+                    Map.of("src", 1, "op", 5));
+    private static final SettlingCriteria CRITERIA =
+            SettlingCriteria.of(Duration.ofSeconds(60), Duration.ofSeconds(10));
 
     @Test
     void aTrajectoryThatSizesOnceAndDrainsSettles() {
         // up to 11 to drain, one trim to the optimum 10; after the doubling straight to 20
-        Trajectory t = new Path().run(30, 5, 500).rescale(10, 11).run(60, 11, 0).rescale(10, 10).run(490, 10, 0)
-                .rescale(10, 20).run(600, 20, 0).trajectory();
+        Trajectory t =
+                new Path()
+                        .run(30, 5, 500)
+                        .rescale(10, 11)
+                        .run(60, 11, 0)
+                        .rescale(10, 10)
+                        .run(490, 10, 0)
+                        .rescale(10, 20)
+                        .run(600, 20, 0)
+                        .trajectory();
 
         SettlingReport report = SettlingReport.check(t, CRITERIA);
 
         assertThat(report.violations()).isEmpty();
-        assertThat(report.loadChanges()).extracting(SettlingReport.LoadChange::rescalesToSustain).containsExactly(1, 1);
-        assertThat(report.loadChanges()).extracting(SettlingReport.LoadChange::trims).containsExactly(1, 0);
+        assertThat(report.loadChanges())
+                .extracting(SettlingReport.LoadChange::rescalesToSustain)
+                .containsExactly(1, 1);
+        assertThat(report.loadChanges())
+                .extracting(SettlingReport.LoadChange::trims)
+                .containsExactly(1, 0);
         assertThat(report.summary().rescales()).isEqualTo(3);
         assertThat(report.summary().worstSecondsToSustain()).isEqualTo(41);
         // one instance above the optimum while at 11: 60 s running and 10 s going down to 10
-        assertThat(report.summary().overProvisionedInstanceMinutes()).isCloseTo(70 / 60.0,
-                org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(report.summary().overProvisionedInstanceMinutes())
+                .isCloseTo(70 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
     void aFlappingTrajectoryViolatesEveryCriterionAndSaysWhereAndWhen() {
         // up to 9 (short), 12, back to 9, 12 again: revisits, a backlog that never drains, and the
         // phase ends at 12 (above the linear optimum); after the doubling it stays at 12 (too few)
-        Trajectory t = new Path().run(20, 5, 500).rescale(30, 9).run(30, 9, 3000).rescale(30, 12)
-                .run(30, 12, 2500).rescale(30, 9).run(30, 9, 4000).rescale(30, 12).run(380, 12, 3000)
-                .run(1200, 12, 9000).trajectory();
+        Trajectory t =
+                new Path()
+                        .run(20, 5, 500)
+                        .rescale(30, 9)
+                        .run(30, 9, 3000)
+                        .rescale(30, 12)
+                        .run(30, 12, 2500)
+                        .rescale(30, 9)
+                        .run(30, 9, 4000)
+                        .rescale(30, 12)
+                        .run(380, 12, 3000)
+                        .run(1200, 12, 9000)
+                        .trajectory();
 
         SettlingReport report = SettlingReport.check(t, CRITERIA);
 
-        assertThat(report.violations()).extracting(Violation::criterion).contains(Criterion.RESCALES_TO_SUSTAIN,
-                Criterion.TRIMS_AFTER_SUSTAIN, Criterion.REVISIT_WITHOUT_LOAD_CHANGE, Criterion.BACKLOG_DRAINED,
-                Criterion.FINAL_SUSTAINS, Criterion.FINAL_MINIMAL);
-        assertThat(report.violations()).filteredOn(v -> v.criterion() == Criterion.REVISIT_WITHOUT_LOAD_CHANGE)
-                .extracting(Violation::second).containsExactly(141L, 201L);
-        assertThat(report.violations()).filteredOn(v -> v.criterion() == Criterion.FINAL_MINIMAL)
-                .singleElement().satisfies(v -> {
-                    assertThat(v.operator()).isEqualTo("op");
-                    assertThat(v.second()).isEqualTo(599);
-                    assertThat(v.detail()).contains("12 instances, optimum 10");
-                });
-        assertThat(report.violations()).filteredOn(v -> v.criterion() == Criterion.FINAL_SUSTAINS)
-                .singleElement().satisfies(v -> assertThat(v.detail()).contains("12 instances carry 1200.0/s of the 2000.0/s"));
+        assertThat(report.violations())
+                .extracting(Violation::criterion)
+                .contains(
+                        Criterion.RESCALES_TO_SUSTAIN,
+                        Criterion.TRIMS_AFTER_SUSTAIN,
+                        Criterion.REVISIT_WITHOUT_LOAD_CHANGE,
+                        Criterion.BACKLOG_DRAINED,
+                        Criterion.FINAL_SUSTAINS,
+                        Criterion.FINAL_MINIMAL);
+        assertThat(report.violations())
+                .filteredOn(v -> v.criterion() == Criterion.REVISIT_WITHOUT_LOAD_CHANGE)
+                .extracting(Violation::second)
+                .containsExactly(141L, 201L);
+        assertThat(report.violations())
+                .filteredOn(v -> v.criterion() == Criterion.FINAL_MINIMAL)
+                .singleElement()
+                .satisfies(
+                        v -> {
+                            assertThat(v.operator()).isEqualTo("op");
+                            assertThat(v.second()).isEqualTo(599);
+                            assertThat(v.detail()).contains("12 instances, optimum 10");
+                        });
+        assertThat(report.violations())
+                .filteredOn(v -> v.criterion() == Criterion.FINAL_SUSTAINS)
+                .singleElement()
+                .satisfies(
+                        v ->
+                                assertThat(v.detail())
+                                        .contains("12 instances carry 1200.0/s of the 2000.0/s"));
         assertThat(report.summary().revisits()).isEqualTo(2);
         assertThat(report.summary().worstSecondsToSustain()).isEqualTo(-1);
         assertThat(report.summary().drained()).isFalse();
@@ -73,21 +117,44 @@ class SettlingCheckerTest {
     @Test
     void theScenarioSuiteHasFiftyRandomGraphsWithCapacitiesSpanningMoreThanAHundredfold() {
         List<Scenario> suite = ScenarioSuite.all();
-        List<SimOperator> ops = suite.stream().flatMap(s -> s.operators().stream()).filter(op -> !op.isSource()).toList();
+        List<SimOperator> ops =
+                suite.stream()
+                        .flatMap(s -> s.operators().stream())
+                        .filter(op -> !op.isSource())
+                        .toList();
 
         assertThat(suite).hasSize(52);
-        assertThat(ops.stream().mapToDouble(SimOperator::capacity).max().orElseThrow()
-                / ops.stream().mapToDouble(SimOperator::capacity).min().orElseThrow()).isGreaterThan(100);
-        assertThat(ops).anyMatch(op -> op.alpha() < 1).anyMatch(op -> op.skew() > 0)
-                .anyMatch(op -> op.selectivity() < 0.2).anyMatch(op -> op.selectivity() > 5);
-        assertThat(suite).anyMatch(s -> s.edges().stream().map(Edge::to).distinct().count() < s.edges().size())
-                .anyMatch(s -> s.edges().stream().map(Edge::from).distinct().count() < s.edges().size());
-        suite.forEach(s -> assertThat(s.optimalParallelism(ScenarioSuite.STEP_UP).values()).as(s.name())
-                .allMatch(p -> p <= 32));
+        assertThat(
+                        ops.stream().mapToDouble(SimOperator::capacity).max().orElseThrow()
+                                / ops.stream()
+                                        .mapToDouble(SimOperator::capacity)
+                                        .min()
+                                        .orElseThrow())
+                .isGreaterThan(100);
+        assertThat(ops)
+                .anyMatch(op -> op.alpha() < 1)
+                .anyMatch(op -> op.skew() > 0)
+                .anyMatch(op -> op.selectivity() < 0.2)
+                .anyMatch(op -> op.selectivity() > 5);
+        assertThat(suite)
+                .anyMatch(
+                        s -> s.edges().stream().map(Edge::to).distinct().count() < s.edges().size())
+                .anyMatch(
+                        s ->
+                                s.edges().stream().map(Edge::from).distinct().count()
+                                        < s.edges().size());
+        suite.forEach(
+                s ->
+                        assertThat(s.optimalParallelism(ScenarioSuite.STEP_UP).values())
+                                .as(s.name())
+                                .allMatch(p -> p <= 32));
         assertThat(ScenarioSuite.all()).isEqualTo(suite);
     }
 
-    /** Builds a trajectory second by second: running phases and rescales (down, then the new parallelism). */
+    /**
+     * Builds a trajectory second by second: running phases and rescales (down, then the new
+     * parallelism).
+     */
     private static final class Path {
         private final List<Trajectory.Point> points = new ArrayList<>();
         private int op = JOB.initial().get("op");
@@ -95,14 +162,18 @@ class SettlingCheckerTest {
         Path run(int seconds, int parallelism, double backlog) {
             op = parallelism;
             for (int i = 0; i < seconds; i++) {
-                points.add(new Trajectory.Point(points.size() + 1, Map.of("src", 1, "op", op), backlog, false));
+                points.add(
+                        new Trajectory.Point(
+                                points.size() + 1, Map.of("src", 1, "op", op), backlog, false));
             }
             return this;
         }
 
         Path rescale(int downtime, int target) {
             for (int i = 0; i < downtime; i++) {
-                points.add(new Trajectory.Point(points.size() + 1, Map.of("src", 1, "op", op), 1000, true));
+                points.add(
+                        new Trajectory.Point(
+                                points.size() + 1, Map.of("src", 1, "op", op), 1000, true));
             }
             op = target;
             return this;
