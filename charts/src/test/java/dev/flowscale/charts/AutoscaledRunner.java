@@ -45,7 +45,7 @@ final class AutoscaledRunner implements AutoCloseable {
                     "20",
                     "--vocabulary",
                     "100000",
-                    "--max-parallelism",
+                    "--key-groups",
                     "200",
                     "--cost",
                     "split=sleep:25ms,count=sleep:2500us",
