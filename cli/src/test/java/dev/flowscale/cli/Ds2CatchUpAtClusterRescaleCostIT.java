@@ -112,7 +112,9 @@ class Ds2CatchUpAtClusterRescaleCostIT {
                     .hasSize(whileLoaded.size());
             Ds2Scenario.assertNoOscillation(whileLoaded.subList(1, whileLoaded.size()));
             assertThat(run.drained()).as("every sentence processed").isTrue();
-            assertThat(run.finalCounts(Duration.ofSeconds(30))).isEqualTo(run.expectedCounts());
+            // A trim may start once the backlog has drained; at this cost it is down for over 30 s,
+            // and the final savepoint waits for it to finish.
+            assertThat(run.finalCounts(Duration.ofSeconds(90))).isEqualTo(run.expectedCounts());
         }
     }
 
