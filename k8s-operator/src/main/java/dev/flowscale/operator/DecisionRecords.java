@@ -6,7 +6,6 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -38,18 +37,8 @@ final class DecisionRecords {
         if (decision.outcome() == Outcome.BLOCKED) {
             return "BLOCKED (" + decision.blockReason().orElseThrow() + ")";
         }
-        List<String> changes =
-                decision.operators().values().stream()
-                        .filter(OperatorDecision::changes)
-                        .map(
-                                op ->
-                                        op.operatorId()
-                                                + " "
-                                                + op.currentParallelism()
-                                                + "→"
-                                                + op.newParallelism())
-                        .toList();
-        return changes.isEmpty() ? decision.outcome().name() : String.join(", ", changes);
+        String changes = decision.changeSummary();
+        return changes.isEmpty() ? decision.outcome().name() : changes;
     }
 
     /**

@@ -29,7 +29,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 /**
  * The controller's own metrics, prefixed {@code flowscale_controller_} with labels {@code job} and
@@ -104,17 +103,7 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
 
     /** One series per scaling decision, valued with its time: Grafana shows it as an annotation. */
     private void annotate(String job, String outcome, ScalingDecision decision) {
-        String change =
-                decision.operators().values().stream()
-                        .filter(OperatorDecision::changes)
-                        .map(
-                                op ->
-                                        op.operatorId()
-                                                + " "
-                                                + op.currentParallelism()
-                                                + "→"
-                                                + op.newParallelism())
-                        .collect(Collectors.joining(", "));
+        String change = decision.changeSummary();
         List<String> why = new ArrayList<>(decision.reasons());
         decision.operators().values().stream()
                 .filter(OperatorDecision::changes)

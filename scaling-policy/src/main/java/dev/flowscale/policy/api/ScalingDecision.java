@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A self-explaining decision: what to do ({@link Outcome}), why it is blocked if it is, and per
@@ -95,6 +96,23 @@ public record ScalingDecision(
         Map<String, Integer> result = new LinkedHashMap<>();
         operators.forEach((id, op) -> result.put(id, op.newParallelism()));
         return result;
+    }
+
+    /**
+     * What the decision changes, e.g. "split 2→4, count 3→6" (empty when it changes nothing): the
+     * title of its Event summary and of its Grafana annotation.
+     */
+    public String changeSummary() {
+        return operators.values().stream()
+                .filter(OperatorDecision::changes)
+                .map(
+                        op ->
+                                op.operatorId()
+                                        + " "
+                                        + op.currentParallelism()
+                                        + "→"
+                                        + op.newParallelism())
+                .collect(Collectors.joining(", "));
     }
 
     /** A multi-line explanation for logs, events and reports. */
