@@ -174,11 +174,23 @@ public final class RunCommand implements Callable<Integer> {
     private CheckpointConfig checkpointing(JobGraph graph) {
         Path dir =
                 savepointDir == null
-                        ? Path.of("flowscale-data", run.job != null ? run.job : graph.jobName())
+                        ? Path.of(
+                                "flowscale-data",
+                                folderName(run.job != null ? run.job : graph.jobName()))
                         : savepointDir;
         return CheckpointConfig.every(checkpointInterval, dir)
                 .withRetained(retain)
                 .withFailoverAfter(checkpointFailures);
+    }
+
+    /**
+     * A job name as one folder under flowscale-data: a name such as the operator's "namespace/name"
+     * or "../x" must not reach outside that folder or nest, so every character but letters, digits,
+     * '.', '_' and '-' becomes '_', and a name of dots only is prefixed.
+     */
+    static String folderName(String jobName) {
+        String folder = jobName.replaceAll("[^A-Za-z0-9._-]", "_");
+        return folder.isEmpty() || folder.chars().allMatch(c -> c == '.') ? "job" + folder : folder;
     }
 
     @Override
