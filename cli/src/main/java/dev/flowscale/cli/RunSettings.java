@@ -1,29 +1,21 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.policy.api.Mode;
-import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.collector.loop.JobAutoscaler;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * How a run is autoscaled.
+ * How a local run is autoscaled: the autoscaler's settings (as on a cluster) and what only a local
+ * run has.
  *
- * @param mode AUTO rescales; RECOMMEND only reports decisions
- * @param policyInterval time between decisions
- * @param window length of the metrics window a decision is based on
- * @param warmUp samples this soon after a (re)start are ignored
- * @param policy the DS2 policy's guards
+ * @param autoscaler mode, policy interval, the DS2 policy's guards and the metrics window
  * @param rescaleTimeout longest a stop-with-savepoint or restore may take
  * @param storage where savepoints go
  * @param emulatedRestart how much longer the job stays down at each rescale, to emulate a cluster's
  *     pod restart
  */
-record AutoscalerSettings(
-        Mode mode,
-        Duration policyInterval,
-        Duration window,
-        Duration warmUp,
-        PolicyConfig policy,
+record RunSettings(
+        JobAutoscaler.Settings autoscaler,
         Duration rescaleTimeout,
         Path storage,
         Duration emulatedRestart) {}
