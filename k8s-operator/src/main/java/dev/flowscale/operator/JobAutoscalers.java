@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
  * its mode is off.
  */
-public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
+public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
     static final Duration RUNNER_TIMEOUT = Duration.ofSeconds(5);
     private final JobStatusStore store;
@@ -52,6 +53,12 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
                         t.setDaemon(true);
                         return t;
                     });
+
+    /**
+     * What a loop may do with its job besides recording decisions in status: ask for a reconcile
+     * (after it recorded one), and learn from the informer cache whether the job still exists.
+     */
+    record JobHandle(Runnable reconcile, BooleanSupplier exists) {}
 
     private record Loop(
             String settings,
@@ -87,7 +94,9 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         return registry;
     }
 
-    @Override
+    /**
+     * Starts, restarts (settings changed) or stops the job's loop; called after every reconcile.
+     */
     public synchronized void reconcile(StreamJob job, JobHandle handle) {
         String key = key(job);
         String settings =
@@ -105,7 +114,7 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         }
     }
 
-    @Override
+    /** The reconciler finished a rescale of the job (whoever asked for it). */
     public void rescaled(StreamJob job, Duration downtime, boolean succeeded) {
         Loop loop = loops.get(key(job));
         if (loop != null) {
