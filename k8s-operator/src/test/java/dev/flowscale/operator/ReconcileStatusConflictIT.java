@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.Map;
@@ -35,17 +34,7 @@ class ReconcileStatusConflictIT {
     void aStatusWriteThatMeetsAnotherWritersNewerVersionIsAppliedAgainOnTopOfIt()
             throws IOException {
         TestingOperator.installCrd(client);
-        client.resource(
-                        new PersistentVolumeClaimBuilder()
-                                .withNewMetadata()
-                                .withName("savepoints")
-                                .withNamespace(NS)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withAccessModes("ReadWriteOnce")
-                                .endSpec()
-                                .build())
-                .create();
+        client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
         server.beforeNextStatusUpdate(
                 "/streamjobs/wc",
                 job -> {

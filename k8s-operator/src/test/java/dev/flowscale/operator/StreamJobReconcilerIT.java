@@ -8,7 +8,6 @@ import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -333,17 +332,7 @@ class StreamJobReconcilerIT {
     }
 
     private void createClaim(String name) {
-        client.resource(
-                        new PersistentVolumeClaimBuilder()
-                                .withNewMetadata()
-                                .withName(name)
-                                .withNamespace(NS)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withAccessModes("ReadWriteOnce")
-                                .endSpec()
-                                .build())
-                .create();
+        client.resource(StreamJobs.savepointClaim(NS, name)).create();
     }
 
     private <T extends HasMetadata> T awaitResource(Class<T> type, String name) {
