@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.flowscale.charts.DashboardJson.Query;
 import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.testsupport.Await;
-import java.nio.file.Files;
+import dev.flowscale.testsupport.EngineJar;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -263,13 +263,6 @@ class DashboardQueriesIT {
     }
 
     private static Path engineJar() {
-        Path jar =
-                Path.of(
-                        System.getProperty(
-                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
-        assertThat(Files.exists(jar))
-                .as("the engine's jar %s; build it with mvn -pl engine package", jar)
-                .isTrue();
-        return jar.toAbsolutePath();
+        return EngineJar.path();
     }
 }

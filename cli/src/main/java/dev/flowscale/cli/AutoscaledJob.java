@@ -1,18 +1,14 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.export.ControllerMetrics;
+import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.collector.source.InProcessMetricsSource;
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
 import dev.flowscale.reconfig.InProcessScalingRealizer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,21 +20,20 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A job on the embedded engine with the DS2 autoscaler live: the in-process metrics source, the
- * windowed metrics provider, the DS2 policy, the autoscaler loop and the in-process realizer, wired
- * together. Call {@link #tick()} about once a second.
+ * A job on the embedded engine with the DS2 autoscaler live: the one {@link JobAutoscaler} assembly
+ * on the in-process metrics source, realizing decisions with the in-process realizer. Call {@link
+ * #tick()} about once a second.
  */
 final class AutoscaledJob implements AutoCloseable {
     private final RunningJob job;
-    private final WindowedMetricsProvider provider;
-    private final Autoscaler autoscaler;
+    private final JobAutoscaler autoscaler;
     private final InProcessScalingRealizer realizer;
     private final List<RunListener> listeners = new CopyOnWriteArrayList<>();
     private final long startNanos = System.nanoTime();
 
     AutoscaledJob(
             JobGraph graph,
-            AutoscalerSettings settings,
+            RunSettings settings,
             MeterRegistry registry,
             List<RunListener> listeners) {
         this.listeners.addAll(listeners);
@@ -48,12 +43,6 @@ final class AutoscaledJob implements AutoCloseable {
                         .withMeterRegistry(registry)
                         .withCheckpointing(CheckpointConfig.savepointsOnly(settings.storage()));
         this.job = RunningJob.start(graph, config);
-        ControllerMetrics controller = new ControllerMetrics(registry, settings.mode(), clock);
-        this.provider =
-                new WindowedMetricsProvider(
-                        new InProcessMetricsSource(() -> job, clock),
-                        new WindowSettings(settings.window(), settings.warmUp()),
-                        List.of(controller));
         this.realizer =
                 new InProcessScalingRealizer(
                         job,
@@ -67,21 +56,23 @@ final class AutoscaledJob implements AutoCloseable {
         DecisionListener publish =
                 decision -> this.listeners.forEach(l -> l.onDecision(elapsed(), decision));
         this.autoscaler =
-                new Autoscaler(
-                        AutoscalerConfig.of(settings.mode(), settings.policyInterval()),
-                        new Ds2Policy(settings.policy(), clock),
-                        provider,
-                        controller.timed(realizer),
-                        List.of(controller, publish),
-                        clock,
-                        error -> System.err.println("autoscaler: " + error));
+                new JobAutoscaler(
+                        settings.autoscaler(),
+                        new InProcessMetricsSource(() -> job, clock),
+                        realizer,
+                        List.of(publish),
+                        new JobAutoscaler.Reporting(
+                                registry,
+                                null,
+                                true,
+                                clock,
+                                error -> System.err.println("autoscaler: " + error)));
     }
 
     /** Samples the job's counters, lets the autoscaler decide if its interval has passed. */
     Optional<ScalingDecision> tick() {
         JobMetricsSnapshot snapshot = job.metrics();
         listeners.forEach(l -> l.onSample(elapsed(), snapshot));
-        provider.poll();
         return autoscaler.tick();
     }
 
@@ -90,7 +81,7 @@ final class AutoscaledJob implements AutoCloseable {
     }
 
     Autoscaler autoscaler() {
-        return autoscaler;
+        return autoscaler.loop();
     }
 
     double elapsed() {

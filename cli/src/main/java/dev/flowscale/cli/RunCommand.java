@@ -1,5 +1,6 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
@@ -129,7 +130,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws Exception {
-        AutoscalerSettings settings = settings(graph.keyGroups());
+        RunSettings settings = settings(graph.keyGroups());
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsHttpServer server =
@@ -172,7 +173,7 @@ final class RunCommand implements Callable<Integer> {
      * The autoscaler's settings: every option of the settings table over the table's local defaults
      * (one assembly, as the operator's over its cluster defaults), plus the window.
      */
-    AutoscalerSettings settings() {
+    RunSettings settings() {
         return settings(run.jobOptions().keyGroups());
     }
 
@@ -180,7 +181,7 @@ final class RunCommand implements Callable<Integer> {
      * The settings for a job of {@code keyGroups} key groups (the autoscaler's bound never exceeds
      * them).
      */
-    AutoscalerSettings settings(int keyGroups) {
+    RunSettings settings(int keyGroups) {
         Map<Setting, String> given = SettingOptions.given(spec);
         given.putIfAbsent(
                 Setting.MAX_PARALLELISM,
@@ -213,13 +214,9 @@ final class RunCommand implements Callable<Integer> {
                             + keyGroups
                             + " (an operator has at most one instance per key group); lower it or raise --key-groups");
         }
-        Duration interval = values.duration(Setting.POLICY_INTERVAL);
-        return new AutoscalerSettings(
-                values.mode(),
-                interval,
-                window == null ? interval : window,
-                values.duration(Setting.WARM_UP),
-                values.policy(),
+        JobAutoscaler.Settings autoscaler = JobAutoscaler.Settings.of(values);
+        return new RunSettings(
+                window == null ? autoscaler : autoscaler.withWindow(window),
                 Duration.ofMinutes(2),
                 ReportFile.writableFolder("savepoint-dir", savepointDir),
                 restart);

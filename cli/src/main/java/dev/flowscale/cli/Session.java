@@ -19,7 +19,7 @@ import java.util.function.DoubleUnaryOperator;
 /** One {@code flowscale run}: ticks the autoscaled job each second until the end, then reports. */
 final class Session {
     private final JobGraph graph;
-    private final AutoscalerSettings settings;
+    private final RunSettings settings;
     private final MeterRegistry registry;
     private final Output output;
     private final PrintStream out;
@@ -46,7 +46,7 @@ final class Session {
 
     Session(
             JobGraph graph,
-            AutoscalerSettings settings,
+            RunSettings settings,
             MeterRegistry registry,
             Output output,
             PrintStream out,
@@ -67,9 +67,9 @@ final class Session {
                 "flowscale: running "
                         + graph
                         + " with the DS2 autoscaler in mode "
-                        + settings.mode()
+                        + settings.autoscaler().loop().mode()
                         + ", deciding every "
-                        + settings.policyInterval().toSeconds()
+                        + settings.autoscaler().loop().policyInterval().toSeconds()
                         + "s"
                         + (duration == null
                                 ? "; Ctrl-C to stop"

@@ -2,6 +2,7 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
@@ -12,6 +13,7 @@ import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -115,13 +117,12 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                 WordCount.COUNT,
                 SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / capacityRate))));
         JobGraph graph = builder.build();
-        AutoscalerSettings settings =
-                new AutoscalerSettings(
-                        Mode.AUTO,
-                        interval,
-                        interval.minusMillis(500),
-                        Duration.ofSeconds(1),
-                        policy,
+        RunSettings settings =
+                new RunSettings(
+                        new JobAutoscaler.Settings(
+                                AutoscalerConfig.of(Mode.AUTO, interval),
+                                policy,
+                                interval.minusMillis(500)),
                         Duration.ofMinutes(1),
                         storage,
                         emulatedRestart);

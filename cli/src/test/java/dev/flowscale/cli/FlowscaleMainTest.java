@@ -68,7 +68,8 @@ class FlowscaleMainTest {
         List<String> args = Demo.expand(List.of("demo", "--duration", "5s"));
         RunCommand demo = RunCommand.parsed(args.subList(1, args.size()));
         assertThat(demo.output().duration()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(demo.settings().policyInterval()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(demo.settings().autoscaler().loop().policyInterval())
+                .isEqualTo(Duration.ofSeconds(8));
         assertThat(run("demo", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", ""))
                 .as("the demo's arguments, however the help wraps them")
@@ -199,16 +200,17 @@ class FlowscaleMainTest {
 
     @Test
     void theEmulatedRestartReachesTheSettingsAndTheDowntimePriorAndIsOffByDefault() {
-        AutoscalerSettings emulated = settings("--emulated-restart", "30s");
+        RunSettings emulated = settings("--emulated-restart", "30s");
         assertThat(emulated.emulatedRestart()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(emulated.policy().expectedRescaleDuration())
+        assertThat(emulated.autoscaler().policy().expectedRescaleDuration())
                 .as("prior: a local rescale plus the emulated restart")
                 .isEqualTo(Duration.ofSeconds(32));
         assertThat(settings().emulatedRestart()).isZero();
-        assertThat(settings().policy().expectedRescaleDuration()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(settings().autoscaler().policy().expectedRescaleDuration())
+                .isEqualTo(Duration.ofSeconds(2));
     }
 
-    private static AutoscalerSettings settings(String... args) {
+    private static RunSettings settings(String... args) {
         List<String> command = new java.util.ArrayList<>(List.of("wordcount"));
         command.addAll(List.of(args));
         return RunCommand.parsed(command).settings();

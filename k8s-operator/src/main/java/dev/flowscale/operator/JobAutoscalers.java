@@ -1,5 +1,7 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.collector.source.RunnerHttpMetricsSource;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -9,23 +11,32 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The autoscaler loops of all StreamJobs in this operator: one {@link JobAutoscaler} per job that
- * runs (phase Running or Rescaling, mode auto or recommend, not suspended), ticked on a shared
- * scheduler. A loop samples its runner and records decisions in status; it never changes the runner
- * (the reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
+ * The autoscaler loops of all StreamJobs in this operator: one {@link JobAutoscaler} (the assembly
+ * the command line uses too) per job that runs (phase Running or Rescaling, mode auto or recommend,
+ * not suspended), ticked on a shared scheduler. A loop samples its runner's JSON API ({@link
+ * RunnerHttpMetricsSource}), publishes each decision through the {@link JobStatusReporter}, and in
+ * mode auto realizes a decision with the {@link StatusScalingRealizer}: it records the new
+ * parallelism in status for the reconciler to apply. A loop never changes the runner (the
+ * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
  * its mode is off.
  */
-public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
+public final class JobAutoscalers implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
+    static final Duration RUNNER_TIMEOUT = Duration.ofSeconds(5);
     private final JobStatusStore store;
     private final JobEvents events;
     private final MeterRegistry registry;
@@ -43,7 +54,17 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
                         return t;
                     });
 
-    private record Loop(String settings, JobAutoscaler autoscaler, ScheduledFuture<?> ticks) {}
+    /**
+     * What a loop may do with its job besides recording decisions in status: ask for a reconcile
+     * (after it recorded one), and learn from the informer cache whether the job still exists.
+     */
+    record JobHandle(Runnable reconcile, BooleanSupplier exists) {}
+
+    private record Loop(
+            String settings,
+            JobAutoscaler autoscaler,
+            StatusScalingRealizer realizer,
+            ScheduledFuture<?> ticks) {}
 
     /**
      * @param address the runner API of a job ({@link HttpRunnerControl#serviceAddress} in a
@@ -73,7 +94,9 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         return registry;
     }
 
-    @Override
+    /**
+     * Starts, restarts (settings changed) or stops the job's loop; called after every reconcile.
+     */
     public synchronized void reconcile(StreamJob job, JobHandle handle) {
         String key = key(job);
         String settings =
@@ -87,15 +110,16 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
         }
         Loop loop = loops.get(key);
         if (loop != null) {
-            loop.autoscaler().settled(job);
+            loop.realizer().settled(job);
         }
     }
 
-    @Override
+    /** The reconciler finished a rescale of the job (whoever asked for it). */
     public void rescaled(StreamJob job, Duration downtime, boolean succeeded) {
         Loop loop = loops.get(key(job));
         if (loop != null) {
-            loop.autoscaler().rescaled(downtime, succeeded);
+            loop.autoscaler().metrics().rescaleFinished(key(job), downtime, succeeded);
+            loop.realizer().finished(succeeded);
         }
     }
 
@@ -119,13 +143,20 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
                 new StatusScalingRealizer(store, ns, name, handle.reconcile());
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
-                        key(job),
-                        job.getSpec().autoscaler,
-                        address.apply(job),
+                        JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
+                        new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
                         realizer,
-                        reporter,
-                        registry,
-                        clock);
+                        List.of(reporter),
+                        new JobAutoscaler.Reporting(
+                                registry,
+                                key(job),
+                                false,
+                                clock,
+                                error ->
+                                        LOG.warn(
+                                                "StreamJob {}: autoscaler error: {}",
+                                                key(job),
+                                                error.toString())));
         String key = key(job);
         ScheduledFuture<?> ticks =
                 scheduler.scheduleWithFixedDelay(
@@ -133,7 +164,7 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
                         0,
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
-        return new Loop(settings, autoscaler, ticks);
+        return new Loop(settings, autoscaler, realizer, ticks);
     }
 
     /**
@@ -147,7 +178,7 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
 
     /**
      * Samples the runner and maybe decides; a job gone from the informer cache stops its loop (no
-     * API call).
+     * API call). Errors are logged, never thrown (they would end the scheduled ticks).
      */
     private void tick(String key, JobAutoscaler autoscaler, JobHandle handle) {
         if (!handle.exists().getAsBoolean()) {
@@ -156,13 +187,18 @@ public final class JobAutoscalers implements AutoscalerLoops, AutoCloseable {
             }
             return;
         }
-        autoscaler.tick();
+        try {
+            autoscaler.tick();
+        } catch (RuntimeException e) {
+            LOG.warn("StreamJob {}: cannot sample or decide now: {}", key, e.toString());
+        }
     }
 
     private void stop(String key) {
         Loop loop = loops.remove(key);
         if (loop != null) {
             loop.ticks().cancel(false);
+            loop.realizer().close();
             loop.autoscaler().close();
         }
     }

@@ -18,9 +18,9 @@ final class RescaleReporting {
     static final String TIMER = MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.micrometer();
     private final JobEvents events;
     private final MeterRegistry registry;
-    private final AutoscalerLoops loops;
+    private final JobAutoscalers loops;
 
-    RescaleReporting(JobEvents events, MeterRegistry registry, AutoscalerLoops loops) {
+    RescaleReporting(JobEvents events, MeterRegistry registry, JobAutoscalers loops) {
         this.events = events;
         this.registry = registry;
         this.loops = loops;

@@ -49,7 +49,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final RunnerCluster cluster;
     private final JobEvents events;
     private final Clock clock;
-    private final AutoscalerLoops loops;
+    private final JobAutoscalers loops;
     private final RunnerExecutor executor;
     private final AutoscalerDefaults defaults;
     private final RunnerDefaults runnerDefaults;
@@ -60,7 +60,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     StreamJobReconciler(
             RunnerCluster cluster,
             JobEvents events,
-            AutoscalerLoops loops,
+            JobAutoscalers loops,
             RunnerExecutor executor,
             AutoscalerDefaults defaults,
             RunnerDefaults runnerDefaults,
@@ -107,7 +107,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         ResourceID id = ResourceID.fromResource(job);
         loops.reconcile(
                 pass.job(),
-                new AutoscalerLoops.JobHandle(
+                new JobAutoscalers.JobHandle(
                         () -> decisions.propagateEvent(id),
                         () -> context.getPrimaryCache().get(id).isPresent()));
         return recheck == null

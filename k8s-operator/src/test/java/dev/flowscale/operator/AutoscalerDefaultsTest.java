@@ -52,7 +52,7 @@ class AutoscalerDefaultsTest {
         dev.flowscale.operator.api.AutoscalerSpec builtIn =
                 AutoscalerDefaults.builtIn().resolve(null);
 
-        assertThat(JobAutoscaler.policy(builtIn, java.time.Duration.ofSeconds(60)))
+        assertThat(SpecSettings.values(builtIn).policy())
                 .isEqualTo(dev.flowscale.policy.settings.SettingValues.defaults().policy());
         assertThat(builtIn.catchUp).isEqualTo("5m");
         assertThat(builtIn.skewCorrection).isTrue();

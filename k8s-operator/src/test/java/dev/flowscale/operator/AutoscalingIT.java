@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.testsupport.EngineJar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -275,13 +276,6 @@ class AutoscalingIT {
     }
 
     static Path engineJar() {
-        Path jar =
-                Path.of(
-                        System.getProperty(
-                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
-        assertThat(jar)
-                .as("the engine's runner jar; build it with mvn -pl engine package")
-                .exists();
-        return jar;
+        return EngineJar.path();
     }
 }

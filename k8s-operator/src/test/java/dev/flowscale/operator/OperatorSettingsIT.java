@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -120,17 +119,7 @@ class OperatorSettingsIT {
     }
 
     private void createJob(String namespace, String name) {
-        client.resource(
-                        new PersistentVolumeClaimBuilder()
-                                .withNewMetadata()
-                                .withName("savepoints")
-                                .withNamespace(namespace)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withAccessModes("ReadWriteOnce")
-                                .endSpec()
-                                .build())
-                .create();
+        client.resource(StreamJobs.savepointClaim(namespace, "savepoints")).create();
         client.resource(StreamJobs.wordCount(namespace, name)).create();
     }
 

@@ -5,17 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,13 +21,11 @@ class ReconcileStatusConflictIT {
     static final String NS = "jobs";
     final OptimisticMockServer server = new OptimisticMockServer();
     final KubernetesClient client = server.client();
-    JobAutoscalers loops;
-    Operator operator;
+    TestingOperator operator;
 
     @AfterEach
     void stop() {
-        operator.stop();
-        loops.close();
+        operator.close();
         client.close();
         server.close();
     }
@@ -44,20 +33,8 @@ class ReconcileStatusConflictIT {
     @Test
     void aStatusWriteThatMeetsAnotherWritersNewerVersionIsAppliedAgainOnTopOfIt()
             throws IOException {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
-        client.resource(
-                        new PersistentVolumeClaimBuilder()
-                                .withNewMetadata()
-                                .withName("savepoints")
-                                .withNamespace(NS)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withAccessModes("ReadWriteOnce")
-                                .endSpec()
-                                .build())
-                .create();
+        TestingOperator.installCrd(client);
+        client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
         server.beforeNextStatusUpdate(
                 "/streamjobs/wc",
                 job -> {
@@ -69,21 +46,7 @@ class ReconcileStatusConflictIT {
                     status.putObject("desiredParallelism").put("count", 5);
                     return job;
                 });
-        loops =
-                FlowscaleOperator.loops(
-                        client,
-                        new SimpleMeterRegistry(),
-                        HttpRunnerControl::serviceAddress,
-                        Duration.ofSeconds(5),
-                        Clock.systemUTC());
-        operator =
-                FlowscaleOperator.create(
-                        client,
-                        loops,
-                        new HttpRunnerControl(
-                                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)),
-                        Clock.systemUTC());
-        operator.start();
+        operator = TestingOperator.electing(client, null);
 
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
 

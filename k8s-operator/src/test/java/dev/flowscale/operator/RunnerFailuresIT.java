@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,17 +31,7 @@ class RunnerFailuresIT {
     @BeforeEach
     void startOperator() {
         operator = TestingOperator.start(client);
-        client.resource(
-                        new PersistentVolumeClaimBuilder()
-                                .withNewMetadata()
-                                .withName("savepoints")
-                                .withNamespace(NS)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withAccessModes("ReadWriteOnce")
-                                .endSpec()
-                                .build())
-                .create();
+        client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
     }
 
     @AfterEach

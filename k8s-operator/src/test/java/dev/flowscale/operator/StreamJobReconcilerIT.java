@@ -8,25 +8,17 @@ import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -44,37 +36,16 @@ class StreamJobReconcilerIT {
     static final String NS = "jobs";
     KubernetesClient client;
     KubernetesMockServer server;
-    Operator operator;
-    JobAutoscalers loops;
+    TestingOperator operator;
 
     @BeforeEach
-    void startOperator() throws IOException {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
-        loops =
-                FlowscaleOperator.loops(
-                        client,
-                        new SimpleMeterRegistry(),
-                        HttpRunnerControl::serviceAddress,
-                        Duration.ofSeconds(5),
-                        Clock.systemUTC());
-        operator =
-                FlowscaleOperator.create(
-                        client,
-                        loops,
-                        new HttpRunnerControl(
-                                HttpRunnerControl::serviceAddress,
-                                Duration.ofSeconds(5),
-                                new RunnerTokens(client)),
-                        Clock.systemUTC());
-        operator.start();
+    void startOperator() {
+        operator = TestingOperator.start(client);
     }
 
     @AfterEach
     void stopOperator() {
-        operator.stop();
-        loops.close();
+        operator.close();
     }
 
     @Test
@@ -136,7 +107,8 @@ class StreamJobReconcilerIT {
         StreamJob running = awaitStatus("wc", j -> j.getStatus().phase == JobPhase.Running);
         assertThat(Conditions.isTrue(running.getStatus(), Conditions.READY)).isTrue();
         assertThat(Conditions.isTrue(running.getStatus(), Conditions.DEGRADED)).isFalse();
-        Eventually.await("the autoscaler loop of jobs/wc", () -> loops.running(NS, "wc"), r -> r);
+        Eventually.await(
+                "the autoscaler loop of jobs/wc", () -> operator.loops().running(NS, "wc"), r -> r);
     }
 
     @Test
@@ -329,7 +301,7 @@ class StreamJobReconcilerIT {
     @Test
     void withLeaderElectionAndTheManifestsRbacTheLeaderHoldsTheLeaseAndReconciles()
             throws IOException {
-        operator.stop();
+        operator.close();
         // The SDK first reviews its rules in the Lease's namespace: answered from
         // deploy/operator.yaml's
         // Roles and bindings as the API server would, so a missing verb fails here as in a cluster.
@@ -346,15 +318,7 @@ class StreamJobReconcilerIT {
                         "test-replica",
                         null,
                         false);
-        operator =
-                FlowscaleOperator.create(
-                        client,
-                        loops,
-                        new HttpRunnerControl(
-                                HttpRunnerControl::serviceAddress, Duration.ofSeconds(5)),
-                        Clock.systemUTC(),
-                        election);
-        operator.start();
+        operator = TestingOperator.electing(client, election);
         createClaim("savepoints");
         client.resource(StreamJobs.wordCount(NS, "wc")).create();
 
@@ -368,17 +332,7 @@ class StreamJobReconcilerIT {
     }
 
     private void createClaim(String name) {
-        client.resource(
-                        new PersistentVolumeClaimBuilder()
-                                .withNewMetadata()
-                                .withName(name)
-                                .withNamespace(NS)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withAccessModes("ReadWriteOnce")
-                                .endSpec()
-                                .build())
-                .create();
+        client.resource(StreamJobs.savepointClaim(NS, name)).create();
     }
 
     private <T extends HasMetadata> T awaitResource(Class<T> type, String name) {

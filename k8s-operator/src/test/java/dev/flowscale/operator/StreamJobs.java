@@ -5,6 +5,8 @@ import dev.flowscale.operator.api.SavepointStorage;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
@@ -67,6 +69,22 @@ final class StreamJobs {
                 }
             }
         }
+    }
+
+    /**
+     * A ReadWriteOnce claim for a job's savepoints, as {@link #wordCount}'s (named "savepoints")
+     * expects.
+     */
+    static PersistentVolumeClaim savepointClaim(String namespace, String name) {
+        return new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .endSpec()
+                .build();
     }
 
     /** wordcount with split=2, count=3, savepoints on the claim "savepoints". */

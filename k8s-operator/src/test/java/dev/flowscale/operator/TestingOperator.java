@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,7 @@ final class TestingOperator implements AutoCloseable {
     private final JobAutoscalers loops;
     private final Operator operator;
 
-    private TestingOperator(KubernetesClient client) {
+    private TestingOperator(KubernetesClient client, LeaderElectionConfiguration election) {
         loops =
                 FlowscaleOperator.loops(
                         client,
@@ -36,20 +37,36 @@ final class TestingOperator implements AutoCloseable {
                                 HttpRunnerControl::serviceAddress,
                                 Duration.ofSeconds(5),
                                 new RunnerTokens(client)),
-                        Clock.systemUTC());
+                        Clock.systemUTC(),
+                        election);
     }
 
     /** Creates the checked-in CRD and starts an operator. */
     static TestingOperator start(KubernetesClient client) {
+        installCrd(client);
+        return electing(client, null);
+    }
+
+    /** Starts an operator on a server that has the CRD, electing a leader (null: no election). */
+    static TestingOperator electing(KubernetesClient client, LeaderElectionConfiguration election) {
+        TestingOperator started = new TestingOperator(client, election);
+        started.operator.start();
+        return started;
+    }
+
+    /** Creates the checked-in CRD on the test's API server. */
+    static void installCrd(KubernetesClient client) {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read the CRD " + StreamJobCrdTest.checkedInCrd(), e);
         }
-        TestingOperator started = new TestingOperator(client);
-        started.operator.start();
-        return started;
+    }
+
+    /** The operator's autoscaler loops. */
+    JobAutoscalers loops() {
+        return loops;
     }
 
     @Override

@@ -62,7 +62,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
             String token) {
         super("flowscale-runner-rescaler", timeout, clock, listeners);
         if (runner == null || launcher == null) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "HTTP runner realizer needs the runner's base URI and a launcher; got "
                             + runner
                             + ", "
@@ -88,7 +88,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
         JobView before;
         try {
             before = RunnerAwait.job(client(runner));
-        } catch (ReconfigException e) {
+        } catch (RealizeException e) {
             return Optional.of(
                     RescaleReport.failed(
                             job,

@@ -60,7 +60,7 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
 
     private static Duration checked(RunningJob job, Duration d) {
         if (d == null || d.isNegative() || d.compareTo(MAX_EMULATED_RESTART) > 0) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "in-process realizer of job '"
                             + job.name()
                             + "': emulated restart is "
@@ -74,7 +74,7 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
 
     private static String name(RunningJob job) {
         if (job == null) {
-            throw new ReconfigException("in-process realizer needs a running job, got null");
+            throw new RealizeException("in-process realizer needs a running job, got null");
         }
         return job.name();
     }

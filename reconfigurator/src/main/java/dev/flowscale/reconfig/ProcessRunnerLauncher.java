@@ -31,7 +31,7 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
                 || logDirectory == null
                 || readyTimeout == null
                 || readyTimeout.isNegative()) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "process runner launcher needs a command, a log directory and a ready "
                             + "timeout >= 0; got "
                             + command
@@ -61,10 +61,10 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
                     readyTimeout,
                     process::isAlive);
             return runner;
-        } catch (ReconfigException e) {
+        } catch (RealizeException e) {
             stop(runner);
             String exit = process.isAlive() ? "" : " (exit code " + process.exitValue() + ")";
-            throw new ReconfigException(
+            throw new RealizeException(
                     "runner of job '"
                             + command.job()
                             + "' at "
@@ -108,7 +108,7 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
                     .redirectOutput(log.toFile())
                     .start();
         } catch (IOException e) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "cannot start the runner of job '"
                             + command.job()
                             + "' ("
@@ -136,7 +136,7 @@ public final class ProcessRunnerLauncher implements RunnerLauncher, AutoCloseabl
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
-            throw new ReconfigException("no free port for a job runner: " + e.getMessage(), e);
+            throw new RealizeException("no free port for a job runner: " + e.getMessage(), e);
         }
     }
 

@@ -4,7 +4,7 @@ package dev.flowscale.reconfig;
  * A rescale failed; {@link #report()} says how far it got and at which parallelism the job runs
  * now.
  */
-public final class RescaleFailedException extends ReconfigException {
+public final class RescaleFailedException extends RealizeException {
     private final transient RescaleReport report;
 
     public RescaleFailedException(RescaleReport report, Throwable cause) {

@@ -6,7 +6,7 @@ import java.util.Map;
  * A decision arrived while a rescale of the same job was still in flight; it was refused, not
  * queued.
  */
-public final class RescaleInProgressException extends ReconfigException {
+public final class RescaleInProgressException extends RealizeException {
 
     public RescaleInProgressException(String job, Map<String, Integer> refused) {
         super(

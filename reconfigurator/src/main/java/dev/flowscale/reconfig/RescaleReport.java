@@ -34,7 +34,7 @@ public record RescaleReport(
 
     public RescaleReport {
         if (job == null || started == null || downtime == null) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "rescale report needs a job, a start time and a downtime; got "
                             + job
                             + ", "

@@ -23,12 +23,12 @@ final class RunnerAwait {
         return job.running() && job.parallelism().entrySet().containsAll(expected.entrySet());
     }
 
-    /** {@code GET /api/v1/job} of the runner, or a {@link ReconfigException} naming the request. */
+    /** {@code GET /api/v1/job} of the runner, or a {@link RealizeException} naming the request. */
     static JobView job(RunnerClient runner) {
         try {
             return runner.job();
         } catch (RunnerApiException e) {
-            throw new ReconfigException(e.getMessage(), e);
+            throw new RealizeException(e.getMessage(), e);
         }
     }
 
@@ -54,7 +54,7 @@ final class RunnerAwait {
                 last = e.getMessage();
             }
             if (System.nanoTime() > deadline) {
-                throw new ReconfigException(
+                throw new RealizeException(
                         "runner "
                                 + runner.base()
                                 + " did not report RUNNING at "
@@ -67,7 +67,7 @@ final class RunnerAwait {
             }
             pause();
         }
-        throw new ReconfigException(
+        throw new RealizeException(
                 "runner "
                         + runner.base()
                         + " exited before it reported RUNNING at "
@@ -82,7 +82,7 @@ final class RunnerAwait {
             Thread.sleep(POLL.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ReconfigException("interrupted while waiting for a runner", e);
+            throw new RealizeException("interrupted while waiting for a runner", e);
         }
     }
 }

@@ -34,7 +34,7 @@ public record RunnerCommand(
                 || job == null
                 || job.isBlank()
                 || savepointDir == null) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "runner command needs the java binary, the engine jar, a job and a savepoint "
                             + "directory; got "
                             + java
@@ -52,7 +52,7 @@ public record RunnerCommand(
                 .findFirst()
                 .ifPresent(
                         arg -> {
-                            throw new ReconfigException(
+                            throw new RealizeException(
                                     "runner command of job '"
                                             + job
                                             + "': remove "

@@ -42,7 +42,7 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
                 || timeout.isZero()
                 || clock == null
                 || listeners == null) {
-            throw new ReconfigException(
+            throw new RealizeException(
                     "realizer needs a timeout > 0, a clock and listeners; got timeout "
                             + timeout
                             + ", clock "
@@ -82,7 +82,7 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
     public final CompletionStage<Void> realize(ScalingDecision decision) {
         if (decision == null || !decision.isScale()) {
             return CompletableFuture.failedFuture(
-                    new ReconfigException(
+                    new RealizeException(
                             "only SCALE decisions are realized; got "
                                     + (decision == null
                                             ? "null"
@@ -105,7 +105,7 @@ abstract class SingleFlightRealizer implements ScalingRealizer, AutoCloseable {
         } catch (RejectedExecutionException e) {
             inFlight.set(false);
             done.completeExceptionally(
-                    new ReconfigException(
+                    new RealizeException(
                             "realizer of job '"
                                     + decision.jobName()
                                     + "' is closed; create a new one",

@@ -136,7 +136,7 @@ class InProcessScalingRealizerTest {
                                             bad,
                                             Clock.systemUTC(),
                                             List.of(listener)))
-                    .isInstanceOf(ReconfigException.class)
+                    .isInstanceOf(RealizeException.class)
                     .hasMessageContaining("emulated restart")
                     .hasMessageContaining("use 0s to 10m");
         }

@@ -23,7 +23,7 @@ class ProcessRunnerLauncherIT {
             long started = System.nanoTime();
 
             assertThatThrownBy(() -> launcher.start(Map.of(), null))
-                    .isInstanceOf(ReconfigException.class)
+                    .isInstanceOf(RealizeException.class)
                     .hasMessageContaining("no-such-job")
                     .hasMessageContaining("exited before it reported RUNNING")
                     .hasMessageContaining("is not a built-in job");

@@ -61,7 +61,7 @@ class RunnerCommandTest {
                                         "chain",
                                         List.of("--metrics-port=9249"),
                                         Path.of("/data")))
-                .isInstanceOf(ReconfigException.class)
+                .isInstanceOf(RealizeException.class)
                 .hasMessageContaining("chain")
                 .hasMessageContaining("--metrics-port=9249");
     }

@@ -1,9 +1,7 @@
 package dev.flowscale.reconfig;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.flowscale.testsupport.EngineJar;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,12 +14,7 @@ final class Runners {
     private Runners() {}
 
     static Path engineJar() {
-        Path jar =
-                Paths.get(
-                        System.getProperty(
-                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
-        assertThat(jar).as("the engine's jar; build it with mvn -pl engine package").exists();
-        return jar.toAbsolutePath();
+        return EngineJar.path();
     }
 
     /** Word count at 300 sentences/s with a small vocabulary; rates printed once a minute. */

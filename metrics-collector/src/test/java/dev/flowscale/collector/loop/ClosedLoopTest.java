@@ -2,57 +2,48 @@ package dev.flowscale.collector.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.export.ControllerMetrics;
 import dev.flowscale.collector.source.InProcessMetricsSource;
 import dev.flowscale.collector.source.InProcessMetricsSourceTest;
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.policy.api.AutoscalerConfig;
+import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** A real job, the windowed provider, Ds2Policy and the autoscaler in recommend mode, exported. */
+/**
+ * A real job under the one {@link JobAutoscaler} assembly (in-process source, window, Ds2Policy,
+ * the loop in recommend mode), exported.
+ */
 class ClosedLoopTest {
+    private static final JobAutoscaler.Settings SETTINGS =
+            new JobAutoscaler.Settings(
+                    AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofMillis(1)),
+                    PolicyConfig.builder().warmUp(Duration.ofMillis(200)).build(),
+                    Duration.ofMillis(500));
 
     @Test
     void aRunningJobYieldsAnUnblockedDecisionAndTheControllerMetricsShowIt() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Clock clock = Clock.systemUTC();
-        ControllerMetrics exported = new ControllerMetrics(registry, Mode.RECOMMEND, clock);
         try (RunningJob job =
                 InProcessMetricsSourceTest.chain("loop").start(JobConfig.defaults())) {
-            WindowedMetricsProvider provider =
-                    new WindowedMetricsProvider(
-                            new InProcessMetricsSource(() -> job, clock),
-                            new WindowSettings(Duration.ofMillis(500), Duration.ofMillis(200)),
-                            List.of(exported));
-            Autoscaler autoscaler =
-                    new Autoscaler(
-                            AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofMillis(1)),
-                            new Ds2Policy(PolicyConfig.defaults(), clock),
-                            provider,
-                            decision -> CompletableFuture.completedFuture(null),
-                            List.of(exported),
-                            clock,
-                            Throwable::printStackTrace);
-            ScalingDecision decision = decideOnceComplete(provider, autoscaler);
+            JobAutoscaler autoscaler = autoscaler(job, registry, null);
+            ScalingDecision decision = decideOnceComplete(autoscaler);
 
             assertThat(decision.outcome()).as(decision.explain()).isNotEqualTo(Outcome.BLOCKED);
             assertThat(decision.operators()).containsOnlyKeys("source", "map1", "sink");
+            assertThat(autoscaler.loop().history().decisions()).contains(decision);
         }
         assertThat(registry.scrape())
                 .contains(
@@ -64,14 +55,44 @@ class ClosedLoopTest {
                         "flowscale_controller_decisions_total\\{job=\"loop\",outcome=\"(recommended|no_change)\"");
     }
 
-    private static ScalingDecision decideOnceComplete(
-            WindowedMetricsProvider provider, Autoscaler autoscaler) {
-        Await.until(
-                Duration.ofSeconds(20),
-                "a complete window",
-                provider::poll,
-                window -> window.complete(),
-                window -> "status " + provider.status());
-        return autoscaler.tick().orElseThrow();
+    @Test
+    void closingAnAutoscalerWithAJobLabelRemovesThatJobsSeriesFromTheScrape() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (RunningJob job =
+                InProcessMetricsSourceTest.chain("loop").start(JobConfig.defaults())) {
+            JobAutoscaler autoscaler = autoscaler(job, registry, "ns/loop");
+            decideOnceComplete(autoscaler);
+            assertThat(registry.scrape()).contains("job=\"ns/loop\"");
+
+            autoscaler.close();
+
+            assertThat(registry.scrape()).doesNotContain("job=\"ns/loop\"");
+        }
+    }
+
+    private static JobAutoscaler autoscaler(
+            RunningJob job, PrometheusMeterRegistry registry, String label) {
+        Clock clock = Clock.systemUTC();
+        return new JobAutoscaler(
+                SETTINGS,
+                new InProcessMetricsSource(() -> job, clock),
+                decision -> CompletableFuture.completedFuture(null),
+                List.of(),
+                new JobAutoscaler.Reporting(
+                        registry, label, true, clock, Throwable::printStackTrace));
+    }
+
+    /** Ticks until a decision is made on a complete window (the first ones have none yet). */
+    private static ScalingDecision decideOnceComplete(JobAutoscaler autoscaler) {
+        return Await.until(
+                        Duration.ofSeconds(20),
+                        "a decision on a complete metrics window",
+                        autoscaler::tick,
+                        decision ->
+                                decision.isPresent()
+                                        && !decision.get()
+                                                .blockReason()
+                                                .equals(Optional.of(BlockReason.METRICS_MISSING)))
+                .orElseThrow();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.testsupport.Await;
 import dev.flowscale.testsupport.ChildProcess;
+import dev.flowscale.testsupport.EngineJar;
 import dev.flowscale.testsupport.Ports;
 import java.net.URI;
 import java.nio.file.Files;
@@ -28,12 +29,7 @@ class RunnerHttpMetricsSourceIT extends MetricsSourceContract {
     private RunnerHttpMetricsSource source;
 
     static Path engineJar() {
-        Path jar =
-                Paths.get(
-                        System.getProperty(
-                                "flowscale.engine.jar", "../engine/target/flowscale-engine.jar"));
-        assertThat(jar).as("the engine's jar; build it with mvn -pl engine package").exists();
-        return jar;
+        return EngineJar.path();
     }
 
     @BeforeAll

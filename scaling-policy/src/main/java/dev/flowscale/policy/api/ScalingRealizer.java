@@ -3,9 +3,9 @@ package dev.flowscale.policy.api;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Port to the reconfigurator: applies a {@link Outcome#SCALE} decision (stop-with-savepoint,
- * restore at the new parallelism). Returns without waiting; the stage completes when the job runs
- * at the new parallelism, or exceptionally when the rescale failed.
+ * Port to the realizers: realizes (carries out) a {@link Outcome#SCALE} decision by rescaling the
+ * job (stop-with-savepoint, restore at the new parallelism). Returns without waiting; the stage
+ * completes when the job runs at the new parallelism, or exceptionally when the rescale failed.
  */
 public interface ScalingRealizer {
 
