@@ -56,6 +56,11 @@ public final class FlinkRestClient {
         return send("POST", path, json(body), "application/json");
     }
 
+    /** {@code PATCH}, as Flink's job cancellation ({@code PATCH jobs/:id?mode=cancel}) wants. */
+    public JsonNode patch(String path) {
+        return send("PATCH", path, HttpRequest.BodyPublishers.noBody(), null);
+    }
+
     public JsonNode put(String path, Object body) {
         return send("PUT", path, json(body), "application/json");
     }
@@ -128,6 +133,7 @@ public final class FlinkRestClient {
     }
 
     private static JsonNode parse(String method, URI uri, HttpResponse<String> response) {
+        String answered = method + " " + uri + " answered HTTP " + response.statusCode();
         JsonNode tree;
         try {
             String text =
@@ -135,26 +141,27 @@ public final class FlinkRestClient {
             tree = JSON.readTree(text);
         } catch (JsonProcessingException e) {
             throw new FlinkConnectorException(
-                    method
-                            + " "
-                            + uri
-                            + " answered HTTP "
-                            + response.statusCode()
-                            + " with malformed JSON: "
-                            + abbreviate(response.body()),
-                    e);
+                    answered + " with malformed JSON: " + abbreviate(response.body()), e);
         }
         if (response.statusCode() / 100 != 2) {
-            throw new FlinkConnectorException(
-                    method
-                            + " "
-                            + uri
-                            + " answered HTTP "
-                            + response.statusCode()
-                            + ": "
-                            + abbreviate(tree.path("errors").toString()));
+            throw new FlinkConnectorException(answered + ": " + rootCause(tree.path("errors")));
         }
         return tree;
+    }
+
+    /** Flink's errors carry whole stack traces: the first line and the deepest cause tell why. */
+    private static String rootCause(JsonNode errors) {
+        String text =
+                errors.isArray() && errors.size() > 0 ? errors.get(0).asText() : errors.toString();
+        String first = text.lines().findFirst().orElse("");
+        String cause =
+                text.lines()
+                        .map(String::trim)
+                        .filter(line -> line.startsWith("Caused by: "))
+                        .reduce((a, b) -> b)
+                        .map(line -> " (" + line + ")")
+                        .orElse("");
+        return abbreviate(first + cause);
     }
 
     private static String abbreviate(String text) {

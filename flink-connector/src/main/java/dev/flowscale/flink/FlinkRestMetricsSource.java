@@ -86,8 +86,19 @@ public final class FlinkRestMetricsSource implements MetricsSource {
             if (!v.running()) {
                 continue;
             }
-            Optional<String> source =
-                    current.isSource(v) ? names(current, v).operator() : Optional.empty();
+            Optional<String> source = Optional.empty();
+            if (current.isSource(v)) {
+                source = names(current, v).operator();
+                if (source.isEmpty()) {
+                    throw new CollectorException(
+                            "source vertex '"
+                                    + v.operatorId()
+                                    + "' of Flink job "
+                                    + current.id()
+                                    + " lists no source operator counter (Source__*.numRecordsOut)"
+                                    + " yet; its subtasks are starting, the next sample will have it");
+                }
+            }
             counters.addAll(VertexMetrics.read(job.rest(), current.id(), v, source));
         }
         return counters;

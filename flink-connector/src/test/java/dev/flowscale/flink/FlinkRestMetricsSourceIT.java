@@ -1,35 +1,34 @@
 package dev.flowscale.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
 import dev.flowscale.flink.testing.FlinkTestCluster;
 import dev.flowscale.flink.testing.FlinkWordCount;
-import dev.flowscale.flink.testing.Sentences;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
-import dev.flowscale.policy.api.MetricsWindow;
-import dev.flowscale.policy.api.OperatorMetrics;
-import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.api.ScalingHistory;
-import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.testsupport.Await;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The metrics source on a real Flink 2.3 MiniCluster (REST on loopback) running the word count at
- * 1/1/1 under a load it cannot sustain: 200 sentences/s of 5 words; Split blocks 7 ms per sentence
- * (about 143/s per instance), Count 2.5 ms per word (about 400/s per instance).
+ * The metrics source's view of a real Flink 2.3 MiniCluster job (REST on loopback): the word
+ * count's graph, key groups and the source's split limit. Its rates and the decision they lead to
+ * are checked in {@link FlinkInPlaceRescaleIT}.
  */
 class FlinkRestMetricsSourceIT {
     static final String SOURCE = "Source: Sentences";
@@ -37,6 +36,8 @@ class FlinkRestMetricsSourceIT {
     static final String COUNT = "Count -> Counts: Writer";
 
     private static FlinkTestCluster flink;
+    private static FlinkRestClient rest;
+    private static FlinkJobRef job;
     private static FlinkRestMetricsSource source;
 
     @BeforeAll
@@ -52,8 +53,9 @@ class FlinkRestMetricsSourceIT {
                                 7000,
                                 2500,
                                 16));
-        FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(10));
-        source = new FlinkRestMetricsSource(new FlinkJobRef(rest, jobId), Clock.systemUTC());
+        rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(10));
+        job = new FlinkJobRef(rest, jobId);
+        source = new FlinkRestMetricsSource(job, Clock.systemUTC());
     }
 
     @AfterAll
@@ -87,35 +89,48 @@ class FlinkRestMetricsSourceIT {
     }
 
     @Test
-    void turnsBusyTimeIntoDs2RatesAndDecidesTheOptimumFromOneInstanceEach() {
-        WindowedMetricsProvider windows =
-                new WindowedMetricsProvider(
-                        source,
-                        new WindowSettings(Duration.ofSeconds(3), Duration.ofSeconds(2)),
-                        List.of());
-        Await.until(
-                Duration.ofSeconds(40),
-                Duration.ofMillis(500),
-                "a complete window",
-                () -> windows.poll().complete());
-        MetricsWindow window = windows.currentWindow().orElseThrow();
-        OperatorMetrics sentences = window.metrics(SOURCE).orElseThrow();
-        OperatorMetrics split = window.metrics(SPLIT).orElseThrow();
-        OperatorMetrics count = window.metrics(COUNT).orElseThrow();
-        assertThat(sentences.source().orElseThrow().offeredRate())
-                .as("read from the source operator's own counter: the source task counts no input")
-                .isCloseTo(200, within(30.0));
-        assertThat(split.trueProcessingRate()).isBetween(100.0, 143.0);
-        assertThat(split.trueOutputRate() / split.trueProcessingRate())
-                .isCloseTo(Sentences.WORDS_PER_SENTENCE, within(0.01));
-        assertThat(count.trueProcessingRate()).isBetween(300.0, 400.0);
+    void findsTheRunningJobByNameAndNamesTheRunningJobsWhenNoneMatches() {
+        Await.until(Duration.ofSeconds(30), "the job to run", () -> job.read().running());
+        assertThat(FlinkJobRef.find(rest, "Flink Streaming Job").jobId()).isEqualTo(job.jobId());
+        assertThat(FlinkJobRef.find(rest, null).jobId()).isEqualTo(job.jobId());
+        assertThatThrownBy(() -> FlinkJobRef.find(rest, "no-such-job"))
+                .isInstanceOf(FlinkConnectorException.class)
+                .hasMessageContaining("no running Flink jobs named 'no-such-job'")
+                .hasMessageContaining("'Flink Streaming Job' (" + job.jobId() + ")")
+                .hasMessageContaining("pass --job");
+    }
 
-        ScalingDecision decision =
-                new Ds2Policy(PolicyConfig.defaults(), Clock.systemUTC())
-                        .decide(windows.topology(), window, ScalingHistory.empty());
-        assertThat(decision.isScale()).as(decision.toString()).isTrue();
-        assertThat(decision.operators().get(SPLIT).newParallelism()).isEqualTo(2);
-        assertThat(decision.operators().get(COUNT).newParallelism()).isEqualTo(3);
-        assertThat(decision.operators().get(SOURCE).newParallelism()).isEqualTo(1);
+    @Test
+    void refusesADecisionAboveAVertexsKeyGroupsBeforeTouchingTheJob() throws Exception {
+        Await.until(
+                Duration.ofSeconds(30), "the job to run", () -> job.read().allVerticesRunning());
+        ScalingDecision tooMany =
+                ScalingDecision.of(
+                        Instant.now(),
+                        job.read().name(),
+                        List.of("test: Count 1 -> 17"),
+                        List.of(new OperatorDecision(COUNT, 1, 17, 17, 0, 0, 0, 0, List.of())));
+        List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+        try (FlinkRescaler rescaler =
+                new FlinkRescaler(
+                        job,
+                        Optional.empty(),
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC(),
+                        List.of(reports::add))) {
+            assertThatThrownBy(
+                            () ->
+                                    rescaler.realize(tooMany)
+                                            .toCompletableFuture()
+                                            .get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasMessageContaining("vertex '" + COUNT + "' cannot run at 17")
+                    .hasMessageContaining("max parallelism (key groups) is 16");
+        }
+        assertThat(reports).singleElement().satisfies(r -> assertThat(r.succeeded()).isFalse());
+        assertThat(job.read().parallelism()).isEqualTo(Map.of(SOURCE, 1, SPLIT, 1, COUNT, 1));
+        assertThat(rest.get("jobs/" + job.jobId() + "/resource-requirements").toString())
+                .as("the requirements were never changed")
+                .doesNotContain("\"upperBound\":17");
     }
 }

@@ -1,8 +1,12 @@
 package dev.flowscale.flink.testing;
 
+import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,7 +71,34 @@ public final class FlinkTestCluster implements AutoCloseable {
                                 .setNumSlotsPerTaskManager(slots)
                                 .build());
         cluster.start();
-        return new FlinkTestCluster(cluster, cluster.getRestAddress().get(), folder);
+        FlinkTestCluster started =
+                new FlinkTestCluster(cluster, cluster.getRestAddress().get(), folder);
+        started.awaitLeader();
+        return started;
+    }
+
+    /** REST answers 503 until the dispatcher has a leader; jar uploads need one. */
+    private void awaitLeader() {
+        HttpClient client = HttpClient.newHttpClient();
+        Await.until(
+                Duration.ofSeconds(60),
+                "Flink's dispatcher to lead",
+                () -> {
+                    try {
+                        return client.send(
+                                                HttpRequest.newBuilder(
+                                                                rest.resolve("/jobs/overview"))
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.discarding())
+                                        .statusCode()
+                                == 200;
+                    } catch (IOException e) {
+                        return false;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                });
     }
 
     /** The REST endpoint, e.g. {@code http://127.0.0.1:41234}. */
