@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * How one rescale of a Flink job went.
+ * How one rescale of a Flink job went. Not the reconfigurator's {@code RescaleReport}: a Flink
+ * savepoint is a URI on the cluster's file system ({@code s3://...}, {@code hdfs://...}), not a
+ * local path, and the path taken (in place or through a savepoint) is part of the story.
  *
  * @param path {@code in-place} (adaptive scheduler) or {@code restart} (stop-with-savepoint and
  *     resubmission)
