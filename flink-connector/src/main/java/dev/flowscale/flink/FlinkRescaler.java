@@ -187,13 +187,11 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         if (failed.isEmpty()) {
             return report(now.name(), RescaleRecord.RESTART, from, to, savepoint, started, null);
         }
-        String stale = job.jobId();
         String rollback =
                 rollBack(
                         () -> {
-                            if (!stale.equals(now.id())) {
-                                steps.ensureStopped(stale, clock.instant().plus(timeout));
-                            }
+                            steps.cancelRunsSince(
+                                    now.name(), started, clock.instant().plus(timeout));
                             job.moveTo(
                                     steps.run(jar.orElseThrow(), savepoint, byVertex(now, from)));
                         },

@@ -108,6 +108,21 @@ final class FlinkSteps {
     }
 
     /**
+     * Cancels every run named {@code name} that started at or after {@code since} and has not
+     * ended, and waits until they have: the runs a rescale started, including one whose {@code
+     * jars/:id/run} answer was lost, so that a rollback never runs beside them.
+     */
+    void cancelRunsSince(String name, Instant since, Instant deadline) {
+        for (JsonNode run : job.rest().get("jobs/overview").path("jobs")) {
+            if (name.equals(run.path("name").asText())
+                    && run.path("start-time").asLong() >= since.toEpochMilli()
+                    && !terminal(run.path("state").asText())) {
+                ensureStopped(run.path("jid").asText(), deadline);
+            }
+        }
+    }
+
+    /**
      * Cancels the run {@code jobId} unless it has ended, and waits until it has: a rollback must
      * never start a second run beside it.
      *

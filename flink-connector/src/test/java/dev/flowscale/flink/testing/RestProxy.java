@@ -9,15 +9,15 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A TCP proxy on loopback in front of Flink's REST endpoint that can make the endpoint disappear:
- * once a request whose first line contains a marker has been forwarded, every connection is closed
- * at once (as a crashed JobManager's address would) for the length of an outage.
+ * once the answer to a request whose first line contains a marker has been passed on, every
+ * connection is closed at once (as a crashed JobManager's address would) for the length of an
+ * outage.
  */
 public final class RestProxy implements AutoCloseable {
     private final ServerSocket server;
@@ -57,15 +57,21 @@ public final class RestProxy implements AutoCloseable {
                     continue;
                 }
                 Socket upstream = new Socket(target.getHost(), target.getPort());
-                pipe(client, upstream, true);
-                pipe(upstream, client, false);
+                AtomicBoolean marked = new AtomicBoolean();
+                pipe(client, upstream, marked, true);
+                pipe(upstream, client, marked, false);
             } catch (IOException e) {
                 // closed, or the target refused: the client sees a closed connection
             }
         }
     }
 
-    private void pipe(Socket from, Socket to, boolean request) {
+    /**
+     * Copies one direction of a connection. The request side marks the connection when it carries
+     * the marked request; the answer side, once it has passed that request's answer on, takes the
+     * endpoint down: the request was carried out and answered, then the endpoint is gone.
+     */
+    private void pipe(Socket from, Socket to, AtomicBoolean marked, boolean request) {
         Thread t =
                 new Thread(
                         () -> {
@@ -73,18 +79,22 @@ public final class RestProxy implements AutoCloseable {
                                     OutputStream out = to.getOutputStream()) {
                                 byte[] buffer = new byte[8192];
                                 for (int n; (n = in.read(buffer)) >= 0; ) {
-                                    if (down()) {
-                                        break;
+                                    if (down() && (request || !marked.get())) {
+                                        break; // the marked request's answer still goes through
                                     }
                                     out.write(buffer, 0, n);
                                     out.flush();
                                     if (request) {
-                                        watch(
-                                                new String(
-                                                        buffer,
-                                                        0,
-                                                        Math.min(n, 200),
-                                                        StandardCharsets.ISO_8859_1));
+                                        marked.compareAndSet(
+                                                false,
+                                                matches(
+                                                        new String(
+                                                                buffer,
+                                                                0,
+                                                                Math.min(n, 200),
+                                                                StandardCharsets.ISO_8859_1)));
+                                    } else if (marked.get() && !down()) {
+                                        downUntilNanos.set(System.nanoTime() + outage.toNanos());
                                     }
                                 }
                             } catch (IOException e) {
@@ -99,17 +109,13 @@ public final class RestProxy implements AutoCloseable {
         t.start();
     }
 
-    private void watch(String head) {
+    private boolean matches(String head) {
         String text = marker.get();
         int line = head.indexOf('\r');
-        if (text != null
+        return text != null
                 && line > 0
                 && head.substring(0, line).contains(text)
-                && marker.compareAndSet(text, null)) {
-            // let the answer through first: the request was carried out, then the endpoint is gone
-            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS)
-                    .execute(() -> downUntilNanos.set(System.nanoTime() + outage.toNanos()));
-        }
+                && marker.compareAndSet(text, null);
     }
 
     private static void closeQuietly(Socket socket) {
