@@ -2,11 +2,12 @@ package dev.flowscale.collector.api;
 
 /**
  * Cumulative DS2 counters of one operator instance since its run started. Times are seconds; useful
- * + waitInput + backpressure = observed. For a source, records in and out both count the records it
- * emitted and {@code backlog} the records due by its schedule but not yet emitted. A keyed instance
- * also reports the records it processed per key group of the range it owns: {@code
- * keyGroupRecords[i]} counts key group {@code keyGroupFirst + i}; empty where they are not counted
- * (an instance that is not keyed, an uninstrumented job, the Prometheus source).
+ * + waitInput + backpressure = observed. For a source, records in count the records it read (on the
+ * engine, the same as those it emitted; on Flink, what the source operator emitted while records
+ * out count what its chain emitted) and {@code backlog} the records due by its schedule but not yet
+ * read. A keyed instance also reports the records it processed per key group of the range it owns:
+ * {@code keyGroupRecords[i]} counts key group {@code keyGroupFirst + i}; empty where they are not
+ * counted (an instance that is not keyed, an uninstrumented job, the Prometheus source).
  */
 public record InstanceCounters(
         String operatorId,

@@ -17,11 +17,12 @@ import java.util.function.ToDoubleFunction;
  * DS2 rates between two samples of one run, from differences of cumulative counters (never averages
  * of averages): per instance the runner API's {@link Ds2Rates} (λp = Δin / Δuseful, λo = Δout /
  * Δuseful, observed rates divide by Δobserved); per operator the sums. A source's offered rate is
- * what its schedule asked for: (Δemitted + Δbacklog) / Δobserved. An operator with an instance
- * missing from either sample is left out of the window, which the policy reports as missing
- * metrics. Rates follow the runner API's {@link Rate} rule: a window without time has no rate,
- * which adds nothing to the operator's sum and reaches the policy as 0 measured capacity
- * (docs/metrics.md). A keyed operator whose instances count their key groups also gets its
+ * what its schedule asked for: (Δread + Δbacklog) / Δobserved, in the records it reads (its records
+ * in: the same as its records out on the engine, not on a Flink source chained with a flat map). An
+ * operator with an instance missing from either sample is left out of the window, which the policy
+ * reports as missing metrics. Rates follow the runner API's {@link Rate} rule: a window without
+ * time has no rate, which adds nothing to the operator's sum and reaches the policy as 0 measured
+ * capacity (docs/metrics.md). A keyed operator whose instances count their key groups also gets its
  * per-key-group input rates ({@link KeyGroupRates}).
  */
 final class WindowRates {
@@ -87,7 +88,7 @@ final class WindowRates {
             offered +=
                     Rate.measured(
                             Rate.perSecond(
-                                    b.recordsOut() - a.recordsOut() + b.backlog() - a.backlog(),
+                                    b.recordsIn() - a.recordsIn() + b.backlog() - a.backlog(),
                                     b.observedSeconds() - a.observedSeconds()));
             backlog += b.backlog();
         }

@@ -1,0 +1,285 @@
+package dev.flowscale.flink;
+
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.RescaleRecord;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingRealizer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Carries out the policy's decisions on a Flink job through its REST API. On the adaptive scheduler
+ * in place: the job's resource requirements ({@code PUT jobs/:id/resource-requirements}) get the
+ * new parallelism as upper bound, and Flink restarts the job from its latest checkpoint at that
+ * parallelism; on timeout the old requirements are put back. Otherwise through a savepoint:
+ * stop-with-savepoint, run the job's jar again from it with {@code
+ * pipeline.jobvertex-parallelism-overrides}, and on timeout cancel that run and start the jar again
+ * from the same savepoint at the old parallelism. Either way it waits for the job to run all
+ * subtasks at the new parallelism. A decision above a vertex's max parallelism (its key groups) or
+ * a source's splits is refused before anything is touched. One rescale at a time; every rescale is
+ * reported to the listeners.
+ */
+public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
+    private final FlinkJobRef job;
+    private final Optional<JarResubmission> jar;
+    private final Duration timeout;
+    private final Clock clock;
+    private final List<Consumer<FlinkRescaleReport>> listeners;
+    private final FlinkSteps steps;
+    private final ExecutorService executor =
+            Executors.newSingleThreadExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "flink-rescaler");
+                        t.setDaemon(true);
+                        return t;
+                    });
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+
+    /**
+     * @param jar how to start the job again on the savepoint path; empty: only in-place rescales
+     * @param timeout how long the job may take to run at the new parallelism (and again to roll
+     *     back)
+     */
+    public FlinkRescaler(
+            FlinkJobRef job,
+            Optional<JarResubmission> jar,
+            Duration timeout,
+            Clock clock,
+            List<Consumer<FlinkRescaleReport>> listeners) {
+        this.job = job;
+        this.jar = jar;
+        this.timeout = timeout;
+        this.clock = clock;
+        this.listeners = List.copyOf(listeners);
+        this.steps = new FlinkSteps(job, clock);
+    }
+
+    @Override
+    public CompletionStage<Void> realize(ScalingDecision decision) {
+        Map<String, Integer> changes = new LinkedHashMap<>();
+        decision.operators().values().stream()
+                .filter(OperatorDecision::changes)
+                .forEach(op -> changes.put(op.operatorId(), op.newParallelism()));
+        if (!decision.isScale() || changes.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!inFlight.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(
+                    new FlinkConnectorException(
+                            "a rescale of " + job + " is in progress; decide again once it ended"));
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        executor.execute(() -> run(changes, done));
+        return done;
+    }
+
+    @Override
+    public String pathOf(ScalingDecision decision) {
+        try {
+            return adaptive(job.read()) ? RescaleRecord.IN_PLACE : RescaleRecord.RESTART;
+        } catch (FlinkConnectorException e) {
+            return RescaleRecord.RESTART;
+        }
+    }
+
+    public boolean inProgress() {
+        return inFlight.get();
+    }
+
+    private void run(Map<String, Integer> changes, CompletableFuture<Void> done) {
+        FlinkRescaleReport report;
+        Instant started = clock.instant();
+        try {
+            report = rescale(job.read(), changes, started);
+        } catch (RuntimeException e) {
+            report =
+                    report(
+                            job.jobId(),
+                            "unknown",
+                            Map.of(),
+                            changes,
+                            null,
+                            started,
+                            e.getMessage());
+        }
+        for (Consumer<FlinkRescaleReport> listener : listeners) {
+            listener.accept(report);
+        }
+        inFlight.set(false);
+        if (report.succeeded()) {
+            done.complete(null);
+        } else {
+            done.completeExceptionally(new FlinkConnectorException(report.summary()));
+        }
+    }
+
+    private FlinkRescaleReport rescale(
+            FlinkJob now, Map<String, Integer> changes, Instant started) {
+        Map<String, Integer> from = now.parallelism();
+        Map<String, Integer> to = new LinkedHashMap<>(from);
+        to.putAll(changes);
+        Optional<String> refused = RescaleLimits.check(job, now, changes);
+        if (refused.isPresent()) {
+            return report(now.name(), "none", from, to, null, started, refused.get());
+        }
+        if (adaptive(now)) {
+            return inPlace(now, from, to, started);
+        }
+        if (jar.isEmpty()) {
+            return report(
+                    now.name(),
+                    RescaleRecord.RESTART,
+                    from,
+                    to,
+                    null,
+                    started,
+                    "the job runs Flink's "
+                            + now.scheduler().orElse("default")
+                            + " scheduler, which cannot rescale in place, and no jar was given to"
+                            + " resubmit it from a savepoint; run it with jobmanager.scheduler:"
+                            + " adaptive or pass --jar");
+        }
+        return throughSavepoint(now, from, to, started);
+    }
+
+    private FlinkRescaleReport inPlace(
+            FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
+        Map<String, Integer> target = byVertex(now, to);
+        steps.requireParallelism(target);
+        Optional<String> failed = steps.awaitRunning(target, clock.instant().plus(timeout));
+        if (failed.isEmpty()) {
+            return report(now.name(), RescaleRecord.IN_PLACE, from, to, null, started, null);
+        }
+        String rollback =
+                rollBack(() -> steps.requireParallelism(byVertex(now, from)), byVertex(now, from));
+        return report(
+                now.name(),
+                RescaleRecord.IN_PLACE,
+                from,
+                to,
+                null,
+                started,
+                failed.get() + "; " + rollback);
+    }
+
+    private FlinkRescaleReport throughSavepoint(
+            FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
+        String savepoint = steps.stopWithSavepoint(clock.instant().plus(timeout));
+        Map<String, Integer> target = byVertex(now, to);
+        Optional<String> failed;
+        try {
+            job.moveTo(steps.run(jar.orElseThrow(), savepoint, target));
+            failed = steps.awaitRunning(target, clock.instant().plus(timeout), true);
+        } catch (FlinkConnectorException e) {
+            failed = Optional.of(e.getMessage());
+        }
+        if (failed.isEmpty()) {
+            return report(now.name(), RescaleRecord.RESTART, from, to, savepoint, started, null);
+        }
+        String rollback =
+                rollBack(
+                        () -> {
+                            steps.cancelRunsSince(
+                                    now.name(), started, clock.instant().plus(timeout));
+                            job.moveTo(
+                                    steps.run(jar.orElseThrow(), savepoint, byVertex(now, from)));
+                        },
+                        byVertex(now, from));
+        return report(
+                now.name(),
+                RescaleRecord.RESTART,
+                from,
+                to,
+                savepoint,
+                started,
+                failed.get() + "; " + rollback);
+    }
+
+    /** Starts the rollback; says where the job runs now, or that it may not run at all. */
+    private String rollBack(Runnable start, Map<String, Integer> old) {
+        Instant deadline = clock.instant().plus(timeout);
+        String error = "";
+        while (clock.instant().isBefore(deadline)) {
+            try {
+                start.run();
+                Optional<String> failed = steps.awaitRunning(old, clock.instant().plus(timeout));
+                return failed.map(why -> "the rollback to the old parallelism failed too: " + why)
+                        .orElse("rolled back: the job runs at its old parallelism again");
+            } catch (FlinkConnectorException e) {
+                error = e.getMessage();
+                pause();
+            }
+        }
+        return "the rollback to the old parallelism could not start by "
+                + deadline
+                + ": "
+                + error
+                + "; check the job in Flink";
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FlinkConnectorException("interrupted while rolling back", e);
+        }
+    }
+
+    private boolean adaptive(FlinkJob now) {
+        if (now.scheduler().isPresent()) {
+            return "Adaptive".equalsIgnoreCase(now.scheduler().get());
+        }
+        try {
+            job.rest().get("jobs/" + now.id() + "/resource-requirements");
+            return true; // Flink before 1.19 names no scheduler; only the adaptive one answers this
+        } catch (FlinkConnectorException e) {
+            return false;
+        }
+    }
+
+    private static Map<String, Integer> byVertex(FlinkJob now, Map<String, Integer> byOperator) {
+        Map<String, Integer> result = new LinkedHashMap<>();
+        now.vertices()
+                .forEach(
+                        v ->
+                                result.put(
+                                        v.id(),
+                                        byOperator.getOrDefault(v.operatorId(), v.parallelism())));
+        return result;
+    }
+
+    private FlinkRescaleReport report(
+            String name,
+            String path,
+            Map<String, Integer> from,
+            Map<String, Integer> to,
+            String savepoint,
+            Instant started,
+            String failure) {
+        return new FlinkRescaleReport(
+                name,
+                path,
+                from,
+                to,
+                Optional.ofNullable(savepoint),
+                Duration.between(started, clock.instant()),
+                Optional.ofNullable(failure));
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.flowscale.flink;
+
+import dev.flowscale.collector.CollectorException;
+import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.policy.api.JobTopology;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Samples a running Flink job (1.18 up to 2.3) through its REST API: the job graph with its edges
+ * (job vertices are the operators flowscale scales), and per subtask the cumulative DS2 counters
+ * that {@link VertexMetrics} reads. A source's parallelism is bounded by its splits where Flink
+ * shows them (per-split watermark metrics, Kafka partition offsets), and every vertex by its max
+ * parallelism (key groups). The run id is the job id and its parallelism, so a rescale in place
+ * starts a new run; a restart at the same parallelism shows as counters going backwards.
+ *
+ * <p>Flink refreshes the metrics it serves over REST every {@code metrics.fetcher.update-interval}
+ * (10 s by default): use windows several times longer, or lower that setting.
+ */
+public final class FlinkRestMetricsSource implements MetricsSource {
+    private final FlinkJobRef job;
+    private final Clock clock;
+    private final Map<String, VertexMetrics.SourceNames> sourceNames = new HashMap<>();
+    private String namesRun = "";
+
+    public FlinkRestMetricsSource(FlinkJobRef job, Clock clock) {
+        this.job = Objects.requireNonNull(job, "Flink job");
+        this.clock = Objects.requireNonNull(clock, "Flink metrics source clock");
+    }
+
+    @Override
+    public synchronized MetricsSample sample() {
+        try {
+            FlinkJob current = job.read();
+            if (!current.running()) {
+                throw new CollectorException(
+                        "Flink job '"
+                                + current.name()
+                                + "' ("
+                                + current.id()
+                                + ") is "
+                                + current.state()
+                                + ", not RUNNING; no sample until it runs");
+            }
+            String runId = runId(current);
+            if (!runId.equals(namesRun)) {
+                sourceNames.clear();
+                namesRun = runId;
+            }
+            return new MetricsSample(topology(current), clock.instant(), runId, counters(current));
+        } catch (FlinkConnectorException e) {
+            throw new CollectorException(e.getMessage(), e);
+        }
+    }
+
+    /** The job's topology now, for callers that need it before the first window. */
+    public synchronized JobTopology topology() {
+        FlinkJob current = job.read();
+        return topology(current);
+    }
+
+    private JobTopology topology(FlinkJob current) {
+        Map<String, Integer> limits = new HashMap<>();
+        for (FlinkVertex v : current.vertices()) {
+            if (current.isSource(v) && v.running()) {
+                int splits = names(current, v).splits();
+                if (splits > 0) {
+                    limits.put(v.id(), splits);
+                }
+            }
+        }
+        return current.topology(limits);
+    }
+
+    private List<InstanceCounters> counters(FlinkJob current) {
+        List<InstanceCounters> counters = new ArrayList<>();
+        for (FlinkVertex v : current.vertices()) {
+            if (!v.running()) {
+                continue;
+            }
+            Optional<String> source = Optional.empty();
+            if (current.isSource(v)) {
+                source = names(current, v).operator();
+                if (source.isEmpty()) {
+                    throw new CollectorException(
+                            "source vertex '"
+                                    + v.operatorId()
+                                    + "' of Flink job "
+                                    + current.id()
+                                    + " lists no source operator counter (Source__*.numRecordsOut)"
+                                    + " yet; its subtasks are starting, the next sample will have it");
+                }
+            }
+            counters.addAll(VertexMetrics.read(job.rest(), current.id(), v, source));
+        }
+        return counters;
+    }
+
+    private VertexMetrics.SourceNames names(FlinkJob current, FlinkVertex v) {
+        VertexMetrics.SourceNames names =
+                sourceNames.computeIfAbsent(
+                        v.id(), id -> VertexMetrics.sourceNames(job.rest(), current.id(), v));
+        if (names.operator().isEmpty() || names.splits() == 0) {
+            sourceNames.remove(v.id()); // not registered yet: list them again next time
+        }
+        return names;
+    }
+
+    private static String runId(FlinkJob job) {
+        return "flink:" + job.id() + ":" + new TreeMap<>(job.parallelism());
+    }
+
+    @Override
+    public String describe() {
+        return job.toString();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.flowscale.flink;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.flowscale.collector.api.InstanceCounters;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads one vertex's per-subtask counters ({@code GET jobs/:id/vertices/:vid/metrics?get=...}) and
+ * turns them into flowscale's cumulative DS2 counters. Flink's accumulated task times are used, not
+ * its per-second gauges (averaged over the last minute): useful time is {@code
+ * accumulateBusyTimeMs}, waiting for input {@code accumulateIdleTimeMs}, backpressure {@code
+ * accumulateBackPressuredTimeMs}, observed time their sum, all read in the same fetch as the record
+ * counters, so a window's rates mean what the policy thinks they mean. A source vertex's records in
+ * are what its source operator emitted ({@code <source>.numRecordsOut}: the task counts no input)
+ * and its backlog is the standard {@code pendingRecords} gauge (e.g. Kafka lag).
+ */
+final class VertexMetrics {
+    /** Flink's REST server refuses request lines over 4096 characters: ask in chunks. */
+    private static final int MAX_QUERY = 3000;
+
+    private static final List<String> TASK =
+            List.of(
+                    "numRecordsIn",
+                    "numRecordsOut",
+                    "accumulateBusyTimeMs",
+                    "accumulateIdleTimeMs",
+                    "accumulateBackPressuredTimeMs");
+    private static final Pattern SOURCE_OPERATOR =
+            Pattern.compile("\\d+\\.(Source__.*)\\.numRecordsOut");
+    private static final Pattern SPLIT =
+            Pattern.compile(
+                    "\\d+\\.Source__.*?\\.(?:split\\.(.+?)\\.watermark\\.|KafkaSourceReader\\.topic\\.(.+?\\.partition\\.\\d+)\\.currentOffset)");
+
+    /** What the metric list of a source vertex tells: its source operator and its splits. */
+    record SourceNames(Optional<String> operator, int splits) {}
+
+    private VertexMetrics() {}
+
+    /** Lists a source vertex's metric names ({@code GET jobs/:id/vertices/:vid/metrics}). */
+    static SourceNames sourceNames(FlinkRestClient rest, String jobId, FlinkVertex vertex) {
+        Optional<String> operator = Optional.empty();
+        Set<String> splits = new HashSet<>();
+        for (JsonNode m : rest.get(path(jobId, vertex))) {
+            String name = m.path("id").asText();
+            Matcher op = SOURCE_OPERATOR.matcher(name);
+            if (op.matches()) {
+                operator = Optional.of(op.group(1));
+            }
+            Matcher split = SPLIT.matcher(name);
+            if (split.lookingAt()) {
+                splits.add(split.group(1) != null ? split.group(1) : split.group(2));
+            }
+        }
+        return new SourceNames(operator, splits.size());
+    }
+
+    static List<InstanceCounters> read(
+            FlinkRestClient rest, String jobId, FlinkVertex vertex, Optional<String> source) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < vertex.parallelism(); i++) {
+            for (String metric : TASK) {
+                names.add(i + "." + metric);
+            }
+            int subtask = i;
+            source.ifPresent(
+                    op -> {
+                        names.add(subtask + "." + op + ".numRecordsOut");
+                        names.add(subtask + "." + op + ".pendingRecords");
+                    });
+        }
+        Map<String, Double> values = fetch(rest, jobId, vertex, names);
+        List<InstanceCounters> counters = new ArrayList<>();
+        for (int i = 0; i < vertex.parallelism(); i++) {
+            counters.add(counters(vertex, i, values, source));
+        }
+        return counters;
+    }
+
+    private static InstanceCounters counters(
+            FlinkVertex v, int i, Map<String, Double> values, Optional<String> source) {
+        double busy = required(values, v, i + ".accumulateBusyTimeMs") / 1000;
+        double idle = required(values, v, i + ".accumulateIdleTimeMs") / 1000;
+        double backpressure = required(values, v, i + ".accumulateBackPressuredTimeMs") / 1000;
+        double out = required(values, v, i + ".numRecordsOut");
+        double in =
+                source.map(op -> values.getOrDefault(i + "." + op + ".numRecordsOut", Double.NaN))
+                        .filter(x -> !x.isNaN())
+                        .orElseGet(() -> required(values, v, i + ".numRecordsIn"));
+        double backlog =
+                source.map(op -> values.getOrDefault(i + "." + op + ".pendingRecords", 0.0))
+                        .orElse(0.0);
+        return new InstanceCounters(
+                v.operatorId(),
+                i,
+                in,
+                out,
+                busy,
+                idle,
+                backpressure,
+                busy + idle + backpressure,
+                Math.max(0, backlog),
+                v.finished());
+    }
+
+    private static double required(Map<String, Double> values, FlinkVertex v, String name) {
+        Double value = values.get(name);
+        if (value == null) {
+            throw new FlinkConnectorException(
+                    "Flink reports no metric '"
+                            + name
+                            + "' for vertex '"
+                            + v.operatorId()
+                            + "' ("
+                            + v.id()
+                            + "); flowscale needs Flink 1.18 or later (accumulated busy, idle and"
+                            + " back-pressured times) and a running subtask");
+        }
+        return value;
+    }
+
+    private static Map<String, Double> fetch(
+            FlinkRestClient rest, String jobId, FlinkVertex vertex, List<String> names) {
+        Map<String, Double> values = new HashMap<>();
+        StringBuilder query = new StringBuilder();
+        for (String name : names) {
+            if (query.length() + name.length() > MAX_QUERY) {
+                values.putAll(get(rest, jobId, vertex, query));
+                query.setLength(0);
+            }
+            query.append(query.length() == 0 ? "" : ",").append(name);
+        }
+        values.putAll(get(rest, jobId, vertex, query));
+        return values;
+    }
+
+    private static Map<String, Double> get(
+            FlinkRestClient rest, String jobId, FlinkVertex vertex, CharSequence query) {
+        Map<String, Double> values = new HashMap<>();
+        for (JsonNode m : rest.get(path(jobId, vertex) + "?get=" + query)) {
+            try {
+                values.put(m.path("id").asText(), Double.parseDouble(m.path("value").asText()));
+            } catch (NumberFormatException e) {
+                // a gauge that has no value yet (e.g. pendingRecords before the first split)
+            }
+        }
+        return values;
+    }
+
+    private static String path(String jobId, FlinkVertex vertex) {
+        return "jobs/" + jobId + "/vertices/" + vertex.id() + "/metrics";
+    }
+}

@@ -1,0 +1,155 @@
+package dev.flowscale.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.flowscale.policy.api.Edge;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a job's REST answers become flowscale's model, for shapes the MiniCluster job does not show:
+ * two vertices with one name, a vertex only partly running, a Flink without {@code schedulerType}
+ * (before 1.19), and Flink's error answers. The answers are cut from real Flink 2.3 ones.
+ */
+class FlinkJobTest {
+    private static final String JOB = "84b6ec23b06931c1acb4e1096e9903ac";
+    private static final String A = "02a8ce271011001a725fc1923ab464a7";
+    private static final String B = "4c316878fdbd0126d4087d26baae01f4";
+    private static final String C = "b71731f1c0df9c3076c4a455334d0ad6";
+
+    private HttpServer server;
+    private FlinkRestClient rest;
+
+    @BeforeEach
+    void serve() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.start();
+        rest =
+                new FlinkRestClient(
+                        URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                        Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private void answer(String path, int status, String body) {
+        server.createContext(
+                path,
+                exchange -> {
+                    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                    exchange.sendResponseHeaders(status, bytes.length);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(bytes);
+                    }
+                });
+    }
+
+    private static String vertex(String id, String name, int parallelism, int running) {
+        return "{\"id\":\"%s\",\"name\":\"%s\",\"maxParallelism\":128,\"parallelism\":%d,\"status\":\"RUNNING\",\"tasks\":{\"RUNNING\":%d}}"
+                .formatted(id, name, parallelism, running);
+    }
+
+    private static String node(String id, String input) {
+        return input == null
+                ? "{\"id\":\"%s\"}".formatted(id)
+                : "{\"id\":\"%s\",\"inputs\":[{\"id\":\"%s\",\"ship_strategy\":\"HASH\"}]}"
+                        .formatted(id, input);
+    }
+
+    private void job(String scheduler, String... vertices) {
+        answer(
+                "/jobs/" + JOB + "/plan",
+                200,
+                "{\"plan\":{\"nodes\":["
+                        + node(A, null)
+                        + ","
+                        + node(B, A)
+                        + ","
+                        + node(C, B)
+                        + "]}}");
+        answer(
+                "/jobs/" + JOB,
+                200,
+                "{\"jid\":\""
+                        + JOB
+                        + "\",\"name\":\"wc\",\"state\":\"RUNNING\","
+                        + (scheduler == null ? "" : "\"schedulerType\":\"" + scheduler + "\",")
+                        + "\"vertices\":["
+                        + String.join(",", vertices)
+                        + "]}");
+    }
+
+    @Test
+    void namesTwoVerticesOfOneNameApartByTheirIdsAndKeepsThePlansEdges() {
+        job(
+                "Adaptive",
+                vertex(A, "Source: In", 1, 1),
+                vertex(B, "Map", 2, 2),
+                vertex(C, "Map", 3, 3));
+
+        FlinkJob job = FlinkJob.read(rest, JOB);
+
+        assertThat(job.parallelism())
+                .isEqualTo(Map.of("Source: In", 1, "Map #4c3168", 2, "Map #b71731", 3));
+        assertThat(job.edges())
+                .containsExactly(
+                        new Edge("Source: In", "Map #4c3168"),
+                        new Edge("Map #4c3168", "Map #b71731"));
+        assertThat(job.topology(Map.of(A, 1)).operator("Source: In").keyGroups()).isEqualTo(1);
+        assertThat(job.scheduler()).contains("Adaptive");
+    }
+
+    @Test
+    void aVertexWithSomeSubtasksNotYetRunningIsNotRunning() {
+        job(null, vertex(A, "Source: In", 1, 1), vertex(B, "Map", 2, 1), vertex(C, "Sink", 1, 1));
+
+        FlinkJob job = FlinkJob.read(rest, JOB);
+
+        assertThat(job.vertex("Map").running()).isFalse();
+        assertThat(job.allVerticesRunning()).isFalse();
+        assertThat(job.scheduler()).as("Flink before 1.19 names no scheduler").isEmpty();
+    }
+
+    @Test
+    void anErrorAnswerNamesTheRequestAndFlinksDeepestCause() {
+        answer(
+                "/jars/x.jar/run",
+                400,
+                "{\"errors\":[\"org.apache.flink.runtime.rest.handler.RestHandlerException: Could not execute application.\\n"
+                        + "\\tat org.apache.flink.X.y(X.java:1)\\n"
+                        + "Caused by: java.lang.IllegalStateException: outer\\n"
+                        + "Caused by: java.lang.ClassNotFoundException: com.example.Job\\n\"]}");
+
+        assertThatThrownBy(() -> rest.post("jars/x.jar/run", Map.of()))
+                .isInstanceOf(FlinkConnectorException.class)
+                .hasMessageContaining("POST http://127.0.0.1:")
+                .hasMessageContaining(
+                        "answered HTTP 400: org.apache.flink.runtime.rest.handler.RestHandlerException: Could not execute application.")
+                .hasMessageContaining(
+                        "(Caused by: java.lang.ClassNotFoundException: com.example.Job)");
+    }
+
+    @Test
+    void aUrlThatIsNotHttpIsRefusedWithAnExample() {
+        assertThatThrownBy(
+                        () ->
+                                new FlinkRestClient(
+                                        URI.create("localhost:8081"), Duration.ofSeconds(1)))
+                .isInstanceOf(FlinkConnectorException.class)
+                .hasMessageContaining("use e.g. http://localhost:8081");
+    }
+}
