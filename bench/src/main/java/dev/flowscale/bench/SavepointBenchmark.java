@@ -36,8 +36,8 @@ public final class SavepointBenchmark {
 
     public static void main(String[] args) throws Exception {
         int[] sizes = args.length == 0 ? new int[] {1, 100, 1000} : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
-        System.out.printf("%-8s %12s %10s %12s %12s %12s %12s %12s%n", "state", "files", "keys", "stop+save ms",
-                "restore ms", "downtime ms", "write MB/s", "read MB/s");
+        System.out.printf("%-8s %12s %10s %12s %12s %12s %12s %12s %12s%n", "state", "files", "keys", "stop+save ms",
+                "restore ms", "downtime ms", "write MB/s", "read MB/s", "kept/moved");
         for (int mb : sizes) {
             run(mb);
         }
@@ -59,9 +59,10 @@ public final class SavepointBenchmark {
                 restored.awaitRunning(Duration.ofMinutes(10));
                 long restoreNanos = System.nanoTime() - t1;
                 RescaleResult rescale = restored.rescale(Map.of("store", 2), Duration.ofMinutes(10));
-                System.out.printf("%-8s %12s %10d %12.0f %12.0f %12d %12.0f %12.0f%n", megabytes + " MB",
+                System.out.printf("%-8s %12s %10d %12.0f %12.0f %12d %12.0f %12.0f %12s%n", megabytes + " MB",
                         String.format("%,d B", bytes), keys, stopNanos / 1e6, restoreNanos / 1e6,
-                        rescale.downtime().toMillis(), bytes / 1e6 / (stopNanos / 1e9), bytes / 1e6 / (restoreNanos / 1e9));
+                        rescale.downtime().toMillis(), bytes / 1e6 / (stopNanos / 1e9), bytes / 1e6 / (restoreNanos / 1e9),
+                        rescale.keyGroupsKept() + "/" + rescale.keyGroupsMoved());
             }
         } finally {
             delete(storage);

@@ -139,12 +139,19 @@ public final class InstanceStateFile {
             }
         }
         for (Map.Entry<String, RawTable> t : raw.entrySet()) {
-            HashMap<Object, byte[]> group = t.getValue().groups()[groupIndex];
+            HashMap<Object, Object> group = t.getValue().groups()[groupIndex];
             header(out, t.getKey(), t.getValue().kind().ordinal(), group.size());
-            for (Map.Entry<Object, byte[]> e : group.entrySet()) {
+            for (Map.Entry<Object, Object> e : group.entrySet()) {
                 StateCodec.write(out, e.getKey());
-                out.writeInt(e.getValue().length);
-                out.write(e.getValue());
+                if (e.getValue() instanceof byte[] encoded) {
+                    out.writeInt(encoded.length);
+                    out.write(encoded);
+                } else {
+                    value.reset();
+                    StateEncoding.encode(t.getValue().kind(), e.getValue(), valueOut);
+                    out.writeInt(value.size());
+                    value.writeTo(out);
+                }
             }
         }
     }

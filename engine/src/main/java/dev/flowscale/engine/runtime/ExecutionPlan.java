@@ -120,10 +120,7 @@ final class ExecutionPlan {
         restore.operatorLists()
                 .forEach((name, list) -> operatorState.restore(name, list.mode(), list.elements()));
         return new TaskState(
-                keyed,
-                operatorState,
-                node.kind().isSource() ? restore.splits() : null,
-                restore.keyGroupBlocks());
+                keyed, operatorState, node.kind().isSource() ? restore.splits() : null, restore);
     }
 
     private static Runnable meter(OperatorNode node, PhaseClock clock) {

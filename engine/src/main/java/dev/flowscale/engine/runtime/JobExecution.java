@@ -6,8 +6,11 @@ import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,6 +54,28 @@ final class JobExecution {
         this.opened = new CountDownLatch(tasks.size());
         this.running.set(tasks.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
+    }
+
+    /**
+     * The keyed backends of this run that hold exactly what snapshot {@code checkpointId} holds
+     * (nothing changed after it), per operator and instance index; for a rescale that keeps them.
+     */
+    Map<String, KeyedStateBackend[]> keyedBackendsUnchangedSince(long checkpointId) {
+        Map<String, KeyedStateBackend[]> backends = new HashMap<>();
+        for (Task task : tasks) {
+            KeyedStateBackend keyed = task.state.keyed();
+            if (keyed != null && keyed.unchangedSince(checkpointId)) {
+                String id = task.context.operatorId();
+                backends.computeIfAbsent(
+                                        id,
+                                        k ->
+                                                new KeyedStateBackend
+                                                        [graph.operator(id).parallelism()])[
+                                task.context.instanceIndex()] =
+                        keyed;
+            }
+        }
+        return backends;
     }
 
     /** Waits until every task has opened (restored state decoded, functions opened) or ended. */

@@ -489,9 +489,10 @@ public final class RunningJob implements AutoCloseable {
         }
         try {
             long stopped = System.nanoTime();
+            JobExecution stopping = execution;
             Path savepoint = stopCurrent(timeout);
             InterruptedException interrupted = stayDown(extraDowntime);
-            restoreOrRollBack(before, after, savepoint);
+            RestoredState restored = restoreOrRollBack(before, after, savepoint, stopping);
             if (interrupted != null) {
                 throw interrupted;
             }
@@ -500,7 +501,9 @@ public final class RunningJob implements AutoCloseable {
                     savepoint,
                     before.parallelism(),
                     after.parallelism(),
-                    Duration.ofNanos(System.nanoTime() - stopped));
+                    Duration.ofNanos(System.nanoTime() - stopped),
+                    restored.keyGroupsKept(),
+                    restored.keyGroupsRead());
         } finally {
             transitioning = false;
         }
@@ -591,9 +594,19 @@ public final class RunningJob implements AutoCloseable {
         }
     }
 
-    private void restoreOrRollBack(JobGraph before, JobGraph after, Path savepoint) {
+    /**
+     * Starts at the new parallelism; instances keep in memory the key groups they own both before
+     * and after, and only the key groups that change owner are read from the savepoint.
+     */
+    private RestoredState restoreOrRollBack(
+            JobGraph before, JobGraph after, Path savepoint, JobExecution stopped) {
         try {
-            launch(after, SnapshotReader.read(savepoint, after));
+            long id = SnapshotReader.metadata(savepoint).checkpointId();
+            RestoredState restored =
+                    SnapshotReader.readForRescale(
+                            savepoint, after, stopped.keyedBackendsUnchangedSince(id));
+            launch(after, restored);
+            return restored;
         } catch (RuntimeException e) {
             launch(before, SnapshotReader.read(savepoint, before));
             throw new EngineException(

@@ -22,6 +22,9 @@ public final class KeyedStateBackend {
      */
     private final Map<String, RawTable> restored = new LinkedHashMap<>();
 
+    private long changes;
+    private long changesAtSnapshot = -1;
+    private long snapshotId = -1;
     private Object currentKey;
     private int currentGroup;
 
@@ -100,9 +103,16 @@ public final class KeyedStateBackend {
         return restored;
     }
 
-    /** Adds restored entries of one state in one key group (this instance must own the group). */
+    /**
+     * Adds the restored entries of one state in one key group (this instance must own the group),
+     * taking {@code entries} as they are: values are decoded objects, or encoded bytes that wait
+     * for the state's descriptor.
+     */
     public void restore(
-            String stateName, StateDescriptor.Kind kind, int keyGroup, Object key, byte[] encoded) {
+            String stateName,
+            StateDescriptor.Kind kind,
+            int keyGroup,
+            HashMap<Object, Object> entries) {
         if (!range.contains(keyGroup)) {
             throw new EngineException(
                     "operator '"
@@ -112,20 +122,70 @@ public final class KeyedStateBackend {
                             + " is outside this instance's range "
                             + range);
         }
+        StateTable declared = tables.get(stateName);
+        if (declared != null) {
+            checkKind(stateName, declared.descriptor().kind(), kind);
+            merge(declared.groups, keyGroup - range.start(), decoded(declared.descriptor, entries));
+            return;
+        }
         RawTable raw = restored.computeIfAbsent(stateName, n -> new RawTable(kind, range.size()));
-        if (raw.kind() != kind) {
+        checkKind(stateName, raw.kind(), kind);
+        merge(raw.groups(), keyGroup - range.start(), entries);
+    }
+
+    private static void merge(
+            HashMap<Object, Object>[] groups, int index, HashMap<Object, Object> entries) {
+        if (groups[index].isEmpty()) {
+            groups[index] = entries;
+        } else {
+            groups[index].putAll(entries);
+        }
+    }
+
+    private void checkKind(
+            String stateName, StateDescriptor.Kind known, StateDescriptor.Kind kind) {
+        if (known != kind) {
             throw new EngineException(
                     "operator '"
                             + operator
                             + "': state '"
                             + stateName
                             + "' is both "
-                            + raw.kind()
+                            + known
                             + " and "
                             + kind
                             + " in the snapshot; the snapshot is corrupt");
         }
-        raw.groups()[keyGroup - range.start()].put(key, encoded);
+    }
+
+    /**
+     * Takes over key group {@code keyGroup} from {@code previous} (the backend this instance had
+     * before a rescale) without copying: its entries of every state move here as they are.
+     */
+    public void adopt(KeyedStateBackend previous, int keyGroup) {
+        int from = keyGroup - previous.range.start();
+        previous.tables
+                .values()
+                .forEach(
+                        t -> table(t.descriptor).groups[keyGroup - range.start()] = t.groups[from]);
+        previous.restored.forEach(
+                (name, raw) -> restore(name, raw.kind(), keyGroup, raw.groups()[from]));
+    }
+
+    /** Counts changes, so that a rescale can tell whether state changed after its savepoint. */
+    void changed() {
+        changes++;
+    }
+
+    /** Notes that snapshot {@code checkpointId} holds this backend's state as it is now. */
+    public void snapshotted(long checkpointId) {
+        snapshotId = checkpointId;
+        changesAtSnapshot = changes;
+    }
+
+    /** Whether snapshot {@code checkpointId} was this backend's last and nothing changed since. */
+    public boolean unchangedSince(long checkpointId) {
+        return snapshotId == checkpointId && changes == changesAtSnapshot;
     }
 
     private StateTable decodeRestored(StateDescriptor<?> descriptor) {
@@ -145,16 +205,29 @@ public final class KeyedStateBackend {
                                 + "; keep the state's kind or give the new state another name");
             }
             for (int i = 0; i < raw.groups().length; i++) {
-                HashMap<Object, Object> group = table.group(i);
-                raw.groups()[i].forEach(
-                        (key, bytes) -> group.put(key, StateEncoding.decode(descriptor, bytes)));
+                table.groups[i] = decoded(descriptor, raw.groups()[i]);
             }
         }
         return table;
     }
 
-    /** Encoded entries of one restored state, per key group of this instance's range. */
-    public record RawTable(StateDescriptor.Kind kind, HashMap<Object, byte[]>[] groups) {
+    /** Decodes the entries still encoded, in place: the map becomes the table's own. */
+    private static HashMap<Object, Object> decoded(
+            StateDescriptor<?> descriptor, HashMap<Object, Object> group) {
+        group.replaceAll(
+                (key, value) ->
+                        value instanceof byte[] bytes
+                                ? StateEncoding.decode(descriptor, bytes)
+                                : value);
+        return group;
+    }
+
+    /**
+     * Entries of one restored state not yet claimed by a descriptor, per key group of this
+     * instance's range: a value is encoded bytes if it needs the descriptor's types to be decoded,
+     * else already decoded.
+     */
+    public record RawTable(StateDescriptor.Kind kind, HashMap<Object, Object>[] groups) {
         @SuppressWarnings("unchecked")
         RawTable(StateDescriptor.Kind kind, int groupCount) {
             this(kind, new HashMap[groupCount]);
@@ -169,10 +242,12 @@ public final class KeyedStateBackend {
     }
 
     void put(StateTable table, Object value) {
+        changes++;
         table.group(currentGroup).put(currentKey, value);
     }
 
     void remove(StateTable table) {
+        changes++;
         table.group(currentGroup).remove(currentKey);
     }
 

@@ -55,6 +55,7 @@ public final class KeyedStates {
                     list = new ArrayList<>();
                     backend.put(table, list);
                 }
+                backend.changed();
                 list.add(value);
             }
 
@@ -94,12 +95,14 @@ public final class KeyedStates {
 
             @Override
             public void put(K key, V value) {
+                backend.changed();
                 current(true).put(key, value);
             }
 
             @Override
             public void remove(K key) {
                 Map<K, V> map = current(false);
+                backend.changed();
                 if (map != null && map.remove(key) != null && map.isEmpty()) {
                     backend.remove(table);
                 }

@@ -71,6 +71,27 @@ public final class StateCodec {
         };
     }
 
+    /**
+     * Reads a value written by {@link #write} if it needs no declared type (no JSON); returns
+     * {@link #NEEDS_TYPE} at a JSON value, whose bytes are then only partly read.
+     */
+    public static Object readSelfDescribing(DataInput in) throws IOException {
+        byte tag = in.readByte();
+        return switch (tag) {
+            case NULL -> null;
+            case STRING -> readString(in);
+            case LONG -> in.readLong();
+            case INT -> in.readInt();
+            case DOUBLE -> in.readDouble();
+            case BOOLEAN -> in.readBoolean();
+            case JSON_VALUE -> NEEDS_TYPE;
+            default -> throw new IOException("unknown value tag " + tag + "; the file is corrupt");
+        };
+    }
+
+    /** What {@link #readSelfDescribing} returns for a value that needs its declared type. */
+    public static final Object NEEDS_TYPE = new Object();
+
     private static Object readJson(DataInput in, Class<?> type) throws IOException {
         byte[] bytes = readBytes(in, "a JSON value");
         if (type == null || type == Object.class) {

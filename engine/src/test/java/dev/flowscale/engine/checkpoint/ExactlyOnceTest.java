@@ -10,6 +10,7 @@ import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.testing.CountingJob;
 import dev.flowscale.testsupport.Await;
 import java.nio.file.Path;
@@ -48,7 +49,45 @@ class ExactlyOnceTest {
                 RescaleResult result = job.rescale(target, Duration.ofSeconds(30));
                 assertThat(result.after()).containsAllEntriesOf(target);
                 assertThat(job.graph().parallelism()).isEqualTo(result.after());
+                assertThat(result.keyGroupsKept() + result.keyGroupsMoved())
+                        .as("every key group of the one keyed operator is kept or moved")
+                        .isEqualTo(graph.keyGroups());
             }
+            assertFinalCountsExact(job, graph);
+        }
+    }
+
+    @Test
+    void aRescaleReadsOnlyTheKeyGroupsThatChangeOwner(@TempDir Path dir) throws Exception {
+        JobGraph graph =
+                CountingJob.graph(RATE, RECORDS, KEYS, Map.of(CountingJob.COUNT, 2), x -> x);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        try (RunningJob job = RunningJob.start(graph, config)) {
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the counter to hold state for every key",
+                    () ->
+                            job.metrics().instancesOf(CountingJob.COUNT).stream()
+                                            .mapToLong(i -> i.recordsIn())
+                                            .sum()
+                                    > 10 * KEYS);
+            RescaleResult result =
+                    job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
+
+            int stay = 0;
+            for (int group = 0; group < graph.keyGroups(); group++) {
+                int owner = KeyGroups.operatorIndexFor(group, graph.keyGroups(), 3);
+                stay +=
+                        owner < 2 && KeyGroups.rangeFor(owner, graph.keyGroups(), 2).contains(group)
+                                ? 1
+                                : 0;
+            }
+            assertThat(stay).as("2 -> 3 keeps some key groups in place").isPositive();
+            assertThat(result.keyGroupsKept()).isEqualTo(stay);
+            assertThat(result.keyGroupsMoved()).isEqualTo(graph.keyGroups() - stay);
             assertFinalCountsExact(job, graph);
         }
     }
