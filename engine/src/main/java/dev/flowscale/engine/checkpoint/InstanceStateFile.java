@@ -1,10 +1,12 @@
 package dev.flowscale.engine.checkpoint;
 
+import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStateBackend.RawTable;
 import dev.flowscale.engine.state.KeyedStateBackend.StateTable;
 import dev.flowscale.engine.state.OperatorStateStore;
+import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateCodec;
 import dev.flowscale.engine.state.StateEncoding;
 import java.io.BufferedOutputStream;
@@ -118,6 +120,10 @@ public final class InstanceStateFile {
 
     private static void writeBlock(DataOutputStream out, KeyedStateBackend keyed, int groupIndex)
             throws IOException {
+        if (keyed.store() != null) {
+            writeBlock(out, keyed.store(), keyed.keyGroupRange().start() + groupIndex);
+            return;
+        }
         Map<String, StateTable> tables = keyed.tables();
         Map<String, RawTable> raw = keyed.restoredTables();
         out.writeInt(tables.size() + raw.size());
@@ -153,6 +159,32 @@ public final class InstanceStateFile {
                     value.writeTo(out);
                 }
             }
+        }
+    }
+
+    /**
+     * A key group's block from RocksDB: its keys and values are already encoded as a block holds
+     * them, so they are copied, not decoded.
+     */
+    private static void writeBlock(DataOutputStream out, RocksDbKeyedStore store, int keyGroup)
+            throws IOException {
+        Map<String, StateDescriptor.Kind> states = store.states();
+        out.writeInt(states.size());
+        ByteArrayOutputStream entries = new ByteArrayOutputStream(1 << 12);
+        DataOutputStream entriesOut = new DataOutputStream(entries);
+        for (Map.Entry<String, StateDescriptor.Kind> state : states.entrySet()) {
+            entries.reset();
+            int count =
+                    store.forEach(
+                            state.getKey(),
+                            keyGroup,
+                            (key, value) -> {
+                                entriesOut.write(key);
+                                entriesOut.writeInt(value.length);
+                                entriesOut.write(value);
+                            });
+            header(out, state.getKey(), state.getValue().ordinal(), count);
+            entries.writeTo(out);
         }
     }
 

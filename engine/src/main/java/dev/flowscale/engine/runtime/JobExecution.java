@@ -64,7 +64,8 @@ final class JobExecution {
         Map<String, KeyedStateBackend[]> backends = new HashMap<>();
         for (Task task : tasks) {
             KeyedStateBackend keyed = task.state.keyed();
-            if (keyed != null && keyed.unchangedSince(checkpointId)) {
+            // RocksDB backends closed with their tasks: their key groups are all read again.
+            if (keyed != null && keyed.store() == null && keyed.unchangedSince(checkpointId)) {
                 String id = task.context.operatorId();
                 backends.computeIfAbsent(
                                         id,
@@ -102,6 +103,9 @@ final class JobExecution {
         try {
             task.run();
         } finally {
+            if (task.state.keyed() != null) {
+                task.state.keyed().close();
+            }
             // The supervisor hears of the end before anyone waiting on done can act on it.
             if (running.decrementAndGet() == 0) {
                 onEnd.accept(this);

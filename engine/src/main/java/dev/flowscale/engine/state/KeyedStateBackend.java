@@ -28,10 +28,37 @@ public final class KeyedStateBackend {
     private Object currentKey;
     private int currentGroup;
 
+    /** Entries in RocksDB instead of heap tables; null for the heap backend. */
+    private final RocksDbKeyedStore store;
+
+    private byte[] currentKeyBytes;
+
     public KeyedStateBackend(String operator, int keyGroups, KeyGroupRange range) {
+        this(operator, keyGroups, range, null);
+    }
+
+    /**
+     * A backend that keeps its entries in {@code store} (RocksDB), or on the heap if it is null;
+     * the backend owns the store and closes it in {@link #close}.
+     */
+    public KeyedStateBackend(
+            String operator, int keyGroups, KeyGroupRange range, RocksDbKeyedStore store) {
         this.operator = operator;
         this.keyGroups = keyGroups;
         this.range = range;
+        this.store = store;
+    }
+
+    /** The RocksDB store holding this backend's entries; null on the heap backend. */
+    public RocksDbKeyedStore store() {
+        return store;
+    }
+
+    /** Releases the backend's native resources and local files (RocksDB); nothing on the heap. */
+    public void close() {
+        if (store != null) {
+            store.close();
+        }
     }
 
     public KeyGroupRange keyGroupRange() {
@@ -54,6 +81,7 @@ public final class KeyedStateBackend {
                             + "on every instance (do not key by arrays or objects without hashCode)");
         }
         currentKey = key;
+        currentKeyBytes = null;
         currentGroup = group - range.start();
     }
 
@@ -69,7 +97,13 @@ public final class KeyedStateBackend {
     /** The table of a state, created on first use; a second registration must match the first. */
     public StateTable table(StateDescriptor<?> descriptor) {
         StateTable table =
-                tables.computeIfAbsent(descriptor.name(), n -> decodeRestored(descriptor));
+                tables.computeIfAbsent(
+                        descriptor.name(),
+                        n ->
+                                store == null
+                                        ? decodeRestored(descriptor)
+                                        : new StateTable(
+                                                descriptor, store.column(n, descriptor.kind())));
         if (!table.descriptor().equals(descriptor)) {
             throw new EngineException(
                     "operator '"
@@ -122,6 +156,10 @@ public final class KeyedStateBackend {
                             + " is outside this instance's range "
                             + range);
         }
+        if (store != null) {
+            RocksDbStates.restore(store, store.column(stateName, kind), keyGroup, entries);
+            return;
+        }
         StateTable declared = tables.get(stateName);
         if (declared != null) {
             checkKind(stateName, declared.descriptor().kind(), kind);
@@ -163,6 +201,12 @@ public final class KeyedStateBackend {
      * before a rescale) without copying: its entries of every state move here as they are.
      */
     public void adopt(KeyedStateBackend previous, int keyGroup) {
+        if (store != null || previous.store != null) {
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': key groups in RocksDB are not taken over in memory");
+        }
         int from = keyGroup - previous.range.start();
         previous.tables
                 .values()
@@ -170,11 +214,6 @@ public final class KeyedStateBackend {
                         t -> table(t.descriptor).groups[keyGroup - range.start()] = t.groups[from]);
         previous.restored.forEach(
                 (name, raw) -> restore(name, raw.kind(), keyGroup, raw.groups()[from]));
-    }
-
-    /** Counts changes, so that a rescale can tell whether state changed after its savepoint. */
-    void changed() {
-        changes++;
     }
 
     /** Notes that snapshot {@code checkpointId} holds this backend's state as it is now. */
@@ -238,17 +277,40 @@ public final class KeyedStateBackend {
     }
 
     Object get(StateTable table) {
+        if (store != null) {
+            byte[] bytes = store.get(table.column, currentKeyBytes());
+            return bytes == null ? null : StateEncoding.decode(table.descriptor, bytes);
+        }
         return table.group(currentGroup).get(currentKey);
     }
 
     void put(StateTable table, Object value) {
         changes++;
+        if (store != null) {
+            store.put(
+                    table.column,
+                    currentKeyBytes(),
+                    StateEncoding.encode(table.descriptor.kind(), value));
+            return;
+        }
         table.group(currentGroup).put(currentKey, value);
     }
 
     void remove(StateTable table) {
         changes++;
+        if (store != null) {
+            store.delete(table.column, currentKeyBytes());
+            return;
+        }
         table.group(currentGroup).remove(currentKey);
+    }
+
+    /** The current key as RocksDB holds it: its key group, then its encoding. */
+    private byte[] currentKeyBytes() {
+        if (currentKeyBytes == null) {
+            currentKeyBytes = RocksDbStates.key(range.start() + currentGroup, currentKey);
+        }
+        return currentKeyBytes;
     }
 
     /** All entries of one state, per key group; for snapshots and tests. */
@@ -256,13 +318,28 @@ public final class KeyedStateBackend {
         private final StateDescriptor<?> descriptor;
         private final HashMap<Object, Object>[] groups;
 
-        @SuppressWarnings("unchecked")
+        /** The state's column family when the backend is RocksDB; null on the heap. */
+        final RocksDbKeyedStore.Column column;
+
+        StateTable(StateDescriptor<?> descriptor, RocksDbKeyedStore.Column column) {
+            this.descriptor = descriptor;
+            this.groups = newGroups(0);
+            this.column = column;
+        }
+
         StateTable(StateDescriptor<?> descriptor, int groupCount) {
             this.descriptor = descriptor;
-            this.groups = new HashMap[groupCount];
-            for (int i = 0; i < groupCount; i++) {
+            this.groups = newGroups(groupCount);
+            this.column = null;
+        }
+
+        @SuppressWarnings("unchecked")
+        private static HashMap<Object, Object>[] newGroups(int count) {
+            HashMap<Object, Object>[] groups = new HashMap[count];
+            for (int i = 0; i < count; i++) {
                 groups[i] = new HashMap<>();
             }
+            return groups;
         }
 
         public StateDescriptor<?> descriptor() {
