@@ -2,10 +2,12 @@ package dev.flowscale.engine.checkpoint;
 
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
+import dev.flowscale.engine.state.RocksDbKeyedStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,7 @@ public final class RestoredState {
     private final Map<String, InstanceRestore[]> operators = new HashMap<>();
     private int kept;
     private int read;
+    private final Set<KeyedStateBackend> keptBackends = new HashSet<>();
 
     RestoredState(Path path, long checkpointId) {
         this.path = path;
@@ -39,6 +42,14 @@ public final class RestoredState {
         /** The instance of the same index before a rescale in this process; null otherwise. */
         KeyedStateBackend previous;
 
+        /**
+         * The RocksDB store this instance keeps from before a rescale in this process, holding the
+         * key groups it keeps; null if it has none (a fresh store is opened).
+         */
+        public RocksDbKeyedStore previousStore() {
+            return previous == null ? null : previous.store();
+        }
+
         /** The key groups read from the snapshot, decoded. */
         public Map<Integer, List<KeyGroupBlocks.StateEntries>> keyGroups() {
             return keyGroups;
@@ -50,7 +61,10 @@ public final class RestoredState {
          * snapshot. Runs once, on the task's own thread.
          */
         public void restoreInto(KeyedStateBackend backend) {
-            if (previous != null) {
+            if (previous != null && previous.store() != null) {
+                // The same RocksDB, kept: the key groups that left are cut out as ranges.
+                backend.dropKeyGroupsOutsideRange(previous.keyGroupRange());
+            } else if (previous != null) {
                 retained.forEach(group -> backend.adopt(previous, group));
             }
             KeyGroupBlocks.restoreDecoded(backend, keyGroups);
@@ -95,8 +109,17 @@ public final class RestoredState {
         return read;
     }
 
+    /** The backends of the previous run that new instances take over (in a rescale). */
+    public Set<KeyedStateBackend> keptBackends() {
+        return keptBackends;
+    }
+
     /** Counts the key groups once read, before tasks take them over. */
     void countKeyGroups() {
+        operators.values().stream()
+                .flatMap(Arrays::stream)
+                .filter(i -> i.previous != null)
+                .forEach(i -> keptBackends.add(i.previous));
         kept =
                 operators.values().stream()
                         .flatMap(Arrays::stream)

@@ -120,15 +120,21 @@ final class ExecutionPlan {
                 keyed, operatorState, node.kind().isSource() ? restore.splits() : null, restore);
     }
 
+    /** On RocksDB, an instance kept from before a rescale in this process keeps its store. */
     private KeyedStateBackend keyedBackend(OperatorNode node, int index) {
         StateBackendConfig backend = settings.config().stateBackend();
+        RestoredState.InstanceRestore restore =
+                settings.restored() == null ? null : settings.restored().instance(node.id(), index);
+        RocksDbKeyedStore kept = restore == null ? null : restore.previousStore();
         return new KeyedStateBackend(
                 node.id(),
                 graph.keyGroups(),
                 KeyGroups.rangeFor(index, graph.keyGroups(), node.parallelism()),
-                backend.isRocksDb()
-                        ? RocksDbKeyedStore.open(backend, node.id() + "-" + index)
-                        : null);
+                !backend.isRocksDb()
+                        ? null
+                        : kept != null
+                                ? kept
+                                : RocksDbKeyedStore.open(backend, node.id() + "-" + index));
     }
 
     private static Runnable meter(OperatorNode node, PhaseClock clock) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,6 +35,7 @@ final class JobExecution {
     private final AtomicInteger running = new AtomicInteger();
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
+    private volatile boolean keepStatesOpen;
 
     JobExecution(
             JobGraph graph,
@@ -64,8 +66,7 @@ final class JobExecution {
         Map<String, KeyedStateBackend[]> backends = new HashMap<>();
         for (Task task : tasks) {
             KeyedStateBackend keyed = task.state.keyed();
-            // RocksDB backends closed with their tasks: their key groups are all read again.
-            if (keyed != null && keyed.store() == null && keyed.unchangedSince(checkpointId)) {
+            if (keyed != null && keyed.unchangedSince(checkpointId)) {
                 String id = task.context.operatorId();
                 backends.computeIfAbsent(
                                         id,
@@ -77,6 +78,24 @@ final class JobExecution {
             }
         }
         return backends;
+    }
+
+    /**
+     * Keeps the tasks' keyed backends (their RocksDB) open when the tasks end, for a rescale that
+     * hands them to the next run; the rescale then calls {@link #closeStatesExcept}.
+     */
+    void keepStatesOpen() {
+        keepStatesOpen = true;
+    }
+
+    /** Closes this run's keyed backends, except those a next run took over. */
+    void closeStatesExcept(Set<KeyedStateBackend> takenOver) {
+        for (Task task : tasks) {
+            KeyedStateBackend keyed = task.state.keyed();
+            if (keyed != null && !takenOver.contains(keyed)) {
+                keyed.close();
+            }
+        }
     }
 
     /** Waits until every task has opened (restored state decoded, functions opened) or ended. */
@@ -103,7 +122,7 @@ final class JobExecution {
         try {
             task.run();
         } finally {
-            if (task.state.keyed() != null) {
+            if (task.state.keyed() != null && !keepStatesOpen) {
                 task.state.keyed().close();
             }
             // The supervisor hears of the end before anyone waiting on done can act on it.

@@ -14,9 +14,11 @@ import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.runner.api.CheckpointStatus;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -487,12 +489,15 @@ public final class RunningJob implements AutoCloseable {
             transitioning = true;
             status = Status.RESCALING;
         }
+        JobExecution stopping = execution;
+        Set<KeyedStateBackend> takenOver = new HashSet<>();
         try {
             long stopped = System.nanoTime();
-            JobExecution stopping = execution;
+            stopping.keepStatesOpen();
             Path savepoint = stopCurrent(timeout);
             InterruptedException interrupted = stayDown(extraDowntime);
             RestoredState restored = restoreOrRollBack(before, after, savepoint, stopping);
+            takenOver.addAll(restored.keptBackends());
             if (interrupted != null) {
                 throw interrupted;
             }
@@ -505,6 +510,7 @@ public final class RunningJob implements AutoCloseable {
                     restored.keyGroupsKept(),
                     restored.keyGroupsRead());
         } finally {
+            stopping.closeStatesExcept(takenOver);
             transitioning = false;
         }
     }

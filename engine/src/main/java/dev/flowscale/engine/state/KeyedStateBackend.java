@@ -216,6 +216,22 @@ public final class KeyedStateBackend {
                 (name, raw) -> restore(name, raw.kind(), keyGroup, raw.groups()[from]));
     }
 
+    /**
+     * Deletes from this backend's RocksDB the key groups of {@code before} (the range its store
+     * held before a rescale) that this backend no longer owns: at most two ranges, each deleted at
+     * once.
+     */
+    public void dropKeyGroupsOutsideRange(KeyGroupRange before) {
+        if (before.start() < range.start()) {
+            store.deleteKeyGroups(
+                    before.start(), Math.min(before.endInclusive(), range.start() - 1));
+        }
+        if (before.endInclusive() > range.endInclusive()) {
+            store.deleteKeyGroups(
+                    Math.max(before.start(), range.endInclusive() + 1), before.endInclusive());
+        }
+    }
+
     /** Notes that snapshot {@code checkpointId} holds this backend's state as it is now. */
     public void snapshotted(long checkpointId) {
         snapshotId = checkpointId;

@@ -14,12 +14,15 @@ import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
 import dev.flowscale.testsupport.Await;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,11 +42,13 @@ class ExactlyOnceTest {
             throws Exception {
         JobGraph graph = CountingJob.graph(RATE, RECORDS, KEYS, Map.of(), x -> x);
         Random random = new Random(20261129L);
+        Path local = dir.resolve("local");
         JobConfig config =
                 JobConfig.defaults()
-                        .withStateBackend(StateBackendConfig.named(backend.name()))
+                        .withStateBackend(
+                                StateBackendConfig.named(backend.name()).withLocalDir(local))
                         .withBatchSize(128)
-                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir.resolve("storage")));
         try (RunningJob job = RunningJob.start(graph, config)) {
             for (int i = 0; i < 8; i++) {
                 Thread.sleep(100 + random.nextInt(250));
@@ -57,8 +62,23 @@ class ExactlyOnceTest {
                 assertThat(result.keyGroupsKept() + result.keyGroupsMoved())
                         .as("every key group of the one keyed operator is kept or moved")
                         .isEqualTo(graph.keyGroups());
+                if (backend == StateBackendConfig.Kind.ROCKSDB) {
+                    assertThat(folders(local))
+                            .as("one RocksDB per running instance; the others closed and deleted")
+                            .isEqualTo((long) target.get(CountingJob.COUNT));
+                }
             }
             assertFinalCountsExact(job, graph);
+            assertThat(folders(local)).as("RocksDB folders left after the job stopped").isZero();
+        }
+    }
+
+    private static long folders(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.count();
         }
     }
 
@@ -94,10 +114,8 @@ class ExactlyOnceTest {
                                 : 0;
             }
             assertThat(stay).as("2 -> 3 keeps some key groups in place").isPositive();
-            // RocksDB instances close with their tasks, so a rescale reads all their key groups.
-            int kept = backend == StateBackendConfig.Kind.HEAP ? stay : 0;
-            assertThat(result.keyGroupsKept()).isEqualTo(kept);
-            assertThat(result.keyGroupsMoved()).isEqualTo(graph.keyGroups() - kept);
+            assertThat(result.keyGroupsKept()).isEqualTo(stay);
+            assertThat(result.keyGroupsMoved()).isEqualTo(graph.keyGroups() - stay);
             assertFinalCountsExact(job, graph);
         }
     }
