@@ -13,6 +13,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.state.StateBackendConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,8 @@ import java.util.stream.Stream;
 /**
  * Measures stop-with-savepoint, restore and total rescale downtime for keyed state of a given
  * size, and the write and read throughput. Usage: {@code SavepointBenchmark [MB ...]}, default
- * 1 100 1000. Each size runs in this JVM; give it enough heap (-Xmx8g for 1 GB).
+ * 1 100 1000. Each size runs in this JVM; give it enough heap (-Xmx8g for 1 GB). The state backend
+ * is {@code -Dbench.stateBackend=heap} (default) or {@code rocksdb}.
  */
 public final class SavepointBenchmark {
     private static final int VALUE_BYTES = 1000;
@@ -46,7 +48,9 @@ public final class SavepointBenchmark {
     private static void run(int megabytes) throws Exception {
         long keys = (long) megabytes * 1_000_000 / VALUE_BYTES;
         Path storage = Files.createTempDirectory("flowscale-savepoint-bench");
-        JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        JobConfig config = JobConfig.defaults()
+                .withStateBackend(StateBackendConfig.named(System.getProperty("bench.stateBackend", "heap")))
+                .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         JobGraph graph = graph(keys, 2);
         try (RunningJob job = RunningJob.start(graph, config)) {
             awaitProcessed(job, keys);

@@ -25,6 +25,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -165,6 +166,18 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             db.put(column.handle(), writeOptions, key, value);
         } catch (RocksDBException e) {
             throw failure("write", e);
+        }
+    }
+
+    /** Writes many entries in one batch (restores): far cheaper than one write each. */
+    void putAll(Column column, Map<byte[], byte[]> entries) {
+        try (WriteBatch batch = new WriteBatch()) {
+            for (Map.Entry<byte[], byte[]> e : entries.entrySet()) {
+                batch.put(column.handle(), e.getKey(), e.getValue());
+            }
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw failure("write a batch", e);
         }
     }
 

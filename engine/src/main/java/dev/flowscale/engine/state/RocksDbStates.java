@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /** How keyed entries are laid out in a {@link RocksDbKeyedStore}. */
@@ -31,12 +32,14 @@ final class RocksDbStates {
             RocksDbKeyedStore.Column column,
             int keyGroup,
             HashMap<Object, Object> entries) {
+        Map<byte[], byte[]> batch = new IdentityHashMap<>(entries.size());
         for (Map.Entry<Object, Object> e : entries.entrySet()) {
             byte[] value =
                     e.getValue() instanceof byte[] encoded
                             ? encoded
                             : StateEncoding.encode(column.kind(), e.getValue());
-            store.put(column, key(keyGroup, e.getKey()), value);
+            batch.put(key(keyGroup, e.getKey()), value);
         }
+        store.putAll(column, batch);
     }
 }

@@ -73,6 +73,17 @@ class ExactlyOnceTest {
         }
     }
 
+    private static void awaitStateForEveryKey(RunningJob job) {
+        Await.until(
+                Duration.ofSeconds(20),
+                "the counter to hold state for every key",
+                () ->
+                        job.metrics().instancesOf(CountingJob.COUNT).stream()
+                                        .mapToLong(i -> i.recordsIn())
+                                        .sum()
+                                > 10 * KEYS);
+    }
+
     private static long folders(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             return 0;
@@ -94,14 +105,7 @@ class ExactlyOnceTest {
                         .withBatchSize(128)
                         .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
         try (RunningJob job = RunningJob.start(graph, config)) {
-            Await.until(
-                    Duration.ofSeconds(20),
-                    "the counter to hold state for every key",
-                    () ->
-                            job.metrics().instancesOf(CountingJob.COUNT).stream()
-                                            .mapToLong(i -> i.recordsIn())
-                                            .sum()
-                                    > 10 * KEYS);
+            awaitStateForEveryKey(job);
             RescaleResult result =
                     job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
 
@@ -174,14 +178,7 @@ class ExactlyOnceTest {
         try (RunningJob job =
                 RunningJob.start(
                         graph, config.withStateBackend(StateBackendConfig.named(from.name())))) {
-            Await.until(
-                    Duration.ofSeconds(20),
-                    "the counter to hold state for every key",
-                    () ->
-                            job.metrics().instancesOf(CountingJob.COUNT).stream()
-                                            .mapToLong(i -> i.recordsIn())
-                                            .sum()
-                                    > 10 * KEYS);
+            awaitStateForEveryKey(job);
             savepoint = job.stopWithSavepoint(Duration.ofSeconds(30));
         }
         JobGraph rescaled = graph.withParallelism(Map.of(CountingJob.COUNT, 3));
