@@ -13,6 +13,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.state.StateBackendConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,8 @@ import java.util.stream.Stream;
 /**
  * Measures stop-with-savepoint, restore and total rescale downtime for keyed state of a given
  * size, and the write and read throughput. Usage: {@code SavepointBenchmark [MB ...]}, default
- * 1 100 1000. Each size runs in this JVM; give it enough heap (-Xmx8g for 1 GB).
+ * 1 100 1000. Each size runs in this JVM; give it enough heap (-Xmx8g for 1 GB). The state backend
+ * is {@code -Dbench.stateBackend=heap} (default) or {@code rocksdb}.
  */
 public final class SavepointBenchmark {
     private static final int VALUE_BYTES = 1000;
@@ -36,8 +38,8 @@ public final class SavepointBenchmark {
 
     public static void main(String[] args) throws Exception {
         int[] sizes = args.length == 0 ? new int[] {1, 100, 1000} : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
-        System.out.printf("%-8s %12s %10s %12s %12s %12s %12s %12s%n", "state", "files", "keys", "stop+save ms",
-                "restore ms", "downtime ms", "write MB/s", "read MB/s");
+        System.out.printf("%-8s %12s %10s %12s %12s %12s %12s %12s %12s%n", "state", "files", "keys", "stop+save ms",
+                "restore ms", "downtime ms", "write MB/s", "read MB/s", "kept/moved");
         for (int mb : sizes) {
             run(mb);
         }
@@ -46,7 +48,9 @@ public final class SavepointBenchmark {
     private static void run(int megabytes) throws Exception {
         long keys = (long) megabytes * 1_000_000 / VALUE_BYTES;
         Path storage = Files.createTempDirectory("flowscale-savepoint-bench");
-        JobConfig config = JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+        JobConfig config = JobConfig.defaults()
+                .withStateBackend(StateBackendConfig.named(System.getProperty("bench.stateBackend", "heap")))
+                .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         JobGraph graph = graph(keys, 2);
         try (RunningJob job = RunningJob.start(graph, config)) {
             awaitProcessed(job, keys);
@@ -59,9 +63,10 @@ public final class SavepointBenchmark {
                 restored.awaitRunning(Duration.ofMinutes(10));
                 long restoreNanos = System.nanoTime() - t1;
                 RescaleResult rescale = restored.rescale(Map.of("store", 2), Duration.ofMinutes(10));
-                System.out.printf("%-8s %12s %10d %12.0f %12.0f %12d %12.0f %12.0f%n", megabytes + " MB",
+                System.out.printf("%-8s %12s %10d %12.0f %12.0f %12d %12.0f %12.0f %12s%n", megabytes + " MB",
                         String.format("%,d B", bytes), keys, stopNanos / 1e6, restoreNanos / 1e6,
-                        rescale.downtime().toMillis(), bytes / 1e6 / (stopNanos / 1e9), bytes / 1e6 / (restoreNanos / 1e9));
+                        rescale.downtime().toMillis(), bytes / 1e6 / (stopNanos / 1e9), bytes / 1e6 / (restoreNanos / 1e9),
+                        rescale.keyGroupsKept() + "/" + rescale.keyGroupsMoved());
             }
         } finally {
             delete(storage);

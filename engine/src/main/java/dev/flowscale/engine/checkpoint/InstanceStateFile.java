@@ -1,10 +1,12 @@
 package dev.flowscale.engine.checkpoint;
 
+import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStateBackend.RawTable;
 import dev.flowscale.engine.state.KeyedStateBackend.StateTable;
 import dev.flowscale.engine.state.OperatorStateStore;
+import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateCodec;
 import dev.flowscale.engine.state.StateEncoding;
 import java.io.BufferedOutputStream;
@@ -118,6 +120,10 @@ public final class InstanceStateFile {
 
     private static void writeBlock(DataOutputStream out, KeyedStateBackend keyed, int groupIndex)
             throws IOException {
+        if (keyed.store() != null) {
+            writeBlock(out, keyed.store(), keyed.keyGroupRange().start() + groupIndex);
+            return;
+        }
         Map<String, StateTable> tables = keyed.tables();
         Map<String, RawTable> raw = keyed.restoredTables();
         out.writeInt(tables.size() + raw.size());
@@ -139,13 +145,46 @@ public final class InstanceStateFile {
             }
         }
         for (Map.Entry<String, RawTable> t : raw.entrySet()) {
-            HashMap<Object, byte[]> group = t.getValue().groups()[groupIndex];
+            HashMap<Object, Object> group = t.getValue().groups()[groupIndex];
             header(out, t.getKey(), t.getValue().kind().ordinal(), group.size());
-            for (Map.Entry<Object, byte[]> e : group.entrySet()) {
+            for (Map.Entry<Object, Object> e : group.entrySet()) {
                 StateCodec.write(out, e.getKey());
-                out.writeInt(e.getValue().length);
-                out.write(e.getValue());
+                if (e.getValue() instanceof byte[] encoded) {
+                    out.writeInt(encoded.length);
+                    out.write(encoded);
+                } else {
+                    value.reset();
+                    StateEncoding.encode(t.getValue().kind(), e.getValue(), valueOut);
+                    out.writeInt(value.size());
+                    value.writeTo(out);
+                }
             }
+        }
+    }
+
+    /**
+     * A key group's block from RocksDB: its keys and values are already encoded as a block holds
+     * them, so they are copied, not decoded.
+     */
+    private static void writeBlock(DataOutputStream out, RocksDbKeyedStore store, int keyGroup)
+            throws IOException {
+        Map<String, StateDescriptor.Kind> states = store.states();
+        out.writeInt(states.size());
+        ByteArrayOutputStream entries = new ByteArrayOutputStream(1 << 12);
+        DataOutputStream entriesOut = new DataOutputStream(entries);
+        for (Map.Entry<String, StateDescriptor.Kind> state : states.entrySet()) {
+            entries.reset();
+            int count =
+                    store.forEach(
+                            state.getKey(),
+                            keyGroup,
+                            (key, value) -> {
+                                entriesOut.write(key);
+                                entriesOut.writeInt(value.length);
+                                entriesOut.write(value);
+                            });
+            header(out, state.getKey(), state.getValue().ordinal(), count);
+            entries.writeTo(out);
         }
     }
 

@@ -4,10 +4,15 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.StateCodec;
+import dev.flowscale.engine.state.StateEncoding;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,19 +30,23 @@ public final class KeyGroupBlocks {
 
     private KeyGroupBlocks() {}
 
-    /** What a walk over a block finds, entry by entry. */
-    private interface EntryVisitor {
-        void entry(String state, StateDescriptor.Kind kind, Object key, byte[] value);
-    }
+    /**
+     * The entries of one state in one key group, as {@link KeyedStateBackend#restore} takes them.
+     */
+    public record StateEntries(
+            String name, StateDescriptor.Kind kind, HashMap<Object, Object> entries) {}
 
     /**
-     * Checks that a block parses to its last byte; called by {@link SnapshotReader} for each block.
+     * Checks that a block parses to its last byte and decodes it in the same walk: keys, and values
+     * that need no declared type, straight from the block; other values stay encoded until their
+     * state is declared. Called by {@link SnapshotReader} for each block it restores.
      *
      * @throws StateFileInput.DamagedLengthException naming the key group and the field
      */
-    static void verify(byte[] block, int keyGroup) throws StateFileInput.DamagedLengthException {
+    static List<StateEntries> decode(byte[] block, int keyGroup)
+            throws StateFileInput.DamagedLengthException {
         try {
-            walk(block, (state, kind, key, value) -> {});
+            return walk(block);
         } catch (IOException e) {
             throw new StateFileInput.DamagedLengthException(
                     "key group " + keyGroup + ": " + e.getMessage());
@@ -48,14 +57,24 @@ public final class KeyGroupBlocks {
         }
     }
 
+    /** Loads decoded key groups into a backend, taking their maps as they are. */
+    public static void restoreDecoded(
+            KeyedStateBackend backend, Map<Integer, List<StateEntries>> groups) {
+        groups.forEach(
+                (group, states) ->
+                        states.forEach(
+                                s -> backend.restore(s.name(), s.kind(), group, s.entries())));
+    }
+
+    /**
+     * Decodes encoded blocks (as {@link InstanceStateFile#keyGroupBlock} writes them) into a
+     * backend.
+     */
     public static void restoreInto(
             KeyedStateBackend backend, Map<Integer, byte[]> blocks, Class<?> keyType) {
         for (Map.Entry<Integer, byte[]> block : blocks.entrySet()) {
             try {
-                walk(
-                        block.getValue(),
-                        (state, kind, key, value) ->
-                                backend.restore(state, kind, block.getKey(), key, value));
+                restoreDecoded(backend, Map.of(block.getKey(), walk(block.getValue())));
             } catch (IOException | RuntimeException e) {
                 throw new SnapshotException(
                         "operator '"
@@ -70,8 +89,9 @@ public final class KeyGroupBlocks {
         }
     }
 
-    private static void walk(byte[] block, EntryVisitor visitor) throws IOException {
+    private static List<StateEntries> walk(byte[] block) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(block));
+        List<StateEntries> result = new ArrayList<>();
         try {
             int states = count(in, "states", MIN_STATE_BYTES);
             for (int s = 0; s < states; s++) {
@@ -80,14 +100,13 @@ public final class KeyGroupBlocks {
                 if (kind < 0 || kind >= StateDescriptor.Kind.values().length) {
                     throw new IOException("state '" + name + "' has an unknown kind " + kind);
                 }
+                StateDescriptor.Kind k = StateDescriptor.Kind.values()[kind];
                 int entries = count(in, "entries of state '" + name + "'", MIN_ENTRY_BYTES);
+                HashMap<Object, Object> map = new HashMap<>(entries * 4 / 3 + 1);
                 for (int e = 0; e < entries; e++) {
-                    visitor.entry(
-                            name,
-                            StateDescriptor.Kind.values()[kind],
-                            key(in, name),
-                            value(in, name));
+                    map.put(key(in, name), value(in, block, name, k));
                 }
+                result.add(new StateEntries(name, k, map));
             }
         } catch (EOFException e) {
             throw new IOException(
@@ -97,6 +116,7 @@ public final class KeyGroupBlocks {
             throw new IOException(
                     "the block has " + in.available() + " bytes after its last entry");
         }
+        return result;
     }
 
     private static int count(DataInputStream in, String what, int minBytes) throws IOException {
@@ -127,7 +147,10 @@ public final class KeyGroupBlocks {
         }
     }
 
-    private static byte[] value(DataInputStream in, String state) throws IOException {
+    /** A value decoded in place if it needs no declared type, else a copy of its bytes. */
+    private static Object value(
+            DataInputStream in, byte[] block, String state, StateDescriptor.Kind kind)
+            throws IOException {
         int length = in.readInt();
         if (length < 0 || length > in.available()) {
             throw new IOException(
@@ -139,8 +162,15 @@ public final class KeyGroupBlocks {
                             + in.available()
                             + " remain in the block");
         }
-        byte[] value = new byte[length];
-        in.readFully(value);
-        return value;
+        int offset = block.length - in.available();
+        in.skipNBytes(length);
+        try {
+            Object decoded = StateEncoding.decodeSelfDescribing(kind, block, offset, length);
+            return decoded != null ? decoded : Arrays.copyOfRange(block, offset, offset + length);
+        } catch (EOFException e) {
+            throw new IOException("a value of state '" + state + "' ends before its length", e);
+        } catch (IOException e) {
+            throw new IOException("a value of state '" + state + "': " + e.getMessage(), e);
+        }
     }
 }

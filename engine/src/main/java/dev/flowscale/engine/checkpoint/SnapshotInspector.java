@@ -36,7 +36,7 @@ public final class SnapshotInspector {
                             KeyGroups.rangeFor(i, graph.keyGroups(), node.parallelism()));
             RestoredState.InstanceRestore restore = restored.instance(operatorId, i);
             if (restore != null) {
-                KeyGroupBlocks.restoreInto(backend, restore.keyGroupBlocks(), null);
+                restore.restoreInto(backend);
             }
             KeyedStateBackend.StateTable table = backend.table(descriptor);
             Map<Object, T> entries = new HashMap<>();

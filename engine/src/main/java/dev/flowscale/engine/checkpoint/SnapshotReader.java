@@ -6,13 +6,12 @@ import dev.flowscale.engine.checkpoint.RestoredState.OperatorList;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
 import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
 import dev.flowscale.engine.state.StateCodec;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32;
-import java.util.zip.CheckedInputStream;
 
 /**
  * Reads a checkpoint or savepoint for a job graph, validating everything before any task starts:
@@ -33,14 +31,27 @@ import java.util.zip.CheckedInputStream;
 public final class SnapshotReader {
     private final Path dir;
     private final JobGraph graph;
+    private final Map<String, KeyedStateBackend[]> previous;
 
-    private SnapshotReader(Path dir, JobGraph graph) {
+    private SnapshotReader(Path dir, JobGraph graph, Map<String, KeyedStateBackend[]> previous) {
         this.dir = dir;
         this.graph = graph;
+        this.previous = previous;
     }
 
     public static RestoredState read(Path dir, JobGraph graph) {
-        return new SnapshotReader(dir, graph).read();
+        return new SnapshotReader(dir, graph, Map.of()).read();
+    }
+
+    /**
+     * Reads a snapshot for a rescale in this process: a key group whose new owner is the instance
+     * of the same index that already holds it in {@code previous} (per operator, by instance; the
+     * backends must hold exactly what the snapshot holds) stays there and is not read; only the key
+     * groups that change owner are decoded from the files. Every file is still checked whole.
+     */
+    public static RestoredState readForRescale(
+            Path dir, JobGraph graph, Map<String, KeyedStateBackend[]> previous) {
+        return new SnapshotReader(dir, graph, previous).read();
     }
 
     /** Reads and checks only the manifest (see {@link ManifestFile#read}). */
@@ -55,17 +66,29 @@ public final class SnapshotReader {
         for (SnapshotMetadata.OperatorEntry entry : metadata.operators()) {
             readOperator(entry, restored);
         }
+        restored.countKeyGroups();
         return restored;
     }
 
     private void readOperator(SnapshotMetadata.OperatorEntry entry, RestoredState restored) {
         OperatorNode node = graph.operator(entry.id());
         InstanceRestore[] targets = restored.create(node.id(), node.parallelism());
+        KeyedStateBackend[] before = previous.getOrDefault(node.id(), new KeyedStateBackend[0]);
+        for (int i = 0; i < Math.min(before.length, targets.length); i++) {
+            targets[i].previous = before[i];
+        }
+        // Files are read in parallel (each checks and decodes its own key groups); lists and
+        // splits are then merged in instance order, as one reader would.
+        List<FileContents> files =
+                entry.instances().parallelStream().map(h -> readFile(h, targets)).toList();
         Map<String, OperatorStateStore.Mode> modes = new LinkedHashMap<>();
         Map<String, List<byte[]>> lists = new LinkedHashMap<>();
         List<byte[]> splits = new ArrayList<>();
-        for (TaskStateHandle handle : entry.instances()) {
-            readFile(handle, targets, modes, lists, splits);
+        for (FileContents file : files) {
+            modes.putAll(file.modes);
+            file.lists.forEach(
+                    (name, l) -> lists.computeIfAbsent(name, k -> new ArrayList<>()).addAll(l));
+            splits.addAll(file.splits);
         }
         distributeLists(targets, modes, lists);
         if (node.kind().isSource() && !splits.isEmpty()) {
@@ -73,38 +96,35 @@ public final class SnapshotReader {
         }
     }
 
+    /** The operator lists and splits of one file, in file order. */
+    private static final class FileContents {
+        final Map<String, OperatorStateStore.Mode> modes = new LinkedHashMap<>();
+        final Map<String, List<byte[]>> lists = new LinkedHashMap<>();
+        final List<byte[]> splits = new ArrayList<>();
+    }
+
     /**
-     * Checks the file's length and CRC-32 first, then parses it with every length bounded by the
-     * file.
+     * Parses the file in one pass that also computes its CRC-32; every length is bounded by the
+     * file, and a file that fails its checksum is reported as such even where it also fails to
+     * parse.
      */
-    private void readFile(
-            TaskStateHandle handle,
-            InstanceRestore[] targets,
-            Map<String, OperatorStateStore.Mode> modes,
-            Map<String, List<byte[]>> lists,
-            List<byte[]> splits) {
+    private FileContents readFile(TaskStateHandle handle, InstanceRestore[] targets) {
         Path file = dir.resolve(handle.file());
+        FileContents contents = new FileContents();
+        CRC32 crc = new CRC32();
         try {
             checkLength(file, handle);
-            long crc = crc32(file);
-            if (crc != handle.crc32()) {
-                throw corrupt(
-                        file,
-                        "fails its checksum (CRC-32 "
-                                + crc
-                                + ", manifest says "
-                                + handle.crc32()
-                                + ")");
-            }
-            try (StateFileInput in = new StateFileInput(file, handle.bytes())) {
-                checkHeader(file, in.data());
-                readKeyGroups(in, handle, targets);
-                readLists(in, modes, lists);
-                readSplits(in, handle, splits);
-                if (in.data().read() != -1) {
-                    throw corrupt(file, "has bytes after its last section");
+            try (StateFileInput in = new StateFileInput(file, handle.bytes(), crc)) {
+                try {
+                    parse(file, in, handle, targets, contents);
+                } catch (IOException | SnapshotException e) {
+                    in.drain();
+                    checkCrc(file, handle, crc);
+                    throw e;
                 }
             }
+            checkCrc(file, handle, crc);
+            return contents;
         } catch (EOFException e) {
             throw corrupt(file, "ends early");
         } catch (StateFileInput.DamagedLengthException e) {
@@ -115,12 +135,32 @@ public final class SnapshotReader {
         }
     }
 
-    private static long crc32(Path file) throws IOException {
-        CRC32 crc = new CRC32();
-        try (InputStream in = new CheckedInputStream(Files.newInputStream(file), crc)) {
-            in.transferTo(OutputStream.nullOutputStream());
+    private void parse(
+            Path file,
+            StateFileInput in,
+            TaskStateHandle handle,
+            InstanceRestore[] targets,
+            FileContents contents)
+            throws IOException {
+        checkHeader(file, in.data());
+        readKeyGroups(in, handle, targets);
+        readLists(in, contents.modes, contents.lists);
+        readSplits(in, handle, contents.splits);
+        if (in.data().read() != -1) {
+            throw corrupt(file, "has bytes after its last section");
         }
-        return crc.getValue();
+    }
+
+    private void checkCrc(Path file, TaskStateHandle handle, CRC32 crc) {
+        if (crc.getValue() != handle.crc32()) {
+            throw corrupt(
+                    file,
+                    "fails its checksum (CRC-32 "
+                            + crc.getValue()
+                            + ", manifest says "
+                            + handle.crc32()
+                            + ")");
+        }
     }
 
     private void checkLength(Path file, TaskStateHandle handle) throws IOException {
@@ -182,10 +222,17 @@ public final class SnapshotReader {
                                 + "says "
                                 + (handle.keyGroupStart() + i));
             }
-            byte[] block = in.bytes("key group " + keyGroup);
-            KeyGroupBlocks.verify(block, keyGroup);
-            targets[KeyGroups.operatorIndexFor(keyGroup, graph.keyGroups(), targets.length)]
-                    .keyGroupBlocks.put(keyGroup, block);
+            InstanceRestore owner =
+                    targets[
+                            KeyGroups.operatorIndexFor(
+                                    keyGroup, graph.keyGroups(), targets.length)];
+            if (owner.previous != null && owner.previous.keyGroupRange().contains(keyGroup)) {
+                in.skipBytes("key group " + keyGroup);
+                owner.retained.add(keyGroup);
+            } else {
+                byte[] block = in.bytes("key group " + keyGroup);
+                owner.keyGroups.put(keyGroup, KeyGroupBlocks.decode(block, keyGroup));
+            }
         }
     }
 

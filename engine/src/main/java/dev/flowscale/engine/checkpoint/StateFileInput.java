@@ -5,8 +5,11 @@ import java.io.DataInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.Checksum;
 
 /**
  * Reads one state file and knows how many of its bytes are left, so that every length field is
@@ -18,8 +21,9 @@ final class StateFileInput implements AutoCloseable {
     private final DataInputStream in;
     private final long size;
 
-    StateFileInput(Path file, long size) throws IOException {
-        this.counted = new Counting(Files.newInputStream(file));
+    /** Reads {@code file}, adding every byte that passes to {@code crc}. */
+    StateFileInput(Path file, long size, Checksum crc) throws IOException {
+        this.counted = new Counting(new CheckedInputStream(Files.newInputStream(file), crc));
         this.in = new DataInputStream(new BufferedInputStream(counted, 1 << 16));
         this.size = size;
     }
@@ -35,6 +39,17 @@ final class StateFileInput implements AutoCloseable {
 
     /** A length-prefixed byte array; the length must fit in what is left of the file. */
     byte[] bytes(String what) throws IOException {
+        byte[] bytes = new byte[length(what)];
+        in.readFully(bytes);
+        return bytes;
+    }
+
+    /** Skips a length-prefixed byte array; the length must fit in what is left of the file. */
+    void skipBytes(String what) throws IOException {
+        in.skipNBytes(length(what));
+    }
+
+    private int length(String what) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > remaining()) {
             throw new DamagedLengthException(
@@ -46,9 +61,12 @@ final class StateFileInput implements AutoCloseable {
                             + remaining()
                             + " remain in the file");
         }
-        byte[] bytes = new byte[length];
-        in.readFully(bytes);
-        return bytes;
+        return length;
+    }
+
+    /** Reads what is left, so that the checksum covers the whole file. */
+    void drain() throws IOException {
+        in.transferTo(OutputStream.nullOutputStream());
     }
 
     /** A count of items that each take at least {@code minBytes}; it must fit in what is left. */

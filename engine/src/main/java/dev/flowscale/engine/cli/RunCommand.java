@@ -8,6 +8,7 @@ import dev.flowscale.engine.runner.RunnerRoutes;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.runner.api.RunnerPaths;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -137,6 +138,30 @@ public final class RunCommand implements Callable<Integer> {
     int batchSize;
 
     @Option(
+            names = "--state-backend",
+            paramLabel = "NAME",
+            defaultValue = "heap",
+            description =
+                    "Where keyed state lives: heap (default) or rocksdb (embedded RocksDB on local disk,"
+                            + " for state larger than the heap; savepoints restore on either).")
+    String stateBackend;
+
+    @Option(
+            names = "--rocksdb-dir",
+            paramLabel = "DIR",
+            description = "Local folder for RocksDB's files (default: java.io.tmpdir).")
+    Path rocksDbDir;
+
+    @Option(
+            names = "--rocksdb-memory-mb",
+            paramLabel = "MB",
+            defaultValue = "64",
+            description =
+                    "Native memory per operator instance for RocksDB's block cache, a quarter of it for"
+                            + " write buffers (default ${DEFAULT-VALUE}).")
+    int rocksDbMemoryMb;
+
+    @Option(
             names = "--no-instrumentation",
             description = "Turn the DS2 counters off (to measure their cost).")
     boolean noInstrumentation;
@@ -206,6 +231,13 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    private StateBackendConfig stateBackend() {
+        long memory = (long) rocksDbMemoryMb << 20;
+        return StateBackendConfig.named(stateBackend)
+                .withLocalDir(rocksDbDir)
+                .withMemory(memory, memory / 4);
+    }
+
     private int run(JobGraph graph) throws InterruptedException {
         // Read here, not in graph(): the token file exists only where the runner runs (e.g. its
         // pod).
@@ -216,6 +248,7 @@ public final class RunCommand implements Callable<Integer> {
                         .withBatchSize(batchSize)
                         .withInstrumentation(!noInstrumentation)
                         .withMeterRegistry(registry)
+                        .withStateBackend(stateBackend())
                         .withCheckpointing(checkpointing(graph));
         try (MetricsHttpServer server =
                 run.metricsPort == null

@@ -5,6 +5,7 @@ import dev.flowscale.engine.metrics.InstanceRates;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
+import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.runner.api.MetricName;
 import dev.flowscale.runner.api.Rate;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -108,6 +109,9 @@ final class EngineMeters implements AutoCloseable {
                             .tags(tags)
                             .register(registry));
         }
+        if (task.state.keyed() != null && task.state.keyed().store() != null) {
+            bindRocksDb(task.state.keyed().store(), tags);
+        }
         String op = task.context.operatorId();
         int i = task.context.instanceIndex();
         rate(MetricName.TRUE_PROCESSING_RATE, tags, op, i, InstanceRates::trueProcessingRate);
@@ -121,6 +125,64 @@ final class EngineMeters implements AutoCloseable {
         rate(MetricName.OBSERVED_OUTPUT_RATE, tags, op, i, InstanceRates::observedOutputRate);
         rate(MetricName.UTILIZATION, tags, op, i, InstanceRates::utilization);
         rate(MetricName.BACKPRESSURE_RATIO, tags, op, i, InstanceRates::backpressureRatio);
+    }
+
+    /**
+     * Native memory and size of an instance's RocksDB (Prometheus: flowscale_state_rocksdb_*):
+     * memory in the block cache including write buffers, the configured bound, write buffers,
+     * estimated keys and local disk. Not in {@link MetricName}: only RocksDB jobs export them.
+     */
+    private void bindRocksDb(RocksDbKeyedStore store, Tags tags) {
+        gauge(
+                "flowscale.state.rocksdb.memory",
+                "bytes",
+                tags,
+                store,
+                RocksDbKeyedStore::memoryBytes,
+                "Native memory of the instance's RocksDB: block cache including write buffers");
+        gauge(
+                "flowscale.state.rocksdb.memory.limit",
+                "bytes",
+                tags,
+                store,
+                RocksDbKeyedStore::memoryLimitBytes,
+                "The configured bound of that memory");
+        gauge(
+                "flowscale.state.rocksdb.write.buffers",
+                "bytes",
+                tags,
+                store,
+                RocksDbKeyedStore::writeBufferBytes,
+                "Bytes in RocksDB write buffers (memtables)");
+        gauge(
+                "flowscale.state.rocksdb.keys",
+                null,
+                tags,
+                store,
+                RocksDbKeyedStore::estimatedKeys,
+                "RocksDB's estimate of the instance's keyed entries");
+        gauge(
+                "flowscale.state.rocksdb.disk",
+                "bytes",
+                tags,
+                store,
+                RocksDbKeyedStore::diskBytes,
+                "Bytes of the instance's RocksDB files on local disk");
+    }
+
+    private void gauge(
+            String name,
+            String unit,
+            Tags tags,
+            RocksDbKeyedStore store,
+            ToDoubleFunction<RocksDbKeyedStore> read,
+            String description) {
+        meters.add(
+                Gauge.builder(name, store, read)
+                        .baseUnit(unit)
+                        .description(description)
+                        .tags(tags)
+                        .register(registry));
     }
 
     private void counter(

@@ -11,6 +11,8 @@ import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
+import dev.flowscale.engine.state.RocksDbKeyedStore;
+import dev.flowscale.engine.state.StateBackendConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -105,12 +107,7 @@ final class ExecutionPlan {
     /** A fresh instance's state, or what it owns of the snapshot being restored. */
     private TaskState state(OperatorNode node, int index) {
         KeyedStateBackend keyed =
-                node.kind() == OperatorKind.KEYED_PROCESS
-                        ? new KeyedStateBackend(
-                                node.id(),
-                                graph.keyGroups(),
-                                KeyGroups.rangeFor(index, graph.keyGroups(), node.parallelism()))
-                        : null;
+                node.kind() == OperatorKind.KEYED_PROCESS ? keyedBackend(node, index) : null;
         OperatorStateStore operatorState = new OperatorStateStore(node.id());
         RestoredState.InstanceRestore restore =
                 settings.restored() == null ? null : settings.restored().instance(node.id(), index);
@@ -120,10 +117,24 @@ final class ExecutionPlan {
         restore.operatorLists()
                 .forEach((name, list) -> operatorState.restore(name, list.mode(), list.elements()));
         return new TaskState(
-                keyed,
-                operatorState,
-                node.kind().isSource() ? restore.splits() : null,
-                restore.keyGroupBlocks());
+                keyed, operatorState, node.kind().isSource() ? restore.splits() : null, restore);
+    }
+
+    /** On RocksDB, an instance kept from before a rescale in this process keeps its store. */
+    private KeyedStateBackend keyedBackend(OperatorNode node, int index) {
+        StateBackendConfig backend = settings.config().stateBackend();
+        RestoredState.InstanceRestore restore =
+                settings.restored() == null ? null : settings.restored().instance(node.id(), index);
+        RocksDbKeyedStore kept = restore == null ? null : restore.previousStore();
+        return new KeyedStateBackend(
+                node.id(),
+                graph.keyGroups(),
+                KeyGroups.rangeFor(index, graph.keyGroups(), node.parallelism()),
+                !backend.isRocksDb()
+                        ? null
+                        : kept != null
+                                ? kept
+                                : RocksDbKeyedStore.open(backend, node.id() + "-" + index));
     }
 
     private static Runnable meter(OperatorNode node, PhaseClock clock) {

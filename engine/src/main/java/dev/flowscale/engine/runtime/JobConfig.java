@@ -1,6 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.InvalidJobException;
+import dev.flowscale.engine.state.StateBackendConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.time.Duration;
  * @param checkpointing snapshot storage and interval; null turns checkpoints and savepoints off
  * @param restart what to do when a task fails
  * @param clock the wall clock of snapshot times and checkpoint statistics; null for UTC system time
+ * @param stateBackend where keyed state lives (heap or RocksDB); null for the heap
  */
 public record JobConfig(
         int batchSize,
@@ -30,7 +32,8 @@ public record JobConfig(
         MeterRegistry meterRegistry,
         CheckpointConfig checkpointing,
         RestartStrategy restart,
-        Clock clock) {
+        Clock clock,
+        StateBackendConfig stateBackend) {
 
     public JobConfig {
         check(batchSize >= 1 && batchSize <= 65_536, "batchSize", batchSize, "use 1..65536");
@@ -48,6 +51,7 @@ public record JobConfig(
                 "use > 0");
         restart = restart == null ? RestartStrategy.none() : restart;
         clock = clock == null ? Clock.systemUTC() : clock;
+        stateBackend = stateBackend == null ? StateBackendConfig.heap() : stateBackend;
     }
 
     public static JobConfig defaults() {
@@ -61,7 +65,8 @@ public record JobConfig(
                 null,
                 null,
                 RestartStrategy.none(),
-                Clock.systemUTC());
+                Clock.systemUTC(),
+                StateBackendConfig.heap());
     }
 
     public JobConfig withBatchSize(int size) {
@@ -75,7 +80,8 @@ public record JobConfig(
                 meterRegistry,
                 checkpointing,
                 restart,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withChannelCapacity(int batches) {
@@ -89,7 +95,8 @@ public record JobConfig(
                 meterRegistry,
                 checkpointing,
                 restart,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withInstrumentation(boolean on) {
@@ -103,7 +110,8 @@ public record JobConfig(
                 meterRegistry,
                 checkpointing,
                 restart,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withMeterRegistry(MeterRegistry registry) {
@@ -117,7 +125,8 @@ public record JobConfig(
                 registry,
                 checkpointing,
                 restart,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withRateWindow(Duration window) {
@@ -131,7 +140,8 @@ public record JobConfig(
                 meterRegistry,
                 checkpointing,
                 restart,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withCheckpointing(CheckpointConfig config) {
@@ -145,7 +155,8 @@ public record JobConfig(
                 meterRegistry,
                 config,
                 restart,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withRestartStrategy(RestartStrategy strategy) {
@@ -159,7 +170,8 @@ public record JobConfig(
                 meterRegistry,
                 checkpointing,
                 strategy,
-                clock);
+                clock,
+                stateBackend);
     }
 
     public JobConfig withClock(Clock newClock) {
@@ -173,7 +185,8 @@ public record JobConfig(
                 meterRegistry,
                 checkpointing,
                 restart,
-                newClock);
+                newClock,
+                stateBackend);
     }
 
     private static void check(boolean ok, String field, Object value, String fix) {
@@ -181,5 +194,21 @@ public record JobConfig(
             throw new InvalidJobException(
                     "job config: " + field + " " + value + " is invalid; " + fix);
         }
+    }
+
+    /** Where keyed state lives: {@link StateBackendConfig#heap()} or a RocksDB configuration. */
+    public JobConfig withStateBackend(StateBackendConfig backend) {
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                restart,
+                clock,
+                backend);
     }
 }

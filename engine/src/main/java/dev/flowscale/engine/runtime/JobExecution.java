@@ -6,8 +6,12 @@ import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +35,7 @@ final class JobExecution {
     private final AtomicInteger running = new AtomicInteger();
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
+    private volatile boolean keepStatesOpen;
 
     JobExecution(
             JobGraph graph,
@@ -51,6 +56,46 @@ final class JobExecution {
         this.opened = new CountDownLatch(tasks.size());
         this.running.set(tasks.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
+    }
+
+    /**
+     * The keyed backends of this run that hold exactly what snapshot {@code checkpointId} holds
+     * (nothing changed after it), per operator and instance index; for a rescale that keeps them.
+     */
+    Map<String, KeyedStateBackend[]> keyedBackendsUnchangedSince(long checkpointId) {
+        Map<String, KeyedStateBackend[]> backends = new HashMap<>();
+        for (Task task : tasks) {
+            KeyedStateBackend keyed = task.state.keyed();
+            if (keyed != null && keyed.unchangedSince(checkpointId)) {
+                String id = task.context.operatorId();
+                backends.computeIfAbsent(
+                                        id,
+                                        k ->
+                                                new KeyedStateBackend
+                                                        [graph.operator(id).parallelism()])[
+                                task.context.instanceIndex()] =
+                        keyed;
+            }
+        }
+        return backends;
+    }
+
+    /**
+     * Keeps the tasks' keyed backends (their RocksDB) open when the tasks end, for a rescale that
+     * hands them to the next run; the rescale then calls {@link #closeStatesExcept}.
+     */
+    void keepStatesOpen() {
+        keepStatesOpen = true;
+    }
+
+    /** Closes this run's keyed backends, except those a next run took over. */
+    void closeStatesExcept(Set<KeyedStateBackend> takenOver) {
+        for (Task task : tasks) {
+            KeyedStateBackend keyed = task.state.keyed();
+            if (keyed != null && !takenOver.contains(keyed)) {
+                keyed.close();
+            }
+        }
     }
 
     /** Waits until every task has opened (restored state decoded, functions opened) or ended. */
@@ -77,6 +122,9 @@ final class JobExecution {
         try {
             task.run();
         } finally {
+            if (task.state.keyed() != null && !keepStatesOpen) {
+                task.state.keyed().close();
+            }
             // The supervisor hears of the end before anyone waiting on done can act on it.
             if (running.decrementAndGet() == 0) {
                 onEnd.accept(this);

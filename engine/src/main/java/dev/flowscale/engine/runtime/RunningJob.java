@@ -14,9 +14,11 @@ import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.runner.api.CheckpointStatus;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -487,11 +489,15 @@ public final class RunningJob implements AutoCloseable {
             transitioning = true;
             status = Status.RESCALING;
         }
+        JobExecution stopping = execution;
+        Set<KeyedStateBackend> takenOver = new HashSet<>();
         try {
             long stopped = System.nanoTime();
+            stopping.keepStatesOpen();
             Path savepoint = stopCurrent(timeout);
             InterruptedException interrupted = stayDown(extraDowntime);
-            restoreOrRollBack(before, after, savepoint);
+            RestoredState restored = restoreOrRollBack(before, after, savepoint, stopping);
+            takenOver.addAll(restored.keptBackends());
             if (interrupted != null) {
                 throw interrupted;
             }
@@ -500,8 +506,11 @@ public final class RunningJob implements AutoCloseable {
                     savepoint,
                     before.parallelism(),
                     after.parallelism(),
-                    Duration.ofNanos(System.nanoTime() - stopped));
+                    Duration.ofNanos(System.nanoTime() - stopped),
+                    restored.keyGroupsKept(),
+                    restored.keyGroupsRead());
         } finally {
+            stopping.closeStatesExcept(takenOver);
             transitioning = false;
         }
     }
@@ -591,9 +600,19 @@ public final class RunningJob implements AutoCloseable {
         }
     }
 
-    private void restoreOrRollBack(JobGraph before, JobGraph after, Path savepoint) {
+    /**
+     * Starts at the new parallelism; instances keep in memory the key groups they own both before
+     * and after, and only the key groups that change owner are read from the savepoint.
+     */
+    private RestoredState restoreOrRollBack(
+            JobGraph before, JobGraph after, Path savepoint, JobExecution stopped) {
         try {
-            launch(after, SnapshotReader.read(savepoint, after));
+            long id = SnapshotReader.metadata(savepoint).checkpointId();
+            RestoredState restored =
+                    SnapshotReader.readForRescale(
+                            savepoint, after, stopped.keyedBackendsUnchangedSince(id));
+            launch(after, restored);
+            return restored;
         } catch (RuntimeException e) {
             launch(before, SnapshotReader.read(savepoint, before));
             throw new EngineException(

@@ -85,6 +85,9 @@ abstract class Task implements Runnable {
                             state.keyed(),
                             state.operatorState(),
                             splits);
+            if (state.keyed() != null) {
+                state.keyed().snapshotted(barrier.id());
+            }
             snapshots.acknowledge(barrier.id(), handle);
         } catch (IOException | RuntimeException e) {
             snapshots.decline(barrier.id(), context.describe(), e);

@@ -22,13 +22,43 @@ public final class KeyedStateBackend {
      */
     private final Map<String, RawTable> restored = new LinkedHashMap<>();
 
+    private long changes;
+    private long changesAtSnapshot = -1;
+    private long snapshotId = -1;
     private Object currentKey;
     private int currentGroup;
 
+    /** Entries in RocksDB instead of heap tables; null for the heap backend. */
+    private final RocksDbKeyedStore store;
+
+    private byte[] currentKeyBytes;
+
     public KeyedStateBackend(String operator, int keyGroups, KeyGroupRange range) {
+        this(operator, keyGroups, range, null);
+    }
+
+    /**
+     * A backend that keeps its entries in {@code store} (RocksDB), or on the heap if it is null;
+     * the backend owns the store and closes it in {@link #close}.
+     */
+    public KeyedStateBackend(
+            String operator, int keyGroups, KeyGroupRange range, RocksDbKeyedStore store) {
         this.operator = operator;
         this.keyGroups = keyGroups;
         this.range = range;
+        this.store = store;
+    }
+
+    /** The RocksDB store holding this backend's entries; null on the heap backend. */
+    public RocksDbKeyedStore store() {
+        return store;
+    }
+
+    /** Releases the backend's native resources and local files (RocksDB); nothing on the heap. */
+    public void close() {
+        if (store != null) {
+            store.close();
+        }
     }
 
     public KeyGroupRange keyGroupRange() {
@@ -51,6 +81,7 @@ public final class KeyedStateBackend {
                             + "on every instance (do not key by arrays or objects without hashCode)");
         }
         currentKey = key;
+        currentKeyBytes = null;
         currentGroup = group - range.start();
     }
 
@@ -66,7 +97,13 @@ public final class KeyedStateBackend {
     /** The table of a state, created on first use; a second registration must match the first. */
     public StateTable table(StateDescriptor<?> descriptor) {
         StateTable table =
-                tables.computeIfAbsent(descriptor.name(), n -> decodeRestored(descriptor));
+                tables.computeIfAbsent(
+                        descriptor.name(),
+                        n ->
+                                store == null
+                                        ? decodeRestored(descriptor)
+                                        : new StateTable(
+                                                descriptor, store.column(n, descriptor.kind())));
         if (!table.descriptor().equals(descriptor)) {
             throw new EngineException(
                     "operator '"
@@ -100,9 +137,16 @@ public final class KeyedStateBackend {
         return restored;
     }
 
-    /** Adds restored entries of one state in one key group (this instance must own the group). */
+    /**
+     * Adds the restored entries of one state in one key group (this instance must own the group),
+     * taking {@code entries} as they are: values are decoded objects, or encoded bytes that wait
+     * for the state's descriptor.
+     */
     public void restore(
-            String stateName, StateDescriptor.Kind kind, int keyGroup, Object key, byte[] encoded) {
+            String stateName,
+            StateDescriptor.Kind kind,
+            int keyGroup,
+            HashMap<Object, Object> entries) {
         if (!range.contains(keyGroup)) {
             throw new EngineException(
                     "operator '"
@@ -112,20 +156,91 @@ public final class KeyedStateBackend {
                             + " is outside this instance's range "
                             + range);
         }
+        if (store != null) {
+            RocksDbStates.restore(store, store.column(stateName, kind), keyGroup, entries);
+            return;
+        }
+        StateTable declared = tables.get(stateName);
+        if (declared != null) {
+            checkKind(stateName, declared.descriptor().kind(), kind);
+            merge(declared.groups, keyGroup - range.start(), decoded(declared.descriptor, entries));
+            return;
+        }
         RawTable raw = restored.computeIfAbsent(stateName, n -> new RawTable(kind, range.size()));
-        if (raw.kind() != kind) {
+        checkKind(stateName, raw.kind(), kind);
+        merge(raw.groups(), keyGroup - range.start(), entries);
+    }
+
+    private static void merge(
+            HashMap<Object, Object>[] groups, int index, HashMap<Object, Object> entries) {
+        if (groups[index].isEmpty()) {
+            groups[index] = entries;
+        } else {
+            groups[index].putAll(entries);
+        }
+    }
+
+    private void checkKind(
+            String stateName, StateDescriptor.Kind known, StateDescriptor.Kind kind) {
+        if (known != kind) {
             throw new EngineException(
                     "operator '"
                             + operator
                             + "': state '"
                             + stateName
                             + "' is both "
-                            + raw.kind()
+                            + known
                             + " and "
                             + kind
                             + " in the snapshot; the snapshot is corrupt");
         }
-        raw.groups()[keyGroup - range.start()].put(key, encoded);
+    }
+
+    /**
+     * Takes over key group {@code keyGroup} from {@code previous} (the backend this instance had
+     * before a rescale) without copying: its entries of every state move here as they are.
+     */
+    public void adopt(KeyedStateBackend previous, int keyGroup) {
+        if (store != null || previous.store != null) {
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': key groups in RocksDB are not taken over in memory");
+        }
+        int from = keyGroup - previous.range.start();
+        previous.tables
+                .values()
+                .forEach(
+                        t -> table(t.descriptor).groups[keyGroup - range.start()] = t.groups[from]);
+        previous.restored.forEach(
+                (name, raw) -> restore(name, raw.kind(), keyGroup, raw.groups()[from]));
+    }
+
+    /**
+     * Deletes from this backend's RocksDB the key groups of {@code before} (the range its store
+     * held before a rescale) that this backend no longer owns: at most two ranges, each deleted at
+     * once.
+     */
+    public void dropKeyGroupsOutsideRange(KeyGroupRange before) {
+        if (before.start() < range.start()) {
+            store.deleteKeyGroups(
+                    before.start(), Math.min(before.endInclusive(), range.start() - 1));
+        }
+        if (before.endInclusive() > range.endInclusive()) {
+            store.deleteKeyGroups(
+                    Math.max(before.start(), range.endInclusive() + 1), before.endInclusive());
+        }
+    }
+
+    /** Notes that snapshot {@code checkpointId} holds this backend's state as it is now. */
+    public void snapshotted(long checkpointId) {
+        snapshotId = checkpointId;
+        changesAtSnapshot = changes;
+    }
+
+    /** Whether snapshot {@code checkpointId} was this backend's last and nothing changed since. */
+    public boolean unchangedSince(long checkpointId) {
+        return snapshotId == checkpointId && changes == changesAtSnapshot;
     }
 
     private StateTable decodeRestored(StateDescriptor<?> descriptor) {
@@ -145,16 +260,29 @@ public final class KeyedStateBackend {
                                 + "; keep the state's kind or give the new state another name");
             }
             for (int i = 0; i < raw.groups().length; i++) {
-                HashMap<Object, Object> group = table.group(i);
-                raw.groups()[i].forEach(
-                        (key, bytes) -> group.put(key, StateEncoding.decode(descriptor, bytes)));
+                table.groups[i] = decoded(descriptor, raw.groups()[i]);
             }
         }
         return table;
     }
 
-    /** Encoded entries of one restored state, per key group of this instance's range. */
-    public record RawTable(StateDescriptor.Kind kind, HashMap<Object, byte[]>[] groups) {
+    /** Decodes the entries still encoded, in place: the map becomes the table's own. */
+    private static HashMap<Object, Object> decoded(
+            StateDescriptor<?> descriptor, HashMap<Object, Object> group) {
+        group.replaceAll(
+                (key, value) ->
+                        value instanceof byte[] bytes
+                                ? StateEncoding.decode(descriptor, bytes)
+                                : value);
+        return group;
+    }
+
+    /**
+     * Entries of one restored state not yet claimed by a descriptor, per key group of this
+     * instance's range: a value is encoded bytes if it needs the descriptor's types to be decoded,
+     * else already decoded.
+     */
+    public record RawTable(StateDescriptor.Kind kind, HashMap<Object, Object>[] groups) {
         @SuppressWarnings("unchecked")
         RawTable(StateDescriptor.Kind kind, int groupCount) {
             this(kind, new HashMap[groupCount]);
@@ -165,15 +293,40 @@ public final class KeyedStateBackend {
     }
 
     Object get(StateTable table) {
+        if (store != null) {
+            byte[] bytes = store.get(table.column, currentKeyBytes());
+            return bytes == null ? null : StateEncoding.decode(table.descriptor, bytes);
+        }
         return table.group(currentGroup).get(currentKey);
     }
 
     void put(StateTable table, Object value) {
+        changes++;
+        if (store != null) {
+            store.put(
+                    table.column,
+                    currentKeyBytes(),
+                    StateEncoding.encode(table.descriptor.kind(), value));
+            return;
+        }
         table.group(currentGroup).put(currentKey, value);
     }
 
     void remove(StateTable table) {
+        changes++;
+        if (store != null) {
+            store.delete(table.column, currentKeyBytes());
+            return;
+        }
         table.group(currentGroup).remove(currentKey);
+    }
+
+    /** The current key as RocksDB holds it: its key group, then its encoding. */
+    private byte[] currentKeyBytes() {
+        if (currentKeyBytes == null) {
+            currentKeyBytes = RocksDbStates.key(range.start() + currentGroup, currentKey);
+        }
+        return currentKeyBytes;
     }
 
     /** All entries of one state, per key group; for snapshots and tests. */
@@ -181,13 +334,28 @@ public final class KeyedStateBackend {
         private final StateDescriptor<?> descriptor;
         private final HashMap<Object, Object>[] groups;
 
-        @SuppressWarnings("unchecked")
+        /** The state's column family when the backend is RocksDB; null on the heap. */
+        final RocksDbKeyedStore.Column column;
+
+        StateTable(StateDescriptor<?> descriptor, RocksDbKeyedStore.Column column) {
+            this.descriptor = descriptor;
+            this.groups = newGroups(0);
+            this.column = column;
+        }
+
         StateTable(StateDescriptor<?> descriptor, int groupCount) {
             this.descriptor = descriptor;
-            this.groups = new HashMap[groupCount];
-            for (int i = 0; i < groupCount; i++) {
+            this.groups = newGroups(groupCount);
+            this.column = null;
+        }
+
+        @SuppressWarnings("unchecked")
+        private static HashMap<Object, Object>[] newGroups(int count) {
+            HashMap<Object, Object>[] groups = new HashMap[count];
+            for (int i = 0; i < count; i++) {
                 groups[i] = new HashMap<>();
             }
+            return groups;
         }
 
         public StateDescriptor<?> descriptor() {

@@ -53,9 +53,11 @@ public final class KeyedStates {
                 List<T> list = (List<T>) backend.get(table);
                 if (list == null) {
                     list = new ArrayList<>();
-                    backend.put(table, list);
                 }
                 list.add(value);
+                // Written back: RocksDB handed out a decoded copy (on the heap it is the same
+                // list).
+                backend.put(table, list);
             }
 
             @Override
@@ -79,11 +81,7 @@ public final class KeyedStates {
             @SuppressWarnings("unchecked")
             private Map<K, V> current(boolean create) {
                 Map<K, V> map = (Map<K, V>) backend.get(table);
-                if (map == null && create) {
-                    map = new HashMap<>();
-                    backend.put(table, map);
-                }
-                return map;
+                return map == null && create ? new HashMap<>() : map;
             }
 
             @Override
@@ -94,14 +92,20 @@ public final class KeyedStates {
 
             @Override
             public void put(K key, V value) {
-                current(true).put(key, value);
+                Map<K, V> map = current(true);
+                map.put(key, value);
+                backend.put(table, map);
             }
 
             @Override
             public void remove(K key) {
                 Map<K, V> map = current(false);
-                if (map != null && map.remove(key) != null && map.isEmpty()) {
-                    backend.remove(table);
+                if (map != null && map.remove(key) != null) {
+                    if (map.isEmpty()) {
+                        backend.remove(table);
+                    } else {
+                        backend.put(table, map);
+                    }
                 }
             }
 

@@ -59,6 +59,19 @@ public final class StateCodec {
     /** Reads a value written by {@link #write}; JSON values become {@code type}. */
     public static Object read(DataInput in, Class<?> type) throws IOException {
         byte tag = in.readByte();
+        return tag == JSON_VALUE ? readJson(in, type) : readBuiltIn(in, tag);
+    }
+
+    /**
+     * Reads a value written by {@link #write} if it needs no declared type (no JSON); returns
+     * {@link #NEEDS_TYPE} at a JSON value, whose bytes are then left unread.
+     */
+    public static Object readSelfDescribing(DataInput in) throws IOException {
+        byte tag = in.readByte();
+        return tag == JSON_VALUE ? NEEDS_TYPE : readBuiltIn(in, tag);
+    }
+
+    private static Object readBuiltIn(DataInput in, byte tag) throws IOException {
         return switch (tag) {
             case NULL -> null;
             case STRING -> readString(in);
@@ -66,10 +79,12 @@ public final class StateCodec {
             case INT -> in.readInt();
             case DOUBLE -> in.readDouble();
             case BOOLEAN -> in.readBoolean();
-            case JSON_VALUE -> readJson(in, type);
             default -> throw new IOException("unknown value tag " + tag + "; the file is corrupt");
         };
     }
+
+    /** What {@link #readSelfDescribing} returns for a value that needs its declared type. */
+    public static final Object NEEDS_TYPE = new Object();
 
     private static Object readJson(DataInput in, Class<?> type) throws IOException {
         byte[] bytes = readBytes(in, "a JSON value");

@@ -49,6 +49,69 @@ public final class StateEncoding {
         return bytes.toByteArray();
     }
 
+    /**
+     * Decodes a value whose encoding needs no declared type (strings, numbers, booleans and lists
+     * or maps of them), straight from {@code length} bytes of {@code block} at {@code offset};
+     * returns null if it holds a JSON value, which must wait for its state's descriptor.
+     *
+     * @throws IOException if the bytes are not one whole value of {@code kind}
+     */
+    public static Object decodeSelfDescribing(
+            StateDescriptor.Kind kind, byte[] block, int offset, int length) throws IOException {
+        ByteArrayInputStream bytes = new ByteArrayInputStream(block, offset, length);
+        DataInputStream in = new DataInputStream(bytes);
+        Object value =
+                switch (kind) {
+                    case VALUE -> StateCodec.readSelfDescribing(in);
+                    case LIST -> readList(in);
+                    case MAP -> readMap(in);
+                };
+        if (value == StateCodec.NEEDS_TYPE) {
+            return null;
+        }
+        if (bytes.available() > 0) {
+            throw new IOException(
+                    "a " + kind + " value has " + bytes.available() + " bytes after its end");
+        }
+        return value;
+    }
+
+    private static Object readList(DataInputStream in) throws IOException {
+        int n = count(in);
+        List<Object> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Object element = StateCodec.readSelfDescribing(in);
+            if (element == StateCodec.NEEDS_TYPE) {
+                return element;
+            }
+            list.add(element);
+        }
+        return list;
+    }
+
+    private static Object readMap(DataInputStream in) throws IOException {
+        int n = count(in);
+        Map<Object, Object> map = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            Object key = StateCodec.readSelfDescribing(in);
+            Object value = key == StateCodec.NEEDS_TYPE ? key : StateCodec.readSelfDescribing(in);
+            if (value == StateCodec.NEEDS_TYPE) {
+                return value;
+            }
+            map.put(key, value);
+        }
+        return map;
+    }
+
+    private static int count(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > in.available()) {
+            throw new IOException(
+                    "the element count says " + n + " but " + in.available() + " bytes remain");
+        }
+        return n;
+    }
+
     public static Object decode(StateDescriptor<?> descriptor, byte[] encoded) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
             return switch (descriptor.kind()) {

@@ -1,18 +1,24 @@
 package dev.flowscale.engine.checkpoint;
 
+import static dev.flowscale.engine.state.StateBackendConfig.Kind.HEAP;
+import static dev.flowscale.engine.state.StateBackendConfig.Kind.ROCKSDB;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A damaged length field never allocates what it claims (issue 14 item 4: 129 of 25,260 byte
@@ -31,17 +37,25 @@ class DamagedLengthTest {
     private static final int FIRST_BLOCK_LENGTH = 16;
 
     @TempDir static Path storage;
-    private static Path good;
+
+    /** A good savepoint taken by each state backend (they write the same format). */
+    private static final Map<StateBackendConfig.Kind, Path> GOOD =
+            new EnumMap<>(StateBackendConfig.Kind.class);
 
     @BeforeAll
-    static void takeAGoodSavepoint() throws Exception {
-        good = SnapshotFiles.finalSavepoint(GRAPH, storage);
+    static void takeAGoodSavepointOnEachBackend() throws Exception {
+        GOOD.put(HEAP, SnapshotFiles.finalSavepoint(GRAPH, storage.resolve("heap")));
+        GOOD.put(
+                ROCKSDB,
+                SnapshotFiles.finalSavepoint(
+                        GRAPH, storage.resolve("rocksdb"), StateBackendConfig.rocksDb()));
     }
 
-    @Test
-    void aHugeLengthWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir)
-            throws Exception {
-        Path copy = SnapshotFiles.copyTree(good, dir, "copy");
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void aHugeLengthWithAMatchingChecksumIsRefusedWithoutAllocatingIt(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
+        Path copy = SnapshotFiles.copyTree(GOOD.get(backend), dir, "copy");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
         ByteBuffer.wrap(content).putInt(FIRST_BLOCK_LENGTH, 1 << 30);
         SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
@@ -56,10 +70,11 @@ class DamagedLengthTest {
         assertThat(allocated).isLessThan(ALLOCATION_LIMIT);
     }
 
-    @Test
-    void aHugeElementCountWithAMatchingChecksumIsRefusedWithoutAllocatingIt(@TempDir Path dir)
-            throws Exception {
-        Path copy = SnapshotFiles.copyTree(good, dir, "copy");
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void aHugeElementCountWithAMatchingChecksumIsRefusedWithoutAllocatingIt(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
+        Path copy = SnapshotFiles.copyTree(GOOD.get(backend), dir, "copy");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
         ByteBuffer.wrap(content).putInt(8, Integer.MAX_VALUE);
         SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
@@ -69,10 +84,11 @@ class DamagedLengthTest {
                 .hasMessageContaining("the count of key groups says 2147483647");
     }
 
-    @Test
-    void everySingleByteChangeInAStateFileIsRefusedWithoutLargeAllocations(@TempDir Path dir)
-            throws Exception {
-        Path copy = SnapshotFiles.copyTree(good, dir, "copy");
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void everySingleByteChangeInAStateFileIsRefusedWithoutLargeAllocations(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
+        Path copy = SnapshotFiles.copyTree(GOOD.get(backend), dir, "copy");
         Path file = SnapshotFiles.stateFile(copy, CountingJob.COUNT, 1);
         byte[] original = Files.readAllBytes(file);
         for (int offset = 0; offset < original.length; offset++) {
@@ -96,10 +112,14 @@ class DamagedLengthTest {
         }
     }
 
+    /** Bytes allocated by every thread of this JVM (the reader decodes files in parallel). */
     private static long allocatedBy(Runnable action) {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
+        long[] ids = threads.getAllThreadIds();
+        long before = LongStream.of(threads.getThreadAllocatedBytes(ids)).filter(b -> b > 0).sum();
         action.run();
-        return threads.getCurrentThreadAllocatedBytes() - before;
+        ids = threads.getAllThreadIds();
+        return LongStream.of(threads.getThreadAllocatedBytes(ids)).filter(b -> b > 0).sum()
+                - before;
     }
 }

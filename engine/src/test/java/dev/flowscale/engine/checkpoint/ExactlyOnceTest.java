@@ -10,16 +10,22 @@ import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
 import dev.flowscale.testsupport.Await;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A keyed counting job over a fixed, replayable input ends with exactly the per-key counts of a run
@@ -30,14 +36,19 @@ class ExactlyOnceTest {
     private static final int KEYS = 1_000;
     private static final RateProfile RATE = RateProfile.constant(80_000);
 
-    @Test
-    void countsAreExactAfterManyRandomRescales(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void countsAreExactAfterManyRandomRescales(StateBackendConfig.Kind backend, @TempDir Path dir)
+            throws Exception {
         JobGraph graph = CountingJob.graph(RATE, RECORDS, KEYS, Map.of(), x -> x);
         Random random = new Random(20261129L);
+        Path local = dir.resolve("local");
         JobConfig config =
                 JobConfig.defaults()
+                        .withStateBackend(
+                                StateBackendConfig.named(backend.name()).withLocalDir(local))
                         .withBatchSize(128)
-                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir.resolve("storage")));
         try (RunningJob job = RunningJob.start(graph, config)) {
             for (int i = 0; i < 8; i++) {
                 Thread.sleep(100 + random.nextInt(250));
@@ -48,14 +59,75 @@ class ExactlyOnceTest {
                 RescaleResult result = job.rescale(target, Duration.ofSeconds(30));
                 assertThat(result.after()).containsAllEntriesOf(target);
                 assertThat(job.graph().parallelism()).isEqualTo(result.after());
+                assertThat(result.keyGroupsKept() + result.keyGroupsMoved())
+                        .as("every key group of the one keyed operator is kept or moved")
+                        .isEqualTo(graph.keyGroups());
+                if (backend == StateBackendConfig.Kind.ROCKSDB) {
+                    assertThat(folders(local))
+                            .as("one RocksDB per running instance; the others closed and deleted")
+                            .isEqualTo((long) target.get(CountingJob.COUNT));
+                }
             }
+            assertFinalCountsExact(job, graph);
+            assertThat(folders(local)).as("RocksDB folders left after the job stopped").isZero();
+        }
+    }
+
+    private static void awaitStateForEveryKey(RunningJob job) {
+        Await.until(
+                Duration.ofSeconds(20),
+                "the counter to hold state for every key",
+                () ->
+                        job.metrics().instancesOf(CountingJob.COUNT).stream()
+                                        .mapToLong(i -> i.recordsIn())
+                                        .sum()
+                                > 10 * KEYS);
+    }
+
+    private static long folders(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.count();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void aRescaleReadsOnlyTheKeyGroupsThatChangeOwner(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
+        JobGraph graph =
+                CountingJob.graph(RATE, RECORDS, KEYS, Map.of(CountingJob.COUNT, 2), x -> x);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withStateBackend(StateBackendConfig.named(backend.name()))
+                        .withBatchSize(128)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        try (RunningJob job = RunningJob.start(graph, config)) {
+            awaitStateForEveryKey(job);
+            RescaleResult result =
+                    job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
+
+            int stay = 0;
+            for (int group = 0; group < graph.keyGroups(); group++) {
+                int owner = KeyGroups.operatorIndexFor(group, graph.keyGroups(), 3);
+                stay +=
+                        owner < 2 && KeyGroups.rangeFor(owner, graph.keyGroups(), 2).contains(group)
+                                ? 1
+                                : 0;
+            }
+            assertThat(stay).as("2 -> 3 keeps some key groups in place").isPositive();
+            assertThat(result.keyGroupsKept()).isEqualTo(stay);
+            assertThat(result.keyGroupsMoved()).isEqualTo(graph.keyGroups() - stay);
             assertFinalCountsExact(job, graph);
         }
     }
 
-    @Test
-    void countsAreExactAfterATaskFailureAndRestartFromCheckpoint(@TempDir Path dir)
-            throws Exception {
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void countsAreExactAfterATaskFailureAndRestartFromCheckpoint(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
         MapFunction<Long, Long> failOnce =
                 seq -> {
@@ -73,6 +145,7 @@ class ExactlyOnceTest {
                         failOnce);
         JobConfig config =
                 JobConfig.defaults()
+                        .withStateBackend(StateBackendConfig.named(backend.name()))
                         .withBatchSize(128)
                         .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
                         .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
@@ -84,6 +157,37 @@ class ExactlyOnceTest {
             assertThat(failed).as("the failure was injected").isTrue();
             assertThat(job.restarts()).as("restarted after the failure").isEqualTo(1);
             assertFinalCountsExact(job, graph);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void countsAreExactWhenASavepointMovesToTheOtherBackend(
+            StateBackendConfig.Kind from, @TempDir Path dir) throws Exception {
+        StateBackendConfig.Kind to =
+                from == StateBackendConfig.Kind.HEAP
+                        ? StateBackendConfig.Kind.ROCKSDB
+                        : StateBackendConfig.Kind.HEAP;
+        JobGraph graph =
+                CountingJob.graph(RATE, RECORDS, KEYS, Map.of(CountingJob.COUNT, 2), x -> x);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
+        Path savepoint;
+        try (RunningJob job =
+                RunningJob.start(
+                        graph, config.withStateBackend(StateBackendConfig.named(from.name())))) {
+            awaitStateForEveryKey(job);
+            savepoint = job.stopWithSavepoint(Duration.ofSeconds(30));
+        }
+        JobGraph rescaled = graph.withParallelism(Map.of(CountingJob.COUNT, 3));
+        try (RunningJob job =
+                RunningJob.start(
+                        rescaled,
+                        config.withStateBackend(StateBackendConfig.named(to.name())),
+                        savepoint)) {
+            assertFinalCountsExact(job, rescaled);
         }
     }
 

@@ -8,6 +8,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,21 +16,23 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** For every (p, p') in 1..8: state written at p and restored at p' is complete and disjoint. */
 class SavepointGridTest {
     private static final long RECORDS = 6_000;
     private static final int KEYS = 400;
 
-    @Test
-    void stateWrittenAtAnyParallelismRestoresCompletelyAtAnyOther(@TempDir Path dir)
-            throws Exception {
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void stateWrittenAtAnyParallelismRestoresCompletelyAtAnyOther(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
         Map<Object, Long> expected = CountingJob.expected(RECORDS, KEYS);
         for (int p = 1; p <= 8; p++) {
             JobGraph written = CountingJob.graph(RECORDS, KEYS, Map.of(CountingJob.COUNT, p));
-            Path savepoint = runToSavepoint(written, dir.resolve("p" + p));
+            Path savepoint = runToSavepoint(written, dir.resolve("p" + p), backend);
             for (int restoredP = 1; restoredP <= 8; restoredP++) {
                 JobGraph restored = written.withParallelism(Map.of(CountingJob.COUNT, restoredP));
                 List<Map<Object, Long>> instances =
@@ -44,9 +47,11 @@ class SavepointGridTest {
         }
     }
 
-    private static Path runToSavepoint(JobGraph graph, Path storage) throws Exception {
+    private static Path runToSavepoint(
+            JobGraph graph, Path storage, StateBackendConfig.Kind backend) throws Exception {
         JobConfig config =
                 JobConfig.defaults()
+                        .withStateBackend(StateBackendConfig.named(backend.name()))
                         .withBatchSize(64)
                         .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         try (RunningJob job = RunningJob.start(graph, config)) {

@@ -6,6 +6,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.state.StateCodec;
 import dev.flowscale.engine.testing.CountingJob;
 import java.io.IOException;
@@ -23,8 +24,16 @@ final class SnapshotFiles {
 
     /** Runs the counting job until it has processed all its input and stops it with a savepoint. */
     static Path finalSavepoint(JobGraph graph, Path storage) throws Exception {
+        return finalSavepoint(graph, storage, StateBackendConfig.heap());
+    }
+
+    /** {@link #finalSavepoint(JobGraph, Path)} with keyed state in {@code backend}. */
+    static Path finalSavepoint(JobGraph graph, Path storage, StateBackendConfig backend)
+            throws Exception {
         JobConfig config =
-                JobConfig.defaults().withCheckpointing(CheckpointConfig.savepointsOnly(storage));
+                JobConfig.defaults()
+                        .withStateBackend(backend)
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(storage));
         try (RunningJob job = RunningJob.start(graph, config)) {
             CountingJob.awaitQuiescence(job, Duration.ofSeconds(20));
             return job.stopWithSavepoint(Duration.ofSeconds(20));

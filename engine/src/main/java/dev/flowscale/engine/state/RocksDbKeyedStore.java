@@ -1,0 +1,316 @@
+package dev.flowscale.engine.state;
+
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.StateDescriptor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One operator instance's keyed state in an embedded RocksDB: a column family per state, and keys
+ * that start with their key group (2 bytes, big-endian) followed by the encoded key, so that one
+ * key group is one contiguous key range (iterated for snapshots, deleted at once). Values are the
+ * snapshot encoding of {@link StateEncoding}, so snapshots copy bytes without decoding them.
+ *
+ * <p>Native memory is bounded by one block cache per instance, which the write buffers are charged
+ * to; the write-ahead log is off because snapshots, not the log, make state durable. Not thread
+ * safe: used by its task's thread only.
+ */
+public final class RocksDbKeyedStore implements AutoCloseable {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final Path dir;
+    private final long memoryLimit;
+    private final Cache cache;
+    private final WriteBufferManager writeBuffers;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions columnOptions;
+    private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
+    private final RocksDB db;
+    private final Map<String, Column> columns = new LinkedHashMap<>();
+    private boolean closed;
+
+    /** A state's column family and kind. */
+    record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
+
+    /** Receives the entries of one key group: the encoded key (no prefix) and value. */
+    public interface EntryConsumer {
+        void entry(byte[] key, byte[] value) throws IOException;
+    }
+
+    /** Opens a new, empty store in a fresh folder under {@code parent}. */
+    public static RocksDbKeyedStore open(StateBackendConfig config, String name) {
+        try {
+            Path parent =
+                    config.localDir() != null
+                            ? Files.createDirectories(config.localDir())
+                            : Path.of(System.getProperty("java.io.tmpdir"));
+            return new RocksDbKeyedStore(
+                    Files.createTempDirectory(parent, "flowscale-rocksdb-" + name + "-"), config);
+        } catch (IOException e) {
+            throw new EngineException(
+                    "cannot create a RocksDB folder under "
+                            + config.localDir()
+                            + " ("
+                            + e.getMessage()
+                            + "); set the state backend's local directory to a writable folder",
+                    e);
+        }
+    }
+
+    private RocksDbKeyedStore(Path dir, StateBackendConfig config) {
+        this.dir = dir;
+        this.memoryLimit = config.blockCacheBytes();
+        // Not strict: a strict cache fails reads when pinned blocks fill it; this one evicts down
+        // to its capacity and may overshoot only by blocks in use at that moment.
+        this.cache = new LRUCache(config.blockCacheBytes());
+        this.writeBuffers = new WriteBufferManager(config.writeBufferBytes(), cache);
+        this.dbOptions =
+                new DBOptions()
+                        .setCreateIfMissing(true)
+                        .setWriteBufferManager(writeBuffers)
+                        .setMaxOpenFiles(256)
+                        .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL);
+        this.columnOptions =
+                new ColumnFamilyOptions()
+                        .setWriteBufferSize(Math.max(64 << 10, config.writeBufferBytes() / 2))
+                        .setTableFormatConfig(
+                                new BlockBasedTableConfig()
+                                        .setBlockCache(cache)
+                                        .setCacheIndexAndFilterBlocks(true));
+        try {
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            this.db =
+                    RocksDB.open(
+                            dbOptions,
+                            dir.toString(),
+                            List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY)),
+                            handles);
+            handles.forEach(ColumnFamilyHandle::close);
+        } catch (RocksDBException e) {
+            closeOptions();
+            throw failure("open RocksDB in " + dir, e);
+        }
+    }
+
+    /** The column of a state, created on first use; a state keeps its kind. */
+    synchronized Column column(String state, StateDescriptor.Kind kind) {
+        Column column = columns.get(state);
+        if (column == null) {
+            try {
+                ColumnFamilyHandle handle =
+                        db.createColumnFamily(
+                                new ColumnFamilyDescriptor(
+                                        state.getBytes(StandardCharsets.UTF_8), columnOptions));
+                column = new Column(handle, kind);
+                columns.put(state, column);
+            } catch (RocksDBException e) {
+                throw failure("create a column family for state '" + state + "'", e);
+            }
+        }
+        if (column.kind() != kind) {
+            throw new EngineException(
+                    "state '"
+                            + state
+                            + "' is both "
+                            + column.kind()
+                            + " and "
+                            + kind
+                            + "; use one kind per state name");
+        }
+        return column;
+    }
+
+    /** The states held, in creation order, with their kinds. */
+    public synchronized Map<String, StateDescriptor.Kind> states() {
+        Map<String, StateDescriptor.Kind> states = new LinkedHashMap<>();
+        columns.forEach((name, c) -> states.put(name, c.kind()));
+        return states;
+    }
+
+    byte[] get(Column column, byte[] key) {
+        try {
+            return db.get(column.handle(), key);
+        } catch (RocksDBException e) {
+            throw failure("read", e);
+        }
+    }
+
+    void put(Column column, byte[] key, byte[] value) {
+        try {
+            db.put(column.handle(), writeOptions, key, value);
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        }
+    }
+
+    /** Writes many entries in one batch (restores): far cheaper than one write each. */
+    void putAll(Column column, Map<byte[], byte[]> entries) {
+        try (WriteBatch batch = new WriteBatch()) {
+            for (Map.Entry<byte[], byte[]> e : entries.entrySet()) {
+                batch.put(column.handle(), e.getKey(), e.getValue());
+            }
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw failure("write a batch", e);
+        }
+    }
+
+    void delete(Column column, byte[] key) {
+        try {
+            db.delete(column.handle(), writeOptions, key);
+        } catch (RocksDBException e) {
+            throw failure("delete", e);
+        }
+    }
+
+    /** Visits every entry of {@code state} in {@code keyGroup}; returns how many there were. */
+    public int forEach(String state, int keyGroup, EntryConsumer consumer) throws IOException {
+        Column column = columns.get(state);
+        if (column == null) {
+            return 0;
+        }
+        int count = 0;
+        try (Slice upper = new Slice(prefix(keyGroup + 1));
+                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+                RocksIterator it = db.newIterator(column.handle(), read)) {
+            for (it.seek(prefix(keyGroup)); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                consumer.entry(java.util.Arrays.copyOfRange(key, 2, key.length), it.value());
+                count++;
+            }
+            it.status();
+        } catch (RocksDBException e) {
+            throw failure("iterate key group " + keyGroup, e);
+        }
+        return count;
+    }
+
+    /** Counts the entries of {@code state} in {@code keyGroup}. */
+    public int count(String state, int keyGroup) {
+        try {
+            return forEach(state, keyGroup, (k, v) -> {});
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes key groups {@code first..last} of every state at once (a range tombstone each). */
+    public void deleteKeyGroups(int first, int last) {
+        for (Column column : columns.values()) {
+            try {
+                db.deleteRange(column.handle(), writeOptions, prefix(first), prefix(last + 1));
+            } catch (RocksDBException e) {
+                throw failure("delete key groups " + first + ".." + last, e);
+            }
+        }
+    }
+
+    /** The 2-byte prefix of a key group; {@code keyGroup} may be one past the last. */
+    static byte[] prefix(int keyGroup) {
+        return new byte[] {(byte) (keyGroup >>> 8), (byte) keyGroup};
+    }
+
+    /**
+     * Native memory in use: block cache, including the write buffers charged to it. Like the other
+     * figures, safe to read from any thread; 0 once closed.
+     */
+    public synchronized long memoryBytes() {
+        return closed ? 0 : cache.getUsage();
+    }
+
+    /** The configured bound of {@link #memoryBytes}. */
+    public long memoryLimitBytes() {
+        return memoryLimit;
+    }
+
+    /** Bytes in write buffers (memtables), over all states. */
+    public synchronized long writeBufferBytes() {
+        return closed ? 0 : property("rocksdb.cur-size-all-mem-tables");
+    }
+
+    /** RocksDB's estimate of the live keys, over all states. */
+    public synchronized long estimatedKeys() {
+        return closed ? 0 : property("rocksdb.estimate-num-keys");
+    }
+
+    /** Bytes of the store's files on local disk (SST files and the rest). */
+    public synchronized long diskBytes() {
+        if (closed) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.mapToLong(p -> p.toFile().length()).sum();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private long property(String name) {
+        long sum = 0;
+        try {
+            for (Column column : columns.values()) {
+                sum += db.getLongProperty(column.handle(), name);
+            }
+        } catch (RocksDBException e) {
+            throw failure("read property " + name, e);
+        }
+        return sum;
+    }
+
+    /** Closes the database and deletes its folder; a second call does nothing. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        columns.values().forEach(c -> c.handle().close());
+        columns.clear();
+        db.close();
+        closeOptions();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A leftover folder in the local directory is harmless; the state is in snapshots.
+        }
+    }
+
+    private void closeOptions() {
+        writeOptions.close();
+        columnOptions.close();
+        dbOptions.close();
+        writeBuffers.close();
+        cache.close();
+    }
+
+    private EngineException failure(String what, RocksDBException e) {
+        return new EngineException(
+                "RocksDB state in " + dir + ": cannot " + what + " (" + e.getMessage() + ")", e);
+    }
+}
