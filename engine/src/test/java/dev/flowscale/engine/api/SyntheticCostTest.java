@@ -7,7 +7,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,7 +14,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The timing tests measure the cost itself, not the machine: lower bounds are exact by
  * construction, upper bounds leave room for a loaded two-core machine.
  */
-@Isolated // alone: its wall-clock and CPU-time bounds
 class SyntheticCostTest {
 
     @Test

@@ -21,14 +21,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Control work never blocks probes, and concurrent stops get one answer. The job's map blocks 20 ms
  * per record behind a full input channel, so a savepoint's barrier waits seconds for the records
  * queued before it: long enough to probe while it is in progress.
  */
-@Isolated // alone: it finds the runner's control thread by its name
 class RunnerApiConcurrencyTest {
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper mapper = new ObjectMapper();

@@ -11,10 +11,8 @@ import dev.flowscale.engine.metrics.OperatorRates;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /** A fast source in front of a sink that takes 1 ms per record. */
-@Isolated // alone: it measures the sink rate over fixed seconds
 class BackpressureTest {
 
     @Test

@@ -11,10 +11,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /** How often instances publish their pending counts follows how long their records take. */
-@Isolated // alone: its unbounded source keeps both cores busy
 class PendingPublishingTest {
     @Test
     void instancesWithFastRecordsPublishEvery64th() throws Exception {

@@ -12,14 +12,12 @@ import dev.flowscale.engine.metrics.OperatorRates;
 import dev.flowscale.engine.source.RateProfile;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * An operator costing c = 10 ms per record can process 1/c = 100 records/s per instance. DS2's true
  * processing rate must say so whether the operator is starved or backpressured, while its observed
  * rate shows only what it was given.
  */
-@Isolated // alone: it measures true rates over fixed seconds
 class UsefulTimeAccuracyTest {
     private static final Duration COST = Duration.ofMillis(10);
     private static final double CAPACITY = 100.0;
