@@ -177,6 +177,21 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                 });
     }
 
+    /**
+     * Waits until {@code done} holds without ticking the autoscaler: the job runs on, a rescale
+     * already under way finishes, and no new decision is made.
+     */
+    void awaitWithoutDeciding(String what, Predicate<Ds2Scenario> done, Duration timeout) {
+        Await.until(
+                timeout,
+                TICK,
+                what,
+                () -> {
+                    assertNoFailedRescale();
+                    return done.test(this);
+                });
+    }
+
     private synchronized void assertNoFailedRescale() {
         for (RescaleReport report : rescales) {
             assertThat(report.failure()).as("failure of the rescale " + report.changes()).isEmpty();

@@ -177,6 +177,11 @@ final class LocalKubelet implements AutoCloseable {
                                     Path.of(System.getProperty("java.home"), "bin", "java")
                                             .toString(),
                                     "-Xmx256m",
+                                    // A runner lives seconds here: the client compiler and the
+                                    // serial collector start it on about half the CPU time
+                                    // (measured 0.85 s against 1.5 s for a 3 s run).
+                                    "-XX:TieredStopAtLevel=1",
+                                    "-XX:+UseSerialGC",
                                     "-jar",
                                     engineJar.toString()));
             desired.subList(0, desired.size() - 1)
