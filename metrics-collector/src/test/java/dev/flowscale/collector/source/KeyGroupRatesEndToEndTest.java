@@ -8,6 +8,9 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowStatus;
 import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.engine.api.Collector;
+import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
@@ -31,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,11 +48,8 @@ class KeyGroupRatesEndToEndTest {
     private static final long RECORDS = 6_000;
     private static final Duration WINDOW = Duration.ofMillis(500);
 
-    /**
-     * The source emits nothing before this, so the window's first sample usually precedes most
-     * records.
-     */
-    private static final double START_SECONDS = 1.5;
+    /** Opened once the window's first sample is taken: the source emits nothing before it. */
+    private final CountDownLatch firstSampleTaken = new CountDownLatch(1);
 
     @Test
     void theInProcessWindowShowsTheHotKeyGroupAndThePolicyNamesIt() throws Exception {
@@ -75,23 +76,46 @@ class KeyGroupRatesEndToEndTest {
         }
     }
 
-    private static JobBuilder skewedJob(JobBuilder job) {
-        return HotKeyJob.build(
-                job,
+    private JobBuilder skewedJob(JobBuilder job) {
+        SourceFunction<Long> records =
                 Sources.replayable(
-                        RateProfile.steps(List.of(new RateProfile.Step(START_SECONDS, 4000))),
+                        RateProfile.steps(List.of(new RateProfile.Step(0, 4000))),
                         RECORDS,
-                        seq -> seq),
-                KEY_GROUPS,
-                2);
+                        seq -> seq);
+        return HotKeyJob.build(job, context -> gated(records.createReader(context)), KEY_GROUPS, 2);
     }
 
-    private static void checkWindowAndDecision(MetricsSource source) throws Exception {
+    /**
+     * The reader, silent until the window's first sample is taken: on a loaded machine a source
+     * that starts after a fixed delay may have sent everything before that sample, leaving the
+     * window with no useful time (and so no rate).
+     */
+    private SourceReader<Long> gated(SourceReader<Long> reader) {
+        return new SourceReader<>() {
+            @Override
+            public int poll(Collector<Long> out, int max) throws Exception {
+                return firstSampleTaken.getCount() > 0 ? 0 : reader.poll(out, max);
+            }
+
+            @Override
+            public long nanosUntilNext() {
+                return firstSampleTaken.getCount() > 0 ? 1_000_000L : reader.nanosUntilNext();
+            }
+
+            @Override
+            public void close() throws Exception {
+                reader.close();
+            }
+        };
+    }
+
+    private void checkWindowAndDecision(MetricsSource source) throws Exception {
         WindowedMetricsProvider provider =
                 new WindowedMetricsProvider(
                         source, new WindowSettings(WINDOW, Duration.ZERO), List.of());
         MetricsSample first = source.sample();
         provider.add(first);
+        firstSampleTaken.countDown();
         MetricsSample last = awaitAllProcessed(source, first.time().plus(WINDOW));
         WindowStatus status = provider.add(last);
         assertThat(status.complete()).as(status.reasons().toString()).isTrue();
