@@ -1,7 +1,6 @@
 package dev.flowscale.kafka.testing;
 
 import dev.flowscale.testsupport.Await;
-import dev.flowscale.testsupport.ChildProcess;
 import dev.flowscale.testsupport.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,9 +17,9 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A real Apache Kafka broker (the server artifacts from Maven Central) in KRaft mode, broker and
- * controller in one process, on loopback ports, in a child JVM: a test can stop and restart it, or
- * kill it, as a real broker would go down. Its data stays in the folder given, so a restart keeps
- * topics and records. Start one per test class: a start costs several seconds.
+ * controller in one process, on loopback ports, in a child JVM: a test can crash and restart it as
+ * a real broker goes down. Its data stays in the folder given, so a restart keeps topics and
+ * records. Start one per test class: a start costs several seconds.
  */
 public final class KafkaBroker implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -29,7 +28,7 @@ public final class KafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final String clusterId = Uuid.randomUuid().toString();
-    private ChildProcess process;
+    private Process process;
     private int starts;
 
     private KafkaBroker(Path dir) {
@@ -50,17 +49,35 @@ public final class KafkaBroker implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    /** Stops the broker (a clean shutdown) and starts it again on the same ports and data. */
-    public void restart() {
-        stop();
+    /**
+     * Kills the broker's process (as a crash would: no clean shutdown) and starts it again on the
+     * same ports and data.
+     */
+    public void crashAndRestart() {
+        process.destroyForcibly();
+        awaitExit();
+        process = null;
         startProcess();
     }
 
-    /** Stops the broker; {@link #restart()} brings it back. */
+    /** Stops the broker: a clean shutdown, forced after 30 s. */
     public void stop() {
         if (process != null) {
-            process.close();
+            process.destroy();
+            if (!awaitExit()) {
+                process.destroyForcibly();
+                awaitExit();
+            }
             process = null;
+        }
+    }
+
+    private boolean awaitExit() {
+        try {
+            return process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -84,8 +101,10 @@ public final class KafkaBroker implements AutoCloseable {
             Path properties = writeProperties();
             starts++;
             process =
-                    ChildProcess.start(
-                            command(properties), dir.resolve("broker-" + starts + ".log"));
+                    new ProcessBuilder(command(properties))
+                            .redirectErrorStream(true)
+                            .redirectOutput(dir.resolve("broker-" + starts + ".log").toFile())
+                            .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start a Kafka broker in " + dir, e);
         }
@@ -93,7 +112,10 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private boolean serves() {
-        process.assertAlive();
+        if (!process.isAlive()) {
+            throw new AssertionError(
+                    "the Kafka broker exited with " + process.exitValue() + "; see " + dir);
+        }
         try (Admin admin = admin()) {
             return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
         } catch (Exception e) {
