@@ -100,6 +100,13 @@ public final class Topics {
         }
     }
 
+    /** {@link #readAll}'s values as UTF-8 text. */
+    public List<String> readAllText(String topic, boolean committedOnly) {
+        return readAll(topic, committedOnly).stream()
+                .map(r -> new String(r.value(), java.nio.charset.StandardCharsets.UTF_8))
+                .toList();
+    }
+
     private static boolean reachedEnd(
             KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
         Set<TopicPartition> partitions = end.keySet();
