@@ -17,6 +17,7 @@ import java.time.Duration;
  * @param storage where savepoints go
  * @param emulatedRestart how much longer the job stays down at each rescale, to emulate a cluster's
  *     pod restart
+ * @param checkpointInterval how often to checkpoint; null for savepoints at rescales only
  */
 record AutoscalerSettings(
         Mode mode,
@@ -26,4 +27,5 @@ record AutoscalerSettings(
         PolicyConfig policy,
         Duration rescaleTimeout,
         Path storage,
-        Duration emulatedRestart) {}
+        Duration emulatedRestart,
+        Duration checkpointInterval) {}

@@ -124,7 +124,8 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                         policy,
                         Duration.ofMinutes(1),
                         storage,
-                        emulatedRestart);
+                        emulatedRestart,
+                        null);
         this.job =
                 new AutoscaledJob(
                         graph,

@@ -9,10 +9,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class AtLeastOnceWriter {
     private final KafkaSinkConfig config;
     private final KafkaProducer<byte[], byte[]> producer;
-    private volatile Exception sendFailure;
+    private final Sends sends;
 
     AtLeastOnceWriter(KafkaSinkConfig config, String clientId) {
         this.config = config;
+        this.sends = new Sends(config.topic());
         this.producer =
                 KafkaClients.producer(
                         config.bootstrapServers(),
@@ -24,13 +25,7 @@ final class AtLeastOnceWriter {
 
     void send(byte[] key, byte[] value) {
         check();
-        producer.send(
-                new ProducerRecord<>(config.topic(), key, value),
-                (metadata, error) -> {
-                    if (error != null && sendFailure == null) {
-                        sendFailure = error;
-                    }
-                });
+        producer.send(new ProducerRecord<>(config.topic(), key, value), sends.callback());
     }
 
     /** Returns once every record sent so far is stored; fails if any was refused. */
@@ -40,16 +35,7 @@ final class AtLeastOnceWriter {
     }
 
     private void check() {
-        Exception failure = sendFailure;
-        if (failure != null) {
-            throw new KafkaConnectorException(
-                    "kafka sink: writing to topic '"
-                            + config.topic()
-                            + "' failed: "
-                            + failure.getMessage()
-                            + "; check the topic exists and the principal may write it",
-                    failure);
-        }
+        sends.check("without a transaction");
     }
 
     void close() {

@@ -3,6 +3,8 @@ package dev.flowscale.kafka;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -16,7 +18,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The connector's Kafka clients, and the one place that turns client errors into clear ones. */
 final class KafkaClients {
+    /**
+     * The clients log every client's whole configuration at INFO, a screen per consumer; unless the
+     * user configured java.util.logging, only their warnings show. Held here: JUL keeps loggers
+     * weakly.
+     */
+    private static final Logger CLIENT_LOGS = quietClientLogs();
+
     private KafkaClients() {}
+
+    private static Logger quietClientLogs() {
+        Logger logger = Logger.getLogger("org.apache.kafka");
+        if (System.getProperty("java.util.logging.config.file") == null
+                && System.getProperty("java.util.logging.config.class") == null) {
+            logger.setLevel(Level.WARNING);
+        }
+        return logger;
+    }
 
     /**
      * A consumer of raw bytes that takes its partitions by assignment (never from a group) and

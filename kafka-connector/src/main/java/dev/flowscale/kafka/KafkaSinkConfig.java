@@ -33,15 +33,23 @@ public record KafkaSinkConfig(
     }
 
     public KafkaSinkConfig {
-        require(bootstrapServers, "bootstrap servers", "host:port of at least one broker");
-        require(topic, "topic", "the topic to write");
-        require(transactionalIdPrefix, "transactional id prefix", "a name unique to this sink");
+        Checks.require(
+                "kafka sink",
+                bootstrapServers,
+                "bootstrap servers",
+                "host:port of at least one broker");
+        Checks.require("kafka sink", topic, "topic", "the topic to write");
+        Checks.require(
+                "kafka sink",
+                transactionalIdPrefix,
+                "transactional id prefix",
+                "a name unique to this sink");
         if (guarantee == null) {
             throw new KafkaConnectorException(
                     "kafka sink of topic '" + topic + "': guarantee is null; pick one");
         }
-        positive(transactionTimeout, "transaction timeout");
-        positive(requestTimeout, "request timeout");
+        Checks.positive("kafka sink", transactionTimeout, "transaction timeout");
+        Checks.positive("kafka sink", requestTimeout, "request timeout");
         clientProperties = Map.copyOf(clientProperties == null ? Map.of() : clientProperties);
     }
 
@@ -99,18 +107,5 @@ public record KafkaSinkConfig(
                 transactionTimeout,
                 requestTimeout,
                 properties);
-    }
-
-    private static void require(String value, String field, String fix) {
-        if (value == null || value.isBlank()) {
-            throw new KafkaConnectorException("kafka sink: " + field + " is empty; give " + fix);
-        }
-    }
-
-    private static void positive(Duration value, String field) {
-        if (value == null || value.isZero() || value.isNegative()) {
-            throw new KafkaConnectorException(
-                    "kafka sink: " + field + " is " + value + "; use a positive duration");
-        }
     }
 }

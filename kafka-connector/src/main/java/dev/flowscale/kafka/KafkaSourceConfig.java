@@ -39,16 +39,20 @@ public record KafkaSourceConfig(
     }
 
     public KafkaSourceConfig {
-        require(bootstrapServers, "bootstrap servers", "host:port of at least one broker");
-        require(topic, "topic", "the topic to read");
+        Checks.require(
+                "kafka source",
+                bootstrapServers,
+                "bootstrap servers",
+                "host:port of at least one broker");
+        Checks.require("kafka source", topic, "topic", "the topic to read");
         if (startFrom == null || badRecords == null || clock == null) {
             throw new KafkaConnectorException(
                     "kafka source of topic '"
                             + topic
                             + "': startFrom, badRecords and clock are required");
         }
-        positive(discoveryInterval, "discovery interval");
-        positive(requestTimeout, "request timeout");
+        Checks.positive("kafka source", discoveryInterval, "discovery interval");
+        Checks.positive("kafka source", requestTimeout, "request timeout");
         clientProperties = Map.copyOf(clientProperties == null ? Map.of() : clientProperties);
     }
 
@@ -157,18 +161,5 @@ public record KafkaSourceConfig(
                 requestTimeout,
                 clientProperties,
                 newClock);
-    }
-
-    private static void require(String value, String field, String fix) {
-        if (value == null || value.isBlank()) {
-            throw new KafkaConnectorException("kafka source: " + field + " is empty; give " + fix);
-        }
-    }
-
-    private static void positive(Duration value, String field) {
-        if (value == null || value.isZero() || value.isNegative()) {
-            throw new KafkaConnectorException(
-                    "kafka source: " + field + " is " + value + "; use a positive duration");
-        }
     }
 }

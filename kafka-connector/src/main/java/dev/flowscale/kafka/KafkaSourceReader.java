@@ -73,6 +73,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     public int poll(Collector<T> out, int max) throws Exception {
         try {
             discovery.discoverIfDue(freshStart);
+            refreshEnds();
             int emitted = 0;
             while (emitted < max) {
                 if (!buffered.hasNext()) {
@@ -96,7 +97,6 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     /** Fetches what the consumer has received; whether there is anything. */
     private boolean fetch() {
         buffered = consumer.poll(Duration.ZERO).iterator();
-        refreshEnds();
         return buffered.hasNext();
     }
 

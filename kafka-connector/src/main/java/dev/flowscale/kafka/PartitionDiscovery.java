@@ -93,23 +93,24 @@ final class PartitionDiscovery {
         }
     }
 
-    /** Adds {@code fresh} at their start offsets and (re)assigns every owned partition. */
+    /**
+     * Assigns every owned partition, {@code fresh} included, and seeks the partitions new to the
+     * consumer: a fresh one to its start offset, a restored one to its snapshot's offset. Assigning
+     * first means the offset lookups are for assigned partitions, as the consumer expects.
+     */
     private void start(List<Integer> fresh, boolean useStartFrom) {
         List<TopicPartition> added =
                 fresh.stream().map(p -> new TopicPartition(config.topic(), p)).toList();
+        Set<TopicPartition> before = consumer.assignment();
+        List<TopicPartition> owned = new ArrayList<>(added);
+        positions.partitions().forEach(p -> owned.add(new TopicPartition(config.topic(), p)));
+        consumer.assign(owned);
         Map<TopicPartition, Long> offsets =
                 useStartFrom && config.startFrom() == KafkaSourceConfig.StartingOffsets.LATEST
                         ? consumer.endOffsets(added, config.requestTimeout())
                         : consumer.beginningOffsets(added, config.requestTimeout());
         offsets.forEach((tp, offset) -> positions.add(tp.partition(), offset));
-        List<TopicPartition> owned =
-                positions.partitions().stream()
-                        .map(p -> new TopicPartition(config.topic(), p))
-                        .toList();
-        Set<TopicPartition> before = consumer.assignment();
-        consumer.assign(owned);
-        // assign() keeps the fetch positions (and fetched records) of the partitions it had; only
-        // the partitions new to the consumer need a position.
+        // assign() keeps the fetch positions (and fetched records) of the partitions it had.
         owned.stream()
                 .filter(tp -> !before.contains(tp))
                 .forEach(tp -> consumer.seek(tp, positions.next(tp.partition())));

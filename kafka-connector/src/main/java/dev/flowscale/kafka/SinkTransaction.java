@@ -19,11 +19,12 @@ final class SinkTransaction {
     private final String transactionalId;
     private final KafkaProducer<byte[], byte[]> producer;
     private final List<KeyValue> records = new ArrayList<>();
-    private volatile Exception sendFailure;
+    private final Sends sends;
 
     private SinkTransaction(KafkaSinkConfig config, String transactionalId) {
         this.config = config;
         this.transactionalId = transactionalId;
+        this.sends = new Sends(config.topic());
         this.producer =
                 KafkaClients.producer(
                         config.bootstrapServers(),
@@ -59,28 +60,12 @@ final class SinkTransaction {
 
     void send(byte[] key, byte[] value) {
         records.add(new KeyValue(key, value));
-        producer.send(
-                new ProducerRecord<>(config.topic(), key, value),
-                (metadata, error) -> {
-                    if (error != null && sendFailure == null) {
-                        sendFailure = error;
-                    }
-                });
+        producer.send(new ProducerRecord<>(config.topic(), key, value), sends.callback());
     }
 
     /** Fails with the first write the broker refused, if any. */
     void checkSent() {
-        Exception failure = sendFailure;
-        if (failure != null) {
-            throw new KafkaConnectorException(
-                    "kafka sink: writing to topic '"
-                            + config.topic()
-                            + "' in transaction "
-                            + transactionalId
-                            + " failed: "
-                            + failure.getMessage(),
-                    failure);
-        }
+        sends.check("in transaction " + transactionalId);
     }
 
     /** Waits until every record sent is stored (but not yet visible to read_committed readers). */

@@ -7,11 +7,9 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.kafka.testing.KafkaBroker;
-import dev.flowscale.kafka.testing.Topics;
+import dev.flowscale.kafka.testing.WithKafkaBroker;
 import dev.flowscale.testsupport.Await;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,32 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Kafka → engine → Kafka against a real broker, read back with read_committed. */
-class KafkaSinkIT {
+class KafkaSinkIT extends WithKafkaBroker {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     /** Set by a test: the next record through the job's map fails the job once. */
     static final AtomicBoolean FAIL_ONCE = new AtomicBoolean();
-
-    @TempDir static Path dir;
-    static KafkaBroker broker;
-    static Topics topics;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaBroker.start(dir.resolve("broker"));
-        topics = new Topics(broker);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     @Test
     void exactlyOnceOutputHoldsEachRecordOnceAcrossARescaleAndAnInjectedFailure() throws Exception {

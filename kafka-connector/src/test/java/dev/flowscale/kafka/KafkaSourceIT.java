@@ -11,12 +11,10 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.kafka.testing.KafkaBroker;
-import dev.flowscale.kafka.testing.Topics;
+import dev.flowscale.kafka.testing.WithKafkaBroker;
 import dev.flowscale.testsupport.Await;
 import dev.flowscale.testsupport.Ports;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,30 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The Kafka source inside running jobs of the engine, against a real broker. */
-class KafkaSourceIT {
+class KafkaSourceIT extends WithKafkaBroker {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final byte[] NOT_UTF8 = {(byte) 0xC3, (byte) 0x28};
-
-    @TempDir static Path dir;
-    static KafkaBroker broker;
-    static Topics topics;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaBroker.start(dir.resolve("broker"));
-        topics = new Topics(broker);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     @Test
     void aPartitionAddedWhileTheJobRunsIsReadFromItsStart() throws Exception {

@@ -3,11 +3,9 @@ package dev.flowscale.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.api.SourceReader;
-import dev.flowscale.kafka.testing.KafkaBroker;
-import dev.flowscale.kafka.testing.Topics;
+import dev.flowscale.kafka.testing.WithKafkaBroker;
 import dev.flowscale.testsupport.Await;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,34 +16,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Drives the source's readers the way the engine's source task does (poll, snapshot the splits at a
  * barrier, deal them with assignSplits, restore) against a real broker.
  */
-class KafkaSourceRescaleIT {
+class KafkaSourceRescaleIT extends WithKafkaBroker {
     private static final int PARTITIONS = 12;
     private static final int PER_PARTITION = 60;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    @TempDir static Path dir;
-    static KafkaBroker broker;
-    static Topics topics;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaBroker.start(dir);
-        topics = new Topics(broker);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     /**
      * One walk through all 36 ordered pairs (p, p') of parallelisms 1..6: each step reads a slice

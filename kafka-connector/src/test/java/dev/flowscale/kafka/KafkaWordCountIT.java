@@ -10,39 +10,19 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.kafka.testing.KafkaBroker;
-import dev.flowscale.kafka.testing.Topics;
+import dev.flowscale.kafka.testing.WithKafkaBroker;
 import dev.flowscale.testsupport.Await;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The built-in job kafka-wordcount, found by the engine's catalogue, against a real broker. */
-class KafkaWordCountIT {
-    @TempDir static Path dir;
-    static KafkaBroker broker;
-    static Topics topics;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaBroker.start(dir.resolve("broker"));
-        topics = new Topics(broker);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
+class KafkaWordCountIT extends WithKafkaBroker {
     @Test
     void theCatalogueListsTheKafkaWordCount() {
         assertThat(BuiltinJobs.NAMES).contains("wordcount", "chain", KafkaWordCount.NAME);
