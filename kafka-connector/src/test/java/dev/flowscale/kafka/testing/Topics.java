@@ -11,14 +11,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -97,6 +100,36 @@ public final class Topics {
                 throw new AssertionError("could not read " + topic + " up to " + end);
             }
             return records;
+        }
+    }
+
+    /**
+     * The sum of {@code topic}'s last stable offsets: what read_committed readers can reach now,
+     * counting one commit marker per partition and transaction besides the records.
+     */
+    public long stableOffsets(String topic) {
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get()
+                    .get(topic)
+                    .partitions()
+                    .forEach(
+                            p ->
+                                    latest.put(
+                                            new TopicPartition(topic, p.partition()),
+                                            OffsetSpec.latest()));
+            return admin
+                    .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                    .all()
+                    .get()
+                    .values()
+                    .stream()
+                    .mapToLong(o -> o.offset())
+                    .sum();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new AssertionError("cannot list the offsets of " + topic, e);
         }
     }
 
