@@ -16,11 +16,7 @@ final class AtLeastOnceWriter {
         this.sends = new Sends(config.topic());
         this.producer =
                 KafkaClients.producer(
-                        config.bootstrapServers(),
-                        config.clientProperties(),
-                        config.requestTimeout(),
-                        clientId,
-                        Map.of(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true));
+                        config, clientId, Map.of(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true));
     }
 
     void send(byte[] key, byte[] value) {

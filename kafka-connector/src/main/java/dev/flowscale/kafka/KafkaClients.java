@@ -61,6 +61,17 @@ final class KafkaClients {
                 properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    /** A producer for {@code sink}; {@code extra} adds or overrides settings. */
+    static KafkaProducer<byte[], byte[]> producer(
+            KafkaSinkConfig sink, String clientId, Map<String, ?> extra) {
+        return producer(
+                sink.bootstrapServers(),
+                sink.clientProperties(),
+                sink.requestTimeout(),
+                clientId,
+                extra);
+    }
+
     /**
      * A producer of raw bytes; {@code extra} adds or overrides settings (transactions, for one).
      */
@@ -69,7 +80,7 @@ final class KafkaClients {
             Map<String, String> clientProperties,
             Duration requestTimeout,
             String clientId,
-            Map<String, Object> extra) {
+            Map<String, ?> extra) {
         Properties properties =
                 common(bootstrapServers, clientProperties, requestTimeout, clientId);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -27,9 +27,7 @@ final class SinkTransaction {
         this.sends = new Sends(config.topic());
         this.producer =
                 KafkaClients.producer(
-                        config.bootstrapServers(),
-                        config.clientProperties(),
-                        config.requestTimeout(),
+                        config,
                         transactionalId,
                         Map.of(
                                 ProducerConfig.TRANSACTIONAL_ID_CONFIG,
