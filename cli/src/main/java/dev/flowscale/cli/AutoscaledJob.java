@@ -41,7 +41,11 @@ final class AutoscaledJob implements AutoCloseable {
         JobConfig config =
                 JobConfig.defaults()
                         .withMeterRegistry(registry)
-                        .withCheckpointing(CheckpointConfig.savepointsOnly(settings.storage()));
+                        .withCheckpointing(
+                                settings.checkpointInterval() == null
+                                        ? CheckpointConfig.savepointsOnly(settings.storage())
+                                        : CheckpointConfig.every(
+                                                settings.checkpointInterval(), settings.storage()));
         this.job = RunningJob.start(graph, config);
         this.realizer =
                 new InProcessScalingRealizer(

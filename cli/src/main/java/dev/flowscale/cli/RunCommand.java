@@ -74,6 +74,15 @@ final class RunCommand implements Callable<Integer> {
     String savepointDir;
 
     @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "D",
+            converter = OptionValues.PositiveDuration.class,
+            description =
+                    "Checkpoint every D into --savepoint-dir (default: savepoints at rescales only);"
+                            + " an exactly-once Kafka sink's output becomes visible at each checkpoint.")
+    Duration checkpointInterval;
+
+    @Option(
             names = "--window",
             paramLabel = "D",
             converter = OptionValues.PositiveDuration.class,
@@ -219,7 +228,8 @@ final class RunCommand implements Callable<Integer> {
                 window == null ? autoscaler : autoscaler.withWindow(window),
                 Duration.ofMinutes(2),
                 ReportFile.writableFolder("savepoint-dir", savepointDir),
-                restart);
+                restart,
+                checkpointInterval);
     }
 
     private static SettingValues resolve(Map<Setting, String> given) {

@@ -13,9 +13,11 @@ import java.time.Duration;
  * @param storage where savepoints go
  * @param emulatedRestart how much longer the job stays down at each rescale, to emulate a cluster's
  *     pod restart
+ * @param checkpointInterval how often to checkpoint; null for savepoints at rescales only
  */
 record RunSettings(
         JobAutoscaler.Settings autoscaler,
         Duration rescaleTimeout,
         Path storage,
-        Duration emulatedRestart) {}
+        Duration emulatedRestart,
+        Duration checkpointInterval) {}

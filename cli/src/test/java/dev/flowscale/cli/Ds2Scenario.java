@@ -125,7 +125,8 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                                 interval.minusMillis(500)),
                         Duration.ofMinutes(1),
                         storage,
-                        emulatedRestart);
+                        emulatedRestart,
+                        null);
         this.job =
                 new AutoscaledJob(
                         graph,

@@ -11,5 +11,12 @@ public abstract class ProcessFunction<I, O> {
 
     public abstract void processElement(I value, Collector<O> out) throws Exception;
 
+    /**
+     * Called on the instance's thread when snapshot {@code checkpointId}'s barrier has arrived on
+     * every input, before the instance's state is written: the moment to flush buffered output and
+     * put into operator state what a restore needs.
+     */
+    public void snapshotState(long checkpointId) throws Exception {}
+
     public void close() throws Exception {}
 }

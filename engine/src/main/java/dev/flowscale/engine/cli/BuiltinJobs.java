@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.function.LongFunction;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -30,11 +31,22 @@ public final class BuiltinJobs {
 
     private BuiltinJobs() {}
 
+    /** Jobs added by modules on the class path (the Kafka word count, for one), by name. */
+    private static final Map<String, BuiltinJob> PLUGGED = plugged();
+
     private static Map<String, String> shapes() {
         Map<String, String> shapes = new LinkedHashMap<>();
         shapes.put("wordcount", "sentences -> split -> keyBy word -> count -> sink");
         shapes.put("chain", "source -> map1..mapN (each with --stage-cost) -> sink");
+        plugged().forEach((name, job) -> shapes.put(name, job.shape()));
         return shapes;
+    }
+
+    private static Map<String, BuiltinJob> plugged() {
+        Map<String, BuiltinJob> jobs = new LinkedHashMap<>();
+        ServiceLoader.load(BuiltinJob.class, BuiltinJobs.class.getClassLoader())
+                .forEach(job -> jobs.put(job.name(), job));
+        return jobs;
     }
 
     /**
@@ -50,13 +62,19 @@ public final class BuiltinJobs {
                 switch (name) {
                     case "wordcount" -> wordCount(options, idleAtLimit);
                     case "chain" -> chain(options, idleAtLimit);
-                    default ->
-                            throw new InvalidJobException(
-                                    "unknown job '" + name + "'; built-in jobs are " + NAMES);
+                    default -> plugged(name).build(options, idleAtLimit);
                 };
         job.keyGroups(options.keyGroups());
         configure(job, options, options.keyGroups());
         return job.build();
+    }
+
+    private static BuiltinJob plugged(String name) {
+        BuiltinJob job = PLUGGED.get(name);
+        if (job == null) {
+            throw new InvalidJobException("unknown job '" + name + "'; built-in jobs are " + NAMES);
+        }
+        return job;
     }
 
     /**
@@ -74,6 +92,10 @@ public final class BuiltinJobs {
         onlyFor(job, "chain", "--stage-cost", options.stageCost);
         onlyFor(job, "wordcount", "--words-per-sentence", options.wordsPerSentence);
         onlyFor(job, "wordcount", "--vocabulary", options.vocabulary);
+        onlyFor(job, "kafka-wordcount", "--kafka-bootstrap-servers", options.kafkaBootstrapServers);
+        onlyFor(job, "kafka-wordcount", "--kafka-topic", options.kafkaTopic);
+        onlyFor(job, "kafka-wordcount", "--kafka-output-topic", options.kafkaOutputTopic);
+        onlyFor(job, "kafka-wordcount", "--kafka-group-id", options.kafkaGroupId);
     }
 
     private static void onlyFor(String job, String owner, String option, Object value) {

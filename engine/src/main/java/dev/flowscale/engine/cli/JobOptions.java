@@ -89,6 +89,55 @@ public final class JobOptions {
             description = "chain: cost of every map (default cpu:20us).")
     SyntheticCost stageCost;
 
+    @Option(
+            names = "--kafka-bootstrap-servers",
+            paramLabel = "HOST:PORT,...",
+            description =
+                    "kafka-wordcount: the Kafka brokers (security settings: KAFKA_CLIENT_* environment"
+                            + " variables, e.g. KAFKA_CLIENT_SECURITY_PROTOCOL=SASL_SSL).")
+    String kafkaBootstrapServers;
+
+    @Option(
+            names = "--kafka-topic",
+            paramLabel = "TOPIC",
+            description = "kafka-wordcount: the topic of sentences read.")
+    String kafkaTopic;
+
+    @Option(
+            names = "--kafka-output-topic",
+            paramLabel = "TOPIC",
+            description =
+                    "kafka-wordcount: the topic the counts go to, exactly once (default: <topic>-counts).")
+    String kafkaOutputTopic;
+
+    @Option(
+            names = "--kafka-group-id",
+            paramLabel = "GROUP",
+            description =
+                    "kafka-wordcount: consumer group the checkpointed offsets are committed to, for lag"
+                            + " monitoring (default: none).")
+    String kafkaGroupId;
+
+    /** {@code --kafka-bootstrap-servers}, or null. */
+    public String kafkaBootstrapServers() {
+        return kafkaBootstrapServers;
+    }
+
+    /** {@code --kafka-topic}, or null. */
+    public String kafkaTopic() {
+        return kafkaTopic;
+    }
+
+    /** {@code --kafka-output-topic}, or null. */
+    public String kafkaOutputTopic() {
+        return kafkaOutputTopic;
+    }
+
+    /** {@code --kafka-group-id}, or null. */
+    public String kafkaGroupId() {
+        return kafkaGroupId;
+    }
+
     /** The job's number of key groups, which bounds every parallelism. */
     public int keyGroups() {
         return keyGroupsOr(DEFAULT_KEY_GROUPS);

@@ -23,7 +23,13 @@ public final class JobsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        BuiltinJobs.SHAPES.forEach((name, shape) -> out.printf("%-10s %s%n", name, shape));
+        String row = "%-" + width() + "s %s%n";
+        BuiltinJobs.SHAPES.forEach((name, shape) -> out.printf(row, name, shape));
         return CommandLines.DONE;
+    }
+
+    /** The longest name, at least 10 wide, so that the shapes line up. */
+    private static int width() {
+        return Math.max(10, BuiltinJobs.NAMES.stream().mapToInt(String::length).max().orElse(0));
     }
 }

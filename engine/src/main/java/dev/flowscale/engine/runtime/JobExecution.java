@@ -166,6 +166,13 @@ final class JobExecution {
         return runId;
     }
 
+    /** Tells every operator instance that snapshot {@code checkpointId} is complete. */
+    void checkpointComplete(long checkpointId) {
+        tasks.stream()
+                .filter(t -> t instanceof OperatorTask)
+                .forEach(t -> ((OperatorTask) t).checkpointComplete(checkpointId));
+    }
+
     List<Task> tasks() {
         return tasks;
     }

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.api.CheckpointListener;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.FilterFunction;
 import dev.flowscale.engine.api.FlatMapFunction;
@@ -55,6 +56,18 @@ final class OperatorLogics {
             @Override
             public void process(Object record, Collector<Object> out) throws Exception {
                 function.processElement(record, out);
+            }
+
+            @Override
+            public void snapshotState(long checkpointId) throws Exception {
+                function.snapshotState(checkpointId);
+            }
+
+            @Override
+            public void checkpointComplete(long checkpointId) throws Exception {
+                if (function instanceof CheckpointListener listener) {
+                    listener.notifyCheckpointComplete(checkpointId);
+                }
             }
 
             @Override

@@ -116,7 +116,7 @@ final class OperatorTask extends Task {
      * barrier has arrived on every open channel; then the task snapshots its state, forwards the
      * barrier and releases the channels. A newer barrier abandons an older alignment.
      */
-    private void onBarrier(CheckpointBarrier barrier, int channel) throws InterruptedException {
+    private void onBarrier(CheckpointBarrier barrier, int channel) throws Exception {
         if (barrier.id() <= lastBarrier || (aligning != null && barrier.id() < aligning.id())) {
             return;
         }
@@ -130,13 +130,14 @@ final class OperatorTask extends Task {
         completeAlignmentIfReady();
     }
 
-    private void completeAlignmentIfReady() throws InterruptedException {
+    private void completeAlignmentIfReady() throws Exception {
         if (aligning == null || barriersSeen < openChannels) {
             return;
         }
         CheckpointBarrier barrier = aligning;
         aligning = null;
         lastBarrier = barrier.id();
+        logic.snapshotState(barrier.id());
         snapshot(barrier, null);
         output.broadcastEvent(Batch.barrier(barrier));
         gate.unblockAll();
@@ -173,6 +174,18 @@ final class OperatorTask extends Task {
     @Override
     void close() throws Exception {
         logic.close();
+    }
+
+    /**
+     * Tells the logic that snapshot {@code checkpointId} is complete; a failure there fails the job
+     * like any failure of the instance.
+     */
+    void checkpointComplete(long checkpointId) {
+        try {
+            logic.checkpointComplete(checkpointId);
+        } catch (Exception e) {
+            failed(e);
+        }
     }
 
     OperatorLogic logic() {

@@ -27,6 +27,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -429,9 +430,17 @@ public final class RunningJob implements AutoCloseable {
         CompletableFuture<Path> result =
                 c.trigger(savepoint, stopAfter)
                         .whenComplete((path, error) -> account(savepoint, periodic, path, error));
+        JobExecution snapshotted = execution;
         return result.thenApply(
                 path -> {
                     lastSnapshot = path;
+                    // Off the completing task's thread: a sink's commit may wait on the network.
+                    long id = CheckpointStorage.idOf(path);
+                    try {
+                        timer.execute(() -> snapshotted.checkpointComplete(id));
+                    } catch (RejectedExecutionException closing) {
+                        // The job is closing: what the snapshot prepared is finished on restore.
+                    }
                     return path;
                 });
     }

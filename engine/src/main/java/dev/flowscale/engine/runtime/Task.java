@@ -164,6 +164,11 @@ abstract class Task implements Runnable {
         }
     }
 
+    /** Fails the job with this instance's failure, from a thread other than its own. */
+    void failed(Throwable cause) {
+        failures.taskFailed(context, cause);
+    }
+
     abstract void open() throws Exception;
 
     abstract void process() throws Exception;

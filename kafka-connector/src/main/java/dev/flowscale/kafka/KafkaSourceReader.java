@@ -1,0 +1,189 @@
+package dev.flowscale.kafka;
+
+import dev.flowscale.engine.api.Collector;
+import dev.flowscale.engine.api.RuntimeContext;
+import dev.flowscale.engine.api.SourceReader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One Kafka source instance: owns the partitions k with k mod parallelism = its index, reads them
+ * with an assigned (never group-managed) consumer, and tracks per partition the next offset to
+ * emit, which its snapshots record. Polls never wait, so time with nothing to read counts as
+ * waiting for input, not as useful time.
+ */
+final class KafkaSourceReader<T> implements SourceReader<T> {
+    private static final Duration END_REFRESH = Duration.ofMillis(100);
+    private static final Duration END_QUERY = Duration.ofSeconds(1);
+
+    private final KafkaSourceConfig config;
+    private final KafkaRecordDeserializer<T> deserializer;
+    private final String name;
+    private final boolean freshStart;
+    private final PartitionPositions positions;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final DeadLetters deadLetters;
+    private final PartitionDiscovery discovery;
+    private Iterator<ConsumerRecord<byte[], byte[]>> buffered = Collections.emptyIterator();
+    private Instant nextEndRefresh = Instant.MIN;
+    private Instant nextEndQuery = Instant.MIN;
+
+    /**
+     * @param restored the splits of a restore, or null for a fresh start
+     */
+    KafkaSourceReader(
+            KafkaSourceConfig config,
+            KafkaRecordDeserializer<T> deserializer,
+            RuntimeContext context,
+            List<KafkaPartitionSplit> restored) {
+        this.config = config;
+        this.deserializer = deserializer;
+        this.name =
+                "kafka source '"
+                        + context.operatorId()
+                        + "' instance "
+                        + context.instanceIndex()
+                        + " of job '"
+                        + context.jobName()
+                        + "'";
+        this.freshStart = restored == null;
+        this.positions = new PartitionPositions(config.topic());
+        if (restored != null) {
+            restored.forEach(split -> positions.add(split.partition(), split.nextOffset()));
+        }
+        String clientId =
+                context.jobName() + "-" + context.operatorId() + "-" + context.instanceIndex();
+        this.consumer = KafkaClients.consumer(config, clientId);
+        this.deadLetters = new DeadLetters(config, clientId);
+        this.discovery = new PartitionDiscovery(config, context, name, consumer, positions);
+    }
+
+    @Override
+    public int poll(Collector<T> out, int max) throws Exception {
+        try {
+            discovery.discoverIfDue(freshStart);
+            refreshEnds();
+            int emitted = 0;
+            while (emitted < max) {
+                if (!buffered.hasNext()) {
+                    if (emitted > 0 || !fetch()) {
+                        break;
+                    }
+                }
+                ConsumerRecord<byte[], byte[]> record = buffered.next();
+                if (emit(record, out)) {
+                    emitted++;
+                }
+                positions.passed(record.partition(), record.offset());
+            }
+            return emitted;
+        } catch (KafkaException e) {
+            throw KafkaClients.explain(
+                    name + " reading topic '" + config.topic() + "'", config.bootstrapServers(), e);
+        }
+    }
+
+    /** Fetches what the consumer has received; whether there is anything. */
+    private boolean fetch() {
+        buffered = consumer.poll(Duration.ZERO).iterator();
+        return buffered.hasNext();
+    }
+
+    /**
+     * Learns each partition's end from the consumer's fetch responses (no extra request), and asks
+     * the brokers for the ends still unknown at most once a second.
+     */
+    private void refreshEnds() {
+        Instant now = config.clock().instant();
+        if (now.isBefore(nextEndRefresh)) {
+            return;
+        }
+        nextEndRefresh = now.plus(END_REFRESH);
+        Map<TopicPartition, Long> unknown = new HashMap<>();
+        for (int partition : positions.partitions()) {
+            TopicPartition tp = new TopicPartition(config.topic(), partition);
+            var lag = consumer.currentLag(tp);
+            if (lag.isPresent()) {
+                positions.endAt(partition, consumer.position(tp) + lag.getAsLong());
+            } else if (!positions.endKnown(partition)) {
+                unknown.put(tp, 0L);
+            }
+        }
+        if (!unknown.isEmpty() && !now.isBefore(nextEndQuery)) {
+            nextEndQuery = now.plus(END_QUERY);
+            consumer.endOffsets(unknown.keySet(), config.requestTimeout())
+                    .forEach((tp, end) -> positions.endAt(tp.partition(), end));
+        }
+    }
+
+    private boolean emit(ConsumerRecord<byte[], byte[]> record, Collector<T> out)
+            throws InterruptedException {
+        T value;
+        try {
+            value = deserializer.deserialize(record);
+        } catch (Exception e) {
+            if (config.badRecords().failJob()) {
+                throw new KafkaConnectorException(
+                        name
+                                + ": cannot deserialize the record at "
+                                + Where.of(record)
+                                + ": "
+                                + e.getMessage()
+                                + "; fix what writes the topic, or send such records to a"
+                                + " dead-letter topic (bad records: dead-letter:<topic>)",
+                        e);
+            }
+            deadLetters.send(record, e);
+            return false;
+        }
+        out.collect(value);
+        return true;
+    }
+
+    /** The summed lag of this reader's partitions whose end is known. */
+    @Override
+    public long backlog() {
+        return positions.totalLag().orElse(0);
+    }
+
+    /** Lag per partition, for the partitions whose end is known. */
+    Map<Integer, Long> lagByPartition() {
+        return positions.lag();
+    }
+
+    @Override
+    public List<?> snapshotSplits() {
+        List<KafkaPartitionSplit> splits = positions.splits();
+        if (config.groupId() != null && !splits.isEmpty()) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+            splits.forEach(
+                    s ->
+                            offsets.put(
+                                    new TopicPartition(s.topic(), s.partition()),
+                                    new OffsetAndMetadata(s.nextOffset())));
+            // For lag monitoring only: the snapshot, not the group, is where a restore resumes.
+            consumer.commitAsync(offsets, null);
+        }
+        return splits;
+    }
+
+    @Override
+    public void close() {
+        try (deadLetters) {
+            // No wait: a fetch parked at the broker (up to fetch.max.wait.ms) would only lengthen
+            // the downtime of a rescale, and the source commits nothing on close.
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.flowscale.kafka;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * One reader's partitions: the next offset to emit and the last known end offset of each. The
+ * reader's thread writes; the metrics thread reads the lag, so the map is concurrent and the fields
+ * volatile (one writer, so plain writes of volatiles suffice).
+ */
+final class PartitionPositions {
+    private static final long UNKNOWN = -1;
+
+    /** Mutable so that passing a record costs no allocation. */
+    private static final class Position {
+        volatile long next;
+        volatile long end = UNKNOWN;
+
+        Position(long next) {
+            this.next = next;
+        }
+    }
+
+    private final String topic;
+    private final Map<Integer, Position> positions = new ConcurrentSkipListMap<>();
+
+    PartitionPositions(String topic) {
+        this.topic = topic;
+    }
+
+    boolean owns(int partition) {
+        return positions.containsKey(partition);
+    }
+
+    /** Starts tracking {@code partition} at {@code next}; its end is not known yet. */
+    void add(int partition, long next) {
+        positions.put(partition, new Position(next));
+    }
+
+    long next(int partition) {
+        return positions.get(partition).next;
+    }
+
+    /** The record at {@code offset} was emitted (or sent to the dead-letter topic). */
+    void passed(int partition, long offset) {
+        positions.get(partition).next = offset + 1;
+    }
+
+    /** The partition's log ends at {@code end} (for a read_committed reader: its stable offset). */
+    void endAt(int partition, long end) {
+        positions.get(partition).end = end;
+    }
+
+    boolean endKnown(int partition) {
+        return positions.get(partition).end != UNKNOWN;
+    }
+
+    /** Records in the log not yet emitted, per partition whose end is known. */
+    Map<Integer, Long> lag() {
+        Map<Integer, Long> lag = new ConcurrentSkipListMap<>();
+        positions.forEach(
+                (partition, position) -> {
+                    long end = position.end;
+                    if (end != UNKNOWN) {
+                        lag.put(partition, Math.max(0, end - position.next));
+                    }
+                });
+        return lag;
+    }
+
+    /** The summed lag, or empty while no partition's end is known (no signal is not zero lag). */
+    OptionalLong totalLag() {
+        Map<Integer, Long> lag = lag();
+        return lag.isEmpty()
+                ? OptionalLong.empty()
+                : OptionalLong.of(lag.values().stream().mapToLong(Long::longValue).sum());
+    }
+
+    List<Integer> partitions() {
+        return new ArrayList<>(positions.keySet());
+    }
+
+    List<KafkaPartitionSplit> splits() {
+        List<KafkaPartitionSplit> splits = new ArrayList<>();
+        positions.forEach(
+                (p, position) -> splits.add(new KafkaPartitionSplit(topic, p, position.next)));
+        return splits;
+    }
+}
