@@ -11,6 +11,7 @@ import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
+import dev.flowscale.engine.time.TimestampedSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,9 +31,15 @@ final class ExecutionPlan {
 
     private final Map<String, Task[]> tasks = new HashMap<>();
 
+    /** Whether any source has a watermark strategy: then every edge carries event time. */
+    private final boolean eventTime;
+
     private ExecutionPlan(JobGraph graph, RunSettings settings) {
         this.graph = graph;
         this.settings = settings;
+        this.eventTime =
+                graph.operators().stream()
+                        .anyMatch(n -> n.function() instanceof TimestampedSource<?>);
     }
 
     static List<Task> build(JobGraph graph, RunSettings settings) {
@@ -97,6 +104,9 @@ final class ExecutionPlan {
                                     gates.get(node.id())[i],
                                     OperatorLogics.create(graph, node, context, state));
             task.cost(node.cost().isNone() ? null : meter(node, task.clock));
+            if (eventTime) {
+                task.eventTime();
+            }
             instances[i] = task;
         }
         tasks.put(node.id(), instances);
@@ -157,6 +167,7 @@ final class ExecutionPlan {
                 targets,
                 channels,
                 settings.config().batchSize(),
-                clock);
+                clock,
+                eventTime);
     }
 }

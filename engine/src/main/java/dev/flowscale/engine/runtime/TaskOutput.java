@@ -14,6 +14,12 @@ final class TaskOutput implements Collector<Object> {
     private InstanceCounterRecorder metrics;
     private int publishMask;
 
+    /**
+     * The event time given to records emitted now: the input record's, a firing timer's or a
+     * source's assigned timestamp; {@link Long#MIN_VALUE} for none. Ignored without event time.
+     */
+    long timestamp = Long.MIN_VALUE;
+
     TaskOutput(RecordWriter[] writers) {
         this.writers = writers;
     }
@@ -36,7 +42,7 @@ final class TaskOutput implements Collector<Object> {
         }
         try {
             for (RecordWriter writer : writers) {
-                writer.emit(record);
+                writer.emit(record, timestamp);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
