@@ -102,7 +102,12 @@ final class ExecutionPlan {
                                     settings,
                                     state,
                                     gates.get(node.id())[i],
-                                    OperatorLogics.create(graph, node, context, state));
+                                    OperatorLogics.create(
+                                            graph,
+                                            node,
+                                            context,
+                                            state,
+                                            settings.config().clock()));
             task.cost(node.cost().isNone() ? null : meter(node, task.clock));
             if (eventTime) {
                 task.eventTime();

@@ -13,6 +13,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
 import dev.flowscale.engine.metrics.KeyGroupCounter;
 import dev.flowscale.engine.state.KeyedStateBackend;
+import java.time.Clock;
 import java.util.function.Supplier;
 
 /** Builds the per-instance logic of each operator kind from its node. */
@@ -21,7 +22,7 @@ final class OperatorLogics {
 
     @SuppressWarnings("unchecked")
     static OperatorLogic create(
-            JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
+            JobGraph graph, OperatorNode node, TaskContext context, TaskState state, Clock clock) {
         Object fn = node.function();
         return switch (node.kind()) {
             case MAP ->
@@ -39,7 +40,7 @@ final class OperatorLogics {
                     process(
                             ((Supplier<ProcessFunction<Object, Object>>) fn).get(),
                             context.user(state));
-            case KEYED_PROCESS -> keyed(graph, node, context, state);
+            case KEYED_PROCESS -> keyed(graph, node, context, state, clock);
             case SOURCE -> throw new IllegalArgumentException(node + " is a source");
         };
     }
@@ -66,20 +67,22 @@ final class OperatorLogics {
 
     @SuppressWarnings("unchecked")
     private static OperatorLogic keyed(
-            JobGraph graph, OperatorNode node, TaskContext context, TaskState state) {
+            JobGraph graph, OperatorNode node, TaskContext context, TaskState state, Clock clock) {
         KeySelector<Object, Object> selector =
                 graph.inputsOf(node.id()).stream().map(Edge::keySelector).findFirst().orElseThrow();
         KeyedProcessFunction<Object, Object, Object> fn =
                 ((Supplier<KeyedProcessFunction<Object, Object, Object>>) node.function()).get();
-        return new KeyedLogic(fn, selector, state.keyed(), context.user(state));
+        return new KeyedLogic(fn, selector, state.keyed(), context.user(state), clock);
     }
 
-    /** Sets the current key, then calls the user's keyed function. */
-    static final class KeyedLogic implements OperatorLogic, KeyedProcessFunction.Context<Object> {
+    /** Sets the current key, then calls the user's keyed function through its driver. */
+    static final class KeyedLogic implements OperatorLogic {
         private final KeyedProcessFunction<Object, Object, Object> function;
         private final KeySelector<Object, Object> selector;
         private final KeyedStateBackend backend;
         private final TaskContext.UserContext context;
+        private final Clock clock;
+        private KeyedFunctionDriver<Object, Object, Object> driver;
 
         /** Counts each record's key group; null when the job is not instrumented. */
         private KeyGroupCounter keyGroups;
@@ -88,16 +91,29 @@ final class OperatorLogics {
                 KeyedProcessFunction<Object, Object, Object> function,
                 KeySelector<Object, Object> selector,
                 KeyedStateBackend backend,
-                TaskContext.UserContext context) {
+                TaskContext.UserContext context,
+                Clock clock) {
             this.function = function;
             this.selector = selector;
             this.backend = backend;
             this.context = context;
+            this.clock = clock;
+        }
+
+        @Override
+        public void connect(TaskOutput out) {
+            driver =
+                    new KeyedFunctionDriver<>(
+                            function,
+                            backend,
+                            clock::millis,
+                            () -> out.timestamp,
+                            time -> out.timestamp = time);
         }
 
         @Override
         public void open() throws Exception {
-            function.open(context);
+            driver.open(context);
         }
 
         @Override
@@ -106,7 +122,22 @@ final class OperatorLogics {
             if (keyGroups != null) {
                 keyGroups.count(backend.currentKeyGroupIndex());
             }
-            function.processElement(record, this, out);
+            driver.processElement(record, out);
+        }
+
+        @Override
+        public void onWatermark(long watermark, TaskOutput out) throws Exception {
+            driver.advanceWatermark(watermark, out);
+        }
+
+        @Override
+        public long nextProcessingTimer() {
+            return driver.nextProcessingTimer();
+        }
+
+        @Override
+        public void onProcessingTime(long now, TaskOutput out) throws Exception {
+            driver.advanceProcessingTime(now, out);
         }
 
         /**
@@ -114,11 +145,6 @@ final class OperatorLogics {
          */
         void countKeyGroups(KeyGroupCounter counter) {
             this.keyGroups = counter;
-        }
-
-        @Override
-        public Object currentKey() {
-            return backend.currentKey();
         }
 
         @Override
