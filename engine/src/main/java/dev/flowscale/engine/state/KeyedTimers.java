@@ -31,15 +31,37 @@ public final class KeyedTimers implements TimerService {
 
     private final KeyedStateBackend backend;
     private final LongSupplier wallClock;
-    private final Domain event;
-    private final Domain processing;
+    private Domain event;
+    private Domain processing;
     private long watermark = Long.MIN_VALUE;
 
+    /**
+     * Timers of a domain exist in state only once one is registered (or restored), so that a
+     * function without timers writes nothing more to its snapshots.
+     */
     public KeyedTimers(KeyedStateBackend backend, LongSupplier wallClockMillis) {
         this.backend = backend;
         this.wallClock = wallClockMillis;
-        this.event = new Domain(EVENT_TIMERS);
-        this.processing = new Domain(PROCESSING_TIMERS);
+        if (backend.restoredTables().containsKey(EVENT_TIMERS.name())) {
+            event = new Domain(EVENT_TIMERS);
+        }
+        if (backend.restoredTables().containsKey(PROCESSING_TIMERS.name())) {
+            processing = new Domain(PROCESSING_TIMERS);
+        }
+    }
+
+    private Domain event() {
+        if (event == null) {
+            event = new Domain(EVENT_TIMERS);
+        }
+        return event;
+    }
+
+    private Domain processing() {
+        if (processing == null) {
+            processing = new Domain(PROCESSING_TIMERS);
+        }
+        return processing;
     }
 
     /** One domain's timers: per key in keyed state, and all of them in a queue by time. */
@@ -98,17 +120,21 @@ public final class KeyedTimers implements TimerService {
     /** Sets the watermark and fires the event-time timers it reached. */
     public void advanceWatermark(long newWatermark, Firing firing) throws Exception {
         watermark = newWatermark;
-        event.fire(newWatermark, TimeDomain.EVENT_TIME, firing);
+        if (event != null) {
+            event.fire(newWatermark, TimeDomain.EVENT_TIME, firing);
+        }
     }
 
     /** Fires the processing-time timers due by {@code now}. */
     public void advanceProcessingTime(long now, Firing firing) throws Exception {
-        processing.fire(now, TimeDomain.PROCESSING_TIME, firing);
+        if (processing != null) {
+            processing.fire(now, TimeDomain.PROCESSING_TIME, firing);
+        }
     }
 
     /** When the earliest processing-time timer is due; {@link Long#MAX_VALUE} for none. */
     public long nextProcessingTimer() {
-        return processing.next();
+        return processing == null ? Long.MAX_VALUE : processing.next();
     }
 
     @Override
@@ -123,21 +149,21 @@ public final class KeyedTimers implements TimerService {
 
     @Override
     public void registerEventTimeTimer(long time) {
-        event.register(time);
+        event().register(time);
     }
 
     @Override
     public void registerProcessingTimeTimer(long time) {
-        processing.register(time);
+        processing().register(time);
     }
 
     @Override
     public void deleteEventTimeTimer(long time) {
-        event.delete(time);
+        event().delete(time);
     }
 
     @Override
     public void deleteProcessingTimeTimer(long time) {
-        processing.delete(time);
+        processing().delete(time);
     }
 }
