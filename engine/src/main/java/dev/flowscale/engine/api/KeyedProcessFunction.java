@@ -19,6 +19,9 @@ public abstract class KeyedProcessFunction<K, I, O> {
 
         /** Timers of the current key, and the instance's watermark and wall clock. */
         TimerService timerService();
+
+        /** Emits {@code value} to side output {@code tag} instead of the main output. */
+        <X> void output(OutputTag<X> tag, X value);
     }
 
     /** What a call of {@link #onTimer} may ask besides the {@link Context}. */

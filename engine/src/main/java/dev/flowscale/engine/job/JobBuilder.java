@@ -129,7 +129,7 @@ public final class JobBuilder {
         nodes.put(
                 uniqueId, new OperatorNode(uniqueId, id, kind, function, defaultParallelism, null));
         for (Edge input : inputs) {
-            edges.add(new Edge(input.from(), uniqueId, input.partitioning(), input.keySelector()));
+            edges.add(input.between(input.from(), uniqueId));
         }
         return uniqueId;
     }
@@ -142,8 +142,7 @@ public final class JobBuilder {
         OperatorNode from = nodes.get(edge.from());
         OperatorNode to = nodes.get(edge.to());
         boolean same = from != null && to != null && from.parallelism() == to.parallelism();
-        return Edge.of(
-                edge.from(), edge.to(), same ? Partitioning.FORWARD : Partitioning.REBALANCE);
+        return edge.withPartitioning(same ? Partitioning.FORWARD : Partitioning.REBALANCE);
     }
 
     OperatorNode node(String id) {
@@ -169,10 +168,8 @@ public final class JobBuilder {
         nodes.putAll(copy);
         edges.replaceAll(
                 e ->
-                        new Edge(
+                        e.between(
                                 e.from().equals(oldId) ? updated.id() : e.from(),
-                                e.to().equals(oldId) ? updated.id() : e.to(),
-                                e.partitioning(),
-                                e.keySelector()));
+                                e.to().equals(oldId) ? updated.id() : e.to()));
     }
 }

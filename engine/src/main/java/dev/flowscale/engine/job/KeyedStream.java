@@ -3,6 +3,7 @@ package dev.flowscale.engine.job;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
+import dev.flowscale.engine.window.WindowAssigner;
 import java.util.function.Supplier;
 
 /** A stream partitioned by key: all records with the same key reach the same instance. */
@@ -26,5 +27,14 @@ public final class KeyedStream<T, K> {
                     "process '" + id + "': factory is null; pass e.g. MyFunction::new");
         }
         return input.nextKeyed(id, factory, keySelector);
+    }
+
+    /** Cuts each key's records into event-time windows (tumbling, sliding or session). */
+    public WindowedStream<T, K> window(WindowAssigner assigner) {
+        if (assigner == null) {
+            throw new InvalidJobException(
+                    "window: assigner is null; pass e.g. WindowAssigner.tumbling(Duration.ofMinutes(1))");
+        }
+        return new WindowedStream<>(this, assigner);
     }
 }

@@ -53,8 +53,7 @@ final class ExecutionPlan {
         for (String id : graph.topologicalOrder()) {
             Task[] instances = tasks.get(id);
             for (Task task : instances) {
-                task.connect(
-                        new TaskOutput(writersOf(id, task.context.instanceIndex(), task.clock)));
+                task.connect(output(id, task.context.instanceIndex(), task.clock));
                 all.add(task);
             }
         }
@@ -147,13 +146,21 @@ final class ExecutionPlan {
         return meter::charge;
     }
 
-    private RecordWriter[] writersOf(String id, int instance, PhaseClock clock) {
-        List<Edge> outputs = graph.outputsOf(id);
-        RecordWriter[] writers = new RecordWriter[outputs.size()];
-        for (int w = 0; w < writers.length; w++) {
-            writers[w] = writer(outputs.get(w), instance, clock);
+    /** The instance's writers: one per edge of its main output, and per side output tag. */
+    private TaskOutput output(String id, int instance, PhaseClock clock) {
+        List<RecordWriter> main = new ArrayList<>();
+        Map<String, List<RecordWriter>> side = new HashMap<>();
+        for (Edge edge : graph.outputsOf(id)) {
+            RecordWriter writer = writer(edge, instance, clock);
+            if (edge.outputTag() == null) {
+                main.add(writer);
+            } else {
+                side.computeIfAbsent(edge.outputTag(), t -> new ArrayList<>()).add(writer);
+            }
         }
-        return writers;
+        Map<String, RecordWriter[]> sideWriters = new HashMap<>();
+        side.forEach((tag, writers) -> sideWriters.put(tag, writers.toArray(RecordWriter[]::new)));
+        return new TaskOutput(main.toArray(RecordWriter[]::new), sideWriters);
     }
 
     private RecordWriter writer(Edge edge, int instance, PhaseClock clock) {

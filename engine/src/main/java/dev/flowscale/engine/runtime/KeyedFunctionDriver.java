@@ -3,10 +3,12 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
+import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.api.TimeDomain;
 import dev.flowscale.engine.api.TimerService;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedTimers;
+import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -22,6 +24,7 @@ public final class KeyedFunctionDriver<K, I, O> implements KeyedProcessFunction.
     private final LongSupplier wallClockMillis;
     private final LongSupplier recordTime;
     private final LongConsumer emitTime;
+    private final BiConsumer<OutputTag<?>, Object> sideOutput;
     private KeyedTimers timers;
 
     /** The time and domain of the timer firing now; null domain while a record is processed. */
@@ -32,18 +35,21 @@ public final class KeyedFunctionDriver<K, I, O> implements KeyedProcessFunction.
     /**
      * @param recordTime the event time of the record being processed (read only when asked)
      * @param emitTime sets the event time of what a firing timer emits
+     * @param sideOutput where records emitted to a side output go
      */
     public KeyedFunctionDriver(
             KeyedProcessFunction<K, I, O> function,
             KeyedStateBackend backend,
             LongSupplier wallClockMillis,
             LongSupplier recordTime,
-            LongConsumer emitTime) {
+            LongConsumer emitTime,
+            BiConsumer<OutputTag<?>, Object> sideOutput) {
         this.function = function;
         this.backend = backend;
         this.wallClockMillis = wallClockMillis;
         this.recordTime = recordTime;
         this.emitTime = emitTime;
+        this.sideOutput = sideOutput;
     }
 
     /** Rebuilds the timers from (restored) keyed state, then opens the function. */
@@ -103,6 +109,11 @@ public final class KeyedFunctionDriver<K, I, O> implements KeyedProcessFunction.
     @Override
     public TimerService timerService() {
         return timers;
+    }
+
+    @Override
+    public <X> void output(OutputTag<X> tag, X value) {
+        sideOutput.accept(tag, value);
     }
 
     /** The domain of the timer firing now; null while a record is processed. */

@@ -108,7 +108,8 @@ final class OperatorLogics {
                             backend,
                             clock::millis,
                             () -> out.timestamp,
-                            time -> out.timestamp = time);
+                            time -> out.timestamp = time,
+                            (tag, value) -> out.side(tag.id(), value));
         }
 
         @Override

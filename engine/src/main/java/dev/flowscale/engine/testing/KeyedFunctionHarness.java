@@ -4,6 +4,7 @@ import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
+import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.checkpoint.InstanceStateFile;
 import dev.flowscale.engine.runtime.KeyedFunctionDriver;
@@ -48,6 +49,7 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     private final KeyedFunctionDriver<K, I, O> driver;
     private final List<O> output = new ArrayList<>();
     private final Collector<O> collector = output::add;
+    private final Map<String, List<Object>> sideOutputs = new HashMap<>();
     private long timestamp = Long.MIN_VALUE;
     private long processingTime;
     private long watermark = Long.MIN_VALUE;
@@ -65,7 +67,15 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
                 (KeyedProcessFunction<K, I, O>) setup.factory.get();
         this.driver =
                 new KeyedFunctionDriver<>(
-                        function, backend, () -> processingTime, () -> timestamp, time -> {});
+                        function,
+                        backend,
+                        () -> processingTime,
+                        () -> timestamp,
+                        time -> {},
+                        (tag, value) ->
+                                sideOutputs
+                                        .computeIfAbsent(tag.id(), t -> new ArrayList<>())
+                                        .add(value));
         driver.open(
                 UserContexts.keyed(
                         "harness",
@@ -133,6 +143,13 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     /** Everything the function emitted so far, in order. */
     public List<O> output() {
         return List.copyOf(output);
+    }
+
+    /** What the function emitted to side output {@code tag} so far, in order. */
+    public <X> List<X> sideOutput(OutputTag<X> tag) {
+        return sideOutputs.getOrDefault(tag.id(), List.of()).stream()
+                .map(tag.type()::cast)
+                .toList();
     }
 
     /** The output so far, which is then cleared. */
