@@ -178,6 +178,11 @@ public class DataStream<T> {
                 job, job.add(id, OperatorKind.KEYED_PROCESS, factory, inputEdges(keySelector)));
     }
 
+    /** The edges by which a keyed operator would read this stream. */
+    List<Edge> keyedEdges(KeySelector<?, ?> keySelector) {
+        return inputEdges(keySelector);
+    }
+
     private List<Edge> inputEdges(KeySelector<?, ?> keySelector) {
         List<Edge> inputs = new ArrayList<>();
         for (String from : unionOf) {

@@ -8,6 +8,9 @@ interface OperatorLogic {
 
     void process(Object record, Collector<Object> out) throws Exception;
 
+    /** The records that follow (a batch) came in on input channel {@code channel}. */
+    default void onBatchFrom(int channel) {}
+
     /** The instance's watermark advanced: fire the event-time timers it passed. */
     default void onWatermark(long watermark, TaskOutput out) throws Exception {}
 

@@ -84,6 +84,7 @@ final class OperatorTask extends Task {
                 onTimeEvent(batch, gate.lastChannel());
                 continue;
             }
+            logic.onBatchFrom(gate.lastChannel());
             if (batch.timestamps == null) {
                 processBatch(batch);
             } else {

@@ -59,6 +59,11 @@ public final class WindowAssigner {
         return d.toMillis();
     }
 
+    /** The length of each window; 0 for session windows, whose length varies. */
+    public long sizeMillis() {
+        return size;
+    }
+
     /** Whether windows merge (session windows). */
     public boolean merging() {
         return gap > 0;
