@@ -2,12 +2,8 @@ package dev.flowscale.engine.join;
 
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.JoinFunction;
-import dev.flowscale.engine.api.KeyedCoProcessFunction;
 import dev.flowscale.engine.api.KeyedProcessFunction.Context;
 import dev.flowscale.engine.api.KeyedProcessFunction.OnTimerContext;
-import dev.flowscale.engine.api.KeyedRuntimeContext;
-import dev.flowscale.engine.api.MapState;
-import dev.flowscale.engine.api.StateDescriptor;
 import java.util.ArrayList;
 import java.util.Map;
 
@@ -17,14 +13,9 @@ import java.util.Map;
  * keyed state until the watermark shows no partner can still come; records behind the watermark are
  * late and dropped.
  */
-public final class IntervalJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A, B, O> {
+public final class IntervalJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
     private final long lower;
     private final long upper;
-    private final JoinFunction<A, B, O> join;
-    private final Class<A> leftType;
-    private final Class<B> rightType;
-    private MapState<Long, A[]> left;
-    private MapState<Long, B[]> right;
 
     /** What the join does: the bounds in ms, the function and the two record types. */
     public record Spec<A, B, O>(
@@ -35,23 +26,9 @@ public final class IntervalJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A,
             Class<B> rightType) {}
 
     public IntervalJoin(Spec<A, B, O> spec) {
+        super(spec.join(), spec.leftType(), spec.rightType());
         this.lower = spec.lowerMillis();
         this.upper = spec.upperMillis();
-        this.join = spec.join();
-        this.leftType = spec.leftType();
-        this.rightType = spec.rightType();
-    }
-
-    @Override
-    public void open(KeyedRuntimeContext context) {
-        left =
-                context.mapState(
-                        StateDescriptor.map(
-                                "__flowscale.join.left", Long.class, Buffers.arrayOf(leftType)));
-        right =
-                context.mapState(
-                        StateDescriptor.map(
-                                "__flowscale.join.right", Long.class, Buffers.arrayOf(rightType)));
     }
 
     @Override
@@ -60,12 +37,12 @@ public final class IntervalJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A,
         if (t < ctx.timerService().currentWatermark()) {
             return;
         }
-        Buffers.append(left, t, value, leftType);
+        bufferLeft(t, value);
         ctx.timerService().registerEventTimeTimer(t + upper);
         for (Map.Entry<Long, B[]> e : right.entries().entrySet()) {
             if (e.getKey() >= t + lower && e.getKey() <= t + upper) {
                 for (B b : e.getValue()) {
-                    out.collect(join.join(value, b));
+                    emit(value, b, out);
                 }
             }
         }
@@ -77,12 +54,12 @@ public final class IntervalJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A,
         if (t < ctx.timerService().currentWatermark()) {
             return;
         }
-        Buffers.append(right, t, value, rightType);
+        bufferRight(t, value);
         ctx.timerService().registerEventTimeTimer(t - lower);
         for (Map.Entry<Long, A[]> e : left.entries().entrySet()) {
             if (e.getKey() >= t - upper && e.getKey() <= t - lower) {
                 for (A a : e.getValue()) {
-                    out.collect(join.join(a, value));
+                    emit(a, value, out);
                 }
             }
         }

@@ -3,12 +3,8 @@ package dev.flowscale.engine.join;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JoinFunction;
-import dev.flowscale.engine.api.KeyedCoProcessFunction;
 import dev.flowscale.engine.api.KeyedProcessFunction.Context;
 import dev.flowscale.engine.api.KeyedProcessFunction.OnTimerContext;
-import dev.flowscale.engine.api.KeyedRuntimeContext;
-import dev.flowscale.engine.api.MapState;
-import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
 import java.util.HashSet;
@@ -19,13 +15,8 @@ import java.util.Set;
  * watermark passes a window's end, every pair of a left and a right record in it is emitted. Both
  * sides wait in keyed state by window start; records of windows already fired are dropped.
  */
-public final class WindowJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A, B, O> {
+public final class WindowJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
     private final WindowAssigner assigner;
-    private final JoinFunction<A, B, O> join;
-    private final Class<A> leftType;
-    private final Class<B> rightType;
-    private MapState<Long, A[]> left;
-    private MapState<Long, B[]> right;
 
     /** What the join does: its windows, the function and the two record types. */
     public record Spec<A, B, O>(
@@ -42,35 +33,21 @@ public final class WindowJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A, B
     }
 
     public WindowJoin(Spec<A, B, O> spec) {
+        super(spec.join(), spec.leftType(), spec.rightType());
         this.assigner = spec.assigner();
-        this.join = spec.join();
-        this.leftType = spec.leftType();
-        this.rightType = spec.rightType();
-    }
-
-    @Override
-    public void open(KeyedRuntimeContext context) {
-        left =
-                context.mapState(
-                        StateDescriptor.map(
-                                "__flowscale.join.left", Long.class, Buffers.arrayOf(leftType)));
-        right =
-                context.mapState(
-                        StateDescriptor.map(
-                                "__flowscale.join.right", Long.class, Buffers.arrayOf(rightType)));
     }
 
     @Override
     public void processElement1(A value, Context<K> ctx, Collector<O> out) {
         for (TimeWindow w : open(ctx)) {
-            Buffers.append(left, w.start(), value, leftType);
+            bufferLeft(w.start(), value);
         }
     }
 
     @Override
     public void processElement2(B value, Context<K> ctx, Collector<O> out) {
         for (TimeWindow w : open(ctx)) {
-            Buffers.append(right, w.start(), value, rightType);
+            bufferRight(w.start(), value);
         }
     }
 
@@ -102,7 +79,7 @@ public final class WindowJoin<K, A, B, O> extends KeyedCoProcessFunction<K, A, B
         }
         for (A a : as) {
             for (B b : bs) {
-                out.collect(join.join(a, b));
+                emit(a, b, out);
             }
         }
     }

@@ -67,10 +67,7 @@ final class ExecutionPlan {
         int channels = 0;
         for (Edge edge : graph.inputsOf(node.id())) {
             firstChannel.put(edge, channels);
-            channels +=
-                    edge.partitioning() == Partitioning.FORWARD
-                            ? 1
-                            : graph.operator(edge.from()).parallelism();
+            channels += OperatorLogics.channelsOf(graph, edge);
         }
         InputGate[] instances = new InputGate[node.parallelism()];
         for (int i = 0; i < instances.length; i++) {

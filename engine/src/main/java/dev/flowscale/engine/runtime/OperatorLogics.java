@@ -89,6 +89,13 @@ final class OperatorLogics {
         return logic;
     }
 
+    /** How many channels an edge has at each downstream instance: one per upstream instance. */
+    static int channelsOf(JobGraph graph, Edge edge) {
+        return edge.partitioning() == Partitioning.FORWARD
+                ? 1
+                : graph.operator(edge.from()).parallelism();
+    }
+
     /**
      * The input (0 or 1) of each channel of the node's gate, in the gate's layout: edges in order,
      * one channel per upstream instance (one for a forward edge).
@@ -96,11 +103,7 @@ final class OperatorLogics {
     static int[] channelInputs(JobGraph graph, OperatorNode node) {
         List<Integer> inputs = new ArrayList<>();
         for (Edge edge : graph.inputsOf(node.id())) {
-            int channels =
-                    edge.partitioning() == Partitioning.FORWARD
-                            ? 1
-                            : graph.operator(edge.from()).parallelism();
-            for (int c = 0; c < channels; c++) {
+            for (int c = 0; c < channelsOf(graph, edge); c++) {
                 inputs.add(edge.input());
             }
         }

@@ -2,7 +2,6 @@ package dev.flowscale.engine.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.AggregateFunction;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
@@ -18,6 +17,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
 import dev.flowscale.testsupport.Await;
@@ -61,28 +61,6 @@ class WindowExactlyOnceTest {
         return seq % KEYS;
     }
 
-    static final class SumSeq implements AggregateFunction<Long, Long, Long> {
-        @Override
-        public Long createAccumulator() {
-            return 0L;
-        }
-
-        @Override
-        public Long add(Long seq, Long acc) {
-            return acc + seq;
-        }
-
-        @Override
-        public Long getResult(Long acc) {
-            return acc;
-        }
-
-        @Override
-        public Long merge(Long a, Long b) {
-            return a + b;
-        }
-    }
-
     /** Keeps each window result ("key@start" → sum) and how many times it arrived. */
     static final class KeepResults extends KeyedProcessFunction<String, String[], Void> {
         private ValueState<Long> sum;
@@ -122,7 +100,7 @@ class WindowExactlyOnceTest {
                 .window(WindowAssigner.tumbling(Duration.ofMillis(1_000)))
                 .<Long, Long, String[]>aggregate(
                         WINDOWS,
-                        new SumSeq(),
+                        Aggregates.sumOf((Long seq) -> seq),
                         Long.class,
                         (key, w, sum, out) ->
                                 out.collect(new String[] {key + "@" + w.start(), "" + sum}))

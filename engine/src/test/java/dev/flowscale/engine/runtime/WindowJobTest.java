@@ -2,7 +2,6 @@ package dev.flowscale.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.AggregateFunction;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.api.RuntimeContext;
@@ -13,6 +12,7 @@ import dev.flowscale.engine.job.DataStream;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sinks.CollectingSink;
+import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.WindowAssigner;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,28 +50,6 @@ class WindowJobTest {
         }
     }
 
-    static final class SumValues implements AggregateFunction<Reading, Long, Long> {
-        @Override
-        public Long createAccumulator() {
-            return 0L;
-        }
-
-        @Override
-        public Long add(Reading r, Long acc) {
-            return acc + r.value();
-        }
-
-        @Override
-        public Long getResult(Long acc) {
-            return acc;
-        }
-
-        @Override
-        public Long merge(Long a, Long b) {
-            return a + b;
-        }
-    }
-
     @Test
     void windowResultsAreExactAndRecordsBehindTheWatermarkGoToTheLateSideOutput() throws Exception {
         ManualClock clock = new ManualClock(Instant.ofEpochMilli(0));
@@ -97,7 +75,7 @@ class WindowJobTest {
                         .sideOutputLateData(LATE)
                         .<Long, Long, String>aggregate(
                                 "sum",
-                                new SumValues(),
+                                Aggregates.sumOf(Reading::value),
                                 Long.class,
                                 (key, w, sum, out) ->
                                         out.collect(key + "@" + w.start() + "=" + sum))

@@ -2,7 +2,6 @@ package dev.flowscale.engine.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.AggregateFunction;
 import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.testing.HarnessSnapshot;
 import dev.flowscale.engine.testing.KeyedFunctionHarness;
@@ -14,35 +13,12 @@ import org.junit.jupiter.api.Test;
 class WindowOperatorTest {
     private static final OutputTag<long[]> LATE = new OutputTag<>("late", long[].class);
 
-    /** Sums values; the result line is "key [start,end) = sum". */
-    static final class Sum implements AggregateFunction<long[], Long, Long> {
-        @Override
-        public Long createAccumulator() {
-            return 0L;
-        }
-
-        @Override
-        public Long add(long[] value, Long acc) {
-            return acc + value[1];
-        }
-
-        @Override
-        public Long getResult(Long acc) {
-            return acc;
-        }
-
-        @Override
-        public Long merge(Long a, Long b) {
-            return a + b;
-        }
-    }
-
     private static KeyedFunctionHarness<Long, long[], String> sums(
             WindowAssigner assigner, long lateness) throws Exception {
         var spec =
                 new WindowOperator.Spec<Long, long[], Long, Long, String>(
                         assigner,
-                        new Sum(),
+                        Aggregates.sumOf((long[] r) -> r[1]),
                         Long.class,
                         (key, w, sum, out) ->
                                 out.collect(key + " [" + w.start() + "," + w.end() + ") = " + sum),
@@ -137,7 +113,7 @@ class WindowOperatorTest {
         var spec =
                 new WindowOperator.Spec<Long, long[], Long, Long, String>(
                         WindowAssigner.tumbling(Duration.ofMillis(10)),
-                        new Sum(),
+                        Aggregates.sumOf((long[] r) -> r[1]),
                         Long.class,
                         (key, w, sum, out) -> out.collect(key + "@" + w.start() + "=" + sum),
                         0,
