@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * Joins a left record at time t with every right record of the same key at a time in {@code [t +
  * lower, t + upper]} (both bounds inclusive, as Flink's interval join). Each side's records wait in
- * keyed state until the watermark shows no partner can still come; records behind the watermark are
- * late and dropped.
+ * keyed state until the watermark shows no partner can still come; records at or behind the
+ * watermark (which promises that none will come) are late and dropped.
  */
 public final class IntervalJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
     private final long lower;
@@ -34,7 +34,7 @@ public final class IntervalJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
     @Override
     public void processElement1(A value, Context<K> ctx, Collector<O> out) throws Exception {
         long t = ctx.timestamp();
-        if (t < ctx.timerService().currentWatermark()) {
+        if (t <= ctx.timerService().currentWatermark()) {
             return;
         }
         bufferLeft(t, value);
@@ -51,7 +51,7 @@ public final class IntervalJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
     @Override
     public void processElement2(B value, Context<K> ctx, Collector<O> out) throws Exception {
         long t = ctx.timestamp();
-        if (t < ctx.timerService().currentWatermark()) {
+        if (t <= ctx.timerService().currentWatermark()) {
             return;
         }
         bufferRight(t, value);

@@ -20,15 +20,13 @@ import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
-import dev.flowscale.testsupport.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +41,6 @@ class WindowExactlyOnceTest {
     private static final RateProfile RATE = RateProfile.constant(30_000);
     private static final String WINDOWS = "windows";
     private static final String RESULTS = "results";
-    private static final Duration QUIET = Duration.ofMillis(500);
     private static final StateDescriptor<Long> SUM = StateDescriptor.value("sum", Long.class);
     private static final StateDescriptor<Long> TIMES = StateDescriptor.value("times", Long.class);
 
@@ -124,55 +121,13 @@ class WindowExactlyOnceTest {
         Random random = new Random(20261201L);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph, config)) {
-            Await.until(
-                    Duration.ofSeconds(20),
-                    "a restart after the injected failure",
-                    () -> job.restarts() > 0 && job.status() == RunningJob.Status.RUNNING);
-            for (int i = 0; i < 3; i++) {
-                Map<String, Integer> target = new LinkedHashMap<>();
-                for (String op : graph.parallelism().keySet()) {
-                    target.put(op, 1 + random.nextInt(4));
-                }
-                assertThat(job.rescale(target, Duration.ofSeconds(30)).after())
-                        .containsAllEntriesOf(target);
-            }
-            awaitLastRecordWindowed(job, startedAt);
+            EventTimeRuns.awaitRestartAfterFailure(job);
+            EventTimeRuns.rescaleAtRandom(job, random, 3);
+            EventTimeRuns.awaitDrained(
+                    job, startedAt, RECORDS * 1000 / 30_000, List.of("numbers"), RESULTS);
             Path last = job.stopWithSavepoint(Duration.ofSeconds(30));
             assertExactlyOnce(last, job.graph());
         }
-    }
-
-    /**
-     * Waits until the source's schedule has run out and it owes nothing (so it emitted every
-     * record), nothing is queued, and the window results stopped moving over a sample longer than
-     * the idle timeout (so the last watermark went through).
-     */
-    private static void awaitLastRecordWindowed(RunningJob job, long startedAt) {
-        long scheduleNanos = Duration.ofMillis(RECORDS * 1000 / 30_000 + 200).toNanos();
-        AtomicLong results = new AtomicLong(-1);
-        AtomicLong sampledAt = new AtomicLong(System.nanoTime());
-        Await.until(
-                Duration.ofSeconds(60),
-                "every record emitted and windowed",
-                () -> {
-                    if (System.nanoTime() - sampledAt.get() < QUIET.toNanos()) {
-                        return false;
-                    }
-                    long now = resultsIn(job);
-                    boolean quiet = now == results.getAndSet(now);
-                    sampledAt.set(System.nanoTime());
-                    return quiet
-                            && System.nanoTime() - startedAt > scheduleNanos
-                            && job.metrics().instancesOf("numbers").stream()
-                                            .mapToLong(i -> i.backlog())
-                                            .sum()
-                                    == 0
-                            && job.queuedRecords() == 0;
-                });
-    }
-
-    private static long resultsIn(RunningJob job) {
-        return job.metrics().instancesOf(RESULTS).stream().mapToLong(i -> i.recordsIn()).sum();
     }
 
     @SuppressWarnings("unchecked")
