@@ -31,6 +31,7 @@ final class SourceWatermarks implements SplitCollector<Object> {
     private static final class Split {
         long maxTimestamp = Long.MIN_VALUE;
         boolean emittedSinceCheck;
+        boolean finished;
         long lastActiveAt;
 
         Split(long now) {
@@ -58,6 +59,11 @@ final class SourceWatermarks implements SplitCollector<Object> {
     @Override
     public void startSplit(Object id) {
         current = split(id);
+    }
+
+    @Override
+    public void finishSplit(Object id) {
+        split(id).finished = true;
     }
 
     private Split split(Object id) {
@@ -105,7 +111,9 @@ final class SourceWatermarks implements SplitCollector<Object> {
                 split.emittedSinceCheck = false;
                 split.lastActiveAt = now;
             }
-            if (now - split.lastActiveAt < idleMillis) {
+            if (split.finished) {
+                anyActive = true;
+            } else if (now - split.lastActiveAt < idleMillis) {
                 anyActive = true;
                 min = Math.min(min, watermarkOf(split));
             }

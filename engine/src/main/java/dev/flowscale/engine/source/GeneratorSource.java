@@ -137,6 +137,10 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
                 int s = (cursor + k) % splits;
                 long position = next.get(s);
                 open |= position < limit;
+                if (position >= limit) {
+                    SplitCollector.finish(out, s);
+                    continue;
+                }
                 SplitCollector.select(out, s);
                 long n =
                         Math.min(

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** Steps of the exactly-once tests of event-time jobs: a failure, rescales, a drained end. */
 final class EventTimeRuns {
-    /** Longer than the sources' idle timeout, so that the last watermark has gone through. */
+    /** Longer than the sources' watermark interval, so that the last watermark has gone through. */
     private static final Duration QUIET = Duration.ofMillis(500);
 
     private EventTimeRuns() {}

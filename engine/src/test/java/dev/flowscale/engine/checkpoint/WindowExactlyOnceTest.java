@@ -83,7 +83,6 @@ class WindowExactlyOnceTest {
                         Sources.replayable(RATE, RECORDS, seq -> seq),
                         WatermarkStrategy.forBoundedOutOfOrderness(
                                         Duration.ofMillis(20), WindowExactlyOnceTest::timeOf)
-                                .withIdleness(Duration.ofMillis(300))
                                 .withInterval(Duration.ofMillis(20)))
                 .map(
                         "tap",

@@ -112,6 +112,25 @@ class SourceWatermarksTest {
     }
 
     @Test
+    void aFinishedSplitStopsHoldingTheSourceBackAndWhenAllHaveFinishedEverythingMayFire()
+            throws Exception {
+        SourceWatermarks source = watermarks(boundedBy(0), Long.MIN_VALUE);
+        SplitCollector.select(source, "a");
+        source.collect(100L);
+        SplitCollector.select(source, "b");
+        source.collect(10L);
+        source.afterPoll();
+        SplitCollector.finish(source, "b");
+        clock.advance(WatermarkStrategy.DEFAULT_INTERVAL);
+        source.afterPoll();
+        SplitCollector.finish(source, "a");
+        clock.advance(WatermarkStrategy.DEFAULT_INTERVAL);
+        source.afterPoll();
+        assertThat(sent())
+                .containsExactly("100@100", "10@10", "w:9", "w:99", "w:" + Long.MAX_VALUE);
+    }
+
+    @Test
     void watermarksAreEmittedAtMostOncePerInterval() throws Exception {
         SourceWatermarks source = watermarks(boundedBy(0), Long.MIN_VALUE);
         source.collect(10L);
