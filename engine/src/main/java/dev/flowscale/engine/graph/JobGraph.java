@@ -84,7 +84,7 @@ public final class JobGraph {
                                 e ->
                                         e.partitioning() == Partitioning.FORWARD
                                                         && !p.get(e.from()).equals(p.get(e.to()))
-                                                ? Edge.of(e.from(), e.to(), Partitioning.REBALANCE)
+                                                ? e.withPartitioning(Partitioning.REBALANCE)
                                                 : e)
                         .toList();
         return new JobGraph(jobName, keyGroups, updated, newEdges);

@@ -5,6 +5,7 @@ import dev.flowscale.engine.api.FlatMapFunction;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SyntheticCost;
@@ -27,15 +28,40 @@ public class DataStream<T> {
     private final List<String> unionOf;
     private final Partitioning partitioning;
 
+    /** The side output of the operator this stream reads; null for its main output. */
+    private final String outputTag;
+
     DataStream(JobBuilder job, String operatorId) {
         this(job, operatorId, List.of(operatorId), null);
     }
 
     DataStream(JobBuilder job, String operatorId, List<String> unionOf, Partitioning partitioning) {
+        this(job, operatorId, unionOf, partitioning, null);
+    }
+
+    private DataStream(
+            JobBuilder job,
+            String operatorId,
+            List<String> unionOf,
+            Partitioning partitioning,
+            String outputTag) {
         this.job = job;
         this.operatorId = operatorId;
         this.unionOf = unionOf;
         this.partitioning = partitioning;
+        this.outputTag = outputTag;
+    }
+
+    /**
+     * The records this stream's operator emits to side output {@code tag} (late records of a
+     * window, say), as a stream of their own.
+     */
+    public <X> DataStream<X> sideOutput(OutputTag<X> tag) {
+        if (tag == null) {
+            throw new InvalidJobException(
+                    "sideOutput of '" + operatorId() + "': tag is null; pass the operator's tag");
+        }
+        return new DataStream<>(job, operatorId(), unionOf, null, tag.id());
     }
 
     public <O> DataStream<O> map(String id, MapFunction<? super T, ? extends O> fn) {
@@ -82,6 +108,14 @@ public class DataStream<T> {
     /** This stream merged with others of the same type. */
     @SafeVarargs
     public final DataStream<T> union(DataStream<T>... others) {
+        for (DataStream<T> stream : others) {
+            if (stream.outputTag != null || outputTag != null) {
+                throw new InvalidJobException(
+                        "union of side output '"
+                                + (outputTag != null ? outputTag : stream.outputTag)
+                                + "': a side output cannot be united yet; map it first");
+            }
+        }
         List<String> all = new ArrayList<>(unionOf);
         for (DataStream<T> other : others) {
             all.addAll(other.unionOf);
@@ -91,17 +125,17 @@ public class DataStream<T> {
 
     /** Sends records round robin to the next operator's instances. */
     public DataStream<T> rebalance() {
-        return new DataStream<>(job, operatorId, unionOf, Partitioning.REBALANCE);
+        return new DataStream<>(job, operatorId, unionOf, Partitioning.REBALANCE, outputTag);
     }
 
     /** Sends every record to every instance of the next operator. */
     public DataStream<T> broadcast() {
-        return new DataStream<>(job, operatorId, unionOf, Partitioning.BROADCAST);
+        return new DataStream<>(job, operatorId, unionOf, Partitioning.BROADCAST, outputTag);
     }
 
     /** Instance i to instance i; the next operator must have the same parallelism. */
     public DataStream<T> forward() {
-        return new DataStream<>(job, operatorId, unionOf, Partitioning.FORWARD);
+        return new DataStream<>(job, operatorId, unionOf, Partitioning.FORWARD, outputTag);
     }
 
     /**
@@ -144,13 +178,19 @@ public class DataStream<T> {
                 job, job.add(id, OperatorKind.KEYED_PROCESS, factory, inputEdges(keySelector)));
     }
 
+    /** The edges by which a keyed operator would read this stream. */
+    List<Edge> keyedEdges(KeySelector<?, ?> keySelector) {
+        return inputEdges(keySelector);
+    }
+
     private List<Edge> inputEdges(KeySelector<?, ?> keySelector) {
         List<Edge> inputs = new ArrayList<>();
         for (String from : unionOf) {
-            inputs.add(
+            Edge edge =
                     keySelector != null
                             ? Edge.hash(from, null, keySelector)
-                            : new Edge(from, null, partitioning, null));
+                            : new Edge(from, null, partitioning, null);
+            inputs.add(new Edge(from, null, edge.partitioning(), edge.keySelector(), outputTag));
         }
         return inputs;
     }

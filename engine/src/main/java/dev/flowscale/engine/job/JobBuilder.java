@@ -3,6 +3,7 @@ package dev.flowscale.engine.job;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SyntheticCost;
+import dev.flowscale.engine.api.WatermarkStrategy;
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorKind;
@@ -11,6 +12,7 @@ import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.time.TimestampedSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +56,23 @@ public final class JobBuilder {
 
     public <T> DataStream<T> source(String id, SourceFunction<T> source) {
         return new DataStream<>(this, add(id, OperatorKind.SOURCE, source, List.of()));
+    }
+
+    /**
+     * A source with event time: each record gets the timestamp {@code strategy} reads, and the
+     * source emits watermarks per split (merged to their minimum); the whole job then carries event
+     * time, and keyed functions can use event-time timers and windows.
+     */
+    public <T> DataStream<T> source(
+            String id, SourceFunction<T> source, WatermarkStrategy<T> strategy) {
+        if (strategy == null) {
+            throw new InvalidJobException(
+                    "source '"
+                            + id
+                            + "': watermark strategy is null; pass e.g. "
+                            + "WatermarkStrategy.forBoundedOutOfOrderness(Duration.ofSeconds(5), r -> r.time())");
+        }
+        return source(id, source == null ? null : new TimestampedSource<>(source, strategy));
     }
 
     /** Sets the parallelism of the operator with this id; for jobs declared elsewhere. */
@@ -110,7 +129,7 @@ public final class JobBuilder {
         nodes.put(
                 uniqueId, new OperatorNode(uniqueId, id, kind, function, defaultParallelism, null));
         for (Edge input : inputs) {
-            edges.add(new Edge(input.from(), uniqueId, input.partitioning(), input.keySelector()));
+            edges.add(input.between(input.from(), uniqueId));
         }
         return uniqueId;
     }
@@ -123,8 +142,7 @@ public final class JobBuilder {
         OperatorNode from = nodes.get(edge.from());
         OperatorNode to = nodes.get(edge.to());
         boolean same = from != null && to != null && from.parallelism() == to.parallelism();
-        return Edge.of(
-                edge.from(), edge.to(), same ? Partitioning.FORWARD : Partitioning.REBALANCE);
+        return edge.withPartitioning(same ? Partitioning.FORWARD : Partitioning.REBALANCE);
     }
 
     OperatorNode node(String id) {
@@ -150,10 +168,8 @@ public final class JobBuilder {
         nodes.putAll(copy);
         edges.replaceAll(
                 e ->
-                        new Edge(
+                        e.between(
                                 e.from().equals(oldId) ? updated.id() : e.from(),
-                                e.to().equals(oldId) ? updated.id() : e.to(),
-                                e.partitioning(),
-                                e.keySelector()));
+                                e.to().equals(oldId) ? updated.id() : e.to()));
     }
 }

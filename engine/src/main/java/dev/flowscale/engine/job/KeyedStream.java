@@ -3,6 +3,9 @@ package dev.flowscale.engine.job;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
+import dev.flowscale.engine.graph.Edge;
+import dev.flowscale.engine.window.WindowAssigner;
+import java.util.List;
 import java.util.function.Supplier;
 
 /** A stream partitioned by key: all records with the same key reach the same instance. */
@@ -26,5 +29,31 @@ public final class KeyedStream<T, K> {
                     "process '" + id + "': factory is null; pass e.g. MyFunction::new");
         }
         return input.nextKeyed(id, factory, keySelector);
+    }
+
+    /** Connects this stream with another keyed by the same key type (joins, co-processing). */
+    public <B> KeyedConnectedStreams<T, B, K> connect(KeyedStream<B, K> other) {
+        if (other == null) {
+            throw new InvalidJobException("connect: the other stream is null");
+        }
+        return new KeyedConnectedStreams<>(this, other);
+    }
+
+    /** This stream's hash edges into the next operator. */
+    List<Edge> edges() {
+        return input.keyedEdges(keySelector);
+    }
+
+    JobBuilder job() {
+        return input.job;
+    }
+
+    /** Cuts each key's records into event-time windows (tumbling, sliding or session). */
+    public WindowedStream<T, K> window(WindowAssigner assigner) {
+        if (assigner == null) {
+            throw new InvalidJobException(
+                    "window: assigner is null; pass e.g. WindowAssigner.tumbling(Duration.ofMinutes(1))");
+        }
+        return new WindowedStream<>(this, assigner);
     }
 }

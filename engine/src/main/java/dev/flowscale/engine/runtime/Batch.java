@@ -7,6 +7,10 @@ final class Batch {
     enum Kind {
         DATA,
         BARRIER,
+        /** A watermark: {@link #watermark} is the sender's event-time progress. */
+        WATERMARK,
+        /** The sender turned idle ({@link #watermark} 1) or active again (0). */
+        IDLENESS,
         END_OF_STREAM
     }
 
@@ -17,23 +21,48 @@ final class Batch {
     final int size;
     final CheckpointBarrier barrier;
 
+    /** The records' event times, parallel to {@link #records}; null in jobs without event time. */
+    final long[] timestamps;
+
+    final long watermark;
+
     private Batch(Kind kind, Object[] records, int size) {
-        this(kind, records, size, null);
+        this(kind, records, size, null, null, 0);
     }
 
-    private Batch(Kind kind, Object[] records, int size, CheckpointBarrier barrier) {
+    private Batch(
+            Kind kind,
+            Object[] records,
+            int size,
+            CheckpointBarrier barrier,
+            long[] timestamps,
+            long watermark) {
         this.kind = kind;
         this.records = records;
         this.size = size;
         this.barrier = barrier;
+        this.timestamps = timestamps;
+        this.watermark = watermark;
     }
 
     static Batch barrier(CheckpointBarrier barrier) {
-        return new Batch(Kind.BARRIER, null, 0, barrier);
+        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0);
     }
 
     static Batch data(Object[] records, int size) {
         return new Batch(Kind.DATA, records, size);
+    }
+
+    static Batch data(Object[] records, int size, long[] timestamps) {
+        return new Batch(Kind.DATA, records, size, null, timestamps, 0);
+    }
+
+    static Batch watermark(long watermark) {
+        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark);
+    }
+
+    static Batch idleness(boolean idle) {
+        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0);
     }
 
     boolean isData() {

@@ -13,6 +13,7 @@ import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
 import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateBackendConfig;
+import dev.flowscale.engine.time.TimestampedSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,9 +33,15 @@ final class ExecutionPlan {
 
     private final Map<String, Task[]> tasks = new HashMap<>();
 
+    /** Whether any source has a watermark strategy: then every edge carries event time. */
+    private final boolean eventTime;
+
     private ExecutionPlan(JobGraph graph, RunSettings settings) {
         this.graph = graph;
         this.settings = settings;
+        this.eventTime =
+                graph.operators().stream()
+                        .anyMatch(n -> n.function() instanceof TimestampedSource<?>);
     }
 
     static List<Task> build(JobGraph graph, RunSettings settings) {
@@ -48,8 +55,7 @@ final class ExecutionPlan {
         for (String id : graph.topologicalOrder()) {
             Task[] instances = tasks.get(id);
             for (Task task : instances) {
-                task.connect(
-                        new TaskOutput(writersOf(id, task.context.instanceIndex(), task.clock)));
+                task.connect(output(id, task.context.instanceIndex(), task.clock));
                 all.add(task);
             }
         }
@@ -63,10 +69,7 @@ final class ExecutionPlan {
         int channels = 0;
         for (Edge edge : graph.inputsOf(node.id())) {
             firstChannel.put(edge, channels);
-            channels +=
-                    edge.partitioning() == Partitioning.FORWARD
-                            ? 1
-                            : graph.operator(edge.from()).parallelism();
+            channels += OperatorLogics.channelsOf(graph, edge);
         }
         InputGate[] instances = new InputGate[node.parallelism()];
         for (int i = 0; i < instances.length; i++) {
@@ -97,8 +100,16 @@ final class ExecutionPlan {
                                     settings,
                                     state,
                                     gates.get(node.id())[i],
-                                    OperatorLogics.create(graph, node, context, state));
+                                    OperatorLogics.create(
+                                            graph,
+                                            node,
+                                            context,
+                                            state,
+                                            settings.config().clock()));
             task.cost(node.cost().isNone() ? null : meter(node, task.clock));
+            if (eventTime) {
+                task.eventTime();
+            }
             instances[i] = task;
         }
         tasks.put(node.id(), instances);
@@ -143,13 +154,21 @@ final class ExecutionPlan {
         return meter::charge;
     }
 
-    private RecordWriter[] writersOf(String id, int instance, PhaseClock clock) {
-        List<Edge> outputs = graph.outputsOf(id);
-        RecordWriter[] writers = new RecordWriter[outputs.size()];
-        for (int w = 0; w < writers.length; w++) {
-            writers[w] = writer(outputs.get(w), instance, clock);
+    /** The instance's writers: one per edge of its main output, and per side output tag. */
+    private TaskOutput output(String id, int instance, PhaseClock clock) {
+        List<RecordWriter> main = new ArrayList<>();
+        Map<String, List<RecordWriter>> side = new HashMap<>();
+        for (Edge edge : graph.outputsOf(id)) {
+            RecordWriter writer = writer(edge, instance, clock);
+            if (edge.outputTag() == null) {
+                main.add(writer);
+            } else {
+                side.computeIfAbsent(edge.outputTag(), t -> new ArrayList<>()).add(writer);
+            }
         }
-        return writers;
+        Map<String, RecordWriter[]> sideWriters = new HashMap<>();
+        side.forEach((tag, writers) -> sideWriters.put(tag, writers.toArray(RecordWriter[]::new)));
+        return new TaskOutput(main.toArray(RecordWriter[]::new), sideWriters);
     }
 
     private RecordWriter writer(Edge edge, int instance, PhaseClock clock) {
@@ -168,6 +187,7 @@ final class ExecutionPlan {
                 targets,
                 channels,
                 settings.config().batchSize(),
-                clock);
+                clock,
+                eventTime);
     }
 }

@@ -14,5 +14,25 @@ interface OperatorLogic {
     /** Snapshot {@code checkpointId} is complete; called from the job's coordinator thread. */
     default void checkpointComplete(long checkpointId) throws Exception {}
 
+    /** The records that follow (a batch) came in on input channel {@code channel}. */
+    default void onBatchFrom(int channel) {}
+
+    /** The instance's watermark advanced: fire the event-time timers it passed. */
+    default void onWatermark(long watermark, TaskOutput out) throws Exception {}
+
+    /** When the earliest processing-time timer is due (epoch ms); {@link Long#MAX_VALUE}: none. */
+    default long nextProcessingTimer() {
+        return Long.MAX_VALUE;
+    }
+
+    /** The wall clock reached {@code now}: fire the processing-time timers due by then. */
+    default void onProcessingTime(long now, TaskOutput out) throws Exception {}
+
+    /** Hands the logic its task's output (for the current record's timestamp); before open. */
+    default void connect(TaskOutput out) {}
+
+    /** Writes what the logic keeps outside keyed state into it; just before a snapshot. */
+    default void beforeSnapshot() {}
+
     default void close() throws Exception {}
 }

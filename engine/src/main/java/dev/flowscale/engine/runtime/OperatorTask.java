@@ -3,6 +3,7 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
+import java.time.Clock;
 
 /**
  * Runs a non-source operator instance: takes batches from its input gate, calls the operator for
@@ -19,9 +20,18 @@ final class OperatorTask extends Task {
     private long lastFlush;
 
     private static final double DEBLOAT_TARGET_SECONDS = 0.5;
+
+    /** Longest wait for input while a processing-time timer is pending. */
+    private static final long TIMER_SLICE_MILLIS = 10;
+
     private CheckpointBarrier aligning;
     private int barriersSeen;
     private long lastBarrier;
+
+    /** Merges the input channels' watermarks; null without event time. */
+    private WatermarkValve valve;
+
+    private final Clock wallClock;
 
     OperatorTask(
             TaskContext context,
@@ -36,6 +46,7 @@ final class OperatorTask extends Task {
         this.idleFlushNanos = settings.config().idleFlush().toNanos();
         this.openChannels = gate.channels();
         this.instrumented = settings.config().instrumented();
+        this.wallClock = settings.config().clock();
         if (!instrumented) {
             // Debloating sizes the input by measured useful time; without measurements the input
             // takes whole batches, bounded by the channel capacity as before debloating.
@@ -48,6 +59,10 @@ final class OperatorTask extends Task {
     @Override
     void open() throws Exception {
         state.restoreKeyedState();
+        if (eventTime) {
+            valve = new WatermarkValve(gate.channels(), watermarkState.restored());
+        }
+        logic.connect(output);
         logic.open();
         lastFlush = System.nanoTime();
     }
@@ -65,7 +80,17 @@ final class OperatorTask extends Task {
                 completeAlignmentIfReady();
                 continue;
             }
-            processBatch(batch);
+            if (batch.kind == Batch.Kind.WATERMARK || batch.kind == Batch.Kind.IDLENESS) {
+                onTimeEvent(batch, gate.lastChannel());
+                continue;
+            }
+            logic.onBatchFrom(gate.lastChannel());
+            if (batch.timestamps == null) {
+                processBatch(batch);
+            } else {
+                processTimedBatch(batch);
+            }
+            firePendingProcessingTimers();
             clock.records(batch.size, output.takeEmitted());
             long now = System.nanoTime();
             sample(now);
@@ -111,6 +136,59 @@ final class OperatorTask extends Task {
         }
     }
 
+    /** Records with event times: each record's time becomes the time of what it emits. */
+    private void processTimedBatch(Batch batch) throws Exception {
+        Object[] records = batch.records;
+        long[] timestamps = batch.timestamps;
+        TaskOutput out = output;
+        InstanceCounterRecorder published = instrumented ? metrics : null;
+        int mask = publishMask;
+        for (int i = 0; i < batch.size; i++) {
+            if (published != null && (i & mask) == 0) {
+                published.pendingIn(i + 1);
+            }
+            if (cost != null) {
+                cost.run();
+            }
+            out.timestamp = timestamps[i];
+            logic.process(records[i], out);
+            if (cost != null) {
+                flushIfDue();
+            }
+        }
+    }
+
+    /**
+     * A watermark or idle status from one channel: when the merged watermark advances, timers fire
+     * and the watermark goes downstream; when every channel turns idle (or one wakes), so does this
+     * instance.
+     */
+    private void onTimeEvent(Batch event, int channel) throws Exception {
+        boolean wasIdle = valve.allIdle();
+        long advanced =
+                event.kind == Batch.Kind.WATERMARK
+                        ? valve.onWatermark(channel, event.watermark)
+                        : valve.onIdleness(channel, event.watermark == 1);
+        if (valve.allIdle() != wasIdle) {
+            output.broadcastEvent(Batch.idleness(valve.allIdle()));
+        }
+        if (advanced != WatermarkValve.NO_ADVANCE) {
+            logic.onWatermark(advanced, output);
+            output.broadcastEvent(Batch.watermark(advanced));
+        }
+    }
+
+    /** Fires the processing-time timers that are due; costs nothing when there are none. */
+    private void firePendingProcessingTimers() throws Exception {
+        long next = logic.nextProcessingTimer();
+        if (next != Long.MAX_VALUE) {
+            long now = wallClock.millis();
+            if (now >= next) {
+                logic.onProcessingTime(now, output);
+            }
+        }
+    }
+
     /**
      * Aligns checkpoint barriers: a channel that delivered the barrier is held back until the
      * barrier has arrived on every open channel; then the task snapshots its state, forwards the
@@ -137,6 +215,10 @@ final class OperatorTask extends Task {
         CheckpointBarrier barrier = aligning;
         aligning = null;
         lastBarrier = barrier.id();
+        if (valve != null) {
+            watermarkState.save(valve.current());
+        }
+        logic.beforeSnapshot();
         logic.snapshotState(barrier.id());
         snapshot(barrier, null);
         output.broadcastEvent(Batch.barrier(barrier));
@@ -155,7 +237,7 @@ final class OperatorTask extends Task {
     }
 
     /** The next batch; when the input runs dry, waits briefly, then flushes and waits on. */
-    private Batch nextBatch() throws InterruptedException {
+    private Batch nextBatch() throws Exception {
         Batch batch = gate.poll();
         if (batch != null) {
             return batch;
@@ -165,10 +247,32 @@ final class OperatorTask extends Task {
         if (batch == null) {
             output.flush();
             lastFlush = System.nanoTime();
-            batch = gate.take();
+            batch = awaitInputOrTimer();
         }
         clock.enter(Phase.USEFUL);
         return batch;
+    }
+
+    /** Waits for input; with processing-time timers pending, wakes to fire them when due. */
+    private Batch awaitInputOrTimer() throws Exception {
+        while (true) {
+            long next = logic.nextProcessingTimer();
+            if (next == Long.MAX_VALUE) {
+                return gate.take();
+            }
+            // In slices: the clock may be one that a test steps by hand.
+            long waitMillis = Math.min(next - wallClock.millis(), TIMER_SLICE_MILLIS);
+            Batch batch = waitMillis > 0 ? gate.poll(waitMillis * 1_000_000L) : null;
+            if (batch != null) {
+                return batch;
+            }
+            if (wallClock.millis() >= next) {
+                clock.enter(Phase.USEFUL);
+                logic.onProcessingTime(wallClock.millis(), output);
+                output.flush();
+                clock.enter(Phase.WAIT_INPUT);
+            }
+        }
     }
 
     @Override

@@ -20,6 +20,9 @@ final class RecordWriter {
     private final Object[][] buffers;
     private final int[] sizes;
 
+    /** Event times parallel to {@link #buffers}; null when the job has no event time. */
+    private final long[][] times;
+
     /**
      * When a buffer is handed over: the batch size, or less when the consumer debloats its input.
      */
@@ -34,7 +37,8 @@ final class RecordWriter {
             InputGate[] gates,
             int[] channels,
             int batchSize,
-            PhaseClock clock) {
+            PhaseClock clock,
+            boolean timestamped) {
         this.partitioning = partitioning;
         this.keySelector = keySelector;
         this.keyGroups = keyGroups;
@@ -44,26 +48,29 @@ final class RecordWriter {
         this.clock = clock;
         this.buffers = new Object[gates.length][batchSize];
         this.sizes = new int[gates.length];
+        this.times = timestamped ? new long[gates.length][batchSize] : null;
         this.flushSizes = new int[gates.length];
         for (int i = 0; i < gates.length; i++) {
             flushSizes[i] = Math.max(1, Math.min(batchSize, gates[i].recordLimit() / 2));
         }
     }
 
-    void emit(Object record) throws InterruptedException {
+    /** Emits a record; {@code timestamp} is kept only when the job has event time. */
+    void emit(Object record, long timestamp) throws InterruptedException {
         switch (partitioning) {
-            case FORWARD -> add(0, record);
+            case FORWARD -> add(0, record, timestamp);
             case REBALANCE -> {
-                add(roundRobin, record);
+                add(roundRobin, record, timestamp);
                 roundRobin = roundRobin + 1 == gates.length ? 0 : roundRobin + 1;
             }
             case HASH ->
                     add(
                             KeyGroups.operatorIndexForKey(key(record), keyGroups, gates.length),
-                            record);
+                            record,
+                            timestamp);
             case BROADCAST -> {
                 for (int i = 0; i < gates.length; i++) {
-                    add(i, record);
+                    add(i, record, timestamp);
                 }
             }
         }
@@ -101,7 +108,10 @@ final class RecordWriter {
         }
     }
 
-    private void add(int target, Object record) throws InterruptedException {
+    private void add(int target, Object record, long timestamp) throws InterruptedException {
+        if (times != null) {
+            times[target][sizes[target]] = timestamp;
+        }
         buffers[target][sizes[target]++] = record;
         if (sizes[target] >= flushSizes[target]) {
             push(target);
@@ -109,7 +119,13 @@ final class RecordWriter {
     }
 
     private void push(int target) throws InterruptedException {
-        Batch batch = Batch.data(buffers[target], sizes[target]);
+        Batch batch;
+        if (times == null) {
+            batch = Batch.data(buffers[target], sizes[target]);
+        } else {
+            batch = Batch.data(buffers[target], sizes[target], times[target]);
+            times[target] = new long[batchSize];
+        }
         buffers[target] = new Object[batchSize];
         sizes[target] = 0;
         gates[target].put(channels[target], batch, clock);

@@ -1,9 +1,12 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
+import dev.flowscale.engine.time.TimestampedSource;
+import java.time.Clock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -18,6 +21,13 @@ final class SourceTask extends Task {
     private final long flushIntervalNanos;
     private volatile boolean stopRequested;
     private SourceReader<Object> reader;
+    private final Clock wallClock;
+
+    /** Assigns timestamps and emits watermarks; null unless the source has a strategy. */
+    private SourceWatermarks watermarks;
+
+    /** Where the reader emits: the task's output, or {@link #watermarks} in front of it. */
+    private Collector<Object> sink;
 
     private volatile CheckpointBarrier pendingBarrier;
 
@@ -30,6 +40,7 @@ final class SourceTask extends Task {
         this.source = source;
         this.batchSize = settings.config().batchSize();
         this.flushIntervalNanos = settings.config().flushInterval().toNanos();
+        this.wallClock = settings.config().clock();
     }
 
     /** Asks the source to stop after its current batch; the job then drains. */
@@ -43,7 +54,15 @@ final class SourceTask extends Task {
     }
 
     @Override
-    void open() {
+    void open() throws InterruptedException {
+        sink = output;
+        if (source instanceof TimestampedSource<?> timed) {
+            watermarks =
+                    new SourceWatermarks(
+                            output, timed.strategy(), wallClock, watermarkState.restored());
+            watermarks.open();
+            sink = watermarks;
+        }
         reader =
                 state.restoredSplits() != null
                         ? source.restoreReader(context, state.restoredSplits())
@@ -61,6 +80,9 @@ final class SourceTask extends Task {
             return false;
         }
         pendingBarrier = null;
+        if (watermarks != null) {
+            watermarkState.save(watermarks.watermark());
+        }
         snapshot(barrier, reader.snapshotSplits());
         output.broadcastEvent(Batch.barrier(barrier));
         return barrier.stopAfter();
@@ -74,9 +96,13 @@ final class SourceTask extends Task {
             if (emitBarrierIfPending()) {
                 break;
             }
-            int n = reader.poll(output, output.suggestedBatch(batchSize));
+            int n = reader.poll(sink, output.suggestedBatch(batchSize));
             if (n == SourceReader.END_OF_INPUT) {
+                endOfInput();
                 break;
+            }
+            if (watermarks != null) {
+                watermarks.afterPoll();
             }
             if (n > 0) {
                 payCost(n);
@@ -94,6 +120,15 @@ final class SourceTask extends Task {
             }
         }
         clock.backlog(reader.backlog());
+    }
+
+    /** A bounded input ended: in event time, nothing later can come, so every timer may fire. */
+    private void endOfInput() throws InterruptedException {
+        if (watermarks != null) {
+            watermarks.endOfInput();
+        } else if (eventTime) {
+            output.broadcastEvent(Batch.watermark(Long.MAX_VALUE));
+        }
     }
 
     private void payCost(int n) {

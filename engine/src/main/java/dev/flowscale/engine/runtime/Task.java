@@ -29,6 +29,12 @@ abstract class Task implements Runnable {
 
     private Runnable opened = () -> {};
 
+    /** Whether the job carries event time (some source has a watermark strategy). */
+    boolean eventTime;
+
+    /** The instance's watermark in snapshots; null without event time. */
+    WatermarkState watermarkState;
+
     /**
      * Which records publish the pending counts: those whose index has none of these bits set (0:
      * every record). See {@link #sample}.
@@ -96,6 +102,12 @@ abstract class Task implements Runnable {
 
     boolean isFinished() {
         return metrics.phase() == InstanceCounterRecorder.Phase.FINISHED;
+    }
+
+    /** Turns event time on for this task; called before the thread starts. */
+    void eventTime() {
+        this.eventTime = true;
+        this.watermarkState = new WatermarkState(state.operatorState());
     }
 
     void cost(Runnable perRecord) {

@@ -2,6 +2,9 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -10,12 +13,41 @@ import java.util.concurrent.CancellationException;
  */
 final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;
+
+    /** Every writer, main and side outputs: events (barriers, watermarks) go to all of them. */
+    private final RecordWriter[] all;
+
+    /** The writers of each side output, by tag id. */
+    private final Map<String, RecordWriter[]> side;
+
     private long emitted;
     private InstanceCounterRecorder metrics;
     private int publishMask;
 
+    /**
+     * The event time given to records emitted now: the input record's, a firing timer's or a
+     * source's assigned timestamp; {@link Long#MIN_VALUE} for none. Ignored without event time.
+     */
+    long timestamp = Long.MIN_VALUE;
+
     TaskOutput(RecordWriter[] writers) {
+        this(writers, Map.of());
+    }
+
+    TaskOutput(RecordWriter[] writers, Map<String, RecordWriter[]> side) {
         this.writers = writers;
+        this.side = side;
+        List<RecordWriter> every = new ArrayList<>(List.of(writers));
+        side.values().forEach(w -> every.addAll(List.of(w)));
+        this.all = every.toArray(RecordWriter[]::new);
+    }
+
+    /** Emits a record to side output {@code tag}; dropped if no stream reads that side output. */
+    void side(String tag, Object record) {
+        RecordWriter[] targets = side.get(tag);
+        if (targets != null) {
+            emit(targets, record);
+        }
     }
 
     /** Where to publish the running count of records out; null when not instrumented. */
@@ -34,9 +66,13 @@ final class TaskOutput implements Collector<Object> {
         if (metrics != null && (emitted & publishMask) == 0) {
             metrics.pendingOut(emitted);
         }
+        emit(writers, record);
+    }
+
+    private void emit(RecordWriter[] targets, Object record) {
         try {
-            for (RecordWriter writer : writers) {
-                writer.emit(record);
+            for (RecordWriter writer : targets) {
+                writer.emit(record, timestamp);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -54,26 +90,26 @@ final class TaskOutput implements Collector<Object> {
     /** How many records to produce before checking for barriers and stops again. */
     int suggestedBatch(int max) {
         int min = max;
-        for (RecordWriter writer : writers) {
+        for (RecordWriter writer : all) {
             min = Math.min(min, writer.suggestedBatch());
         }
         return Math.max(1, min);
     }
 
     void flush() throws InterruptedException {
-        for (RecordWriter writer : writers) {
+        for (RecordWriter writer : all) {
             writer.flush();
         }
     }
 
     void broadcastEvent(Batch event) throws InterruptedException {
-        for (RecordWriter writer : writers) {
+        for (RecordWriter writer : all) {
             writer.broadcastEvent(event);
         }
     }
 
     void endOfStream() throws InterruptedException {
-        for (RecordWriter writer : writers) {
+        for (RecordWriter writer : all) {
             writer.endOfStream();
         }
     }

@@ -5,6 +5,7 @@ import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.RuntimeContext;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SourceReader;
+import dev.flowscale.engine.api.SplitCollector;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.function.LongFunction;
  * of p starts with the split {i, i + p, i + 2p, ...}; on restore at another parallelism the splits
  * are halved until there are enough and dealt by load, so no number is skipped or emitted twice.
  * When backpressure slows the source it falls behind its schedule and reports the difference as its
- * backlog.
+ * backlog. Each split is its own split for event time ({@link SplitCollector}).
  */
 public final class GeneratorSource<T> implements SourceFunction<T> {
     private final RateProfile profile;
@@ -136,6 +137,11 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
                 int s = (cursor + k) % splits;
                 long position = next.get(s);
                 open |= position < limit;
+                if (position >= limit) {
+                    SplitCollector.finish(out, s);
+                    continue;
+                }
+                SplitCollector.select(out, s);
                 long n =
                         Math.min(
                                 max - emitted,

@@ -79,8 +79,11 @@ public final class OperatorStateStore {
         }
         if (entry.descriptor == null) {
             entry.descriptor = descriptor;
+            // Each element is encoded on its own, as a value (see Entry.encodedElements).
+            StateDescriptor<T> element =
+                    StateDescriptor.value(descriptor.name(), descriptor.valueType());
             entry.encoded.forEach(
-                    bytes -> entry.elements.add(StateEncoding.decode(descriptor, bytes)));
+                    bytes -> entry.elements.add(StateEncoding.decode(element, bytes)));
             entry.encoded.clear();
         }
         return view(entry);

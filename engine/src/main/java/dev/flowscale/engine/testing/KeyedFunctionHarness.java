@@ -4,8 +4,10 @@ import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
+import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.checkpoint.InstanceStateFile;
+import dev.flowscale.engine.runtime.KeyedFunctionDriver;
 import dev.flowscale.engine.runtime.UserContexts;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
@@ -24,7 +26,9 @@ import java.util.function.Supplier;
  * engine's task would: the same keyed state backend and state objects, the same key groups, the
  * same snapshot encoding. Feed records, read the output and each key's state, take a {@link
  * #snapshot()} and restore it, also into instances of another parallelism, which take only the key
- * groups they own (as a rescale does). The engine has no timers yet, so there are none to fire.
+ * groups they own (as a rescale does). Give records event times, advance the watermark and the
+ * processing time by hand, and the function's timers fire as in a job; timers are keyed state, so
+ * they are in the snapshot and follow their key groups into restored instances.
  *
  * <pre>{@code
  * try (var h = KeyedFunctionHarness.of(CountPerPage::new, (Click c) -> c.page()).open()) {
@@ -42,9 +46,13 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     private final Setup<K, I, O> setup;
     private final KeyedStateBackend backend;
     private final OperatorStateStore store;
-    private final KeyedProcessFunction<K, ? super I, O> function;
+    private final KeyedFunctionDriver<K, I, O> driver;
     private final List<O> output = new ArrayList<>();
     private final Collector<O> collector = output::add;
+    private final Map<String, List<Object>> sideOutputs = new HashMap<>();
+    private long timestamp = Long.MIN_VALUE;
+    private long processingTime;
+    private long watermark = Long.MIN_VALUE;
 
     private KeyedFunctionHarness(Setup<K, I, O> setup, List<HarnessSnapshot> restoreFrom)
             throws Exception {
@@ -54,8 +62,21 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
         this.backend = new KeyedStateBackend(setup.operatorId, setup.keyGroups, range);
         this.store = new OperatorStateStore(setup.operatorId);
         HarnessRestore.into(backend, store, restoreFrom, setup.instanceIndex, setup.parallelism);
-        this.function = setup.factory.get();
-        function.open(
+        @SuppressWarnings("unchecked")
+        KeyedProcessFunction<K, I, O> function =
+                (KeyedProcessFunction<K, I, O>) setup.factory.get();
+        this.driver =
+                new KeyedFunctionDriver<>(
+                        function,
+                        backend,
+                        () -> processingTime,
+                        () -> timestamp,
+                        time -> {},
+                        (tag, value) ->
+                                sideOutputs
+                                        .computeIfAbsent(tag.id(), t -> new ArrayList<>())
+                                        .add(value));
+        driver.open(
                 UserContexts.keyed(
                         "harness",
                         setup.operatorId,
@@ -80,9 +101,36 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
      * function.
      */
     public void processElement(I record) throws Exception {
-        K key = setup.keySelector.getKey(record);
-        backend.setCurrentKey(key);
-        function.processElement(record, () -> key, collector);
+        processElement(record, Long.MIN_VALUE);
+    }
+
+    /** Processes one record with an event time, as a job with a watermark strategy would. */
+    public void processElement(I record, long eventTime) throws Exception {
+        backend.setCurrentKey(setup.keySelector.getKey(record));
+        timestamp = eventTime;
+        driver.processElement(record, collector);
+    }
+
+    /**
+     * Advances the watermark to {@code newWatermark} (as if every input had), firing the event-time
+     * timers it reaches in time order; a watermark never goes back.
+     */
+    public void processWatermark(long newWatermark) throws Exception {
+        if (newWatermark > watermark) {
+            watermark = newWatermark;
+            driver.advanceWatermark(newWatermark, collector);
+        }
+    }
+
+    /** Sets the wall clock the function sees, firing the processing-time timers due by then. */
+    public void setProcessingTime(long epochMillis) throws Exception {
+        processingTime = epochMillis;
+        driver.advanceProcessingTime(epochMillis, collector);
+    }
+
+    /** The watermark the function sees. */
+    public long currentWatermark() {
+        return watermark;
     }
 
     @SafeVarargs
@@ -95,6 +143,13 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     /** Everything the function emitted so far, in order. */
     public List<O> output() {
         return List.copyOf(output);
+    }
+
+    /** What the function emitted to side output {@code tag} so far, in order. */
+    public <X> List<X> sideOutput(OutputTag<X> tag) {
+        return sideOutputs.getOrDefault(tag.id(), List.of()).stream()
+                .map(tag.type()::cast)
+                .toList();
     }
 
     /** The output so far, which is then cleared. */
@@ -168,7 +223,7 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     /** Calls the function's {@code close}. */
     @Override
     public void close() throws Exception {
-        function.close();
+        driver.close();
     }
 
     private Object entry(StateDescriptor<?> descriptor, K key) {

@@ -6,11 +6,8 @@ import dev.flowscale.runner.api.CheckpointStatus;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,33 +17,9 @@ import org.junit.jupiter.api.Test;
  */
 class CheckpointStatsTest {
 
-    /** A clock the test steps by hand. */
-    private static final class SteppedClock extends Clock {
-        private Instant now = Instant.parse("2026-12-01T05:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void failuresAndCompletionsAreCountedLoggedAndExportedWithTheAgeOfTheLastCompletedOne() {
-        SteppedClock clock = new SteppedClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-12-01T05:00:00Z"));
         List<String> log = new ArrayList<>();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (CheckpointStats stats = new CheckpointStats("wc", clock, log::add)) {
@@ -92,7 +65,9 @@ class CheckpointStatsTest {
 
     @Test
     void aFailedSavepointIsCountedButDoesNotAddToTheFailuresInARow() {
-        try (CheckpointStats stats = new CheckpointStats("wc", new SteppedClock(), line -> {})) {
+        try (CheckpointStats stats =
+                new CheckpointStats(
+                        "wc", new ManualClock(Instant.parse("2026-12-01T05:00:00Z")), line -> {})) {
             stats.failed("savepoint", false, new IllegalStateException("declined"));
             assertThat(stats.status().failed()).isEqualTo(1);
             assertThat(stats.status().consecutiveFailures()).isZero();

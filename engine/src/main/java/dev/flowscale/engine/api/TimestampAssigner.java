@@ -1,0 +1,7 @@
+package dev.flowscale.engine.api;
+
+/** Reads a record's event time, in milliseconds since the epoch. */
+@FunctionalInterface
+public interface TimestampAssigner<T> {
+    long extractTimestamp(T record);
+}

@@ -1,0 +1,86 @@
+package dev.flowscale.engine.join;
+
+import dev.flowscale.engine.api.Collector;
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.JoinFunction;
+import dev.flowscale.engine.api.KeyedProcessFunction.Context;
+import dev.flowscale.engine.api.KeyedProcessFunction.OnTimerContext;
+import dev.flowscale.engine.window.TimeWindow;
+import dev.flowscale.engine.window.WindowAssigner;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Joins the records of two inputs that share a key and a window (tumbling or sliding): when the
+ * watermark passes a window's end, every pair of a left and a right record in it is emitted. Both
+ * sides wait in keyed state by window start; records of windows already fired are dropped.
+ */
+public final class WindowJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
+    private final WindowAssigner assigner;
+
+    /** What the join does: its windows, the function and the two record types. */
+    public record Spec<A, B, O>(
+            WindowAssigner assigner,
+            JoinFunction<A, B, O> join,
+            Class<A> leftType,
+            Class<B> rightType) {
+        public Spec {
+            if (assigner.merging()) {
+                throw new EngineException(
+                        "window join: session windows cannot be joined; use tumbling or sliding windows");
+            }
+        }
+    }
+
+    public WindowJoin(Spec<A, B, O> spec) {
+        super(spec.join(), spec.leftType(), spec.rightType());
+        this.assigner = spec.assigner();
+    }
+
+    @Override
+    public void processElement1(A value, Context<K> ctx, Collector<O> out) {
+        for (TimeWindow w : open(ctx)) {
+            bufferLeft(w.start(), value);
+        }
+    }
+
+    @Override
+    public void processElement2(B value, Context<K> ctx, Collector<O> out) {
+        for (TimeWindow w : open(ctx)) {
+            bufferRight(w.start(), value);
+        }
+    }
+
+    /** The record's windows that have not fired yet, each with its timer registered. */
+    private Iterable<TimeWindow> open(Context<K> ctx) {
+        long watermark = ctx.timerService().currentWatermark();
+        return assigner.assign(ctx.timestamp()).stream()
+                .filter(w -> w.maxTimestamp() > watermark)
+                .peek(w -> ctx.timerService().registerEventTimeTimer(w.maxTimestamp()))
+                .toList();
+    }
+
+    @Override
+    public void onTimer(long time, OnTimerContext<K> ctx, Collector<O> out) throws Exception {
+        Set<Long> starts = new HashSet<>(left.entries().keySet());
+        starts.addAll(right.entries().keySet());
+        for (Long start : starts) {
+            if (start + assigner.sizeMillis() - 1 == time) {
+                emitPairs(left.get(start), right.get(start), out);
+                left.remove(start);
+                right.remove(start);
+            }
+        }
+    }
+
+    private void emitPairs(A[] as, B[] bs, Collector<O> out) throws Exception {
+        if (as == null || bs == null) {
+            return;
+        }
+        for (A a : as) {
+            for (B b : bs) {
+                emit(a, b, out);
+            }
+        }
+    }
+}

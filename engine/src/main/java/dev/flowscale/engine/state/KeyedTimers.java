@@ -1,0 +1,169 @@
+package dev.flowscale.engine.state;
+
+import dev.flowscale.engine.api.ListState;
+import dev.flowscale.engine.api.StateDescriptor;
+import dev.flowscale.engine.api.TimeDomain;
+import dev.flowscale.engine.api.TimerService;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.LongSupplier;
+
+/**
+ * The timers of one keyed instance. Each key's timers are a list in its keyed state, so they are
+ * snapshotted per key group and move with their key group on a rescale; a queue ordered by time
+ * (rebuilt from the state on restore) finds the ones due. A deleted timer stays in the queue and is
+ * skipped when it comes up.
+ */
+public final class KeyedTimers implements TimerService {
+    static final StateDescriptor<Long> EVENT_TIMERS =
+            StateDescriptor.list("__flowscale.timers.event-time", Long.class);
+    static final StateDescriptor<Long> PROCESSING_TIMERS =
+            StateDescriptor.list("__flowscale.timers.processing-time", Long.class);
+
+    /** Called for each timer that fires, with its key set as the backend's current key. */
+    @FunctionalInterface
+    public interface Firing {
+        void fire(long time, TimeDomain domain) throws Exception;
+    }
+
+    private record Timer(long time, Object key) {}
+
+    private final KeyedStateBackend backend;
+    private final LongSupplier wallClock;
+    private Domain event;
+    private Domain processing;
+    private long watermark = Long.MIN_VALUE;
+
+    /**
+     * Timers of a domain exist in state only once one is registered (or restored), so that a
+     * function without timers writes nothing more to its snapshots.
+     */
+    public KeyedTimers(KeyedStateBackend backend, LongSupplier wallClockMillis) {
+        this.backend = backend;
+        this.wallClock = wallClockMillis;
+        if (backend.restoredTables().containsKey(EVENT_TIMERS.name())) {
+            event = new Domain(EVENT_TIMERS);
+        }
+        if (backend.restoredTables().containsKey(PROCESSING_TIMERS.name())) {
+            processing = new Domain(PROCESSING_TIMERS);
+        }
+    }
+
+    private Domain event() {
+        if (event == null) {
+            event = new Domain(EVENT_TIMERS);
+        }
+        return event;
+    }
+
+    private Domain processing() {
+        if (processing == null) {
+            processing = new Domain(PROCESSING_TIMERS);
+        }
+        return processing;
+    }
+
+    /** One domain's timers: per key in keyed state, and all of them in a queue by time. */
+    private final class Domain {
+        final KeyedStateBackend.StateTable table;
+        final ListState<Long> perKey;
+        final PriorityQueue<Timer> queue =
+                new PriorityQueue<>(Comparator.comparingLong(Timer::time));
+
+        Domain(StateDescriptor<Long> descriptor) {
+            this.table = backend.table(descriptor);
+            this.perKey = KeyedStates.list(backend, table);
+            for (int g = 0; g < table.groupCount(); g++) {
+                table.group(g).forEach((key, times) -> enqueue(key, times));
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private void enqueue(Object key, Object times) {
+            for (Object time : (List<Object>) times) {
+                queue.add(new Timer(((Number) time).longValue(), key));
+            }
+        }
+
+        void register(long time) {
+            if (!perKey.get().contains(time)) {
+                perKey.add(time);
+                queue.add(new Timer(time, backend.currentKey()));
+            }
+        }
+
+        void delete(long time) {
+            List<Long> times = perKey.get();
+            if (times.contains(time)) {
+                perKey.update(times.stream().filter(t -> t != time).toList());
+            }
+        }
+
+        /** Fires, in time order, every live timer due by {@code until}. */
+        void fire(long until, TimeDomain domain, Firing firing) throws Exception {
+            while (!queue.isEmpty() && queue.peek().time() <= until) {
+                Timer timer = queue.poll();
+                backend.setCurrentKey(timer.key());
+                if (perKey.get().contains(timer.time())) {
+                    delete(timer.time());
+                    firing.fire(timer.time(), domain);
+                }
+            }
+        }
+
+        long next() {
+            return queue.isEmpty() ? Long.MAX_VALUE : queue.peek().time();
+        }
+    }
+
+    /** Sets the watermark and fires the event-time timers it reached. */
+    public void advanceWatermark(long newWatermark, Firing firing) throws Exception {
+        watermark = newWatermark;
+        if (event != null) {
+            event.fire(newWatermark, TimeDomain.EVENT_TIME, firing);
+        }
+    }
+
+    /** Fires the processing-time timers due by {@code now}. */
+    public void advanceProcessingTime(long now, Firing firing) throws Exception {
+        if (processing != null) {
+            processing.fire(now, TimeDomain.PROCESSING_TIME, firing);
+        }
+    }
+
+    /** When the earliest processing-time timer is due; {@link Long#MAX_VALUE} for none. */
+    public long nextProcessingTimer() {
+        return processing == null ? Long.MAX_VALUE : processing.next();
+    }
+
+    @Override
+    public long currentWatermark() {
+        return watermark;
+    }
+
+    @Override
+    public long currentProcessingTime() {
+        return wallClock.getAsLong();
+    }
+
+    @Override
+    public void registerEventTimeTimer(long time) {
+        event().register(time);
+    }
+
+    @Override
+    public void registerProcessingTimeTimer(long time) {
+        processing().register(time);
+    }
+
+    @Override
+    public void deleteEventTimeTimer(long time) {
+        event().delete(time);
+    }
+
+    @Override
+    public void deleteProcessingTimeTimer(long time) {
+        processing().delete(time);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.flowscale.engine.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.testsupport.Await;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Steps of the exactly-once tests of event-time jobs: a failure, rescales, a drained end. */
+final class EventTimeRuns {
+    /** Longer than the sources' watermark interval, so that the last watermark has gone through. */
+    private static final Duration QUIET = Duration.ofMillis(500);
+
+    private EventTimeRuns() {}
+
+    static void awaitRestartAfterFailure(RunningJob job) {
+        Await.until(
+                Duration.ofSeconds(20),
+                "a restart after the injected failure",
+                () -> job.restarts() > 0 && job.status() == RunningJob.Status.RUNNING);
+    }
+
+    /** Rescales every operator to a random parallelism from 1 to 4, {@code times} times. */
+    static void rescaleAtRandom(RunningJob job, Random random, int times) throws Exception {
+        for (int i = 0; i < times; i++) {
+            Map<String, Integer> target = new LinkedHashMap<>();
+            for (String op : job.graph().parallelism().keySet()) {
+                target.put(op, 1 + random.nextInt(4));
+            }
+            RescaleResult result = job.rescale(target, Duration.ofSeconds(30));
+            assertThat(result.after()).containsAllEntriesOf(target);
+        }
+    }
+
+    /**
+     * Waits until the sources' schedule ({@code scheduleMillis} from {@code startedAt}) has run out
+     * and they owe nothing (so they emitted every record), nothing is queued, and what {@code
+     * results} took in stopped moving over {@link #QUIET}.
+     */
+    static void awaitDrained(
+            RunningJob job,
+            long startedAt,
+            long scheduleMillis,
+            List<String> sources,
+            String results) {
+        long scheduleNanos = Duration.ofMillis(scheduleMillis + 200).toNanos();
+        AtomicLong taken = new AtomicLong(-1);
+        AtomicLong sampledAt = new AtomicLong(System.nanoTime());
+        Await.until(
+                Duration.ofSeconds(60),
+                "every record emitted and its results taken in",
+                () -> {
+                    if (System.nanoTime() - sampledAt.get() < QUIET.toNanos()) {
+                        return false;
+                    }
+                    long now = recordsIn(job, results);
+                    boolean quiet = now == taken.getAndSet(now);
+                    sampledAt.set(System.nanoTime());
+                    return quiet
+                            && System.nanoTime() - startedAt > scheduleNanos
+                            && sources.stream().allMatch(s -> backlog(job, s) == 0)
+                            && job.queuedRecords() == 0;
+                });
+    }
+
+    private static long recordsIn(RunningJob job, String operator) {
+        return job.metrics().instancesOf(operator).stream().mapToLong(i -> i.recordsIn()).sum();
+    }
+
+    private static long backlog(RunningJob job, String source) {
+        return job.metrics().instancesOf(source).stream().mapToLong(i -> i.backlog()).sum();
+    }
+}
