@@ -48,6 +48,22 @@ public final class SnapshotInspector {
         return result;
     }
 
+    /**
+     * The positions of source {@code sourceId} in a snapshot: its splits over all instances at the
+     * graph's parallelism, as the job would restore them.
+     */
+    public static List<Object> sourceSplits(Path snapshot, JobGraph graph, String sourceId) {
+        RestoredState restored = SnapshotReader.read(snapshot, graph);
+        List<Object> splits = new ArrayList<>();
+        for (int i = 0; i < graph.operator(sourceId).parallelism(); i++) {
+            RestoredState.InstanceRestore restore = restored.instance(sourceId, i);
+            if (restore != null) {
+                splits.addAll(restore.splits());
+            }
+        }
+        return splits;
+    }
+
     /** All keys and values of one keyed state, merged over the instances. */
     public static <T> Map<Object, T> mergedKeyedState(
             Path snapshot, JobGraph graph, String operatorId, StateDescriptor<T> descriptor) {
