@@ -128,59 +128,34 @@ final class EngineMeters implements AutoCloseable {
     }
 
     /**
-     * Native memory and size of an instance's RocksDB (Prometheus: flowscale_state_rocksdb_*):
-     * memory in the block cache including write buffers, the configured bound, write buffers,
-     * estimated keys and local disk. Not in {@link MetricName}: only RocksDB jobs export them.
+     * Native memory and size of an instance's RocksDB: memory in the block cache including write
+     * buffers, the configured bound, write buffers, estimated keys and local disk.
      */
     private void bindRocksDb(RocksDbKeyedStore store, Tags tags) {
+        gauge(MetricName.STATE_ROCKSDB_MEMORY, tags, store, RocksDbKeyedStore::memoryBytes);
         gauge(
-                "flowscale.state.rocksdb.memory",
-                "bytes",
+                MetricName.STATE_ROCKSDB_MEMORY_LIMIT,
                 tags,
                 store,
-                RocksDbKeyedStore::memoryBytes,
-                "Native memory of the instance's RocksDB: block cache including write buffers");
+                RocksDbKeyedStore::memoryLimitBytes);
         gauge(
-                "flowscale.state.rocksdb.memory.limit",
-                "bytes",
+                MetricName.STATE_ROCKSDB_WRITE_BUFFERS,
                 tags,
                 store,
-                RocksDbKeyedStore::memoryLimitBytes,
-                "The configured bound of that memory");
-        gauge(
-                "flowscale.state.rocksdb.write.buffers",
-                "bytes",
-                tags,
-                store,
-                RocksDbKeyedStore::writeBufferBytes,
-                "Bytes in RocksDB write buffers (memtables)");
-        gauge(
-                "flowscale.state.rocksdb.keys",
-                null,
-                tags,
-                store,
-                RocksDbKeyedStore::estimatedKeys,
-                "RocksDB's estimate of the instance's keyed entries");
-        gauge(
-                "flowscale.state.rocksdb.disk",
-                "bytes",
-                tags,
-                store,
-                RocksDbKeyedStore::diskBytes,
-                "Bytes of the instance's RocksDB files on local disk");
+                RocksDbKeyedStore::writeBufferBytes);
+        gauge(MetricName.STATE_ROCKSDB_KEYS, tags, store, RocksDbKeyedStore::estimatedKeys);
+        gauge(MetricName.STATE_ROCKSDB_DISK, tags, store, RocksDbKeyedStore::diskBytes);
     }
 
     private void gauge(
-            String name,
-            String unit,
+            MetricName name,
             Tags tags,
             RocksDbKeyedStore store,
-            ToDoubleFunction<RocksDbKeyedStore> read,
-            String description) {
+            ToDoubleFunction<RocksDbKeyedStore> read) {
         meters.add(
-                Gauge.builder(name, store, read)
-                        .baseUnit(unit)
-                        .description(description)
+                Gauge.builder(name.micrometer(), store, read)
+                        .baseUnit(name.unit())
+                        .description(name.description())
                         .tags(tags)
                         .register(registry));
     }

@@ -120,6 +120,36 @@ public enum MetricName {
             "flowscale.checkpoint.last.completed.age",
             Unit.SECONDS,
             "Time since the last completed snapshot"),
+    STATE_ROCKSDB_MEMORY(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.state.rocksdb.memory",
+            Unit.BYTES,
+            "Native memory of the instance's RocksDB: block cache including write buffers (RocksDB jobs only)"),
+    STATE_ROCKSDB_MEMORY_LIMIT(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.state.rocksdb.memory.limit",
+            Unit.BYTES,
+            "The configured bound of that memory (RocksDB jobs only)"),
+    STATE_ROCKSDB_WRITE_BUFFERS(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.state.rocksdb.write.buffers",
+            Unit.BYTES,
+            "Bytes in RocksDB write buffers (memtables) (RocksDB jobs only)"),
+    STATE_ROCKSDB_KEYS(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.state.rocksdb.keys",
+            null,
+            "RocksDB's estimate of the instance's keyed entries (RocksDB jobs only)"),
+    STATE_ROCKSDB_DISK(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.state.rocksdb.disk",
+            Unit.BYTES,
+            "Bytes of the instance's RocksDB files on local disk (RocksDB jobs only)"),
 
     CONTROLLER_DECISIONS(
             Exporter.CONTROLLER,
@@ -225,6 +255,7 @@ public enum MetricName {
         public static final String SECONDS = "seconds";
         public static final String RECORDS = "records";
         public static final String RECORDS_PER_SECOND = "records.per.second";
+        public static final String BYTES = "bytes";
 
         private Unit() {}
     }
