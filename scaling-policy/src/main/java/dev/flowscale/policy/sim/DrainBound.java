@@ -13,7 +13,8 @@ import java.util.Map;
  * window of that length sees a step up one interval after it at the earliest, and during that
  * interval the configuration that ran at the change falls short by the share 1 − s (s: the least,
  * over operators, of its capacity over its new rate), so the backlog is at least (d + (1 − s) ×
- * interval) seconds of input ({@link #reactive}).
+ * interval) seconds of input ({@link #reactive}). Both drain down to the backlog that counts as
+ * drained.
  *
  * @param operator the operator that takes longest
  * @param seconds how long it takes to drain, at its most capable parallelism
@@ -21,9 +22,13 @@ import java.util.Map;
  */
 record DrainBound(String operator, double seconds, double backlogSeconds) {
 
-    /** The bound for any policy: the backlog of one downtime alone. */
-    static DrainBound anyPolicy(Scenario scenario, Map<String, Double> rates, double downtime) {
-        return slowest(scenario, rates, downtime);
+    /**
+     * The bound for any policy: the backlog of one downtime alone, down to the {@code tolerance}
+     * (seconds of input) that counts as drained.
+     */
+    static DrainBound anyPolicy(
+            Scenario scenario, Map<String, Double> rates, double downtime, double tolerance) {
+        return slowest(scenario, rates, downtime, tolerance);
     }
 
     /**
@@ -35,7 +40,8 @@ record DrainBound(String operator, double seconds, double backlogSeconds) {
             Map<String, Double> rates,
             Map<String, Integer> running,
             double downtime,
-            double interval) {
+            double interval,
+            double tolerance) {
         double share = 1;
         for (Map.Entry<String, Double> e : rates.entrySet()) {
             SimOperator op = scenario.operator(e.getKey());
@@ -46,11 +52,12 @@ record DrainBound(String operator, double seconds, double backlogSeconds) {
                                 op.effectiveCapacity(running.get(e.getKey())) / e.getValue());
             }
         }
-        return slowest(scenario, rates, downtime + (1 - share) * interval);
+        return slowest(scenario, rates, downtime + (1 - share) * interval, tolerance);
     }
 
     private static DrainBound slowest(
-            Scenario scenario, Map<String, Double> rates, double backlogSeconds) {
+            Scenario scenario, Map<String, Double> rates, double backlogSeconds, double tolerance) {
+        double drained = Math.max(0, backlogSeconds - tolerance);
         String worst = "-";
         double longest = 0;
         for (Map.Entry<String, Double> e : rates.entrySet()) {
@@ -61,7 +68,7 @@ record DrainBound(String operator, double seconds, double backlogSeconds) {
             }
             double seconds =
                     best > e.getValue()
-                            ? backlogSeconds * e.getValue() / (best - e.getValue())
+                            ? drained * e.getValue() / (best - e.getValue())
                             : Double.POSITIVE_INFINITY;
             if (seconds > longest) {
                 longest = seconds;

@@ -187,14 +187,16 @@ final class PhaseCheck {
     private void classifyDrain(Violation v) {
         long allowed = criteria.drainSeconds();
         double downtime = criteria.downtimeSeconds();
-        DrainBound any = DrainBound.anyPolicy(scenario, rates, downtime);
+        double tolerance = criteria.backlogToleranceSeconds();
+        DrainBound any = DrainBound.anyPolicy(scenario, rates, downtime, tolerance);
         DrainBound reactive =
                 DrainBound.reactive(
                         scenario,
                         rates,
                         configs.get(0),
                         downtime,
-                        criteria.policyInterval().toNanos() / 1e9);
+                        criteria.policyInterval().toNanos() / 1e9,
+                        tolerance);
         String why =
                 "bound for any policy: "
                         + any.explain(allowed)
