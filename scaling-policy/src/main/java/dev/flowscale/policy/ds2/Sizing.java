@@ -24,7 +24,10 @@ final class Sizing {
      * The parallelism that sustains the base target at the target utilization and the planned
      * target (base plus catch-up) at full capacity, whichever needs more, both raised by {@code
      * margin} (a trim keeps the noise tolerance in hand, so noise cannot trim it again); rounded
-     * up, so never below what sustains the target.
+     * up, so never below what sustains the target. When no parallelism carries the planned target,
+     * a plan that drains a backlog ({@code drain}) takes the most capable parallelism, where the
+     * backlog drains fastest, and any other plan stops where more instances stop helping: the trim
+     * after the drain returns to it.
      */
     static OperatorDecision recommend(
             OperatorSpec op,
@@ -34,6 +37,7 @@ final class Sizing {
             SourceTarget source,
             PolicyConfig c,
             double margin,
+            boolean drain,
             Capacities capacities) {
         Reasons reasons = new Reasons();
         if (source != null) {
@@ -57,7 +61,12 @@ final class Sizing {
                             + p);
         } else {
             OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
-            p = fitted.orElseGet(() -> capacities.mostUseful(op.id(), upper, cap));
+            p =
+                    fitted.orElseGet(
+                            () ->
+                                    drainable(op.id(), base, upper, cap, drain, capacities)
+                                            ? capacities.mostCapable(op.id(), upper, cap)
+                                            : capacities.mostUseful(op.id(), upper, cap));
             int sized = p;
             reasons.addLater(
                     () ->
@@ -79,6 +88,11 @@ final class Sizing {
                                 p,
                                 capacities.at(op.id(), p, cap),
                                 capacities.hotSpot(op.id())));
+                if (drainable(op.id(), base, upper, cap, drain, capacities)) {
+                    reasons.add(
+                            "sized at its most capable parallelism while the backlog drains;"
+                                    + " a trim returns it to where more instances stop helping");
+                }
             }
         }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
@@ -103,6 +117,23 @@ final class Sizing {
                 utilization,
                 share,
                 reasons);
+    }
+
+    /**
+     * Whether a drain plan takes the most capable parallelism: only where it carries more than the
+     * base rate, so that the backlog drains at all; where no parallelism does, more instances will
+     * not help and the operator is capped where they stop helping, not run away to its bound.
+     */
+    private static boolean drainable(
+            String id,
+            Ds2Formula.Estimate base,
+            int upper,
+            double cap,
+            boolean drain,
+            Capacities capacities) {
+        return drain
+                && capacities.at(id, capacities.mostCapable(id, upper, cap), cap)
+                        > base.targetInputRate();
     }
 
     private static String explainDs2(
