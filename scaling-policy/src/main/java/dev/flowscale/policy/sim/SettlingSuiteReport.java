@@ -9,10 +9,12 @@ import java.util.Map;
 /**
  * Runs the {@link ScenarioSuite} with the defaults of the settings table ({@link TableDefaults}) at
  * rescale downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how
- * often each settling criterion failed, with the first violations as examples; scenarios named as
- * arguments (or every failing one, with {@code all-failing}) get every violation, their summary and
- * their rescale decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those
- * downtimes. Run with {@code mvn -q -pl scaling-policy exec:java
+ * often each settling criterion failed, with the first violations as examples, and every criterion
+ * missed where the report shows it impossible or not worth its cost ({@link
+ * SettlingReport.Exemption}, with the computed bound or cost); scenarios named as arguments (or
+ * every failing one, with {@code all-failing}) get every violation, their summary and their rescale
+ * decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those downtimes. Run with
+ * {@code mvn -q -pl scaling-policy exec:java
  * -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport [-Dexec.args="wordcount
  * join-and-window"]}.
  */
