@@ -12,6 +12,7 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingHistory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,41 @@ class SkewCorrectionTest {
                                                 "more instances will not help 'op': hot key groups"
                                                         + " among [0, 32) hold 50 % of the input")
                                         && r.contains("capped at 19"));
+    }
+
+    @Test
+    void drainsABacklogAtTheMostCapableParallelismWhereThatCarriesTheBaseRate() {
+        PolicyConfig draining =
+                SKEW_AWARE.toBuilder()
+                        .catchUpDuration(Duration.ofMinutes(5))
+                        .expectedRescaleDuration(Duration.ZERO)
+                        .build();
+        OperatorMetrics op = skewed(0.5, 160);
+
+        // base 190 rec/s plus 6,000 records in 225 s = 216.7 rec/s: no q carries it (at most
+        // 198.4 at 128), but 128 carries the base, so the backlog drains there, fastest
+        OperatorDecision drains =
+                new Ds2Policy(draining, clockAt(END))
+                        .decide(
+                                topology(List.of("src:1", "op:4"), "src->op"),
+                                window(source("src", 1, 100_000, 190, 6_000), op),
+                                ScalingHistory.empty())
+                        .operators()
+                        .get("op");
+        // 250 rec/s: no q carries even the base, so more instances will not help (capped at 19)
+        OperatorDecision cannot =
+                new Ds2Policy(draining, clockAt(END))
+                        .decide(
+                                topology(List.of("src:1", "op:4"), "src->op"),
+                                window(source("src", 1, 100_000, 250, 6_000), op),
+                                ScalingHistory.empty())
+                        .operators()
+                        .get("op");
+
+        assertThat(drains.newParallelism()).isEqualTo(128);
+        assertThat(drains.reasons())
+                .anyMatch(r -> r.startsWith("sized at its most capable parallelism"));
+        assertThat(cannot.newParallelism()).isEqualTo(19);
     }
 
     @Test
