@@ -65,7 +65,14 @@ final class Sizing {
                     fitted.orElseGet(
                             () ->
                                     drainable(op.id(), base, upper, cap, drain, capacities)
-                                            ? capacities.mostCapable(op.id(), upper, cap)
+                                            ? drainsInTime(
+                                                    op.id(),
+                                                    base,
+                                                    plan,
+                                                    margin,
+                                                    upper,
+                                                    cap,
+                                                    capacities)
                                             : capacities.mostUseful(op.id(), upper, cap));
             int sized = p;
             reasons.addLater(
@@ -90,8 +97,9 @@ final class Sizing {
                                 capacities.hotSpot(op.id())));
                 if (drainable(op.id(), base, upper, cap, drain, capacities)) {
                     reasons.add(
-                            "sized at its most capable parallelism while the backlog drains;"
-                                    + " a trim returns it to where more instances stop helping");
+                            "sized to drain the backlog within the whole catch-up time, or at its"
+                                    + " most capable parallelism where none does; a trim returns it to"
+                                    + " where more instances stop helping");
                 }
             }
         }
@@ -134,6 +142,28 @@ final class Sizing {
         return drain
                 && capacities.at(id, capacities.mostCapable(id, upper, cap), cap)
                         > base.targetInputRate();
+    }
+
+    /**
+     * Where a drain plan puts an operator that cannot carry its planned rate: the smallest
+     * parallelism that still drains the plan's backlog within the whole catch-up time (the plan
+     * drains it in {@link SourceTarget#PLAN_SHARE} of it, the spare for a downtime that runs over),
+     * else the most capable one, where the backlog drains fastest. The most capable parallelism of
+     * a hot-key operator is often its key-group count, many instances for the last few per cent.
+     */
+    private static int drainsInTime(
+            String id,
+            Ds2Formula.Estimate base,
+            Ds2Formula.Estimate plan,
+            double margin,
+            int upper,
+            double cap,
+            Capacities capacities) {
+        double catchUp = plan.targetInputRate() - base.targetInputRate();
+        double whole = margin * (base.targetInputRate() + catchUp * SourceTarget.PLAN_SHARE);
+        return capacities
+                .smallest(id, whole, upper, cap)
+                .orElseGet(() -> capacities.mostCapable(id, upper, cap));
     }
 
     private static String explainDs2(

@@ -120,8 +120,36 @@ class SkewCorrectionTest {
 
         assertThat(drains.newParallelism()).isEqualTo(128);
         assertThat(drains.reasons())
-                .anyMatch(r -> r.startsWith("sized at its most capable parallelism"));
+                .anyMatch(
+                        r -> r.startsWith("sized to drain the backlog within the whole catch-up"));
         assertThat(cannot.newParallelism()).isEqualTo(19);
+    }
+
+    @Test
+    void drainsABacklogAtTheSmallestParallelismThatDrainsItWithinTheWholeCatchUpTime() {
+        PolicyConfig draining =
+                SKEW_AWARE.toBuilder()
+                        .catchUpDuration(Duration.ofMinutes(5))
+                        .expectedRescaleDuration(Duration.ZERO)
+                        .build();
+
+        // base 192 rec/s plus 1,460 records in 225 s = 198.5 rec/s: just above what 128 carries
+        // (100 / (0.5 + 0.5/128) = 198.4). In the whole 300 s it is 196.9 rec/s, which 64 carries
+        // (100 / (0.5 + 0.5·2/128) = 196.9; 43 carries 195.4): 64 drains the backlog in time, so
+        // the other 64 instances would buy only the last 0.8 % of capacity
+        OperatorDecision d =
+                new Ds2Policy(draining, clockAt(END))
+                        .decide(
+                                topology(List.of("src:1", "op:4"), "src->op"),
+                                window(source("src", 1, 100_000, 192, 1_460), skewed(0.5, 160)),
+                                ScalingHistory.empty())
+                        .operators()
+                        .get("op");
+
+        assertThat(d.newParallelism()).isEqualTo(64);
+        assertThat(d.reasons())
+                .anyMatch(
+                        r -> r.startsWith("sized to drain the backlog within the whole catch-up"));
     }
 
     @Test
