@@ -36,6 +36,11 @@ public final class FlinkAutoscalerSimulation {
     /** {@code autoscaler.standalone.control-loop.interval}'s default. */
     public static final Duration CONTROL_LOOP_INTERVAL = Duration.ofSeconds(10);
 
+    static final Duration FAST_STABILIZATION = Duration.ofMinutes(1);
+    static final Duration FAST_METRICS_WINDOW = Duration.ofMinutes(5);
+    static final Duration FAST_CATCH_UP = Duration.ofMinutes(5);
+    static final Duration FAST_SCALE_DOWN_INTERVAL = Duration.ofMinutes(5);
+
     private final Scenario scenario;
     private final SimulationSettings settings;
     private final Configuration configuration;
@@ -44,7 +49,7 @@ public final class FlinkAutoscalerSimulation {
         this(scenario, settings, defaults());
     }
 
-    FlinkAutoscalerSimulation(
+    public FlinkAutoscalerSimulation(
             Scenario scenario, SimulationSettings settings, Configuration configuration) {
         this.scenario = scenario;
         this.settings = settings;
@@ -55,6 +60,22 @@ public final class FlinkAutoscalerSimulation {
     public static Configuration defaults() {
         Configuration conf = new Configuration();
         conf.set(AutoScalerOptions.AUTOSCALER_ENABLED, true);
+        return conf;
+    }
+
+    /**
+     * Flink's defaults with the windows shortened as users tune a reactive autoscaler, following
+     * the example in the flink-kubernetes-operator's autoscaler documentation (stabilization 1 min,
+     * metrics window 5 min, catch-up 5 min), and a scale-down interval of 5 min instead of an hour.
+     * The target utilization and its boundary stay at Flink's defaults (0.7 ± 0.3): they set how
+     * much headroom it keeps, not how fast it reacts.
+     */
+    public static Configuration fastWindows() {
+        Configuration conf = defaults();
+        conf.set(AutoScalerOptions.STABILIZATION_INTERVAL, FAST_STABILIZATION);
+        conf.set(AutoScalerOptions.METRICS_WINDOW, FAST_METRICS_WINDOW);
+        conf.set(AutoScalerOptions.CATCH_UP_DURATION, FAST_CATCH_UP);
+        conf.set(AutoScalerOptions.SCALE_DOWN_INTERVAL, FAST_SCALE_DOWN_INTERVAL);
         return conf;
     }
 

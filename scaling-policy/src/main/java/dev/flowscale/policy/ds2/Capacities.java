@@ -225,12 +225,24 @@ final class Capacities {
      * parallelism up to {@code max} carries.
      */
     int mostUseful(String operatorId, int max, double measuredPerInstance) {
+        return within(operatorId, max, measuredPerInstance, NEARLY_BEST);
+    }
+
+    /**
+     * The smallest parallelism up to {@code max} that carries the most any does: where an operator
+     * that cannot carry its planned rate drains a backlog fastest.
+     */
+    int mostCapable(String operatorId, int max, double measuredPerInstance) {
+        return within(operatorId, max, measuredPerInstance, 0);
+    }
+
+    private int within(String operatorId, int max, double measuredPerInstance, double tolerance) {
         double best = 0;
         for (int q = 1; q <= max; q++) {
             best = Math.max(best, at(operatorId, q, measuredPerInstance));
         }
         for (int q = 1; q <= max; q++) {
-            if (at(operatorId, q, measuredPerInstance) >= best * (1 - NEARLY_BEST)) {
+            if (at(operatorId, q, measuredPerInstance) >= best * (1 - tolerance)) {
                 return q;
             }
         }

@@ -100,6 +100,11 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
         return new Forecasts(planRates, planRates, explain);
     }
 
+    /** Whether some source has a periodic forecast (only those are in {@link #rates}). */
+    boolean periodic() {
+        return !rates.isEmpty();
+    }
+
     /** The forecast maximum of a source, or 0 (no floor) when it is not forecast. */
     double floor(String sourceId) {
         return rates.getOrDefault(sourceId, 0.0);

@@ -51,20 +51,66 @@ final class Plan {
     }
 
     /**
+     * Sizes every operator for the plan's sources. With a periodic forecast, the plan is the
+     * larger, per operator, of two: sized for the near forecast (until the next decision can take
+     * effect) with its catch-up, and sized for the forecast over the scale-down delay with no
+     * catch-up. The second adds instances only where the first would need another scale-up before
+     * the scale-down delay lets it go down again, so sizing ahead saves a rescale rather than
+     * stacking catch-up capacity on a peak hours away. A trend forecast has no scale-down-delay
+     * horizon: its plan is sized for where the ramp goes, with catch-up.
+     */
+    private List<OperatorDecision> size(boolean drainOwed, double margin) {
+        if (!forecasts.periodic()) {
+            return size(
+                    SourceTarget.of(
+                            topology,
+                            window,
+                            config,
+                            forecasts.forPlan(),
+                            cost.seconds(),
+                            drainOwed),
+                    margin,
+                    drainOwed);
+        }
+        List<OperatorDecision> near =
+                size(
+                        SourceTarget.of(
+                                topology, window, config, forecasts, cost.seconds(), drainOwed),
+                        margin,
+                        drainOwed);
+        List<OperatorDecision> ahead =
+                size(
+                        SourceTarget.of(topology, window, config, forecasts.forPlan(), 0, false),
+                        margin,
+                        drainOwed);
+        List<OperatorDecision> merged = new ArrayList<>(near.size());
+        for (int i = 0; i < near.size(); i++) {
+            OperatorDecision a = ahead.get(i);
+            merged.add(
+                    a.newParallelism() > near.get(i).newParallelism()
+                            ? a.withReason(
+                                    "sized ahead for the forecast over the scale-down delay: sized for"
+                                            + " the near forecast it would need "
+                                            + near.get(i).newParallelism()
+                                            + " and another scale-up before it could go down")
+                            : near.get(i));
+        }
+        return merged;
+    }
+
+    /**
      * Sizes every operator; when an operator held at its upper bound cannot carry its share, the
      * plan shrinks to what that bottleneck carries, so that no other operator grows for records
      * that can never reach it (a plan that grows with a backlog it cannot drain would ratchet).
      */
-    private List<OperatorDecision> size(boolean drainOwed, double margin) {
-        Map<String, SourceTarget> sources =
-                SourceTarget.of(
-                        topology, window, config, forecasts.forPlan(), cost.seconds(), drainOwed);
-        List<OperatorDecision> ops = size(sources, margin, 1.0);
+    private List<OperatorDecision> size(
+            Map<String, SourceTarget> sources, double margin, boolean drainOwed) {
+        List<OperatorDecision> ops = size(sources, margin, 1.0, drainOwed);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
             return ops;
         }
-        List<OperatorDecision> capped = size(sources, margin, feasible);
+        List<OperatorDecision> capped = size(sources, margin, feasible, drainOwed);
         String why =
                 String.format(
                         "capped: '%s' at its upper bound carries only %.0f %% of the planned rate;"
@@ -82,7 +128,7 @@ final class Plan {
     }
 
     private List<OperatorDecision> size(
-            Map<String, SourceTarget> sources, double margin, double share) {
+            Map<String, SourceTarget> sources, double margin, double share, boolean drain) {
         Map<String, Double> rates = SourceTarget.rates(sources);
         rates.replaceAll((id, rate) -> rate * share);
         Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, rates);
@@ -106,6 +152,7 @@ final class Plan {
                                         sources.get(id),
                                         config,
                                         margin,
+                                        drain,
                                         capacities)));
         return ops;
     }

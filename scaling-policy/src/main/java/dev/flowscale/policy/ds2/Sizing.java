@@ -24,7 +24,10 @@ final class Sizing {
      * The parallelism that sustains the base target at the target utilization and the planned
      * target (base plus catch-up) at full capacity, whichever needs more, both raised by {@code
      * margin} (a trim keeps the noise tolerance in hand, so noise cannot trim it again); rounded
-     * up, so never below what sustains the target.
+     * up, so never below what sustains the target. When no parallelism carries the planned target,
+     * a plan that drains a backlog ({@code drain}) takes the most capable parallelism, where the
+     * backlog drains fastest, and any other plan stops where more instances stop helping: the trim
+     * after the drain returns to it.
      */
     static OperatorDecision recommend(
             OperatorSpec op,
@@ -34,6 +37,7 @@ final class Sizing {
             SourceTarget source,
             PolicyConfig c,
             double margin,
+            boolean drain,
             Capacities capacities) {
         Reasons reasons = new Reasons();
         if (source != null) {
@@ -57,7 +61,19 @@ final class Sizing {
                             + p);
         } else {
             OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
-            p = fitted.orElseGet(() -> capacities.mostUseful(op.id(), upper, cap));
+            p =
+                    fitted.orElseGet(
+                            () ->
+                                    drainable(op.id(), base, upper, cap, drain, capacities)
+                                            ? drainsInTime(
+                                                    op.id(),
+                                                    base,
+                                                    plan,
+                                                    margin,
+                                                    upper,
+                                                    cap,
+                                                    capacities)
+                                            : capacities.mostUseful(op.id(), upper, cap));
             int sized = p;
             reasons.addLater(
                     () ->
@@ -79,6 +95,12 @@ final class Sizing {
                                 p,
                                 capacities.at(op.id(), p, cap),
                                 capacities.hotSpot(op.id())));
+                if (drainable(op.id(), base, upper, cap, drain, capacities)) {
+                    reasons.add(
+                            "sized to drain the backlog within the whole catch-up time, or at its"
+                                    + " most capable parallelism where none does; a trim returns it to"
+                                    + " where more instances stop helping");
+                }
             }
         }
         p = bound(op, p, c.boundsOf(op.id()), reasons);
@@ -103,6 +125,45 @@ final class Sizing {
                 utilization,
                 share,
                 reasons);
+    }
+
+    /**
+     * Whether a drain plan takes the most capable parallelism: only where it carries more than the
+     * base rate, so that the backlog drains at all; where no parallelism does, more instances will
+     * not help and the operator is capped where they stop helping, not run away to its bound.
+     */
+    private static boolean drainable(
+            String id,
+            Ds2Formula.Estimate base,
+            int upper,
+            double cap,
+            boolean drain,
+            Capacities capacities) {
+        return drain
+                && capacities.at(id, capacities.mostCapable(id, upper, cap), cap)
+                        > base.targetInputRate();
+    }
+
+    /**
+     * Where a drain plan puts an operator that cannot carry its planned rate: the smallest
+     * parallelism that still drains the plan's backlog within the whole catch-up time (the plan
+     * drains it in {@link SourceTarget#PLAN_SHARE} of it, the spare for a downtime that runs over),
+     * else the most capable one, where the backlog drains fastest. The most capable parallelism of
+     * a hot-key operator is often its key-group count, many instances for the last few per cent.
+     */
+    private static int drainsInTime(
+            String id,
+            Ds2Formula.Estimate base,
+            Ds2Formula.Estimate plan,
+            double margin,
+            int upper,
+            double cap,
+            Capacities capacities) {
+        double catchUp = plan.targetInputRate() - base.targetInputRate();
+        double whole = margin * (base.targetInputRate() + catchUp * SourceTarget.PLAN_SHARE);
+        return capacities
+                .smallest(id, whole, upper, cap)
+                .orElseGet(() -> capacities.mostCapable(id, upper, cap));
     }
 
     private static String explainDs2(

@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -23,6 +24,9 @@ import java.util.function.UnaryOperator;
  * over the savings horizon exceeds the instance-time its downtime costs.
  */
 final class Trim {
+
+    /** How a refusal for want of spare capacity begins; the next decision looks for it. */
+    static final String TOO_TIGHT = "trim refused: ";
 
     private final PolicyConfig config;
     private final ScalingHistory history;
@@ -81,7 +85,10 @@ final class Trim {
                                             : op);
         }
         List<OperatorDecision> candidate = ops;
-        Optional<String> refused = tooTight(candidate, required).or(() -> notWorthIt(candidate));
+        Optional<String> refused =
+                tooTight(candidate, required)
+                        .or(() -> refusedJustNow(candidate, load, base.keySet()))
+                        .or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
             ops =
                     map(
@@ -178,11 +185,44 @@ final class Trim {
                 ? Optional.empty()
                 : Optional.of(
                         String.format(
-                                "trim refused: the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
+                                TOO_TIGHT
+                                        + "the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
                                 Double.isInfinite(drain)
                                         ? "forever"
                                         : String.format("%.0f s", drain),
                                 config.catchUpDuration().toSeconds()));
+    }
+
+    /**
+     * A trim the previous decision refused as too tight stays refused until the sources' rate has
+     * moved by more than the noise tolerance: a bottleneck whose spare sits at the edge would
+     * otherwise let noise, or the first second of a step down in a window still at the old load,
+     * pass a trim that the next window, wholly at the new load, sizes again: two trims for one load
+     * change.
+     */
+    private Optional<String> refusedJustNow(
+            List<OperatorDecision> ops, double load, Set<String> sources) {
+        if (ops.stream().noneMatch(Load::lowers) || history.decisions().isEmpty()) {
+            return Optional.empty();
+        }
+        ScalingDecision last = history.decisions().get(history.decisions().size() - 1);
+        boolean tooTight =
+                last.operators().values().stream()
+                        .anyMatch(
+                                op -> op.reasons().stream().anyMatch(r -> r.startsWith(TOO_TIGHT)));
+        double then = Load.of(last, sources);
+        return !tooTight
+                        || Double.isNaN(then)
+                        || Math.abs(load - then) > config.noiseTolerance() * Math.max(load, then)
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                TOO_TIGHT
+                                        + "refused as too tight at %s (%.1f rec/s) and the sources' rate %.1f rec/s"
+                                        + " has moved by less than the noise tolerance since",
+                                last.time(),
+                                then,
+                                load));
     }
 
     private Optional<String> notWorthIt(List<OperatorDecision> ops) {

@@ -1,11 +1,14 @@
 package dev.flowscale.policy.sim;
 
 import dev.flowscale.policy.sim.SettlingReport.Criterion;
+import dev.flowscale.policy.sim.SettlingReport.Exemption;
 import dev.flowscale.policy.sim.SettlingReport.LoadChange;
 import dev.flowscale.policy.sim.SettlingReport.Violation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Checks one load phase [from, to) of a trajectory against {@link SettlingCriteria}. */
 final class PhaseCheck {
@@ -20,6 +23,7 @@ final class PhaseCheck {
     private final List<Rescale> rescales;
     private final List<Map<String, Integer>> configs = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
+    private final List<Exemption> exemptions = new ArrayList<>();
     private final LoadChange outcome;
 
     PhaseCheck(
@@ -53,6 +57,10 @@ final class PhaseCheck {
 
     List<Violation> violations() {
         return violations;
+    }
+
+    List<Exemption> exemptions() {
+        return exemptions;
     }
 
     private LoadChange check() {
@@ -154,51 +162,59 @@ final class PhaseCheck {
                             .findFirst()
                             .map(Trajectory.Point::backlog)
                             .orElse(Double.NaN);
-            violate(
-                    Criterion.BACKLOG_DRAINED,
-                    "-",
-                    deadline,
-                    String.format(
-                            "backlog %.0f records (%.0f s of input) at the deadline; %s%s",
-                            backlog,
-                            backlog / sourceRate(),
-                            drainedAt < 0
-                                    ? "never drained before the next load change"
-                                    : "drained at " + drainedAt + "s",
-                            drainBound()));
+            Violation v =
+                    violation(
+                            Criterion.BACKLOG_DRAINED,
+                            "-",
+                            deadline,
+                            String.format(
+                                    "backlog %.0f records (%.0f s of input) at the deadline; %s",
+                                    backlog,
+                                    backlog / sourceRate(),
+                                    drainedAt < 0
+                                            ? "never drained before the next load change"
+                                            : "drained at " + drainedAt + "s"));
+            classifyDrain(v);
         }
         return drainedAt;
     }
 
     /**
-     * How tight the drain deadline is for any policy: after one rescale's downtime the backlog is
-     * at least the downtime's input, and even at its most capable parallelism an operator drains
-     * that no faster than downtime × rate / (its best capacity − rate); the slowest operator is
-     * named.
+     * A late drain is a failure unless the {@link DrainBound}s show that no policy, or no reactive
+     * policy from the configuration that ran at the change, could drain in time; both bounds are
+     * printed either way.
      */
-    private String drainBound() {
-        double downtime = criteria.reserve() * criteria.catchUp().toNanos() / 1e9;
-        String worst = "-";
-        double longest = 0;
-        for (Map.Entry<String, Double> e : rates.entrySet()) {
-            SimOperator op = scenario.operator(e.getKey());
-            double best = 0;
-            for (int p = 1; p <= op.keyGroups(); p++) {
-                best = Math.max(best, op.effectiveCapacity(p));
-            }
-            double seconds =
-                    best > e.getValue()
-                            ? downtime * e.getValue() / (best - e.getValue())
-                            : Double.POSITIVE_INFINITY;
-            if (seconds > longest) {
-                longest = seconds;
-                worst = e.getKey();
-            }
+    private void classifyDrain(Violation v) {
+        long allowed = criteria.drainSeconds();
+        double downtime = criteria.downtimeSeconds();
+        double tolerance = criteria.backlogToleranceSeconds();
+        DrainBound any = DrainBound.anyPolicy(scenario, rates, downtime, tolerance);
+        DrainBound reactive =
+                DrainBound.reactive(
+                        scenario,
+                        rates,
+                        configs.get(0),
+                        downtime,
+                        criteria.policyInterval().toNanos() / 1e9,
+                        tolerance);
+        String why =
+                "bound for any policy: "
+                        + any.explain(allowed)
+                        + "; for a policy seeing the change one interval late: "
+                        + reactive.explain(allowed);
+        if (any.exceeds(allowed)) {
+            exemptions.add(new Exemption(v, Exemption.Kind.IMPOSSIBLE_FOR_ANY_POLICY, why));
+        } else if (reactive.exceeds(allowed)) {
+            exemptions.add(new Exemption(v, Exemption.Kind.IMPOSSIBLE_FOR_A_REACTIVE_POLICY, why));
+        } else {
+            violations.add(
+                    new Violation(
+                            v.scenario(),
+                            v.criterion(),
+                            v.operator(),
+                            v.second(),
+                            v.detail() + " (" + why + ")"));
         }
-        return String.format(
-                " (bound for any policy: at its most capable parallelism '%s' takes %.0f s of the %d s"
-                        + " allowed to drain the backlog of one %.0f s downtime alone)",
-                worst, longest, criteria.drainSeconds(), downtime);
     }
 
     private double sourceRate() {
@@ -222,26 +238,69 @@ final class PhaseCheck {
                             rates.get(id),
                             optimum.get(id)));
         }
+        Optional<String> notWorthIt = trimNotWorthIt(last);
         for (SimOperator op : scenario.operators()) {
             boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
             int allowed = optimum.get(op.id()) + (linear ? 0 : 1);
             if (last.get(op.id()) > allowed) {
-                violate(
-                        Criterion.FINAL_MINIMAL,
-                        op.id(),
-                        second,
-                        String.format(
-                                "%d instances, optimum %d (%s)",
-                                last.get(op.id()),
-                                optimum.get(op.id()),
-                                linear
-                                        ? "linear: exactly the optimum"
-                                        : "non-linear: at most one above"));
+                Violation v =
+                        violation(
+                                Criterion.FINAL_MINIMAL,
+                                op.id(),
+                                second,
+                                String.format(
+                                        "%d instances, optimum %d (%s)",
+                                        last.get(op.id()),
+                                        optimum.get(op.id()),
+                                        linear
+                                                ? "linear: exactly the optimum"
+                                                : "non-linear: at most one above"));
+                notWorthIt.ifPresentOrElse(
+                        why ->
+                                exemptions.add(
+                                        new Exemption(
+                                                v,
+                                                Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME,
+                                                why)),
+                        () -> violations.add(v));
             }
         }
     }
 
+    /**
+     * Why a trim from {@code last} to the minimum would not pay for its downtime: the instances it
+     * saves over the savings horizon are no more than every running instance times the downtime
+     * (the cost test the policy applies before a trim); empty when it would pay.
+     */
+    private Optional<String> trimNotWorthIt(Map<String, Integer> last) {
+        int saved = 0;
+        int running = 0;
+        for (SimOperator op : scenario.operators()) {
+            saved += Math.max(0, last.get(op.id()) - optimum.get(op.id()));
+            running += last.get(op.id());
+        }
+        double savedSeconds = saved * criteria.savingsHorizon().toSeconds();
+        double costSeconds = running * criteria.downtimeSeconds();
+        return saved > 0 && savedSeconds > 0 && savedSeconds <= costSeconds
+                ? Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "a trim to the minimum saves %d instances × %d s = %.0f instance-s"
+                                        + " and its downtime costs %d instances × %.0f s = %.0f instance-s",
+                                saved,
+                                criteria.savingsHorizon().toSeconds(),
+                                savedSeconds,
+                                running,
+                                criteria.downtimeSeconds(),
+                                costSeconds))
+                : Optional.empty();
+    }
+
     private void violate(Criterion criterion, String operator, long second, String detail) {
-        violations.add(new Violation(scenario.name(), criterion, operator, second, detail));
+        violations.add(violation(criterion, operator, second, detail));
+    }
+
+    private Violation violation(Criterion criterion, String operator, long second, String detail) {
+        return new Violation(scenario.name(), criterion, operator, second, detail);
     }
 }

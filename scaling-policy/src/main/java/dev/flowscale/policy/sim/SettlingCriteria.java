@@ -17,6 +17,10 @@ import java.time.Duration;
  * @param reserve spare capacity, as a share of the rates, that the minimal final configuration
  *     keeps to drain one rescale's downtime within the catch-up time (0: the bare minimum that
  *     sustains the rates)
+ * @param savingsHorizon a final configuration above the minimum is accepted (classified, not
+ *     failed) when the trim to the minimum would not pay for its downtime: the instances it saves
+ *     over this horizon do not exceed the running instances times one rescale's downtime, the cost
+ *     test a policy applies before a trim (zero: never accepted)
  */
 public record SettlingCriteria(
         Duration catchUp,
@@ -24,7 +28,8 @@ public record SettlingCriteria(
         int maxRescalesToSustain,
         int maxTrims,
         double backlogToleranceSeconds,
-        double reserve) {
+        double reserve,
+        Duration savingsHorizon) {
 
     public SettlingCriteria {
         Checks.notNegative(catchUp, "settling criteria catchUp");
@@ -32,6 +37,7 @@ public record SettlingCriteria(
         Checks.finiteNotNegative(
                 backlogToleranceSeconds, "settling criteria backlogToleranceSeconds");
         Checks.finiteNotNegative(reserve, "settling criteria reserve");
+        Checks.notNegative(savingsHorizon, "settling criteria savingsHorizon");
         if (maxRescalesToSustain < 0 || maxTrims < 0) {
             throw new PolicyException(
                     "settling criteria maxRescalesToSustain "
@@ -44,7 +50,7 @@ public record SettlingCriteria(
 
     /** Issue 12's bar: one rescale to sustain, one trim, a backlog under one second of input. */
     public static SettlingCriteria of(Duration catchUp, Duration policyInterval) {
-        return new SettlingCriteria(catchUp, policyInterval, 1, 1, 1.0, 0);
+        return new SettlingCriteria(catchUp, policyInterval, 1, 1, 1.0, 0, Duration.ZERO);
     }
 
     /**
@@ -61,7 +67,28 @@ public record SettlingCriteria(
                 maxRescalesToSustain,
                 maxTrims,
                 backlogToleranceSeconds,
-                share);
+                share,
+                savingsHorizon);
+    }
+
+    /**
+     * The same bar, where a final configuration above the minimum that no trim paying for its
+     * downtime reaches is accepted and classified (see {@code savingsHorizon}).
+     */
+    public SettlingCriteria withSavingsHorizon(Duration horizon) {
+        return new SettlingCriteria(
+                catchUp,
+                policyInterval,
+                maxRescalesToSustain,
+                maxTrims,
+                backlogToleranceSeconds,
+                reserve,
+                horizon);
+    }
+
+    /** The rescale downtime the reserve was set for. */
+    double downtimeSeconds() {
+        return reserve * catchUp.toNanos() / 1e9;
     }
 
     /** How long after its reference point a backlog must have drained. */

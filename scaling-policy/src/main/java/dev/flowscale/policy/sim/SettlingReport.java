@@ -16,6 +16,7 @@ public record SettlingReport(
         String scenario,
         List<LoadChange> loadChanges,
         List<Violation> violations,
+        List<Exemption> exemptions,
         Summary summary) {
 
     /** What is checked; see {@link SettlingCriteria}. */
@@ -34,6 +35,31 @@ public record SettlingReport(
         @Override
         public String toString() {
             return scenario + " @" + second + "s " + criterion + " " + operator + ": " + detail;
+        }
+    }
+
+    /**
+     * A criterion missed where the report shows that meeting it was impossible or not worth its
+     * cost; it is listed apart from the violations, with the computed bound or cost.
+     */
+    public record Exemption(Violation violation, Kind kind, String why) {
+
+        /** Why the missed criterion is not counted as a failure. */
+        public enum Kind {
+            /** No policy drains the backlog of the rescale's downtime alone in time. */
+            IMPOSSIBLE_FOR_ANY_POLICY,
+            /**
+             * No policy that sees the change one interval after it, from the configuration that ran
+             * at the change, drains in time.
+             */
+            IMPOSSIBLE_FOR_A_REACTIVE_POLICY,
+            /** The trim to the minimum would not pay for its downtime (the policy's cost test). */
+            TRIM_NOT_WORTH_ITS_DOWNTIME
+        }
+
+        @Override
+        public String toString() {
+            return violation + " [" + kind + ": " + why + "]";
         }
     }
 
@@ -79,6 +105,7 @@ public record SettlingReport(
     public SettlingReport {
         loadChanges = List.copyOf(loadChanges);
         violations = List.copyOf(violations);
+        exemptions = List.copyOf(exemptions);
     }
 
     /** Judges {@code trajectory} after each of the scenario's load changes (its start included). */
@@ -89,17 +116,20 @@ public record SettlingReport(
         List<Rescale> rescales = Rescale.of(trajectory);
         List<LoadChange> outcomes = new ArrayList<>();
         List<Violation> violations = new ArrayList<>();
+        List<Exemption> exemptions = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {
             long to = i + 1 < changes.size() ? changes.get(i + 1) : end;
             PhaseCheck phase = new PhaseCheck(trajectory, criteria, rescales, changes.get(i), to);
             outcomes.add(phase.outcome());
             violations.addAll(phase.violations());
+            exemptions.addAll(phase.exemptions());
         }
         return new SettlingReport(
                 scenario.name(),
                 outcomes,
                 violations,
-                summary(trajectory, rescales, outcomes, violations, changes));
+                exemptions,
+                summary(trajectory, rescales, outcomes, violations, exemptions, changes));
     }
 
     private static Summary summary(
@@ -107,6 +137,7 @@ public record SettlingReport(
             List<Rescale> rescales,
             List<LoadChange> outcomes,
             List<Violation> violations,
+            List<Exemption> exemptions,
             List<Long> changes) {
         long worst =
                 outcomes.stream().anyMatch(o -> o.secondsToSustain() < 0)
@@ -118,8 +149,14 @@ public record SettlingReport(
         double overSeconds =
                 t.overProvisionedInstanceSeconds(
                         second -> optimum.get(phaseStart(changes, second)), stepSeconds);
+        // a drain no policy could make in time is still a backlog that did not drain in time
         boolean drained =
-                violations.stream().noneMatch(v -> v.criterion() == Criterion.BACKLOG_DRAINED);
+                violations.stream().noneMatch(v -> v.criterion() == Criterion.BACKLOG_DRAINED)
+                        && exemptions.stream()
+                                .noneMatch(
+                                        e ->
+                                                e.violation().criterion()
+                                                        == Criterion.BACKLOG_DRAINED);
         return new Summary(
                 t.scaleDecisions().size(),
                 rescales.size(),
@@ -153,9 +190,22 @@ public record SettlingReport(
         return start;
     }
 
-    /** Whether every criterion held. */
+    /**
+     * Whether every criterion held or was missed only where the report shows it impossible or not
+     * worth its cost ({@link #exemptions()}).
+     */
     public boolean settled() {
         return violations.isEmpty();
+    }
+
+    /** Exemptions counted per kind, in kind order. */
+    public Map<Exemption.Kind, Long> exemptionCounts() {
+        return exemptions.stream()
+                .collect(
+                        Collectors.groupingBy(
+                                Exemption::kind,
+                                () -> new EnumMap<>(Exemption.Kind.class),
+                                Collectors.counting()));
     }
 
     /** Violations counted per criterion, in criterion order. */

@@ -9,10 +9,12 @@ import java.util.Map;
 /**
  * Runs the {@link ScenarioSuite} with the defaults of the settings table ({@link TableDefaults}) at
  * rescale downtimes of 2, 30 and 60 s and prints, per downtime, how many scenarios settled and how
- * often each settling criterion failed, with the first violations as examples; scenarios named as
- * arguments (or every failing one, with {@code all-failing}) get every violation, their summary and
- * their rescale decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those
- * downtimes. Run with {@code mvn -q -pl scaling-policy exec:java
+ * often each settling criterion failed, with the first violations as examples, and every criterion
+ * missed where the report shows it impossible or not worth its cost ({@link
+ * SettlingReport.Exemption}, with the computed bound or cost); scenarios named as arguments (or
+ * every failing one, with {@code all-failing}) get every violation, their summary and their rescale
+ * decisions printed; {@code 2s}, {@code 30s} or {@code 60s} runs only those downtimes. Run with
+ * {@code mvn -q -pl scaling-policy exec:java
  * -Dexec.mainClass=dev.flowscale.policy.sim.SettlingSuiteReport [-Dexec.args="wordcount
  * join-and-window"]}.
  */
@@ -38,14 +40,28 @@ public final class SettlingSuiteReport {
             List<SettlingReport> reports = suite.stream().map(s -> run(s, downtime)).toList();
             Map<SettlingReport.Criterion, Long> failed =
                     new EnumMap<>(SettlingReport.Criterion.class);
+            Map<SettlingReport.Exemption.Kind, Long> exempted =
+                    new EnumMap<>(SettlingReport.Exemption.Kind.class);
             reports.forEach(
                     r -> r.violationCounts().keySet().forEach(c -> failed.merge(c, 1L, Long::sum)));
+            reports.forEach(
+                    r ->
+                            r.exemptionCounts()
+                                    .keySet()
+                                    .forEach(k -> exempted.merge(k, 1L, Long::sum)));
             out.printf(
-                    "downtime %ds: %d of %d scenarios settled; scenarios failing each criterion: %s%n",
+                    "downtime %ds: %d of %d scenarios settled (%d with no exemption);"
+                            + " scenarios failing each criterion: %s; scenarios with a criterion missed"
+                            + " where the report shows it impossible or not worth its cost: %s%n",
                     downtime.toSeconds(),
                     reports.stream().filter(SettlingReport::settled).count(),
                     reports.size(),
-                    failed);
+                    reports.stream().filter(r -> r.settled() && r.exemptions().isEmpty()).count(),
+                    failed,
+                    exempted);
+            reports.stream()
+                    .flatMap(r -> r.exemptions().stream())
+                    .forEach(e -> out.println("  exempted: " + e));
             reports.stream()
                     .flatMap(r -> r.violations().stream().limit(1))
                     .limit(EXAMPLES)
@@ -64,12 +80,13 @@ public final class SettlingSuiteReport {
             PrintStream out, Scenario scenario, Duration downtime, boolean onlyFailing) {
         Trajectory t = trajectory(scenario, downtime);
         SettlingReport r = SettlingReport.check(t, TableDefaults.criteria(downtime));
-        if (onlyFailing && r.settled()) {
+        if (onlyFailing && r.settled() && r.exemptions().isEmpty()) {
             return;
         }
         out.println("  " + r.scenario() + ": " + r.summary());
         r.loadChanges().forEach(c -> out.println("    " + c));
         r.violations().forEach(v -> out.println("    " + v));
+        r.exemptions().forEach(e -> out.println("    exempted: " + e));
         for (var d : t.scaleDecisions()) {
             out.println(
                     "    decision @"

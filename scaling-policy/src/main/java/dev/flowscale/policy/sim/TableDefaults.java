@@ -37,9 +37,13 @@ public final class TableDefaults {
 
     /**
      * Issue 12's settling bar at the default catch-up time and interval, where a minimal final
-     * configuration can drain the backlog of one rescale of the given downtime in time.
+     * configuration can drain the backlog of one rescale of the given downtime in time, and one
+     * above the minimum is accepted where the trim to it fails the table's cost test (savings
+     * horizon).
      */
     public static SettlingCriteria criteria(Duration downtime) {
-        return SettlingCriteria.of(CATCH_UP, POLICY_INTERVAL).withDowntimeReserve(downtime);
+        return SettlingCriteria.of(CATCH_UP, POLICY_INTERVAL)
+                .withDowntimeReserve(downtime)
+                .withSavingsHorizon(DEFAULTS.duration(Setting.SAVINGS_HORIZON));
     }
 }

@@ -121,4 +121,46 @@ class SettlingGuardsTest {
                         "trim refused: the trimmed configuration would need"
                                 + " forever to drain its own downtime (catch-up time 600 s)");
     }
+
+    @Test
+    void aTrimRefusedAsTooTightStaysRefusedUntilTheLoadMovesByMoreThanTheNoiseTolerance() {
+        // "a" (10 x 100 rec/s) is kept; lowering "b" from 20 needs the spare to drain 30 s of
+        // downtime in 600 s: capacity 1.05x the rate. At 955 rec/s "a" has 1.047x (refused); at
+        // 945 rec/s, 1 % lower (the first seconds of a step down, or noise: tolerance 2 %), 1.058x
+        // would pass
+        List<ScalingDecision> past = new ArrayList<>();
+        past.add(twoOperators(END, 955, past));
+
+        ScalingDecision withinNoise = twoOperators(END.plusSeconds(10), 945, past);
+        ScalingDecision fallen = twoOperators(END.plusSeconds(10), 900, past);
+
+        assertThat(past.get(0).isScale()).isFalse();
+        assertThat(past.get(0).operators().get("b").reasons())
+                .anyMatch(r -> r.startsWith("trim refused: the trimmed configuration would need"));
+        assertThat(withinNoise.isScale()).isFalse();
+        assertThat(withinNoise.operators().get("b").reasons())
+                .anyMatch(
+                        r ->
+                                r.startsWith("trim refused: refused as too tight at " + END)
+                                        && r.contains("rate 945.0 rec/s has moved by less than"));
+        assertThat(fallen.isScale()).isTrue();
+        assertThat(fallen.newParallelism().get("b")).isLessThan(20);
+    }
+
+    private static ScalingDecision twoOperators(
+            Instant at, double rate, List<ScalingDecision> past) {
+        MetricsWindow w =
+                MetricsWindow.of(
+                        at.minusSeconds(10),
+                        at,
+                        List.of(
+                                source("src", 1, 100_000, rate, 0),
+                                op("a", 10, 1000, 1000),
+                                op("b", 20, 2000, 0)));
+        return new Ds2Policy(SETTLING.toBuilder().noiseTolerance(0.02).build(), clockAt(at))
+                .decide(
+                        topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b"),
+                        w,
+                        new ScalingHistory(past, List.of()));
+    }
 }

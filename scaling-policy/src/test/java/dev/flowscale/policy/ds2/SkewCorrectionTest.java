@@ -12,6 +12,7 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingHistory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,55 @@ class SkewCorrectionTest {
                                                 "more instances will not help 'op': hot key groups"
                                                         + " among [0, 32) hold 50 % of the input")
                                         && r.contains("capped at 19"));
+    }
+
+    @Test
+    void drainsABacklogAtTheMostCapableParallelismWhereThatCarriesTheBaseRate() {
+        // base 190 rec/s plus 6,000 records in 225 s = 216.7 rec/s: no q carries it (at most
+        // 198.4 at 128), nor in the whole 300 s (210 rec/s), but 128 carries the base, so the
+        // backlog drains there, fastest
+        OperatorDecision drains = drain(190, 6_000);
+        // 250 rec/s: no q carries even the base, so more instances will not help (capped at 19)
+        OperatorDecision cannot = drain(250, 6_000);
+
+        assertThat(drains.newParallelism()).isEqualTo(128);
+        assertThat(drains.reasons())
+                .anyMatch(
+                        r -> r.startsWith("sized to drain the backlog within the whole catch-up"));
+        assertThat(cannot.newParallelism()).isEqualTo(19);
+    }
+
+    @Test
+    void drainsABacklogAtTheSmallestParallelismThatDrainsItWithinTheWholeCatchUpTime() {
+        // base 192 rec/s plus 1,460 records in 225 s = 198.5 rec/s: just above what 128 carries
+        // (100 / (0.5 + 0.5/128) = 198.4). In the whole 300 s it is 196.9 rec/s, which 64 carries
+        // (100 / (0.5 + 0.5·2/128) = 196.9; 43 carries 195.4): 64 drains the backlog in time, so
+        // the other 64 instances would buy only the last 0.8 % of capacity
+        OperatorDecision d = drain(192, 1_460);
+
+        assertThat(d.newParallelism()).isEqualTo(64);
+        assertThat(d.reasons())
+                .anyMatch(
+                        r -> r.startsWith("sized to drain the backlog within the whole catch-up"));
+    }
+
+    /**
+     * The decision for "op" (at 4, its hot key group holding half the input) behind a source
+     * offering {@code rate} with {@code backlog} records owed, catch-up 5 min, no downtime.
+     */
+    private static OperatorDecision drain(double rate, double backlog) {
+        PolicyConfig draining =
+                SKEW_AWARE.toBuilder()
+                        .catchUpDuration(Duration.ofMinutes(5))
+                        .expectedRescaleDuration(Duration.ZERO)
+                        .build();
+        return new Ds2Policy(draining, clockAt(END))
+                .decide(
+                        topology(List.of("src:1", "op:4"), "src->op"),
+                        window(source("src", 1, 100_000, rate, backlog), skewed(0.5, 160)),
+                        ScalingHistory.empty())
+                .operators()
+                .get("op");
     }
 
     @Test

@@ -115,6 +115,107 @@ class SettlingCheckerTest {
     }
 
     @Test
+    void
+            aFinalConfigurationAboveTheMinimumIsExemptedOnlyWhenTheTrimToItWouldNotPayForItsDowntime() {
+        // with a 10 s downtime reserve the minimum is 12 before the doubling; the job stays at 13
+        Trajectory t =
+                new Path()
+                        .run(30, 5, 500)
+                        .rescale(10, 13)
+                        .run(560, 13, 0)
+                        .rescale(10, 24)
+                        .run(600, 24, 0)
+                        .trajectory();
+        SettlingCriteria reserve = CRITERIA.withDowntimeReserve(Duration.ofSeconds(10));
+
+        // saves 1 instance × 100 s; costs 14 running instances × 10 s
+        SettlingReport cheapTrimSkipped =
+                SettlingReport.check(t, reserve.withSavingsHorizon(Duration.ofSeconds(100)));
+        SettlingReport trimThatPaysSkipped =
+                SettlingReport.check(t, reserve.withSavingsHorizon(Duration.ofHours(1)));
+
+        assertThat(cheapTrimSkipped.settled()).isTrue();
+        assertThat(cheapTrimSkipped.exemptions())
+                .singleElement()
+                .satisfies(
+                        e -> {
+                            assertThat(e.kind())
+                                    .isEqualTo(
+                                            SettlingReport.Exemption.Kind
+                                                    .TRIM_NOT_WORTH_ITS_DOWNTIME);
+                            assertThat(e.violation().detail()).contains("13 instances, optimum 12");
+                            assertThat(e.why())
+                                    .contains("saves 1 instances × 100 s = 100 instance-s")
+                                    .contains("costs 14 instances × 10 s = 140 instance-s");
+                        });
+        assertThat(trimThatPaysSkipped.exemptions()).isEmpty();
+        assertThat(trimThatPaysSkipped.violations())
+                .extracting(Violation::criterion)
+                .containsExactly(Criterion.FINAL_MINIMAL);
+    }
+
+    @Test
+    void aLateDrainIsClassifiedByTheBoundsOnHowSoonAnyPolicyOrAReactiveOneCouldDrain() {
+        // a hot key takes half the input: at best (128 instances) the operator carries 198.4/s;
+        // drain deadline 41 s + 60 s catch-up + 10 s interval; the backlog stays until 150 s
+        SettlingCriteria criteria = CRITERIA.withDowntimeReserve(Duration.ofSeconds(10));
+
+        SettlingReport any = SettlingReport.check(lateDrain(180), criteria);
+        SettlingReport reactive = SettlingReport.check(lateDrain(170), criteria);
+        SettlingReport possible = SettlingReport.check(lateDrain(120), criteria);
+
+        // down to the 1 s of input that counts as drained: (10 s − 1 s) × 180 / (198.4 − 180) = 88
+        // s
+        assertThat(any.exemptions())
+                .singleElement()
+                .satisfies(
+                        e -> {
+                            assertThat(e.kind())
+                                    .isEqualTo(
+                                            SettlingReport.Exemption.Kind
+                                                    .IMPOSSIBLE_FOR_ANY_POLICY);
+                            assertThat(e.why()).contains("'op' takes 88 s of the 70 s allowed");
+                        });
+        assertThat(any.violations()).isEmpty();
+        assertThat(any.summary().drained()).isFalse();
+        // any policy: 54 s; seeing it 10 s late from 1 instance (100/s of 170/s): 78 s
+        assertThat(reactive.exemptions())
+                .singleElement()
+                .satisfies(
+                        e -> {
+                            assertThat(e.kind())
+                                    .isEqualTo(
+                                            SettlingReport.Exemption.Kind
+                                                    .IMPOSSIBLE_FOR_A_REACTIVE_POLICY);
+                            assertThat(e.why())
+                                    .contains("takes 54 s of the 70 s allowed")
+                                    .contains("takes 78 s of the 70 s allowed");
+                        });
+        assertThat(possible.exemptions()).isEmpty();
+        assertThat(possible.violations())
+                .filteredOn(v -> v.criterion() == Criterion.BACKLOG_DRAINED)
+                .singleElement()
+                .satisfies(v -> assertThat(v.detail()).contains("'op' takes 14 s of the 70 s"));
+    }
+
+    private static Trajectory lateDrain(double rate) {
+        Scenario hot =
+                new Scenario(
+                        "hot-key",
+                        List.of(
+                                SimOperator.source("src", 100_000, RateProfile.constant(rate)),
+                                SimOperator.operator("op", 100, 0).withSkew(0.5)),
+                        List.of(new Edge("src", "op")),
+                        Map.of("src", 1, "op", 1));
+        return new Path(hot)
+                .run(30, 1, 500)
+                .rescale(10, 64)
+                .run(109, 64, 1000)
+                .run(450, 64, 0)
+                .trajectory();
+    }
+
+    @Test
     void theScenarioSuiteHasFiftyRandomGraphsWithCapacitiesSpanningMoreThanAHundredfold() {
         List<Scenario> suite = ScenarioSuite.all();
         List<SimOperator> ops =
@@ -157,7 +258,17 @@ class SettlingCheckerTest {
      */
     private static final class Path {
         private final List<Trajectory.Point> points = new ArrayList<>();
-        private int op = JOB.initial().get("op");
+        private final Scenario job;
+        private int op;
+
+        Path() {
+            this(JOB);
+        }
+
+        Path(Scenario job) {
+            this.job = job;
+            this.op = job.initial().get("op");
+        }
 
         Path run(int seconds, int parallelism, double backlog) {
             op = parallelism;
@@ -180,7 +291,7 @@ class SettlingCheckerTest {
         }
 
         Trajectory trajectory() {
-            return new Trajectory(JOB, List.of(), points, List.of());
+            return new Trajectory(job, List.of(), points, List.of());
         }
     }
 }
