@@ -162,6 +162,13 @@ public final class InstanceStateFile {
         }
     }
 
+    /** One key group's block of a RocksDB store, as a snapshot writes it. */
+    static byte[] rocksDbBlock(RocksDbKeyedStore store, int keyGroup) throws IOException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream(1 << 12);
+        writeBlock(new DataOutputStream(block), store, keyGroup);
+        return block.toByteArray();
+    }
+
     /**
      * A key group's block from RocksDB: its keys and values are already encoded as a block holds
      * them, so they are copied, not decoded.

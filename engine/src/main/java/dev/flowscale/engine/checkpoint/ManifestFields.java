@@ -1,6 +1,7 @@
 package dev.flowscale.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.flowscale.engine.state.RocksDbFile;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -70,6 +71,42 @@ final class ManifestFields {
         return value;
     }
 
+    /** A RocksDB instance's files have plain names, each named once (checked on restore). */
+    private static void checkRocksDbFiles(
+            Path dir, String operator, TaskStateHandle handle, Set<String> seen) {
+        if (handle.rocksDb() == null) {
+            return;
+        }
+        for (RocksDbFile file : handle.rocksDb().files()) {
+            for (String name : new String[] {file.name(), file.file(), file.sha256()}) {
+                if (name == null
+                        || name.isEmpty()
+                        || name.contains("/")
+                        || name.contains("\\")
+                        || name.startsWith(".")) {
+                    throw new SnapshotException(
+                            "snapshot "
+                                    + dir
+                                    + " is corrupt: operator '"
+                                    + operator
+                                    + "' instance "
+                                    + handle.instance()
+                                    + " has a RocksDB file entry with a missing or unsafe name ("
+                                    + file
+                                    + "); restore an earlier snapshot");
+                }
+            }
+            if (!file.shared() && !seen.add(file.file())) {
+                throw new SnapshotException(
+                        "snapshot "
+                                + dir
+                                + " is corrupt: file '"
+                                + file.file()
+                                + "' is named twice in the manifest; restore an earlier snapshot");
+            }
+        }
+    }
+
     /** Every file is a plain name that resolves inside {@code dir}, and no file is named twice. */
     static void checkFiles(Path dir, SnapshotMetadata metadata) {
         Path root = dir.toAbsolutePath().normalize();
@@ -91,6 +128,7 @@ final class ManifestFields {
                                     + "', which lies "
                                     + "outside this snapshot's folder; a snapshot only restores its own files");
                 }
+                checkRocksDbFiles(dir, operator.id(), handle, seen);
                 if (!seen.add(handle.file())) {
                     throw new SnapshotException(
                             "snapshot "
