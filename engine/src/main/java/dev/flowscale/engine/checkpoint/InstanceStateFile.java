@@ -75,7 +75,8 @@ public final class InstanceStateFile {
                 crc.getValue(),
                 range.start(),
                 range.endInclusive(),
-                splits == null ? 0 : splits.size());
+                splits == null ? 0 : splits.size(),
+                null);
     }
 
     private static void writeKeyed(DataOutputStream out, KeyedStateBackend keyed)

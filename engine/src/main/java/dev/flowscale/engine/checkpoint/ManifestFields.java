@@ -77,7 +77,19 @@ final class ManifestFields {
         if (handle.rocksDb() == null) {
             return;
         }
-        for (RocksDbFile file : handle.rocksDb().files()) {
+        RocksDbSnapshot rocksDb = handle.rocksDb();
+        if (rocksDb.files() == null || rocksDb.states() == null || rocksDb.files().contains(null)) {
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " is corrupt: operator '"
+                            + operator
+                            + "' instance "
+                            + handle.instance()
+                            + " has a RocksDB entry without its files or states; restore an"
+                            + " earlier snapshot");
+        }
+        for (RocksDbFile file : rocksDb.files()) {
             for (String name : new String[] {file.name(), file.file(), file.sha256()}) {
                 if (name == null
                         || name.isEmpty()

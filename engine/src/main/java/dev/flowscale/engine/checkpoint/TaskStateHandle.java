@@ -19,20 +19,6 @@ public record TaskStateHandle(
         int keyGroupEnd,
         int splits,
         @JsonInclude(JsonInclude.Include.NON_NULL) RocksDbSnapshot rocksDb) {
-
-    /** A handle whose keyed state, if any, is in {@code file}. */
-    public TaskStateHandle(
-            String operatorId,
-            int instance,
-            String file,
-            long bytes,
-            long crc32,
-            int keyGroupStart,
-            int keyGroupEnd,
-            int splits) {
-        this(operatorId, instance, file, bytes, crc32, keyGroupStart, keyGroupEnd, splits, null);
-    }
-
     /** The number of key groups {@code file} itself holds. */
     int keyGroupsInFile() {
         return rocksDb != null ? 0 : Math.max(0, keyGroupEnd - keyGroupStart + 1);
