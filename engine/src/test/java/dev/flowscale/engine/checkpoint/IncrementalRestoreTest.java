@@ -3,6 +3,7 @@ package dev.flowscale.engine.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
@@ -81,6 +82,32 @@ class IncrementalRestoreTest {
                 .isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("is incomplete: shared file " + file)
                 .hasMessageContaining("is missing");
+    }
+
+    @Test
+    void aResealedManifestNamingASharedFileOutsideStorageIsRefused(@TempDir Path dir)
+            throws Exception {
+        JobGraph graph = graph(2);
+        Path latest = killAfterCheckpoints(graph, dir);
+        SnapshotFiles.editManifest(
+                latest,
+                true,
+                m -> {
+                    ObjectNode file =
+                            (ObjectNode)
+                                    SnapshotFiles.instances(m, CountingJob.COUNT)
+                                            .get(0)
+                                            .path("rocksDb")
+                                            .path("files")
+                                            .get(0);
+                    file.put("file", "../../_epoch");
+                });
+
+        assertThatThrownBy(() -> RunningJob.start(graph, config(dir), latest).close())
+                .isInstanceOf(SnapshotException.class)
+                .hasMessageContaining("is corrupt: operator '" + CountingJob.COUNT + "' instance ")
+                .hasMessageContaining("unsafe name")
+                .hasMessageContaining("file=../../_epoch");
     }
 
     /** Runs the job through two checkpoints taken while it runs, then cancels it (a kill). */
