@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * Checks a manifest's shape before it is bound to {@link SnapshotMetadata}: every field is present
@@ -74,49 +75,50 @@ final class ManifestFields {
     /** A RocksDB instance's files have plain names, each named once (checked on restore). */
     private static void checkRocksDbFiles(
             Path dir, String operator, TaskStateHandle handle, Set<String> seen) {
-        if (handle.rocksDb() == null) {
+        RocksDbSnapshot rocksDb = handle.rocksDb();
+        if (rocksDb == null) {
             return;
         }
-        RocksDbSnapshot rocksDb = handle.rocksDb();
         if (rocksDb.files() == null || rocksDb.states() == null || rocksDb.files().contains(null)) {
-            throw new SnapshotException(
-                    "snapshot "
-                            + dir
-                            + " is corrupt: operator '"
-                            + operator
-                            + "' instance "
-                            + handle.instance()
-                            + " has a RocksDB entry without its files or states; restore an"
-                            + " earlier snapshot");
+            throw corruptEntry(
+                    dir, operator, handle, "has a RocksDB entry without its files or states");
         }
         for (RocksDbFile file : rocksDb.files()) {
-            for (String name : new String[] {file.name(), file.file(), file.sha256()}) {
-                if (name == null
-                        || name.isEmpty()
-                        || name.contains("/")
-                        || name.contains("\\")
-                        || name.startsWith(".")) {
-                    throw new SnapshotException(
-                            "snapshot "
-                                    + dir
-                                    + " is corrupt: operator '"
-                                    + operator
-                                    + "' instance "
-                                    + handle.instance()
-                                    + " has a RocksDB file entry with a missing or unsafe name ("
-                                    + file
-                                    + "); restore an earlier snapshot");
-                }
+            if (Stream.of(file.name(), file.file(), file.sha256())
+                    .anyMatch(ManifestFields::unsafe)) {
+                throw corruptEntry(
+                        dir,
+                        operator,
+                        handle,
+                        "has a RocksDB file entry with a missing or unsafe name (" + file + ")");
             }
             if (!file.shared() && !seen.add(file.file())) {
-                throw new SnapshotException(
-                        "snapshot "
-                                + dir
-                                + " is corrupt: file '"
-                                + file.file()
-                                + "' is named twice in the manifest; restore an earlier snapshot");
+                throw corruptEntry(dir, operator, handle, "names file '" + file.file() + "' twice");
             }
         }
+    }
+
+    /** Null, empty, a path rather than a plain name, or hidden (as {@code ..} is). */
+    private static boolean unsafe(String name) {
+        return name == null
+                || name.isEmpty()
+                || name.contains("/")
+                || name.contains("\\")
+                || name.startsWith(".");
+    }
+
+    private static SnapshotException corruptEntry(
+            Path dir, String operator, TaskStateHandle handle, String problem) {
+        return new SnapshotException(
+                "snapshot "
+                        + dir
+                        + " is corrupt: operator '"
+                        + operator
+                        + "' instance "
+                        + handle.instance()
+                        + " "
+                        + problem
+                        + "; restore an earlier snapshot");
     }
 
     /** Every file is a plain name that resolves inside {@code dir}, and no file is named twice. */
