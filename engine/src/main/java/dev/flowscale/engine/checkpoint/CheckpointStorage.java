@@ -1,9 +1,11 @@
 package dev.flowscale.engine.checkpoint;
 
+import dev.flowscale.engine.state.RocksDbFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,13 +20,17 @@ import java.util.stream.Stream;
  * ROOT/savepoints/savepoint-ID-EPOCHMS/    savepoints
  *     _metadata                            the manifest (JSON), written last and atomically
  *     OPERATOR-INSTANCE.state              one file per task (see InstanceStateFile)
+ *     OPERATOR-INSTANCE-NAME               a RocksDB instance's descriptor files (incremental)
+ * ROOT/shared/STORE-NNNNNN.sst             SST files of incremental checkpoints, shared by them
  * </pre>
  *
  * Ids are shared by checkpoints and savepoints and never reused, so the highest id is the newest
  * snapshot. A directory without {@code _metadata} is an incomplete snapshot and is never restored.
- * Retention keeps the newest N complete checkpoints and the newest N complete savepoints.
+ * Retention keeps the newest N complete checkpoints and the newest N complete savepoints, then
+ * deletes every shared file that no remaining complete snapshot's manifest references.
  */
 public final class CheckpointStorage {
+    static final String SHARED = "shared";
     private final Path root;
     private final Path checkpoints;
     private final Path savepoints;
@@ -132,6 +138,55 @@ public final class CheckpointStorage {
                     .filter(dir -> !isPinned(dir, pinned))
                     .forEach(CheckpointStorage::discard);
         }
+        deleteUnreferencedSharedFiles();
+    }
+
+    /**
+     * Deletes the shared files that no complete snapshot references. The references are derived
+     * from the manifests themselves rather than counted separately, so no count can drift from what
+     * storage holds; if any manifest cannot be read, nothing is deleted. Runs only while no
+     * snapshot is being written (the coordinator has one pending at most and calls this after
+     * committing it), so a file a checkpoint is about to reference is never deleted.
+     */
+    private void deleteUnreferencedSharedFiles() {
+        Path shared = root.resolve(SHARED);
+        if (!Files.isDirectory(shared)) {
+            return;
+        }
+        Set<String> referenced = new HashSet<>();
+        for (Path dir : completedSnapshots()) {
+            try {
+                referenced.addAll(sharedFiles(ManifestFile.read(dir)));
+            } catch (SnapshotException e) {
+                return;
+            }
+        }
+        try (Stream<Path> files = Files.list(shared)) {
+            files.filter(f -> !referenced.contains(f.getFileName().toString()))
+                    .forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // Best effort: an unreferenced file left behind is deleted by the next retention.
+        }
+    }
+
+    /** The names of the shared files {@code metadata} references. */
+    public static Set<String> sharedFiles(SnapshotMetadata metadata) {
+        Set<String> names = new HashSet<>();
+        for (SnapshotMetadata.OperatorEntry operator : metadata.operators()) {
+            for (TaskStateHandle handle : operator.instances()) {
+                if (handle.rocksDb() != null) {
+                    handle.rocksDb().files().stream()
+                            .filter(RocksDbFile::shared)
+                            .forEach(f -> names.add(f.file()));
+                }
+            }
+        }
+        return names;
+    }
+
+    /** The shared folder of the storage that snapshot folder {@code snapshotDir} belongs to. */
+    public static Path sharedDirOf(Path snapshotDir) {
+        return snapshotDir.toAbsolutePath().getParent().getParent().resolve(SHARED);
     }
 
     private static boolean isPinned(Path dir, Set<Path> pinned) {

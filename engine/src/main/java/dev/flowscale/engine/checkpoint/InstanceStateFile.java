@@ -75,7 +75,8 @@ public final class InstanceStateFile {
                 crc.getValue(),
                 range.start(),
                 range.endInclusive(),
-                splits == null ? 0 : splits.size());
+                splits == null ? 0 : splits.size(),
+                null);
     }
 
     private static void writeKeyed(DataOutputStream out, KeyedStateBackend keyed)
@@ -160,6 +161,13 @@ public final class InstanceStateFile {
                 }
             }
         }
+    }
+
+    /** One key group's block of a RocksDB store, as a snapshot writes it. */
+    static byte[] rocksDbBlock(RocksDbKeyedStore store, int keyGroup) throws IOException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream(1 << 12);
+        writeBlock(new DataOutputStream(block), store, keyGroup);
+        return block.toByteArray();
     }
 
     /**

@@ -1,11 +1,13 @@
 package dev.flowscale.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.flowscale.engine.state.RocksDbFile;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * Checks a manifest's shape before it is bound to {@link SnapshotMetadata}: every field is present
@@ -70,6 +72,55 @@ final class ManifestFields {
         return value;
     }
 
+    /** A RocksDB instance's files have plain names, each named once (checked on restore). */
+    private static void checkRocksDbFiles(
+            Path dir, String operator, TaskStateHandle handle, Set<String> seen) {
+        RocksDbSnapshot rocksDb = handle.rocksDb();
+        if (rocksDb == null) {
+            return;
+        }
+        if (rocksDb.files() == null || rocksDb.states() == null || rocksDb.files().contains(null)) {
+            throw corruptEntry(
+                    dir, operator, handle, "has a RocksDB entry without its files or states");
+        }
+        for (RocksDbFile file : rocksDb.files()) {
+            if (Stream.of(file.name(), file.file(), file.sha256())
+                    .anyMatch(ManifestFields::unsafe)) {
+                throw corruptEntry(
+                        dir,
+                        operator,
+                        handle,
+                        "has a RocksDB file entry with a missing or unsafe name (" + file + ")");
+            }
+            if (!file.shared() && !seen.add(file.file())) {
+                throw corruptEntry(dir, operator, handle, "names file '" + file.file() + "' twice");
+            }
+        }
+    }
+
+    /** Null, empty, a path rather than a plain name, or hidden (as {@code ..} is). */
+    private static boolean unsafe(String name) {
+        return name == null
+                || name.isEmpty()
+                || name.contains("/")
+                || name.contains("\\")
+                || name.startsWith(".");
+    }
+
+    private static SnapshotException corruptEntry(
+            Path dir, String operator, TaskStateHandle handle, String problem) {
+        return new SnapshotException(
+                "snapshot "
+                        + dir
+                        + " is corrupt: operator '"
+                        + operator
+                        + "' instance "
+                        + handle.instance()
+                        + " "
+                        + problem
+                        + "; restore an earlier snapshot");
+    }
+
     /** Every file is a plain name that resolves inside {@code dir}, and no file is named twice. */
     static void checkFiles(Path dir, SnapshotMetadata metadata) {
         Path root = dir.toAbsolutePath().normalize();
@@ -91,6 +142,7 @@ final class ManifestFields {
                                     + "', which lies "
                                     + "outside this snapshot's folder; a snapshot only restores its own files");
                 }
+                checkRocksDbFiles(dir, operator.id(), handle, seen);
                 if (!seen.add(handle.file())) {
                     throw new SnapshotException(
                             "snapshot "

@@ -50,6 +50,11 @@ public final class RestoredState {
             return previous == null ? null : previous.store();
         }
 
+        /** Whether this instance keeps {@code keyGroup} from before a rescale in this process. */
+        boolean keeps(int keyGroup) {
+            return previous != null && previous.keyGroupRange().contains(keyGroup);
+        }
+
         /** The key groups read from the snapshot, decoded. */
         public Map<Integer, List<KeyGroupBlocks.StateEntries>> keyGroups() {
             return keyGroups;

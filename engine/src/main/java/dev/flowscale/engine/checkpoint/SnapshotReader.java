@@ -124,6 +124,9 @@ public final class SnapshotReader {
                 }
             }
             checkCrc(file, handle, crc);
+            if (handle.rocksDb() != null) {
+                RocksDbSnapshotReader.read(dir, handle, graph.keyGroups(), targets);
+            }
             return contents;
         } catch (EOFException e) {
             throw corrupt(file, "ends early");
@@ -202,7 +205,7 @@ public final class SnapshotReader {
     /** Every key group the manifest gives this instance, each once, and no other. */
     private void readKeyGroups(StateFileInput in, TaskStateHandle handle, InstanceRestore[] targets)
             throws IOException {
-        int expected = Math.max(0, handle.keyGroupEnd() - handle.keyGroupStart() + 1);
+        int expected = handle.keyGroupsInFile();
         int groups = in.count("key groups", 8);
         if (groups != expected) {
             throw new StateFileInput.DamagedLengthException(
@@ -222,11 +225,8 @@ public final class SnapshotReader {
                                 + "says "
                                 + (handle.keyGroupStart() + i));
             }
-            InstanceRestore owner =
-                    targets[
-                            KeyGroups.operatorIndexFor(
-                                    keyGroup, graph.keyGroups(), targets.length)];
-            if (owner.previous != null && owner.previous.keyGroupRange().contains(keyGroup)) {
+            InstanceRestore owner = owner(targets, keyGroup, graph.keyGroups());
+            if (owner.keeps(keyGroup)) {
                 in.skipBytes("key group " + keyGroup);
                 owner.retained.add(keyGroup);
             } else {
@@ -234,6 +234,10 @@ public final class SnapshotReader {
                 owner.keyGroups.put(keyGroup, KeyGroupBlocks.decode(block, keyGroup));
             }
         }
+    }
+
+    static InstanceRestore owner(InstanceRestore[] targets, int keyGroup, int keyGroups) {
+        return targets[KeyGroups.operatorIndexFor(keyGroup, keyGroups, targets.length)];
     }
 
     private static void readLists(

@@ -1,7 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
-import dev.flowscale.engine.checkpoint.InstanceStateFile;
+import dev.flowscale.engine.checkpoint.IncrementalCheckpoint;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
@@ -84,8 +84,9 @@ abstract class Task implements Runnable {
         }
         try {
             TaskStateHandle handle =
-                    InstanceStateFile.write(
+                    IncrementalCheckpoint.write(
                             dir,
+                            barrier.savepoint(),
                             context.operatorId(),
                             context.instanceIndex(),
                             state.keyed(),

@@ -15,10 +15,12 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -53,6 +55,8 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private final RocksDB db;
     private final Map<String, Column> columns = new LinkedHashMap<>();
+    private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
+    private int checkpoints;
     private boolean closed;
 
     /** A state's column family and kind. */
@@ -83,7 +87,21 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens the database a checkpoint left in {@code dir} (its files copied there), with a column
+     * family for each of {@code states}; closing it deletes {@code dir}.
+     */
+    public static RocksDbKeyedStore openCopy(
+            Path dir, Map<String, StateDescriptor.Kind> states, StateBackendConfig config) {
+        return new RocksDbKeyedStore(dir, config, states);
+    }
+
     private RocksDbKeyedStore(Path dir, StateBackendConfig config) {
+        this(dir, config, Map.of());
+    }
+
+    private RocksDbKeyedStore(
+            Path dir, StateBackendConfig config, Map<String, StateDescriptor.Kind> states) {
         this.dir = dir;
         this.memoryLimit = config.blockCacheBytes();
         // Not strict: a strict cache fails reads when pinned blocks fill it; this one evicts down
@@ -104,14 +122,22 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                                         .setBlockCache(cache)
                                         .setCacheIndexAndFilterBlocks(true));
         try {
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
+            states.keySet()
+                    .forEach(
+                            name ->
+                                    descriptors.add(
+                                            new ColumnFamilyDescriptor(
+                                                    name.getBytes(StandardCharsets.UTF_8),
+                                                    columnOptions)));
             List<ColumnFamilyHandle> handles = new ArrayList<>();
-            this.db =
-                    RocksDB.open(
-                            dbOptions,
-                            dir.toString(),
-                            List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY)),
-                            handles);
-            handles.forEach(ColumnFamilyHandle::close);
+            this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+            handles.get(0).close();
+            int i = 1;
+            for (Map.Entry<String, StateDescriptor.Kind> state : states.entrySet()) {
+                columns.put(state.getKey(), new Column(handles.get(i++), state.getValue()));
+            }
         } catch (RocksDBException e) {
             closeOptions();
             throw failure("open RocksDB in " + dir, e);
@@ -227,6 +253,54 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                 db.deleteRange(column.handle(), writeOptions, prefix(first), prefix(last + 1));
             } catch (RocksDBException e) {
                 throw failure("delete key groups " + first + ".." + last, e);
+            }
+        }
+    }
+
+    /** The name of this store's folder, unique among the stores of the local directory. */
+    public String id() {
+        return dir.getFileName().toString();
+    }
+
+    /**
+     * Flushes the write buffers and makes a RocksDB checkpoint in a new folder beside the store:
+     * the immutable SST files hard-linked, the small descriptor files copied. The caller deletes
+     * the folder when it has copied what it needs.
+     */
+    public synchronized Path checkpoint() {
+        Path target = dir.resolveSibling(id() + "-chk-" + (++checkpoints));
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true);
+                Checkpoint checkpoint = Checkpoint.create(db)) {
+            List<ColumnFamilyHandle> handles =
+                    columns.values().stream().map(Column::handle).toList();
+            if (!handles.isEmpty()) {
+                db.flush(flush, handles);
+            }
+            checkpoint.createCheckpoint(target.toString());
+            return target;
+        } catch (RocksDBException e) {
+            throw failure("make a checkpoint in " + target, e);
+        }
+    }
+
+    /**
+     * The SST files of this store already in snapshot storage, by local name, as the last
+     * incremental checkpoint recorded them; the checkpoint writer keeps it up to date.
+     */
+    public Map<String, RocksDbFile> uploaded() {
+        return uploaded;
+    }
+
+    /**
+     * Compacts every state into its bottom level: merges its files and drops deleted entries (for
+     * one, the key groups a rescale cut out with range deletes), which gives their disk back.
+     */
+    public synchronized void compact() {
+        for (Column column : columns.values()) {
+            try {
+                db.compactRange(column.handle());
+            } catch (RocksDBException e) {
+                throw failure("compact", e);
             }
         }
     }

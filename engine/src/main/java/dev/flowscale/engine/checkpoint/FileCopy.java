@@ -1,0 +1,70 @@
+package dev.flowscale.engine.checkpoint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.zip.CRC32;
+
+/**
+ * Copies a file while computing its length, CRC-32 and SHA-256 in the same pass: checkpoints record
+ * them for the files they upload, restores check them for the files they download.
+ */
+final class FileCopy {
+    /** What one copy measured. */
+    record Sums(long bytes, long crc32, String sha256) {}
+
+    private FileCopy() {}
+
+    /**
+     * Copies {@code from} to {@code to} through a temporary file that is fsynced and renamed, so a
+     * copy cut short never leaves a complete-looking file behind.
+     */
+    static Sums copy(Path from, Path to) throws IOException {
+        Path tmp = to.resolveSibling(to.getFileName() + ".tmp");
+        Sums sums;
+        try (InputStream in = Files.newInputStream(from);
+                FileChannel channel =
+                        FileChannel.open(
+                                tmp,
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.TRUNCATE_EXISTING,
+                                StandardOpenOption.WRITE);
+                OutputStream out = java.nio.channels.Channels.newOutputStream(channel)) {
+            sums = transfer(in, out);
+            out.flush();
+            channel.force(true);
+        }
+        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return sums;
+    }
+
+    private static Sums transfer(InputStream in, OutputStream out) throws IOException {
+        CRC32 crc = new CRC32();
+        MessageDigest sha = sha256();
+        byte[] buffer = new byte[1 << 16];
+        long bytes = 0;
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+            crc.update(buffer, 0, n);
+            sha.update(buffer, 0, n);
+            out.write(buffer, 0, n);
+            bytes += n;
+        }
+        return new Sums(bytes, crc.getValue(), HexFormat.of().formatHex(sha.digest()));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
+        }
+    }
+}
