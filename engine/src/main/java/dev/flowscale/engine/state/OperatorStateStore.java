@@ -79,8 +79,12 @@ public final class OperatorStateStore {
         }
         if (entry.descriptor == null) {
             entry.descriptor = descriptor;
+            // Each element was encoded on its own, as a value (Entry.encodedElements), not as a
+            // list.
+            StateDescriptor<T> element =
+                    StateDescriptor.value(descriptor.name(), descriptor.valueType());
             entry.encoded.forEach(
-                    bytes -> entry.elements.add(StateEncoding.decode(descriptor, bytes)));
+                    bytes -> entry.elements.add(StateEncoding.decode(element, bytes)));
             entry.encoded.clear();
         }
         return view(entry);
