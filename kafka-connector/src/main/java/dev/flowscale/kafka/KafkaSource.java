@@ -5,6 +5,8 @@ import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.SourceReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads one Kafka topic. The topic's partitions are the source's splits and the engine, not a
@@ -19,6 +21,9 @@ import java.util.List;
 public final class KafkaSource<T> implements SourceFunction<T> {
     private final KafkaSourceConfig config;
     private final KafkaRecordDeserializer<T> deserializer;
+
+    /** The most partitions any reader has seen the topic with; 0 until one has looked. */
+    private final AtomicInteger partitions = new AtomicInteger();
 
     public KafkaSource(KafkaSourceConfig config, KafkaRecordDeserializer<T> deserializer) {
         if (config == null || deserializer == null) {
@@ -39,7 +44,7 @@ public final class KafkaSource<T> implements SourceFunction<T> {
 
     @Override
     public SourceReader<T> createReader(RuntimeContext context) {
-        return new KafkaSourceReader<>(config, deserializer, context, null);
+        return new KafkaSourceReader<>(config, deserializer, context, null, this::sawPartitions);
     }
 
     @Override
@@ -57,12 +62,26 @@ public final class KafkaSource<T> implements SourceFunction<T> {
             }
             mine.add(partition);
         }
-        return new KafkaSourceReader<>(config, deserializer, context, mine);
+        return new KafkaSourceReader<>(config, deserializer, context, mine, this::sawPartitions);
     }
 
     @Override
     public Class<?> splitType() {
         return KafkaPartitionSplit.class;
+    }
+
+    /**
+     * The topic's partition count as the readers last found it (partitions only ever get added):
+     * the autoscaler caps the source's parallelism there.
+     */
+    @Override
+    public OptionalInt splitCount() {
+        int count = partitions.get();
+        return count > 0 ? OptionalInt.of(count) : OptionalInt.empty();
+    }
+
+    private void sawPartitions(int count) {
+        partitions.accumulateAndGet(count, Math::max);
     }
 
     /** Partition k to instance k mod parallelism: the rule new partitions follow too. */

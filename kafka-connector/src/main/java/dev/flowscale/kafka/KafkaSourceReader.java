@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -41,12 +42,14 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
 
     /**
      * @param restored the splits of a restore, or null for a fresh start
+     * @param partitionCount told the topic's partition count at each discovery
      */
     KafkaSourceReader(
             KafkaSourceConfig config,
             KafkaRecordDeserializer<T> deserializer,
             RuntimeContext context,
-            List<KafkaPartitionSplit> restored) {
+            List<KafkaPartitionSplit> restored,
+            IntConsumer partitionCount) {
         this.config = config;
         this.deserializer = deserializer;
         this.name =
@@ -66,7 +69,8 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
                 context.jobName() + "-" + context.operatorId() + "-" + context.instanceIndex();
         this.consumer = KafkaClients.consumer(config, clientId);
         this.deadLetters = new DeadLetters(config, clientId);
-        this.discovery = new PartitionDiscovery(config, context, name, consumer, positions);
+        this.discovery =
+                new PartitionDiscovery(config, context, name, consumer, positions, partitionCount);
     }
 
     @Override
@@ -101,8 +105,11 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     }
 
     /**
-     * Learns each partition's end from the consumer's fetch responses (no extra request), and asks
-     * the brokers for the ends still unknown at most once a second.
+     * Learns each partition's end from the consumer's fetch responses (no extra request) and asks
+     * the brokers for every end at most once a second. The fetch responses alone are not enough: a
+     * consumer with records still buffered does not fetch that partition again, so under
+     * backpressure its last known end goes stale and the lag would read as the buffer only. The
+     * query keeps the lag, and so the arrival rate the policy derives from it, current.
      */
     private void refreshEnds() {
         Instant now = config.clock().instant();
@@ -110,19 +117,18 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
             return;
         }
         nextEndRefresh = now.plus(END_REFRESH);
-        Map<TopicPartition, Long> unknown = new HashMap<>();
+        Map<TopicPartition, Long> all = new HashMap<>();
         for (int partition : positions.partitions()) {
             TopicPartition tp = new TopicPartition(config.topic(), partition);
+            all.put(tp, 0L);
             var lag = consumer.currentLag(tp);
             if (lag.isPresent()) {
                 positions.endAt(partition, consumer.position(tp) + lag.getAsLong());
-            } else if (!positions.endKnown(partition)) {
-                unknown.put(tp, 0L);
             }
         }
-        if (!unknown.isEmpty() && !now.isBefore(nextEndQuery)) {
+        if (!all.isEmpty() && !now.isBefore(nextEndQuery)) {
             nextEndQuery = now.plus(END_QUERY);
-            consumer.endOffsets(unknown.keySet(), config.requestTimeout())
+            consumer.endOffsets(all.keySet(), config.requestTimeout())
                     .forEach((tp, end) -> positions.endAt(tp.partition(), end));
         }
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -23,6 +24,7 @@ final class PartitionDiscovery {
     private final String name;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final PartitionPositions positions;
+    private final IntConsumer partitionCount;
     private Instant nextDiscovery = Instant.MIN;
     private boolean first = true;
 
@@ -31,12 +33,14 @@ final class PartitionDiscovery {
             RuntimeContext context,
             String name,
             KafkaConsumer<byte[], byte[]> consumer,
-            PartitionPositions positions) {
+            PartitionPositions positions,
+            IntConsumer partitionCount) {
         this.config = config;
         this.context = context;
         this.name = name;
         this.consumer = consumer;
         this.positions = positions;
+        this.partitionCount = partitionCount;
     }
 
     /** Looks for new partitions if the interval has passed since the last look. */
@@ -47,6 +51,7 @@ final class PartitionDiscovery {
         }
         nextDiscovery = now.plus(config.discoveryInterval());
         Set<Integer> existing = partitionsOfTopic();
+        partitionCount.accept(existing.size());
         List<Integer> fresh = new ArrayList<>();
         for (int partition : existing) {
             if (KafkaSource.owner(partition, context.parallelism()) == context.instanceIndex()

@@ -49,9 +49,14 @@ final class PartitionPositions {
         positions.get(partition).next = offset + 1;
     }
 
-    /** The partition's log ends at {@code end} (for a read_committed reader: its stable offset). */
+    /**
+     * The partition's log ends at least at {@code end} (for a read_committed reader: its stable
+     * offset). Ends only grow: a fetch response older than the last end query must not move it
+     * back.
+     */
     void endAt(int partition, long end) {
-        positions.get(partition).end = end;
+        Position position = positions.get(partition);
+        position.end = Math.max(position.end, end);
     }
 
     boolean endKnown(int partition) {

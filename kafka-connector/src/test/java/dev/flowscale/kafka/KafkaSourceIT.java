@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.runner.RunnerViews;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
@@ -30,17 +31,27 @@ class KafkaSourceIT extends WithKafkaBroker {
     private static final byte[] NOT_UTF8 = {(byte) 0xC3, (byte) 0x28};
 
     @Test
-    void aPartitionAddedWhileTheJobRunsIsReadFromItsStart() throws Exception {
+    void aPartitionAddedWhileTheJobRunsIsReadFromItsStartAndCountsAsASplit() throws Exception {
         topics.create("growing", 2);
         writeNumbered("growing", 0, 2, 10);
         Sinks.CollectingSink<String> sink = Sinks.collecting();
         try (RunningJob job = start("growing", config("growing"), sink, 2, JobConfig.defaults())) {
             awaitRecords(job, sink, 20);
+            assertThat(splitsInTheRunnerView(job)).as("the source's splits").isEqualTo(2);
             topics.grow("growing", 5);
             writeNumbered("growing", 2, 5, 10);
             awaitRecords(job, sink, 50);
             assertThat(new HashSet<>(sink.records())).hasSize(50);
+            assertThat(splitsInTheRunnerView(job)).as("the source's splits").isEqualTo(5);
+            assertThat(RunnerViews.job(job, "run").operators().get(1).splits())
+                    .as("a sink has no splits")
+                    .isNull();
         }
+    }
+
+    /** What the runner API tells the autoscaler the source's split count is. */
+    private static Integer splitsInTheRunnerView(RunningJob job) {
+        return RunnerViews.job(job, "run").operators().get(0).splits();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.flowscale.engine.api;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * A parallel source. The engine asks it for one {@link SourceReader} per instance and pulls records
@@ -28,6 +29,16 @@ public interface SourceFunction<T> {
      */
     default Class<?> splitType() {
         return Object.class;
+    }
+
+    /**
+     * How many splits the source has now, when they bound its useful parallelism (a Kafka topic's
+     * partitions: an instance beyond them reads nothing); empty when the source is not bounded by
+     * its splits or does not know their number yet. The autoscaler caps the source's parallelism at
+     * it. Called from the metrics thread: keep it cheap and thread-safe.
+     */
+    default OptionalInt splitCount() {
+        return OptionalInt.empty();
     }
 
     /** Deals all splits over {@code parallelism} readers; round robin by default. */

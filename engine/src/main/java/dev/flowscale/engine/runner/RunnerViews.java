@@ -1,5 +1,6 @@
 package dev.flowscale.engine.runner;
 
+import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
@@ -7,6 +8,7 @@ import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.JobView;
 import dev.flowscale.runner.api.MetricsView;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * The engine's job and counters as the runner API's bodies ({@link JobView}, {@link MetricsView}).
@@ -29,7 +31,8 @@ public final class RunnerViews {
                                                 op.id(),
                                                 op.name(),
                                                 op.kind().name(),
-                                                op.parallelism()))
+                                                op.parallelism(),
+                                                splits(op.function())))
                         .toList();
         List<JobView.EdgeView> edges =
                 graph.edges().stream()
@@ -43,6 +46,15 @@ public final class RunnerViews {
                 operators,
                 edges,
                 job.checkpointStatus());
+    }
+
+    /** A source's split count where its splits bound its parallelism; null otherwise. */
+    private static Integer splits(Object function) {
+        if (function instanceof SourceFunction<?> source) {
+            OptionalInt splits = source.splitCount();
+            return splits.isPresent() ? splits.getAsInt() : null;
+        }
+        return null;
     }
 
     /**

@@ -17,7 +17,13 @@ final class RunnerModel {
     static JobTopology topology(JobView view) {
         List<OperatorSpec> ops =
                 view.operators().stream()
-                        .map(op -> new OperatorSpec(op.id(), op.parallelism(), view.keyGroups()))
+                        .map(
+                                op ->
+                                        new OperatorSpec(
+                                                op.id(),
+                                                op.parallelism(),
+                                                view.keyGroups(),
+                                                op.splits() == null ? 0 : op.splits()))
                         .toList();
         List<Edge> edges = view.edges().stream().map(e -> new Edge(e.from(), e.to())).toList();
         return new JobTopology(view.name(), ops, edges);

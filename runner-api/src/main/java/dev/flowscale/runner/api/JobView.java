@@ -25,8 +25,21 @@ public record JobView(
         List<EdgeView> edges,
         CheckpointStatus checkpoints) {
 
-    /** One operator: stable id, display name, kind (SOURCE, MAP, ...) and current parallelism. */
-    public record OperatorView(String id, String name, String kind, int parallelism) {}
+    /**
+     * One operator: stable id, display name, kind (SOURCE, MAP, ...) and current parallelism.
+     *
+     * @param splits for a source whose useful parallelism its splits bound (a Kafka topic's
+     *     partitions), how many it has now; null for other operators, or while the source does not
+     *     know
+     */
+    public record OperatorView(
+            String id, String name, String kind, int parallelism, Integer splits) {
+
+        /** An operator that is not bounded by splits. */
+        public OperatorView(String id, String name, String kind, int parallelism) {
+            this(id, name, kind, parallelism, null);
+        }
+    }
 
     /** One edge: upstream and downstream operator ids and the partitioning (FORWARD, HASH, ...). */
     public record EdgeView(String from, String to, String partitioning) {}

@@ -187,24 +187,34 @@ final class Sizing {
     }
 
     private static int bound(OperatorSpec op, int p, ParallelismBounds b, List<String> reasons) {
-        int upper = Math.min(b.max(), op.keyGroups());
+        int upper = Math.min(b.max(), op.maxUsefulParallelism());
         int lower = Math.min(b.min(), upper);
         if (p < lower) {
             reasons.add("raised to min parallelism " + lower);
             return lower;
         }
         if (p > upper) {
-            reasons.add(
-                    upper == op.keyGroups() && b.max() > upper
-                            ? "clamped to max parallelism " + upper + " (the operator's key groups)"
-                            : "clamped to max parallelism " + upper);
+            reasons.add(clamped(op, upper, b));
             return upper;
         }
         return p;
     }
 
+    private static String clamped(OperatorSpec op, int upper, ParallelismBounds b) {
+        if (b.max() <= upper) {
+            return "clamped to max parallelism " + upper;
+        }
+        return upper == op.keyGroups()
+                ? "clamped to max parallelism " + upper + " (the operator's key groups)"
+                : "capped at "
+                        + upper
+                        + ": the source has "
+                        + upper
+                        + " splits (Kafka partitions); an instance beyond them would read nothing";
+    }
+
     private static int align(OperatorSpec op, int p, PolicyConfig c, List<String> reasons) {
-        int upper = Math.min(c.boundsOf(op.id()).max(), op.keyGroups());
+        int upper = Math.min(c.boundsOf(op.id()).max(), op.maxUsefulParallelism());
         int q = KeyGroupAlignment.align(p, op.keyGroups(), c.alignmentMaxIncrease(), upper);
         if (q != p) {
             reasons.add(
