@@ -56,9 +56,14 @@ final class FlinkDeploymentRealizer implements ScalingRealizer {
 
     @Override
     public CompletionStage<Void> realize(ScalingDecision decision) {
-        Map<String, Integer> target = byVertex(job.get(), decision);
-        FlinkDeployments.Outcome outcome =
-                deployments.writeOverrides(namespace, deployment, target);
+        Map<String, Integer> target;
+        FlinkDeployments.Outcome outcome;
+        try {
+            target = byVertex(job.get(), decision);
+            outcome = deployments.writeOverrides(namespace, deployment, target);
+        } catch (RuntimeException e) { // Flink's REST API or the API server: nothing changed
+            return CompletableFuture.failedFuture(e);
+        }
         if (outcome == FlinkDeployments.Outcome.MISSING
                 || outcome == FlinkDeployments.Outcome.AUTOSCALER_ENABLED) {
             reconcile.run(); // the reconciler reports it in status and as an Event

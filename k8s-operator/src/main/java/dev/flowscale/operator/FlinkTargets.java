@@ -76,14 +76,7 @@ final class FlinkTargets {
                             message,
                             generation,
                             clock.instant());
-                    Conditions.set(
-                            status,
-                            Conditions.DEGRADED,
-                            false,
-                            "SpecValid",
-                            "the spec can run",
-                            generation,
-                            clock.instant());
+                    Conditions.specValid(status, generation, clock.instant());
                 });
         if (newSpec) {
             events.normal(job, JobEvents.DEPLOYED, message + " (generation " + generation + ")");

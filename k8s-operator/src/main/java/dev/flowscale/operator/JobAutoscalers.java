@@ -108,8 +108,11 @@ public final class JobAutoscalers implements AutoCloseable {
      */
     public synchronized void reconcile(StreamJob job, JobHandle handle) {
         String key = key(job);
+        // A changed Flink target (another deployment, URL or job) needs a new loop too.
         String settings =
-                job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler);
+                job.getMetadata().getUid()
+                        + Serialization.asJson(job.getSpec().autoscaler)
+                        + Serialization.asJson(job.getSpec().flink);
         Loop current = loops.get(key);
         if (current != null && (!wanted(job) || !current.settings().equals(settings))) {
             stop(key);

@@ -249,14 +249,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     readyMessage(job, status.phase),
                     generation(job),
                     clock.instant());
-            Conditions.set(
-                    status,
-                    Conditions.DEGRADED,
-                    false,
-                    "SpecValid",
-                    "the spec can run",
-                    generation(job),
-                    clock.instant());
+            Conditions.specValid(status, generation(job), clock.instant());
         }
         if (pending) {
             Conditions.set(
