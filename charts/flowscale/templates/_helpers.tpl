@@ -91,6 +91,11 @@ k8s-operator/deploy/operator.yaml (a test compares them).
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create"]
+# StreamJobs with spec.flink.deployment: the FlinkDeployment is read (get, each pass; not watched) and its
+# spec.flinkConfiguration's parallelism overrides replaced against the read resourceVersion (update).
+- apiGroups: ["flink.apache.org"]
+  resources: ["flinkdeployments"]
+  verbs: ["get", "update"]
 {{- end -}}
 
 {{/* The subject of every binding: the operator's ServiceAccount in the release namespace. */}}

@@ -47,10 +47,14 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentyThreeVerbsOnResources() {
+    void theManifestsClusterRoleGrantsTwentyFiveVerbsOnResources() {
         assertThat(OperatorRules.of(manifest().one("ClusterRole")))
-                .hasSize(23)
-                .contains("flowscale.dev streamjobs watch", " events create", " pods/resize patch");
+                .hasSize(25)
+                .contains(
+                        "flowscale.dev streamjobs watch",
+                        " events create",
+                        " pods/resize patch",
+                        "flink.apache.org flinkdeployments update");
     }
 
     @Test

@@ -33,7 +33,7 @@ class RbacTemplateTest {
         assertThat(rendered.ofKind("ClusterRole")).isEmpty();
         assertThat(rendered.ofKind("ClusterRoleBinding")).isEmpty();
         for (String namespace : List.of("team-a", "team-b")) {
-            assertThat(namespaced(rendered, "Role", namespace).path("rules").size()).isEqualTo(9);
+            assertThat(namespaced(rendered, "Role", namespace).path("rules").size()).isEqualTo(10);
             JsonNode binding = namespaced(rendered, "RoleBinding", namespace);
             assertThat(binding.at("/roleRef/kind").asText()).isEqualTo("Role");
             assertThat(binding.at("/roleRef/name").asText()).isEqualTo(OPERATOR);

@@ -44,6 +44,11 @@ final class Conditions {
         status.conditions.add(condition);
     }
 
+    /** Degraded False: the spec can run (whichever engine runs it). */
+    static void specValid(StreamJobStatus status, Long generation, Instant now) {
+        set(status, DEGRADED, false, "SpecValid", "the spec can run", generation, now);
+    }
+
     static Optional<Condition> find(StreamJobStatus status, String type) {
         return status.conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
     }

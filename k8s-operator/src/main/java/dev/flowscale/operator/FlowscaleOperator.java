@@ -139,7 +139,15 @@ public final class FlowscaleOperator {
                                 loops::rescaleTimeout,
                                 clock));
         return new StreamJobReconciler(
-                cluster, events, loops, executor, defaults, runnerDefaults, health, clock);
+                cluster,
+                events,
+                loops,
+                executor,
+                defaults,
+                runnerDefaults,
+                health,
+                new FlinkTargets(new FlinkDeployments(client), events, clock),
+                clock);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.collector.source.RunnerHttpMetricsSource;
+import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -38,6 +40,7 @@ public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
     static final Duration RUNNER_TIMEOUT = Duration.ofSeconds(5);
     private final JobStatusStore store;
+    private final FlinkDeployments deployments;
     private final JobEvents events;
     private final MeterRegistry registry;
     private final Function<StreamJob, URI> address;
@@ -60,10 +63,15 @@ public final class JobAutoscalers implements AutoCloseable {
      */
     record JobHandle(Runnable reconcile, BooleanSupplier exists) {}
 
+    /**
+     * @param realizer the runner's status realizer; null for a Flink target, whose realizer is
+     *     closed by {@code closer}
+     */
     private record Loop(
             String settings,
             JobAutoscaler autoscaler,
             StatusScalingRealizer realizer,
+            AutoCloseable closer,
             ScheduledFuture<?> ticks) {}
 
     /**
@@ -82,6 +90,7 @@ public final class JobAutoscalers implements AutoCloseable {
             Duration rescaleTimeout,
             Clock clock) {
         this.store = new JobStatusStore(client);
+        this.deployments = new FlinkDeployments(client);
         this.events = events;
         this.registry = registry;
         this.address = address;
@@ -99,8 +108,11 @@ public final class JobAutoscalers implements AutoCloseable {
      */
     public synchronized void reconcile(StreamJob job, JobHandle handle) {
         String key = key(job);
+        // A changed Flink target (another deployment, URL or job) needs a new loop too.
         String settings =
-                job.getMetadata().getUid() + Serialization.asJson(job.getSpec().autoscaler);
+                job.getMetadata().getUid()
+                        + Serialization.asJson(job.getSpec().autoscaler)
+                        + Serialization.asJson(job.getSpec().flink);
         Loop current = loops.get(key);
         if (current != null && (!wanted(job) || !current.settings().equals(settings))) {
             stop(key);
@@ -109,7 +121,7 @@ public final class JobAutoscalers implements AutoCloseable {
             loops.put(key, start(job, settings, handle));
         }
         Loop loop = loops.get(key);
-        if (loop != null) {
+        if (loop != null && loop.realizer() != null) {
             loop.realizer().settled(job);
         }
     }
@@ -117,7 +129,7 @@ public final class JobAutoscalers implements AutoCloseable {
     /** The reconciler finished a rescale of the job (whoever asked for it). */
     public void rescaled(StreamJob job, Duration downtime, boolean succeeded) {
         Loop loop = loops.get(key(job));
-        if (loop != null) {
+        if (loop != null && loop.realizer() != null) {
             loop.autoscaler().metrics().rescaleFinished(key(job), downtime, succeeded);
             loop.realizer().finished(succeeded);
         }
@@ -139,13 +151,29 @@ public final class JobAutoscalers implements AutoCloseable {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
+        boolean flink = job.getSpec().flink != null;
         StatusScalingRealizer realizer =
-                new StatusScalingRealizer(store, ns, name, handle.reconcile());
+                flink ? null : new StatusScalingRealizer(store, ns, name, handle.reconcile());
+        AtomicReference<JobAutoscaler> built = new AtomicReference<>();
+        FlinkLoops.Parts parts =
+                flink
+                        ? FlinkLoops.parts(
+                                job,
+                                deployments,
+                                handle.reconcile(),
+                                report -> flinkRescaled(job, built.get(), report),
+                                scheduler,
+                                rescaleTimeout(job),
+                                clock)
+                        : new FlinkLoops.Parts(
+                                new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
+                                realizer,
+                                realizer);
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
                         JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
-                        new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
-                        realizer,
+                        parts.source(),
+                        parts.realizer(),
                         List.of(reporter),
                         new JobAutoscaler.Reporting(
                                 registry,
@@ -157,6 +185,7 @@ public final class JobAutoscalers implements AutoCloseable {
                                                 "StreamJob {}: autoscaler error: {}",
                                                 key(job),
                                                 error.toString())));
+        built.set(autoscaler);
         String key = key(job);
         ScheduledFuture<?> ticks =
                 scheduler.scheduleWithFixedDelay(
@@ -164,7 +193,19 @@ public final class JobAutoscalers implements AutoCloseable {
                         0,
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
-        return new Loop(settings, autoscaler, realizer, ticks);
+        return new Loop(settings, autoscaler, realizer, parts.closer(), ticks);
+    }
+
+    /** A rescale of a session cluster's job: an Event, and its downtime in the loop's metrics. */
+    private void flinkRescaled(StreamJob job, JobAutoscaler autoscaler, FlinkRescaleReport report) {
+        if (report.succeeded()) {
+            events.normal(job, JobEvents.RESCALED, report.summary());
+        } else {
+            events.warning(job, JobEvents.RESCALE_FAILED, report.summary());
+        }
+        if (autoscaler != null) {
+            autoscaler.metrics().rescaleFinished(key(job), report.downtime(), report.succeeded());
+        }
     }
 
     /**
@@ -198,7 +239,11 @@ public final class JobAutoscalers implements AutoCloseable {
         Loop loop = loops.remove(key);
         if (loop != null) {
             loop.ticks().cancel(false);
-            loop.realizer().close();
+            try {
+                loop.closer().close();
+            } catch (Exception e) {
+                LOG.warn("StreamJob {}: cannot stop its realizer: {}", key, e.toString());
+            }
             loop.autoscaler().close();
         }
     }

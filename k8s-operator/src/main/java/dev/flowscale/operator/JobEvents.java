@@ -10,6 +10,9 @@ public interface JobEvents {
 
     String SAVEPOINT_CLAIM_MISSING = "SavepointClaimMissing";
     String DEPLOYED = "Deployed";
+    String FLINK_DEPLOYMENT_MISSING = "FlinkDeploymentMissing";
+    String FLINK_AUTOSCALER_ENABLED = "FlinkAutoscalerEnabled";
+    String FLINK_OVERRIDES_WRITTEN = "FlinkOverridesWritten";
     String SAVEPOINT_UPGRADE = "SavepointUpgrade";
     String SCALING_REPORT = "ScalingReport";
     String RESCALED = "Rescaled";

@@ -23,7 +23,13 @@ final class SpecValidator {
     static List<String> problems(StreamJobSpec spec) {
         List<String> problems = new ArrayList<>();
         if (spec == null) {
-            problems.add("spec is missing: set spec.image, spec.job and spec.savepoints");
+            problems.add(
+                    "spec is missing: set spec.image, spec.job and spec.savepoints, or spec.flink");
+            return problems;
+        }
+        if (spec.flink != null) {
+            FlinkTargetChecks.check(spec, problems);
+            problems.addAll(autoscalerProblems(spec.autoscaler));
             return problems;
         }
         if (blank(spec.image)) {

@@ -54,6 +54,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private final AutoscalerDefaults defaults;
     private final RunnerDefaults runnerDefaults;
     private final RunnerHealth health;
+    private final FlinkTargets flink;
     private final SimpleInboundEventSource<StreamJob> decisions =
             new SimpleInboundEventSource<>("decisions");
 
@@ -65,6 +66,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
             AutoscalerDefaults defaults,
             RunnerDefaults runnerDefaults,
             RunnerHealth health,
+            FlinkTargets flink,
             Clock clock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.events = Objects.requireNonNull(events, "events");
@@ -73,6 +75,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.runnerDefaults = Objects.requireNonNull(runnerDefaults, "runnerDefaults");
         this.health = Objects.requireNonNull(health, "health");
+        this.flink = Objects.requireNonNull(flink, "flink");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -101,8 +104,13 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
 
     @Override
     public UpdateControl<StreamJob> reconcile(StreamJob job, Context<StreamJob> context) {
+        boolean flinkTarget = job.getSpec() != null && job.getSpec().flink != null;
         ReconcileStatus pass =
-                new ReconcileStatus(runnerDefaults.resolveJob(defaults.resolveJob(job)), context);
+                new ReconcileStatus(
+                        flinkTarget
+                                ? defaults.resolveJob(job)
+                                : runnerDefaults.resolveJob(defaults.resolveJob(job)),
+                        context);
         Duration recheck = apply(pass, context);
         ResourceID id = ResourceID.fromResource(job);
         loops.reconcile(
@@ -124,6 +132,9 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     JobEvents.INVALID_SPEC,
                     "StreamJob " + name(job) + ": " + String.join("; ", problems),
                     null);
+        }
+        if (job.getSpec().flink != null) {
+            return flink.apply(pass, this::fail);
         }
         String claim = job.getSpec().savepoints.claimName;
         if (claim != null && !claim.isBlank() && !cluster.claimExists(namespace(job), claim)) {
@@ -238,14 +249,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     readyMessage(job, status.phase),
                     generation(job),
                     clock.instant());
-            Conditions.set(
-                    status,
-                    Conditions.DEGRADED,
-                    false,
-                    "SpecValid",
-                    "the spec can run",
-                    generation(job),
-                    clock.instant());
+            Conditions.specValid(status, generation(job), clock.instant());
         }
         if (pending) {
             Conditions.set(

@@ -55,7 +55,8 @@ class DeployManifestsTest {
                         "configmaps",
                         "secrets",
                         "persistentvolumeclaims",
-                        "events");
+                        "events",
+                        "flinkdeployments");
     }
 
     @Test

@@ -52,12 +52,22 @@ final class OptimisticMockServer implements AutoCloseable {
      */
     synchronized void beforeNextStatusUpdate(
             String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
-        interloper = new Interloper(pathSuffix, change);
+        interloper = new Interloper(pathSuffix, change, "/status");
+    }
+
+    /**
+     * As {@link #beforeNextStatusUpdate}, before the next update of the resource itself (not its
+     * status).
+     */
+    synchronized void beforeNextUpdate(
+            String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {
+        interloper = new Interloper(pathSuffix, change, "");
     }
 
     private synchronized Interloper takeInterloper(String path) {
         Interloper due =
-                interloper != null && path.endsWith(interloper.pathSuffix() + "/status")
+                interloper != null
+                                && path.endsWith(interloper.pathSuffix() + interloper.subresource())
                         ? interloper
                         : null;
         if (due != null) {
@@ -67,7 +77,9 @@ final class OptimisticMockServer implements AutoCloseable {
     }
 
     private record Interloper(
-            String pathSuffix, java.util.function.UnaryOperator<JsonNode> change) {}
+            String pathSuffix,
+            java.util.function.UnaryOperator<JsonNode> change,
+            String subresource) {}
 
     private Interloper interloper;
 

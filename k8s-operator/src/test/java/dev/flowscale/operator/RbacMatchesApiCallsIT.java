@@ -64,6 +64,14 @@ class RbacMatchesApiCallsIT {
      */
     static final Set<String> CALLED_IN_IN_PLACE_POD_RESIZE_IT = Set.of("core/pods/resize patch");
 
+    /**
+     * Granted and called only when a decision on a Flink job is written to its FlinkDeployment (the
+     * life cycle here has no Flink job); FlinkDeploymentTargetIT checks this call against the
+     * manifest.
+     */
+    static final Set<String> CALLED_IN_FLINK_DEPLOYMENT_TARGET_IT =
+            Set.of("flink.apache.org/flinkdeployments update");
+
     @Test
     void theRulesGrantExactlyTheVerbsTheOperatorUses() throws Exception {
         Set<String> used = new TreeSet<>();
@@ -75,6 +83,7 @@ class RbacMatchesApiCallsIT {
         Set<String> expected = new TreeSet<>(granted());
         expected.removeAll(REQUIRED_BY_THE_SDKS_CHECK);
         expected.removeAll(CALLED_IN_IN_PLACE_POD_RESIZE_IT);
+        expected.removeAll(CALLED_IN_FLINK_DEPLOYMENT_TARGET_IT);
         assertThat(used).as("API calls the operator made").isEqualTo(expected);
     }
 
@@ -148,6 +157,8 @@ class RbacMatchesApiCallsIT {
         client.resource(invalid).create();
         client.resource(StreamJobs.wordCount(NS, "claimed"))
                 .create(); // savepoints on the claim: checked
+        client.resource(FlinkDeploymentTargetIT.target(NS, "on-flink", "absent"))
+                .create(); // its FlinkDeployment: read
         client.resource(
                         AutoscalingIT.bottleneckedWordCount(
                                 NS, "wc", AutoscalerMode.AUTO, dir.resolve("savepoints")))

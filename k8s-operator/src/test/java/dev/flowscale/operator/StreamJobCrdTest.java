@@ -47,7 +47,14 @@ class StreamJobCrdTest {
     void theSchemaRequiresTheJobImageAndSavepointsAndBoundsTheAutoscaler() throws IOException {
         JSONSchemaProps spec =
                 version().getSchema().getOpenAPIV3Schema().getProperties().get("spec");
-        assertThat(spec.getRequired()).contains("image", "job", "savepoints");
+        // Required unless spec.flink targets a Flink job: a CEL rule on spec says so.
+        assertThat(spec.getXKubernetesValidations())
+                .anySatisfy(
+                        rule ->
+                                assertThat(rule.getRule())
+                                        .isEqualTo(
+                                                "has(self.flink) || (has(self.image) &&"
+                                                        + " has(self.job) && has(self.savepoints))"));
         JSONSchemaProps autoscaler = spec.getProperties().get("autoscaler");
         assertThat(autoscaler.getProperties().get("mode").getEnum())
                 .extracting(Object::toString)

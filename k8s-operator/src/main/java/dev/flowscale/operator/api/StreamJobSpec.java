@@ -2,20 +2,29 @@ package dev.flowscale.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What the user asks for: the job, its initial parallelism, resources, savepoints, autoscaling. */
+/**
+ * What the user asks for: the job, its initial parallelism, resources, savepoints, autoscaling; or,
+ * instead of a job on the embedded engine, an Apache Flink job to scale ({@link #flink}).
+ */
+@ValidationRule(
+        value = "has(self.flink) || (has(self.image) && has(self.job) && has(self.savepoints))",
+        message =
+                "set spec.image, spec.job and spec.savepoints (a job on the embedded engine), or"
+                        + " spec.flink (an Apache Flink job)")
 public class StreamJobSpec {
-    @Required
     @JsonPropertyDescription(
-            "Container image of the job runner (the flowscale engine and the job's classes)")
+            "Container image of the job runner (the flowscale engine and the job's classes);"
+                    + " required unless spec.flink is set")
     public String image;
 
-    @Required
-    @JsonPropertyDescription("The job to run in the image: a built-in job or a user main class")
+    @JsonPropertyDescription(
+            "The job to run in the image: a built-in job or a user main class; required unless"
+                    + " spec.flink is set")
     public JobSpec job;
 
     @JsonPropertyDescription(
@@ -26,9 +35,15 @@ public class StreamJobSpec {
             "Resources of one task slot; requests are these times the total parallelism")
     public SlotResources resources = new SlotResources();
 
-    @Required
-    @JsonPropertyDescription("Where savepoints are written and restored from")
+    @JsonPropertyDescription(
+            "Where savepoints are written and restored from; required unless spec.flink is set")
     public SavepointStorage savepoints;
+
+    @JsonPropertyDescription(
+            "Scale an Apache Flink job instead of running the job on the embedded engine: a"
+                    + " FlinkDeployment of the Flink Kubernetes operator, or a Flink session cluster's REST"
+                    + " URL. image, job, savepoints, parallelism, resources and podTemplate are then unused")
+    public FlinkTarget flink;
 
     @JsonPropertyDescription("DS2 autoscaler settings; changing them never restarts the job")
     public AutoscalerSpec autoscaler = new AutoscalerSpec();

@@ -1,0 +1,123 @@
+package dev.flowscale.operator;
+
+import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.flink.FlinkRescaleReport;
+import dev.flowscale.flink.FlinkRescaler;
+import dev.flowscale.flink.FlinkRestClient;
+import dev.flowscale.operator.api.FlinkTarget;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingRealizer;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+
+/**
+ * The metrics source and realizer of an autoscaler loop whose StreamJob targets a Flink job: its
+ * REST API (a FlinkDeployment's {@code <name>-rest} service, or spec.flink.restUrl) for metrics; a
+ * FlinkDeployment is scaled through its overrides ({@link FlinkDeploymentRealizer}), a session
+ * cluster's job by {@link FlinkRescaler} in place (there is no jar to resubmit from here).
+ */
+final class FlinkLoops {
+    static final Duration REST_TIMEOUT = Duration.ofSeconds(10);
+
+    private FlinkLoops() {}
+
+    /** What a loop samples and how it carries out a decision; closing it stops the realizer. */
+    record Parts(MetricsSource source, ScalingRealizer realizer, AutoCloseable closer) {}
+
+    static Parts parts(
+            StreamJob job,
+            FlinkDeployments deployments,
+            Runnable reconcile,
+            Consumer<FlinkRescaleReport> reports,
+            ScheduledExecutorService scheduler,
+            Duration rescaleTimeout,
+            Clock clock) {
+        FlinkTarget target = job.getSpec().flink;
+        String ns = job.getMetadata().getNamespace();
+        URI rest =
+                target.deployment == null
+                        ? URI.create(target.restUrl.trim())
+                        : deployments
+                                .get(ns, target.deployment)
+                                .map(FlinkDeployments::restUrl)
+                                .orElse(
+                                        URI.create(
+                                                "http://"
+                                                        + target.deployment
+                                                        + "-rest."
+                                                        + ns
+                                                        + ":8081"));
+        FlinkTargetJob flinkJob =
+                new FlinkTargetJob(new FlinkRestClient(rest, REST_TIMEOUT), target.job);
+        MetricsSource source = flinkJob.metrics(clock);
+        if (target.deployment != null) {
+            return new Parts(
+                    source,
+                    new FlinkDeploymentRealizer(
+                            deployments,
+                            ns,
+                            target.deployment,
+                            flinkJob::read,
+                            reconcile,
+                            scheduler,
+                            rescaleTimeout,
+                            clock),
+                    () -> {});
+        }
+        LazyRescaler rescaler = new LazyRescaler(flinkJob, rescaleTimeout, clock, reports);
+        return new Parts(source, rescaler, rescaler);
+    }
+
+    /** A {@link FlinkRescaler} made when the first decision comes, once the job was found. */
+    private static final class LazyRescaler implements ScalingRealizer, AutoCloseable {
+        private final FlinkTargetJob job;
+        private final Duration timeout;
+        private final Clock clock;
+        private final Consumer<FlinkRescaleReport> reports;
+        private FlinkRescaler rescaler;
+
+        LazyRescaler(
+                FlinkTargetJob job,
+                Duration timeout,
+                Clock clock,
+                Consumer<FlinkRescaleReport> reports) {
+            this.job = job;
+            this.timeout = timeout;
+            this.clock = clock;
+            this.reports = reports;
+        }
+
+        private synchronized FlinkRescaler rescaler() {
+            if (rescaler == null) {
+                rescaler =
+                        new FlinkRescaler(
+                                job.ref(), Optional.empty(), timeout, clock, List.of(reports));
+            }
+            return rescaler;
+        }
+
+        @Override
+        public CompletionStage<Void> realize(ScalingDecision decision) {
+            return rescaler().realize(decision);
+        }
+
+        @Override
+        public String pathOf(ScalingDecision decision) {
+            return rescaler().pathOf(decision);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (rescaler != null) {
+                rescaler.close();
+            }
+        }
+    }
+}

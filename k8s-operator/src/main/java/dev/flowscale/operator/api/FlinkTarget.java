@@ -1,0 +1,30 @@
+package dev.flowscale.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/**
+ * The Apache Flink job a StreamJob scales instead of running one on the embedded engine: exactly
+ * one of {@link #deployment} and {@link #restUrl}, and optionally which job there.
+ */
+@ValidationRule(
+        value = "has(self.deployment) != has(self.restUrl)",
+        message = "set exactly one of spec.flink.deployment and spec.flink.restUrl")
+public class FlinkTarget {
+    @JsonPropertyDescription(
+            "Name of a FlinkDeployment (flink.apache.org/v1beta1) in the StreamJob's namespace,"
+                    + " managed by the Apache Flink Kubernetes operator. flowscale reads metrics from its REST"
+                    + " service <name>-rest:8081 and writes each decision as"
+                    + " pipeline.jobvertex-parallelism-overrides into its spec.flinkConfiguration; that operator"
+                    + " applies it. Its own autoscaler (job.autoscaler.enabled) must be off")
+    public String deployment;
+
+    @JsonPropertyDescription(
+            "REST URL of a Flink session cluster's JobManager, e.g. http://session-rest.flink:8081;"
+                    + " flowscale rescales the job itself through that API (in place: adaptive scheduler)")
+    public String restUrl;
+
+    @JsonPropertyDescription(
+            "The Flink job: its 32-hex-digit id or its name; left out, the only running job")
+    public String job;
+}
