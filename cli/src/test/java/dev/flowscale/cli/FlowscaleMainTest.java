@@ -46,7 +46,7 @@ class FlowscaleMainTest {
                 .contains("--rate")
                 .contains("--report")
                 .contains("--window")
-                .contains("wordcount, chain");
+                .contains("wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11");
     }
 
     @Test
@@ -121,7 +121,8 @@ class FlowscaleMainTest {
         assertThat(run("run", "teleport")).isEqualTo(2);
         assertThat(errors())
                 .startsWith(
-                        "error: job 'teleport' is not a built-in job; use one of wordcount, chain");
+                        "error: job 'teleport' is not a built-in job; use one of "
+                                + "wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11");
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
         assertThat(errors())
