@@ -46,7 +46,7 @@ class FlowscaleMainTest {
                 .contains("--rate")
                 .contains("--report")
                 .contains("--window")
-                .contains("wordcount, chain, sensor-alerts, nexmark-q1,")
+                .contains("A built-in job: wordcount, chain, sensor-alerts,")
                 .contains("nexmark-q11");
     }
 
@@ -198,6 +198,28 @@ class FlowscaleMainTest {
         // reach.
         assertThat((System.nanoTime() - start) / 1e9).isLessThan(25);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Summary after ");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"sensor-alerts, alerts", "nexmark-q8, join"})
+    void runsAnEventTimeJobByNameUnderTheAutoscaler(
+            String job, String operator, @TempDir Path dir) {
+        int code =
+                run(
+                        "run",
+                        job,
+                        "--rate",
+                        "5000",
+                        "--duration",
+                        "2s",
+                        "--print-interval",
+                        "1s",
+                        "--savepoint-dir",
+                        dir.toString());
+        assertThat(code).as(errors()).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains(operator)
+                .contains("Summary after ");
     }
 
     @Test
