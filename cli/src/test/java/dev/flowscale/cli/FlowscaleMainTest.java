@@ -46,7 +46,8 @@ class FlowscaleMainTest {
                 .contains("--rate")
                 .contains("--report")
                 .contains("--window")
-                .contains("wordcount, chain");
+                .contains("A built-in job: wordcount, chain, sensor-alerts,")
+                .contains("nexmark-q11");
     }
 
     @Test
@@ -121,7 +122,8 @@ class FlowscaleMainTest {
         assertThat(run("run", "teleport")).isEqualTo(2);
         assertThat(errors())
                 .startsWith(
-                        "error: job 'teleport' is not a built-in job; use one of wordcount, chain");
+                        "error: job 'teleport' is not a built-in job; use one of "
+                                + "wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11");
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
         assertThat(errors())
@@ -196,6 +198,28 @@ class FlowscaleMainTest {
         // reach.
         assertThat((System.nanoTime() - start) / 1e9).isLessThan(25);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Summary after ");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"sensor-alerts, alerts", "nexmark-q8, join"})
+    void runsAnEventTimeJobByNameUnderTheAutoscaler(
+            String job, String operator, @TempDir Path dir) {
+        int code =
+                run(
+                        "run",
+                        job,
+                        "--rate",
+                        "5000",
+                        "--duration",
+                        "2s",
+                        "--print-interval",
+                        "1s",
+                        "--savepoint-dir",
+                        dir.toString());
+        assertThat(code).as(errors()).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains(operator)
+                .contains("Summary after ");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.StreamJobSpec;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SpecValidatorTest {
@@ -84,8 +85,19 @@ class SpecValidatorTest {
                 .singleElement()
                 .asString()
                 .contains("spec.job.builtin 'wordcont'")
-                .contains("[chain, wordcount]")
+                .contains(
+                        "[chain, nexmark-q1, nexmark-q11, nexmark-q2, nexmark-q3, nexmark-q5,"
+                                + " nexmark-q8, sensor-alerts, wordcount]")
                 .contains("spec.job.mainClass");
+    }
+
+    @Test
+    void theEventTimeJobsAreBuiltinJobsAStreamJobMayName() {
+        for (String name : List.of("sensor-alerts", "nexmark-q3", "nexmark-q11")) {
+            StreamJobSpec spec = valid();
+            spec.job.builtin = name;
+            assertThat(SpecValidator.problems(spec)).as(name).isEmpty();
+        }
     }
 
     @Test

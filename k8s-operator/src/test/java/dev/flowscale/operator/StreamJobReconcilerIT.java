@@ -244,7 +244,8 @@ class StreamJobReconcilerIT {
                             assertThat(c.getReason()).isEqualTo(JobEvents.INVALID_SPEC);
                             assertThat(c.getMessage())
                                     .contains("spec.job.builtin 'wordcont'")
-                                    .contains("[chain, wordcount]");
+                                    .contains("[chain, nexmark-q1, nexmark-q11,")
+                                    .contains("sensor-alerts, wordcount]");
                         });
         assertThat(awaitEvents("typo", JobEvents.INVALID_SPEC))
                 .singleElement()

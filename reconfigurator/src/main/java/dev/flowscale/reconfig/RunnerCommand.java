@@ -14,7 +14,8 @@ import java.util.StringJoiner;
  * @param java the java binary
  * @param jvmOptions e.g. {@code -Xmx256m}
  * @param engineJar {@code engine/target/flowscale-engine.jar}
- * @param job a built-in job of the engine (wordcount, chain)
+ * @param job a built-in job of the engine (wordcount, chain, sensor-alerts, nexmark-q1 ...; {@code
+ *     RunnerJobs.BUILTIN} lists them)
  * @param jobArgs options of {@code run} other than those the launcher sets (rate, cost, ...)
  * @param savepointDir where the runner keeps its checkpoints and savepoints
  */

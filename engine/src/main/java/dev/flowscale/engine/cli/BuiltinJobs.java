@@ -31,7 +31,10 @@ public final class BuiltinJobs {
 
     private BuiltinJobs() {}
 
-    /** Jobs added by modules on the class path (the Kafka word count, for one), by name. */
+    /**
+     * The engine's jobs with event time ({@link EventTimeJobs}) and jobs added by modules on the
+     * class path (the Kafka word count, for one), by name.
+     */
     private static final Map<String, BuiltinJob> PLUGGED = plugged();
 
     private static Map<String, String> shapes() {
@@ -44,6 +47,7 @@ public final class BuiltinJobs {
 
     private static Map<String, BuiltinJob> plugged() {
         Map<String, BuiltinJob> jobs = new LinkedHashMap<>();
+        EventTimeJobs.ALL.forEach(job -> jobs.put(job.name(), job));
         ServiceLoader.load(BuiltinJob.class, BuiltinJobs.class.getClassLoader())
                 .forEach(job -> jobs.put(job.name(), job));
         return jobs;
@@ -122,7 +126,7 @@ public final class BuiltinJobs {
     }
 
     /** A replayable generator at --rate; with --limit it stops after that many records. */
-    private static <T> GeneratorSource<T> source(
+    static <T> GeneratorSource<T> source(
             JobOptions options, LongFunction<T> recordOf, boolean idleAtLimit) {
         long limit = options.limit == null ? Long.MAX_VALUE : options.limit;
         return new GeneratorSource<>(options.rate, recordOf, limit, idleAtLimit);

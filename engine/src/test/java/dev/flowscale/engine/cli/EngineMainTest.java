@@ -75,6 +75,34 @@ class EngineMainTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("map1").contains("map2");
     }
 
+    @ParameterizedTest
+    @CsvSource({
+        "sensor-alerts, alerts",
+        "nexmark-q1, euros",
+        "nexmark-q2, selected",
+        "nexmark-q3, join",
+        "nexmark-q5, hottest",
+        "nexmark-q8, join",
+        "nexmark-q11, sessions"
+    })
+    void runsEachEventTimeJobByNameAndPrintsItsOperators(String job, String operator) {
+        int code =
+                run(
+                        "run",
+                        job,
+                        "--duration",
+                        "600ms",
+                        "--print-interval",
+                        "300ms",
+                        "--rate",
+                        "20000");
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains(operator)
+                .contains("sink")
+                .contains("Summary");
+    }
+
     @Test
     void badOptionsGiveAOneLineErrorWithoutTheUsage() {
         assertThat(run("run", "wordcount", "--parallelism", "nosuchop=2")).isEqualTo(2);
@@ -90,12 +118,12 @@ class EngineMainTest {
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .isEqualTo(
                         "error: job 'nosuchjob' is not a built-in job; use"
-                                + " one of wordcount, chain\n");
+                                + " one of wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11\n");
         err.reset();
         assertThat(run("run")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .isEqualTo(
-                        "error: run needs a job name (built-in jobs are [wordcount, chain]) or --job-jar JAR --job-class CLASS\n");
+                        "error: run needs a job name (built-in jobs are [wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11]) or --job-jar JAR --job-class CLASS\n");
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
@@ -336,7 +364,10 @@ class EngineMainTest {
                         "--no-instrumentation")) {
             assertThat(help).contains(option);
         }
-        assertThat(help).doesNotContain("--max-parallelism").contains("wordcount, chain");
+        assertThat(help)
+                .doesNotContain("--max-parallelism")
+                .contains("A built-in job: wordcount, chain, sensor-alerts, nexmark-q1,")
+                .contains("nexmark-q11;");
         out.reset();
         assertThat(run()).as("no command: the usage, as a bad invocation").isEqualTo(2);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: flowscale-engine");
@@ -351,7 +382,10 @@ class EngineMainTest {
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .isEqualTo(jobs)
                 .contains("wordcount")
-                .contains("chain");
+                .contains("chain")
+                .contains("sensor-alerts")
+                .contains("nexmark-q1 ")
+                .contains("nexmark-q11");
     }
 
     @Test
@@ -361,7 +395,9 @@ class EngineMainTest {
                 .contains("complete -F")
                 .contains("flowscale-engine")
                 .contains("--key-groups")
-                .contains("(\"wordcount\" \"chain\")");
+                .contains(
+                        "(\"wordcount\" \"chain\" \"sensor-alerts\" \"nexmark-q1\" \"nexmark-q2\""
+                                + " \"nexmark-q3\" \"nexmark-q5\" \"nexmark-q8\" \"nexmark-q11\")");
     }
 
     private static HttpResponse<String> send(HttpClient http, HttpRequest request)

@@ -12,7 +12,8 @@ import java.util.List;
         message = "set exactly one of spec.job.builtin and spec.job.mainClass")
 public class JobSpec {
     @Pattern("^[a-z][a-z0-9-]*$")
-    @JsonPropertyDescription("Name of a job built into the engine (wordcount, chain)")
+    @JsonPropertyDescription(
+            "Name of a job built into the engine (wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11)")
     public String builtin;
 
     @Pattern("^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*$")

@@ -10,7 +10,17 @@ import java.util.List;
  */
 public final class RunnerJobs {
     /** The built-in jobs' names. */
-    public static final List<String> BUILTIN = List.of("wordcount", "chain");
+    public static final List<String> BUILTIN =
+            List.of(
+                    "wordcount",
+                    "chain",
+                    "sensor-alerts",
+                    "nexmark-q1",
+                    "nexmark-q2",
+                    "nexmark-q3",
+                    "nexmark-q5",
+                    "nexmark-q8",
+                    "nexmark-q11");
 
     private RunnerJobs() {}
 }
