@@ -172,6 +172,11 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                 TICK,
                 what,
                 () -> {
+                    // Checked before the tick too: a tick may start a rescale (a trim decided once
+                    // the backlog drained), and the condition must not wait out its downtime.
+                    if (done.test(this)) {
+                        return true;
+                    }
                     job.tick();
                     assertNoFailedRescale();
                     return done.test(this);
