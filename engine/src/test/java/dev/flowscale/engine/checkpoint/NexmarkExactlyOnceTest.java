@@ -15,9 +15,7 @@ import dev.flowscale.engine.job.DataStream;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sinks.CollectingSink;
-import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
@@ -137,11 +135,7 @@ class NexmarkExactlyOnceTest {
                         true);
         JobBuilder job = JobBuilder.named("rescaled").defaultParallelism(2);
         countArrivals(query.results(job, events));
-        JobConfig config =
-                JobConfig.defaults()
-                        .withBatchSize(64)
-                        .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
-                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+        JobConfig config = EventTimeRuns.config(dir);
         long startedAt = System.nanoTime();
         try (RunningJob running = job.start(config)) {
             EventTimeRuns.awaitRestartAfterFailure(running);
