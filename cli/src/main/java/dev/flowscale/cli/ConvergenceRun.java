@@ -48,11 +48,14 @@ final class ConvergenceRun implements RunListener {
      *     by a fresh folder per run
      * @param settledAfter decisions in a row without a change that count as settled
      * @param timeout longest a run may take
+     * @param explain log the reasons of every decision that scales
      */
-    record Setup(double rate, RunSettings run, int settledAfter, Duration timeout) {}
+    record Setup(
+            double rate, RunSettings run, int settledAfter, Duration timeout, boolean explain) {}
 
     private final String label;
     private final PrintStream log;
+    private final boolean explain;
     private final List<Map<String, Integer>> trajectory = new ArrayList<>();
     private int decisions;
     private int scaleDecisions;
@@ -61,9 +64,11 @@ final class ConvergenceRun implements RunListener {
     private double settledAt;
     private String failure;
 
-    private ConvergenceRun(String label, Map<String, Integer> initial, PrintStream log) {
+    private ConvergenceRun(
+            String label, Map<String, Integer> initial, PrintStream log, boolean explain) {
         this.label = label;
         this.log = log;
+        this.explain = explain;
         trajectory.add(initial);
     }
 
@@ -71,7 +76,8 @@ final class ConvergenceRun implements RunListener {
     static ConvergenceResult run(ConvergenceCase c, Start start, Setup setup, PrintStream log)
             throws Exception {
         Map<String, Integer> initial = start.of(c, setup.rate());
-        ConvergenceRun run = new ConvergenceRun(c.query() + " " + start.label(), initial, log);
+        ConvergenceRun run =
+                new ConvergenceRun(c.query() + " " + start.label(), initial, log, setup.explain());
         Path storage = Files.createTempDirectory("flowscale-convergence-");
         RunSettings settings =
                 new RunSettings(
@@ -141,6 +147,9 @@ final class ConvergenceRun implements RunListener {
                 decision.outcome(),
                 decision.blockReason().map(r -> " (" + r + ")").orElse("")
                         + (decision.isScale() ? ": " + decision.changeSummary() : ""));
+        if (explain && decision.isScale()) {
+            log.println(decision.explain());
+        }
     }
 
     /** Called on the realizer's thread: records only. */

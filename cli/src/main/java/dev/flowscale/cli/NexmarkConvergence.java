@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,6 +59,14 @@ public final class NexmarkConvergence implements Callable<Integer> {
     String policy;
 
     @Option(
+            names = "--setting",
+            paramLabel = "NAME=VALUE",
+            description =
+                    "Any autoscaler setting over the policy's, by its option name, e.g."
+                            + " skew-correction=false (repeatable).")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Option(
             names = "--interval",
             defaultValue = "6s",
             converter = OptionValues.PositiveDuration.class,
@@ -96,6 +105,11 @@ public final class NexmarkConvergence implements Callable<Integer> {
     Duration timeout;
 
     @Option(
+            names = "--explain",
+            description = "Print the reasons of every decision that scales (stderr).")
+    boolean explain;
+
+    @Option(
             names = "--check",
             description = "Exit 1 unless every run settles at the hand-computed optimum.")
     boolean check;
@@ -118,7 +132,8 @@ public final class NexmarkConvergence implements Callable<Integer> {
         List<Start> order = starts.stream().map(NexmarkConvergence::start).toList();
         RunSettings settings = settings();
         ConvergenceRun.Setup setup =
-                new ConvergenceRun.Setup(ConvergenceCases.RATE, settings, settledAfter, timeout);
+                new ConvergenceRun.Setup(
+                        ConvergenceCases.RATE, settings, settledAfter, timeout, explain);
         printHeader(settings);
         List<String> rows = new ArrayList<>();
         int missed = 0;
@@ -150,7 +165,7 @@ public final class NexmarkConvergence implements Callable<Integer> {
                 Instant.now(),
                 loadAverage(),
                 (long) ConvergenceCases.RATE,
-                policy);
+                policy + (overrides.isEmpty() ? "" : " with " + overrides));
         out.println("policy settings: " + settings.autoscaler());
         for (String query : queries) {
             ConvergenceCase c = ConvergenceCases.named(query);
@@ -189,6 +204,19 @@ public final class NexmarkConvergence implements Callable<Integer> {
             default ->
                     throw new CliException("option --policy is '" + policy + "'; use ds2 or local");
         }
+        overrides.forEach(
+                (name, value) ->
+                        given.put(
+                                Setting.named(name)
+                                        .orElseThrow(
+                                                () ->
+                                                        new CliException(
+                                                                "option --setting names '"
+                                                                        + name
+                                                                        + "', not a setting; use an option"
+                                                                        + " name of flowscale run, e.g."
+                                                                        + " skew-correction")),
+                                value));
         SettingValues values;
         try {
             values = SettingValues.resolve(given, "--", Setting.Profile.LOCAL);
