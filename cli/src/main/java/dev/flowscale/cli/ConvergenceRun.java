@@ -147,7 +147,7 @@ final class ConvergenceRun implements RunListener {
                 decision.outcome(),
                 decision.blockReason().map(r -> " (" + r + ")").orElse("")
                         + (decision.isScale() ? ": " + decision.changeSummary() : ""));
-        if (explain && decision.isScale()) {
+        if (explain && (decision.isScale() || decision.isBlocked(BlockReason.SCALE_DOWN_DELAYED))) {
             log.println(decision.explain());
         }
     }

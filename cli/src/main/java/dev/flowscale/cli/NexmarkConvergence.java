@@ -106,7 +106,8 @@ public final class NexmarkConvergence implements Callable<Integer> {
 
     @Option(
             names = "--explain",
-            description = "Print the reasons of every decision that scales (stderr).")
+            description =
+                    "Print the reasons of every decision that scales or delays a scale-down (stderr).")
     boolean explain;
 
     @Option(
