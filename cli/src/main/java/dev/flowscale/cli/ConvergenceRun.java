@@ -147,7 +147,8 @@ final class ConvergenceRun implements RunListener {
                 decision.outcome(),
                 decision.blockReason().map(r -> " (" + r + ")").orElse("")
                         + (decision.isScale() ? ": " + decision.changeSummary() : ""));
-        if (explain && (decision.isScale() || decision.isBlocked(BlockReason.SCALE_DOWN_DELAYED))) {
+        boolean judged = decision.blockReason().map(r -> !NOT_JUDGED.contains(r)).orElse(false);
+        if (explain && (decision.isScale() || judged)) {
             log.println(decision.explain());
         }
     }

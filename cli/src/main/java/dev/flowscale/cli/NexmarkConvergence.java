@@ -107,7 +107,7 @@ public final class NexmarkConvergence implements Callable<Integer> {
     @Option(
             names = "--explain",
             description =
-                    "Print the reasons of every decision that scales or delays a scale-down (stderr).")
+                    "Print the reasons of every decision that scales or is held back by a guard (stderr).")
     boolean explain;
 
     @Option(
