@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  * optimum is worked out by hand ({@link ConvergenceCases}), run with the autoscaler live until the
  * configuration settles. Prints the derivation of each optimum, one line per decision and rescale
  * (stderr), and a Markdown table (stdout). Not part of the build's tests: a full table takes about
- * ten minutes. See docs/benchmarks.md for the command and the figures.
+ * 8 minutes with the paper's DS2 and 17 with the local defaults on this machine. See
+ * docs/benchmarks.md for the command and the figures.
  */
 @Command(
         name = "nexmark-convergence",
