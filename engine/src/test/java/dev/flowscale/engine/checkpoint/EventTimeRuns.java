@@ -2,9 +2,13 @@ package dev.flowscale.engine.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.testsupport.Await;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,12 +16,26 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Steps of the exactly-once tests of event-time jobs: a failure, rescales, a drained end. */
+/**
+ * Steps of the exactly-once tests of event-time jobs: their configuration, a failure, rescales, a
+ * drained end.
+ */
 final class EventTimeRuns {
     /** Longer than the sources' watermark interval, so that the last watermark has gone through. */
     private static final Duration QUIET = Duration.ofMillis(500);
 
     private EventTimeRuns() {}
+
+    /**
+     * Small batches, a checkpoint every 150 ms into {@code dir} and up to 3 restarts: a failure
+     * replays only a little, and a rescale finds a recent checkpoint's worth of state in flight.
+     */
+    static JobConfig config(Path dir) {
+        return JobConfig.defaults()
+                .withBatchSize(64)
+                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
+                .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+    }
 
     static void awaitRestartAfterFailure(RunningJob job) {
         Await.until(

@@ -12,9 +12,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import java.nio.file.Path;
@@ -112,11 +110,7 @@ class JoinExactlyOnceTest {
     void joinedPairsAreExactlyOnceAfterRandomRescalesAndAFailure(@TempDir Path dir)
             throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
-        JobConfig config =
-                JobConfig.defaults()
-                        .withBatchSize(64)
-                        .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
-                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+        JobConfig config = EventTimeRuns.config(dir);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph(failed), config)) {
             EventTimeRuns.awaitRestartAfterFailure(job);

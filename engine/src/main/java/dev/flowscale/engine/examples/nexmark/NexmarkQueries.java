@@ -106,7 +106,17 @@ public final class NexmarkQueries {
             Duration size,
             Duration slide) {
         JobBuilder job = JobBuilder.named(jobName);
-        bids(job, events)
+        q5Results(job, events, size, slide).sink(SINK, sink);
+        return job;
+    }
+
+    /**
+     * Q5's results as a stream of {@code job}, for a job that goes on with them (a test keeps them
+     * in keyed state to check each arrives once).
+     */
+    public static DataStream<AuctionCount> q5Results(
+            JobBuilder job, SourceFunction<Event> events, Duration size, Duration slide) {
+        return bids(job, events)
                 .keyBy(Bid::auction)
                 .window(WindowAssigner.sliding(size, slide))
                 .<Long, Long, AuctionCount>aggregate(
@@ -117,9 +127,7 @@ public final class NexmarkQueries {
                                 out.collect(new AuctionCount(auction, w.end(), count)))
                 .keyBy(AuctionCount::windowEnd)
                 .window(WindowAssigner.tumbling(slide))
-                .aggregate("hottest", new Hottest(), AuctionCount.class)
-                .sink(SINK, sink);
-        return job;
+                .aggregate("hottest", new Hottest(), AuctionCount.class);
     }
 
     /**
@@ -132,19 +140,24 @@ public final class NexmarkQueries {
             SinkFunction<? super NewSeller> sink,
             Duration window) {
         JobBuilder job = JobBuilder.named(jobName);
+        q8Results(job, events, window).sink(SINK, sink);
+        return job;
+    }
+
+    /** Q8's results as a stream of {@code job}, as {@link #q5Results}. */
+    public static DataStream<NewSeller> q8Results(
+            JobBuilder job, SourceFunction<Event> events, Duration window) {
         DataStream<Event> all = source(job, events);
         DataStream<Person> persons = all.flatMap("persons", only(Person.class));
         DataStream<Auction> auctions = all.flatMap("auctions", only(Auction.class));
-        persons.keyBy(Person::id)
+        return persons.keyBy(Person::id)
                 .connect(auctions.keyBy(Auction::seller))
                 .windowJoin(
                         "join",
                         WindowAssigner.tumbling(window),
                         (p, a) -> new NewSeller(p.id(), p.name(), a.id(), a.reserve()),
                         Person.class,
-                        Auction.class)
-                .sink(SINK, sink);
-        return job;
+                        Auction.class);
     }
 
     /** Q11 (user sessions): each bidder's bids counted per session window of {@code gap}. */
