@@ -2,7 +2,6 @@ package dev.flowscale.operator;
 
 import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.collector.source.RunnerHttpMetricsSource;
-import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -19,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -42,6 +40,7 @@ public final class JobAutoscalers implements AutoCloseable {
     private final JobStatusStore store;
     private final FlinkDeployments deployments;
     private final JobEvents events;
+    private final RescaleReporting reporting;
     private final MeterRegistry registry;
     private final Function<StreamJob, URI> address;
     private final Duration tick;
@@ -93,6 +92,7 @@ public final class JobAutoscalers implements AutoCloseable {
         this.deployments = new FlinkDeployments(client);
         this.events = events;
         this.registry = registry;
+        this.reporting = new RescaleReporting(events, registry, this);
         this.address = address;
         this.tick = tick;
         this.rescaleTimeout = rescaleTimeout;
@@ -129,8 +129,10 @@ public final class JobAutoscalers implements AutoCloseable {
     /** The reconciler finished a rescale of the job (whoever asked for it). */
     public void rescaled(StreamJob job, Duration downtime, boolean succeeded) {
         Loop loop = loops.get(key(job));
-        if (loop != null && loop.realizer() != null) {
+        if (loop != null) {
             loop.autoscaler().metrics().rescaleFinished(key(job), downtime, succeeded);
+        }
+        if (loop != null && loop.realizer() != null) {
             loop.realizer().finished(succeeded);
         }
     }
@@ -154,14 +156,13 @@ public final class JobAutoscalers implements AutoCloseable {
         boolean flink = job.getSpec().flink != null;
         StatusScalingRealizer realizer =
                 flink ? null : new StatusScalingRealizer(store, ns, name, handle.reconcile());
-        AtomicReference<JobAutoscaler> built = new AtomicReference<>();
         FlinkLoops.Parts parts =
                 flink
                         ? FlinkLoops.parts(
                                 job,
                                 deployments,
                                 handle.reconcile(),
-                                report -> flinkRescaled(job, built.get(), report),
+                                new FlinkTargetStatus(store, reporting, ns, name, clock),
                                 scheduler,
                                 rescaleTimeout(job),
                                 clock)
@@ -185,7 +186,6 @@ public final class JobAutoscalers implements AutoCloseable {
                                                 "StreamJob {}: autoscaler error: {}",
                                                 key(job),
                                                 error.toString())));
-        built.set(autoscaler);
         String key = key(job);
         ScheduledFuture<?> ticks =
                 scheduler.scheduleWithFixedDelay(
@@ -194,18 +194,6 @@ public final class JobAutoscalers implements AutoCloseable {
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
         return new Loop(settings, autoscaler, realizer, parts.closer(), ticks);
-    }
-
-    /** A rescale of a session cluster's job: an Event, and its downtime in the loop's metrics. */
-    private void flinkRescaled(StreamJob job, JobAutoscaler autoscaler, FlinkRescaleReport report) {
-        if (report.succeeded()) {
-            events.normal(job, JobEvents.RESCALED, report.summary());
-        } else {
-            events.warning(job, JobEvents.RESCALE_FAILED, report.summary());
-        }
-        if (autoscaler != null) {
-            autoscaler.metrics().rescaleFinished(key(job), report.downtime(), report.succeeded());
-        }
     }
 
     /**
