@@ -21,11 +21,16 @@ final class FlinkOperatorCrd {
     static final String RESOURCE = "META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml";
     static final String VERSION = "v1beta1";
 
+    /** Read and parsed once per test JVM: the file is half a megabyte. */
+    private static CustomResourceDefinition crd;
+
+    private static StructuralSchema schema;
+
     private FlinkOperatorCrd() {}
 
     /** Creates the CRD on {@code server} and makes the server enforce its schema. */
     static void install(OptimisticMockServer server, KubernetesClient client) {
-        client.resource(Serialization.unmarshal(text(), CustomResourceDefinition.class)).create();
+        client.resource(crd()).create();
         server.enforceSchema(
                 FlinkDeployments.FLINK_DEPLOYMENT.getGroup(),
                 VERSION,
@@ -33,8 +38,22 @@ final class FlinkOperatorCrd {
                 schema());
     }
 
+    private static synchronized CustomResourceDefinition crd() {
+        if (crd == null) {
+            crd = Serialization.unmarshal(text(), CustomResourceDefinition.class);
+        }
+        return crd;
+    }
+
     /** The openAPIV3Schema of the CRD's v1beta1 version. */
-    static StructuralSchema schema() {
+    static synchronized StructuralSchema schema() {
+        if (schema == null) {
+            schema = parse();
+        }
+        return schema;
+    }
+
+    private static StructuralSchema parse() {
         try {
             JsonNode crd = new ObjectMapper(new YAMLFactory()).readTree(text());
             for (JsonNode version : crd.path("spec").path("versions")) {

@@ -10,12 +10,14 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.runner.api.MetricName;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -97,11 +99,41 @@ class FlinkSessionTargetIT {
                 assertThat(events(client, JobEvents.RESCALED))
                         .singleElement()
                         .satisfies(e -> assertThat(e.getMessage()).contains("(in-place)"));
+                assertControllerMetrics(operator.loops().registry(), rescale.to.get(SPLIT));
             }
             assertThat(deniedCalls(server.takeRequests()))
                     .as("calls the manifest's RBAC would deny")
                     .isEmpty();
         }
+    }
+
+    /** The series the dashboard's controller panels read, as for a runner job. */
+    private static void assertControllerMetrics(MeterRegistry registry, int split) {
+        assertThat(
+                        registry.get(MetricName.CONTROLLER_RESCALES.micrometer())
+                                .tags("job", NS + "/wc", "result", "succeeded")
+                                .counter()
+                                .count())
+                .isEqualTo(1);
+        assertThat(
+                        registry.get(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
+                                .tags("job", NS + "/wc")
+                                .timer()
+                                .count())
+                .isEqualTo(1);
+        assertThat(
+                        registry.get(RescaleReporting.TIMER)
+                                .tags("job", NS + "/wc", "path", "in-place", "result", "succeeded")
+                                .timer()
+                                .count())
+                .isEqualTo(1);
+        assertThat(
+                        registry.get(MetricName.CONTROLLER_PARALLELISM.micrometer())
+                                .tags("job", NS + "/wc", "operator", SPLIT)
+                                .gauge()
+                                .value())
+                .as("the parallelism at the last decision: before or after the rescale")
+                .isIn(1.0, (double) split);
     }
 
     private static StreamJob awaitRescaled(KubernetesClient client) {
