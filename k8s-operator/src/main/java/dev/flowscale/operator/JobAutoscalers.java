@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * parallelism in status for the reconciler to apply. A loop never changes the runner (the
  * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
- * its mode is off.
+ * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
+ * realizer from {@link FlinkLoops} instead: the loop itself carries decisions out there, and {@link
+ * FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a runner.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);

@@ -269,7 +269,8 @@ class FlinkDeploymentTargetIT {
                         new OperatorDecision("Count -> Sink", 1, 6, 6, 600, 100, 1, 0, List.of())));
     }
 
-    private static GenericKubernetesResource deployment(String name, Map<String, Object> config) {
+    /** A FlinkDeployment in {@link #NS} valid under the Flink operator 1.10 CRD. */
+    static GenericKubernetesResource deployment(String name, Map<String, Object> config) {
         Map<String, Object> spec = new LinkedHashMap<>();
         // Flink 1.20: the newest the Flink Kubernetes operator 1.10 CRD's flinkVersion allows.
         spec.put("image", "flink:1.20");

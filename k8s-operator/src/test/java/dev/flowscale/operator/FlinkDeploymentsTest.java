@@ -3,8 +3,6 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,17 +50,6 @@ class FlinkDeploymentsTest {
     }
 
     private static GenericKubernetesResource deployment(Map<String, Object> configuration) {
-        GenericKubernetesResource resource =
-                new GenericKubernetesResourceBuilder()
-                        .withApiVersion("flink.apache.org/v1beta1")
-                        .withKind("FlinkDeployment")
-                        .withMetadata(
-                                new ObjectMetaBuilder()
-                                        .withName("wordcount")
-                                        .withNamespace("flink")
-                                        .build())
-                        .build();
-        resource.getAdditionalProperties().put("spec", Map.of("flinkConfiguration", configuration));
-        return resource;
+        return FlinkDeploymentTargetIT.deployment("wordcount", configuration);
     }
 }

@@ -11,9 +11,6 @@ import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.policy.api.ScalingRealizer;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -53,20 +50,9 @@ class FlinkTargetStatusIT {
         TestingOperator.installCrd(client);
         FlinkOperatorCrd.install(server, client);
         client.resource(FlinkDeploymentTargetIT.target(NS, "wc", "wordcount")).create();
-        GenericKubernetesResource deployment =
-                new GenericKubernetesResourceBuilder()
-                        .withApiVersion("flink.apache.org/v1beta1")
-                        .withKind("FlinkDeployment")
-                        .withMetadata(
-                                new ObjectMetaBuilder()
-                                        .withName("wordcount")
-                                        .withNamespace(NS)
-                                        .build())
-                        .build();
-        deployment.getAdditionalProperties().put("spec", Map.of("flinkVersion", "v1_20"));
         client.genericKubernetesResources(FlinkDeployments.FLINK_DEPLOYMENT)
                 .inNamespace(NS)
-                .resource(deployment)
+                .resource(FlinkDeploymentTargetIT.deployment("wordcount", Map.of()))
                 .create();
         Fabric8JobEvents events = new Fabric8JobEvents(client, Clock.systemUTC());
         loops =
