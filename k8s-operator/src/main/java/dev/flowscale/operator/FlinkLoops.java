@@ -65,6 +65,7 @@ final class FlinkLoops {
                                                         + ":8081"));
         FlinkTargetJob flinkJob =
                 new FlinkTargetJob(new FlinkRestClient(rest, REST_TIMEOUT), target.job);
+        status.loopStarted();
         MetricsSource source = status.observing(flinkJob.metrics(clock));
         if (target.deployment != null) {
             return new Parts(

@@ -52,6 +52,34 @@ final class FlinkTargetStatus {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /**
+     * A new loop starts: a condition Scaling still True was left by a loop that stopped during its
+     * rescale (an operator restart, a leader change), whose end no one will report; it becomes
+     * False with reason RescaleInterrupted, so status does not claim a rescale in progress forever.
+     */
+    void loopStarted() {
+        try {
+            store.edit(namespace, name, this::interrupted);
+        } catch (RuntimeException e) { // status only; the loop runs anyway
+            LOG.warn(
+                    "StreamJob {}/{}: cannot clear an interrupted rescale: {}", namespace, name, e);
+        }
+    }
+
+    private void interrupted(StreamJobStatus status) {
+        if (Conditions.isTrue(status, Conditions.SCALING)) {
+            Conditions.set(
+                    status,
+                    Conditions.SCALING,
+                    false,
+                    "RescaleInterrupted",
+                    "the autoscaler loop stopped during a rescale of the Flink job (operator restart"
+                            + " or leader change); status.parallelism shows what Flink runs now",
+                    status.observedGeneration,
+                    clock.instant());
+        }
+    }
+
     /** {@code source}, whose every sample also updates status.parallelism when it changed. */
     MetricsSource observing(MetricsSource source) {
         return new MetricsSource() {

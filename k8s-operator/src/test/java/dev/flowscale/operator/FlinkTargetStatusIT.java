@@ -162,6 +162,23 @@ class FlinkTargetStatusIT {
         assertThat(timer("failed").count()).isEqualTo(1);
     }
 
+    @Test
+    void aRescaleLeftInProgressByAStoppedLoopIsMarkedInterruptedWhenTheNextLoopStarts() {
+        AtomicReference<String> during = new AtomicReference<>();
+        // The loop stops with the Scaling condition True (here: its realizer never completes).
+        status.reporting(
+                        decision -> new java.util.concurrent.CompletableFuture<>(), d -> "in-place")
+                .realize(FlinkDeploymentTargetIT.decision());
+        during.set(Conditions.find(streamJob(), Conditions.SCALING).orElseThrow().getStatus());
+
+        status.loopStarted();
+
+        assertThat(during.get()).isEqualTo("True");
+        var scaling = Conditions.find(streamJob(), Conditions.SCALING).orElseThrow();
+        assertThat(scaling.getStatus()).isEqualTo("False");
+        assertThat(scaling.getReason()).isEqualTo("RescaleInterrupted");
+    }
+
     private ScalingRealizer realizer(Supplier<FlinkJob> flink, Duration timeout) {
         return status.reporting(
                 new FlinkDeploymentRealizer(
