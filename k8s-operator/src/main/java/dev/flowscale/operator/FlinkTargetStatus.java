@@ -59,7 +59,12 @@ final class FlinkTargetStatus {
      */
     void loopStarted() {
         try {
-            store.edit(namespace, name, this::interrupted);
+            StreamJob job = store.latest(namespace, name);
+            if (job != null
+                    && job.getStatus() != null
+                    && Conditions.isTrue(job.getStatus(), Conditions.SCALING)) {
+                store.edit(namespace, name, this::interrupted); // checks again on the latest
+            }
         } catch (RuntimeException e) { // status only; the loop runs anyway
             LOG.warn(
                     "StreamJob {}/{}: cannot clear an interrupted rescale: {}", namespace, name, e);
