@@ -140,8 +140,8 @@ final class FlinkDeployments {
 
     /**
      * spec.flinkConfiguration with its keys flattened: that operator accepts both flat keys ({@code
-     * job.autoscaler.enabled: "true"}) and, since 1.11, nested YAML ({@code job: {autoscaler:
-     * ...}}).
+     * job.autoscaler.enabled: "true"}) and, since 1.13 (FLINK-37406), nested YAML ({@code job:
+     * {autoscaler: ...}}).
      */
     static Map<String, String> flinkConfiguration(GenericKubernetesResource deployment) {
         Map<String, String> flat = new LinkedHashMap<>();

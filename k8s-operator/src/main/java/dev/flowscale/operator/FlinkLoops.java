@@ -15,16 +15,25 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The metrics source and realizer of an autoscaler loop whose StreamJob targets a Flink job: its
  * REST API (a FlinkDeployment's {@code <name>-rest} service, or spec.flink.restUrl) for metrics; a
  * FlinkDeployment is scaled through its overrides ({@link FlinkDeploymentRealizer}), a session
- * cluster's job by {@link FlinkRescaler} in place (there is no jar to resubmit from here).
+ * cluster's job by {@link FlinkRescaler} in place (there is no jar to resubmit from here). Both are
+ * shown in the StreamJob's status through {@link FlinkTargetStatus}.
  */
 final class FlinkLoops {
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkLoops.class);
     static final Duration REST_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * status.lastRescale.path of a FlinkDeployment's rescale: the Flink Kubernetes operator applies
+     * the overrides (an upgrade, or in place where it can).
+     */
+    static final String DEPLOYMENT_PATH = "flink-deployment-overrides";
 
     private FlinkLoops() {}
 
@@ -35,7 +44,7 @@ final class FlinkLoops {
             StreamJob job,
             FlinkDeployments deployments,
             Runnable reconcile,
-            Consumer<FlinkRescaleReport> reports,
+            FlinkTargetStatus status,
             ScheduledExecutorService scheduler,
             Duration rescaleTimeout,
             Clock clock) {
@@ -56,23 +65,26 @@ final class FlinkLoops {
                                                         + ":8081"));
         FlinkTargetJob flinkJob =
                 new FlinkTargetJob(new FlinkRestClient(rest, REST_TIMEOUT), target.job);
-        MetricsSource source = flinkJob.metrics(clock);
+        status.loopStarted();
+        MetricsSource source = status.observing(flinkJob.metrics(clock));
         if (target.deployment != null) {
             return new Parts(
                     source,
-                    new FlinkDeploymentRealizer(
-                            deployments,
-                            ns,
-                            target.deployment,
-                            flinkJob::read,
-                            reconcile,
-                            scheduler,
-                            rescaleTimeout,
-                            clock),
+                    status.reporting(
+                            new FlinkDeploymentRealizer(
+                                    deployments,
+                                    ns,
+                                    target.deployment,
+                                    flinkJob::read,
+                                    reconcile,
+                                    scheduler,
+                                    rescaleTimeout,
+                                    clock),
+                            decision -> DEPLOYMENT_PATH),
                     () -> {});
         }
-        LazyRescaler rescaler = new LazyRescaler(flinkJob, rescaleTimeout, clock, reports);
-        return new Parts(source, rescaler, rescaler);
+        LazyRescaler rescaler = new LazyRescaler(flinkJob, rescaleTimeout, clock);
+        return new Parts(source, status.reporting(rescaler, rescaler::pathOf), rescaler);
     }
 
     /** A {@link FlinkRescaler} made when the first decision comes, once the job was found. */
@@ -80,27 +92,30 @@ final class FlinkLoops {
         private final FlinkTargetJob job;
         private final Duration timeout;
         private final Clock clock;
-        private final Consumer<FlinkRescaleReport> reports;
         private FlinkRescaler rescaler;
 
-        LazyRescaler(
-                FlinkTargetJob job,
-                Duration timeout,
-                Clock clock,
-                Consumer<FlinkRescaleReport> reports) {
+        LazyRescaler(FlinkTargetJob job, Duration timeout, Clock clock) {
             this.job = job;
             this.timeout = timeout;
             this.clock = clock;
-            this.reports = reports;
         }
 
         private synchronized FlinkRescaler rescaler() {
             if (rescaler == null) {
                 rescaler =
                         new FlinkRescaler(
-                                job.ref(), Optional.empty(), timeout, clock, List.of(reports));
+                                job.ref(),
+                                Optional.empty(),
+                                timeout,
+                                clock,
+                                List.of(LazyRescaler::log));
             }
             return rescaler;
+        }
+
+        /** The rescaler's own account (savepoint, rollback) in the log; status has the outcome. */
+        private static void log(FlinkRescaleReport report) {
+            LOG.info("{}", report.summary());
         }
 
         @Override

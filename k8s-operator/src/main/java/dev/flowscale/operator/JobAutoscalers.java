@@ -2,7 +2,6 @@ package dev.flowscale.operator;
 
 import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.collector.source.RunnerHttpMetricsSource;
-import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -19,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -34,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * parallelism in status for the reconciler to apply. A loop never changes the runner (the
  * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
- * its mode is off.
+ * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
+ * realizer from {@link FlinkLoops} instead: the loop itself carries decisions out there, and {@link
+ * FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a runner.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
@@ -42,6 +42,7 @@ public final class JobAutoscalers implements AutoCloseable {
     private final JobStatusStore store;
     private final FlinkDeployments deployments;
     private final JobEvents events;
+    private final RescaleReporting reporting;
     private final MeterRegistry registry;
     private final Function<StreamJob, URI> address;
     private final Duration tick;
@@ -93,6 +94,7 @@ public final class JobAutoscalers implements AutoCloseable {
         this.deployments = new FlinkDeployments(client);
         this.events = events;
         this.registry = registry;
+        this.reporting = new RescaleReporting(events, registry, this);
         this.address = address;
         this.tick = tick;
         this.rescaleTimeout = rescaleTimeout;
@@ -129,8 +131,10 @@ public final class JobAutoscalers implements AutoCloseable {
     /** The reconciler finished a rescale of the job (whoever asked for it). */
     public void rescaled(StreamJob job, Duration downtime, boolean succeeded) {
         Loop loop = loops.get(key(job));
-        if (loop != null && loop.realizer() != null) {
+        if (loop != null) {
             loop.autoscaler().metrics().rescaleFinished(key(job), downtime, succeeded);
+        }
+        if (loop != null && loop.realizer() != null) {
             loop.realizer().finished(succeeded);
         }
     }
@@ -154,14 +158,13 @@ public final class JobAutoscalers implements AutoCloseable {
         boolean flink = job.getSpec().flink != null;
         StatusScalingRealizer realizer =
                 flink ? null : new StatusScalingRealizer(store, ns, name, handle.reconcile());
-        AtomicReference<JobAutoscaler> built = new AtomicReference<>();
         FlinkLoops.Parts parts =
                 flink
                         ? FlinkLoops.parts(
                                 job,
                                 deployments,
                                 handle.reconcile(),
-                                report -> flinkRescaled(job, built.get(), report),
+                                new FlinkTargetStatus(store, reporting, ns, name, clock),
                                 scheduler,
                                 rescaleTimeout(job),
                                 clock)
@@ -185,7 +188,6 @@ public final class JobAutoscalers implements AutoCloseable {
                                                 "StreamJob {}: autoscaler error: {}",
                                                 key(job),
                                                 error.toString())));
-        built.set(autoscaler);
         String key = key(job);
         ScheduledFuture<?> ticks =
                 scheduler.scheduleWithFixedDelay(
@@ -194,18 +196,6 @@ public final class JobAutoscalers implements AutoCloseable {
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
         return new Loop(settings, autoscaler, realizer, parts.closer(), ticks);
-    }
-
-    /** A rescale of a session cluster's job: an Event, and its downtime in the loop's metrics. */
-    private void flinkRescaled(StreamJob job, JobAutoscaler autoscaler, FlinkRescaleReport report) {
-        if (report.succeeded()) {
-            events.normal(job, JobEvents.RESCALED, report.summary());
-        } else {
-            events.warning(job, JobEvents.RESCALE_FAILED, report.summary());
-        }
-        if (autoscaler != null) {
-            autoscaler.metrics().rescaleFinished(key(job), report.downtime(), report.succeeded());
-        }
     }
 
     /**

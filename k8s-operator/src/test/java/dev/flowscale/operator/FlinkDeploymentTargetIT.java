@@ -16,8 +16,8 @@ import dev.flowscale.policy.api.ScalingDecision;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,9 +37,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A StreamJob that targets a FlinkDeployment, on the mock API server in CRUD mode (made to refuse a
- * stale update with 409 Conflict, as a real API server does) with the FlinkDeployment CRD
- * registered. The Flink job's vertices are a value: what matters here is what reaches the
- * FlinkDeployment; flink-connector's MiniCluster tests cover the REST side.
+ * stale update with 409 Conflict, as a real API server does) with the Flink Kubernetes operator's
+ * own FlinkDeployment CRD registered and enforced ({@link FlinkOperatorCrd}: pruned and validated
+ * as a real API server would). The Flink job's vertices are a value: what matters here is what
+ * reaches the FlinkDeployment; flink-connector's MiniCluster tests cover the REST side.
  */
 class FlinkDeploymentTargetIT {
     static final String NS = "flink";
@@ -52,39 +53,8 @@ class FlinkDeploymentTargetIT {
     private final FlinkDeployments deployments = new FlinkDeployments(client);
 
     @BeforeEach
-    void registerTheFlinkDeploymentCrd() {
-        client.resource(
-                        new CustomResourceDefinitionBuilder()
-                                .withNewMetadata()
-                                .withName("flinkdeployments.flink.apache.org")
-                                .endMetadata()
-                                .withNewSpec()
-                                .withGroup("flink.apache.org")
-                                .withScope("Namespaced")
-                                .withNewNames()
-                                .withKind("FlinkDeployment")
-                                .withPlural("flinkdeployments")
-                                .withSingular("flinkdeployment")
-                                .withShortNames("flinkdep")
-                                .endNames()
-                                .addNewVersion()
-                                .withName("v1beta1")
-                                .withServed(true)
-                                .withStorage(true)
-                                .withNewSchema()
-                                .withNewOpenAPIV3Schema()
-                                .withType("object")
-                                .withXKubernetesPreserveUnknownFields(true)
-                                .endOpenAPIV3Schema()
-                                .endSchema()
-                                .withNewSubresources()
-                                .withNewStatus()
-                                .endStatus()
-                                .endSubresources()
-                                .endVersion()
-                                .endSpec()
-                                .build())
-                .create();
+    void registerTheFlinkOperatorsCrd() {
+        FlinkOperatorCrd.install(server, client);
     }
 
     @AfterEach
@@ -114,6 +84,7 @@ class FlinkDeploymentTargetIT {
                         SOURCE + ":1," + SPLIT + ":4," + COUNT + ":6")
                 .containsEntry("taskmanager.numberOfTaskSlots", "4");
         assertThat(server.conflicts()).isZero();
+        assertThat(server.pruned()).as("fields a real API server would drop").isEmpty();
         // RbacMatchesApiCallsIT's life cycle makes no decision on a Flink job: this call is checked
         // here.
         assertThat(
@@ -154,10 +125,6 @@ class FlinkDeploymentTargetIT {
     @Test
     void nothingIsWrittenWhileTheFlinkOperatorsOwnAutoscalerIsEnabled() {
         create(deployment("flat", Map.of("job.autoscaler.enabled", "true")));
-        // Since Flink Kubernetes operator 1.11 flinkConfiguration may be nested YAML too.
-        create(
-                deployment(
-                        "nested", Map.of("job", Map.of("autoscaler", Map.of("enabled", "true")))));
         String before = read("flat").getMetadata().getResourceVersion();
 
         assertThatThrownBy(
@@ -168,14 +135,40 @@ class FlinkDeploymentTargetIT {
                                         .get())
                 .isInstanceOf(ExecutionException.class)
                 .hasMessageContaining("has its own autoscaler on: nothing written");
-        assertThat(deployments.writeOverrides(NS, "nested", Map.of(SPLIT, 4)))
-                .isEqualTo(FlinkDeployments.Outcome.AUTOSCALER_ENABLED);
 
         assertThat(read("flat").getMetadata().getResourceVersion()).isEqualTo(before);
         assertThat(FlinkDeployments.flinkConfiguration(read("flat")))
                 .doesNotContainKey("pipeline.jobvertex-parallelism-overrides");
-        assertThat(FlinkDeployments.flinkConfiguration(read("nested")))
-                .doesNotContainKey("pipeline.jobvertex-parallelism-overrides");
+    }
+
+    @Test
+    void theFlinkOperatorsCrdRefusesWhatARealApiServerRefuses() {
+        // 1.10's flinkConfiguration is a map of strings: nested YAML came with operator 1.13.
+        assertThatThrownBy(
+                        () ->
+                                create(
+                                        deployment(
+                                                "nested",
+                                                Map.of(
+                                                        "job",
+                                                        Map.of(
+                                                                "autoscaler",
+                                                                Map.of("enabled", "true"))))))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining(
+                        "spec.flinkConfiguration.job in body must be of type string: \"object\"");
+        // A Flink version that operator does not know.
+        GenericKubernetesResource flink2 = deployment("flink2", Map.of());
+        spec(flink2).put("flinkVersion", "v2_0");
+        assertThatThrownBy(() -> create(flink2))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("spec.flinkVersion: Unsupported value: \"v2_0\"");
+        // A field it does not know is dropped, silently.
+        GenericKubernetesResource unknown = deployment("unknown", Map.of());
+        spec(unknown).put("parallelismOverrides", Map.of(SPLIT, 4));
+        create(unknown);
+        assertThat(server.pruned()).containsExactly("spec.parallelismOverrides");
+        assertThat(spec(read("unknown"))).doesNotContainKey("parallelismOverrides");
     }
 
     @Test
@@ -276,10 +269,12 @@ class FlinkDeploymentTargetIT {
                         new OperatorDecision("Count -> Sink", 1, 6, 6, 600, 100, 1, 0, List.of())));
     }
 
-    private static GenericKubernetesResource deployment(String name, Map<String, Object> config) {
+    /** A FlinkDeployment in {@link #NS} valid under the Flink operator 1.10 CRD. */
+    static GenericKubernetesResource deployment(String name, Map<String, Object> config) {
         Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("image", "flink:2.0");
-        spec.put("flinkVersion", "v2_0");
+        // Flink 1.20: the newest the Flink Kubernetes operator 1.10 CRD's flinkVersion allows.
+        spec.put("image", "flink:1.20");
+        spec.put("flinkVersion", "v1_20");
         spec.put("flinkConfiguration", new LinkedHashMap<>(config));
         spec.put(
                 "job",
@@ -293,6 +288,11 @@ class FlinkDeploymentTargetIT {
                         .build();
         resource.getAdditionalProperties().put("spec", spec);
         return resource;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource resource) {
+        return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
     }
 
     private void create(GenericKubernetesResource resource) {

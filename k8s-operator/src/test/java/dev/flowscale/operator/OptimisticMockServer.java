@@ -36,6 +36,17 @@ final class OptimisticMockServer implements AutoCloseable {
         return server.createClient();
     }
 
+    /** The requests served since the last call, oldest first (for checking them against RBAC). */
+    java.util.List<RecordedRequest> takeRequests() throws InterruptedException {
+        java.util.List<RecordedRequest> taken = new java.util.ArrayList<>();
+        RecordedRequest request;
+        while ((request = server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS))
+                != null) {
+            taken.add(request);
+        }
+        return taken;
+    }
+
     /** How many stale updates were refused so far. */
     synchronized int conflicts() {
         return conflicts;
@@ -109,6 +120,39 @@ final class OptimisticMockServer implements AutoCloseable {
 
     private PodResizeApi podResize;
 
+    /**
+     * Stores custom resources of {@code plural} in {@code group/version} as a real API server with
+     * that CRD version's structural schema does ({@link StructuralSchema}): creates and updates (of
+     * the resource or its status) pruned, and refused with 422 Invalid when they break the schema.
+     * A patch of such a resource is refused with 501: it is not checked here.
+     */
+    synchronized void enforceSchema(
+            String group, String version, String plural, StructuralSchema schema) {
+        schemas.put("/apis/" + group + "/" + version + "/" + plural, schema);
+    }
+
+    /** Fields pruned from writes so far (path inside the object), in order. */
+    synchronized java.util.List<String> pruned() {
+        return java.util.List.copyOf(pruned);
+    }
+
+    private synchronized StructuralSchema schemaFor(String path) {
+        java.util.regex.Matcher m = RESOURCE_PATH.matcher(path);
+        return m.matches() ? schemas.get(m.group(1) + "/" + m.group(2)) : null;
+    }
+
+    private synchronized void prunedFields(java.util.List<String> fields) {
+        pruned.addAll(fields);
+    }
+
+    /** /apis/group/version, optional namespace, plural, optional name and status. */
+    private static final java.util.regex.Pattern RESOURCE_PATH =
+            java.util.regex.Pattern.compile(
+                    "(/apis/[^/]+/[^/]+)/(?:namespaces/[^/]+/)?([^/?]+)(?:/[^/?]+)?(?:/status)?(?:\\?.*)?");
+
+    private final Map<String, StructuralSchema> schemas = new HashMap<>();
+    private final java.util.List<String> pruned = new java.util.ArrayList<>();
+
     private final class Dispatcher extends KubernetesCrudDispatcher {
         @Override
         public MockResponse handlePatch(RecordedRequest request) {
@@ -127,7 +171,76 @@ final class OptimisticMockServer implements AutoCloseable {
                     && PodResizeApi.touchesResources(request)) {
                 return PodResizeApi.onlyThroughResize(path);
             }
+            if (schemaFor(path) != null) {
+                return new MockResponse()
+                        .setResponseCode(501)
+                        .setBody(
+                                "OptimisticMockServer: a patch of "
+                                        + path
+                                        + " is not checked against its CRD's schema; write it with"
+                                        + " an update, or teach this server to check patches");
+            }
             return super.handlePatch(request);
+        }
+
+        @Override
+        public MockResponse handleCreate(RecordedRequest request) {
+            StructuralSchema schema = schemaFor(request.getPath());
+            if (schema == null) {
+                return super.handleCreate(request);
+            }
+            Object checked = admit(request, schema);
+            return checked instanceof MockResponse refused
+                    ? refused
+                    : super.handleCreate((RecordedRequest) checked);
+        }
+
+        /**
+         * The request with its body pruned, or the 422 Invalid answer that a real API server gives
+         * for a body that breaks the schema.
+         */
+        private Object admit(RecordedRequest request, StructuralSchema schema) {
+            JsonNode body;
+            try {
+                body = JSON.readTree(request.getBody().getBytes());
+            } catch (IOException e) {
+                return new MockResponse().setResponseCode(400).setBody(e.getMessage());
+            }
+            java.util.List<String> violations = schema.violations(body);
+            if (!violations.isEmpty()) {
+                return invalid(body, violations);
+            }
+            prunedFields(schema.prune((com.fasterxml.jackson.databind.node.ObjectNode) body));
+            try {
+                return new RecordedRequest(
+                        request.getHttpVersion(),
+                        request.method(),
+                        request.getPath(),
+                        request.getHeaders(),
+                        new io.fabric8.mockwebserver.http.Buffer(JSON.writeValueAsBytes(body)));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private MockResponse invalid(JsonNode body, java.util.List<String> violations) {
+            String kind = body.path("kind").asText();
+            String name = body.path("metadata").path("name").asText();
+            return new MockResponse()
+                    .setResponseCode(422)
+                    .setBody(
+                            Serialization.asJson(
+                                    new StatusBuilder()
+                                            .withCode(422)
+                                            .withReason("Invalid")
+                                            .withStatus("Failure")
+                                            .withMessage(
+                                                    kind
+                                                            + " \""
+                                                            + name
+                                                            + "\" is invalid: "
+                                                            + String.join(", ", violations))
+                                            .build()));
         }
 
         @Override
@@ -136,6 +249,14 @@ final class OptimisticMockServer implements AutoCloseable {
                     && PodResizeApi.changesResources(
                             findResource(getKey(request.getPath())), request)) {
                 return PodResizeApi.onlyThroughResize(request.getPath());
+            }
+            StructuralSchema schema = schemaFor(request.getPath());
+            if (schema != null) {
+                Object checked = admit(request, schema);
+                if (checked instanceof MockResponse refused) {
+                    return refused;
+                }
+                request = (RecordedRequest) checked;
             }
             String path = request.getPath().replaceAll("/status(\\?.*)?$", "");
             Interloper other = takeInterloper(request.getPath().replaceAll("\\?.*$", ""));
