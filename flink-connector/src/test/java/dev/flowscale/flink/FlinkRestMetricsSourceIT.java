@@ -91,12 +91,12 @@ class FlinkRestMetricsSourceIT {
     @Test
     void findsTheRunningJobByNameAndNamesTheRunningJobsWhenNoneMatches() {
         Await.until(Duration.ofSeconds(30), "the job to run", () -> job.read().running());
-        assertThat(FlinkJobRef.find(rest, "Flink Streaming Job").jobId()).isEqualTo(job.jobId());
+        assertThat(FlinkJobRef.find(rest, "word-count-metrics").jobId()).isEqualTo(job.jobId());
         assertThat(FlinkJobRef.find(rest, null).jobId()).isEqualTo(job.jobId());
         assertThatThrownBy(() -> FlinkJobRef.find(rest, "no-such-job"))
                 .isInstanceOf(FlinkConnectorException.class)
                 .hasMessageContaining("no running Flink jobs named 'no-such-job'")
-                .hasMessageContaining("'Flink Streaming Job' (" + job.jobId() + ")")
+                .hasMessageContaining("'word-count-metrics' (" + job.jobId() + ")")
                 .hasMessageContaining("pass --job");
     }
 

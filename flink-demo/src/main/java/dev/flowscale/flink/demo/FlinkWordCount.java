@@ -49,10 +49,15 @@ public final class FlinkWordCount {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         define(env, Settings.parse(args));
         if (args.length > 7 && args[7].equals(IGNORE_OVERRIDES)) {
-            env.execute("word-count-" + args[0]);
+            env.execute(jobName(args[0]));
         } else {
-            ParallelismOverrides.execute(env, "word-count-" + args[0]);
+            ParallelismOverrides.execute(env, jobName(args[0]));
         }
+    }
+
+    /** The job's name in Flink for the run tagged {@code tag}. */
+    public static String jobName(String tag) {
+        return "word-count-" + tag;
     }
 
     /** Adds the job to {@code env}. */

@@ -23,6 +23,7 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * A real Flink MiniCluster in this JVM with its REST endpoint (and web submission) on loopback at a
@@ -106,11 +107,16 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** Submits the word count directly (not through REST); returns its job id. */
+    /**
+     * Submits the word count directly (not through REST), named {@code word-count-<tag>} as its
+     * jar's entry point names it; returns its job id.
+     */
     public String submit(FlinkWordCount.Settings settings) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         FlinkWordCount.define(env, settings);
-        JobGraph graph = env.getStreamGraph().getJobGraph();
+        StreamGraph stream = env.getStreamGraph();
+        stream.setJobName(FlinkWordCount.jobName(settings.tag()));
+        JobGraph graph = stream.getJobGraph();
         cluster.submitJob(graph).get();
         return graph.getJobID().toString();
     }
