@@ -7,7 +7,6 @@ import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.loop.Autoscaler;
 import dev.flowscale.reconfig.InProcessScalingRealizer;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -24,12 +24,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * on the in-process metrics source, realizing decisions with the in-process realizer. Call {@link
  * #tick()} about once a second.
  */
-final class AutoscaledJob implements AutoCloseable {
+final class AutoscaledJob implements ScaledRun {
     private final RunningJob job;
     private final JobAutoscaler autoscaler;
     private final InProcessScalingRealizer realizer;
     private final List<RunListener> listeners = new CopyOnWriteArrayList<>();
     private final long startNanos = System.nanoTime();
+    private final Map<String, Integer> initial;
 
     AutoscaledJob(
             JobGraph graph,
@@ -37,6 +38,7 @@ final class AutoscaledJob implements AutoCloseable {
             MeterRegistry registry,
             List<RunListener> listeners) {
         this.listeners.addAll(listeners);
+        this.initial = graph.parallelism();
         Clock clock = Clock.systemUTC();
         JobConfig config =
                 JobConfig.defaults()
@@ -57,24 +59,19 @@ final class AutoscaledJob implements AutoCloseable {
                                 report ->
                                         this.listeners.forEach(
                                                 l -> l.onRescale(elapsed(), report))));
-        DecisionListener publish =
-                decision -> this.listeners.forEach(l -> l.onDecision(elapsed(), decision));
         this.autoscaler =
-                new JobAutoscaler(
+                ScaledRun.autoscaler(
                         settings.autoscaler(),
                         new InProcessMetricsSource(() -> job, clock),
                         realizer,
-                        List.of(publish),
-                        new JobAutoscaler.Reporting(
-                                registry,
-                                null,
-                                true,
-                                clock,
-                                error -> System.err.println("autoscaler: " + error)));
+                        registry,
+                        this.listeners,
+                        this::elapsed);
     }
 
     /** Samples the job's counters, lets the autoscaler decide if its interval has passed. */
-    Optional<ScalingDecision> tick() {
+    @Override
+    public Optional<ScalingDecision> tick() {
         JobMetricsSnapshot snapshot = job.metrics();
         listeners.forEach(l -> l.onSample(elapsed(), snapshot));
         return autoscaler.tick();
@@ -88,7 +85,23 @@ final class AutoscaledJob implements AutoCloseable {
         return autoscaler.loop();
     }
 
-    double elapsed() {
+    @Override
+    public Map<String, Integer> initialParallelism() {
+        return initial;
+    }
+
+    @Override
+    public Map<String, Integer> parallelism() {
+        return job.graph().parallelism();
+    }
+
+    @Override
+    public boolean ended() throws InterruptedException {
+        return job.await(Duration.ZERO);
+    }
+
+    @Override
+    public double elapsed() {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 

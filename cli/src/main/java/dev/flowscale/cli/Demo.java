@@ -46,21 +46,59 @@ final class Demo {
                         "Run word count whose source rate steps up, then down (~2 min), with the"
                                 + " autoscaler.",
                         "The demo's arguments, which the options of run given after demo override: "
-                                + String.join(" ", DEFAULTS));
+                                + String.join(" ", DEFAULTS),
+                        "demo --engine flink: the same on a real Flink 2.3 word count, on a local"
+                                + " Flink cluster in this process (see demo-flink --help).");
         return spec;
     }
 
     /**
-     * {@code demo ARGS} as {@code demo <the demo's options> ARGS} (a later option wins); other
-     * commands as given.
+     * {@code demo ARGS} as {@code demo <the demo's options> ARGS} (a later option wins); {@code
+     * demo --engine flink ARGS} as the Flink demo's command with ARGS; other commands as given.
      */
     static List<String> expand(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("demo")) {
             return args;
         }
+        String engine = engine(args);
+        args = withoutEngine(args);
+        if (engine.equals("flink")) {
+            List<String> flink = new ArrayList<>(List.of("demo-flink"));
+            flink.addAll(args.subList(1, args.size()));
+            return flink;
+        }
+        if (!engine.equals("embedded")) {
+            throw new CliException(
+                    "option --engine '" + engine + "' is not an engine; use embedded or flink");
+        }
         List<String> expanded = new ArrayList<>(List.of("demo"));
         expanded.addAll(DEFAULTS);
         expanded.addAll(args.subList(1, args.size()));
         return expanded;
+    }
+
+    /** The value of the last {@code --engine} (default embedded). */
+    private static String engine(List<String> args) {
+        String engine = "embedded";
+        for (int i = 1; i < args.size(); i++) {
+            if (args.get(i).equals("--engine") && i + 1 < args.size()) {
+                engine = args.get(i + 1);
+            } else if (args.get(i).startsWith("--engine=")) {
+                engine = args.get(i).substring("--engine=".length());
+            }
+        }
+        return engine;
+    }
+
+    private static List<String> withoutEngine(List<String> args) {
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--engine") && i + 1 < args.size()) {
+                i++;
+            } else if (!args.get(i).startsWith("--engine=")) {
+                rest.add(args.get(i));
+            }
+        }
+        return rest;
     }
 }

@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
 /**
  * {@code flowscale run <job>} runs a job on the embedded engine with the DS2 autoscaler live;
  * {@code flowscale demo} runs a scripted scenario that shows a scale-up and a scale-down; {@code
- * jobs} lists the built-in jobs and {@code completion} prints a shell completion script.
+ * attach --flink URL} autoscales a running Apache Flink job through its REST API; {@code jobs}
+ * lists the built-in jobs and {@code completion} prints a shell completion script.
  */
 @Command(
         name = "flowscale",
@@ -32,6 +33,8 @@ public final class FlowscaleMain extends CommandGroup {
                         err,
                         RunCommand.spec("run", out),
                         Demo.spec(out),
+                        AttachCommand.spec(out),
+                        FlinkDemoCommand.spec(out),
                         JobsCommand.named("jobs", out),
                         new CompletionCommand(out));
     }
@@ -41,6 +44,13 @@ public final class FlowscaleMain extends CommandGroup {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
-        return CommandLines.execute(new FlowscaleMain(out, err).commandLine, Demo.expand(args));
+        List<String> expanded;
+        try {
+            expanded = Demo.expand(args);
+        } catch (CliException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        return CommandLines.execute(new FlowscaleMain(out, err).commandLine, expanded);
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.engine.cli.ShutdownHook;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.policy.api.Outcome;
@@ -15,12 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 
 /** One {@code flowscale run}: ticks the autoscaled job each second until the end, then reports. */
 final class Session {
-    private final JobGraph graph;
-    private final RunSettings settings;
-    private final MeterRegistry registry;
+    private final Subject subject;
+    private final JobAutoscaler.Settings settings;
     private final Output output;
     private final PrintStream out;
     private final Clock clock;
@@ -44,6 +45,21 @@ final class Session {
             Map<String, String> options,
             DoubleUnaryOperator plannedRate) {}
 
+    /**
+     * What a session autoscales.
+     *
+     * @param jobName the job's name, for the report
+     * @param banner what the session does, e.g. "running word count (...)"
+     * @param shape the job's operators and initial parallelism, for the report
+     * @param start starts (or attaches to) the job with the session's listeners
+     */
+    record Subject(
+            String jobName,
+            String banner,
+            String shape,
+            Function<List<RunListener>, ScaledRun> start) {}
+
+    /** A run of {@code graph} on the embedded engine. */
     Session(
             JobGraph graph,
             RunSettings settings,
@@ -51,9 +67,26 @@ final class Session {
             Output output,
             PrintStream out,
             Clock clock) {
-        this.graph = graph;
+        this(
+                new Subject(
+                        graph.jobName(),
+                        "running " + graph,
+                        graph.toString(),
+                        listeners -> new AutoscaledJob(graph, settings, registry, listeners)),
+                settings.autoscaler(),
+                output,
+                out,
+                clock);
+    }
+
+    Session(
+            Subject subject,
+            JobAutoscaler.Settings settings,
+            Output output,
+            PrintStream out,
+            Clock clock) {
+        this.subject = subject;
         this.settings = settings;
-        this.registry = registry;
         this.output = output;
         this.out = out;
         this.clock = clock;
@@ -64,24 +97,21 @@ final class Session {
         double printEvery = output.printEvery().toMillis() / 1000.0;
         Instant started = clock.instant();
         out.println(
-                "flowscale: running "
-                        + graph
+                "flowscale: "
+                        + subject.banner()
                         + " with the DS2 autoscaler in mode "
-                        + settings.autoscaler().loop().mode()
+                        + settings.loop().mode()
                         + ", deciding every "
-                        + settings.autoscaler().loop().policyInterval().toSeconds()
+                        + settings.loop().policyInterval().toSeconds()
                         + "s"
                         + (duration == null
                                 ? "; Ctrl-C to stop"
                                 : " for " + duration.toSeconds() + "s"));
         try (ShutdownHook hook =
                         ShutdownHook.install(() -> stopRequested = true, Duration.ofSeconds(30));
-                AutoscaledJob job =
-                        new AutoscaledJob(
-                                graph,
-                                settings,
-                                registry,
-                                List.of(new LiveConsole(out, printEvery), recorder))) {
+                ScaledRun job =
+                        subject.start()
+                                .apply(List.of(new LiveConsole(out, printEvery), recorder))) {
             String outcome = "failed";
             try {
                 loop(job, duration);
@@ -93,10 +123,10 @@ final class Session {
         return 0;
     }
 
-    private void loop(AutoscaledJob job, Duration duration) throws InterruptedException {
+    private void loop(ScaledRun job, Duration duration) throws InterruptedException {
         long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
         long next = System.nanoTime();
-        while (!stopRequested && System.nanoTime() < end && !job.job().await(Duration.ZERO)) {
+        while (!stopRequested && System.nanoTime() < end && !job.ended()) {
             job.tick();
             next += TimeUnit.SECONDS.toNanos(1);
             long sleep = next - System.nanoTime();
@@ -106,15 +136,15 @@ final class Session {
         }
     }
 
-    private void report(AutoscaledJob job, Instant started, String outcome) throws Exception {
+    private void report(ScaledRun job, Instant started, String outcome) throws Exception {
         String summary = summary(job);
         out.println();
         out.print(summary);
         if (output.report() != null) {
             HtmlReport.Header header =
                     new HtmlReport.Header(
-                            graph.jobName(),
-                            graph.toString(),
+                            subject.jobName(),
+                            subject.shape(),
                             started,
                             clock.instant(),
                             outcome,
@@ -125,12 +155,12 @@ final class Session {
         }
     }
 
-    private String summary(AutoscaledJob job) {
+    private String summary(ScaledRun job) {
         List<ScalingDecision> decisions = recorder.decisions();
         List<RescaleReport> rescales =
                 recorder.rescales().stream().filter(RescaleReport::succeeded).toList();
-        Map<String, Integer> initial = graph.parallelism();
-        Map<String, Integer> last = job.job().graph().parallelism();
+        Map<String, Integer> initial = job.initialParallelism();
+        Map<String, Integer> last = job.parallelism();
         StringBuilder s =
                 new StringBuilder(
                         String.format(

@@ -127,7 +127,8 @@ class FlowscaleMainTest {
         err.reset();
         assertThat(run("dance")).isEqualTo(2);
         assertThat(errors())
-                .isEqualTo("error: unknown command 'dance'; use run, demo, jobs, completion\n");
+                .isEqualTo(
+                        "error: unknown command 'dance'; use run, demo, attach, jobs, completion\n");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -30,6 +30,7 @@ public final class FlinkRestMetricsSource implements MetricsSource {
     private final Clock clock;
     private final Map<String, VertexMetrics.SourceNames> sourceNames = new HashMap<>();
     private String namesRun = "";
+    private final MonotoneTimes times = new MonotoneTimes();
 
     public FlinkRestMetricsSource(FlinkJobRef job, Clock clock) {
         this.job = Objects.requireNonNull(job, "Flink job");
@@ -55,7 +56,11 @@ public final class FlinkRestMetricsSource implements MetricsSource {
                 sourceNames.clear();
                 namesRun = runId;
             }
-            return new MetricsSample(topology(current), clock.instant(), runId, counters(current));
+            return new MetricsSample(
+                    topology(current),
+                    clock.instant(),
+                    runId,
+                    times.apply(runId, counters(current)));
         } catch (FlinkConnectorException e) {
             throw new CollectorException(e.getMessage(), e);
         }

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowedMetricsProvider;
-import dev.flowscale.flink.testing.FlinkTestCluster;
-import dev.flowscale.flink.testing.FlinkWordCount;
-import dev.flowscale.flink.testing.Sentences;
+import dev.flowscale.flink.demo.FlinkWordCount;
+import dev.flowscale.flink.demo.LocalFlinkCluster;
+import dev.flowscale.flink.demo.Sentences;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -48,7 +48,7 @@ class FlinkInPlaceRescaleIT {
     @Test
     void decidesTheDs2OptimumFromOneInstanceEachAndRescalesInPlaceWithExactCounts()
             throws Exception {
-        try (FlinkTestCluster flink = FlinkTestCluster.start(8, true)) {
+        try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, true)) {
             FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(10));
             FlinkJobRef job =
                     new FlinkJobRef(

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.flink.testing.FlinkTestCluster;
-import dev.flowscale.flink.testing.FlinkWordCount;
+import dev.flowscale.flink.demo.FlinkWordCount;
+import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorDecision;
@@ -35,14 +35,14 @@ class FlinkRestMetricsSourceIT {
     static final String SPLIT = "Split";
     static final String COUNT = "Count -> Counts: Writer";
 
-    private static FlinkTestCluster flink;
+    private static LocalFlinkCluster flink;
     private static FlinkRestClient rest;
     private static FlinkJobRef job;
     private static FlinkRestMetricsSource source;
 
     @BeforeAll
     static void startJob() throws Exception {
-        flink = FlinkTestCluster.start(8, true);
+        flink = LocalFlinkCluster.start(8, true);
         String jobId =
                 flink.submit(
                         new FlinkWordCount.Settings(
@@ -91,12 +91,12 @@ class FlinkRestMetricsSourceIT {
     @Test
     void findsTheRunningJobByNameAndNamesTheRunningJobsWhenNoneMatches() {
         Await.until(Duration.ofSeconds(30), "the job to run", () -> job.read().running());
-        assertThat(FlinkJobRef.find(rest, "Flink Streaming Job").jobId()).isEqualTo(job.jobId());
+        assertThat(FlinkJobRef.find(rest, "word-count-metrics").jobId()).isEqualTo(job.jobId());
         assertThat(FlinkJobRef.find(rest, null).jobId()).isEqualTo(job.jobId());
         assertThatThrownBy(() -> FlinkJobRef.find(rest, "no-such-job"))
                 .isInstanceOf(FlinkConnectorException.class)
                 .hasMessageContaining("no running Flink jobs named 'no-such-job'")
-                .hasMessageContaining("'Flink Streaming Job' (" + job.jobId() + ")")
+                .hasMessageContaining("'word-count-metrics' (" + job.jobId() + ")")
                 .hasMessageContaining("pass --job");
     }
 

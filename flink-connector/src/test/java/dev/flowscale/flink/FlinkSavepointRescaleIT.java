@@ -7,8 +7,8 @@ import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SPLIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowscale.flink.testing.FlinkTestCluster;
-import dev.flowscale.flink.testing.FlinkWordCount;
+import dev.flowscale.flink.demo.FlinkWordCount;
+import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.flink.testing.RestProxy;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -16,6 +16,7 @@ import dev.flowscale.testsupport.Await;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,21 +31,23 @@ import org.junit.jupiter.api.Test;
 /**
  * The savepoint path on a real Flink 2.3 MiniCluster with the default scheduler (which cannot
  * rescale in place): the word count's jar is uploaded and run through Flink's REST API, and the
- * rescaler stops it with a savepoint, runs the jar again from it with per-vertex parallelism
- * overrides and, when that run does not come up at the new parallelism, rolls back from the same
- * savepoint. Per-word counts are exact across both restores. One cluster for the class; each test
- * runs its own job.
+ * rescaler stops it with a savepoint and runs the jar again from it with per-vertex parallelism
+ * overrides, which the job applies itself ({@code ParallelismOverrides}); when a run does not come
+ * up at the new parallelism (a job that leaves them to Flink 2.3, or a REST endpoint gone), it
+ * rolls back from the same savepoint. Per-word counts are exact across every restore. One cluster
+ * for the class; each test runs its own job.
  */
 @Tag("flink-rescale")
 class FlinkSavepointRescaleIT {
-    private static FlinkTestCluster flink;
+    private static LocalFlinkCluster flink;
     private static FlinkRestClient rest;
     private static String jarId;
 
     @BeforeAll
     static void startCluster() throws Exception {
-        flink = FlinkTestCluster.start(8, false);
-        rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(10));
+        flink = LocalFlinkCluster.start(8, false);
+        // a jar run takes seconds on a loaded machine: a timed-out answer would leave a run behind
+        rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(60));
         jarId = rest.uploadJar(flink.wordCountJar());
     }
 
@@ -54,20 +57,43 @@ class FlinkSavepointRescaleIT {
     }
 
     @Test
-    void
-            stopsAJobOnTheDefaultSchedulerWithASavepointAndRollsBackFromItWhenFlinkIgnoresTheOverrides()
-                    throws Exception {
+    void rescalesAJobOnTheDefaultSchedulerThroughASavepointWithExactCounts() throws Exception {
         FlinkWordCount.Settings settings = settings("savepoint");
-        FlinkJobRef job = run(rest, settings);
+        FlinkJobRef job = run(rest, settings.args());
         String firstRun = job.jobId();
         List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
-        try (FlinkRescaler rescaler = rescaler(job, settings, Duration.ofSeconds(40), reports)) {
+        try (FlinkRescaler rescaler =
+                rescaler(job, settings.args(), Duration.ofSeconds(60), reports)) {
             assertThat(rescaler.pathOf(decision(job))).isEqualTo("restart");
-            // Flink 2.3 runs a jar submitted over REST as a stream graph, and its Dispatcher
-            // applies
-            // pipeline.jobvertex-parallelism-overrides to job graphs only: the resubmitted run
-            // comes
-            // up at the old parallelism, which the rescaler sees, says, and rolls back.
+            rescaler.realize(decision(job)).toCompletableFuture().get(180, TimeUnit.SECONDS);
+        }
+        assertThat(job.jobId()).as("the rescaled job is a new run").isNotEqualTo(firstRun);
+        assertThat(reports)
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.succeeded()).isTrue();
+                            assertThat(r.savepoint()).isPresent();
+                        });
+        assertThat(job.read().parallelism()).isEqualTo(Map.of(SOURCE, 1, SPLIT, 2, COUNT, 3));
+        assertThat(job.read().allVerticesRunning()).isTrue();
+
+        stop(job);
+        assertExact(FlinkWordCount.counts("savepoint"));
+    }
+
+    @Test
+    void rollsBackFromTheSameSavepointWhenTheResubmittedJobIgnoresTheOverrides() throws Exception {
+        FlinkWordCount.Settings settings = settings("ignored");
+        List<String> args = new ArrayList<>(settings.args());
+        args.add(FlinkWordCount.IGNORE_OVERRIDES);
+        FlinkJobRef job = run(rest, args);
+        String firstRun = job.jobId();
+        List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+        try (FlinkRescaler rescaler = rescaler(job, args, Duration.ofSeconds(40), reports)) {
+            // Flink 2.3 runs a jar submitted over REST as a stream graph and applies
+            // pipeline.jobvertex-parallelism-overrides to job graphs only: a job that does not
+            // apply them itself comes up at the old parallelism, which the rescaler sees and says.
             assertThatThrownBy(
                             () ->
                                     rescaler.realize(decision(job))
@@ -84,7 +110,7 @@ class FlinkSavepointRescaleIT {
         assertThat(job.read().parallelism()).isEqualTo(Map.of(SOURCE, 1, SPLIT, 1, COUNT, 1));
 
         stop(job);
-        assertExact(FlinkWordCount.counts("savepoint"));
+        assertExact(FlinkWordCount.counts("ignored"));
     }
 
     @Test
@@ -92,9 +118,12 @@ class FlinkSavepointRescaleIT {
         FlinkWordCount.Settings settings = settings("rollback");
         try (RestProxy proxy = new RestProxy(flink.rest())) {
             FlinkJobRef job =
-                    run(new FlinkRestClient(proxy.uri(), Duration.ofSeconds(5)), settings);
+                    new FlinkJobRef(
+                            new FlinkRestClient(proxy.uri(), Duration.ofSeconds(5)),
+                            run(rest, settings.args()).jobId());
             List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
-            try (FlinkRescaler rescaler = rescaler(job, settings, Duration.ofSeconds(8), reports)) {
+            try (FlinkRescaler rescaler =
+                    rescaler(job, settings.args(), Duration.ofSeconds(8), reports)) {
                 proxy.disappearAfter("/run", Duration.ofSeconds(12));
                 assertThatThrownBy(
                                 () ->
@@ -110,8 +139,11 @@ class FlinkSavepointRescaleIT {
             assertThat(report.savepoint()).isPresent();
             assertThat(job.read().parallelism()).isEqualTo(Map.of(SOURCE, 1, SPLIT, 1, COUNT, 1));
             assertThat(
-                            rest.get("jobs/overview").findValuesAsText("state").stream()
-                                    .filter("RUNNING"::equals))
+                            java.util.stream.StreamSupport.stream(
+                                            rest.get("jobs/overview").path("jobs").spliterator(),
+                                            false)
+                                    .filter(j -> "RUNNING".equals(j.path("state").asText()))
+                                    .filter(j -> j.path("name").asText().endsWith("-rollback")))
                     .as("the run at the new parallelism was canceled before the rollback started")
                     .hasSize(1);
             stop(job);
@@ -124,9 +156,9 @@ class FlinkSavepointRescaleIT {
                 tag, System.currentTimeMillis(), 100, 1_000_000, 2000, 500, 16);
     }
 
-    private static FlinkJobRef run(FlinkRestClient client, FlinkWordCount.Settings settings) {
+    private static FlinkJobRef run(FlinkRestClient client, List<String> args) {
         String id =
-                client.post("jars/" + jarId + "/run", Map.of("programArgsList", settings.args()))
+                client.post("jars/" + jarId + "/run", Map.of("programArgsList", args))
                         .path("jobid")
                         .asText();
         FlinkJobRef job = new FlinkJobRef(client, id);
@@ -137,12 +169,12 @@ class FlinkSavepointRescaleIT {
 
     private static FlinkRescaler rescaler(
             FlinkJobRef job,
-            FlinkWordCount.Settings settings,
+            List<String> args,
             Duration timeout,
             List<FlinkRescaleReport> reports) {
         return new FlinkRescaler(
                 job,
-                Optional.of(new JarResubmission(jarId, null, settings.args())),
+                Optional.of(new JarResubmission(jarId, null, args)),
                 timeout,
                 Clock.systemUTC(),
                 List.of(reports::add));

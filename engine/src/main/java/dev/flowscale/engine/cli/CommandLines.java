@@ -108,6 +108,7 @@ public final class CommandLines {
                         + first
                         + "'; use "
                         + cl.getSubcommands().values().stream()
+                                .filter(c -> !c.getCommandSpec().usageMessage().hidden())
                                 .map(CommandLine::getCommandName)
                                 .distinct()
                                 .collect(Collectors.joining(", "));

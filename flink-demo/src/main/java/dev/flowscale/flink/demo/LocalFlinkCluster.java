@@ -1,6 +1,5 @@
-package dev.flowscale.flink.testing;
+package dev.flowscale.flink.demo;
 
-import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -24,24 +23,26 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * A real Flink MiniCluster in this JVM with its REST endpoint (and web submission) on loopback at a
  * free port: one task manager with {@code slots} slots, the adaptive or the default scheduler, and
- * savepoints in a temporary folder.
+ * savepoints in a temporary folder. Flink's REST API serves metrics at most 200 ms old (10 s by
+ * default), so that short metrics windows see fresh counters.
  */
-public final class FlinkTestCluster implements AutoCloseable {
+public final class LocalFlinkCluster implements AutoCloseable {
     private final MiniCluster cluster;
     private final URI rest;
     private final Path folder;
 
-    private FlinkTestCluster(MiniCluster cluster, URI rest, Path folder) {
+    private LocalFlinkCluster(MiniCluster cluster, URI rest, Path folder) {
         this.cluster = cluster;
         this.rest = rest;
         this.folder = folder;
     }
 
-    public static FlinkTestCluster start(int slots, boolean adaptive) throws Exception {
+    public static LocalFlinkCluster start(int slots, boolean adaptive) throws Exception {
         Path folder = Files.createTempDirectory("flink-cluster");
         Configuration conf = new Configuration();
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
@@ -71,34 +72,30 @@ public final class FlinkTestCluster implements AutoCloseable {
                                 .setNumSlotsPerTaskManager(slots)
                                 .build());
         cluster.start();
-        FlinkTestCluster started =
-                new FlinkTestCluster(cluster, cluster.getRestAddress().get(), folder);
+        LocalFlinkCluster started =
+                new LocalFlinkCluster(cluster, cluster.getRestAddress().get(), folder);
         started.awaitLeader();
         return started;
     }
 
     /** REST answers 503 until the dispatcher has a leader; jar uploads need one. */
-    private void awaitLeader() {
+    private void awaitLeader() throws InterruptedException {
         HttpClient client = HttpClient.newHttpClient();
-        Await.until(
-                Duration.ofSeconds(60),
-                "Flink's dispatcher to lead",
-                () -> {
-                    try {
-                        return client.send(
-                                                HttpRequest.newBuilder(
-                                                                rest.resolve("/jobs/overview"))
-                                                        .build(),
-                                                HttpResponse.BodyHandlers.discarding())
-                                        .statusCode()
-                                == 200;
-                    } catch (IOException e) {
-                        return false;
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return false;
-                    }
-                });
+        HttpRequest overview = HttpRequest.newBuilder(rest.resolve("/jobs/overview")).build();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (client.send(overview, HttpResponse.BodyHandlers.discarding()).statusCode()
+                        == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(
+                "Flink's dispatcher at " + rest + " did not lead within 60 s; see Flink's log");
     }
 
     /** The REST endpoint, e.g. {@code http://127.0.0.1:41234}. */
@@ -110,11 +107,16 @@ public final class FlinkTestCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** Submits the word count directly (not through REST); returns its job id. */
+    /**
+     * Submits the word count directly (not through REST), named {@code word-count-<tag>} as its
+     * jar's entry point names it; returns its job id.
+     */
     public String submit(FlinkWordCount.Settings settings) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         FlinkWordCount.define(env, settings);
-        JobGraph graph = env.getStreamGraph().getJobGraph();
+        StreamGraph stream = env.getStreamGraph();
+        stream.setJobName(FlinkWordCount.jobName(settings.tag()));
+        JobGraph graph = stream.getJobGraph();
         cluster.submitJob(graph).get();
         return graph.getJobID().toString();
     }

@@ -1,5 +1,6 @@
-package dev.flowscale.flink.testing;
+package dev.flowscale.flink.demo;
 
+import dev.flowscale.flink.job.ParallelismOverrides;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +29,17 @@ import org.apache.flink.util.Collector;
  * (park) rather than spin, so several instances on this 2-core machine are truly parallel.
  *
  * <p>Its {@link #main} is the entry point of the jar the savepoint path resubmits through Flink's
- * REST API: {@code <tag> <epochMillis> <rate> <count> <splitMicros> <countMicros>
- * <maxParallelism>}.
+ * REST API: {@code <tag> <epochMillis> <rate> <count> <splitMicros> <countMicros> <maxParallelism>
+ * [ignore-overrides]}. It runs through {@link ParallelismOverrides}, which applies the
+ * resubmission's per-vertex parallelism overrides on Flink 2.3 (which ignores them on jar runs).
  */
 public final class FlinkWordCount {
+    /**
+     * A last program argument that runs the job with {@code env.execute}, as a job that does not
+     * apply {@code pipeline.jobvertex-parallelism-overrides} itself (Flink 2.3 then ignores them).
+     */
+    public static final String IGNORE_OVERRIDES = "ignore-overrides";
+
     /** Highest count seen per word, per run tag (the MiniCluster runs in the test's JVM). */
     private static final Map<String, Map<String, Long>> COUNTS = new ConcurrentHashMap<>();
 
@@ -40,7 +48,16 @@ public final class FlinkWordCount {
     public static void main(String[] args) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         define(env, Settings.parse(args));
-        env.execute("word-count-" + args[0]);
+        if (args.length > 7 && args[7].equals(IGNORE_OVERRIDES)) {
+            env.execute(jobName(args[0]));
+        } else {
+            ParallelismOverrides.execute(env, jobName(args[0]));
+        }
+    }
+
+    /** The job's name in Flink for the run tagged {@code tag}. */
+    public static String jobName(String tag) {
+        return "word-count-" + tag;
     }
 
     /** Adds the job to {@code env}. */

@@ -1,4 +1,4 @@
-package dev.flowscale.flink.testing;
+package dev.flowscale.flink.demo;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -1,0 +1,220 @@
+package dev.flowscale.cli;
+
+import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.engine.metrics.InstanceSnapshot;
+import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.flink.FlinkJob;
+import dev.flowscale.flink.FlinkJobRef;
+import dev.flowscale.flink.FlinkRescaleReport;
+import dev.flowscale.flink.FlinkRescaler;
+import dev.flowscale.flink.FlinkRestMetricsSource;
+import dev.flowscale.flink.JarResubmission;
+import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.reconfig.RescaleReport;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A running Flink job under the autoscaler: the one {@link JobAutoscaler} assembly on Flink's REST
+ * API ({@link FlinkRestMetricsSource}), realizing decisions with the {@link FlinkRescaler} (in
+ * place on the adaptive scheduler, else through a savepoint when the job's jar is known). Each
+ * sample the autoscaler takes is also shown to the session's listeners, so the live view and the
+ * report see what the policy saw, read once.
+ */
+final class AttachedFlinkJob implements ScaledRun {
+    private static final Set<String> ENDED = Set.of("FINISHED", "CANCELED", "FAILED");
+    private final FlinkJobRef job;
+    private final FlinkRescaler realizer;
+    private final JobAutoscaler autoscaler;
+    private final List<RunListener> listeners;
+    private final Map<String, Integer> initial;
+    private final long startNanos = System.nanoTime();
+    private volatile Map<String, Integer> parallelism;
+
+    /**
+     * @param jar how to resubmit the job on the savepoint path; empty: in place only
+     * @param rescaleTimeout how long a rescale may take before it is rolled back
+     */
+    AttachedFlinkJob(
+            FlinkJobRef job,
+            Optional<JarResubmission> jar,
+            JobAutoscaler.Settings settings,
+            Duration rescaleTimeout,
+            MeterRegistry registry,
+            List<RunListener> listeners) {
+        Clock clock = Clock.systemUTC();
+        this.job = job;
+        this.listeners = List.copyOf(listeners);
+        this.initial = job.read().parallelism();
+        this.parallelism = initial;
+        this.realizer = new FlinkRescaler(job, jar, rescaleTimeout, clock, List.of(this::rescaled));
+        this.autoscaler =
+                ScaledRun.autoscaler(
+                        settings,
+                        new Shown(new FlinkRestMetricsSource(job, clock)),
+                        realizer,
+                        registry,
+                        this.listeners,
+                        this::elapsed);
+    }
+
+    @Override
+    public Optional<ScalingDecision> tick() {
+        return autoscaler.tick();
+    }
+
+    @Override
+    public Map<String, Integer> initialParallelism() {
+        return initial;
+    }
+
+    @Override
+    public Map<String, Integer> parallelism() {
+        return parallelism;
+    }
+
+    /** The job ended in Flink (finished, canceled, failed) while no rescale was under way. */
+    @Override
+    public boolean ended() {
+        if (realizer.inProgress()) {
+            return false;
+        }
+        try {
+            return ENDED.contains(job.read().state());
+        } catch (RuntimeException e) {
+            return false; // an endpoint that does not answer now: the sampling reports it
+        }
+    }
+
+    @Override
+    public double elapsed() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private void rescaled(FlinkRescaleReport report) {
+        RescaleReport shown = asRescaleReport(report, Instant.now());
+        if (report.succeeded()) {
+            parallelism = report.to();
+        }
+        listeners.forEach(l -> l.onRescale(elapsed(), shown));
+    }
+
+    /**
+     * The Flink rescale as the cli's views show one, with the operators it changes; the Flink
+     * savepoint (a URI on the cluster's file system) goes into the reason text rather than a local
+     * path.
+     */
+    static RescaleReport asRescaleReport(FlinkRescaleReport report, Instant ended) {
+        String how =
+                report.path() + report.savepoint().map(s -> " through savepoint " + s).orElse("");
+        Map<String, Integer> from = new LinkedHashMap<>();
+        Map<String, Integer> to = new LinkedHashMap<>();
+        report.to()
+                .forEach(
+                        (op, p) -> {
+                            Integer before = report.from().get(op);
+                            if (!p.equals(before)) {
+                                from.put(op, before == null ? 0 : before);
+                                to.put(op, p);
+                            }
+                        });
+        return new RescaleReport(
+                report.job(),
+                ended.minus(report.downtime()),
+                from,
+                to,
+                Optional.empty(),
+                report.downtime(),
+                report.failure().map(why -> why + " (" + how + ")"));
+    }
+
+    /** A Flink sample as the engine's snapshot, which the live view and the recorder read. */
+    static JobMetricsSnapshot asSnapshot(MetricsSample sample) {
+        Map<String, Integer> parallelism = new LinkedHashMap<>();
+        for (OperatorSpec op : sample.topology().operators()) {
+            parallelism.put(op.id(), op.parallelism());
+        }
+        long at = sample.time().getEpochSecond() * 1_000_000_000L + sample.time().getNano();
+        List<InstanceSnapshot> instances =
+                sample.instances().stream().map(c -> asInstance(c, at)).toList();
+        return new JobMetricsSnapshot(
+                sample.topology().jobName(), at, parallelism, instances, sample.runId());
+    }
+
+    private static InstanceSnapshot asInstance(InstanceCounters c, long at) {
+        return new InstanceSnapshot(
+                c.operatorId(),
+                c.instance(),
+                at,
+                nanos(c.observedSeconds()),
+                Math.round(c.recordsIn()),
+                Math.round(c.recordsOut()),
+                nanos(c.usefulSeconds()),
+                nanos(c.waitInputSeconds()),
+                nanos(c.backpressureSeconds()),
+                Math.round(c.backlog()),
+                c.finished());
+    }
+
+    private static long nanos(double seconds) {
+        return Math.round(seconds * 1e9);
+    }
+
+    @Override
+    public void close() {
+        realizer.close();
+        autoscaler.close();
+    }
+
+    /** The Flink job's name and vertices now, for the banner. */
+    static String shape(FlinkJob now) {
+        return "'" + now.name() + "' (" + now.id() + ") " + now.parallelism();
+    }
+
+    /** Shows each sample the autoscaler takes to the session's listeners. */
+    private final class Shown implements MetricsSource {
+        private final MetricsSource source;
+
+        Shown(MetricsSource source) {
+            this.source = source;
+        }
+
+        private String lastFailure = "";
+
+        @Override
+        public MetricsSample sample() {
+            MetricsSample sample;
+            try {
+                sample = source.sample();
+            } catch (RuntimeException e) {
+                // the window starts again after a failed sample: say why there is no decision
+                if (!String.valueOf(e.getMessage()).equals(lastFailure)) {
+                    lastFailure = String.valueOf(e.getMessage());
+                    System.err.println("flowscale: no sample: " + lastFailure);
+                }
+                throw e;
+            }
+            lastFailure = "";
+            JobMetricsSnapshot shown = asSnapshot(sample);
+            parallelism = shown.parallelism();
+            listeners.forEach(l -> l.onSample(elapsed(), shown));
+            return sample;
+        }
+
+        @Override
+        public String describe() {
+            return source.describe();
+        }
+    }
+}
