@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.flink.FlinkJobRef;
 import dev.flowscale.flink.FlinkRestClient;
-import dev.flowscale.flink.testing.FlinkTestCluster;
-import dev.flowscale.flink.testing.FlinkWordCount;
+import dev.flowscale.flink.demo.FlinkWordCount;
+import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJob;
@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A StreamJob whose spec.flink.restUrl points at a real Flink 2.3 session cluster (a MiniCluster in
- * this JVM, REST on loopback, adaptive scheduler) running flink-connector's word count (keyed
- * state, blocking per-record costs) at 1/1/1 under a load it cannot sustain, with the operator
- * running on the mock API server: the operator's loop samples Flink's REST API, decides, rescales
- * the job in place, and status (parallelism, last decision, last rescale, condition Scaling),
- * Events and the RBAC the calls need all show it. In profile flink-rescale: about a minute on a
- * loaded 2-core machine, most of it Flink's start (docs/flink.md).
+ * this JVM, REST on loopback, adaptive scheduler) running flink-demo's word count (keyed state,
+ * blocking per-record costs) at 1/1/1 under a load it cannot sustain, with the operator running on
+ * the mock API server: the operator's loop samples Flink's REST API, decides, rescales the job in
+ * place, and status (parallelism, last decision, last rescale, condition Scaling), Events and the
+ * RBAC the calls need all show it. In profile flink-rescale: about a minute on a loaded 2-core
+ * machine, most of it Flink's start (docs/flink.md).
  */
 @Tag("flink-rescale")
 class FlinkSessionTargetIT {
@@ -47,7 +47,7 @@ class FlinkSessionTargetIT {
     @Test
     void aStreamJobOnASessionClustersRestUrlIsRescaledInPlaceAndShowsItInStatusAndEvents()
             throws Exception {
-        try (FlinkTestCluster flink = FlinkTestCluster.start(8, true);
+        try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, true);
                 OptimisticMockServer server = new OptimisticMockServer();
                 KubernetesClient client = server.client()) {
             // 200 sentences/s of 5 words; Split at most 167/s, Count at most 455 words/s per
