@@ -11,6 +11,8 @@ final class Batch {
         WATERMARK,
         /** The sender turned idle ({@link #watermark} 1) or active again (0). */
         IDLENESS,
+        /** A latency marker ({@link #marker}): no records, never seen by user functions. */
+        LATENCY_MARKER,
         END_OF_STREAM
     }
 
@@ -26,6 +28,9 @@ final class Batch {
 
     final long watermark;
 
+    /** The marker of a {@link Kind#LATENCY_MARKER} event; null otherwise. */
+    final LatencyMarker marker;
+
     private Batch(Kind kind, Object[] records, int size) {
         this(kind, records, size, null, null, 0);
     }
@@ -37,12 +42,24 @@ final class Batch {
             CheckpointBarrier barrier,
             long[] timestamps,
             long watermark) {
+        this(kind, records, size, barrier, timestamps, watermark, null);
+    }
+
+    private Batch(
+            Kind kind,
+            Object[] records,
+            int size,
+            CheckpointBarrier barrier,
+            long[] timestamps,
+            long watermark,
+            LatencyMarker marker) {
         this.kind = kind;
         this.records = records;
         this.size = size;
         this.barrier = barrier;
         this.timestamps = timestamps;
         this.watermark = watermark;
+        this.marker = marker;
     }
 
     static Batch barrier(CheckpointBarrier barrier) {
@@ -63,6 +80,10 @@ final class Batch {
 
     static Batch idleness(boolean idle) {
         return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0);
+    }
+
+    static Batch marker(LatencyMarker marker) {
+        return new Batch(Kind.LATENCY_MARKER, null, 0, null, null, 0, marker);
     }
 
     boolean isData() {

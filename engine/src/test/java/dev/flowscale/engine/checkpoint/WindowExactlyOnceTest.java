@@ -20,6 +20,8 @@ import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
+import dev.flowscale.runner.api.MetricName;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -112,11 +114,15 @@ class WindowExactlyOnceTest {
             throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
         JobGraph graph = graph(Map.of("tap", 2, WINDOWS, 3, RESULTS, 2), failed);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         JobConfig config =
                 JobConfig.defaults()
                         .withBatchSize(64)
                         .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
-                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)))
+                        // Markers (often) must not disturb alignment or exactly-once.
+                        .withMeterRegistry(registry)
+                        .withLatencyTracking(Duration.ofMillis(10));
         Random random = new Random(20261201L);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph, config)) {
@@ -124,6 +130,9 @@ class WindowExactlyOnceTest {
             EventTimeRuns.rescaleAtRandom(job, random, 3);
             EventTimeRuns.awaitDrained(
                     job, startedAt, RECORDS * 1000 / 30_000, List.of("numbers"), RESULTS);
+            assertThat(registry.find(MetricName.MARKER_LATENCY.micrometer()).timers())
+                    .as("latency histograms of the last run")
+                    .anySatisfy(t -> assertThat(t.count()).isPositive());
             Path last = job.stopWithSavepoint(Duration.ofSeconds(30));
             assertExactlyOnce(last, job.graph());
         }
