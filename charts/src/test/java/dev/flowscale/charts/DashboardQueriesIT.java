@@ -253,7 +253,8 @@ class DashboardQueriesIT {
     /**
      * Grafana's variables as a user sets them: the job variable with both jobs selected (as Grafana
      * renders a multi-value selection in a regex). On Kubernetes every job is a StreamJob and so
-     * offered by the variable; here the event-time job is not autoscaled, so only "All" would offer it.
+     * offered by the variable; here the event-time job is not autoscaled, so only "All" would offer
+     * it.
      */
     private Map<String, String> variables() {
         long range = Duration.between(start, end == null ? Instant.now() : end).toSeconds() + 1;
