@@ -10,14 +10,14 @@ import java.util.Map;
 
 /**
  * A second job runner beside the autoscaled word count, for the panels that need event time (the
- * word count has none): the built-in sensor alert job at a low rate, with latency markers, not
+ * word count has none): the built-in sensor alert job at 20 readings per second, with latency markers, not
  * autoscaled (a second autoscaled runner would double the test's cost for nothing the first does
  * not prove).
  */
 final class EventTimeRunner implements AutoCloseable {
     static final String JOB = "sensor-alerts";
     private static final List<String> JOB_ARGS =
-            List.of("--rate", "200", "--print-interval", "60s", "--latency-interval", "500ms");
+            List.of("--rate", "20", "--print-interval", "60s", "--latency-interval", "500ms");
 
     private final ProcessRunnerLauncher processes;
     private final URI endpoint;

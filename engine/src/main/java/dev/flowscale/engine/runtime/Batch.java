@@ -32,17 +32,7 @@ final class Batch {
     final LatencyMarker marker;
 
     private Batch(Kind kind, Object[] records, int size) {
-        this(kind, records, size, null, null, 0);
-    }
-
-    private Batch(
-            Kind kind,
-            Object[] records,
-            int size,
-            CheckpointBarrier barrier,
-            long[] timestamps,
-            long watermark) {
-        this(kind, records, size, barrier, timestamps, watermark, null);
+        this(kind, records, size, null, null, 0, null);
     }
 
     private Batch(
@@ -63,7 +53,7 @@ final class Batch {
     }
 
     static Batch barrier(CheckpointBarrier barrier) {
-        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0);
+        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0, null);
     }
 
     static Batch data(Object[] records, int size) {
@@ -71,15 +61,15 @@ final class Batch {
     }
 
     static Batch data(Object[] records, int size, long[] timestamps) {
-        return new Batch(Kind.DATA, records, size, null, timestamps, 0);
+        return new Batch(Kind.DATA, records, size, null, timestamps, 0, null);
     }
 
     static Batch watermark(long watermark) {
-        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark);
+        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark, null);
     }
 
     static Batch idleness(boolean idle) {
-        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0);
+        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0, null);
     }
 
     static Batch marker(LatencyMarker marker) {
