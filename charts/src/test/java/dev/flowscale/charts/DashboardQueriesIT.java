@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * skipped with a message where the binary is missing, CI installs it) that scraped, every second
  * with honor_labels, a job runner and the controller's endpoint while the DS2 loop in mode auto
  * rescaled the job through savepoints (the runner restarts on a new port each time; the test
- * rewrites Prometheus' file_sd targets), and a second runner with an event-time job ({@link
- * EventTimeRunner}) for the event-time lag panel. Both runners emit latency markers.
+ * rewrites Prometheus' file_sd targets), and an event-time job in this JVM ({@link
+ * EventTimeRunner}) for the event-time lag panel. Both jobs emit latency markers.
  */
 @Tag(DashboardQueriesIT.INTEGRATION)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -71,7 +71,7 @@ class DashboardQueriesIT {
         ScrapeTargets targets = new ScrapeTargets(dir.resolve("targets.json"));
         targets.set(List.of());
         prometheus = PrometheusServer.start(binary.get(), dir, targets);
-        eventTime = new EventTimeRunner(engineJar(), dir);
+        eventTime = new EventTimeRunner();
         targets.addFixed(eventTime.endpoint());
         start = Instant.now();
         loop = new AutoscaledRunner(engineJar(), dir, targets, record);

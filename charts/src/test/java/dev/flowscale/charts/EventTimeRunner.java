@@ -1,48 +1,51 @@
 package dev.flowscale.charts;
 
-import dev.flowscale.reconfig.ProcessRunnerLauncher;
-import dev.flowscale.reconfig.RunnerCommand;
+import dev.flowscale.engine.cli.BuiltinJobs;
+import dev.flowscale.engine.cli.JobOptions;
+import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
+import picocli.CommandLine;
 
 /**
- * A second job runner beside the autoscaled word count, for the panels that need event time (the
- * word count has none): the built-in sensor alert job at 20 readings per second, with latency markers, not
- * autoscaled (a second autoscaled runner would double the test's cost for nothing the first does
- * not prove).
+ * A second job beside the autoscaled word count, for the panel that needs event time (the word
+ * count has none): the built-in sensor alert job at 20 readings per second, with latency markers
+ * every 500 ms, its meters served over HTTP as the runner serves them (a Prometheus registry behind
+ * {@link MetricsHttpServer}). It runs in this JVM and is not autoscaled: a second runner process
+ * would cost a JVM start on a loaded machine for nothing the first runner does not prove.
  */
 final class EventTimeRunner implements AutoCloseable {
     static final String JOB = "sensor-alerts";
-    private static final List<String> JOB_ARGS =
-            List.of("--rate", "20", "--print-interval", "60s", "--latency-interval", "500ms");
+    private static final Duration MARKERS = Duration.ofMillis(500);
 
-    private final ProcessRunnerLauncher processes;
-    private final URI endpoint;
+    private final PrometheusMeterRegistry registry =
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final RunningJob job;
+    private final MetricsHttpServer endpoint;
 
-    EventTimeRunner(Path engineJar, Path dir) {
-        processes =
-                new ProcessRunnerLauncher(
-                        RunnerCommand.of(engineJar, JOB, JOB_ARGS, dir.resolve("snapshots-" + JOB))
-                                .withJvmOptions(
-                                        List.of(
-                                                "-Xmx128m",
-                                                "-XX:+UseSerialGC",
-                                                "-XX:TieredStopAtLevel=1")),
-                        dir.resolve("logs"),
-                        Duration.ofSeconds(60));
-        endpoint = processes.start(Map.of(), null);
+    EventTimeRunner() {
+        JobOptions options = CommandLine.populateCommand(new JobOptions(), "--rate", "20");
+        job =
+                RunningJob.start(
+                        BuiltinJobs.build(JOB, options, false),
+                        JobConfig.defaults()
+                                .withMeterRegistry(registry)
+                                .withLatencyTracking(MARKERS));
+        endpoint = MetricsHttpServer.start("127.0.0.1", 0, registry);
     }
 
-    /** The runner's metrics and API endpoint. */
+    /** Where the job's metrics are served. */
     URI endpoint() {
-        return endpoint;
+        return URI.create("http://127.0.0.1:" + endpoint.port());
     }
 
     @Override
-    public void close() {
-        processes.close();
+    public void close() throws Exception {
+        endpoint.close();
+        job.close();
     }
 }
