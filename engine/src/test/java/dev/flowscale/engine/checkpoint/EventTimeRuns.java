@@ -2,9 +2,15 @@ package dev.flowscale.engine.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.MetricName;
 import dev.flowscale.testsupport.Await;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +24,27 @@ final class EventTimeRuns {
     private static final Duration QUIET = Duration.ofMillis(500);
 
     private EventTimeRuns() {}
+
+    /**
+     * Checkpoints every 150 ms into {@code dir}, three restarts, batches of 64, and latency markers
+     * every 10 ms into {@code registry}: markers that often must not disturb alignment or
+     * exactly-once.
+     */
+    static JobConfig checkpointedWithMarkers(Path dir, MeterRegistry registry) {
+        return JobConfig.defaults()
+                .withBatchSize(64)
+                .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
+                .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)))
+                .withMeterRegistry(registry)
+                .withLatencyTracking(Duration.ofMillis(10));
+    }
+
+    /** The run's operators recorded latency markers. */
+    static void assertMarkersArrived(MeterRegistry registry) {
+        assertThat(registry.find(MetricName.MARKER_LATENCY.micrometer()).timers())
+                .as("latency histograms of the last run")
+                .anySatisfy(t -> assertThat(t.count()).isPositive());
+    }
 
     static void awaitRestartAfterFailure(RunningJob job) {
         Await.until(

@@ -12,12 +12,9 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
-import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,23 +112,14 @@ class JoinExactlyOnceTest {
             throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        JobConfig config =
-                JobConfig.defaults()
-                        .withBatchSize(64)
-                        .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
-                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)))
-                        // Markers (often) must not disturb alignment or exactly-once.
-                        .withMeterRegistry(registry)
-                        .withLatencyTracking(Duration.ofMillis(10));
+        JobConfig config = EventTimeRuns.checkpointedWithMarkers(dir, registry);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph(failed), config)) {
             EventTimeRuns.awaitRestartAfterFailure(job);
             EventTimeRuns.rescaleAtRandom(job, new Random(20261202L), 3);
             EventTimeRuns.awaitDrained(
                     job, startedAt, RECORDS * 1000 / RATE, List.of("left", "right"), RESULTS);
-            assertThat(registry.find(MetricName.MARKER_LATENCY.micrometer()).timers())
-                    .as("latency histograms of the last run")
-                    .anySatisfy(t -> assertThat(t.count()).isPositive());
+            EventTimeRuns.assertMarkersArrived(registry);
             Path last = job.stopWithSavepoint(Duration.ofSeconds(30));
             Map<Object, Long> pairs =
                     SnapshotInspector.mergedKeyedState(last, job.graph(), RESULTS, PAIRS);

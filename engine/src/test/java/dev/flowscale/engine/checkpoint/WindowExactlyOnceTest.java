@@ -12,15 +12,12 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
-import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,14 +112,7 @@ class WindowExactlyOnceTest {
         AtomicBoolean failed = new AtomicBoolean();
         JobGraph graph = graph(Map.of("tap", 2, WINDOWS, 3, RESULTS, 2), failed);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        JobConfig config =
-                JobConfig.defaults()
-                        .withBatchSize(64)
-                        .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
-                        .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)))
-                        // Markers (often) must not disturb alignment or exactly-once.
-                        .withMeterRegistry(registry)
-                        .withLatencyTracking(Duration.ofMillis(10));
+        JobConfig config = EventTimeRuns.checkpointedWithMarkers(dir, registry);
         Random random = new Random(20261201L);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph, config)) {
@@ -130,9 +120,7 @@ class WindowExactlyOnceTest {
             EventTimeRuns.rescaleAtRandom(job, random, 3);
             EventTimeRuns.awaitDrained(
                     job, startedAt, RECORDS * 1000 / 30_000, List.of("numbers"), RESULTS);
-            assertThat(registry.find(MetricName.MARKER_LATENCY.micrometer()).timers())
-                    .as("latency histograms of the last run")
-                    .anySatisfy(t -> assertThat(t.count()).isPositive());
+            EventTimeRuns.assertMarkersArrived(registry);
             Path last = job.stopWithSavepoint(Duration.ofSeconds(30));
             assertExactlyOnce(last, job.graph());
         }
