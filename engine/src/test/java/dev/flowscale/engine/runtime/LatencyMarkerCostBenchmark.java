@@ -1,6 +1,5 @@
 package dev.flowscale.engine.runtime;
 
-import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Timer;
@@ -76,16 +75,7 @@ public final class LatencyMarkerCostBenchmark {
         InputGate gate = new InputGate(1, 4, cancellation);
         PhaseClock clock = new PhaseClock(new InstanceCounterRecorder("op", 0, false), true);
         clock.start();
-        RecordWriter writer =
-                new RecordWriter(
-                        Partitioning.FORWARD,
-                        null,
-                        128,
-                        new InputGate[] {gate},
-                        new int[] {0},
-                        512,
-                        clock,
-                        false);
+        RecordWriter writer = TestingWriters.forward(gate, 512, clock, false);
         Batch marker = Batch.marker(new LatencyMarker("src", 0, System.currentTimeMillis()));
         long start = System.nanoTime();
         for (int i = 0; i < MARKERS; i++) {
