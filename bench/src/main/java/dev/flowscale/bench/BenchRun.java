@@ -1,6 +1,7 @@
 package dev.flowscale.bench;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -24,6 +25,8 @@ public final class BenchRun {
         switch (contender) {
             case FLOWSCALE_ON -> FlowscaleJobs.run(workload, size, true);
             case FLOWSCALE_OFF -> FlowscaleJobs.run(workload, size, false);
+            case FLOWSCALE_METERED -> FlowscaleJobs.runMetered(workload, size, Duration.ZERO);
+            case FLOWSCALE_MARKERS -> FlowscaleJobs.runMetered(workload, size, Duration.ofMillis(10));
             case FLINK -> FlinkJobs.run(workload, size);
         }
         double total = (System.nanoTime() - start) / 1e9;

@@ -7,6 +7,9 @@ import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.examples.SentenceGenerator;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
 
 /** The workloads on the embedded engine: every operator its own thread, parallelism 1. */
 final class FlowscaleJobs {
@@ -17,6 +20,18 @@ final class FlowscaleJobs {
         JobBuilder job = workload == Workload.WORDCOUNT ? wordCount(size) : mapFilter(size);
         RunningJob running = job.start(JobConfig.defaults().withInstrumentation(instrumented));
         running.await();
+    }
+
+    /**
+     * Instrumented, with meters in a Prometheus registry as the runner has them, and latency
+     * markers every {@code markers} (zero: none).
+     */
+    static void runMetered(Workload workload, long size, Duration markers) throws InterruptedException {
+        JobBuilder job = workload == Workload.WORDCOUNT ? wordCount(size) : mapFilter(size);
+        JobConfig config = JobConfig.defaults()
+                .withMeterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+                .withLatencyTracking(markers);
+        job.start(config).await();
     }
 
     private static JobBuilder wordCount(long sentences) {

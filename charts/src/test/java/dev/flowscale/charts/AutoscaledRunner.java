@@ -50,7 +50,9 @@ final class AutoscaledRunner implements AutoCloseable {
                     "--cost",
                     "split=sleep:25ms,count=sleep:2500us",
                     "--print-interval",
-                    "60s");
+                    "60s",
+                    "--latency-interval",
+                    "500ms");
     private static final Map<String, Integer> INITIAL = Map.of("split", 1, "count", 1);
     private static final Duration INTERVAL = Duration.ofSeconds(4);
     private static final Duration WINDOW = Duration.ofMillis(3500);

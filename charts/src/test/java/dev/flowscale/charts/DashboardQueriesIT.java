@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * skipped with a message where the binary is missing, CI installs it) that scraped, every second
  * with honor_labels, a job runner and the controller's endpoint while the DS2 loop in mode auto
  * rescaled the job through savepoints (the runner restarts on a new port each time; the test
- * rewrites Prometheus' file_sd targets).
+ * rewrites Prometheus' file_sd targets), and an event-time job in this JVM ({@link
+ * EventTimeRunner}) for the event-time lag panel. Both jobs emit latency markers.
  */
 @Tag(DashboardQueriesIT.INTEGRATION)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -57,6 +58,7 @@ class DashboardQueriesIT {
     private final DashboardJson dashboard = DashboardJson.load();
     private PrometheusServer prometheus;
     private AutoscaledRunner loop;
+    private EventTimeRunner eventTime;
     private Instant start;
     private Instant end;
 
@@ -69,6 +71,8 @@ class DashboardQueriesIT {
         ScrapeTargets targets = new ScrapeTargets(dir.resolve("targets.json"));
         targets.set(List.of());
         prometheus = PrometheusServer.start(binary.get(), dir, targets);
+        eventTime = new EventTimeRunner();
+        targets.addFixed(eventTime.endpoint());
         start = Instant.now();
         loop = new AutoscaledRunner(engineJar(), dir, targets, record);
         Await.until(LONGEST_RUN.plusSeconds(5), "the run to end", this::runIsLongEnough);
@@ -116,6 +120,9 @@ class DashboardQueriesIT {
     void stopAll() throws Exception {
         if (loop != null) {
             loop.close();
+        }
+        if (eventTime != null) {
+            eventTime.close();
         }
         if (prometheus != null) {
             prometheus.close();
@@ -243,11 +250,17 @@ class DashboardQueriesIT {
         }
     }
 
+    /**
+     * Grafana's variables as a user sets them: the job variable with both jobs selected (as Grafana
+     * renders a multi-value selection in a regex). On Kubernetes every job is a StreamJob and so
+     * offered by the variable; here the event-time job is not autoscaled, so only "All" would offer
+     * it.
+     */
     private Map<String, String> variables() {
         long range = Duration.between(start, end == null ? Instant.now() : end).toSeconds() + 1;
         return Map.of(
                 "job",
-                AutoscaledRunner.JOB,
+                "(" + AutoscaledRunner.JOB + "|" + EventTimeRunner.JOB + ")",
                 "__rate_interval",
                 RATE_INTERVAL.toSeconds() + "s",
                 "__interval",

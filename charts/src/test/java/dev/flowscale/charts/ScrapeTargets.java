@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -17,6 +18,11 @@ import java.util.stream.Collectors;
 final class ScrapeTargets {
     private final Path file;
 
+    /** Targets scraped whatever {@link #set} names: runners that are never replaced. */
+    private final List<URI> fixed = new ArrayList<>();
+
+    private List<URI> current = List.of();
+
     ScrapeTargets(Path file) {
         this.file = file;
     }
@@ -25,10 +31,22 @@ final class ScrapeTargets {
         return file;
     }
 
-    /** Makes {@code endpoints} (base URIs such as http://127.0.0.1:9249) the only targets. */
+    /** Adds a target kept through every later {@link #set}. */
+    synchronized void addFixed(URI endpoint) {
+        fixed.add(endpoint);
+        set(current);
+    }
+
+    /**
+     * Makes {@code endpoints} (base URIs such as http://127.0.0.1:9249) the targets, with the fixed
+     * ones.
+     */
     synchronized void set(List<URI> endpoints) {
+        current = List.copyOf(endpoints);
+        List<URI> all = new ArrayList<>(fixed);
+        all.addAll(endpoints);
         String targets =
-                endpoints.stream()
+                all.stream()
                         .map(u -> "\"" + u.getHost() + ":" + u.getPort() + "\"")
                         .collect(Collectors.joining(", "));
         try {

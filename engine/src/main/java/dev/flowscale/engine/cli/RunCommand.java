@@ -130,6 +130,17 @@ public final class RunCommand implements Callable<Integer> {
     Path apiTokenFile;
 
     @Option(
+            names = "--latency-interval",
+            paramLabel = "D",
+            defaultValue = "0s",
+            converter = OptionValues.AnyDuration.class,
+            description =
+                    "Every D each source instance emits a latency marker; every operator instance serves"
+                            + " a latency histogram per source (flowscale_marker_latency_seconds). Default"
+                            + " ${DEFAULT-VALUE}: off.")
+    Duration latencyInterval;
+
+    @Option(
             names = "--batch-size",
             paramLabel = "N",
             defaultValue = "512",
@@ -249,7 +260,8 @@ public final class RunCommand implements Callable<Integer> {
                         .withInstrumentation(!noInstrumentation)
                         .withMeterRegistry(registry)
                         .withStateBackend(stateBackend())
-                        .withCheckpointing(checkpointing(graph));
+                        .withCheckpointing(checkpointing(graph))
+                        .withLatencyTracking(latencyInterval);
         try (MetricsHttpServer server =
                 run.metricsPort == null
                         ? null

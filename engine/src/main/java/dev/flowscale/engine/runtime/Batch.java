@@ -11,6 +11,8 @@ final class Batch {
         WATERMARK,
         /** The sender turned idle ({@link #watermark} 1) or active again (0). */
         IDLENESS,
+        /** A latency marker ({@link #marker}): no records, never seen by user functions. */
+        LATENCY_MARKER,
         END_OF_STREAM
     }
 
@@ -26,8 +28,11 @@ final class Batch {
 
     final long watermark;
 
+    /** The marker of a {@link Kind#LATENCY_MARKER} event; null otherwise. */
+    final LatencyMarker marker;
+
     private Batch(Kind kind, Object[] records, int size) {
-        this(kind, records, size, null, null, 0);
+        this(kind, records, size, null, null, 0, null);
     }
 
     private Batch(
@@ -36,17 +41,19 @@ final class Batch {
             int size,
             CheckpointBarrier barrier,
             long[] timestamps,
-            long watermark) {
+            long watermark,
+            LatencyMarker marker) {
         this.kind = kind;
         this.records = records;
         this.size = size;
         this.barrier = barrier;
         this.timestamps = timestamps;
         this.watermark = watermark;
+        this.marker = marker;
     }
 
     static Batch barrier(CheckpointBarrier barrier) {
-        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0);
+        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0, null);
     }
 
     static Batch data(Object[] records, int size) {
@@ -54,15 +61,19 @@ final class Batch {
     }
 
     static Batch data(Object[] records, int size, long[] timestamps) {
-        return new Batch(Kind.DATA, records, size, null, timestamps, 0);
+        return new Batch(Kind.DATA, records, size, null, timestamps, 0, null);
     }
 
     static Batch watermark(long watermark) {
-        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark);
+        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark, null);
     }
 
     static Batch idleness(boolean idle) {
-        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0);
+        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0, null);
+    }
+
+    static Batch marker(LatencyMarker marker) {
+        return new Batch(Kind.LATENCY_MARKER, null, 0, null, null, 0, marker);
     }
 
     boolean isData() {

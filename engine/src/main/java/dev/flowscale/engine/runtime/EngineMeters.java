@@ -34,10 +34,15 @@ final class EngineMeters implements AutoCloseable {
     private final ScheduledExecutorService sampler;
     private volatile JobMetricsSnapshot previous;
     private volatile Map<String, OperatorRates> rates = Map.of();
+    private final LatencyMeters latency;
+    private final boolean trackLatency;
 
-    private EngineMeters(JobExecution job, MeterRegistry registry, Duration window) {
+    private EngineMeters(JobExecution job, MeterRegistry registry, JobConfig config) {
         this.job = job;
         this.registry = registry;
+        this.latency = new LatencyMeters(job.graph(), registry, meters, config.clock());
+        this.trackLatency = config.latencyTracking();
+        Duration window = config.rateWindow();
         this.sampler =
                 Executors.newSingleThreadScheduledExecutor(
                         r -> {
@@ -49,8 +54,10 @@ final class EngineMeters implements AutoCloseable {
         sampler.scheduleAtFixedRate(this::sample, 0, window.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    static AutoCloseable bind(JobExecution job, MeterRegistry registry, Duration window) {
-        EngineMeters bound = new EngineMeters(job, registry, window);
+    /** Binds the meters of {@code job}'s instances to the config's registry (not null). */
+    static AutoCloseable bind(JobExecution job, JobConfig config) {
+        MeterRegistry registry = config.meterRegistry();
+        EngineMeters bound = new EngineMeters(job, registry, config);
         for (Task task : job.tasks()) {
             bound.bindInstance(task);
         }
@@ -125,6 +132,7 @@ final class EngineMeters implements AutoCloseable {
         rate(MetricName.OBSERVED_OUTPUT_RATE, tags, op, i, InstanceRates::observedOutputRate);
         rate(MetricName.UTILIZATION, tags, op, i, InstanceRates::utilization);
         rate(MetricName.BACKPRESSURE_RATIO, tags, op, i, InstanceRates::backpressureRatio);
+        latency.bind(task, tags, trackLatency);
     }
 
     /**

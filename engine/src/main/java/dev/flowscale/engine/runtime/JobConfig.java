@@ -21,6 +21,8 @@ import java.time.Duration;
  * @param restart what to do when a task fails
  * @param clock the wall clock of snapshot times and checkpoint statistics; null for UTC system time
  * @param stateBackend where keyed state lives (heap or RocksDB); null for the heap
+ * @param latencyInterval how often each source instance emits a latency marker; zero (or null)
+ *     turns latency tracking off, the default, as in Flink
  */
 public record JobConfig(
         int batchSize,
@@ -33,7 +35,8 @@ public record JobConfig(
         CheckpointConfig checkpointing,
         RestartStrategy restart,
         Clock clock,
-        StateBackendConfig stateBackend) {
+        StateBackendConfig stateBackend,
+        Duration latencyInterval) {
 
     public JobConfig {
         check(batchSize >= 1 && batchSize <= 65_536, "batchSize", batchSize, "use 1..65536");
@@ -52,6 +55,12 @@ public record JobConfig(
         restart = restart == null ? RestartStrategy.none() : restart;
         clock = clock == null ? Clock.systemUTC() : clock;
         stateBackend = stateBackend == null ? StateBackendConfig.heap() : stateBackend;
+        latencyInterval = latencyInterval == null ? Duration.ZERO : latencyInterval;
+        check(
+                !latencyInterval.isNegative(),
+                "latencyInterval",
+                latencyInterval,
+                "use > 0, or 0 to turn latency markers off");
     }
 
     public static JobConfig defaults() {
@@ -66,7 +75,8 @@ public record JobConfig(
                 null,
                 RestartStrategy.none(),
                 Clock.systemUTC(),
-                StateBackendConfig.heap());
+                StateBackendConfig.heap(),
+                Duration.ZERO);
     }
 
     public JobConfig withBatchSize(int size) {
@@ -81,7 +91,8 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withChannelCapacity(int batches) {
@@ -96,7 +107,8 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withInstrumentation(boolean on) {
@@ -111,7 +123,8 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withMeterRegistry(MeterRegistry registry) {
@@ -126,7 +139,8 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withRateWindow(Duration window) {
@@ -141,7 +155,8 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withCheckpointing(CheckpointConfig config) {
@@ -156,7 +171,8 @@ public record JobConfig(
                 config,
                 restart,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withRestartStrategy(RestartStrategy strategy) {
@@ -171,7 +187,8 @@ public record JobConfig(
                 checkpointing,
                 strategy,
                 clock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     public JobConfig withClock(Clock newClock) {
@@ -186,7 +203,8 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 newClock,
-                stateBackend);
+                stateBackend,
+                latencyInterval);
     }
 
     private static void check(boolean ok, String field, Object value, String fix) {
@@ -209,6 +227,32 @@ public record JobConfig(
                 checkpointing,
                 restart,
                 clock,
-                backend);
+                backend,
+                latencyInterval);
+    }
+
+    /**
+     * Latency markers every {@code interval} from each source instance (latency histograms per
+     * source in every operator instance: docs/metrics.md); {@link Duration#ZERO} turns them off.
+     */
+    public JobConfig withLatencyTracking(Duration interval) {
+        return new JobConfig(
+                batchSize,
+                channelCapacity,
+                flushInterval,
+                idleFlush,
+                instrumented,
+                rateWindow,
+                meterRegistry,
+                checkpointing,
+                restart,
+                clock,
+                stateBackend,
+                interval);
+    }
+
+    /** Whether sources emit latency markers. */
+    public boolean latencyTracking() {
+        return !latencyInterval.isZero();
     }
 }

@@ -1,6 +1,5 @@
 package dev.flowscale.engine.runtime;
 
-import dev.flowscale.engine.api.CheckpointListener;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.FilterFunction;
 import dev.flowscale.engine.api.FlatMapFunction;
@@ -41,43 +40,12 @@ final class OperatorLogics {
                     };
             case SINK -> (record, out) -> ((SinkFunction<Object>) fn).invoke(record);
             case PROCESS ->
-                    process(
+                    new ProcessLogic(
                             ((Supplier<ProcessFunction<Object, Object>>) fn).get(),
-                            context.user(state));
+                            context.user(state),
+                            clock);
             case KEYED_PROCESS -> keyed(graph, node, context, state, clock);
             case SOURCE -> throw new IllegalArgumentException(node + " is a source");
-        };
-    }
-
-    private static OperatorLogic process(
-            ProcessFunction<Object, Object> function, TaskContext.UserContext context) {
-        return new OperatorLogic() {
-            @Override
-            public void open() throws Exception {
-                function.open(context);
-            }
-
-            @Override
-            public void process(Object record, Collector<Object> out) throws Exception {
-                function.processElement(record, out);
-            }
-
-            @Override
-            public void snapshotState(long checkpointId) throws Exception {
-                function.snapshotState(checkpointId);
-            }
-
-            @Override
-            public void checkpointComplete(long checkpointId) throws Exception {
-                if (function instanceof CheckpointListener listener) {
-                    listener.notifyCheckpointComplete(checkpointId);
-                }
-            }
-
-            @Override
-            public void close() throws Exception {
-                function.close();
-            }
         };
     }
 

@@ -84,6 +84,10 @@ final class OperatorTask extends Task {
                 onTimeEvent(batch, gate.lastChannel());
                 continue;
             }
+            if (batch.kind == Batch.Kind.LATENCY_MARKER) {
+                onMarker(batch);
+                continue;
+            }
             logic.onBatchFrom(gate.lastChannel());
             if (batch.timestamps == null) {
                 processBatch(batch);
@@ -178,6 +182,20 @@ final class OperatorTask extends Task {
         }
     }
 
+    /**
+     * Records a latency marker's latency and forwards it at once: it never reaches the operator, so
+     * it waits in no window or buffer of the operator's. Handling it is not record work, so its few
+     * hundred nanoseconds count as waiting for input, not as DS2 useful time.
+     */
+    private void onMarker(Batch marker) throws InterruptedException {
+        Phase before = clock.setAside();
+        if (latency != null) {
+            latency.record(marker.marker);
+        }
+        output.emitMarker(marker);
+        clock.resume(before);
+    }
+
     /** Fires the processing-time timers that are due; costs nothing when there are none. */
     private void firePendingProcessingTimers() throws Exception {
         long next = logic.nextProcessingTimer();
@@ -236,19 +254,28 @@ final class OperatorTask extends Task {
         }
     }
 
-    /** The next batch; when the input runs dry, waits briefly, then flushes and waits on. */
+    /**
+     * The next batch; when the input runs dry, waits briefly, then flushes and waits on. Latency
+     * markers that arrive while it waits are handled without leaving the wait.
+     */
     private Batch nextBatch() throws Exception {
         Batch batch = gate.poll();
         if (batch != null) {
             return batch;
         }
         clock.enter(Phase.WAIT_INPUT);
-        batch = gate.poll(idleFlushNanos);
-        if (batch == null) {
-            output.flush();
-            lastFlush = System.nanoTime();
-            batch = awaitInputOrTimer();
-        }
+        do {
+            batch = gate.poll(idleFlushNanos);
+            if (batch == null) {
+                output.flush();
+                lastFlush = System.nanoTime();
+                batch = awaitInputOrTimer();
+            }
+            if (batch.kind == Batch.Kind.LATENCY_MARKER) {
+                onMarker(batch);
+                batch = null;
+            }
+        } while (batch == null);
         clock.enter(Phase.USEFUL);
         return batch;
     }

@@ -48,6 +48,32 @@ final class PhaseClock {
         }
     }
 
+    /**
+     * Books what follows as waiting for input rather than useful time, without starting a wait: a
+     * busy period, and its synthetic cost's catch-up, goes on afterwards. For work that is not
+     * record work (a latency marker); returns the phase to {@link #resume}.
+     */
+    Phase setAside() {
+        Phase before = current;
+        if (before == Phase.USEFUL) {
+            switchTo(Phase.WAIT_INPUT);
+        }
+        return before;
+    }
+
+    void resume(Phase before) {
+        if (current != before) {
+            switchTo(before);
+        }
+    }
+
+    private void switchTo(Phase next) {
+        current = next;
+        if (instrumented) {
+            metrics.enter(next, System.nanoTime());
+        }
+    }
+
     void records(long in, long out) {
         if (instrumented) {
             metrics.addRecords(in, out);

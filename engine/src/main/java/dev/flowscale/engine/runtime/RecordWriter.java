@@ -4,6 +4,7 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.KeySelector;
 import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.state.KeyGroups;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One producer instance's side of one edge: a batch buffer per downstream instance it feeds, filled
@@ -106,6 +107,19 @@ final class RecordWriter {
         for (int i = 0; i < gates.length; i++) {
             gates[i].put(channels[i], event, clock);
         }
+    }
+
+    /**
+     * Sends a latency marker to one channel picked at random (as Flink does), behind the records
+     * already buffered for it: the partly filled batch goes first, so the marker neither overtakes
+     * records nor waits longer than they do. Like other events it never blocks on capacity.
+     */
+    void emitMarker(Batch marker) throws InterruptedException {
+        int target = gates.length == 1 ? 0 : ThreadLocalRandom.current().nextInt(gates.length);
+        if (sizes[target] > 0) {
+            push(target);
+        }
+        gates[target].put(channels[target], marker, clock);
     }
 
     private void add(int target, Object record, long timestamp) throws InterruptedException {

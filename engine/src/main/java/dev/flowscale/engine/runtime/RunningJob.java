@@ -182,7 +182,7 @@ public final class RunningJob implements AutoCloseable {
     private void rebindMeters(JobExecution next) {
         closeMeters();
         if (config.meterRegistry() != null) {
-            meters = EngineMeters.bind(next, config.meterRegistry(), config.rateWindow());
+            meters = EngineMeters.bind(next, config);
         }
     }
 

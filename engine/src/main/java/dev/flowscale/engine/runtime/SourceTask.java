@@ -31,6 +31,9 @@ final class SourceTask extends Task {
 
     private volatile CheckpointBarrier pendingBarrier;
 
+    /** When to emit latency markers; null when latency tracking is off. */
+    private final MarkerSchedule markers;
+
     SourceTask(
             TaskContext context,
             RunSettings settings,
@@ -41,6 +44,14 @@ final class SourceTask extends Task {
         this.batchSize = settings.config().batchSize();
         this.flushIntervalNanos = settings.config().flushInterval().toNanos();
         this.wallClock = settings.config().clock();
+        this.markers =
+                settings.config().latencyTracking()
+                        ? new MarkerSchedule(
+                                context.operatorId(),
+                                context.instanceIndex(),
+                                settings.config().latencyInterval(),
+                                wallClock)
+                        : null;
     }
 
     /** Asks the source to stop after its current batch; the job then drains. */
@@ -112,6 +123,10 @@ final class SourceTask extends Task {
                 lastFlush = System.nanoTime();
             }
             clock.backlog(reader.backlog());
+            LatencyMarker marker = markers == null ? null : markers.due();
+            if (marker != null) {
+                emit(marker);
+            }
             long now = System.nanoTime();
             sample(now);
             if (now - lastFlush > flushIntervalNanos) {
@@ -129,6 +144,15 @@ final class SourceTask extends Task {
         } else if (eventTime) {
             output.broadcastEvent(Batch.watermark(Long.MAX_VALUE));
         }
+    }
+
+    /**
+     * A marker is not a record: emitting it is not useful time (see {@link PhaseClock#setAside}).
+     */
+    private void emit(LatencyMarker marker) throws InterruptedException {
+        Phase before = clock.setAside();
+        output.emitMarker(Batch.marker(marker));
+        clock.resume(before);
     }
 
     private void payCost(int n) {

@@ -29,6 +29,12 @@ abstract class Task implements Runnable {
 
     private Runnable opened = () -> {};
 
+    /**
+     * The latency histograms per source, set before the thread starts when the job tracks latency
+     * and has a meter registry; null otherwise (markers are then only forwarded).
+     */
+    LatencyStats latency;
+
     /** Whether the job carries event time (some source has a watermark strategy). */
     boolean eventTime;
 

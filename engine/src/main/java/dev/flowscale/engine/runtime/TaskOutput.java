@@ -21,6 +21,13 @@ final class TaskOutput implements Collector<Object> {
     private final Map<String, RecordWriter[]> side;
 
     private long emitted;
+
+    /**
+     * The last watermark this instance emitted (its event-time progress), for the event-time lag
+     * gauge read on another thread; {@link Long#MIN_VALUE} before the first.
+     */
+    private volatile long watermark = Long.MIN_VALUE;
+
     private InstanceCounterRecorder metrics;
     private int publishMask;
 
@@ -103,9 +110,24 @@ final class TaskOutput implements Collector<Object> {
     }
 
     void broadcastEvent(Batch event) throws InterruptedException {
+        if (event.kind == Batch.Kind.WATERMARK) {
+            watermark = event.watermark;
+        }
         for (RecordWriter writer : all) {
             writer.broadcastEvent(event);
         }
+    }
+
+    /** Forwards a latency marker on every outgoing edge, to one random channel of each. */
+    void emitMarker(Batch marker) throws InterruptedException {
+        for (RecordWriter writer : all) {
+            writer.emitMarker(marker);
+        }
+    }
+
+    /** The last watermark emitted; {@link Long#MIN_VALUE} before the first. */
+    long watermark() {
+        return watermark;
     }
 
     void endOfStream() throws InterruptedException {

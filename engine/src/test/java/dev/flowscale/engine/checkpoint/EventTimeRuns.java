@@ -7,7 +7,9 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.MetricName;
 import dev.flowscale.testsupport.Await;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -35,6 +37,21 @@ final class EventTimeRuns {
                 .withBatchSize(64)
                 .withCheckpointing(CheckpointConfig.every(Duration.ofMillis(150), dir))
                 .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofMillis(100)));
+    }
+
+    /**
+     * {@link #config} with latency markers every 10 ms into {@code registry}: markers that often
+     * must not disturb alignment or exactly-once.
+     */
+    static JobConfig checkpointedWithMarkers(Path dir, MeterRegistry registry) {
+        return config(dir).withMeterRegistry(registry).withLatencyTracking(Duration.ofMillis(10));
+    }
+
+    /** The run's operators recorded latency markers. */
+    static void assertMarkersArrived(MeterRegistry registry) {
+        assertThat(registry.find(MetricName.MARKER_LATENCY.micrometer()).timers())
+                .as("latency histograms of the last run")
+                .anySatisfy(t -> assertThat(t.count()).isPositive());
     }
 
     static void awaitRestartAfterFailure(RunningJob job) {

@@ -15,6 +15,7 @@ import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -110,13 +111,15 @@ class JoinExactlyOnceTest {
     void joinedPairsAreExactlyOnceAfterRandomRescalesAndAFailure(@TempDir Path dir)
             throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
-        JobConfig config = EventTimeRuns.config(dir);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        JobConfig config = EventTimeRuns.checkpointedWithMarkers(dir, registry);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph(failed), config)) {
             EventTimeRuns.awaitRestartAfterFailure(job);
             EventTimeRuns.rescaleAtRandom(job, new Random(20261202L), 3);
             EventTimeRuns.awaitDrained(
                     job, startedAt, RECORDS * 1000 / RATE, List.of("left", "right"), RESULTS);
+            EventTimeRuns.assertMarkersArrived(registry);
             Path last = job.stopWithSavepoint(Duration.ofSeconds(30));
             Map<Object, Long> pairs =
                     SnapshotInspector.mergedKeyedState(last, job.graph(), RESULTS, PAIRS);

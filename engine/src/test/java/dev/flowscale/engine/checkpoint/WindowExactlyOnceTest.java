@@ -18,6 +18,7 @@ import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -110,7 +111,8 @@ class WindowExactlyOnceTest {
             throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
         JobGraph graph = graph(Map.of("tap", 2, WINDOWS, 3, RESULTS, 2), failed);
-        JobConfig config = EventTimeRuns.config(dir);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        JobConfig config = EventTimeRuns.checkpointedWithMarkers(dir, registry);
         Random random = new Random(20261201L);
         long startedAt = System.nanoTime();
         try (RunningJob job = RunningJob.start(graph, config)) {
@@ -118,6 +120,7 @@ class WindowExactlyOnceTest {
             EventTimeRuns.rescaleAtRandom(job, random, 3);
             EventTimeRuns.awaitDrained(
                     job, startedAt, RECORDS * 1000 / 30_000, List.of("numbers"), RESULTS);
+            EventTimeRuns.assertMarkersArrived(registry);
             Path last = job.stopWithSavepoint(Duration.ofSeconds(30));
             assertExactlyOnce(last, job.graph());
         }

@@ -2,6 +2,7 @@ package dev.flowscale.engine.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.api.WatermarkStrategy;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
@@ -119,6 +120,50 @@ class MetricsEndpointTest {
         assertThat(registry.scrape())
                 .as("meters removed when the job is closed")
                 .doesNotContain("flowscale_records_in_total");
+    }
+
+    private static final String SINK_MARKERS =
+            "flowscale_marker_latency_seconds_count\\{instance=\"0\",job=\"timed\",operator=\"sink\",source=\"src\"\\}";
+    private static final String MAP_LAG =
+            "flowscale_event_time_lag_seconds\\{instance=\"0\",job=\"timed\",operator=\"double\"\\}";
+
+    @Test
+    void anEventTimeJobWithLatencyTrackingServesLatencyHistogramsPerSourceAndItsLag()
+            throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        JobBuilder job = JobBuilder.named("timed");
+        job.source(
+                        "src",
+                        Sources.generator(RateProfile.constant(500), seq -> seq),
+                        WatermarkStrategy.forMonotonousTimestamps(
+                                (Long seq) -> System.currentTimeMillis()))
+                .map("double", x -> x * 2)
+                .sink("sink", Sinks.counting());
+        JobConfig config =
+                JobConfig.defaults()
+                        .withMeterRegistry(registry)
+                        .withLatencyTracking(Duration.ofMillis(20));
+        try (RunningJob running = job.start(config);
+                MetricsHttpServer server = MetricsHttpServer.start("127.0.0.1", 0, registry)) {
+            String body =
+                    Await.until(
+                                    Duration.ofSeconds(20),
+                                    "a scrape with markers at the sink and a finite lag",
+                                    () -> scrape(server),
+                                    r ->
+                                            parsed(r.body(), SINK_MARKERS).orElse(0.0) >= 5
+                                                    && parsed(r.body(), MAP_LAG).isPresent())
+                            .body();
+
+            assertThat(body)
+                    .as("a bucket series of the histogram")
+                    .containsPattern(
+                            "flowscale_marker_latency_seconds_bucket\\{instance=\"0\",job=\"timed\","
+                                    + "operator=\"double\",source=\"src\",le=\"0\\.001\"\\} ");
+            assertThat(parsed(body, MAP_LAG))
+                    .as("lag of a watermark that follows the wall clock")
+                    .hasValueSatisfying(lag -> assertThat(lag).isBetween(0.0, 10.0));
+        }
     }
 
     private static HttpResponse<String> scrape(MetricsHttpServer server) {

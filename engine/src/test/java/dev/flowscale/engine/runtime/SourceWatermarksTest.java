@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.api.SplitCollector;
 import dev.flowscale.engine.api.WatermarkStrategy;
-import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,16 +21,7 @@ class SourceWatermarksTest {
     void connect() {
         gate = new InputGate(1, 1000, new Cancellation());
         PhaseClock phases = new PhaseClock(new InstanceCounterRecorder("src", 0, true), false);
-        RecordWriter writer =
-                new RecordWriter(
-                        Partitioning.FORWARD,
-                        null,
-                        128,
-                        new InputGate[] {gate},
-                        new int[] {0},
-                        16,
-                        phases,
-                        true);
+        RecordWriter writer = TestingWriters.forward(gate, 16, phases, true);
         output = new TaskOutput(new RecordWriter[] {writer});
     }
 

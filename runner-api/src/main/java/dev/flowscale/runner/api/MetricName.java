@@ -150,6 +150,18 @@ public enum MetricName {
             "flowscale.state.rocksdb.disk",
             Unit.BYTES,
             "Bytes of the instance's RocksDB files on local disk (RocksDB jobs only)"),
+    MARKER_LATENCY(
+            Exporter.RUNNER,
+            Kind.TIMER,
+            "flowscale.marker.latency",
+            Unit.SECONDS,
+            "Age of the latency markers from the source (label source) on reaching the instance (with latency tracking on)"),
+    EVENT_TIME_LAG(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.event.time.lag",
+            Unit.SECONDS,
+            "Wall-clock time now minus the instance's watermark (event-time jobs only)"),
 
     CONTROLLER_DECISIONS(
             Exporter.CONTROLLER,
