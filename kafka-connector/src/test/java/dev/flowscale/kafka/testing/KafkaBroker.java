@@ -169,6 +169,9 @@ public final class KafkaBroker implements AutoCloseable {
                         "share.coordinator.state.topic.replication.factor=1",
                         "share.coordinator.state.topic.min.isr=1",
                         "group.initial.rebalance.delay.ms=0",
+                        // Transactions of killed test runners are aborted within a second of
+                        // their timeout, not ten.
+                        "transaction.abort.timed.out.transaction.cleanup.interval.ms=1000",
                         // A missing topic is an error the connector must report, not a new topic.
                         "auto.create.topics.enable=false",
                         "");
