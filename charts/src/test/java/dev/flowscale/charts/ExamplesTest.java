@@ -34,12 +34,17 @@ class ExamplesTest {
 
         assertThat(jobs)
                 .containsOnlyKeys(
-                        "user-main-class.yaml", "wordcount-auto.yaml", "wordcount-recommend.yaml");
+                        "kafka-wordcount.yaml",
+                        "user-main-class.yaml",
+                        "wordcount-auto.yaml",
+                        "wordcount-recommend.yaml");
         assertThat(jobs.get("wordcount-recommend.yaml").getSpec().autoscaler.mode)
                 .isEqualTo(AutoscalerMode.RECOMMEND);
         assertThat(jobs.get("wordcount-auto.yaml").getSpec().autoscaler.mode)
                 .isEqualTo(AutoscalerMode.AUTO);
         assertThat(jobs.get("user-main-class.yaml").getSpec().job.mainClass).isNotBlank();
+        assertThat(jobs.get("kafka-wordcount.yaml").getSpec().kafka.clientSecret.name)
+                .isEqualTo("kafka-client");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -119,7 +119,8 @@ final class HtmlReport {
                                         op,
                                         end,
                                         false,
-                                        r -> (double) r.backlog(),
+                                        // A gap, not a 0, where the source had no signal.
+                                        r -> r.backlog() < 0 ? Double.NaN : r.backlog(),
                                         false)
                                 .render());
             }

@@ -47,7 +47,7 @@ final class LiveConsole implements RunListener {
                                         rate(r.trueProcessingRate()),
                                         100 * zero(r.utilization()),
                                         100 * zero(r.backpressureRatio()),
-                                        r.backlog() == 0 ? "" : r.backlog()));
+                                        backlog(r.backlog())));
         out.flush();
     }
 
@@ -98,5 +98,10 @@ final class LiveConsole implements RunListener {
 
     private static double zero(double v) {
         return Double.isNaN(v) ? 0 : v;
+    }
+
+    /** Blank for none owed; "no signal" for a source that cannot tell (never shown as 0). */
+    private static String backlog(long records) {
+        return records == 0 ? "" : records < 0 ? "no signal" : Long.toString(records);
     }
 }

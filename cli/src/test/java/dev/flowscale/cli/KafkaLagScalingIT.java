@@ -199,10 +199,16 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
                 .orElse(null);
     }
 
-    /** The source's lag while the job runs; unknown (the maximum) while it rescales. */
+    /**
+     * The source's lag while the job runs; unknown (the maximum) while it rescales or a reader has
+     * no lag signal yet.
+     */
     private static long lag(AutoscaledJob job) {
         var sources = job.job().metrics().instancesOf(WordCount.SOURCE);
         if (job.job().status() != RunningJob.Status.RUNNING || sources.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        if (sources.stream().anyMatch(i -> !i.backlogKnown())) {
             return Long.MAX_VALUE;
         }
         return sources.stream().mapToLong(i -> i.backlog()).sum();

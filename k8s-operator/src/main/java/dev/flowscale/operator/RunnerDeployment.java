@@ -163,6 +163,7 @@ final class RunnerDeployment {
                         .endSecretKeyRef()
                         .endValueFrom()
                         .endEnv();
+        c.addAllToEnv(KafkaRunnerSettings.env(spec.kafka));
         if (spec.savepoints.claimName != null && !spec.savepoints.claimName.isBlank()) {
             c.addNewVolumeMount()
                     .withName("savepoints")
@@ -214,6 +215,7 @@ final class RunnerDeployment {
         if (restoreFrom != null) {
             args.addAll(List.of("--restore-from", restoreFrom));
         }
+        args.addAll(KafkaRunnerSettings.args(spec.kafka));
         args.addAll(spec.job.args);
         return args;
     }

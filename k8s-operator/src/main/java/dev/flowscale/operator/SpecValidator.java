@@ -16,7 +16,7 @@ import java.util.Set;
  */
 final class SpecValidator {
     /** The runner's built-in jobs (the runner API's list, which the engine's catalogue uses). */
-    static final Set<String> BUILTIN_JOBS = Set.copyOf(RunnerJobs.BUILTIN);
+    static final Set<String> BUILTIN_JOBS = Set.copyOf(RunnerJobs.IN_RUNNER_IMAGE);
 
     private SpecValidator() {}
 
@@ -36,6 +36,7 @@ final class SpecValidator {
             problems.add("spec.image is empty: set the job runner's container image");
         }
         checkJob(spec.job, problems);
+        KafkaRunnerSettings.check(spec.job, spec.kafka, problems);
         checkParallelism(spec.parallelism, spec.autoscaler, problems);
         problems.addAll(autoscalerProblems(spec.autoscaler));
         checkResources(spec, problems);

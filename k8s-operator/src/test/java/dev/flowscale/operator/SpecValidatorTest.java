@@ -13,6 +13,44 @@ class SpecValidatorTest {
     }
 
     @Test
+    void kafkaWordCountWithItsKafkaSettingsHasNoProblems() {
+        assertThat(SpecValidator.problems(StreamJobs.kafkaWordCount("ns", "k").getSpec()))
+                .isEmpty();
+    }
+
+    @Test
+    void kafkaWordCountWithoutSpecKafkaNamesTheFieldsItNeeds() {
+        StreamJobSpec spec = StreamJobs.kafkaWordCount("ns", "k").getSpec();
+        spec.kafka = null;
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("spec.kafka is missing")
+                .contains("spec.kafka.bootstrapServers and spec.kafka.topic");
+    }
+
+    @Test
+    void blankKafkaFieldsAndASecretWithoutKeysAreEachNamed() {
+        StreamJobSpec spec = StreamJobs.kafkaWordCount("ns", "k").getSpec();
+        spec.kafka.bootstrapServers = " ";
+        spec.kafka.topic = null;
+        spec.kafka.clientSecret.keys = List.of();
+        assertThat(SpecValidator.problems(spec))
+                .hasSize(3)
+                .anySatisfy(p -> assertThat(p).startsWith("spec.kafka.bootstrapServers is empty"))
+                .anySatisfy(p -> assertThat(p).startsWith("spec.kafka.topic is empty"))
+                .anySatisfy(p -> assertThat(p).startsWith("spec.kafka.clientSecret.keys is empty"));
+    }
+
+    @Test
+    void aSecretKeyBecomesTheConnectorsEnvironmentVariable() {
+        assertThat(KafkaRunnerSettings.envName("sasl.jaas.config"))
+                .isEqualTo("KAFKA_CLIENT_SASL_JAAS_CONFIG");
+        assertThat(KafkaRunnerSettings.envName("ssl.truststore-type"))
+                .isEqualTo("KAFKA_CLIENT_SSL_TRUSTSTORE_TYPE");
+    }
+
+    @Test
     void aCompleteSpecHasNoProblems() {
         assertThat(SpecValidator.problems(valid())).isEmpty();
     }
@@ -86,7 +124,7 @@ class SpecValidatorTest {
                 .asString()
                 .contains("spec.job.builtin 'wordcont'")
                 .contains(
-                        "[chain, nexmark-q1, nexmark-q11, nexmark-q2, nexmark-q3, nexmark-q5,"
+                        "[chain, kafka-wordcount, nexmark-q1, nexmark-q11, nexmark-q2, nexmark-q3, nexmark-q5,"
                                 + " nexmark-q8, sensor-alerts, wordcount]")
                 .contains("spec.job.mainClass");
     }

@@ -6,6 +6,8 @@ import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -244,7 +246,7 @@ class StreamJobReconcilerIT {
                             assertThat(c.getReason()).isEqualTo(JobEvents.INVALID_SPEC);
                             assertThat(c.getMessage())
                                     .contains("spec.job.builtin 'wordcont'")
-                                    .contains("[chain, nexmark-q1, nexmark-q11,")
+                                    .contains("[chain, kafka-wordcount, nexmark-q1, nexmark-q11,")
                                     .contains("sensor-alerts, wordcount]");
                         });
         assertThat(awaitEvents("typo", JobEvents.INVALID_SPEC))
@@ -330,6 +332,41 @@ class StreamJobReconcilerIT {
                         .withName(FlowscaleOperator.LEASE)
                         .get();
         assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
+    }
+
+    /**
+     * kafka-wordcount's Kafka settings become runner options, and its client settings environment
+     * variables the kubelet takes from the user's Secret. The Secret is never created here: on a
+     * real cluster the kubelet, not the operator, reads it when it starts the pod, so the operator
+     * must get as far as the Deployment without it (and without any right to read it).
+     */
+    @Test
+    void theRunnerPodTakesKafkaOptionsFromTheSpecAndCredentialsFromTheSecretByReference() {
+        createClaim("savepoints");
+        client.resource(StreamJobs.kafkaWordCount(NS, "kwc")).create();
+
+        Deployment d = awaitResource(Deployment.class, "kwc-runner");
+        Container runner = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(String.join(" ", runner.getArgs()))
+                .startsWith("run kafka-wordcount ")
+                .contains(
+                        "--kafka-bootstrap-servers broker:9092 --kafka-topic sentences"
+                                + " --kafka-output-topic counts --kafka-group-id wordcount");
+        assertThat(runner.getEnv())
+                .filteredOn(e -> e.getName().startsWith("KAFKA_CLIENT_"))
+                .extracting(EnvVar::getName)
+                .containsExactly("KAFKA_CLIENT_SECURITY_PROTOCOL", "KAFKA_CLIENT_SASL_JAAS_CONFIG");
+        EnvVar jaas = env(runner, "KAFKA_CLIENT_SASL_JAAS_CONFIG");
+        assertThat(jaas.getValue()).as("no value copied into the pod spec").isNull();
+        assertThat(jaas.getValueFrom().getSecretKeyRef().getName()).isEqualTo("kafka-client");
+        assertThat(jaas.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("sasl.jaas.config");
+        assertThat(client.resources(Secret.class).inNamespace(NS).withName("kafka-client").get())
+                .as("the operator created no such Secret (nor needed one)")
+                .isNull();
+    }
+
+    private static EnvVar env(Container c, String name) {
+        return c.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElseThrow();
     }
 
     private void createClaim(String name) {

@@ -1,6 +1,7 @@
 package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.JobSpec;
+import dev.flowscale.operator.api.KafkaSpec;
 import dev.flowscale.operator.api.SavepointStorage;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
@@ -102,6 +103,27 @@ final class StreamJobs {
         StreamJob job = new StreamJob();
         job.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
         job.setSpec(spec);
+        return job;
+    }
+
+    /**
+     * kafka-wordcount reading "sentences" at broker:9092, with client settings from the Secret
+     * "kafka-client" (keys security.protocol and sasl.jaas.config).
+     */
+    static StreamJob kafkaWordCount(String namespace, String name) {
+        StreamJob job = wordCount(namespace, name);
+        StreamJobSpec spec = job.getSpec();
+        spec.job.builtin = "kafka-wordcount";
+        spec.job.args = List.of();
+        spec.parallelism.clear();
+        spec.kafka = new KafkaSpec();
+        spec.kafka.bootstrapServers = "broker:9092";
+        spec.kafka.topic = "sentences";
+        spec.kafka.outputTopic = "counts";
+        spec.kafka.groupId = "wordcount";
+        spec.kafka.clientSecret = new KafkaSpec.ClientSecret();
+        spec.kafka.clientSecret.name = "kafka-client";
+        spec.kafka.clientSecret.keys = List.of("security.protocol", "sasl.jaas.config");
         return job;
     }
 }

@@ -33,12 +33,8 @@ public record KafkaSinkConfig(
     }
 
     public KafkaSinkConfig {
-        Checks.require(
-                "kafka sink",
-                bootstrapServers,
-                "bootstrap servers",
-                "host:port of at least one broker");
-        Checks.require("kafka sink", topic, "topic", "the topic to write");
+        Checks.connection(
+                "kafka sink", bootstrapServers, topic, "the topic to write", requestTimeout);
         Checks.require(
                 "kafka sink",
                 transactionalIdPrefix,
@@ -49,8 +45,7 @@ public record KafkaSinkConfig(
                     "kafka sink of topic '" + topic + "': guarantee is null; pick one");
         }
         Checks.positive("kafka sink", transactionTimeout, "transaction timeout");
-        Checks.positive("kafka sink", requestTimeout, "request timeout");
-        clientProperties = Map.copyOf(clientProperties == null ? Map.of() : clientProperties);
+        clientProperties = Checks.properties(clientProperties);
     }
 
     /** Exactly once into {@code topic}, transactions named after the topic, open at most 60 s. */

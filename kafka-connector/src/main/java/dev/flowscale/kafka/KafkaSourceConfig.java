@@ -39,12 +39,8 @@ public record KafkaSourceConfig(
     }
 
     public KafkaSourceConfig {
-        Checks.require(
-                "kafka source",
-                bootstrapServers,
-                "bootstrap servers",
-                "host:port of at least one broker");
-        Checks.require("kafka source", topic, "topic", "the topic to read");
+        Checks.connection(
+                "kafka source", bootstrapServers, topic, "the topic to read", requestTimeout);
         if (startFrom == null || badRecords == null || clock == null) {
             throw new KafkaConnectorException(
                     "kafka source of topic '"
@@ -52,8 +48,7 @@ public record KafkaSourceConfig(
                             + "': startFrom, badRecords and clock are required");
         }
         Checks.positive("kafka source", discoveryInterval, "discovery interval");
-        Checks.positive("kafka source", requestTimeout, "request timeout");
-        clientProperties = Map.copyOf(clientProperties == null ? Map.of() : clientProperties);
+        clientProperties = Checks.properties(clientProperties);
     }
 
     /**

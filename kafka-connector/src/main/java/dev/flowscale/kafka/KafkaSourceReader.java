@@ -28,6 +28,9 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     private static final Duration END_REFRESH = Duration.ofMillis(100);
     private static final Duration END_QUERY = Duration.ofSeconds(1);
 
+    /** A broker request outstanding this long means the lag is no longer known. */
+    static final Duration NO_ANSWER = Duration.ofSeconds(2);
+
     private final KafkaSourceConfig config;
     private final KafkaRecordDeserializer<T> deserializer;
     private final String name;
@@ -39,6 +42,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     private Iterator<ConsumerRecord<byte[], byte[]>> buffered = Collections.emptyIterator();
     private Instant nextEndRefresh = Instant.MIN;
     private Instant nextEndQuery = Instant.MIN;
+    private final BrokerWatch brokers;
 
     /**
      * @param restored the splits of a restore, or null for a fresh start
@@ -69,6 +73,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
                 context.jobName() + "-" + context.operatorId() + "-" + context.instanceIndex();
         this.consumer = KafkaClients.consumer(config, clientId);
         this.deadLetters = new DeadLetters(config, clientId);
+        this.brokers = new BrokerWatch(config.clock(), NO_ANSWER);
         this.discovery =
                 new PartitionDiscovery(config, context, name, consumer, positions, partitionCount);
     }
@@ -76,8 +81,13 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     @Override
     public int poll(Collector<T> out, int max) throws Exception {
         try {
-            discovery.discoverIfDue(freshStart);
-            refreshEnds();
+            brokers.asking();
+            try {
+                discovery.discoverIfDue(freshStart);
+                refreshEnds();
+            } finally {
+                brokers.answered();
+            }
             int emitted = 0;
             while (emitted < max) {
                 if (!buffered.hasNext()) {
@@ -157,10 +167,16 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
         return true;
     }
 
-    /** The summed lag of this reader's partitions whose end is known. */
+    /**
+     * The summed lag of this reader's partitions; {@link #NO_BACKLOG_SIGNAL} until it has found its
+     * partitions and learnt every one's log end, and while a request to the brokers has gone
+     * unanswered for {@link #NO_ANSWER} (the ends it knows may be stale by then).
+     */
     @Override
     public long backlog() {
-        return positions.totalLag().orElse(0);
+        return brokers.silent()
+                ? NO_BACKLOG_SIGNAL
+                : positions.totalLag().orElse(NO_BACKLOG_SIGNAL);
     }
 
     /** Lag per partition, for the partitions whose end is known. */

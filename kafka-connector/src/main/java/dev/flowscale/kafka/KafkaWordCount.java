@@ -7,6 +7,7 @@ import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.engine.examples.WordCount.WordAndCount;
 import dev.flowscale.engine.job.JobBuilder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -53,6 +54,12 @@ public final class KafkaWordCount implements BuiltinJob {
                 KafkaSinkConfig.exactlyOnce(servers, output)
                         .withTransactionalIdPrefix("flowscale-" + NAME + "-" + output)
                         .withClientProperties(client);
+        String timeout = client.get("transaction.timeout.ms");
+        if (timeout != null) {
+            // The sink sets the producer's timeout itself; KAFKA_CLIENT_TRANSACTION_TIMEOUT_MS
+            // is how a user shortens the time a killed runner's transaction holds readers back.
+            sink = sink.withTransactionTimeout(Duration.ofMillis(millis(timeout)));
+        }
         JobBuilder job = JobBuilder.named(NAME);
         job.source(WordCount.SOURCE, KafkaSource.utf8(source))
                 .flatMap(WordCount.SPLIT, WordCount::split)
@@ -60,6 +67,19 @@ public final class KafkaWordCount implements BuiltinJob {
                 .process(WordCount.COUNT, WordCount.CountWords::new)
                 .process(WordCount.SINK, KafkaSink.of(sink, new CountSerializer()));
         return job;
+    }
+
+    private static long millis(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidJobException(
+                    "job "
+                            + NAME
+                            + ": KAFKA_CLIENT_TRANSACTION_TIMEOUT_MS is '"
+                            + value
+                            + "'; give the timeout in milliseconds, e.g. 60000");
+        }
     }
 
     private static String required(String value, String option) {

@@ -65,6 +65,7 @@ final class PartitionDiscovery {
         if (first || !fresh.isEmpty()) {
             start(fresh, first && freshStart);
         }
+        positions.discovered();
         first = false;
     }
 

@@ -26,6 +26,7 @@ final class PartitionPositions {
 
     private final String topic;
     private final Map<Integer, Position> positions = new ConcurrentSkipListMap<>();
+    private volatile boolean discovered;
 
     PartitionPositions(String topic) {
         this.topic = topic;
@@ -76,12 +77,31 @@ final class PartitionPositions {
         return lag;
     }
 
-    /** The summed lag, or empty while no partition's end is known (no signal is not zero lag). */
+    /**
+     * The reader has found the partitions it owns (its first discovery): before that, owning none
+     * means nothing.
+     */
+    void discovered() {
+        discovered = true;
+    }
+
+    /**
+     * The summed lag; empty (no signal, which is not zero lag) until the reader has found its
+     * partitions and learnt every one's end. A partial sum would understate what it owes.
+     */
     OptionalLong totalLag() {
-        Map<Integer, Long> lag = lag();
-        return lag.isEmpty()
-                ? OptionalLong.empty()
-                : OptionalLong.of(lag.values().stream().mapToLong(Long::longValue).sum());
+        if (!discovered) {
+            return OptionalLong.empty();
+        }
+        long total = 0;
+        for (Position position : positions.values()) {
+            long end = position.end;
+            if (end == UNKNOWN) {
+                return OptionalLong.empty();
+            }
+            total += Math.max(0, end - position.next);
+        }
+        return OptionalLong.of(total);
     }
 
     List<Integer> partitions() {

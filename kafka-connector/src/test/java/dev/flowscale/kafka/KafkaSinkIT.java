@@ -6,6 +6,7 @@ import dev.flowscale.engine.cli.BuiltinJobs;
 import dev.flowscale.engine.cli.JobOptions;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RestartStrategy;
@@ -53,6 +54,32 @@ class KafkaSinkIT extends WithKafkaBroker {
         List<String> read = committed("eo-out");
         assertThat(read).hasSameSizeAs(written).doesNotHaveDuplicates();
         assertThat(new HashSet<>(read)).isEqualTo(new HashSet<>(written));
+    }
+
+    /**
+     * A bounded job with no periodic checkpoint at all: only the final checkpoint at the end of its
+     * input commits, so every record shows up through it or not at all.
+     */
+    @Test
+    void aBoundedJobCommitsItsLastTransactionWithAFinalCheckpoint() throws Exception {
+        topics.create("bounded-out", 1);
+        KafkaSinkConfig sink =
+                KafkaSinkConfig.exactlyOnce(broker.bootstrapServers(), "bounded-out");
+        JobBuilder job = JobBuilder.named("bounded");
+        job.source("numbers", Sources.generator(500, seq -> "n" + seq))
+                .process("to-kafka", KafkaSink.of(sink, KafkaRecordSerializer.utf8()));
+        JobConfig config =
+                JobConfig.defaults()
+                        .withCheckpointing(CheckpointConfig.savepointsOnly(dir.resolve("bounded")));
+        try (RunningJob running = job.start(config)) {
+            assertThat(running.await(TIMEOUT)).as("the job ends").isTrue();
+            assertThat(running.status()).isEqualTo(RunningJob.Status.FINISHED);
+        }
+        List<String> read = committed("bounded-out");
+        assertThat(read).hasSize(500).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(read))
+                .isEqualTo(
+                        IntStream.range(0, 500).mapToObj(i -> "n" + i).collect(Collectors.toSet()));
     }
 
     @Test

@@ -57,6 +57,9 @@ class KafkaSourceRescaleIT extends WithKafkaBroker {
         fill("lag");
         KafkaSource<String> source = source("lag");
         List<SourceReader<String>> readers = fresh(source, 2);
+        assertThat(readers)
+                .as("no lag signal before a reader has asked the broker, rather than 0")
+                .allSatisfy(r -> assertThat(r.backlog()).isEqualTo(SourceReader.NO_BACKLOG_SIGNAL));
         List<String> read = new ArrayList<>();
         readSlice(readers, read, 100);
         long expected = PARTITIONS * PER_PARTITION - read.size();

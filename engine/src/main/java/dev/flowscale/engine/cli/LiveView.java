@@ -36,7 +36,7 @@ final class LiveView {
 
     private void row(OperatorRates r) {
         out.printf(
-                "          %-12s %3d %14s %14s %14s %5.0f%% %6.0f%% %10d%n",
+                "          %-12s %3d %14s %14s %14s %5.0f%% %6.0f%% %10s%n",
                 r.operatorId(),
                 r.parallelism(),
                 format(r.observedProcessingRate()),
@@ -44,7 +44,7 @@ final class LiveView {
                 format(r.trueOutputRate()),
                 100 * nanToZero(r.utilization()),
                 100 * nanToZero(r.backpressureRatio()),
-                r.backlog());
+                r.backlog() < 0 ? "no signal" : Long.toString(r.backlog()));
     }
 
     /** Totals over the whole run. */

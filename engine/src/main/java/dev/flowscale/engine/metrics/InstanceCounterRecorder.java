@@ -63,6 +63,10 @@ public final class InstanceCounterRecorder {
     private long backlog;
     private Phase phase = Phase.NOT_STARTED;
     private volatile LongSupplier liveBacklog;
+
+    /** No live backlog supplier: the last value the task wrote stands (-1 means no signal). */
+    private static final long NO_LIVE_BACKLOG = Long.MIN_VALUE;
+
     private long phaseSince;
 
     /** First key group the instance owns; meaningful only with {@link #keyGroupCounter}. */
@@ -145,6 +149,7 @@ public final class InstanceCounterRecorder {
         endWrite();
     }
 
+    /** The records a source owes, or -1 while it cannot tell (no backlog signal). */
     public void backlog(long records) {
         beginWrite();
         backlog = records;
@@ -188,7 +193,7 @@ public final class InstanceCounterRecorder {
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceSnapshot snapshot(long now) {
         LongSupplier live = liveBacklog;
-        long currentBacklog = live == null ? -1 : Math.max(0, live.getAsLong());
+        long currentBacklog = live == null ? NO_LIVE_BACKLOG : Math.max(-1, live.getAsLong());
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);
             InstanceSnapshot read = read(now, currentBacklog);
@@ -222,7 +227,7 @@ public final class InstanceCounterRecorder {
                 usefulNanos + (p == Phase.USEFUL ? open : 0),
                 waitInputNanos + (p == Phase.WAIT_INPUT ? open : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
-                currentBacklog >= 0 ? currentBacklog : backlog,
+                currentBacklog != NO_LIVE_BACKLOG ? currentBacklog : backlog,
                 p == Phase.FINISHED,
                 keyGroupFirst,
                 keyGroupRecords.clone());

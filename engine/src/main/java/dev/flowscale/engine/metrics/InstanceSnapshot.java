@@ -6,7 +6,8 @@ package dev.flowscale.engine.metrics;
  * and records out both count the records it emitted. A keyed instance also has its records per key
  * group: {@code keyGroupRecords[i]} counts key group {@code keyGroupFirst + i} of the range it owns
  * (published per batch, so their sum trails {@code recordsIn} by at most the batch under way);
- * empty for an instance that is not keyed.
+ * empty for an instance that is not keyed. {@code backlog} is -1 while a source cannot tell what it
+ * owes ({@link #backlogKnown()} false): no signal, not zero.
  */
 public record InstanceSnapshot(
         String operatorId,
@@ -50,5 +51,10 @@ public record InstanceSnapshot(
                 finished,
                 0,
                 new long[0]);
+    }
+
+    /** Whether the instance reports a backlog (always, except a source without a lag signal). */
+    public boolean backlogKnown() {
+        return backlog >= 0;
     }
 }

@@ -24,7 +24,12 @@ public record OperatorRates(
         List<InstanceRates> instances) {
 
     public static OperatorRates of(String operatorId, List<InstanceRates> instances) {
-        long backlog = instances.stream().mapToLong(InstanceRates::backlog).sum();
+        // One instance without a signal leaves the operator without one: a partial sum would
+        // understate what it owes.
+        long backlog =
+                instances.stream().anyMatch(r -> r.backlog() < 0)
+                        ? -1
+                        : instances.stream().mapToLong(InstanceRates::backlog).sum();
         return new OperatorRates(
                 operatorId,
                 instances.size(),

@@ -80,7 +80,8 @@ public final class RunnerViews {
                 s.usefulNanos(),
                 s.waitInputNanos(),
                 s.backpressureNanos(),
-                s.backlog(),
+                Math.max(0, s.backlog()),
+                !s.backlogKnown(),
                 s.finished(),
                 s.keyGroupFirst(),
                 s.keyGroupRecords());

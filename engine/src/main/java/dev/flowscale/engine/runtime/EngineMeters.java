@@ -110,9 +110,17 @@ final class EngineMeters implements AutoCloseable {
                     Gauge.builder(
                                     MetricName.SOURCE_BACKLOG.micrometer(),
                                     m,
-                                    x -> x.snapshot(System.nanoTime()).backlog())
+                                    EngineMeters::backlogOrNaN)
                             .baseUnit(MetricName.SOURCE_BACKLOG.unit())
                             .description(MetricName.SOURCE_BACKLOG.description())
+                            .tags(tags)
+                            .register(registry));
+            meters.add(
+                    Gauge.builder(
+                                    MetricName.SOURCE_BACKLOG_SIGNAL.micrometer(),
+                                    m,
+                                    x -> x.snapshot(System.nanoTime()).backlogKnown() ? 1 : 0)
+                            .description(MetricName.SOURCE_BACKLOG_SIGNAL.description())
                             .tags(tags)
                             .register(registry));
         }
@@ -217,5 +225,11 @@ final class EngineMeters implements AutoCloseable {
     public void close() {
         sampler.shutdownNow();
         meters.forEach(registry::remove);
+    }
+
+    /** NaN, not 0, while the source has no backlog signal: Prometheus shows the gap as a gap. */
+    private static double backlogOrNaN(InstanceCounterRecorder recorder) {
+        InstanceSnapshot s = recorder.snapshot(System.nanoTime());
+        return s.backlogKnown() ? s.backlog() : Double.NaN;
     }
 }

@@ -194,6 +194,17 @@ final class JobExecution {
         return tasks.stream().anyMatch(Task::isFinished);
     }
 
+    /** Whether an operator instance commits on checkpoint completion (a two-phase-commit sink). */
+    boolean commitsOnCheckpoints() {
+        return tasks.stream()
+                .anyMatch(t -> t instanceof OperatorTask o && o.logic().commitsOnCheckpoints());
+    }
+
+    /** How many source instances this run has. */
+    int sourceInstances() {
+        return (int) tasks.stream().filter(t -> t instanceof SourceTask).count();
+    }
+
     void triggerSources(CheckpointBarrier barrier) {
         tasks.stream()
                 .filter(t -> t instanceof SourceTask)

@@ -14,6 +14,14 @@ interface OperatorLogic {
     /** Snapshot {@code checkpointId} is complete; called from the job's coordinator thread. */
     default void checkpointComplete(long checkpointId) throws Exception {}
 
+    /**
+     * Whether the logic acts on {@link #checkpointComplete} (a two-phase-commit sink): a bounded
+     * run then ends with a final checkpoint ({@link FinalCheckpoint}).
+     */
+    default boolean commitsOnCheckpoints() {
+        return false;
+    }
+
     /** The records that follow (a batch) came in on input channel {@code channel}. */
     default void onBatchFrom(int channel) {}
 

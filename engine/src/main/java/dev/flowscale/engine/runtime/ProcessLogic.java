@@ -67,6 +67,11 @@ final class ProcessLogic implements OperatorLogic, ProcessFunction.Context {
     }
 
     @Override
+    public boolean commitsOnCheckpoints() {
+        return function instanceof CheckpointListener;
+    }
+
+    @Override
     public void checkpointComplete(long checkpointId) throws Exception {
         if (function instanceof CheckpointListener listener) {
             listener.notifyCheckpointComplete(checkpointId);

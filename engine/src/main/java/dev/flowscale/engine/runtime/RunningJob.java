@@ -31,6 +31,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -152,12 +153,14 @@ public final class RunningJob implements AutoCloseable {
     private void launch(JobGraph toRun, RestoredState restored) {
         synchronized (lock) {
             graph = toRun;
+            // Set before the run starts, and only for this run's tasks.
+            AtomicReference<FinalCheckpoint> finalCheckpoint = new AtomicReference<>();
             JobExecution next =
                     new JobExecution(
                             toRun,
                             config,
                             graph.jobName() + "-run-" + (++runs),
-                            snapshotSink(),
+                            snapshotSink(finalCheckpoint),
                             restored,
                             this::executionEnded);
             if (restored != null) {
@@ -173,10 +176,23 @@ public final class RunningJob implements AutoCloseable {
                 durable.stats().resetConsecutive();
             }
             execution = next;
+            finalCheckpoint.set(finalCheckpointOf(next));
             rebindMeters(next);
             status = Status.RUNNING;
             next.start();
         }
+    }
+
+    private FinalCheckpoint finalCheckpointOf(JobExecution run) {
+        if (durable == null || !run.commitsOnCheckpoints()) {
+            return null;
+        }
+        return new FinalCheckpoint(
+                run.sourceInstances(),
+                () -> snapshot(false, false, false),
+                run::stopSources,
+                () -> execution == run && status == Status.RUNNING && !transitioning,
+                timer);
     }
 
     private void rebindMeters(JobExecution next) {
@@ -186,7 +202,7 @@ public final class RunningJob implements AutoCloseable {
         }
     }
 
-    private SnapshotSink snapshotSink() {
+    private SnapshotSink snapshotSink(AtomicReference<FinalCheckpoint> finalCheckpoint) {
         return new SnapshotSink() {
             @Override
             public Path directory(long id) {
@@ -208,6 +224,15 @@ public final class RunningJob implements AutoCloseable {
                 if (c != null) {
                     c.decline(id, task, cause);
                 }
+            }
+
+            @Override
+            public boolean sourceAtEnd() {
+                FinalCheckpoint last = finalCheckpoint.get();
+                if (last != null) {
+                    last.sourceAtEnd();
+                }
+                return last != null;
             }
         };
     }

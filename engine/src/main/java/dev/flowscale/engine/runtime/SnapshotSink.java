@@ -12,6 +12,14 @@ interface SnapshotSink {
 
     void decline(long id, String task, Throwable cause);
 
+    /**
+     * A source instance has read its whole input. Returns whether it must wait for the job's final
+     * checkpoint ({@link FinalCheckpoint}): keep passing barriers on until it is asked to stop.
+     */
+    default boolean sourceAtEnd() {
+        return false;
+    }
+
     SnapshotSink NONE =
             new SnapshotSink() {
                 @Override

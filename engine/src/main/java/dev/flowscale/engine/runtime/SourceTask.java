@@ -110,6 +110,9 @@ final class SourceTask extends Task {
             int n = reader.poll(sink, output.suggestedBatch(batchSize));
             if (n == SourceReader.END_OF_INPUT) {
                 endOfInput();
+                if (sourceAtEnd()) {
+                    awaitFinalCheckpoint();
+                }
                 break;
             }
             if (watermarks != null) {
@@ -153,6 +156,28 @@ final class SourceTask extends Task {
         Phase before = clock.setAside();
         output.emitMarker(Batch.marker(marker));
         clock.resume(before);
+    }
+
+    /**
+     * Waits, with nothing more to read, until the job's final checkpoint has completed and been
+     * told to every operator: barriers still pass on (this instance's splits are at their end), and
+     * the task finishes when asked to stop or after a stop-with-savepoint barrier.
+     */
+    private void awaitFinalCheckpoint() throws InterruptedException {
+        output.flush();
+        clock.backlog(0);
+        while (!stopRequested) {
+            cancellation.check();
+            if (emitBarrierIfPending()) {
+                return;
+            }
+            clock.enter(Phase.WAIT_INPUT);
+            LockSupport.parkNanos(MAX_IDLE_NANOS);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            clock.enter(Phase.USEFUL);
+        }
     }
 
     private void payCost(int n) {

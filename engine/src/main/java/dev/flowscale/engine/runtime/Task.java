@@ -107,6 +107,11 @@ abstract class Task implements Runnable {
         }
     }
 
+    /** See {@link SnapshotSink#sourceAtEnd()}. */
+    boolean sourceAtEnd() {
+        return snapshots.sourceAtEnd();
+    }
+
     boolean isFinished() {
         return metrics.phase() == InstanceCounterRecorder.Phase.FINISHED;
     }

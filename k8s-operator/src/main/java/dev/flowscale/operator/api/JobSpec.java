@@ -13,7 +13,7 @@ import java.util.List;
 public class JobSpec {
     @Pattern("^[a-z][a-z0-9-]*$")
     @JsonPropertyDescription(
-            "Name of a job built into the engine (wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11)")
+            "Name of a job built into the engine (wordcount, chain, sensor-alerts, nexmark-q1, nexmark-q2, nexmark-q3, nexmark-q5, nexmark-q8, nexmark-q11; kafka-wordcount, which needs spec.kafka)")
     public String builtin;
 
     @Pattern("^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*$")

@@ -40,6 +40,11 @@ public class StreamJobSpec {
     public SavepointStorage savepoints;
 
     @JsonPropertyDescription(
+            "Kafka settings (brokers, topics, group id, client settings from a Secret) passed to"
+                    + " the runner; required by the built-in job kafka-wordcount")
+    public KafkaSpec kafka;
+
+    @JsonPropertyDescription(
             "Scale an Apache Flink job instead of running the job on the embedded engine: a"
                     + " FlinkDeployment of the Flink Kubernetes operator, or a Flink session cluster's REST"
                     + " URL. image, job, savepoints, parallelism, resources and podTemplate are then unused")

@@ -21,7 +21,7 @@ import org.apache.kafka.common.Uuid;
  * a real broker goes down. Its data stays in the folder given, so a restart keeps topics and
  * records. Start one per test class: a start costs several seconds.
  */
-public final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements KafkaCluster {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path dir;
@@ -45,6 +45,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** The {@code bootstrap.servers} value of this broker. */
+    @Override
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
     }
@@ -53,6 +54,7 @@ public final class KafkaBroker implements AutoCloseable {
      * Kills the broker's process (as a crash would: no clean shutdown) and starts it again on the
      * same ports and data.
      */
+    @Override
     public void crashAndRestart() {
         process.destroyForcibly();
         awaitExit();
@@ -82,6 +84,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** An admin client for this broker; the caller closes it. */
+    @Override
     public Admin admin() {
         return Admin.create(
                 Map.of(
@@ -169,6 +172,9 @@ public final class KafkaBroker implements AutoCloseable {
                         "share.coordinator.state.topic.replication.factor=1",
                         "share.coordinator.state.topic.min.isr=1",
                         "group.initial.rebalance.delay.ms=0",
+                        // Transactions of killed test runners are aborted within a second of
+                        // their timeout, not ten.
+                        "transaction.abort.timed.out.transaction.cleanup.interval.ms=1000",
                         // A missing topic is an error the connector must report, not a new topic.
                         "auto.create.topics.enable=false",
                         "");

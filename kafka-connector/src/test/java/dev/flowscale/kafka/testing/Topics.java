@@ -26,13 +26,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** Topic chores of the Kafka tests, against one {@link KafkaBroker}: create, fill, read back. */
+/** Topic chores of the Kafka tests, against one {@link KafkaCluster}: create, fill, read back. */
 public final class Topics {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final KafkaBroker broker;
+    private final KafkaCluster broker;
 
-    public Topics(KafkaBroker broker) {
+    public Topics(KafkaCluster broker) {
         this.broker = broker;
     }
 

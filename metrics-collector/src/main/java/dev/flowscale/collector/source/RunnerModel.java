@@ -43,7 +43,7 @@ final class RunnerModel {
                 c.waitInputNanos() / NANOS,
                 c.backpressureNanos() / NANOS,
                 c.observedNanos() / NANOS,
-                c.backlog(),
+                c.backlogUnknown() ? InstanceCounters.NO_BACKLOG_SIGNAL : c.backlog(),
                 c.finished(),
                 c.keyGroupFirst(),
                 c.keyGroupRecords());

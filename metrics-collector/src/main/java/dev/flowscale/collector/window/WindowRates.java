@@ -85,11 +85,7 @@ final class WindowRates {
             starts.add(a);
             ends.add(b);
             instances.add(rates(i, a, b));
-            offered +=
-                    Rate.measured(
-                            Rate.perSecond(
-                                    b.recordsIn() - a.recordsIn() + b.backlog() - a.backlog(),
-                                    b.observedSeconds() - a.observedSeconds()));
+            offered += offered(a, b);
             backlog += b.backlog();
         }
         OperatorMetrics metrics =
@@ -103,7 +99,22 @@ final class WindowRates {
                         instances,
                         Optional.empty(),
                         KeyGroupRates.between(starts, ends, op.keyGroups()));
+        // NaN stays NaN (Math.max keeps it): a source without a lag signal is reported as such.
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
+    }
+
+    /**
+     * An instance's offered rate over the window, (Δread + Δbacklog) / Δt; NaN when its backlog is
+     * not known at either end of the window (no lag signal), so that it is not read as 0 offered.
+     */
+    private static double offered(InstanceCounters a, InstanceCounters b) {
+        if (Double.isNaN(a.backlog()) || Double.isNaN(b.backlog())) {
+            return InstanceCounters.NO_BACKLOG_SIGNAL;
+        }
+        return Rate.measured(
+                Rate.perSecond(
+                        b.recordsIn() - a.recordsIn() + b.backlog() - a.backlog(),
+                        b.observedSeconds() - a.observedSeconds()));
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounters a, InstanceCounters b) {

@@ -54,6 +54,12 @@ public enum MetricName {
             "flowscale.source.backlog",
             Unit.RECORDS,
             "Records due by the source's schedule but not yet emitted"),
+    SOURCE_BACKLOG_SIGNAL(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.source.backlog.signal",
+            null,
+            "1 while the source reports its backlog; 0 while it has no signal (backlog NaN)"),
     TRUE_PROCESSING_RATE(
             Exporter.RUNNER,
             Kind.GAUGE,

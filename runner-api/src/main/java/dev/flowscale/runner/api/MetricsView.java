@@ -28,7 +28,10 @@ public record MetricsView(
      * @param timeNanos the runner's monotonic clock at the reading (comparable within one runner
      *     only)
      * @param backlog records a source owes (due by its schedule, or Kafka lag) but has not emitted;
-     *     0 elsewhere
+     *     0 elsewhere, and 0 too while {@code backlogUnknown}
+     * @param backlogUnknown whether the source cannot tell what it owes (no backlog signal: a Kafka
+     *     reader that does not know its partitions' log ends yet); its {@code backlog} must not be
+     *     read as nothing owed. Absent in the JSON of an older runner: false
      * @param finished whether the instance has ended
      * @param keyGroupFirst first key group the instance owns (0 when it is not keyed)
      * @param keyGroupRecords records the instance processed in each key group of its range, from
@@ -46,6 +49,7 @@ public record MetricsView(
             long waitInputNanos,
             long backpressureNanos,
             long backlog,
+            boolean backlogUnknown,
             boolean finished,
             int keyGroupFirst,
             long[] keyGroupRecords) {

@@ -22,5 +22,15 @@ public final class RunnerJobs {
                     "nexmark-q8",
                     "nexmark-q11");
 
+    /**
+     * Jobs that connector jars add to the runner image's class path (the image runs {@code
+     * EngineMain} over {@code /opt/flowscale/lib/*}); the engine jar alone does not know them.
+     */
+    public static final List<String> CONNECTORS = List.of("kafka-wordcount");
+
+    /** What the runner image runs by name: the built-in jobs and the connectors' jobs. */
+    public static final List<String> IN_RUNNER_IMAGE =
+            java.util.stream.Stream.concat(BUILTIN.stream(), CONNECTORS.stream()).toList();
+
     private RunnerJobs() {}
 }

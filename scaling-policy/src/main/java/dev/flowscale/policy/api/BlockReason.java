@@ -2,7 +2,7 @@ package dev.flowscale.policy.api;
 
 /** Why a decision was {@link Outcome#BLOCKED}. */
 public enum BlockReason {
-    /** No window, or an operator of the topology has no metrics. */
+    /** No window, an operator of the topology has no metrics, or a source has no lag signal. */
     METRICS_MISSING,
     /** The window ended too long ago. */
     METRICS_STALE,

@@ -137,6 +137,16 @@ final class MetricsValidator {
                                     + "' reports no offered rate or backlog;"
                                     + " report them or configure its target rate");
         }
+        if (!m.source().get().hasBacklogSignal()) {
+            return problem(
+                    BlockReason.METRICS_MISSING,
+                    "source '"
+                            + id
+                            + "' has no lag signal: a reader does not know what it owes yet"
+                            + " (a Kafka partition whose log end it has not learnt, or brokers"
+                            + " that do not answer); holding, since an unknown backlog is not"
+                            + " zero backlog");
+        }
         return finite(id, "offeredRate", m.source().get().offeredRate())
                 .or(() -> finite(id, "backlogRecords", m.source().get().backlogRecords()));
     }
