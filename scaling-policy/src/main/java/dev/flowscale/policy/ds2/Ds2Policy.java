@@ -84,7 +84,18 @@ public final class Ds2Policy implements ScalingPolicy {
                     "no rescale helps: the planned configuration would carry no more than the running one");
         } else if (running.needed().isPresent()) {
             reasons.add(running.needed().get());
-            return unconfirmed(history)
+            Optional<String> urgent =
+                    UrgentNeed.of(
+                            needed,
+                            required,
+                            base,
+                            running.headroom(),
+                            cost.seconds(),
+                            window.length().toNanos() / 1e9,
+                            config,
+                            capacities);
+            urgent.ifPresent(reasons::add);
+            return (urgent.isPresent() ? Optional.<String>empty() : unconfirmed(history))
                     .map(
                             why ->
                                     held(
