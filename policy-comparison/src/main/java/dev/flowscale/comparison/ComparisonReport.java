@@ -95,16 +95,17 @@ public final class ComparisonReport {
 
     static void print(PrintStream out, boolean everyGraph) {
         out.println(
-                "| scenario | downtime | policy | decisions | rescales | time to sustaining (worst, s) |"
-                        + " over-provisioned instance-min | backlog drained | peak backlog (records) | revisits |");
-        out.println("|---|---|---|---|---|---|---|---|---|---|");
+                "| scenario | downtime | policy | decisions | rescales | rescales per load change |"
+                        + " time to sustaining (worst, s) | over-provisioned instance-min | backlog drained |"
+                        + " peak backlog (records) | revisits |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         List<Scenario> suite = ScenarioSuite.all();
         for (Duration downtime : SettlingSuiteReport.DOWNTIMES) {
             for (Contender c : contenders()) {
                 List<SettlingReport> reports =
                         suite.stream().map(s -> c.run().apply(s, downtime)).toList();
                 for (SettlingReport r : everyGraph ? reports : reports.subList(0, 2)) {
-                    out.println(row(r.scenario(), downtime, c.name(), r.summary()));
+                    out.println(row(r, downtime, c.name()));
                 }
                 if (!everyGraph) {
                     out.println(aggregate(reports.subList(2, reports.size()), downtime, c.name()));
@@ -113,15 +114,17 @@ public final class ComparisonReport {
         }
     }
 
-    private static String row(String scenario, Duration downtime, String policy, Summary s) {
+    private static String row(SettlingReport r, Duration downtime, String policy) {
+        Summary s = r.summary();
         return String.format(
                 Locale.ROOT,
-                "| %s | %d s | %s | %d | %d | %s | %.1f | %s | %.0f | %d |",
-                scenario,
+                "| %s | %d s | %s | %d | %d | %.2f | %s | %.1f | %s | %.0f | %d |",
+                r.scenario(),
                 downtime.toSeconds(),
                 policy,
                 s.decisions(),
                 s.rescales(),
+                perLoadChange(r),
                 s.worstSecondsToSustain() < 0 ? "never" : Long.toString(s.worstSecondsToSustain()),
                 s.overProvisionedInstanceMinutes(),
                 s.drained() ? "yes" : "no",
@@ -145,13 +148,14 @@ public final class ComparisonReport {
                         .toArray();
         return String.format(
                 Locale.ROOT,
-                "| %d random graphs (mean; median) | %d s | %s | %.1f | %.1f"
+                "| %d random graphs (mean; median) | %d s | %s | %.1f | %.1f | %.2f"
                         + " | median %s, never in %d | %.1f | %d of %d | median %.0f | %d (in %d graphs) |",
                 reports.size(),
                 downtime.toSeconds(),
                 policy,
                 mean(s, Summary::decisions),
                 mean(s, Summary::rescales),
+                reports.stream().mapToDouble(ComparisonReport::perLoadChange).average().orElse(0),
                 sustain.length == 0 ? "-" : Long.toString(sustain[sustain.length / 2]),
                 never,
                 s.stream().mapToDouble(Summary::overProvisionedInstanceMinutes).average().orElse(0),
@@ -165,6 +169,16 @@ public final class ComparisonReport {
                         .orElse(0),
                 s.stream().mapToInt(Summary::revisits).sum(),
                 s.stream().filter(x -> x.revisits() > 0).count());
+    }
+
+    /**
+     * Rescales per load change, the start counted as one: a policy that follows every change needs
+     * at least one per change.
+     */
+    static double perLoadChange(SettlingReport r) {
+        return r.loadChanges().isEmpty()
+                ? 0
+                : (double) r.summary().rescales() / r.loadChanges().size();
     }
 
     private static double mean(List<Summary> s, ToIntFunction<Summary> f) {

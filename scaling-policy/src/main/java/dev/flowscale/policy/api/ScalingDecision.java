@@ -78,7 +78,8 @@ public record ScalingDecision(
     }
 
     private static Map<String, OperatorDecision> byId(List<OperatorDecision> ops) {
-        Map<String, OperatorDecision> map = new LinkedHashMap<>();
+        // Sized up front: a large graph's decision would otherwise rehash it several times.
+        Map<String, OperatorDecision> map = new LinkedHashMap<>(ops.size() * 4 / 3 + 1);
         ops.forEach(op -> map.put(op.operatorId(), op));
         return map;
     }

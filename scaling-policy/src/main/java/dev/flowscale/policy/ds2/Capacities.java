@@ -4,6 +4,7 @@ import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
@@ -63,9 +64,19 @@ final class Capacities {
             MetricsWindow window,
             ScalingHistory history,
             PolicyConfig config) {
+        return of(topology, Ds2Formula.inOrder(topology, window), window, history, config);
+    }
+
+    /** With the window's metrics by topological position ({@link Ds2Formula#inOrder}). */
+    static Capacities of(
+            JobTopology topology,
+            OperatorMetrics[] inOrder,
+            MetricsWindow window,
+            ScalingHistory history,
+            PolicyConfig config) {
         Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
         if (config.skewCorrection()) {
-            c.findHotSpots(topology, window);
+            c.findHotSpots(topology, inOrder);
         }
         if (!config.learnScalability()) {
             return c;
@@ -102,10 +113,12 @@ final class Capacities {
         return c;
     }
 
-    private void findHotSpots(JobTopology topology, MetricsWindow window) {
-        for (OperatorMetrics m : window.operators().values()) {
-            int k = topology.operator(m.operatorId()).keyGroups();
-            if (!topology.isSource(m.operatorId())) {
+    private void findHotSpots(JobTopology topology, OperatorMetrics[] inOrder) {
+        List<OperatorSpec> specs = topology.operators();
+        for (int i = 0; i < inOrder.length; i++) {
+            OperatorMetrics m = inOrder[i];
+            int k = specs.get(i).keyGroups();
+            if (!topology.isSourceAt(i)) {
                 HotKeyAnalysis.hotSpot(m, k).ifPresent(h -> hotSpots.put(m.operatorId(), h));
                 keyGroups.put(m.operatorId(), k);
             }

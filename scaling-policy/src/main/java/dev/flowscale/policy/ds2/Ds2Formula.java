@@ -49,6 +49,27 @@ public final class Ds2Formula {
      */
     public static Map<String, Estimate> estimate(
             JobTopology topology, MetricsWindow window, Map<String, Double> sourceTargetRates) {
+        return estimate(topology, inOrder(topology, window), sourceTargetRates);
+    }
+
+    /**
+     * The window's metrics by topological position, looked up once per decision: a decision runs
+     * several DS2 passes, and a lookup by id per operator and pass cost more than the passes.
+     */
+    static OperatorMetrics[] inOrder(JobTopology topology, MetricsWindow window) {
+        List<String> order = topology.topologicalOrder();
+        OperatorMetrics[] metrics = new OperatorMetrics[order.size()];
+        for (int i = 0; i < metrics.length; i++) {
+            metrics[i] = window.metrics(order.get(i)).orElseThrow();
+        }
+        return metrics;
+    }
+
+    /** {@link #estimate(JobTopology, MetricsWindow, Map)} over metrics by topological position. */
+    static Map<String, Estimate> estimate(
+            JobTopology topology,
+            OperatorMetrics[] metrics,
+            Map<String, Double> sourceTargetRates) {
         List<String> order = topology.topologicalOrder();
         double[] outputs = new double[order.size()];
         Map<String, Estimate> estimates = new LinkedHashMap<>(order.size() * 4 / 3 + 1);
@@ -56,7 +77,7 @@ public final class Ds2Formula {
             String id = order.get(i);
             boolean source = topology.isSourceAt(i);
             double target = source ? sourceTargetRates.get(id) : topology.sumOverInputs(i, outputs);
-            Estimate e = estimate(window.metrics(id).orElseThrow(), target, source);
+            Estimate e = estimate(metrics[i], target, source);
             outputs[i] = e.targetOutputRate();
             estimates.put(id, e);
         }

@@ -5,6 +5,7 @@ import dev.flowscale.policy.api.Checks;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -62,16 +63,18 @@ public final class Ds2Policy implements ScalingPolicy {
         RescaleCost cost = RescaleCost.of(history, config);
         Forecasts forecasts = Forecasts.of(topology, window, history, config, cost, now);
         Map<String, SourceTarget> base = SourceTarget.base(topology, window, config, forecasts);
+        OperatorMetrics[] inOrder = Ds2Formula.inOrder(topology, window);
         Map<String, Ds2Formula.Estimate> required =
-                Ds2Formula.estimate(topology, window, SourceTarget.rates(base));
+                Ds2Formula.estimate(topology, inOrder, SourceTarget.rates(base));
         RunningCheck running = RunningCheck.of(topology, window, required, base, config);
         List<String> reasons = new ArrayList<>();
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
         reasons.addAll(forecasts.explain());
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
-        Capacities capacities = Capacities.of(topology, window, history, config);
-        Plan plan = new Plan(topology, window, required, config, cost, capacities, forecasts);
+        Capacities capacities = Capacities.of(topology, inOrder, window, history, config);
+        Plan plan =
+                new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
         if (running.needed().isPresent()
                 && !running.outOfBounds()
@@ -81,7 +84,18 @@ public final class Ds2Policy implements ScalingPolicy {
                     "no rescale helps: the planned configuration would carry no more than the running one");
         } else if (running.needed().isPresent()) {
             reasons.add(running.needed().get());
-            return unconfirmed(history)
+            Optional<String> urgent =
+                    UrgentNeed.of(
+                            needed,
+                            required,
+                            base,
+                            running.headroom(),
+                            cost.seconds(),
+                            window.length().toNanos() / 1e9,
+                            config,
+                            capacities);
+            urgent.ifPresent(reasons::add);
+            return (urgent.isPresent() ? Optional.<String>empty() : unconfirmed(history))
                     .map(
                             why ->
                                     held(

@@ -3,9 +3,12 @@ package dev.flowscale.policy.ds2;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +27,12 @@ final class Plan {
     private final RescaleCost cost;
     private final Capacities capacities;
     private final Forecasts forecasts;
+    private final OperatorMetrics[] metrics;
 
     Plan(
             JobTopology topology,
             MetricsWindow window,
+            OperatorMetrics[] metrics,
             Map<String, Ds2Formula.Estimate> required,
             PolicyConfig config,
             RescaleCost cost,
@@ -40,6 +45,7 @@ final class Plan {
         this.required = required;
         this.config = config;
         this.cost = cost;
+        this.metrics = metrics;
     }
 
     List<OperatorDecision> needed() {
@@ -131,29 +137,34 @@ final class Plan {
             Map<String, SourceTarget> sources, double margin, double share, boolean drain) {
         Map<String, Double> rates = SourceTarget.rates(sources);
         rates.replaceAll((id, rate) -> rate * share);
-        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, window, rates);
+        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, metrics, rates);
         Map<String, Ds2Formula.Estimate> base = required;
         if (share < 1) {
             Map<String, Double> shrunk = new LinkedHashMap<>();
             SourceTarget.base(topology, window, config, forecasts)
                     .forEach((id, t) -> shrunk.put(id, Math.min(t.base(), rates.get(id))));
-            base = Ds2Formula.estimate(topology, window, shrunk);
+            base = Ds2Formula.estimate(topology, metrics, shrunk);
         }
-        List<OperatorDecision> ops = new ArrayList<>();
-        Map<String, Ds2Formula.Estimate> b = base;
-        planned.forEach(
-                (id, e) ->
-                        ops.add(
-                                Sizing.recommend(
-                                        topology.operator(id),
-                                        window.metrics(id).orElseThrow(),
-                                        b.get(id),
-                                        e,
-                                        sources.get(id),
-                                        config,
-                                        margin,
-                                        drain,
-                                        capacities)));
+        // Both maps, the metrics and the operators are in topological order: walked side by side,
+        // not looked up by id for each of a large graph's operators.
+        List<OperatorSpec> specs = topology.operators();
+        List<OperatorDecision> ops = new ArrayList<>(specs.size());
+        Iterator<Ds2Formula.Estimate> baseInOrder = base.values().iterator();
+        int i = 0;
+        for (Ds2Formula.Estimate e : planned.values()) {
+            ops.add(
+                    Sizing.recommend(
+                            specs.get(i),
+                            metrics[i],
+                            baseInOrder.next(),
+                            e,
+                            topology.isSourceAt(i) ? sources.get(e.operatorId()) : null,
+                            config,
+                            margin,
+                            drain,
+                            capacities));
+            i++;
+        }
         return ops;
     }
 

@@ -166,20 +166,7 @@ final class Trim {
         if (ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0) {
             return Optional.empty();
         }
-        double headroom = Double.POSITIVE_INFINITY;
-        for (OperatorDecision op : ops) {
-            double rate = required.get(op.operatorId()).targetInputRate();
-            if (rate > 0 && op.capacityPerInstance() > 0) {
-                headroom =
-                        Math.min(
-                                headroom,
-                                capacities.at(
-                                                op.operatorId(),
-                                                op.newParallelism(),
-                                                op.capacityPerInstance())
-                                        / rate);
-            }
-        }
+        double headroom = UrgentNeed.headroom(ops, required, capacities);
         double drain = headroom > 1 ? cost.seconds() / (headroom - 1) : Double.POSITIVE_INFINITY;
         return drain <= config.catchUpSeconds() * (1 + 1e-9)
                 ? Optional.empty()

@@ -84,6 +84,7 @@ class SizedAheadPlanTest {
         return new Plan(
                         JOB,
                         WINDOW,
+                        Ds2Formula.inOrder(JOB, WINDOW),
                         required,
                         CONFIG,
                         RescaleCost.of(history, CONFIG),
