@@ -14,6 +14,15 @@ interface OperatorLogic {
     /** Snapshot {@code checkpointId} is complete; called from the job's coordinator thread. */
     default void checkpointComplete(long checkpointId) throws Exception {}
 
+    /**
+     * Whether the logic acts on completed snapshots (a transactional sink): it then opens only once
+     * the snapshot it restores is durable ({@link
+     * dev.flowscale.engine.checkpoint.RestoredState.InstanceRestore#awaitDurable}).
+     */
+    default boolean listensForCheckpoints() {
+        return false;
+    }
+
     /** The records that follow (a batch) came in on input channel {@code channel}. */
     default void onBatchFrom(int channel) {}
 

@@ -68,6 +68,11 @@ final class OperatorLogics {
             }
 
             @Override
+            public boolean listensForCheckpoints() {
+                return function instanceof CheckpointListener;
+            }
+
+            @Override
             public void checkpointComplete(long checkpointId) throws Exception {
                 if (function instanceof CheckpointListener listener) {
                     listener.notifyCheckpointComplete(checkpointId);

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.checkpoint.HandOff;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import java.nio.file.Path;
 
@@ -11,6 +12,14 @@ interface SnapshotSink {
     void acknowledge(long id, TaskStateHandle handle);
 
     void decline(long id, String task, Throwable cause);
+
+    /**
+     * Takes a task's state captured at a hand-over barrier (a rescale in this process); the task
+     * writes nothing and does not acknowledge: the rescale writes the savepoint from the captures.
+     */
+    default void handOver(long id, HandOff captured) {
+        decline(id, captured.describe(), new IllegalStateException("no hand-over is in progress"));
+    }
 
     SnapshotSink NONE =
             new SnapshotSink() {
