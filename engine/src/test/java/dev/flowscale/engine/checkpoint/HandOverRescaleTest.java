@@ -1,0 +1,111 @@
+package dev.flowscale.engine.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.testsupport.Await;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A heap-state rescale inside the process hands every key group to its new owner in memory and
+ * writes its savepoint afterwards: that savepoint is complete and restores exactly, and a runner
+ * killed right after the hand-over recovers exactly from what its storage holds.
+ */
+class HandOverRescaleTest {
+    private static final long RECORDS = 160_000;
+    private static final int KEYS = 1_000;
+    private static final RateProfile RATE = RateProfile.constant(80_000);
+
+    private static JobGraph graph() {
+        return CountingJob.graph(RATE, RECORDS, KEYS, Map.of(CountingJob.COUNT, 2), x -> x);
+    }
+
+    private static JobConfig config(Path storage, Duration interval) {
+        return JobConfig.defaults()
+                .withBatchSize(128)
+                .withCheckpointing(CheckpointConfig.every(interval, storage));
+    }
+
+    @Test
+    void theSavepointWrittenAfterAHandOverIsCompleteAndRestoresExactly(@TempDir Path dir)
+            throws Exception {
+        Path savepoint;
+        try (RunningJob job = RunningJob.start(graph(), config(dir.resolve("a"), Duration.ZERO))) {
+            awaitCounted(job, 10 * KEYS);
+            RescaleResult result =
+                    job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
+            assertThat(result.keyGroupsKept() + result.keyGroupsMoved())
+                    .as("every key group handed over in memory")
+                    .isEqualTo(graph().keyGroups());
+            assertThat(result.keyGroupsMoved()).isPositive();
+            savepoint = result.savepoint();
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the hand-over's savepoint to be written",
+                    () ->
+                            new CheckpointStorage(dir.resolve("a"))
+                                    .completedSnapshots()
+                                    .contains(savepoint));
+            job.cancel();
+        }
+        JobGraph at4 = graph().withParallelism(Map.of(CountingJob.COUNT, 4));
+        try (RunningJob job =
+                RunningJob.start(at4, config(dir.resolve("b"), Duration.ZERO), savepoint)) {
+            assertFinalCountsExact(job);
+        }
+    }
+
+    @Test
+    void aRunnerKilledRightAfterAHandOverRecoversExactlyFromItsStorage(@TempDir Path dir)
+            throws Exception {
+        JobConfig config = config(dir, Duration.ofMillis(100));
+        JobGraph at3 = graph().withParallelism(Map.of(CountingJob.COUNT, 3));
+        try (RunningJob job = RunningJob.start(graph(), config)) {
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "a periodic checkpoint to complete",
+                    () -> new CheckpointStorage(dir).latestCheckpoint().isPresent());
+            job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
+            // A kill: nothing is stopped cleanly; a savepoint still being written is left
+            // incomplete.
+            job.cancel();
+        }
+        List<String> log = new ArrayList<>();
+        try (RunningJob job = RunningJob.recover(at3, config, null, log::add)) {
+            assertThat(log).first().asString().contains("restoring");
+            assertFinalCountsExact(job);
+        }
+    }
+
+    private static void awaitCounted(RunningJob job, long records) {
+        Await.until(
+                Duration.ofSeconds(20),
+                "the counter to take " + records + " records",
+                () ->
+                        job.metrics().instancesOf(CountingJob.COUNT).stream()
+                                        .mapToLong(i -> i.recordsIn())
+                                        .sum()
+                                > records);
+    }
+
+    private static void assertFinalCountsExact(RunningJob job) throws Exception {
+        CountingJob.awaitQuiescence(job, Duration.ofSeconds(30));
+        Path finalState = job.stopWithSavepoint(Duration.ofSeconds(30));
+        Map<Object, Long> counts =
+                SnapshotInspector.mergedKeyedState(
+                        finalState, job.graph(), CountingJob.COUNT, CountingJob.COUNT_STATE);
+        assertThat(counts).isEqualTo(CountingJob.expected(RECORDS, KEYS));
+    }
+}
