@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -21,7 +21,6 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -39,17 +38,24 @@ final class FlinkStateJob {
     static final AtomicLong PROCESSED = new AtomicLong();
     static final AtomicLong FIRST_RECORD = new AtomicLong();
 
-    private FlinkStateJob() {
-    }
+    private FlinkStateJob() {}
 
-    static StateComparisonRun.Result run(boolean rocksdb, long keys, long rate, Path dir) throws Exception {
+    static StateComparisonRun.Result run(boolean rocksdb, long keys, long rate, Path dir)
+            throws Exception {
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, rocksdb ? "rocksdb" : "hashmap");
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.resolve("checkpoints").toUri().toString());
+        conf.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                dir.resolve("checkpoints").toUri().toString());
         conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, rocksdb);
         conf.set(TaskManagerOptions.NUM_TASK_SLOTS, 8);
-        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
-                .setNumTaskManagers(1).setNumSlotsPerTaskManager(8).build());
+        MiniCluster cluster =
+                new MiniCluster(
+                        new MiniClusterConfiguration.Builder()
+                                .setConfiguration(conf)
+                                .setNumTaskManagers(1)
+                                .setNumSlotsPerTaskManager(8)
+                                .build());
         cluster.start();
         try {
             JobID job = cluster.submitJob(graph(conf, keys, rate, 2, null)).get().getJobID();
@@ -61,27 +67,39 @@ final class FlinkStateJob {
             long checkpointMs = (System.nanoTime() - t0) / 1_000_000;
             Rescaled p1 = rescale(cluster, conf, job, keys, rate, 3, dir);
             Rescaled p2 = rescale(cluster, conf, p1.next(), keys, rate, 6, dir);
-            return new StateComparisonRun.Result(checkpointMs, p1.savepointBytes(), p1.downMs(), p2.downMs());
+            return new StateComparisonRun.Result(
+                    checkpointMs, p1.savepointBytes(), p1.downMs(), p2.downMs());
         } finally {
             cluster.close();
         }
     }
 
     /** One rescale: its downtime, its savepoint's size and the restored job. */
-    private record Rescaled(long downMs, long savepointBytes, JobID next) {
-    }
+    private record Rescaled(long downMs, long savepointBytes, JobID next) {}
 
     /** Stop-with-savepoint, then the job submitted again at {@code to} from that savepoint. */
-    private static Rescaled rescale(MiniCluster cluster, Configuration conf, JobID job, long keys, long rate, int to,
-                                  Path dir) throws Exception {
+    private static Rescaled rescale(
+            MiniCluster cluster,
+            Configuration conf,
+            JobID job,
+            long keys,
+            long rate,
+            int to,
+            Path dir)
+            throws Exception {
         long t0;
         String savepoint;
         while (true) {
             // Refused while a restored job's tasks are still being deployed: retried, timed anew.
             t0 = System.nanoTime();
             try {
-                savepoint = cluster.stopWithSavepoint(job, dir.resolve("savepoints").toUri().toString(), false,
-                        SavepointFormatType.CANONICAL).get();
+                savepoint =
+                        cluster.stopWithSavepoint(
+                                        job,
+                                        dir.resolve("savepoints").toUri().toString(),
+                                        false,
+                                        SavepointFormatType.CANONICAL)
+                                .get();
                 break;
             } catch (ExecutionException e) {
                 if (!String.valueOf(e.getMessage()).contains("not being executed")) {
@@ -103,16 +121,28 @@ final class FlinkStateJob {
         return new Rescaled(down, bytes, next);
     }
 
-    private static JobGraph graph(Configuration conf, long keys, long rate, int parallelism, String savepoint) {
+    private static JobGraph graph(
+            Configuration conf, long keys, long rate, int parallelism, String savepoint) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setMaxParallelism(128);
         env.enableCheckpointing(3_600_000);
-        DataGeneratorSource<Long> source = new DataGeneratorSource<>(seq -> seq, Long.MAX_VALUE,
-                RateLimiterStrategy.perSecond(rate), Types.LONG);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "keys").uid("keys").setParallelism(1)
+        DataGeneratorSource<Long> source =
+                new DataGeneratorSource<>(
+                        seq -> seq,
+                        Long.MAX_VALUE,
+                        RateLimiterStrategy.perSecond(rate),
+                        Types.LONG);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "keys")
+                .uid("keys")
+                .setParallelism(1)
                 .keyBy(seq -> seq % keys, Types.LONG)
-                .process(new Store()).returns(Types.LONG).uid("store").setParallelism(parallelism)
-                .sinkTo(new DiscardingSink<>()).uid("sink").setParallelism(parallelism);
+                .process(new Store())
+                .returns(Types.LONG)
+                .uid("store")
+                .setParallelism(parallelism)
+                .sinkTo(new DiscardingSink<>())
+                .uid("sink")
+                .setParallelism(parallelism);
         JobGraph graph = env.getStreamGraph().getJobGraph();
         if (savepoint != null) {
             graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint));
@@ -126,11 +156,14 @@ final class FlinkStateJob {
 
         @Override
         public void open(OpenContext context) {
-            payload = getRuntimeContext().getState(new ValueStateDescriptor<>("payload", String.class));
+            payload =
+                    getRuntimeContext()
+                            .getState(new ValueStateDescriptor<>("payload", String.class));
         }
 
         @Override
-        public void processElement(Long seq, Context context, Collector<Long> out) throws Exception {
+        public void processElement(Long seq, Context context, Collector<Long> out)
+                throws Exception {
             FIRST_RECORD.compareAndSet(0, System.nanoTime());
             PROCESSED.incrementAndGet();
             StringBuilder value = new StringBuilder(1000);

@@ -25,10 +25,11 @@ import java.util.concurrent.TimeUnit;
  * 100 1000).
  */
 public final class StateComparisonBenchmark {
-    static final String[] CONTENDERS = {"flowscale-heap", "flink-hashmap", "flowscale-rocksdb", "flink-rocksdb"};
+    static final String[] CONTENDERS = {
+        "flowscale-heap", "flink-hashmap", "flowscale-rocksdb", "flink-rocksdb"
+    };
 
-    private StateComparisonBenchmark() {
-    }
+    private StateComparisonBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         String xmx = "6g";
@@ -46,16 +47,31 @@ public final class StateComparisonBenchmark {
         if (sizes.isEmpty()) {
             sizes.addAll(List.of(100, 1000));
         }
-        System.out.printf("%-18s %6s %4s %14s %16s %14s %14s %10s%n", "contender", "state", "run", "checkpoint ms",
-                "savepoint bytes", "down 2->3 ms", "down 3->6 ms", "load");
+        System.out.printf(
+                "%-18s %6s %4s %14s %16s %14s %14s %10s%n",
+                "contender",
+                "state",
+                "run",
+                "checkpoint ms",
+                "savepoint bytes",
+                "down 2->3 ms",
+                "down 3->6 ms",
+                "load");
         for (int mb : sizes) {
             for (int run = 1; run <= runs; run++) {
                 for (String contender : CONTENDERS) {
                     String load = loadAverage();
                     Map<String, String> r = fork(contender, mb, rate, xmx);
-                    System.out.printf("%-18s %6s %4d %14s %16s %14s %14s %10s%n", contender, mb + "MB", run,
-                            r.get("checkpointMs"), String.format("%,d", Long.parseLong(r.get("savepointBytes"))),
-                            r.get("downP1Ms"), r.get("down2PMs"), load + "/" + loadAverage());
+                    System.out.printf(
+                            "%-18s %6s %4d %14s %16s %14s %14s %10s%n",
+                            contender,
+                            mb + "MB",
+                            run,
+                            r.get("checkpointMs"),
+                            String.format("%,d", Long.parseLong(r.get("savepointBytes"))),
+                            r.get("downP1Ms"),
+                            r.get("down2PMs"),
+                            load + "/" + loadAverage());
                 }
             }
         }
@@ -73,21 +89,28 @@ public final class StateComparisonBenchmark {
         command.add(Integer.toString(mb));
         command.add(Long.toString(rate));
         Path log = Files.createTempFile("flowscale-state-bench-", ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
         if (!process.waitFor(30, TimeUnit.MINUTES)) {
             process.destroyForcibly().waitFor();
-            throw new IllegalStateException(contender + " at " + mb + " MB took over 30 minutes; log: " + log);
+            throw new IllegalStateException(
+                    contender + " at " + mb + " MB took over 30 minutes; log: " + log);
         }
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             if (line.startsWith("RESULT ")) {
                 Files.deleteIfExists(log);
                 Map<String, String> fields = new LinkedHashMap<>();
-                Arrays.stream(line.substring(7).split(" ")).map(f -> f.split("=", 2))
+                Arrays.stream(line.substring(7).split(" "))
+                        .map(f -> f.split("=", 2))
                         .forEach(kv -> fields.put(kv[0], kv[1]));
                 return fields;
             }
         }
-        throw new IllegalStateException(contender + " at " + mb + " MB printed no result; log: " + log);
+        throw new IllegalStateException(
+                contender + " at " + mb + " MB printed no result; log: " + log);
     }
 
     /** This JVM's class path without the jars whose name starts with {@code without}. */
