@@ -2,7 +2,13 @@ package dev.flowscale.engine.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.api.CheckpointListener;
+import dev.flowscale.engine.api.Collector;
+import dev.flowscale.engine.api.OperatorRuntimeContext;
+import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
@@ -15,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,6 +94,52 @@ class HandOverRescaleTest {
             assertThat(log).first().asString().contains("restoring");
             assertFinalCountsExact(job);
         }
+    }
+
+    @Test
+    void aFunctionThatCommitsOnCheckpointsOpensOnlyOnceTheHandOverSavepointIsWritten(
+            @TempDir Path dir) throws Exception {
+        JobBuilder builder = JobBuilder.named("committing");
+        builder.source("numbers", CountingJob.source(RATE, RECORDS))
+                .process("commit", () -> new Committer(dir))
+                .sink("sink", Sinks.counting());
+        JobGraph graph = builder.build();
+        Committer.completeAtOpen.clear();
+        try (RunningJob job = RunningJob.start(graph, config(dir, Duration.ZERO))) {
+            job.awaitRunning(Duration.ofSeconds(20));
+            RescaleResult result = job.rescale(Map.of("commit", 2), Duration.ofSeconds(30));
+            assertThat(Committer.completeAtOpen)
+                    .as(
+                            "what storage held complete when each instance opened: the first run's"
+                                    + " (nothing), then both instances of the new run")
+                    .hasSize(3);
+            assertThat(Committer.completeAtOpen.subList(1, 3))
+                    .allSatisfy(complete -> assertThat(complete).contains(result.savepoint()));
+            job.cancel();
+        }
+    }
+
+    /** Notes, as it opens, which snapshots its storage holds complete. */
+    static final class Committer extends ProcessFunction<Long, Long> implements CheckpointListener {
+        static final List<List<Path>> completeAtOpen = new CopyOnWriteArrayList<>();
+        private final Path storage;
+
+        Committer(Path storage) {
+            this.storage = storage;
+        }
+
+        @Override
+        public void open(OperatorRuntimeContext context) {
+            completeAtOpen.add(new CheckpointStorage(storage).completedSnapshots());
+        }
+
+        @Override
+        public void processElement(Long value, Collector<Long> out) {
+            out.collect(value);
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {}
     }
 
     private static void awaitCounted(RunningJob job, long records) {
