@@ -60,6 +60,7 @@ final class FlinkStateJob {
         try {
             JobID job = cluster.submitJob(graph(conf, keys, rate, 2, null)).get().getJobID();
             while (PROCESSED.get() < keys) {
+                checkRunning(cluster, job);
                 Thread.sleep(20);
             }
             long t0 = System.nanoTime();
@@ -71,6 +72,19 @@ final class FlinkStateJob {
                     checkpointMs, p1.savepointBytes(), p1.downMs(), p2.downMs());
         } finally {
             cluster.close();
+        }
+    }
+
+    /** Throws the job's failure if it ended. */
+    private static void checkRunning(MiniCluster cluster, JobID job) throws Exception {
+        if (cluster.getJobStatus(job).get().isGloballyTerminalState()) {
+            throw new IllegalStateException(
+                    "Flink job ended: "
+                            + cluster.requestJobResult(job)
+                                    .get()
+                                    .getSerializedThrowable()
+                                    .map(t -> t.getFullStringifiedStackTrace())
+                                    .orElse("no failure"));
         }
     }
 
@@ -114,6 +128,7 @@ final class FlinkStateJob {
         FIRST_RECORD.set(0);
         JobID next = cluster.submitJob(graph(conf, keys, rate, to, savepoint)).get().getJobID();
         while (FIRST_RECORD.get() == 0) {
+            checkRunning(cluster, next);
             Thread.sleep(1);
         }
         long down = (FIRST_RECORD.get() - t0) / 1_000_000;

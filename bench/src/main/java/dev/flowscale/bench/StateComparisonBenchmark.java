@@ -61,7 +61,16 @@ public final class StateComparisonBenchmark {
             for (int run = 1; run <= runs; run++) {
                 for (String contender : CONTENDERS) {
                     String load = loadAverage();
-                    Map<String, String> r = fork(contender, mb, rate, xmx);
+                    Map<String, String> r;
+                    try {
+                        r = fork(contender, mb, rate, xmx);
+                    } catch (IllegalStateException e) {
+                        // One failed or stuck fork leaves its row out, not the whole run.
+                        System.out.printf(
+                                "%-18s %6s %4d failed: %s%n",
+                                contender, mb + "MB", run, e.getMessage());
+                        continue;
+                    }
                     System.out.printf(
                             "%-18s %6s %4d %14s %16s %14s %14s %10s%n",
                             contender,
@@ -94,10 +103,10 @@ public final class StateComparisonBenchmark {
                         .redirectErrorStream(true)
                         .redirectOutput(log.toFile())
                         .start();
-        if (!process.waitFor(30, TimeUnit.MINUTES)) {
+        if (!process.waitFor(15, TimeUnit.MINUTES)) {
             process.destroyForcibly().waitFor();
             throw new IllegalStateException(
-                    contender + " at " + mb + " MB took over 30 minutes; log: " + log);
+                    contender + " at " + mb + " MB took over 15 minutes; log: " + log);
         }
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             if (line.startsWith("RESULT ")) {
