@@ -510,10 +510,12 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * Rescales the job: stop-with-savepoint, then start at the new parallelism from that savepoint,
-     * with keyed state moved by key group. Parallelism changes are checked before anything stops.
-     * If the job cannot start at the new parallelism it is restarted at the old one from the same
-     * savepoint and the error is thrown.
+     * Rescales the job, with keyed state moved by key group. On the heap backend the tasks hand
+     * their state over in memory at a stop barrier and the savepoint is written afterwards, while
+     * the new run works; on RocksDB it is stop-with-savepoint, then a start at the new parallelism
+     * that keeps the databases of instances that stay. Parallelism changes are checked before
+     * anything stops. If the job cannot start at the new parallelism it is restarted at the old one
+     * from the same state and the error is thrown.
      */
     public RescaleResult rescale(Map<String, Integer> changes, Duration timeout)
             throws InterruptedException {
@@ -600,6 +602,8 @@ public final class RunningJob implements AutoCloseable {
     private RescaleResult rescaleByHandOver(
             JobGraph before, JobGraph after, Duration timeout, Duration extraDowntime)
             throws InterruptedException {
+        // One hand-over savepoint at a time: the previous one's captures are released once written.
+        awaitAnchor();
         JobExecution stopping = execution;
         CheckpointCoordinator stoppingCoordinator = coordinator;
         HandOverSavepoint handOver = new HandOverSavepoint(name());
