@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * size runs in its own JVM (the two RocksDB libraries share a package, so each fork gets only its
  * own), contenders interleaved within each size.
  *
- * <p>Usage: {@code StateComparisonBenchmark [--xmx 6g] [--rate 100000] [--runs 1] MB ...} (default
- * 100 1000).
+ * <p>Usage: {@code StateComparisonBenchmark [--xmx 6g] [--rate 100000] [--runs 1] [--contenders
+ * a,b] MB ...} (default: all four contenders, 100 1000).
  */
 public final class StateComparisonBenchmark {
     static final String[] CONTENDERS = {
@@ -35,12 +35,14 @@ public final class StateComparisonBenchmark {
         String xmx = "6g";
         long rate = 100_000;
         int runs = 1;
+        String[] contenders = CONTENDERS;
         List<Integer> sizes = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--xmx" -> xmx = args[++i];
                 case "--rate" -> rate = Long.parseLong(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--contenders" -> contenders = args[++i].split(",");
                 default -> sizes.add(Integer.parseInt(args[i]));
             }
         }
@@ -59,7 +61,7 @@ public final class StateComparisonBenchmark {
                 "load");
         for (int mb : sizes) {
             for (int run = 1; run <= runs; run++) {
-                for (String contender : CONTENDERS) {
+                for (String contender : contenders) {
                     String load = loadAverage();
                     Map<String, String> r;
                     try {
