@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * killed right after the hand-over recovers exactly from what its storage holds.
  */
 class HandOverRescaleTest {
-    private static final long RECORDS = 160_000;
+    private static final long RECORDS = 80_000;
     private static final int KEYS = 1_000;
     private static final RateProfile RATE = RateProfile.constant(80_000);
 
