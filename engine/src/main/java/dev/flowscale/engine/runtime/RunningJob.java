@@ -698,8 +698,9 @@ public final class RunningJob implements AutoCloseable {
                             + after.parallelism()
                             + " failed ("
                             + e.getMessage()
-                            + "); running again at "
-                            + before.parallelism(),
+                            + "); restarted at "
+                            + before.parallelism()
+                            + " on the same state, handed over in memory",
                     e);
         }
     }
