@@ -691,17 +691,7 @@ public final class RunningJob implements AutoCloseable {
             launch(
                     before,
                     HandOverRestore.restore(dir, id, before, handOver.captured(), savepoint));
-            throw new EngineException(
-                    "rescale of job '"
-                            + name()
-                            + "' to "
-                            + after.parallelism()
-                            + " failed ("
-                            + e.getMessage()
-                            + "); restarted at "
-                            + before.parallelism()
-                            + " on the same state, handed over in memory",
-                    e);
+            throw rescaleFailed(before, after, e, "on the same state, handed over in memory");
         }
     }
 
@@ -805,19 +795,25 @@ public final class RunningJob implements AutoCloseable {
             return restored;
         } catch (RuntimeException e) {
             launch(before, SnapshotReader.read(savepoint, before));
-            throw new EngineException(
-                    "rescale of job '"
-                            + name()
-                            + "' to "
-                            + after.parallelism()
-                            + " failed ("
-                            + e.getMessage()
-                            + "); restarted at "
-                            + before.parallelism()
-                            + " from "
-                            + savepoint,
-                    e);
+            throw rescaleFailed(before, after, e, "from " + savepoint);
         }
+    }
+
+    /** The error of a rescale that could not start at the new parallelism and went back. */
+    private EngineException rescaleFailed(
+            JobGraph before, JobGraph after, RuntimeException cause, String restartedHow) {
+        return new EngineException(
+                "rescale of job '"
+                        + name()
+                        + "' to "
+                        + after.parallelism()
+                        + " failed ("
+                        + cause.getMessage()
+                        + "); restarted at "
+                        + before.parallelism()
+                        + " "
+                        + restartedHow,
+                cause);
     }
 
     /** Waits until every task of the current run has opened (restored state decoded). */
