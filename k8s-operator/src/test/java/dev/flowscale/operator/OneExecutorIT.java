@@ -6,6 +6,7 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.testsupport.Await;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -17,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -78,6 +80,17 @@ class OneExecutorIT {
         assertThat(args()).contains("--restore-from " + done.getStatus().lastSavepoint);
         assertThat(runnerJob().get("status").asText()).isEqualTo("RUNNING");
         assertThat(runnerParallelism("split")).isEqualTo(done.getStatus().parallelism.get("split"));
+        // A heap-state rescale in place writes its savepoint after the job resumes.
+        Await.until(
+                Duration.ofSeconds(30),
+                "the in-place rescale's savepoint to be written",
+                () -> {
+                    try {
+                        return savepointsTaken() == 1;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
         assertThat(savepointsTaken())
                 .as("one executor took one savepoint for the rescale")
                 .isEqualTo(1);

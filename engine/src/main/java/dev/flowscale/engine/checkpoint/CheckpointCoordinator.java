@@ -87,6 +87,16 @@ public final class CheckpointCoordinator {
      * exceptionally if it fails or times out.
      */
     public synchronized CompletableFuture<Path> trigger(boolean savepoint, boolean stopAfter) {
+        return trigger(savepoint, stopAfter, false);
+    }
+
+    /**
+     * Starts a snapshot whose barrier may ask for a hand-over ({@link CheckpointBarrier}): the
+     * tasks then capture their state, and whoever writes their files from the captures
+     * acknowledges.
+     */
+    public synchronized CompletableFuture<Path> trigger(
+            boolean savepoint, boolean stopAfter, boolean handOver) {
         if (pending != null) {
             if (!savepoint) {
                 return CompletableFuture.failedFuture(
@@ -103,7 +113,7 @@ public final class CheckpointCoordinator {
                             "checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
         }
         long id = ids.incrementAndGet();
-        CheckpointBarrier barrier = new CheckpointBarrier(id, savepoint, stopAfter);
+        CheckpointBarrier barrier = new CheckpointBarrier(id, savepoint, stopAfter, handOver);
         Path dir;
         try {
             dir = settings.storage().create(id, savepoint);
@@ -115,6 +125,11 @@ public final class CheckpointCoordinator {
         timer.schedule(() -> expire(started), settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
         sources.accept(barrier);
         return started.result;
+    }
+
+    /** The id of the snapshot being taken; -1 if none. */
+    public synchronized long pendingId() {
+        return pending == null ? -1 : pending.barrier.id();
     }
 
     /** Whether a snapshot is being taken now. */

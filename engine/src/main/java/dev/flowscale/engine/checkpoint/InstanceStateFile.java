@@ -15,6 +15,7 @@ import java.io.DataOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,23 @@ public final class InstanceStateFile {
             OperatorStateStore operatorState,
             List<?> splits)
             throws IOException {
+        return write(
+                dir, operatorId, instance, keyed, encodeLists(operatorState), encodeSplits(splits));
+    }
+
+    /**
+     * Writes a task's file from its keyed backend and its operator lists and splits already encoded
+     * ({@link #encodeLists}, {@link #encodeSplits}); a hand-over rescale encodes those at the
+     * barrier and writes the file later.
+     */
+    static TaskStateHandle write(
+            Path dir,
+            String operatorId,
+            int instance,
+            KeyedStateBackend keyed,
+            List<EncodedList> lists,
+            List<byte[]> splits)
+            throws IOException {
         String name = operatorId + "-" + instance + ".state";
         CRC32 crc = new CRC32();
         long bytes;
@@ -60,7 +78,7 @@ public final class InstanceStateFile {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             writeKeyed(out, keyed);
-            writeOperatorLists(out, operatorState);
+            writeOperatorLists(out, lists);
             writeSplits(out, splits);
             out.flush();
             file.getFD().sync();
@@ -75,8 +93,38 @@ public final class InstanceStateFile {
                 crc.getValue(),
                 range.start(),
                 range.endInclusive(),
-                splits == null ? 0 : splits.size(),
+                splits.size(),
                 null);
+    }
+
+    /** One operator list as a snapshot holds it: its name, mode and encoded elements. */
+    record EncodedList(String name, OperatorStateStore.Mode mode, List<byte[]> elements) {}
+
+    /** The operator lists of {@code store} (null: none), each element encoded. */
+    static List<EncodedList> encodeLists(OperatorStateStore store) {
+        if (store == null) {
+            return List.of();
+        }
+        List<EncodedList> lists = new ArrayList<>();
+        store.lists()
+                .forEach(
+                        (name, entry) ->
+                                lists.add(
+                                        new EncodedList(
+                                                name, entry.mode(), entry.encodedElements())));
+        return lists;
+    }
+
+    /** Source splits (null: none) as JSON, one array per split. */
+    static List<byte[]> encodeSplits(List<?> splits) throws IOException {
+        if (splits == null) {
+            return List.of();
+        }
+        List<byte[]> encoded = new ArrayList<>(splits.size());
+        for (Object split : splits) {
+            encoded.add(StateCodec.json().writeValueAsBytes(split));
+        }
+        return encoded;
     }
 
     private static void writeKeyed(DataOutputStream out, KeyedStateBackend keyed)
@@ -203,35 +251,26 @@ public final class InstanceStateFile {
         out.writeInt(entries);
     }
 
-    private static void writeOperatorLists(DataOutputStream out, OperatorStateStore store)
+    private static void writeOperatorLists(DataOutputStream out, List<EncodedList> lists)
             throws IOException {
-        if (store == null) {
-            out.writeInt(0);
-            return;
-        }
-        out.writeInt(store.lists().size());
-        for (Map.Entry<String, OperatorStateStore.Entry> list : store.lists().entrySet()) {
-            List<byte[]> elements = list.getValue().encodedElements();
-            out.writeUTF(list.getKey());
-            out.writeByte(list.getValue().mode().ordinal());
-            out.writeInt(elements.size());
-            for (byte[] element : elements) {
-                out.writeInt(element.length);
-                out.write(element);
-            }
+        out.writeInt(lists.size());
+        for (EncodedList list : lists) {
+            out.writeUTF(list.name());
+            out.writeByte(list.mode().ordinal());
+            out.writeInt(list.elements().size());
+            writeArrays(out, list.elements());
         }
     }
 
-    private static void writeSplits(DataOutputStream out, List<?> splits) throws IOException {
-        if (splits == null) {
-            out.writeInt(0);
-            return;
-        }
+    private static void writeSplits(DataOutputStream out, List<byte[]> splits) throws IOException {
         out.writeInt(splits.size());
-        for (Object split : splits) {
-            byte[] json = StateCodec.json().writeValueAsBytes(split);
-            out.writeInt(json.length);
-            out.write(json);
+        writeArrays(out, splits);
+    }
+
+    private static void writeArrays(DataOutputStream out, List<byte[]> arrays) throws IOException {
+        for (byte[] array : arrays) {
+            out.writeInt(array.length);
+            out.write(array);
         }
     }
 }

@@ -12,7 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 
 /**
  * A snapshot read back and already redistributed for the parallelism of the job being started: for
@@ -26,10 +28,22 @@ public final class RestoredState {
     private int kept;
     private int read;
     private final Set<KeyedStateBackend> keptBackends = new HashSet<>();
+    private final CompletableFuture<?> durable;
+    private final boolean inMemory;
 
     RestoredState(Path path, long checkpointId) {
         this.path = path;
         this.checkpointId = checkpointId;
+        this.durable = CompletableFuture.completedFuture(null);
+        this.inMemory = false;
+    }
+
+    /** A hand-over: state taken from the previous run in memory while {@code path} is written. */
+    RestoredState(Path path, long checkpointId, CompletableFuture<?> durable) {
+        this.path = path;
+        this.checkpointId = checkpointId;
+        this.durable = durable;
+        this.inMemory = true;
     }
 
     /** What one new instance restores. */
@@ -38,6 +52,14 @@ public final class RestoredState {
         final Set<Integer> retained = ConcurrentHashMap.newKeySet();
         final Map<String, OperatorList> operatorLists = new LinkedHashMap<>();
         List<Object> splits = new ArrayList<>();
+
+        /**
+         * In a hand-over, the key groups this instance takes from the previous run's backends (key
+         * group → the backend that held it); filled before the task starts.
+         */
+        final Map<Integer, KeyedStateBackend> handed = new HashMap<>();
+
+        private CompletableFuture<?> durable = CompletableFuture.completedFuture(null);
 
         /** The instance of the same index before a rescale in this process; null otherwise. */
         KeyedStateBackend previous;
@@ -72,10 +94,30 @@ public final class RestoredState {
             } else if (previous != null) {
                 retained.forEach(group -> backend.adopt(previous, group));
             }
+            handed.forEach((group, from) -> backend.adoptCopy(from, group));
             KeyGroupBlocks.restoreDecoded(backend, keyGroups);
+            handed.clear();
             previous = null;
             retained.clear();
             keyGroups.clear();
+        }
+
+        /**
+         * Waits until the snapshot this instance restores is durable: at once for a snapshot read
+         * from storage; in a hand-over, until its savepoint is written. A function that commits
+         * what a restored snapshot prepared (a transactional sink) must wait, or a crash before the
+         * savepoint is complete would replay records whose output it already committed.
+         */
+        public void awaitDurable() throws InterruptedException {
+            try {
+                durable.get();
+            } catch (ExecutionException e) {
+                throw new SnapshotException(
+                        "the savepoint of the rescale this instance restores from was not"
+                                + " written: "
+                                + e.getCause().getMessage(),
+                        e.getCause());
+            }
         }
 
         public Map<String, OperatorList> operatorLists() {
@@ -98,6 +140,20 @@ public final class RestoredState {
         return checkpointId;
     }
 
+    /**
+     * Whether this state was handed over in memory by a rescale (its savepoint may still be being
+     * written) rather than read from a complete snapshot.
+     */
+    public boolean inMemory() {
+        return inMemory;
+    }
+
+    /** Counts of a hand-over: key groups that keep their instance index, and those that move. */
+    void handedOver(int keptGroups, int movedGroups) {
+        kept = keptGroups;
+        read = movedGroups;
+    }
+
     /** The state of one new instance; null if the snapshot has nothing for the operator. */
     public InstanceRestore instance(String operatorId, int index) {
         InstanceRestore[] instances = operators.get(operatorId);
@@ -109,7 +165,10 @@ public final class RestoredState {
         return kept;
     }
 
-    /** Key groups decoded from the snapshot's files. */
+    /**
+     * Key groups that change owner: decoded from the snapshot's files, or in a hand-over taken by
+     * their new owner from the previous run's memory.
+     */
     public int keyGroupsRead() {
         return read;
     }
@@ -141,6 +200,7 @@ public final class RestoredState {
         InstanceRestore[] instances = new InstanceRestore[parallelism];
         for (int i = 0; i < parallelism; i++) {
             instances[i] = new InstanceRestore();
+            instances[i].durable = durable;
         }
         operators.put(operatorId, instances);
         return instances;

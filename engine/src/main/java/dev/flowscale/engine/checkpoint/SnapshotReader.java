@@ -92,7 +92,7 @@ public final class SnapshotReader {
         }
         distributeLists(targets, modes, lists);
         if (node.kind().isSource() && !splits.isEmpty()) {
-            distributeSplits(node, targets, splits);
+            distributeSplits(dir, node, targets, splits);
         }
     }
 
@@ -274,7 +274,7 @@ public final class SnapshotReader {
         }
     }
 
-    private static void distributeLists(
+    static void distributeLists(
             InstanceRestore[] targets,
             Map<String, OperatorStateStore.Mode> modes,
             Map<String, List<byte[]>> lists) {
@@ -294,8 +294,8 @@ public final class SnapshotReader {
     }
 
     @SuppressWarnings("unchecked")
-    private void distributeSplits(
-            OperatorNode node, InstanceRestore[] targets, List<byte[]> encoded) {
+    static void distributeSplits(
+            Path dir, OperatorNode node, InstanceRestore[] targets, List<byte[]> encoded) {
         SourceFunction<Object> source = (SourceFunction<Object>) node.function();
         List<Object> splits = new ArrayList<>();
         try {

@@ -36,6 +36,7 @@ final class JobExecution {
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
     private volatile boolean keepStatesOpen;
+    private final CountDownLatch firstRecord = new CountDownLatch(1);
 
     JobExecution(
             JobGraph graph,
@@ -51,7 +52,12 @@ final class JobExecution {
                 ExecutionPlan.build(
                         graph,
                         new RunSettings(
-                                config, cancellation, this::taskFailed, snapshots, restored)));
+                                config,
+                                cancellation,
+                                this::taskFailed,
+                                snapshots,
+                                restored,
+                                firstRecord::countDown)));
         this.done = new CountDownLatch(tasks.size());
         this.opened = new CountDownLatch(tasks.size());
         this.running.set(tasks.size());
@@ -96,6 +102,14 @@ final class JobExecution {
                 keyed.close();
             }
         }
+    }
+
+    /**
+     * Waits until an operator (not a source) of this run has processed its first records; returns
+     * false if none did within the timeout.
+     */
+    boolean awaitFirstRecord(long timeout, TimeUnit unit) throws InterruptedException {
+        return firstRecord.await(timeout, unit);
     }
 
     /** Waits until every task has opened (restored state decoded, functions opened) or ended. */

@@ -15,8 +15,10 @@ interface OperatorLogic {
     default void checkpointComplete(long checkpointId) throws Exception {}
 
     /**
-     * Whether the logic acts on {@link #checkpointComplete} (a two-phase-commit sink): a bounded
-     * run then ends with a final checkpoint ({@link FinalCheckpoint}).
+     * Whether the logic acts on {@link #checkpointComplete} (a two-phase-commit sink): it then
+     * opens only once the snapshot it restores is durable ({@link
+     * dev.flowscale.engine.checkpoint.RestoredState.InstanceRestore#awaitDurable}), and a bounded
+     * run ends with a final checkpoint ({@link FinalCheckpoint}).
      */
     default boolean commitsOnCheckpoints() {
         return false;

@@ -33,6 +33,9 @@ final class OperatorTask extends Task {
 
     private final Clock wallClock;
 
+    /** Told once, after this instance processed its first batch of records; then null. */
+    private Runnable firstRecord;
+
     OperatorTask(
             TaskContext context,
             RunSettings settings,
@@ -47,6 +50,7 @@ final class OperatorTask extends Task {
         this.openChannels = gate.channels();
         this.instrumented = settings.config().instrumented();
         this.wallClock = settings.config().clock();
+        this.firstRecord = settings.firstRecord();
         if (!instrumented) {
             // Debloating sizes the input by measured useful time; without measurements the input
             // takes whole batches, bounded by the channel capacity as before debloating.
@@ -63,6 +67,9 @@ final class OperatorTask extends Task {
             valve = new WatermarkValve(gate.channels(), watermarkState.restored());
         }
         logic.connect(output);
+        if (logic.commitsOnCheckpoints() && state.restore() != null) {
+            state.restore().awaitDurable();
+        }
         logic.open();
         lastFlush = System.nanoTime();
     }
@@ -96,6 +103,10 @@ final class OperatorTask extends Task {
             }
             firePendingProcessingTimers();
             clock.records(batch.size, output.takeEmitted());
+            if (firstRecord != null) {
+                firstRecord.run();
+                firstRecord = null;
+            }
             long now = System.nanoTime();
             sample(now);
             if (now - lastFlush > flushIntervalNanos) {

@@ -8,4 +8,5 @@ record RunSettings(
         Cancellation cancellation,
         Task.JobFailureHandler failures,
         SnapshotSink snapshots,
-        RestoredState restored) {}
+        RestoredState restored,
+        Runnable firstRecord) {}

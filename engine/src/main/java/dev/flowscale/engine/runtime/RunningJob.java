@@ -5,6 +5,8 @@ import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
+import dev.flowscale.engine.checkpoint.HandOff;
+import dev.flowscale.engine.checkpoint.HandOverRestore;
 import dev.flowscale.engine.checkpoint.Recovery;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.checkpoint.SnapshotException;
@@ -70,6 +72,22 @@ public final class RunningJob implements AutoCloseable {
     private AutoCloseable meters = () -> {};
     private int runs;
     private int restarts;
+
+    /** The hand-over rescale whose tasks are capturing their state now; null otherwise. */
+    private volatile HandOverSavepoint handingOver;
+
+    /**
+     * The savepoint of the last hand-over rescale, complete once written: periodic checkpoints and
+     * restarts wait for it (a restart before it is complete would go back further than the state
+     * its sinks may already commit).
+     */
+    private volatile CompletableFuture<Path> anchor = CompletableFuture.completedFuture(null);
+
+    /** Stops the background write of the last hand-over's savepoint (on close). */
+    private volatile Runnable abandonAnchor = () -> {};
+
+    /** How long a rescale waits for the first record at the new parallelism to end its downtime. */
+    private static final Duration FIRST_RECORD_WAIT = Duration.ofSeconds(2);
 
     private RunningJob(JobGraph graph, JobConfig config) {
         this.durable =
@@ -165,7 +183,8 @@ public final class RunningJob implements AutoCloseable {
                             this::executionEnded);
             if (restored != null) {
                 restoredFrom = restored.path();
-                lastSnapshot = restored.path();
+                // A hand-over's savepoint becomes the last snapshot when it is written.
+                lastSnapshot = restored.inMemory() ? lastSnapshot : restored.path();
             }
             coordinator =
                     durable == null
@@ -189,7 +208,7 @@ public final class RunningJob implements AutoCloseable {
         }
         return new FinalCheckpoint(
                 run.sourceInstances(),
-                () -> snapshot(false, false, false),
+                () -> snapshot(false, false, false, false),
                 run::stopSources,
                 () -> execution == run && status == Status.RUNNING && !transitioning,
                 timer);
@@ -234,6 +253,16 @@ public final class RunningJob implements AutoCloseable {
                 }
                 return last != null;
             }
+
+            @Override
+            public void handOver(long id, HandOff captured) {
+                HandOverSavepoint h = handingOver;
+                if (h == null) {
+                    decline(id, captured.describe(), new IllegalStateException("no hand-over"));
+                } else {
+                    h.add(captured);
+                }
+            }
         };
     }
 
@@ -258,9 +287,10 @@ public final class RunningJob implements AutoCloseable {
                     && !transitioning
                     && c != null
                     && !c.isPending()
+                    && anchor.isDone()
                     && !execution.hasFinishedTasks()
                     && !execution.ended()) {
-                snapshot(false, false, true);
+                snapshot(false, false, true, false);
             }
         } catch (RuntimeException e) {
             durable.stats().failed("checkpoint", true, e);
@@ -309,7 +339,8 @@ public final class RunningJob implements AutoCloseable {
             if (ended != execution) {
                 return;
             }
-            if (coordinator != null) {
+            if (coordinator != null && handingOver == null) {
+                // A hand-over's savepoint is written after its tasks ended.
                 coordinator.abortPending("the job's tasks ended");
             }
             if (transitioning) {
@@ -340,6 +371,7 @@ public final class RunningJob implements AutoCloseable {
                 return;
             }
             try {
+                awaitAnchor();
                 Path from = latestSnapshot();
                 launch(graph, from == null ? null : SnapshotReader.read(from, graph));
             } catch (EngineException e) {
@@ -353,6 +385,20 @@ public final class RunningJob implements AutoCloseable {
                                         + e.getMessage(),
                                 e));
             }
+        }
+    }
+
+    /**
+     * Waits (up to the snapshot timeout) until the last hand-over's savepoint is written or has
+     * failed, so that the latest snapshot is known.
+     */
+    private void awaitAnchor() {
+        try {
+            anchor.get(config.checkpointing().timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // Not written: the latest snapshot is the one before the rescale.
         }
     }
 
@@ -425,16 +471,16 @@ public final class RunningJob implements AutoCloseable {
 
     /** Takes a checkpoint; completes with its directory. */
     public CompletableFuture<Path> triggerCheckpoint() {
-        return snapshot(false, false, false);
+        return snapshot(false, false, false, false);
     }
 
     /** Takes a savepoint while the job keeps running; completes with its directory. */
     public CompletableFuture<Path> triggerSavepoint() {
-        return snapshot(true, false, false);
+        return snapshot(true, false, false, false);
     }
 
     private CompletableFuture<Path> snapshot(
-            boolean savepoint, boolean stopAfter, boolean periodic) {
+            boolean savepoint, boolean stopAfter, boolean periodic, boolean handOver) {
         CheckpointCoordinator c = coordinator;
         if (c == null) {
             return CompletableFuture.failedFuture(
@@ -453,7 +499,7 @@ public final class RunningJob implements AutoCloseable {
                                     + "some of its tasks have finished"));
         }
         CompletableFuture<Path> result =
-                c.trigger(savepoint, stopAfter)
+                c.trigger(savepoint, stopAfter, handOver)
                         .whenComplete((path, error) -> account(savepoint, periodic, path, error));
         JobExecution snapshotted = execution;
         return result.thenApply(
@@ -489,10 +535,12 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * Rescales the job: stop-with-savepoint, then start at the new parallelism from that savepoint,
-     * with keyed state moved by key group. Parallelism changes are checked before anything stops.
-     * If the job cannot start at the new parallelism it is restarted at the old one from the same
-     * savepoint and the error is thrown.
+     * Rescales the job, with keyed state moved by key group. On the heap backend the tasks hand
+     * their state over in memory at a stop barrier and the savepoint is written afterwards, while
+     * the new run works; on RocksDB it is stop-with-savepoint, then a start at the new parallelism
+     * that keeps the databases of instances that stay. Parallelism changes are checked before
+     * anything stops. If the job cannot start at the new parallelism it is restarted at the old one
+     * from the same state and the error is thrown.
      */
     public RescaleResult rescale(Map<String, Integer> changes, Duration timeout)
             throws InterruptedException {
@@ -523,6 +571,13 @@ public final class RunningJob implements AutoCloseable {
             transitioning = true;
             status = Status.RESCALING;
         }
+        if (!config.stateBackend().isRocksDb()) {
+            try {
+                return rescaleByHandOver(before, after, timeout, extraDowntime);
+            } finally {
+                transitioning = false;
+            }
+        }
         JobExecution stopping = execution;
         Set<KeyedStateBackend> takenOver = new HashSet<>();
         try {
@@ -535,17 +590,133 @@ public final class RunningJob implements AutoCloseable {
             if (interrupted != null) {
                 throw interrupted;
             }
-            execution.awaitOpened(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return new RescaleResult(
                     savepoint,
                     before.parallelism(),
                     after.parallelism(),
-                    Duration.ofNanos(System.nanoTime() - stopped),
+                    downtimeSince(stopped, timeout),
                     restored.keyGroupsKept(),
                     restored.keyGroupsRead());
         } finally {
             stopping.closeStatesExcept(takenOver);
             transitioning = false;
+        }
+    }
+
+    /**
+     * The downtime of a rescale that stopped the sources at {@code stopped} (System.nanoTime):
+     * until the new run's first record was processed by an operator after every task opened; if no
+     * record comes within {@link #FIRST_RECORD_WAIT} (idle input), until every task opened.
+     */
+    private Duration downtimeSince(long stopped, Duration timeout) throws InterruptedException {
+        JobExecution started = execution;
+        started.awaitOpened(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        long opened = System.nanoTime();
+        boolean flowing =
+                started.awaitFirstRecord(FIRST_RECORD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        return Duration.ofNanos((flowing ? System.nanoTime() : opened) - stopped);
+    }
+
+    /**
+     * A rescale of a heap-state job inside this process: the tasks capture their state at a stop
+     * barrier instead of writing it, every key group goes to its new owner in memory, and the new
+     * run starts; the savepoint is then written from the captures in the background. The job's
+     * durable state stays its last complete snapshot until that savepoint is complete (see
+     * docs/state-backends.md, "Hand-over rescales").
+     */
+    private RescaleResult rescaleByHandOver(
+            JobGraph before, JobGraph after, Duration timeout, Duration extraDowntime)
+            throws InterruptedException {
+        // One hand-over savepoint at a time: the previous one's captures are released once written.
+        awaitAnchor();
+        JobExecution stopping = execution;
+        CheckpointCoordinator stoppingCoordinator = coordinator;
+        HandOverSavepoint handOver = new HandOverSavepoint(name());
+        handingOver = handOver;
+        long stopped = System.nanoTime();
+        CompletableFuture<Path> savepoint;
+        long id;
+        try {
+            savepoint = snapshot(true, true, false, true);
+            id = stoppingCoordinator.pendingId();
+            awaitCaptures(stopping, stoppingCoordinator, handOver, savepoint, id, timeout);
+        } finally {
+            handingOver = null;
+        }
+        InterruptedException interrupted = stayDown(extraDowntime);
+        Path dir = stoppingCoordinator.directory(id);
+        RestoredState restored = startHandedOver(before, after, dir, id, handOver, savepoint);
+        handOver.writeInBackground(stoppingCoordinator, id);
+        abandonAnchor = () -> handOver.abandon(stoppingCoordinator, id);
+        if (interrupted != null) {
+            throw interrupted;
+        }
+        return new RescaleResult(
+                dir,
+                before.parallelism(),
+                after.parallelism(),
+                downtimeSince(stopped, timeout),
+                restored.keyGroupsKept(),
+                restored.keyGroupsRead());
+    }
+
+    /**
+     * Waits until the stopped run's tasks have all captured their state at the hand-over barrier
+     * and ended; otherwise discards the savepoint, runs the job again from its latest snapshot and
+     * throws.
+     */
+    private void awaitCaptures(
+            JobExecution stopping,
+            CheckpointCoordinator c,
+            HandOverSavepoint handOver,
+            CompletableFuture<Path> savepoint,
+            long id,
+            Duration timeout)
+            throws InterruptedException {
+        int tasks = stopping.tasks().size();
+        if (!savepoint.isCompletedExceptionally()
+                && stopping.await(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                && handOver.consistent(tasks, id)) {
+            return;
+        }
+        if (c.pendingId() == id) {
+            c.abortPending("its tasks did not all capture their state at the barrier");
+        }
+        recoverFromFailedStop(stopping);
+        String cause =
+                savepoint.isCompletedExceptionally()
+                        ? savepoint.handle((p, e) -> e.getMessage()).join()
+                        : "the tasks did not all stop at the barrier with their state unchanged";
+        throw new SnapshotException(
+                "rescale of job '"
+                        + name()
+                        + "' failed: "
+                        + cause
+                        + "; the job keeps running from its latest snapshot");
+    }
+
+    /**
+     * Starts the new run on the captured state; if it cannot start at the new parallelism, starts
+     * it at the old one on the same captures and throws.
+     */
+    private RestoredState startHandedOver(
+            JobGraph before,
+            JobGraph after,
+            Path dir,
+            long id,
+            HandOverSavepoint handOver,
+            CompletableFuture<Path> savepoint) {
+        anchor = savepoint;
+        try {
+            RestoredState restored =
+                    HandOverRestore.restore(dir, id, after, handOver.captured(), savepoint);
+            launch(after, restored);
+            return restored;
+        } catch (RuntimeException e) {
+            launch(
+                    before,
+                    HandOverRestore.restore(dir, id, before, handOver.captured(), savepoint));
+            throw rescaleFailed(before, after, e, "on the same state, handed over in memory");
         }
     }
 
@@ -598,7 +769,7 @@ public final class RunningJob implements AutoCloseable {
 
     private Path stopCurrent(Duration timeout) throws InterruptedException {
         JobExecution current = execution;
-        CompletableFuture<Path> savepoint = snapshot(true, true, false);
+        CompletableFuture<Path> savepoint = snapshot(true, true, false, false);
         try {
             Path path = savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!current.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -649,19 +820,25 @@ public final class RunningJob implements AutoCloseable {
             return restored;
         } catch (RuntimeException e) {
             launch(before, SnapshotReader.read(savepoint, before));
-            throw new EngineException(
-                    "rescale of job '"
-                            + name()
-                            + "' to "
-                            + after.parallelism()
-                            + " failed ("
-                            + e.getMessage()
-                            + "); restarted at "
-                            + before.parallelism()
-                            + " from "
-                            + savepoint,
-                    e);
+            throw rescaleFailed(before, after, e, "from " + savepoint);
         }
+    }
+
+    /** The error of a rescale that could not start at the new parallelism and went back. */
+    private EngineException rescaleFailed(
+            JobGraph before, JobGraph after, RuntimeException cause, String restartedHow) {
+        return new EngineException(
+                "rescale of job '"
+                        + name()
+                        + "' to "
+                        + after.parallelism()
+                        + " failed ("
+                        + cause.getMessage()
+                        + "); restarted at "
+                        + before.parallelism()
+                        + " "
+                        + restartedHow,
+                cause);
     }
 
     /** Waits until every task of the current run has opened (restored state decoded). */
@@ -714,6 +891,7 @@ public final class RunningJob implements AutoCloseable {
             cancel();
         }
         execution.join(TimeUnit.SECONDS.toMillis(10));
+        abandonAnchor.run();
         timer.shutdownNow();
         closeMeters();
         if (durable != null) {

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.checkpoint.HandOff;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import java.nio.file.Path;
 
@@ -18,6 +19,14 @@ interface SnapshotSink {
      */
     default boolean sourceAtEnd() {
         return false;
+    }
+
+    /**
+     * Takes a task's state captured at a hand-over barrier (a rescale in this process); the task
+     * writes nothing and does not acknowledge: the rescale writes the savepoint from the captures.
+     */
+    default void handOver(long id, HandOff captured) {
+        decline(id, captured.describe(), new IllegalStateException("no hand-over is in progress"));
     }
 
     SnapshotSink NONE =

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
+import dev.flowscale.engine.checkpoint.HandOff;
 import dev.flowscale.engine.checkpoint.IncrementalCheckpoint;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
@@ -88,6 +89,10 @@ abstract class Task implements Runnable {
         if (dir == null) {
             return;
         }
+        if (barrier.handOver()) {
+            handOver(barrier, splits);
+            return;
+        }
         try {
             TaskStateHandle handle =
                     IncrementalCheckpoint.write(
@@ -110,6 +115,25 @@ abstract class Task implements Runnable {
     /** See {@link SnapshotSink#sourceAtEnd()}. */
     boolean sourceAtEnd() {
         return snapshots.sourceAtEnd();
+    }
+
+    /** Captures this task's state for a hand-over rescale; the task stops right after. */
+    private void handOver(CheckpointBarrier barrier, List<?> splits) {
+        try {
+            HandOff captured =
+                    HandOff.capture(
+                            context.operatorId(),
+                            context.instanceIndex(),
+                            state.keyed(),
+                            state.operatorState(),
+                            splits);
+            if (state.keyed() != null) {
+                state.keyed().snapshotted(barrier.id());
+            }
+            snapshots.handOver(barrier.id(), captured);
+        } catch (IOException | RuntimeException e) {
+            snapshots.decline(barrier.id(), context.describe(), e);
+        }
     }
 
     boolean isFinished() {

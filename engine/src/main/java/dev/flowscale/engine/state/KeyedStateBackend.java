@@ -217,6 +217,37 @@ public final class KeyedStateBackend {
     }
 
     /**
+     * Takes key group {@code keyGroup} from {@code previous} (a backend of the run a hand-over
+     * rescale stopped) as a copy ({@link StateCopies}): a savepoint is being written from {@code
+     * previous} while this backend changes its copy. The copy costs a map copy per key group and
+     * state, not an encoding, for values of immutable types.
+     */
+    public void adoptCopy(KeyedStateBackend previous, int keyGroup) {
+        if (store != null || previous.store != null) {
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': key groups in RocksDB are not handed over in memory");
+        }
+        int from = keyGroup - previous.range.start();
+        previous.tables
+                .values()
+                .forEach(
+                        t ->
+                                merge(
+                                        table(t.descriptor).groups,
+                                        keyGroup - range.start(),
+                                        StateCopies.copy(t.descriptor, t.groups[from])));
+        previous.restored.forEach(
+                (name, raw) ->
+                        restore(
+                                name,
+                                raw.kind(),
+                                keyGroup,
+                                StateCopies.copyRaw(raw.groups()[from])));
+    }
+
+    /**
      * Deletes from this backend's RocksDB the key groups of {@code before} (the range its store
      * held before a rescale) that this backend no longer owns: at most two ranges, each deleted at
      * once.

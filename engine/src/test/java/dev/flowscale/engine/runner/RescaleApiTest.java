@@ -14,12 +14,14 @@ import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.runner.api.RunnerPaths;
+import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -68,7 +70,12 @@ class RescaleApiTest {
         assertThat(body.get("before").get("double").asInt()).isEqualTo(2);
         assertThat(body.get("after").get("double").asInt()).isEqualTo(3);
         assertThat(body.get("downtimeSeconds").asDouble()).isPositive();
-        assertThat(Path.of(body.get("savepoint").asText()).resolve("_metadata")).isRegularFile();
+        // A heap-state rescale hands its state over in memory and writes the savepoint after.
+        Path manifest = Path.of(body.get("savepoint").asText()).resolve("_metadata");
+        Await.until(
+                Duration.ofSeconds(20),
+                "the rescale's savepoint to be written",
+                () -> Files.isRegularFile(manifest));
         assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
         assertThat(job.graph().operator("double").parallelism()).isEqualTo(3);
     }
