@@ -215,26 +215,77 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
     }
 
-    /** Visits every entry of {@code state} in {@code keyGroup}; returns how many there were. */
+    /**
+     * Visits every entry of {@code state} in {@code keyGroup} as a snapshot block holds it (the
+     * encoded key, without the key group, and the encoded value); returns how many there were. A
+     * map state's entries, one per map key here, are handed over as one map value per key, so
+     * snapshots stay the same on both backends.
+     */
     public int forEach(String state, int keyGroup, EntryConsumer consumer) throws IOException {
         Column column = columns.get(state);
         if (column == null) {
             return 0;
         }
+        if (column.kind() != StateDescriptor.Kind.MAP) {
+            return scan(
+                    column,
+                    prefix(keyGroup),
+                    (key, value) -> {
+                        consumer.entry(key, value);
+                        return true;
+                    });
+        }
+        RocksDbStates.MapRegrouper maps = new RocksDbStates.MapRegrouper(consumer);
+        scan(column, prefix(keyGroup), maps::entry);
+        return maps.finish();
+    }
+
+    /** Receives entries under a prefix: the key after the prefix, and the value. */
+    interface PrefixVisitor {
+        /** Returns false to stop the scan. */
+        boolean visit(byte[] suffix, byte[] value) throws IOException;
+    }
+
+    /**
+     * Visits, in key order, the entries of {@code column} whose keys start with {@code prefix};
+     * returns how many it visited.
+     */
+    int scan(Column column, byte[] prefix, PrefixVisitor visitor) throws IOException {
         int count = 0;
-        try (Slice upper = new Slice(prefix(keyGroup + 1));
+        try (Slice upper = new Slice(RocksDbStates.successor(prefix));
                 ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
                 RocksIterator it = db.newIterator(column.handle(), read)) {
-            for (it.seek(prefix(keyGroup)); it.isValid(); it.next()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
                 byte[] key = it.key();
-                consumer.entry(java.util.Arrays.copyOfRange(key, 2, key.length), it.value());
                 count++;
+                if (!visitor.visit(
+                        java.util.Arrays.copyOfRange(key, prefix.length, key.length), it.value())) {
+                    break;
+                }
             }
             it.status();
         } catch (RocksDBException e) {
-            throw failure("iterate key group " + keyGroup, e);
+            throw failure("iterate", e);
         }
         return count;
+    }
+
+    /** Deletes every entry of {@code column} whose key starts with {@code prefix}, in one batch. */
+    void deletePrefix(Column column, byte[] prefix) {
+        try (Slice upper = new Slice(RocksDbStates.successor(prefix));
+                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+                RocksIterator it = db.newIterator(column.handle(), read);
+                WriteBatch batch = new WriteBatch()) {
+            // Point deletes, not a range tombstone: clear() runs per key, and many range
+            // tombstones slow every later read of the column.
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                batch.delete(column.handle(), it.key());
+            }
+            it.status();
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw failure("delete a key's entries", e);
+        }
     }
 
     /** Counts the entries of {@code state} in {@code keyGroup}. */
