@@ -12,6 +12,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
@@ -38,8 +43,10 @@ import org.rocksdb.WriteOptions;
  * snapshot encoding of {@link StateEncoding}, so snapshots copy bytes without decoding them.
  *
  * <p>Native memory is bounded by one block cache per instance, which the write buffers are charged
- * to; the write-ahead log is off because snapshots, not the log, make state durable. Not thread
- * safe: used by its task's thread only.
+ * to; the write-ahead log is off because snapshots, not the log, make state durable. Reads and
+ * writes are not thread safe: used by its task's thread only; checkpoints are copied into storage
+ * by the store's own uploader thread, which reads the hard-linked checkpoint folder, not the
+ * database.
  */
 public final class RocksDbKeyedStore implements AutoCloseable {
     static {
@@ -58,6 +65,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
     private int checkpoints;
     private boolean closed;
+
+    /** Copies checkpoints into storage one after another, off the task's thread. */
+    private ExecutorService uploader;
 
     /** A state's column family and kind. */
     record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
@@ -335,6 +345,55 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     /**
+     * Runs {@code work}, the upload of RocksDB checkpoint folder {@code checkpoint}, on this
+     * store's uploader thread after the uploads queued before it, so that they see each other's
+     * {@link #uploaded} record in order. The folder is deleted when the work is done; if the store
+     * closes before the work runs, the folder is deleted and the future fails.
+     */
+    public synchronized <T> CompletableFuture<T> upload(Path checkpoint, Callable<T> work) {
+        Upload<T> upload = new Upload<>(checkpoint, work, new CompletableFuture<>());
+        if (closed) {
+            upload.drop();
+        } else {
+            if (uploader == null) {
+                uploader =
+                        Executors.newSingleThreadExecutor(
+                                r -> {
+                                    Thread thread = new Thread(r, "flowscale-upload-" + id());
+                                    thread.setDaemon(true);
+                                    return thread;
+                                });
+            }
+            uploader.execute(upload);
+        }
+        return upload.result();
+    }
+
+    /** One queued upload: the folder it copies, the work, and its result. */
+    private record Upload<T>(Path folder, Callable<T> work, CompletableFuture<T> result)
+            implements Runnable {
+        @Override
+        public void run() {
+            try {
+                result.complete(work.call());
+            } catch (Exception e) {
+                result.completeExceptionally(e);
+            } finally {
+                deleteTree(folder);
+            }
+        }
+
+        void drop() {
+            deleteTree(folder);
+            result.completeExceptionally(
+                    new IOException(
+                            "the RocksDB store closed before checkpoint folder "
+                                    + folder
+                                    + " was copied into storage"));
+        }
+    }
+
+    /**
      * The SST files of this store already in snapshot storage, by local name, as the last
      * incremental checkpoint recorded them; the checkpoint writer keeps it up to date.
      */
@@ -415,10 +474,31 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             return;
         }
         closed = true;
+        stopUploads();
         columns.values().forEach(c -> c.handle().close());
         columns.clear();
         db.close();
         closeOptions();
+        deleteTree(dir);
+    }
+
+    /**
+     * Drops the uploads not started (their checkpoints are discarded anyway) and waits for the one
+     * running, which reads only its own hard-linked folder, not the database.
+     */
+    private void stopUploads() {
+        if (uploader == null) {
+            return;
+        }
+        uploader.shutdownNow().forEach(r -> ((Upload<?>) r).drop());
+        try {
+            uploader.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteTree(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
