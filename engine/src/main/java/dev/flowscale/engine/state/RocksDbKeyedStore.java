@@ -374,13 +374,17 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             implements Runnable {
         @Override
         public void run() {
+            // The folder goes first: whoever waits for the result may then count on it gone.
+            T value;
             try {
-                result.complete(work.call());
+                value = work.call();
             } catch (Exception e) {
-                result.completeExceptionally(e);
-            } finally {
                 deleteTree(folder);
+                result.completeExceptionally(e);
+                return;
             }
+            deleteTree(folder);
+            result.complete(value);
         }
 
         void drop() {
