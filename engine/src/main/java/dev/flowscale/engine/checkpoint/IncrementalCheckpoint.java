@@ -14,7 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 
 /**
@@ -30,32 +29,6 @@ import java.util.stream.Stream;
  */
 public final class IncrementalCheckpoint {
     private IncrementalCheckpoint() {}
-
-    /**
-     * Writes a task's part of snapshot {@code dir} and waits for it; see {@link #start}.
-     *
-     * @throws IOException if a file cannot be written or copied
-     */
-    public static TaskStateHandle write(
-            Path dir,
-            boolean savepoint,
-            String operatorId,
-            int instance,
-            KeyedStateBackend keyed,
-            OperatorStateStore operatorState,
-            List<?> splits)
-            throws IOException {
-        CompletableFuture<TaskStateHandle> handle =
-                start(dir, savepoint, operatorId, instance, keyed, operatorState, splits);
-        try {
-            return handle.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-    }
 
     /**
      * Starts writing a task's part of snapshot {@code dir} (see the class comment). What must see

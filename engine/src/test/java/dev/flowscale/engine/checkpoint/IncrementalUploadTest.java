@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
-import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStates;
+import dev.flowscale.engine.state.RocksDbBackends;
 import dev.flowscale.engine.state.RocksDbFile;
-import dev.flowscale.engine.state.RocksDbKeyedStore;
-import dev.flowscale.engine.state.StateBackendConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,13 +40,7 @@ class IncrementalUploadTest {
     @BeforeEach
     void openARocksDbInstanceWithState() {
         storage = new CheckpointStorage(root);
-        StateBackendConfig config = StateBackendConfig.rocksDb().withLocalDir(local);
-        backend =
-                new KeyedStateBackend(
-                        "op",
-                        128,
-                        new KeyGroupRange(0, 127),
-                        RocksDbKeyedStore.open(config, "op-0"));
+        backend = RocksDbBackends.overAllKeyGroups(local, "op-0");
         ValueState<String> text = KeyedStates.value(backend, backend.table(TEXT));
         for (long key = 0; key < 2_000; key++) {
             backend.setCurrentKey(key);

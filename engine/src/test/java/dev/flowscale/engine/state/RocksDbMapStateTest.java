@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and snapshots still hold one map per key, the same on both backends.
  */
 class RocksDbMapStateTest {
-    private static final int GROUPS = 128;
+    private static final int GROUPS = RocksDbBackends.KEY_GROUPS;
     private static final StateDescriptor<Integer> SEEN =
             StateDescriptor.map("seen", String.class, Integer.class);
     private static final StateDescriptor<Payload> PAYLOADS =
@@ -164,8 +164,7 @@ class RocksDbMapStateTest {
     }
 
     private KeyedStateBackend rocksDb(String name) {
-        StateBackendConfig config = StateBackendConfig.rocksDb().withLocalDir(dir);
-        return new KeyedStateBackend("op", GROUPS, all(), RocksDbKeyedStore.open(config, name));
+        return RocksDbBackends.overAllKeyGroups(dir, name);
     }
 
     private static KeyGroupRange all() {
