@@ -398,8 +398,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     /**
-     * The SST files of this store already in snapshot storage, by local name, as the last
-     * incremental checkpoint recorded them; the checkpoint writer keeps it up to date.
+     * The SST files of this store already in snapshot storage, by local name, as the last complete
+     * upload recorded them; read and written by uploads only, which run one at a time on the
+     * uploader thread.
      */
     public Map<String, RocksDbFile> uploaded() {
         return uploaded;
