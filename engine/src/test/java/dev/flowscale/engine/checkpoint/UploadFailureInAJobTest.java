@@ -11,8 +11,10 @@ import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.state.RocksDbFile;
 import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.testsupport.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,14 @@ class UploadFailureInAJobTest {
                         .withStateBackend(StateBackendConfig.rocksDb().withLocalDir(local))
                         .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the counter to hold state",
+                    () ->
+                            job.metrics().instancesOf(CountingJob.COUNT).stream()
+                                            .mapToLong(i -> i.recordsIn())
+                                            .sum()
+                                    > 2_000);
             Path first = job.triggerCheckpoint().get(30, TimeUnit.SECONDS);
             Path shared = CheckpointStorage.sharedDirOf(first);
             Path aside = Files.move(shared, shared.resolveSibling("shared-aside"));
@@ -54,6 +64,7 @@ class UploadFailureInAJobTest {
             Files.delete(shared);
             Files.move(aside, shared);
             Path third = job.triggerCheckpoint().get(30, TimeUnit.SECONDS);
+            assertThat(CheckpointStorage.sharedFiles(ManifestFile.read(third))).isNotEmpty();
             for (var operator : ManifestFile.read(third).operators()) {
                 for (TaskStateHandle handle : operator.instances()) {
                     if (handle.rocksDb() == null) {
