@@ -1,5 +1,6 @@
 package dev.flowscale.engine.checkpoint;
 
+import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -19,15 +21,27 @@ import java.util.stream.Stream;
  * RocksDB instance takes a RocksDB checkpoint and copies into the storage's {@code shared} folder
  * only the SST files that the store's earlier checkpoints have not copied there already (SST files
  * never change once written, and their names are unique within a store); the small descriptor files
- * go into the checkpoint's own folder. Everything else (savepoints, the heap backend, operator
- * lists and splits) is written whole by {@link InstanceStateFile}, so savepoints stay
+ * go into the checkpoint's own folder. Only the RocksDB checkpoint itself (hard links) is taken on
+ * the task's thread at the barrier; the copying runs on the store's uploader thread, and the task
+ * acknowledges the checkpoint when it is done. Everything else (savepoints, the heap backend,
+ * operator lists and splits) is written whole by {@link InstanceStateFile}, so savepoints stay
  * self-contained and portable between backends.
  */
 public final class IncrementalCheckpoint {
     private IncrementalCheckpoint() {}
 
-    /** Writes a task's part of snapshot {@code dir}; see the class comment. */
-    public static TaskStateHandle write(
+    /**
+     * Starts writing a task's part of snapshot {@code dir} (see the class comment). What must see
+     * the state as it is at the barrier happens before this returns, on the caller's (the task's)
+     * thread: the operator lists and splits, and for an incremental checkpoint the RocksDB
+     * checkpoint (a flush and hard links). The copy of the RocksDB files into storage, with their
+     * CRC-32 and SHA-256, then runs on the store's uploader thread, after the uploads started
+     * before it. The future completes with the task's handle once every file is copied, or
+     * exceptionally with an {@link IOException} naming the checkpoint and the file.
+     *
+     * @throws IOException if the part written before returning cannot be written
+     */
+    public static CompletableFuture<TaskStateHandle> start(
             Path dir,
             boolean savepoint,
             String operatorId,
@@ -37,18 +51,34 @@ public final class IncrementalCheckpoint {
             List<?> splits)
             throws IOException {
         if (savepoint || keyed == null || keyed.store() == null) {
-            return InstanceStateFile.write(dir, operatorId, instance, keyed, operatorState, splits);
+            return CompletableFuture.completedFuture(
+                    InstanceStateFile.write(
+                            dir, operatorId, instance, keyed, operatorState, splits));
         }
         TaskStateHandle base =
                 InstanceStateFile.write(dir, operatorId, instance, null, operatorState, splits);
         RocksDbKeyedStore store = keyed.store();
-        String prefix = operatorId + "-" + instance + "-";
-        RocksDbSnapshot rocksDb =
-                new RocksDbSnapshot(store.id(), store.states(), upload(store, dir, prefix));
+        Map<String, StateDescriptor.Kind> states = store.states();
         KeyGroupRange range = keyed.keyGroupRange();
+        String prefix = operatorId + "-" + instance + "-";
+        Path checkpoint = store.checkpoint();
+        return store.upload(
+                checkpoint,
+                () ->
+                        handle(
+                                base,
+                                range,
+                                new RocksDbSnapshot(
+                                        store.id(),
+                                        states,
+                                        upload(store, checkpoint, dir, prefix))));
+    }
+
+    private static TaskStateHandle handle(
+            TaskStateHandle base, KeyGroupRange range, RocksDbSnapshot rocksDb) {
         return new TaskStateHandle(
-                operatorId,
-                instance,
+                base.operatorId(),
+                base.instance(),
                 base.file(),
                 base.bytes(),
                 base.crc32(),
@@ -58,11 +88,15 @@ public final class IncrementalCheckpoint {
                 rocksDb);
     }
 
-    private static List<RocksDbFile> upload(RocksDbKeyedStore store, Path dir, String prefix)
-            throws IOException {
-        Path shared = Files.createDirectories(CheckpointStorage.sharedDirOf(dir));
-        Path checkpoint = store.checkpoint();
+    /**
+     * Copies the files of RocksDB checkpoint folder {@code checkpoint} into storage and deletes the
+     * folder; on the uploader thread. The store's record of uploaded files changes only when every
+     * file is copied, so a failed upload leaves later checkpoints to copy its files again.
+     */
+    private static List<RocksDbFile> upload(
+            RocksDbKeyedStore store, Path checkpoint, Path dir, String prefix) throws IOException {
         try (Stream<Path> listed = Files.list(checkpoint)) {
+            Path shared = Files.createDirectories(CheckpointStorage.sharedDirOf(dir));
             List<RocksDbFile> files = new ArrayList<>();
             for (Path local : listed.sorted().toList()) {
                 String name = local.getFileName().toString();
@@ -75,8 +109,16 @@ public final class IncrementalCheckpoint {
             uploaded.clear();
             files.stream().filter(RocksDbFile::shared).forEach(f -> uploaded.put(f.name(), f));
             return files;
-        } finally {
-            deleteTree(checkpoint);
+        } catch (IOException e) {
+            throw new IOException(
+                    "cannot copy the RocksDB files of store "
+                            + store.id()
+                            + " into snapshot "
+                            + dir
+                            + " ("
+                            + e
+                            + "); this checkpoint fails, the next one copies them again",
+                    e);
         }
     }
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One operator instance on its own thread. Any throwable from the instance fails the whole job with
@@ -81,8 +82,9 @@ abstract class Task implements Runnable {
     }
 
     /**
-     * Writes this task's part of snapshot {@code barrier} and acknowledges it; a failure to write
-     * declines the snapshot instead of failing the job.
+     * Writes this task's part of snapshot {@code barrier} and acknowledges it once written (RocksDB
+     * files after their background copy); a failure to write declines the snapshot instead of
+     * failing the job.
      */
     void snapshot(CheckpointBarrier barrier, List<?> splits) {
         Path dir = snapshots.directory(barrier.id());
@@ -94,8 +96,8 @@ abstract class Task implements Runnable {
             return;
         }
         try {
-            TaskStateHandle handle =
-                    IncrementalCheckpoint.write(
+            CompletableFuture<TaskStateHandle> handle =
+                    IncrementalCheckpoint.start(
                             dir,
                             barrier.savepoint(),
                             context.operatorId(),
@@ -106,7 +108,16 @@ abstract class Task implements Runnable {
             if (state.keyed() != null) {
                 state.keyed().snapshotted(barrier.id());
             }
-            snapshots.acknowledge(barrier.id(), handle);
+            // RocksDB files are copied in the background: acknowledged (or declined, with the
+            // copy's failure) when that is done; at once otherwise.
+            handle.whenComplete(
+                    (done, failure) -> {
+                        if (failure == null) {
+                            snapshots.acknowledge(barrier.id(), done);
+                        } else {
+                            snapshots.decline(barrier.id(), context.describe(), failure);
+                        }
+                    });
         } catch (IOException | RuntimeException e) {
             snapshots.decline(barrier.id(), context.describe(), e);
         }

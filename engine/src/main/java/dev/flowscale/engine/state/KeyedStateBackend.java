@@ -343,6 +343,11 @@ public final class KeyedStateBackend {
         table.group(currentGroup).put(currentKey, value);
     }
 
+    /** Counts a change made through RocksDB directly (a map state's entry). */
+    void changed() {
+        changes++;
+    }
+
     void remove(StateTable table) {
         changes++;
         if (store != null) {
@@ -353,7 +358,7 @@ public final class KeyedStateBackend {
     }
 
     /** The current key as RocksDB holds it: its key group, then its encoding. */
-    private byte[] currentKeyBytes() {
+    byte[] currentKeyBytes() {
         if (currentKeyBytes == null) {
             currentKeyBytes = RocksDbStates.key(range.start() + currentGroup, currentKey);
         }

@@ -77,6 +77,9 @@ public final class KeyedStates {
     }
 
     public static <K, V> MapState<K, V> map(KeyedStateBackend backend, StateTable table) {
+        if (backend.store() != null) {
+            return new RocksDbMapState<>(backend, table);
+        }
         return new MapState<>() {
             @SuppressWarnings("unchecked")
             private Map<K, V> current(boolean create) {

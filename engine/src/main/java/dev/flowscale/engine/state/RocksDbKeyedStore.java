@@ -12,6 +12,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
@@ -38,8 +43,10 @@ import org.rocksdb.WriteOptions;
  * snapshot encoding of {@link StateEncoding}, so snapshots copy bytes without decoding them.
  *
  * <p>Native memory is bounded by one block cache per instance, which the write buffers are charged
- * to; the write-ahead log is off because snapshots, not the log, make state durable. Not thread
- * safe: used by its task's thread only.
+ * to; the write-ahead log is off because snapshots, not the log, make state durable. Reads and
+ * writes are not thread safe: used by its task's thread only; checkpoints are copied into storage
+ * by the store's own uploader thread, which reads the hard-linked checkpoint folder, not the
+ * database.
  */
 public final class RocksDbKeyedStore implements AutoCloseable {
     static {
@@ -58,6 +65,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
     private int checkpoints;
     private boolean closed;
+
+    /** Copies checkpoints into storage one after another, off the task's thread. */
+    private ExecutorService uploader;
 
     /** A state's column family and kind. */
     record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
@@ -215,26 +225,77 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
     }
 
-    /** Visits every entry of {@code state} in {@code keyGroup}; returns how many there were. */
+    /**
+     * Visits every entry of {@code state} in {@code keyGroup} as a snapshot block holds it (the
+     * encoded key, without the key group, and the encoded value); returns how many there were. A
+     * map state's entries, one per map key here, are handed over as one map value per key, so
+     * snapshots stay the same on both backends.
+     */
     public int forEach(String state, int keyGroup, EntryConsumer consumer) throws IOException {
         Column column = columns.get(state);
         if (column == null) {
             return 0;
         }
+        if (column.kind() != StateDescriptor.Kind.MAP) {
+            return scan(
+                    column,
+                    prefix(keyGroup),
+                    (key, value) -> {
+                        consumer.entry(key, value);
+                        return true;
+                    });
+        }
+        RocksDbStates.MapRegrouper maps = new RocksDbStates.MapRegrouper(consumer);
+        scan(column, prefix(keyGroup), maps::entry);
+        return maps.finish();
+    }
+
+    /** Receives entries under a prefix: the key after the prefix, and the value. */
+    interface PrefixVisitor {
+        /** Returns false to stop the scan. */
+        boolean visit(byte[] suffix, byte[] value) throws IOException;
+    }
+
+    /**
+     * Visits, in key order, the entries of {@code column} whose keys start with {@code prefix};
+     * returns how many it visited.
+     */
+    int scan(Column column, byte[] prefix, PrefixVisitor visitor) throws IOException {
         int count = 0;
-        try (Slice upper = new Slice(prefix(keyGroup + 1));
+        try (Slice upper = new Slice(RocksDbStates.successor(prefix));
                 ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
                 RocksIterator it = db.newIterator(column.handle(), read)) {
-            for (it.seek(prefix(keyGroup)); it.isValid(); it.next()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
                 byte[] key = it.key();
-                consumer.entry(java.util.Arrays.copyOfRange(key, 2, key.length), it.value());
                 count++;
+                if (!visitor.visit(
+                        java.util.Arrays.copyOfRange(key, prefix.length, key.length), it.value())) {
+                    break;
+                }
             }
             it.status();
         } catch (RocksDBException e) {
-            throw failure("iterate key group " + keyGroup, e);
+            throw failure("iterate", e);
         }
         return count;
+    }
+
+    /** Deletes every entry of {@code column} whose key starts with {@code prefix}, in one batch. */
+    void deletePrefix(Column column, byte[] prefix) {
+        try (Slice upper = new Slice(RocksDbStates.successor(prefix));
+                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+                RocksIterator it = db.newIterator(column.handle(), read);
+                WriteBatch batch = new WriteBatch()) {
+            // Point deletes, not a range tombstone: clear() runs per key, and many range
+            // tombstones slow every later read of the column.
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                batch.delete(column.handle(), it.key());
+            }
+            it.status();
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw failure("delete a key's entries", e);
+        }
     }
 
     /** Counts the entries of {@code state} in {@code keyGroup}. */
@@ -284,8 +345,62 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     /**
-     * The SST files of this store already in snapshot storage, by local name, as the last
-     * incremental checkpoint recorded them; the checkpoint writer keeps it up to date.
+     * Runs {@code work}, the upload of RocksDB checkpoint folder {@code checkpoint}, on this
+     * store's uploader thread after the uploads queued before it, so that they see each other's
+     * {@link #uploaded} record in order. The folder is deleted when the work is done; if the store
+     * closes before the work runs, the folder is deleted and the future fails.
+     */
+    public synchronized <T> CompletableFuture<T> upload(Path checkpoint, Callable<T> work) {
+        Upload<T> upload = new Upload<>(checkpoint, work, new CompletableFuture<>());
+        if (closed) {
+            upload.drop();
+        } else {
+            if (uploader == null) {
+                uploader =
+                        Executors.newSingleThreadExecutor(
+                                r -> {
+                                    Thread thread = new Thread(r, "flowscale-upload-" + id());
+                                    thread.setDaemon(true);
+                                    return thread;
+                                });
+            }
+            uploader.execute(upload);
+        }
+        return upload.result();
+    }
+
+    /** One queued upload: the folder it copies, the work, and its result. */
+    private record Upload<T>(Path folder, Callable<T> work, CompletableFuture<T> result)
+            implements Runnable {
+        @Override
+        public void run() {
+            // The folder goes first: whoever waits for the result may then count on it gone.
+            T value;
+            try {
+                value = work.call();
+            } catch (Exception e) {
+                deleteTree(folder);
+                result.completeExceptionally(e);
+                return;
+            }
+            deleteTree(folder);
+            result.complete(value);
+        }
+
+        void drop() {
+            deleteTree(folder);
+            result.completeExceptionally(
+                    new IOException(
+                            "the RocksDB store closed before checkpoint folder "
+                                    + folder
+                                    + " was copied into storage"));
+        }
+    }
+
+    /**
+     * The SST files of this store already in snapshot storage, by local name, as the last complete
+     * upload recorded them; read and written by uploads only, which run one at a time on the
+     * uploader thread.
      */
     public Map<String, RocksDbFile> uploaded() {
         return uploaded;
@@ -364,10 +479,31 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             return;
         }
         closed = true;
+        stopUploads();
         columns.values().forEach(c -> c.handle().close());
         columns.clear();
         db.close();
         closeOptions();
+        deleteTree(dir);
+    }
+
+    /**
+     * Drops the uploads not started (their checkpoints are discarded anyway) and waits for the one
+     * running, which reads only its own hard-linked folder, not the database.
+     */
+    private void stopUploads() {
+        if (uploader == null) {
+            return;
+        }
+        uploader.shutdownNow().forEach(r -> ((Upload<?>) r).drop());
+        try {
+            uploader.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteTree(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -83,6 +83,44 @@ public final class StateCodec {
         };
     }
 
+    /**
+     * The length of the one value {@link #write} wrote at {@code offset} of {@code bytes}, read
+     * from its tag (and length, for strings and JSON) without decoding it.
+     *
+     * @throws IOException if the bytes end before the value does or its tag is unknown
+     */
+    public static int encodedLength(byte[] bytes, int offset) throws IOException {
+        if (offset >= bytes.length) {
+            throw new IOException("a value starts at byte " + offset + " but the data ends first");
+        }
+        int length =
+                switch (bytes[offset]) {
+                    case NULL -> 1;
+                    case LONG, DOUBLE -> 9;
+                    case INT -> 5;
+                    case BOOLEAN -> 2;
+                    case STRING, JSON_VALUE -> 5 + lengthAt(bytes, offset + 1);
+                    default ->
+                            throw new IOException(
+                                    "unknown value tag " + bytes[offset] + "; the data is corrupt");
+                };
+        if (length < 0 || offset + length > bytes.length) {
+            throw new IOException(
+                    "a value at byte " + offset + " says " + length + " bytes but fewer remain");
+        }
+        return length;
+    }
+
+    private static int lengthAt(byte[] bytes, int offset) throws IOException {
+        if (offset + 4 > bytes.length) {
+            throw new IOException("a length at byte " + offset + " is cut off");
+        }
+        return ((bytes[offset] & 0xff) << 24)
+                | ((bytes[offset + 1] & 0xff) << 16)
+                | ((bytes[offset + 2] & 0xff) << 8)
+                | (bytes[offset + 3] & 0xff);
+    }
+
     /** What {@link #readSelfDescribing} returns for a value that needs its declared type. */
     public static final Object NEEDS_TYPE = new Object();
 

@@ -125,7 +125,7 @@ class IncrementalCheckpointTest {
     private Path checkpoint(long id) throws IOException {
         Path dir = storage.create(id, false);
         TaskStateHandle handle =
-                IncrementalCheckpoint.write(dir, false, "op", 0, backend, null, null);
+                IncrementalCheckpoint.start(dir, false, "op", 0, backend, null, null).join();
         SnapshotMetadata metadata =
                 new SnapshotMetadata(
                         SnapshotMetadata.FORMAT_VERSION,

@@ -1,0 +1,24 @@
+package dev.flowscale.engine.state;
+
+import java.nio.file.Path;
+
+/** Keyed backends on RocksDB for tests. */
+public final class RocksDbBackends {
+    /** Key groups of the job in these tests. */
+    public static final int KEY_GROUPS = 128;
+
+    private RocksDbBackends() {}
+
+    /**
+     * A backend of operator "op" owning every key group, its store in a new folder of {@code
+     * local}.
+     */
+    public static KeyedStateBackend overAllKeyGroups(Path local, String store) {
+        StateBackendConfig config = StateBackendConfig.rocksDb().withLocalDir(local);
+        return new KeyedStateBackend(
+                "op",
+                KEY_GROUPS,
+                new KeyGroupRange(0, KEY_GROUPS - 1),
+                RocksDbKeyedStore.open(config, store));
+    }
+}
