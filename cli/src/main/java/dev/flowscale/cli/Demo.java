@@ -36,6 +36,8 @@ final class Demo {
                     "--expected-downtime",
                     "2s");
 
+    static final String KAFKA = "--kafka";
+
     private Demo() {}
 
     /** {@code demo}: the run command, whose arguments {@link #expand} prefixes with the demo's. */
@@ -48,7 +50,9 @@ final class Demo {
                         "The demo's arguments, which the options of run given after demo override: "
                                 + String.join(" ", DEFAULTS),
                         "demo --engine flink: the same on a real Flink 2.3 word count, on a local"
-                                + " Flink cluster in this process (see demo-flink --help).");
+                                + " Flink cluster in this process (see demo-flink --help).",
+                        "demo --kafka: kafka-wordcount scaled from consumer lag, on a local Kafka"
+                                + " broker it starts (see demo-kafka --help).");
         return spec;
     }
 
@@ -62,6 +66,9 @@ final class Demo {
         }
         String engine = engine(args);
         args = withoutEngine(args);
+        if (args.contains(KAFKA)) {
+            return kafka(engine, args);
+        }
         if (engine.equals("flink")) {
             List<String> flink = new ArrayList<>(List.of("demo-flink"));
             flink.addAll(args.subList(1, args.size()));
@@ -75,6 +82,21 @@ final class Demo {
         expanded.addAll(DEFAULTS);
         expanded.addAll(args.subList(1, args.size()));
         return expanded;
+    }
+
+    /**
+     * {@code demo --kafka ARGS} as the Kafka demo's command with ARGS (the embedded engine only).
+     */
+    private static List<String> kafka(String engine, List<String> args) {
+        if (!engine.equals("embedded")) {
+            throw new CliException(
+                    "option --kafka runs kafka-wordcount on the embedded engine; drop --engine "
+                            + engine
+                            + " or --kafka");
+        }
+        List<String> kafka = new ArrayList<>(List.of("demo-kafka"));
+        args.subList(1, args.size()).stream().filter(a -> !a.equals(KAFKA)).forEach(kafka::add);
+        return kafka;
     }
 
     /** The value of the last {@code --engine} (default embedded). */
