@@ -19,6 +19,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -49,6 +51,7 @@ final class KafkaDemoCommand implements Callable<Integer> {
 
     static final String INPUT = "sentences";
     static final String OUTPUT = "counts";
+    private static final Logger KAFKA_LOG = Logger.getLogger("org.apache.kafka");
 
     /** The run's arguments besides the broker's address; the options given after them win. */
     static final List<String> RUN_DEFAULTS =
@@ -130,11 +133,15 @@ final class KafkaDemoCommand implements Callable<Integer> {
         if (partitions < 1) {
             throw new CliException("option --partitions is " + partitions + "; give 1 or more");
         }
+        // Bad options fail here, before a broker starts.
+        RunCommand.parsed(runArguments("127.0.0.1:9092", Path.of("flowscale-data")));
+        // The clients' INFO lines (every config value) would bury the live view.
+        KAFKA_LOG.setLevel(Level.WARNING);
         Path dir = Files.createTempDirectory("flowscale-kafka-demo-");
+        // On Ctrl-C the session stops its job and this thread stops the broker and removes dir;
+        // the hook keeps the JVM up for that.
         try (ShutdownHook hook = ShutdownHook.install(() -> {}, Duration.ofSeconds(60))) {
             try {
-                RunCommand.parsed(
-                        runArguments("127.0.0.1:9092", dir)); // bad options: before the broker
                 return runWithBroker(dir);
             } finally {
                 deleteTree(dir);

@@ -16,13 +16,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The load of {@code demo --kafka}: sentences of {@value #WORDS} words ("w0".."w39") written to a
- * topic at the rate a {@link RateProfile} gives for the time since {@link #start}, in ticks of 100
- * ms, sentence i to partition i mod the partition count.
+ * The load of {@code demo --kafka}: sentences of {@value #WORDS} words ("w0".."w999": few hot keys)
+ * written to a topic at the rate a {@link RateProfile} gives for the time since {@link #start}, in
+ * ticks of 100 ms, sentence i to partition i mod the partition count.
  */
 final class SentenceProducer implements AutoCloseable {
     static final int WORDS = 5;
-    private static final int VOCABULARY = 40;
+    private static final int VOCABULARY = 1000;
     private static final long TICK_MS = 100;
 
     private final KafkaProducer<byte[], byte[]> kafka;
@@ -88,11 +88,11 @@ final class SentenceProducer implements AutoCloseable {
         }
     }
 
-    /** Sentence i: the words "w((i + k) mod 40)" for k below {@value #WORDS}. */
+    /** Sentence i: the words "w((7i + k) mod 1000)" for k below {@value #WORDS}. */
     static String sentence(long i) {
         List<String> words = new ArrayList<>();
         for (int k = 0; k < WORDS; k++) {
-            words.add("w" + (i + k) % VOCABULARY);
+            words.add("w" + (7 * i + k) % VOCABULARY);
         }
         return String.join(" ", words);
     }
