@@ -12,15 +12,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * autoscaler scales up, follows the step up, and scales down after it.
  */
 final class Demo {
-    static final List<String> DEFAULTS =
+    /** The session of every demo: its length, policy settings and live view. */
+    static final List<String> SESSION =
             List.of(
-                    "wordcount",
-                    "--rate",
-                    "steps:0s=200,40s=800,80s=200",
-                    "--cost",
-                    "split=sleep:10ms,count=sleep:1ms",
-                    "--words-per-sentence",
-                    "10",
                     "--duration",
                     "120s",
                     "--policy-interval",
@@ -36,9 +30,27 @@ final class Demo {
                     "--expected-downtime",
                     "2s");
 
+    static final List<String> DEFAULTS =
+            concat(
+                    List.of(
+                            "wordcount",
+                            "--rate",
+                            "steps:0s=200,40s=800,80s=200",
+                            "--cost",
+                            "split=sleep:10ms,count=sleep:1ms",
+                            "--words-per-sentence",
+                            "10"),
+                    SESSION);
+
     static final String KAFKA = "--kafka";
 
     private Demo() {}
+
+    static List<String> concat(List<String> first, List<String> second) {
+        List<String> both = new ArrayList<>(first);
+        both.addAll(second);
+        return List.copyOf(both);
+    }
 
     /** {@code demo}: the run command, whose arguments {@link #expand} prefixes with the demo's. */
     static CommandSpec spec(PrintStream out) {

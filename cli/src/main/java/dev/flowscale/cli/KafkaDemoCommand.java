@@ -53,8 +53,8 @@ final class KafkaDemoCommand implements Callable<Integer> {
     static final String OUTPUT = "counts";
     private static final Logger KAFKA_LOG = Logger.getLogger("org.apache.kafka");
 
-    /** The run's arguments besides the broker's address; the options given after them win. */
-    static final List<String> RUN_DEFAULTS =
+    /** kafka-wordcount on the demo's topics, checkpointed, at the demo's costs. */
+    private static final List<String> JOB =
             List.of(
                     "kafka-wordcount",
                     "--kafka-topic",
@@ -67,21 +67,10 @@ final class KafkaDemoCommand implements Callable<Integer> {
                     "2s",
                     // one instance: 100 sentences/s split, 100 words/s counted
                     "--cost",
-                    "split=sleep:10ms,count=sleep:10ms",
-                    "--duration",
-                    "120s",
-                    "--policy-interval",
-                    "8s",
-                    "--warm-up",
-                    "2s",
-                    "--scale-down-delay",
-                    "10s",
-                    "--catch-up",
-                    "20s",
-                    "--print-interval",
-                    "4s",
-                    "--expected-downtime",
-                    "2s");
+                    "split=sleep:10ms,count=sleep:10ms");
+
+    /** The run's arguments besides the broker's address; the options given after them win. */
+    static final List<String> RUN_DEFAULTS = Demo.concat(JOB, Demo.SESSION);
 
     @Option(
             names = "--produce",
