@@ -86,10 +86,17 @@ public class LocalKafkaBroker implements AutoCloseable {
 
     /** An admin client for this broker; the caller closes it. */
     public Admin admin() {
+        return admin(bootstrapServers());
+    }
+
+    /**
+     * An admin client for {@code bootstrapServers} with a 30 s API timeout; the caller closes it.
+     */
+    public static Admin admin(String bootstrapServers) {
         return Admin.create(
                 Map.of(
                         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers(),
+                        bootstrapServers,
                         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                         30_000));
     }
