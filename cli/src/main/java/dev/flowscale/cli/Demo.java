@@ -12,15 +12,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * autoscaler scales up, follows the step up, and scales down after it.
  */
 final class Demo {
-    static final List<String> DEFAULTS =
+    /** The session of every demo: its length, policy settings and live view. */
+    static final List<String> SESSION =
             List.of(
-                    "wordcount",
-                    "--rate",
-                    "steps:0s=200,40s=800,80s=200",
-                    "--cost",
-                    "split=sleep:10ms,count=sleep:1ms",
-                    "--words-per-sentence",
-                    "10",
                     "--duration",
                     "120s",
                     "--policy-interval",
@@ -36,7 +30,27 @@ final class Demo {
                     "--expected-downtime",
                     "2s");
 
+    static final List<String> DEFAULTS =
+            concat(
+                    List.of(
+                            "wordcount",
+                            "--rate",
+                            "steps:0s=200,40s=800,80s=200",
+                            "--cost",
+                            "split=sleep:10ms,count=sleep:1ms",
+                            "--words-per-sentence",
+                            "10"),
+                    SESSION);
+
+    static final String KAFKA = "--kafka";
+
     private Demo() {}
+
+    static List<String> concat(List<String> first, List<String> second) {
+        List<String> both = new ArrayList<>(first);
+        both.addAll(second);
+        return List.copyOf(both);
+    }
 
     /** {@code demo}: the run command, whose arguments {@link #expand} prefixes with the demo's. */
     static CommandSpec spec(PrintStream out) {
@@ -48,7 +62,9 @@ final class Demo {
                         "The demo's arguments, which the options of run given after demo override: "
                                 + String.join(" ", DEFAULTS),
                         "demo --engine flink: the same on a real Flink 2.3 word count, on a local"
-                                + " Flink cluster in this process (see demo-flink --help).");
+                                + " Flink cluster in this process (see demo-flink --help).",
+                        "demo --kafka: kafka-wordcount scaled from consumer lag, on a local Kafka"
+                                + " broker it starts (see demo-kafka --help).");
         return spec;
     }
 
@@ -62,6 +78,9 @@ final class Demo {
         }
         String engine = engine(args);
         args = withoutEngine(args);
+        if (args.contains(KAFKA)) {
+            return kafka(engine, args);
+        }
         if (engine.equals("flink")) {
             List<String> flink = new ArrayList<>(List.of("demo-flink"));
             flink.addAll(args.subList(1, args.size()));
@@ -75,6 +94,21 @@ final class Demo {
         expanded.addAll(DEFAULTS);
         expanded.addAll(args.subList(1, args.size()));
         return expanded;
+    }
+
+    /**
+     * {@code demo --kafka ARGS} as the Kafka demo's command with ARGS (the embedded engine only).
+     */
+    private static List<String> kafka(String engine, List<String> args) {
+        if (!engine.equals("embedded")) {
+            throw new CliException(
+                    "option --kafka runs kafka-wordcount on the embedded engine; drop --engine "
+                            + engine
+                            + " or --kafka");
+        }
+        List<String> kafka = new ArrayList<>(List.of("demo-kafka"));
+        args.subList(1, args.size()).stream().filter(a -> !a.equals(KAFKA)).forEach(kafka::add);
+        return kafka;
     }
 
     /** The value of the last {@code --engine} (default embedded). */

@@ -1,8 +1,7 @@
 package dev.flowscale.kafka.testing;
 
-import java.util.Map;
+import dev.flowscale.kafka.local.LocalKafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.kafka.KafkaContainer;
@@ -40,12 +39,7 @@ public final class KafkaContainerBroker implements KafkaCluster {
 
     @Override
     public Admin admin() {
-        return Admin.create(
-                Map.of(
-                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers(),
-                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                        30_000));
+        return LocalKafkaBroker.admin(bootstrapServers());
     }
 
     /**

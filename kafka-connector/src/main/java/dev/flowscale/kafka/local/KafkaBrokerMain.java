@@ -1,4 +1,4 @@
-package dev.flowscale.kafka.testing;
+package dev.flowscale.kafka.local;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The entry point of the broker process that {@link KafkaBroker} starts: formats the storage folder
- * once (KRaft needs a cluster id written before the first start), then runs Kafka's own server
- * main, which blocks until the process is told to stop.
+ * The entry point of the broker process that {@link LocalKafkaBroker} starts: formats the storage
+ * folder once (KRaft needs a cluster id written before the first start), then runs Kafka's own
+ * server main, which blocks until the process is told to stop.
  *
  * <p>Arguments: the server properties file and the cluster id.
  */
