@@ -5,7 +5,7 @@
 # tag against flink-autoscaler 1.10.0 and Flink 1.20.1 from Maven Central (flink-autoscaler 1.10.0
 # calls JobVertexDetailsInfo.getSlotSharingGroupId(), a Flink 1.20 API), into target/ (jar) and lib/
 # (its class path). Prints the class path to pass as --flink-autoscaler-classpath.
-#   bench/flink-autoscaler-standalone/build.sh [/path/to/flink-kubernetes-operator checkout]
+#   [MVN_ARGS=-Dmaven.repo.local=...] bench/flink-autoscaler-standalone/build.sh [/path/to/flink-kubernetes-operator git dir]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="${TMPDIR:-/tmp}/flink-autoscaler-standalone-1.10.0"
@@ -19,6 +19,6 @@ cp "$here/pom.xml" "$work/build/pom.xml"
   | tar -x -C "$work/build"
 cp -r "$work/build/flink-autoscaler-standalone/src/main/." "$work/build/src/main/"
 cp -r "$work/build/flink-autoscaler-plugin-jdbc/src/main/java/." "$work/build/src/main/java/"
-(cd "$work/build" && mvn -B -q package dependency:copy-dependencies -DincludeScope=runtime \
+(cd "$work/build" && mvn -B -q ${MVN_ARGS:-} package dependency:copy-dependencies -DincludeScope=runtime \
   -DoutputDirectory="$work/build/lib")
 echo "$work/build/target/fas-1.jar:$work/build/lib/*"
