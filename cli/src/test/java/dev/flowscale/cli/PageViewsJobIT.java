@@ -1,7 +1,9 @@
-package com.example.pageviews;
+package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.pageviews.PageViewsJob;
+import com.example.pageviews.ParseClicks;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -28,7 +30,9 @@ class PageViewsJobIT {
     private static final Path CLI =
             Path.of(System.getProperty("flowscale.cli.jar", "../cli/target/flowscale.jar"));
     private static final Path JOB =
-            Path.of(System.getProperty("flowscale.job.jar", "target/flowscale-examples-job.jar"));
+            Path.of(
+                    System.getProperty(
+                            "flowscale.job.jar", "../examples/target/flowscale-examples-job.jar"));
     private static final String JOB_CLASS = PageViewsJob.class.getName();
 
     @TempDir Path dir;
