@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
@@ -22,6 +21,10 @@ final class Examples {
     private static final ObjectMapper STRICT =
             new ObjectMapper(new YAMLFactory())
                     .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** As the operator's client reads a resource: unknown fields outside the spec are ignored. */
+    private static final ObjectMapper LENIENT =
+            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private Examples() {}
 
@@ -42,12 +45,12 @@ final class Examples {
     }
 
     /**
-     * The document as the operator reads it (Fabric8), with its spec also read strictly (no unknown
-     * fields).
+     * The document as the operator reads it (its Jackson-annotated resource class), with its spec
+     * also read strictly (no unknown fields).
      */
     static StreamJob streamJob(JsonNode document) throws IOException {
         STRICT.treeToValue(document.path("spec"), StreamJobSpec.class);
-        return Serialization.unmarshal(document.toString(), StreamJob.class);
+        return LENIENT.treeToValue(document, StreamJob.class);
     }
 
     /**
