@@ -16,6 +16,7 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.settings.SettingValues;
 import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -112,14 +113,20 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
         builder.cost(
                 WordCount.COUNT,
                 SyntheticCost.blocking(Duration.ofNanos((long) (1e9 / COUNT_CAPACITY))));
+        // The defaults a user of ./flowscale gets (skew correction, learned scalability), over a
+        // shorter time scale: forty words over 128 key groups leave the busiest of seven count
+        // instances a fifth of the words, not a seventh, and only the skew-aware plan drains the
+        // lag in the catch-up time (plain DS2 drained in 12-14 s, twice in CI).
         PolicyConfig policy =
-                PolicyConfig.builder()
-                        .jobBounds(1, 8)
+                SettingValues.defaults().policy().toBuilder()
+                        .jobBounds(1, 16)
                         // The producer starts right after the job: a first window that began
                         // before its first record measured 26 of 60 sentences/s (twice in CI).
                         .warmUp(Duration.ofSeconds(3))
                         .catchUpDuration(CATCH_UP)
-                        .expectedRescaleDuration(Duration.ofSeconds(1))
+                        // This job rescales through a savepoint (its sink is transactional):
+                        // 3.7 s down in a local run; the next decisions use the measured figure.
+                        .expectedRescaleDuration(Duration.ofSeconds(4))
                         .scaleDownDelay(Duration.ofMinutes(5))
                         .build();
         RunSettings settings =

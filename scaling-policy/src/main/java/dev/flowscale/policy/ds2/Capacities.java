@@ -11,6 +11,7 @@ import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.model.CapacityObservation;
 import dev.flowscale.policy.model.HotKeyAnalysis;
 import dev.flowscale.policy.model.IneffectiveScaleUp;
+import dev.flowscale.policy.model.KeyGroupLoad;
 import dev.flowscale.policy.model.ScalabilityFit;
 import dev.flowscale.policy.model.ScalabilityModel;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ final class Capacities {
     private final Map<String, IneffectiveScaleUp.Verdict> ineffective = new HashMap<>();
     private final Map<String, HotKeyAnalysis.HotSpot> hotSpots = new HashMap<>();
     private final Map<String, Integer> keyGroups = new HashMap<>();
+    private final Map<String, KeyGroupLoad> keyGroupLoads = new HashMap<>();
     private final double prior;
 
     private Capacities(double prior) {
@@ -121,6 +123,10 @@ final class Capacities {
             if (!topology.isSourceAt(i)) {
                 HotKeyAnalysis.hotSpot(m, k).ifPresent(h -> hotSpots.put(m.operatorId(), h));
                 keyGroups.put(m.operatorId(), k);
+                if (hotSpots.containsKey(m.operatorId()) && m.keyGroupRates().size() == k) {
+                    KeyGroupLoad.of(m.keyGroupRates())
+                            .ifPresent(load -> keyGroupLoads.put(m.operatorId(), load));
+                }
             }
         }
     }
@@ -175,14 +181,22 @@ final class Capacities {
 
     /**
      * The input rate the operator carries at parallelism p: the measured per-instance capacity
-     * scaled by the curve, limited by the busiest instance when the input has a hot spot.
+     * scaled by the curve, limited by the busiest instance when the input has a hot spot. The
+     * busiest instance's share is read off the measured per-key-group rates where the engine counts
+     * them ({@link KeyGroupLoad}), otherwise from the one-hot-spot model.
      */
     double at(String operatorId, int p, double measuredPerInstance) {
         double all = aggregate(operatorId, p, measuredPerInstance);
         HotKeyAnalysis.HotSpot hot = hotSpots.get(operatorId);
-        return hot == null
-                ? all
-                : all / p / HotKeyAnalysis.busiestShare(hot.share(), p, keyGroups.get(operatorId));
+        if (hot == null) {
+            return all;
+        }
+        KeyGroupLoad load = keyGroupLoads.get(operatorId);
+        double busiest =
+                load != null
+                        ? load.busiestShare(p)
+                        : HotKeyAnalysis.busiestShare(hot.share(), p, keyGroups.get(operatorId));
+        return all / p / busiest;
     }
 
     private double aggregate(String operatorId, int p, double measuredPerInstance) {

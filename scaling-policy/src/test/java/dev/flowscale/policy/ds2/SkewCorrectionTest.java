@@ -144,18 +144,7 @@ class SkewCorrectionTest {
         for (int g = 0; g < 128; g++) {
             groups.add(100 * ((g == 0 ? 0.3 : 0) + 0.7 / 128));
         }
-        OperatorMetrics one =
-                OperatorMetrics.of("op", 1, 100, 100, 100, 100)
-                        .withInstances(List.of(new InstanceWindowRates(0, 100, 100, 100, 100)))
-                        .withKeyGroupRates(groups);
-        OperatorDecision d =
-                new Ds2Policy(SKEW_AWARE, clockAt(END))
-                        .decide(
-                                topology(List.of("src:1", "op:1"), "src->op"),
-                                window(source("src", 1, 100_000, 250, 0), one),
-                                ScalingHistory.empty())
-                        .operators()
-                        .get("op");
+        OperatorDecision d = decideAtOne(groups);
 
         // Plain DS2 would say 3; the hot key group 0 holds 30 % + 70 %/128, so as above q = 8.
         assertThat(d.newParallelism()).isEqualTo(8);
@@ -164,6 +153,37 @@ class SkewCorrectionTest {
                         r ->
                                 r.contains(
                                         "hot key groups [0]: the hottest carries 31 % of the input"));
+    }
+
+    @Test
+    void sizesForTheBusiestInstanceOfTheMeasuredSpreadNotForOneHotSpot() {
+        // All input in key groups 0..7, 12.5 % each: every q up to 16 gives them all to instance
+        // 0; an instance of q owns ⌈128/q⌉ or ⌊128/q⌋ key groups, so the busiest holds three of
+        // them (37.5 %) from q = 43 on and four (50 %) up to q = 42. The one-hot-spot model (s =
+        // 0.118 from the hottest group) would say q = 4.
+        List<Double> groups = new ArrayList<>();
+        for (int g = 0; g < 128; g++) {
+            groups.add(g < 8 ? 100 / 8.0 : 0);
+        }
+        OperatorDecision d = decideAtOne(groups);
+
+        // 250 rec/s · 37.5 % = 93.8 <= 100 at q = 43; 250 · 50 % = 125 > 100 at q = 42
+        assertThat(d.newParallelism()).isEqualTo(43);
+    }
+
+    /** The decision for "op" at parallelism 1 with these key-group rates, behind 250 rec/s. */
+    private static OperatorDecision decideAtOne(List<Double> keyGroupRates) {
+        OperatorMetrics one =
+                OperatorMetrics.of("op", 1, 100, 100, 100, 100)
+                        .withInstances(List.of(new InstanceWindowRates(0, 100, 100, 100, 100)))
+                        .withKeyGroupRates(keyGroupRates);
+        return new Ds2Policy(SKEW_AWARE, clockAt(END))
+                .decide(
+                        topology(List.of("src:1", "op:1"), "src->op"),
+                        window(source("src", 1, 100_000, 250, 0), one),
+                        ScalingHistory.empty())
+                .operators()
+                .get("op");
     }
 
     @Test
