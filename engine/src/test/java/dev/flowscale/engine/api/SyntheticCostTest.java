@@ -56,9 +56,13 @@ class SyntheticCostTest {
         spinFor(Duration.ofMillis(100));
         start = System.nanoTime();
         meter.charge();
+        // The deadline restarts from now: a full 50 ms, of which the meter wakes early by the
+        // park overshoot it has learnt, at most half the cost (on a loaded machine the first
+        // wait's overshoot taught it 11 ms, and this record took 39 ms). A record that carried
+        // credit across the wait would take none of it.
         assertThat(System.nanoTime() - start)
-                .as("after a wait the next record costs its full time")
-                .isGreaterThanOrEqualTo(Duration.ofMillis(45).toNanos());
+                .as("after a wait the next record costs its full time, less the learnt overshoot")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(25).toNanos());
     }
 
     @Test
