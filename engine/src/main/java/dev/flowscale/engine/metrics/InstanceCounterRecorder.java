@@ -96,6 +96,8 @@ public final class InstanceCounterRecorder {
         this.keyGroupFirst = keyGroupFirst;
         this.keyGroupCounter = keyGroupCount > 0 ? new KeyGroupCounter(keyGroupCount) : null;
         this.keyGroupRecords = new long[keyGroupCount];
+        // A source owes an unknown number of records until its reader is open and tells.
+        this.backlog = source ? -1 : 0;
     }
 
     /** The per-key-group counter the task thread feeds; null when the instance is not keyed. */
