@@ -9,7 +9,6 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.kafka.testing.WithKafkaBroker;
-import dev.flowscale.testsupport.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -134,27 +132,12 @@ class KafkaSinkLeftoverTransactionIT extends WithKafkaBroker {
         return producer;
     }
 
-    /** Writes {@code perPartition} new records to each of the topic's 3 partitions. */
     private static List<String> write(String topic, String batch, int perPartition) {
-        List<String> written = new ArrayList<>();
-        for (int p = 0; p < 3; p++) {
-            int partition = p;
-            List<String> values =
-                    IntStream.range(0, perPartition)
-                            .mapToObj(i -> batch + ":" + partition + ":" + i)
-                            .toList();
-            topics.write(
-                    topic, p, values.stream().map(KafkaSinkLeftoverTransactionIT::utf8).toList());
-            written.addAll(values);
-        }
-        return written;
+        return topics.writeNumbered(topic, 3, batch, perPartition);
     }
 
     private static void awaitCommitted(String topic, int count) {
-        Await.until(
-                TIMEOUT,
-                count + " records a read_committed reader sees in " + topic,
-                () -> topics.readAllText(topic, true).size() >= count);
+        topics.awaitCommitted(topic, count, TIMEOUT);
     }
 
     private static byte[] utf8(String text) {
