@@ -21,7 +21,7 @@ public interface RuntimeContext {
      * topic): name them from the vocabulary ({@code dev.flowscale.runner.api.MetricName}), tag them
      * {@code job}, {@code operator} and {@code instance} as the engine's, and remove them when the
      * function closes, as a rescale replaces its instances. By default, and when the job exports no
-     * metrics, a registry that keeps nothing.
+     * metrics, a registry that records nothing.
      */
     default MeterRegistry meterRegistry() {
         return new CompositeMeterRegistry();

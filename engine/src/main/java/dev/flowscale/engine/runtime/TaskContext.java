@@ -16,7 +16,7 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 /**
  * Where an operator instance runs: job, operator, instance index and parallelism, and the job's
- * meter registry (one that keeps nothing when the job exports no metrics).
+ * meter registry (one that records nothing when the job exports no metrics).
  */
 record TaskContext(
         String jobName,
