@@ -123,19 +123,30 @@ class KafkaAutoscaledRunnerKillIT extends WithKafkaBroker {
                 Map.of("KAFKA_CLIENT_TRANSACTION_TIMEOUT_MS", "600000"));
     }
 
+    /**
+     * The first SCALE decision planned the source for at least 0.8 x the arrival rate (its lag's
+     * catch-up on top), and enough count instances for the words of that rate.
+     */
     private void assertTheFirstScaleFollowedTheLag() {
         ScalingDecision first =
                 decisions.stream()
                         .filter(d -> d.outcome() == Outcome.SCALE)
                         .findFirst()
                         .orElseThrow();
-        OperatorDecision source = first.operators().get(WordCount.SOURCE);
-        assertThat(source.targetInputRate())
-                .as("the source's target: arrival rate plus catch-up, %s", first.explain())
-                .isGreaterThanOrEqualTo(SENTENCES_PER_S * 0.8);
-        assertThat(first.operators().get(WordCount.COUNT).recommendedParallelism())
+        Map<String, OperatorDecision> planned = first.operators();
+        int countsNeeded = (int) Math.ceil(SENTENCES_PER_S * WORDS / COUNT_CAPACITY);
+        assertThat(planned)
                 .as(first.explain())
-                .isGreaterThanOrEqualTo((int) Math.ceil(SENTENCES_PER_S * WORDS / COUNT_CAPACITY));
+                .hasEntrySatisfying(
+                        WordCount.SOURCE,
+                        d ->
+                                assertThat(d.targetInputRate())
+                                        .isGreaterThanOrEqualTo(0.8 * SENTENCES_PER_S))
+                .hasEntrySatisfying(
+                        WordCount.COUNT,
+                        d ->
+                                assertThat(d.recommendedParallelism())
+                                        .isGreaterThanOrEqualTo(countsNeeded));
     }
 
     /** The DS2 loop as the operator runs it, over the runner's API at its stable address. */
