@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * skipped with a message where the binary is missing, CI installs it) that scraped, every second
  * with honor_labels, a job runner and the controller's endpoint while the DS2 loop in mode auto
  * rescaled the job through savepoints (the runner restarts on a new port each time; the test
- * rewrites Prometheus' file_sd targets), and an event-time job in this JVM ({@link
- * EventTimeRunner}) for the event-time lag panel. Both jobs emit latency markers.
+ * rewrites Prometheus' file_sd targets), an event-time job in this JVM ({@link EventTimeRunner})
+ * for the event-time lag panel, and a job reading a real Kafka broker ({@link KafkaLagRunner}) for
+ * the Kafka lag panel. The first two emit latency markers.
  */
 @Tag(DashboardQueriesIT.INTEGRATION)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -59,6 +61,7 @@ class DashboardQueriesIT {
     private PrometheusServer prometheus;
     private AutoscaledRunner loop;
     private EventTimeRunner eventTime;
+    private KafkaLagRunner kafka;
     private Instant start;
     private Instant end;
 
@@ -73,8 +76,13 @@ class DashboardQueriesIT {
         prometheus = PrometheusServer.start(binary.get(), dir, targets);
         eventTime = new EventTimeRunner();
         targets.addFixed(eventTime.endpoint());
+        // The broker starts while the autoscaled run goes on, so it adds little to the run.
+        CompletableFuture<KafkaLagRunner> kafkaStart =
+                CompletableFuture.supplyAsync(this::startKafkaJob);
         start = Instant.now();
         loop = new AutoscaledRunner(engineJar(), dir, targets, record);
+        kafka = kafkaStart.join();
+        targets.addFixed(kafka.endpoint());
         Await.until(LONGEST_RUN.plusSeconds(5), "the run to end", this::runIsLongEnough);
         loop.stopDeciding();
         awaitPrometheusHasEveryDecision();
@@ -85,6 +93,14 @@ class DashboardQueriesIT {
                 record.decisions().size(),
                 record.scaleDecisions().size(),
                 record.rescales().size());
+    }
+
+    private KafkaLagRunner startKafkaJob() {
+        try {
+            return new KafkaLagRunner(dir.resolve("kafka"));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the Kafka job: " + e.getMessage(), e);
+        }
     }
 
     private boolean runIsLongEnough() {
@@ -123,6 +139,9 @@ class DashboardQueriesIT {
         }
         if (eventTime != null) {
             eventTime.close();
+        }
+        if (kafka != null) {
+            kafka.close();
         }
         if (prometheus != null) {
             prometheus.close();
@@ -210,6 +229,34 @@ class DashboardQueriesIT {
         assertThat(annotated).containsExactlyInAnyOrderElementsOf(rescaled);
     }
 
+    /**
+     * The Kafka lag panel shows one series for the topic, summed over the source's two instances,
+     * with the lag a reader behind its input has: above zero, at most what the topic holds.
+     */
+    @Test
+    void theKafkaLagPanelShowsTheTopicsLagSummedOverTheSourcesInstances() throws Exception {
+        Query lag =
+                dashboard.targets().stream()
+                        .filter(q -> q.where().equals("panel 'Kafka lag by topic' target A"))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no panel 'Kafka lag by topic'"));
+        String expr = PromQl.substitute(lag.expr(), Map.of("job", KafkaLagRunner.JOB));
+
+        List<PromSeries> series = drawable(prometheus.queryRange(expr, start, end, STEP));
+
+        assertThat(series).as("series of %s", expr).hasSize(1);
+        assertThat(series.get(0).labels())
+                .containsEntry("topic", KafkaLagRunner.TOPIC)
+                .containsEntry("job", KafkaLagRunner.JOB)
+                .doesNotContainKey("instance");
+        assertThat(series.get(0).finiteValues())
+                .allSatisfy(
+                        v ->
+                                assertThat(v)
+                                        .isPositive()
+                                        .isLessThanOrEqualTo(KafkaLagRunner.RECORDS));
+    }
+
     @Test
     void theJobVariableOffersTheJob() throws Exception {
         Matcher query =
@@ -260,7 +307,13 @@ class DashboardQueriesIT {
         long range = Duration.between(start, end == null ? Instant.now() : end).toSeconds() + 1;
         return Map.of(
                 "job",
-                "(" + AutoscaledRunner.JOB + "|" + EventTimeRunner.JOB + ")",
+                "("
+                        + AutoscaledRunner.JOB
+                        + "|"
+                        + EventTimeRunner.JOB
+                        + "|"
+                        + KafkaLagRunner.JOB
+                        + ")",
                 "__rate_interval",
                 RATE_INTERVAL.toSeconds() + "s",
                 "__interval",

@@ -3,13 +3,17 @@ package dev.flowscale.kafka;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -88,6 +92,42 @@ final class KafkaClients {
         properties.putAll(extra);
         return new KafkaProducer<>(
                 properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** An admin client of {@code sink}'s brokers, with its security settings. */
+    static Admin admin(KafkaSinkConfig sink) {
+        return Admin.create(
+                common(
+                        sink.bootstrapServers(),
+                        sink.clientProperties(),
+                        sink.requestTimeout(),
+                        "flowscale-sink-admin-" + sink.topic()));
+    }
+
+    /**
+     * Waits for an admin call of {@code sink} about its transactions at most the request timeout; a
+     * failure says what was being done and what to check.
+     */
+    static <T> T await(KafkaSinkConfig sink, KafkaFuture<T> call, String doing)
+            throws InterruptedException {
+        try {
+            return call.get(sink.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new KafkaConnectorException(
+                    "kafka sink of topic '"
+                            + sink.topic()
+                            + "': cannot "
+                            + doing
+                            + ": "
+                            + (e.getCause() == null ? e : e.getCause())
+                            + "; check that the brokers at "
+                            + sink.bootstrapServers()
+                            + " run and that the principal may describe and write the"
+                            + " transactional ids starting '"
+                            + sink.transactionalIdPrefix()
+                            + "'",
+                    e);
+        }
     }
 
     private static Properties common(

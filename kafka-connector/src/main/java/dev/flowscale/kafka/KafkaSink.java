@@ -7,19 +7,21 @@ import dev.flowscale.engine.api.OperatorRuntimeContext;
 import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.api.StateDescriptor;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
  * Writes a stream to a Kafka topic, exactly once by two-phase commit: the records between two
  * barriers go into one transaction; when a barrier passes, the transaction is flushed (prepared)
  * and recorded in the snapshot, and it is committed once that snapshot is complete. On restore the
- * snapshot's prepared transactions are finished (see {@link TransactionRecovery}); transactions
- * after it are aborted when the failed run closes, or time out if its process was killed. Readers
- * that must see each record once read with {@code isolation.level=read_committed}.
+ * snapshot's prepared transactions are finished (see {@link TransactionRecovery}), and those the
+ * failed run opened after it are aborted: by the failed run as it closes, or, if its process was
+ * killed, by the restored run as it opens (see {@link LeftoverTransactions}), at any parallelism.
+ * Readers that must see each record once read with {@code isolation.level=read_committed}.
  *
  * <p>With {@link KafkaSinkConfig.Guarantee#AT_LEAST_ONCE} it writes without transactions and waits
  * at each barrier until every record is acknowledged, so a restore may repeat records but never
@@ -32,12 +34,19 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
     private static final StateDescriptor<PreparedTransaction> PREPARED =
             StateDescriptor.list("kafka-sink-prepared", PreparedTransaction.class);
 
+    /** A union list: every instance of a restore sees every instance's cursor. */
+    private static final StateDescriptor<TransactionCursor> CURSORS =
+            StateDescriptor.list("kafka-sink-cursors", TransactionCursor.class);
+
     private final KafkaSinkConfig config;
     private final KafkaRecordSerializer<? super T> serializer;
     private final NavigableMap<Long, SinkTransaction> awaitingCommit = new TreeMap<>();
     private ListState<PreparedTransaction> prepared;
     private List<PreparedTransaction> preparedList = new ArrayList<>();
-    private String idPrefix;
+    private ListState<TransactionCursor> cursors;
+    private TransactionIds ids;
+    private int instance;
+    private long nextSequence;
     private SinkTransaction current;
     private AtLeastOnceWriter plain;
     private boolean closed;
@@ -62,18 +71,28 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
             plain = new AtLeastOnceWriter(config, context.jobName() + "-" + context.operatorId());
             return;
         }
-        idPrefix =
-                config.transactionalIdPrefix()
-                        + "-"
-                        + context.operatorId()
-                        + "-"
-                        + context.instanceIndex()
-                        + "-";
+        ids = new TransactionIds(config.transactionalIdPrefix(), context.operatorId());
+        instance = context.instanceIndex();
         prepared = context.operatorListState(PREPARED);
+        cursors = context.unionListState(CURSORS);
+        recover(context.parallelism());
+    }
+
+    /**
+     * Aborts what a failed run left open, then commits what the restored snapshot prepared; both
+     * before this instance opens a transaction of its own.
+     */
+    private void recover(int parallelism) throws InterruptedException {
+        Map<Integer, Long> restoredCursors = new HashMap<>();
+        cursors.get()
+                .forEach(c -> restoredCursors.merge(c.instance(), c.nextSequence(), Math::max));
+        nextSequence = restoredCursors.getOrDefault(instance, 0L);
+        new LeftoverTransactions(config, ids).abort(instance, parallelism, restoredCursors);
         List<PreparedTransaction> restored = new ArrayList<>();
         prepared.get().forEach(restored::add);
         new TransactionRecovery(config).recover(restored);
         prepared.clear();
+        cursors.clear();
     }
 
     @Override
@@ -85,8 +104,9 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
             return;
         }
         if (current == null) {
-            // A fresh id per transaction: a restore asks the broker about exactly this one.
-            current = SinkTransaction.begin(config, idPrefix + UUID.randomUUID());
+            // The next id of this instance's namespace: a restore finds the ones after its
+            // snapshot through the cursor, and asks the broker about each one before it.
+            current = SinkTransaction.begin(config, ids.id(instance, nextSequence++));
         }
         current.send(key, bytes);
         current.checkSent();
@@ -108,6 +128,7 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
             snapshot.addAll(preparedList);
         }
         prepared.update(snapshot);
+        cursors.update(List.of(new TransactionCursor(instance, nextSequence)));
     }
 
     /** Commits every transaction prepared at or before this snapshot. */

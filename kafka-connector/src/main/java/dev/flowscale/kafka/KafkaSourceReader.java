@@ -3,6 +3,9 @@ package dev.flowscale.kafka;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.RuntimeContext;
 import dev.flowscale.engine.api.SourceReader;
+import dev.flowscale.runner.api.MetricName;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -43,6 +46,8 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     private Instant nextEndRefresh = Instant.MIN;
     private Instant nextEndQuery = Instant.MIN;
     private final BrokerWatch brokers;
+    private final MeterRegistry meters;
+    private final Gauge lag;
 
     /**
      * @param restored the splits of a restore, or null for a fresh start
@@ -76,6 +81,29 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
         this.brokers = new BrokerWatch(config.clock(), NO_ANSWER);
         this.discovery =
                 new PartitionDiscovery(config, context, name, consumer, positions, partitionCount);
+        this.meters = context.meterRegistry();
+        this.lag = lagGauge(context);
+    }
+
+    /**
+     * The lag as a gauge tagged with the topic, which the engine's backlog gauge lacks: the
+     * dashboard sums it by topic. NaN while the reader has no lag signal.
+     */
+    private Gauge lagGauge(RuntimeContext context) {
+        return Gauge.builder(MetricName.KAFKA_LAG.micrometer(), this, KafkaSourceReader::lagOrNaN)
+                .baseUnit(MetricName.KAFKA_LAG.unit())
+                .description(MetricName.KAFKA_LAG.description())
+                .tags(
+                        "job",
+                        context.jobName(),
+                        "operator",
+                        context.operatorId(),
+                        "instance",
+                        Integer.toString(context.instanceIndex()),
+                        "topic",
+                        config.topic())
+                .strongReference(true)
+                .register(meters);
     }
 
     @Override
@@ -179,6 +207,11 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
                 : positions.totalLag().orElse(NO_BACKLOG_SIGNAL);
     }
 
+    private double lagOrNaN() {
+        long backlog = backlog();
+        return backlog == NO_BACKLOG_SIGNAL ? Double.NaN : backlog;
+    }
+
     /** Lag per partition, for the partitions whose end is known. */
     Map<Integer, Long> lagByPartition() {
         return positions.lag();
@@ -202,6 +235,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
 
     @Override
     public void close() {
+        meters.remove(lag);
         try (deadLetters) {
             // No wait: a fetch parked at the broker (up to fetch.max.wait.ms) would only lengthen
             // the downtime of a rescale, and the source commits nothing on close.

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.ProducerFencedException;
 
 /**
  * One Kafka transaction of the sink, with its own producer (a producer has one transaction open at
@@ -82,6 +83,8 @@ final class SinkTransaction {
     void abort() {
         try {
             producer.abortTransaction();
+        } catch (ProducerFencedException e) {
+            // A newer run fenced this id, which aborted the transaction already.
         } finally {
             producer.close(Duration.ZERO);
         }

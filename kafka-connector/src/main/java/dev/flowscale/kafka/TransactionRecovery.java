@@ -1,11 +1,7 @@
 package dev.flowscale.kafka;
 
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
 
@@ -31,7 +27,7 @@ final class TransactionRecovery {
             return 0;
         }
         int rewritten = 0;
-        try (Admin admin = admin()) {
+        try (Admin admin = KafkaClients.admin(config)) {
             for (PreparedTransaction transaction : prepared) {
                 if (!COMMITTED.contains(state(admin, transaction.transactionalId()))) {
                     rewrite(transaction);
@@ -44,24 +40,14 @@ final class TransactionRecovery {
 
     private TransactionState state(Admin admin, String transactionalId)
             throws InterruptedException {
-        try {
-            return admin.describeTransactions(List.of(transactionalId))
-                    .description(transactionalId)
-                    .get(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                    .state();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new KafkaConnectorException(
-                    "kafka sink of topic '"
-                            + config.topic()
-                            + "': cannot learn whether transaction "
-                            + transactionalId
-                            + " of the restored snapshot committed: "
-                            + (e.getCause() == null ? e : e.getCause())
-                            + "; check that the brokers at "
-                            + config.bootstrapServers()
-                            + " run and that the principal may describe transactional ids",
-                    e);
-        }
+        return KafkaClients.await(
+                        config,
+                        admin.describeTransactions(List.of(transactionalId))
+                                .description(transactionalId),
+                        "learn whether transaction "
+                                + transactionalId
+                                + " of the restored snapshot committed")
+                .state();
     }
 
     private void rewrite(PreparedTransaction prepared) {
@@ -69,15 +55,5 @@ final class TransactionRecovery {
         prepared.records().forEach(r -> again.send(r.key(), r.value()));
         again.prepare(prepared.checkpointId());
         again.commit();
-    }
-
-    private Admin admin() {
-        Properties properties = new Properties();
-        properties.putAll(config.clientProperties());
-        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        properties.put(
-                CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                (int) config.requestTimeout().toMillis());
-        return Admin.create(properties);
     }
 }

@@ -125,27 +125,11 @@ class KafkaSinkIT extends WithKafkaBroker {
 
     /** Writes {@code perPartition} new records to each of the topic's 6 partitions. */
     private static List<String> write(String topic, String batch, int perPartition) {
-        List<String> written = new ArrayList<>();
-        for (int p = 0; p < 6; p++) {
-            int partition = p;
-            List<String> values =
-                    IntStream.range(0, perPartition)
-                            .mapToObj(i -> batch + ":" + partition + ":" + i)
-                            .toList();
-            topics.write(
-                    topic,
-                    p,
-                    values.stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toList());
-            written.addAll(values);
-        }
-        return written;
+        return topics.writeNumbered(topic, 6, batch, perPartition);
     }
 
     private static void awaitCommitted(String topic, int count) {
-        Await.until(
-                TIMEOUT,
-                count + " committed records in " + topic,
-                () -> committed(topic).size() >= count);
+        topics.awaitCommitted(topic, count, TIMEOUT);
     }
 
     private static List<String> committed(String topic) {

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.kafka.testing.WithKafkaBroker;
+import dev.flowscale.runner.api.MetricName;
 import dev.flowscale.testsupport.Await;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -56,7 +60,11 @@ class KafkaSourceRescaleIT extends WithKafkaBroker {
     void eachReaderReportsTheLagOfItsPartitionsAsItsBacklog() throws Exception {
         fill("lag");
         KafkaSource<String> source = source("lag");
-        List<SourceReader<String>> readers = fresh(source, 2);
+        MeterRegistry registry = new SimpleMeterRegistry();
+        List<SourceReader<String>> readers =
+                IntStream.range(0, 2)
+                        .mapToObj(i -> source.createReader(new SourceInstance(i, 2, registry)))
+                        .toList();
         assertThat(readers)
                 .as("no lag signal before a reader has asked the broker, rather than 0")
                 .allSatisfy(r -> assertThat(r.backlog()).isEqualTo(SourceReader.NO_BACKLOG_SIGNAL));
@@ -72,7 +80,20 @@ class KafkaSourceRescaleIT extends WithKafkaBroker {
                 });
         KafkaSourceReader<String> first = (KafkaSourceReader<String>) readers.get(0);
         assertThat(first.lagByPartition()).containsOnlyKeys(0, 2, 4, 6, 8, 10);
+        assertThat(lagGauge(registry, 0).value())
+                .as("the lag gauge of instance 0, tagged with the topic")
+                .isEqualTo(first.backlog());
         snapshotAndClose(readers);
+        assertThat(registry.find(MetricName.KAFKA_LAG.micrometer()).gauges())
+                .as("closed readers remove their gauges")
+                .isEmpty();
+    }
+
+    private static Gauge lagGauge(MeterRegistry registry, int instance) {
+        return registry.get(MetricName.KAFKA_LAG.micrometer())
+                .tags("job", "test-job", "operator", "kafka", "topic", "lag")
+                .tag("instance", Integer.toString(instance))
+                .gauge();
     }
 
     private static void fill(String topic) {

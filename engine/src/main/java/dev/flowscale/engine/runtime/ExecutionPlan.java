@@ -86,7 +86,12 @@ final class ExecutionPlan {
         for (int i = 0; i < instances.length; i++) {
             TaskContext context =
                     new TaskContext(
-                            graph.jobName(), node.id(), i, node.parallelism(), graph.keyGroups());
+                            graph.jobName(),
+                            node.id(),
+                            i,
+                            node.parallelism(),
+                            graph.keyGroups(),
+                            settings.config().meterRegistry());
             TaskState state = state(node, i);
             Task task =
                     node.kind().isSource()

@@ -11,11 +11,25 @@ import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStates;
 import dev.flowscale.engine.state.OperatorStateStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
-/** Where an operator instance runs: job, operator, instance index and parallelism. */
+/**
+ * Where an operator instance runs: job, operator, instance index and parallelism, and the job's
+ * meter registry (one that records nothing when the job exports no metrics).
+ */
 record TaskContext(
-        String jobName, String operatorId, int instanceIndex, int parallelism, int keyGroups)
+        String jobName,
+        String operatorId,
+        int instanceIndex,
+        int parallelism,
+        int keyGroups,
+        MeterRegistry meterRegistry)
         implements RuntimeContext {
+
+    TaskContext {
+        meterRegistry = meterRegistry == null ? new CompositeMeterRegistry() : meterRegistry;
+    }
 
     /** The context handed to user functions, with the task's state. */
     UserContext user(TaskState state) {
@@ -111,6 +125,11 @@ record TaskContext(
         @Override
         public int keyGroups() {
             return task.keyGroups();
+        }
+
+        @Override
+        public MeterRegistry meterRegistry() {
+            return task.meterRegistry();
         }
     }
 }

@@ -22,7 +22,7 @@ public final class UserContexts {
             OperatorStateStore store) {
         TaskContext task =
                 new TaskContext(
-                        jobName, operatorId, instanceIndex, parallelism, backend.keyGroups());
+                        jobName, operatorId, instanceIndex, parallelism, backend.keyGroups(), null);
         return task.user(new TaskState(backend, store, null, null));
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowscale.kafka.testing;
 
+import dev.flowscale.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -77,6 +78,33 @@ public final class Topics {
             }
             producer.flush();
         }
+    }
+
+    /**
+     * Writes the text "batch:p:i" for i below {@code perPartition} to each partition p below {@code
+     * partitions}; returns what it wrote.
+     */
+    public List<String> writeNumbered(
+            String topic, int partitions, String batch, int perPartition) {
+        List<String> written = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            List<byte[]> values = new ArrayList<>();
+            for (int i = 0; i < perPartition; i++) {
+                String value = batch + ":" + p + ":" + i;
+                written.add(value);
+                values.add(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            write(topic, p, values);
+        }
+        return written;
+    }
+
+    /** Waits until a read_committed reader sees at least {@code count} records in {@code topic}. */
+    public void awaitCommitted(String topic, int count, Duration timeout) {
+        Await.until(
+                timeout,
+                count + " records a read_committed reader sees in " + topic,
+                () -> readAll(topic, true).size() >= count);
     }
 
     /**

@@ -60,6 +60,12 @@ public enum MetricName {
             "flowscale.source.backlog.signal",
             null,
             "1 while the source reports its backlog; 0 while it has no signal (backlog NaN)"),
+    KAFKA_LAG(
+            Exporter.RUNNER,
+            Kind.GAUGE,
+            "flowscale.kafka.lag",
+            Unit.RECORDS,
+            "Kafka sources: records of the topic (label topic) in the instance's partitions not yet read; NaN while it has no lag signal"),
     TRUE_PROCESSING_RATE(
             Exporter.RUNNER,
             Kind.GAUGE,
