@@ -65,11 +65,30 @@ public final class RestoredState {
         KeyedStateBackend previous;
 
         /**
-         * The RocksDB store this instance keeps from before a rescale in this process, holding the
-         * key groups it keeps; null if it has none (a fresh store is opened).
+         * In a hand-over on RocksDB, the store made for this instance from the stopped run's stores
+         * ({@link RocksDbHandOver}), holding exactly its key groups; null otherwise.
+         */
+        volatile RocksDbKeyedStore prepared;
+
+        /**
+         * The RocksDB store this instance starts with: one a hand-over prepared, or the one it
+         * keeps from before a rescale in this process, holding the key groups it keeps; null if it
+         * has none (a fresh store is opened).
          */
         public RocksDbKeyedStore previousStore() {
+            if (prepared != null) {
+                return prepared;
+            }
             return previous == null ? null : previous.store();
+        }
+
+        /** Closes a prepared store that no task took (the run it was made for did not start). */
+        void closePrepared() {
+            RocksDbKeyedStore store = prepared;
+            prepared = null;
+            if (store != null) {
+                store.close();
+            }
         }
 
         /** Whether this instance keeps {@code keyGroup} from before a rescale in this process. */
@@ -194,6 +213,14 @@ public final class RestoredState {
                         .flatMap(Arrays::stream)
                         .mapToInt(i -> i.keyGroups.size())
                         .sum();
+    }
+
+    /**
+     * Closes the RocksDB stores a hand-over prepared for this state's instances: for a run that
+     * could not start on it.
+     */
+    public void closePreparedStores() {
+        operators.values().stream().flatMap(Arrays::stream).forEach(InstanceRestore::closePrepared);
     }
 
     InstanceRestore[] create(String operatorId, int parallelism) {
