@@ -103,6 +103,22 @@ class RocksDbMapStateTest {
     }
 
     @Test
+    void keysAndIsEmptyDecodeNoValueAndValuesDecodeEachOnce() {
+        MapState<Long, Payload> payloads = KeyedStates.map(rocks, rocks.table(PAYLOADS));
+        rocks.setCurrentKey("big");
+        for (long i = 0; i < 1_000; i++) {
+            payloads.put(i, new Payload("payload-" + i));
+        }
+        Payload.DECODED.set(0);
+
+        assertThat(payloads.keys()).hasSize(1_000).contains(0L, 999L);
+        assertThat(payloads.isEmpty()).isFalse();
+        assertThat(Payload.DECODED.get()).as("values decoded by keys() and isEmpty()").isZero();
+        assertThat(payloads.values()).hasSize(1_000).contains(new Payload("payload-500"));
+        assertThat(Payload.DECODED.get()).isEqualTo(1_000);
+    }
+
+    @Test
     void aRocksDbSnapshotRestoresOnTheHeapAndBackWithEveryMapKey() {
         MapState<String, Integer> seen = KeyedStates.map(rocks, rocks.table(SEEN));
         Map<String, Map<String, Integer>> written = new HashMap<>();
