@@ -1,12 +1,17 @@
 package dev.flowscale.engine.checkpoint;
 
+import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateBackendConfig;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The RocksDB part of a hand-over rescale: a store for each new instance, made from the stopped
@@ -34,26 +39,33 @@ final class RocksDbHandOver {
             int keyGroups,
             StateBackendConfig config) {
         int[][] counts = new int[targets.length][];
+        // A thread per new instance (up to 8), not the common pool: most of the work is RocksDB's
+        // (flushes, file links, opening, writes) and waits on the disk as much as on a core.
+        ExecutorService threads = Executors.newFixedThreadPool(Math.min(8, targets.length));
         try {
-            IntStream.range(0, targets.length)
-                    .parallel()
-                    .forEach(
-                            i -> {
-                                KeyGroupRange range =
-                                        KeyGroups.rangeFor(i, keyGroups, targets.length);
-                                counts[i] =
-                                        prepareOne(
-                                                operatorId + "-" + i,
-                                                targets[i],
-                                                range,
-                                                captured,
-                                                config);
-                            });
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < targets.length; i++) {
+                int index = i;
+                KeyGroupRange range = KeyGroups.rangeFor(i, keyGroups, targets.length);
+                done.add(
+                        threads.submit(
+                                () ->
+                                        counts[index] =
+                                                prepareOne(
+                                                        operatorId + "-" + index,
+                                                        targets[index],
+                                                        range,
+                                                        captured,
+                                                        config)));
+            }
+            awaitAll(done);
         } catch (RuntimeException e) {
             for (RestoredState.InstanceRestore target : targets) {
                 target.closePrepared();
             }
             throw e;
+        } finally {
+            threads.shutdown();
         }
         int kept = 0;
         int copied = 0;
@@ -62,6 +74,30 @@ final class RocksDbHandOver {
             copied += c[1];
         }
         return new Counts(kept, copied);
+    }
+
+    /** Waits for every preparation (so none still runs on failure); throws the first failure. */
+    private static void awaitAll(List<Future<?>> done) {
+        RuntimeException failure = null;
+        for (Future<?> f : done) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                RuntimeException cause =
+                        e.getCause() instanceof RuntimeException r
+                                ? r
+                                : new EngineException(
+                                        "cannot prepare a RocksDB store: " + e.getCause(),
+                                        e.getCause());
+                failure = failure == null ? cause : failure;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure = new EngineException("interrupted while preparing RocksDB stores", e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private static int[] prepareOne(
