@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * A map state in RocksDB with one entry per map key (see {@link RocksDbStates}): get, put, remove
@@ -70,25 +71,24 @@ final class RocksDbMapState<K, V> implements MapState<K, V> {
     /** Decodes only the map keys of the current key's entries. */
     @Override
     public Iterable<K> keys() {
-        List<K> keys = new ArrayList<>();
-        scan(
-                (mapKey, value) -> {
-                    keys.add(decode(mapKey, descriptor.keyType()));
-                    return true;
-                });
-        return Collections.unmodifiableList(keys);
+        return collect((mapKey, value) -> decode(mapKey, descriptor.keyType()));
     }
 
     /** Decodes only the map values of the current key's entries. */
     @Override
     public Iterable<V> values() {
-        List<V> values = new ArrayList<>();
+        return collect((mapKey, value) -> decode(value, descriptor.valueType()));
+    }
+
+    /** One item per entry of the current key, in map-key byte order, read-only. */
+    private <T> List<T> collect(BiFunction<byte[], byte[], T> item) {
+        List<T> items = new ArrayList<>();
         scan(
                 (mapKey, value) -> {
-                    values.add(decode(value, descriptor.valueType()));
+                    items.add(item.apply(mapKey, value));
                     return true;
                 });
-        return Collections.unmodifiableList(values);
+        return Collections.unmodifiableList(items);
     }
 
     /** Stops the prefix scan at the first entry. */
