@@ -2,6 +2,7 @@ package dev.flowscale.engine.checkpoint;
 
 import dev.flowscale.engine.state.RocksDbFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -205,8 +206,10 @@ public final class CheckpointStorage {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
-        } catch (IOException e) {
-            // Best effort: an incomplete directory that stays behind is never restored.
+        } catch (IOException | UncheckedIOException e) {
+            // Best effort: an incomplete directory that stays behind is never restored. The walk
+            // fails if a file vanishes under it: an upload still running renames its temporary
+            // files into the directory of a checkpoint being discarded.
         }
     }
 

@@ -7,11 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +25,6 @@ public final class RestoredState {
     private final Map<String, InstanceRestore[]> operators = new HashMap<>();
     private int kept;
     private int read;
-    private final Set<KeyedStateBackend> keptBackends = new HashSet<>();
     private final CompletableFuture<?> durable;
     private final boolean inMemory;
 
@@ -49,7 +46,6 @@ public final class RestoredState {
     /** What one new instance restores. */
     public static final class InstanceRestore {
         final Map<Integer, List<KeyGroupBlocks.StateEntries>> keyGroups = new ConcurrentHashMap<>();
-        final Set<Integer> retained = ConcurrentHashMap.newKeySet();
         final Map<String, OperatorList> operatorLists = new LinkedHashMap<>();
         List<Object> splits = new ArrayList<>();
 
@@ -61,20 +57,27 @@ public final class RestoredState {
 
         private CompletableFuture<?> durable = CompletableFuture.completedFuture(null);
 
-        /** The instance of the same index before a rescale in this process; null otherwise. */
-        KeyedStateBackend previous;
+        /**
+         * In a hand-over on RocksDB, the store made for this instance from the stopped run's stores
+         * ({@link RocksDbHandOver}), holding exactly its key groups; null otherwise.
+         */
+        volatile RocksDbKeyedStore prepared;
 
         /**
-         * The RocksDB store this instance keeps from before a rescale in this process, holding the
-         * key groups it keeps; null if it has none (a fresh store is opened).
+         * The RocksDB store a hand-over prepared for this instance, holding exactly its key groups;
+         * null otherwise (a fresh store is opened).
          */
-        public RocksDbKeyedStore previousStore() {
-            return previous == null ? null : previous.store();
+        public RocksDbKeyedStore preparedStore() {
+            return prepared;
         }
 
-        /** Whether this instance keeps {@code keyGroup} from before a rescale in this process. */
-        boolean keeps(int keyGroup) {
-            return previous != null && previous.keyGroupRange().contains(keyGroup);
+        /** Closes a prepared store that no task took (the run it was made for did not start). */
+        void closePrepared() {
+            RocksDbKeyedStore store = prepared;
+            prepared = null;
+            if (store != null) {
+                store.close();
+            }
         }
 
         /** The key groups read from the snapshot, decoded. */
@@ -83,22 +86,14 @@ public final class RestoredState {
         }
 
         /**
-         * Loads this instance's keyed state into {@code backend}: key groups it kept from before a
-         * rescale move over from its previous backend as they are, the others come from the
-         * snapshot. Runs once, on the task's own thread.
+         * Loads this instance's keyed state into {@code backend}: key groups handed over in memory
+         * are copied from the stopped run's backends, the others come from the snapshot (a prepared
+         * RocksDB store already holds its key groups). Runs once, on the task's own thread.
          */
         public void restoreInto(KeyedStateBackend backend) {
-            if (previous != null && previous.store() != null) {
-                // The same RocksDB, kept: the key groups that left are cut out as ranges.
-                backend.dropKeyGroupsOutsideRange(previous.keyGroupRange());
-            } else if (previous != null) {
-                retained.forEach(group -> backend.adopt(previous, group));
-            }
             handed.forEach((group, from) -> backend.adoptCopy(from, group));
             KeyGroupBlocks.restoreDecoded(backend, keyGroups);
             handed.clear();
-            previous = null;
-            retained.clear();
             keyGroups.clear();
         }
 
@@ -160,40 +155,37 @@ public final class RestoredState {
         return instances == null ? null : instances[index];
     }
 
-    /** Key groups that new instances keep in memory from before a rescale (not read). */
+    /**
+     * Key groups that stay where they were in a hand-over rescale: on the heap those whose instance
+     * index does not change, on RocksDB those a new instance's store starts with (not copied).
+     */
     public int keyGroupsKept() {
         return kept;
     }
 
     /**
      * Key groups that change owner: decoded from the snapshot's files, or in a hand-over taken by
-     * their new owner from the previous run's memory.
+     * their new owner from the previous run (heap: in memory; RocksDB: copied between stores).
      */
     public int keyGroupsRead() {
         return read;
     }
 
-    /** The backends of the previous run that new instances take over (in a rescale). */
-    public Set<KeyedStateBackend> keptBackends() {
-        return keptBackends;
-    }
-
     /** Counts the key groups once read, before tasks take them over. */
     void countKeyGroups() {
-        operators.values().stream()
-                .flatMap(Arrays::stream)
-                .filter(i -> i.previous != null)
-                .forEach(i -> keptBackends.add(i.previous));
-        kept =
-                operators.values().stream()
-                        .flatMap(Arrays::stream)
-                        .mapToInt(i -> i.retained.size())
-                        .sum();
         read =
                 operators.values().stream()
                         .flatMap(Arrays::stream)
                         .mapToInt(i -> i.keyGroups.size())
                         .sum();
+    }
+
+    /**
+     * Closes the RocksDB stores a hand-over prepared for this state's instances: for a run that
+     * could not start on it.
+     */
+    public void closePreparedStores() {
+        operators.values().stream().flatMap(Arrays::stream).forEach(InstanceRestore::closePrepared);
     }
 
     InstanceRestore[] create(String operatorId, int parallelism) {

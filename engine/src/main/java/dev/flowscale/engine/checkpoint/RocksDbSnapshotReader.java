@@ -26,12 +26,8 @@ final class RocksDbSnapshotReader {
                         local, snapshot.states(), StateBackendConfig.rocksDb())) {
             for (int g = handle.keyGroupStart(); g <= handle.keyGroupEnd(); g++) {
                 InstanceRestore owner = SnapshotReader.owner(targets, g, keyGroups);
-                if (owner.keeps(g)) {
-                    owner.retained.add(g);
-                } else {
-                    byte[] block = InstanceStateFile.rocksDbBlock(store, g);
-                    owner.keyGroups.put(g, KeyGroupBlocks.decode(block, g));
-                }
+                byte[] block = InstanceStateFile.rocksDbBlock(store, g);
+                owner.keyGroups.put(g, KeyGroupBlocks.decode(block, g));
             }
         } catch (IOException e) {
             throw new SnapshotException(

@@ -6,7 +6,6 @@ import dev.flowscale.engine.checkpoint.RestoredState.OperatorList;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
 import dev.flowscale.engine.state.KeyGroups;
-import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
 import dev.flowscale.engine.state.StateCodec;
 import java.io.DataInputStream;
@@ -31,27 +30,14 @@ import java.util.zip.CRC32;
 public final class SnapshotReader {
     private final Path dir;
     private final JobGraph graph;
-    private final Map<String, KeyedStateBackend[]> previous;
 
-    private SnapshotReader(Path dir, JobGraph graph, Map<String, KeyedStateBackend[]> previous) {
+    private SnapshotReader(Path dir, JobGraph graph) {
         this.dir = dir;
         this.graph = graph;
-        this.previous = previous;
     }
 
     public static RestoredState read(Path dir, JobGraph graph) {
-        return new SnapshotReader(dir, graph, Map.of()).read();
-    }
-
-    /**
-     * Reads a snapshot for a rescale in this process: a key group whose new owner is the instance
-     * of the same index that already holds it in {@code previous} (per operator, by instance; the
-     * backends must hold exactly what the snapshot holds) stays there and is not read; only the key
-     * groups that change owner are decoded from the files. Every file is still checked whole.
-     */
-    public static RestoredState readForRescale(
-            Path dir, JobGraph graph, Map<String, KeyedStateBackend[]> previous) {
-        return new SnapshotReader(dir, graph, previous).read();
+        return new SnapshotReader(dir, graph).read();
     }
 
     /** Reads and checks only the manifest (see {@link ManifestFile#read}). */
@@ -73,10 +59,6 @@ public final class SnapshotReader {
     private void readOperator(SnapshotMetadata.OperatorEntry entry, RestoredState restored) {
         OperatorNode node = graph.operator(entry.id());
         InstanceRestore[] targets = restored.create(node.id(), node.parallelism());
-        KeyedStateBackend[] before = previous.getOrDefault(node.id(), new KeyedStateBackend[0]);
-        for (int i = 0; i < Math.min(before.length, targets.length); i++) {
-            targets[i].previous = before[i];
-        }
         // Files are read in parallel (each checks and decodes its own key groups); lists and
         // splits are then merged in instance order, as one reader would.
         List<FileContents> files =
@@ -226,13 +208,8 @@ public final class SnapshotReader {
                                 + (handle.keyGroupStart() + i));
             }
             InstanceRestore owner = owner(targets, keyGroup, graph.keyGroups());
-            if (owner.keeps(keyGroup)) {
-                in.skipBytes("key group " + keyGroup);
-                owner.retained.add(keyGroup);
-            } else {
-                byte[] block = in.bytes("key group " + keyGroup);
-                owner.keyGroups.put(keyGroup, KeyGroupBlocks.decode(block, keyGroup));
-            }
+            byte[] block = in.bytes("key group " + keyGroup);
+            owner.keyGroups.put(keyGroup, KeyGroupBlocks.decode(block, keyGroup));
         }
     }
 

@@ -44,11 +44,6 @@ final class StateFileInput implements AutoCloseable {
         return bytes;
     }
 
-    /** Skips a length-prefixed byte array; the length must fit in what is left of the file. */
-    void skipBytes(String what) throws IOException {
-        in.skipNBytes(length(what));
-    }
-
     private int length(String what) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > remaining()) {

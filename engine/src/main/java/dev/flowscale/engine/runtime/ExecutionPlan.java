@@ -136,12 +136,12 @@ final class ExecutionPlan {
                 keyed, operatorState, node.kind().isSource() ? restore.splits() : null, restore);
     }
 
-    /** On RocksDB, an instance kept from before a rescale in this process keeps its store. */
+    /** On RocksDB, an instance of a hand-over rescale starts with the store prepared for it. */
     private KeyedStateBackend keyedBackend(OperatorNode node, int index) {
         StateBackendConfig backend = settings.config().stateBackend();
         RestoredState.InstanceRestore restore =
                 settings.restored() == null ? null : settings.restored().instance(node.id(), index);
-        RocksDbKeyedStore kept = restore == null ? null : restore.previousStore();
+        RocksDbKeyedStore kept = restore == null ? null : restore.preparedStore();
         return new KeyedStateBackend(
                 node.id(),
                 graph.keyGroups(),

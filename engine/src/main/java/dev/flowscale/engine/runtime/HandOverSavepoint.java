@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -19,7 +20,6 @@ import java.util.concurrent.Executors;
 final class HandOverSavepoint {
     private final String jobName;
     private final List<HandOff> captured = new ArrayList<>();
-    private ExecutorService writers;
 
     HandOverSavepoint(String jobName) {
         this.jobName = jobName;
@@ -54,10 +54,13 @@ final class HandOverSavepoint {
     /**
      * Writes every capture's file into snapshot {@code id} of {@code coordinator} on background
      * threads (two at most: the job runs meanwhile), acknowledging each; a failed write declines
-     * the snapshot, which is then discarded.
+     * the snapshot, which is then discarded. The future completes when every write has ended
+     * (written, failed or skipped because the snapshot was abandoned): then nothing reads the
+     * captured backends any more.
      */
-    synchronized void writeInBackground(CheckpointCoordinator coordinator, long id) {
-        writers =
+    synchronized CompletableFuture<Void> writeInBackground(
+            CheckpointCoordinator coordinator, long id) {
+        ExecutorService writers =
                 Executors.newFixedThreadPool(
                         Math.max(1, Math.min(2, captured.size())),
                         r -> {
@@ -65,10 +68,15 @@ final class HandOverSavepoint {
                             t.setDaemon(true);
                             return t;
                         });
-        for (HandOff h : captured) {
-            writers.execute(() -> write(coordinator, id, h));
-        }
+        CompletableFuture<?>[] writes =
+                captured.stream()
+                        .map(
+                                h ->
+                                        CompletableFuture.runAsync(
+                                                () -> write(coordinator, id, h), writers))
+                        .toArray(CompletableFuture[]::new);
         writers.shutdown();
+        return CompletableFuture.allOf(writes);
     }
 
     private static void write(CheckpointCoordinator coordinator, long id, HandOff h) {
@@ -83,11 +91,12 @@ final class HandOverSavepoint {
         }
     }
 
-    /** Stops writing (the job is closing): the savepoint stays incomplete and is discarded. */
+    /**
+     * Stops writing (the job is closing): the savepoint stays incomplete and is discarded. Writes
+     * not started yet find no snapshot directory and end at once; the one running finishes its file
+     * (it cannot be stopped halfway through a store).
+     */
     synchronized void abandon(CheckpointCoordinator coordinator, long id) {
-        if (writers != null) {
-            writers.shutdownNow();
-        }
         if (coordinator.pendingId() == id) {
             coordinator.abortPending("the job closed before its rescale savepoint was written");
         }

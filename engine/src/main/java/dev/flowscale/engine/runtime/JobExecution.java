@@ -8,10 +8,7 @@ import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,40 +62,20 @@ final class JobExecution {
     }
 
     /**
-     * The keyed backends of this run that hold exactly what snapshot {@code checkpointId} holds
-     * (nothing changed after it), per operator and instance index; for a rescale that keeps them.
-     */
-    Map<String, KeyedStateBackend[]> keyedBackendsUnchangedSince(long checkpointId) {
-        Map<String, KeyedStateBackend[]> backends = new HashMap<>();
-        for (Task task : tasks) {
-            KeyedStateBackend keyed = task.state.keyed();
-            if (keyed != null && keyed.unchangedSince(checkpointId)) {
-                String id = task.context.operatorId();
-                backends.computeIfAbsent(
-                                        id,
-                                        k ->
-                                                new KeyedStateBackend
-                                                        [graph.operator(id).parallelism()])[
-                                task.context.instanceIndex()] =
-                        keyed;
-            }
-        }
-        return backends;
-    }
-
-    /**
      * Keeps the tasks' keyed backends (their RocksDB) open when the tasks end, for a rescale that
-     * hands them to the next run; the rescale then calls {@link #closeStatesExcept}.
+     * hands them to the next run; the rescale then calls {@link #closeStates}.
      */
     void keepStatesOpen() {
         keepStatesOpen = true;
     }
 
-    /** Closes this run's keyed backends, except those a next run took over. */
-    void closeStatesExcept(Set<KeyedStateBackend> takenOver) {
+    /**
+     * Closes this run's keyed backends (kept open for a hand-over until its savepoint is written).
+     */
+    void closeStates() {
         for (Task task : tasks) {
             KeyedStateBackend keyed = task.state.keyed();
-            if (keyed != null && !takenOver.contains(keyed)) {
+            if (keyed != null) {
                 keyed.close();
             }
         }

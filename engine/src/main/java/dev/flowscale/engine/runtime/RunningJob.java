@@ -16,11 +16,9 @@ import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
-import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.runner.api.CheckpointStatus;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -535,12 +533,12 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * Rescales the job, with keyed state moved by key group. On the heap backend the tasks hand
-     * their state over in memory at a stop barrier and the savepoint is written afterwards, while
-     * the new run works; on RocksDB it is stop-with-savepoint, then a start at the new parallelism
-     * that keeps the databases of instances that stay. Parallelism changes are checked before
-     * anything stops. If the job cannot start at the new parallelism it is restarted at the old one
-     * from the same state and the error is thrown.
+     * Rescales the job, with keyed state moved by key group: the tasks hand their state over at a
+     * stop barrier (on the heap in memory; on RocksDB each new instance starts from a hard-linked
+     * checkpoint of the stopped store that overlaps it most and copies in only the key groups it
+     * gains) and the savepoint is written afterwards, while the new run works. Parallelism changes
+     * are checked before anything stops. If the job cannot start at the new parallelism it is
+     * restarted at the old one from the same state and the error is thrown.
      */
     public RescaleResult rescale(Map<String, Integer> changes, Duration timeout)
             throws InterruptedException {
@@ -571,34 +569,9 @@ public final class RunningJob implements AutoCloseable {
             transitioning = true;
             status = Status.RESCALING;
         }
-        if (!config.stateBackend().isRocksDb()) {
-            try {
-                return rescaleByHandOver(before, after, timeout, extraDowntime);
-            } finally {
-                transitioning = false;
-            }
-        }
-        JobExecution stopping = execution;
-        Set<KeyedStateBackend> takenOver = new HashSet<>();
         try {
-            long stopped = System.nanoTime();
-            stopping.keepStatesOpen();
-            Path savepoint = stopCurrent(timeout);
-            InterruptedException interrupted = stayDown(extraDowntime);
-            RestoredState restored = restoreOrRollBack(before, after, savepoint, stopping);
-            takenOver.addAll(restored.keptBackends());
-            if (interrupted != null) {
-                throw interrupted;
-            }
-            return new RescaleResult(
-                    savepoint,
-                    before.parallelism(),
-                    after.parallelism(),
-                    downtimeSince(stopped, timeout),
-                    restored.keyGroupsKept(),
-                    restored.keyGroupsRead());
+            return rescaleByHandOver(before, after, timeout, extraDowntime);
         } finally {
-            stopping.closeStatesExcept(takenOver);
             transitioning = false;
         }
     }
@@ -618,11 +591,11 @@ public final class RunningJob implements AutoCloseable {
     }
 
     /**
-     * A rescale of a heap-state job inside this process: the tasks capture their state at a stop
-     * barrier instead of writing it, every key group goes to its new owner in memory, and the new
-     * run starts; the savepoint is then written from the captures in the background. The job's
-     * durable state stays its last complete snapshot until that savepoint is complete (see
-     * docs/state-backends.md, "Hand-over rescales").
+     * A rescale inside this process: the tasks capture their state at a stop barrier instead of
+     * writing it, every key group goes to its new owner (heap: in memory; RocksDB: see {@code
+     * RocksDbHandOver}), and the new run starts; the savepoint is then written from the captures in
+     * the background. The job's durable state stays its last complete snapshot until that savepoint
+     * is complete (see docs/state-backends.md, "Hand-over rescales").
      */
     private RescaleResult rescaleByHandOver(
             JobGraph before, JobGraph after, Duration timeout, Duration extraDowntime)
@@ -633,6 +606,9 @@ public final class RunningJob implements AutoCloseable {
         CheckpointCoordinator stoppingCoordinator = coordinator;
         HandOverSavepoint handOver = new HandOverSavepoint(name());
         handingOver = handOver;
+        // RocksDB stores stay open after their tasks end: the new stores and the savepoint are
+        // made from them; closed once the savepoint's files are written.
+        stopping.keepStatesOpen();
         long stopped = System.nanoTime();
         CompletableFuture<Path> savepoint;
         long id;
@@ -646,7 +622,8 @@ public final class RunningJob implements AutoCloseable {
         InterruptedException interrupted = stayDown(extraDowntime);
         Path dir = stoppingCoordinator.directory(id);
         RestoredState restored = startHandedOver(before, after, dir, id, handOver, savepoint);
-        handOver.writeInBackground(stoppingCoordinator, id);
+        handOver.writeInBackground(stoppingCoordinator, id)
+                .whenComplete((written, error) -> stopping.closeStates());
         abandonAnchor = () -> handOver.abandon(stoppingCoordinator, id);
         if (interrupted != null) {
             throw interrupted;
@@ -683,6 +660,7 @@ public final class RunningJob implements AutoCloseable {
             c.abortPending("its tasks did not all capture their state at the barrier");
         }
         recoverFromFailedStop(stopping);
+        stopping.closeStates();
         String cause =
                 savepoint.isCompletedExceptionally()
                         ? savepoint.handle((p, e) -> e.getMessage()).join()
@@ -707,15 +685,26 @@ public final class RunningJob implements AutoCloseable {
             HandOverSavepoint handOver,
             CompletableFuture<Path> savepoint) {
         anchor = savepoint;
+        RestoredState restored = null;
         try {
-            RestoredState restored =
-                    HandOverRestore.restore(dir, id, after, handOver.captured(), savepoint);
+            restored =
+                    HandOverRestore.restore(
+                            dir, id, after, handOver.captured(), savepoint, config.stateBackend());
             launch(after, restored);
             return restored;
         } catch (RuntimeException e) {
+            if (restored != null) {
+                restored.closePreparedStores();
+            }
             launch(
                     before,
-                    HandOverRestore.restore(dir, id, before, handOver.captured(), savepoint));
+                    HandOverRestore.restore(
+                            dir,
+                            id,
+                            before,
+                            handOver.captured(),
+                            savepoint,
+                            config.stateBackend()));
             throw rescaleFailed(before, after, e, "on the same state, handed over in memory");
         }
     }
@@ -802,25 +791,6 @@ public final class RunningJob implements AutoCloseable {
         if (current.await(5, TimeUnit.SECONDS)) {
             Path from = latestSnapshot();
             launch(graph, from == null ? null : SnapshotReader.read(from, graph));
-        }
-    }
-
-    /**
-     * Starts at the new parallelism; instances keep in memory the key groups they own both before
-     * and after, and only the key groups that change owner are read from the savepoint.
-     */
-    private RestoredState restoreOrRollBack(
-            JobGraph before, JobGraph after, Path savepoint, JobExecution stopped) {
-        try {
-            long id = SnapshotReader.metadata(savepoint).checkpointId();
-            RestoredState restored =
-                    SnapshotReader.readForRescale(
-                            savepoint, after, stopped.keyedBackendsUnchangedSince(id));
-            launch(after, restored);
-            return restored;
-        } catch (RuntimeException e) {
-            launch(before, SnapshotReader.read(savepoint, before));
-            throw rescaleFailed(before, after, e, "from " + savepoint);
         }
     }
 

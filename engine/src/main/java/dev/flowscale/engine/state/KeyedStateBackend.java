@@ -197,26 +197,6 @@ public final class KeyedStateBackend {
     }
 
     /**
-     * Takes over key group {@code keyGroup} from {@code previous} (the backend this instance had
-     * before a rescale) without copying: its entries of every state move here as they are.
-     */
-    public void adopt(KeyedStateBackend previous, int keyGroup) {
-        if (store != null || previous.store != null) {
-            throw new EngineException(
-                    "operator '"
-                            + operator
-                            + "': key groups in RocksDB are not taken over in memory");
-        }
-        int from = keyGroup - previous.range.start();
-        previous.tables
-                .values()
-                .forEach(
-                        t -> table(t.descriptor).groups[keyGroup - range.start()] = t.groups[from]);
-        previous.restored.forEach(
-                (name, raw) -> restore(name, raw.kind(), keyGroup, raw.groups()[from]));
-    }
-
-    /**
      * Takes key group {@code keyGroup} from {@code previous} (a backend of the run a hand-over
      * rescale stopped) as a copy ({@link StateCopies}): a savepoint is being written from {@code
      * previous} while this backend changes its copy. The copy costs a map copy per key group and
@@ -245,22 +225,6 @@ public final class KeyedStateBackend {
                                 raw.kind(),
                                 keyGroup,
                                 StateCopies.copyRaw(raw.groups()[from])));
-    }
-
-    /**
-     * Deletes from this backend's RocksDB the key groups of {@code before} (the range its store
-     * held before a rescale) that this backend no longer owns: at most two ranges, each deleted at
-     * once.
-     */
-    public void dropKeyGroupsOutsideRange(KeyGroupRange before) {
-        if (before.start() < range.start()) {
-            store.deleteKeyGroups(
-                    before.start(), Math.min(before.endInclusive(), range.start() - 1));
-        }
-        if (before.endInclusive() > range.endInclusive()) {
-            store.deleteKeyGroups(
-                    Math.max(before.start(), range.endInclusive() + 1), before.endInclusive());
-        }
     }
 
     /** Notes that snapshot {@code checkpointId} holds this backend's state as it is now. */

@@ -125,6 +125,22 @@ public final class KeyedStates {
             }
 
             @Override
+            public Iterable<K> keys() {
+                return entries().keySet();
+            }
+
+            @Override
+            public Iterable<V> values() {
+                return entries().values();
+            }
+
+            @Override
+            public boolean isEmpty() {
+                Map<K, V> map = current(false);
+                return map == null || map.isEmpty();
+            }
+
+            @Override
             public void clear() {
                 backend.remove(table);
             }

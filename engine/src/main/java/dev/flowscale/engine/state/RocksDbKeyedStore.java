@@ -64,6 +64,10 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final Map<String, Column> columns = new LinkedHashMap<>();
     private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
     private int checkpoints;
+
+    /** Write batches of a key-group copy are written when they reach this size. */
+    private static final long COPY_BATCH_BYTES = 4L << 20;
+
     private boolean closed;
 
     /** Copies checkpoints into storage one after another, off the task's thread. */
@@ -80,21 +84,28 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     /** Opens a new, empty store in a fresh folder under {@code parent}. */
     public static RocksDbKeyedStore open(StateBackendConfig config, String name) {
         try {
-            Path parent =
-                    config.localDir() != null
-                            ? Files.createDirectories(config.localDir())
-                            : Path.of(System.getProperty("java.io.tmpdir"));
             return new RocksDbKeyedStore(
-                    Files.createTempDirectory(parent, "flowscale-rocksdb-" + name + "-"), config);
+                    Files.createTempDirectory(parent(config), "flowscale-rocksdb-" + name + "-"),
+                    config);
         } catch (IOException e) {
-            throw new EngineException(
-                    "cannot create a RocksDB folder under "
-                            + config.localDir()
-                            + " ("
-                            + e.getMessage()
-                            + "); set the state backend's local directory to a writable folder",
-                    e);
+            throw localDirFailure(config, e);
         }
+    }
+
+    private static Path parent(StateBackendConfig config) throws IOException {
+        return config.localDir() != null
+                ? Files.createDirectories(config.localDir())
+                : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    private static EngineException localDirFailure(StateBackendConfig config, IOException e) {
+        return new EngineException(
+                "cannot create a RocksDB folder under "
+                        + config.localDir()
+                        + " ("
+                        + e.getMessage()
+                        + "); set the state backend's local directory to a writable folder",
+                e);
     }
 
     /**
@@ -180,6 +191,10 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                             + "; use one kind per state name");
         }
         return column;
+    }
+
+    private synchronized Column existingColumn(String state) {
+        return columns.get(state);
     }
 
     /** The states held, in creation order, with their kinds. */
@@ -318,6 +333,46 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies key groups {@code first..last} of every state of {@code from} into this store as they
+     * are (keys and values are the same bytes in both), in write batches of a few MiB; returns the
+     * bytes copied. {@code from} must not change meanwhile (a stopped instance's store).
+     */
+    public long copyKeyGroups(RocksDbKeyedStore from, int first, int last) {
+        long bytes = 0;
+        for (Map.Entry<String, StateDescriptor.Kind> state : from.states().entrySet()) {
+            Column source = from.existingColumn(state.getKey());
+            Column target = column(state.getKey(), state.getValue());
+            bytes += from.copyRange(source, this, target, prefix(first), prefix(last + 1));
+        }
+        return bytes;
+    }
+
+    private long copyRange(
+            Column source, RocksDbKeyedStore to, Column target, byte[] lo, byte[] hi) {
+        long bytes = 0;
+        try (Slice upper = new Slice(hi);
+                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+                RocksIterator it = db.newIterator(source.handle(), read);
+                WriteBatch batch = new WriteBatch()) {
+            for (it.seek(lo); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                byte[] value = it.value();
+                batch.put(target.handle(), key, value);
+                bytes += key.length + value.length;
+                if (batch.getDataSize() >= COPY_BATCH_BYTES) {
+                    to.db.write(to.writeOptions, batch);
+                    batch.clear();
+                }
+            }
+            it.status();
+            to.db.write(to.writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw failure("copy key groups into " + to.dir, e);
+        }
+        return bytes;
+    }
+
     /** The name of this store's folder, unique among the stores of the local directory. */
     public String id() {
         return dir.getFileName().toString();
@@ -330,6 +385,39 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      */
     public synchronized Path checkpoint() {
         Path target = dir.resolveSibling(id() + "-chk-" + (++checkpoints));
+        checkpointInto(target);
+        return target;
+    }
+
+    /**
+     * A new store that starts with this store's contents as they are now (a RocksDB checkpoint: SST
+     * files hard-linked, so near-instant and without copying on one file system), in a fresh folder
+     * of {@code config}'s local directory; it is independent of this store from then on.
+     */
+    public RocksDbKeyedStore copy(StateBackendConfig config, String name) {
+        Path target = freshFolder(config, name);
+        checkpointInto(target);
+        try {
+            return new RocksDbKeyedStore(target, config, states());
+        } catch (RuntimeException e) {
+            deleteTree(target);
+            throw e;
+        }
+    }
+
+    /** A folder name under the local directory that nothing uses: RocksDB creates the folder. */
+    private static Path freshFolder(StateBackendConfig config, String name) {
+        try {
+            Path reserved =
+                    Files.createTempDirectory(parent(config), "flowscale-rocksdb-" + name + "-");
+            Files.delete(reserved);
+            return reserved;
+        } catch (IOException e) {
+            throw localDirFailure(config, e);
+        }
+    }
+
+    private synchronized void checkpointInto(Path target) {
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true);
                 Checkpoint checkpoint = Checkpoint.create(db)) {
             List<ColumnFamilyHandle> handles =
@@ -338,7 +426,6 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                 db.flush(flush, handles);
             }
             checkpoint.createCheckpoint(target.toString());
-            return target;
         } catch (RocksDBException e) {
             throw failure("make a checkpoint in " + target, e);
         }

@@ -14,6 +14,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
 import dev.flowscale.testsupport.Await;
 import java.nio.file.Path;
@@ -24,11 +25,14 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A heap-state rescale inside the process hands every key group to its new owner in memory and
- * writes its savepoint afterwards: that savepoint is complete and restores exactly, and a runner
- * killed right after the hand-over recovers exactly from what its storage holds.
+ * A rescale inside the process hands every key group to its new owner (heap: in memory; RocksDB:
+ * stores made from the stopped ones) and writes its savepoint afterwards: that savepoint is
+ * complete and restores exactly, and a runner killed right after the hand-over recovers exactly
+ * from what its storage holds.
  */
 class HandOverRescaleTest {
     private static final long RECORDS = 80_000;
@@ -45,11 +49,21 @@ class HandOverRescaleTest {
                 .withCheckpointing(CheckpointConfig.every(interval, storage));
     }
 
-    @Test
-    void theSavepointWrittenAfterAHandOverIsCompleteAndRestoresExactly(@TempDir Path dir)
-            throws Exception {
+    private static JobConfig config(
+            Path storage, Duration interval, StateBackendConfig.Kind backend, Path local) {
+        return config(storage, interval)
+                .withStateBackend(StateBackendConfig.named(backend.name()).withLocalDir(local));
+    }
+
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void theSavepointWrittenAfterAHandOverIsCompleteAndRestoresExactly(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
         Path savepoint;
-        try (RunningJob job = RunningJob.start(graph(), config(dir.resolve("a"), Duration.ZERO))) {
+        Path local = dir.resolve("local");
+        try (RunningJob job =
+                RunningJob.start(
+                        graph(), config(dir.resolve("a"), Duration.ZERO, backend, local))) {
             awaitCounted(job, 10 * KEYS);
             RescaleResult result =
                     job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
@@ -69,21 +83,31 @@ class HandOverRescaleTest {
         }
         JobGraph at4 = graph().withParallelism(Map.of(CountingJob.COUNT, 4));
         try (RunningJob job =
-                RunningJob.start(at4, config(dir.resolve("b"), Duration.ZERO), savepoint)) {
+                RunningJob.start(
+                        at4, config(dir.resolve("b"), Duration.ZERO, backend, local), savepoint)) {
             assertFinalCountsExact(job);
         }
     }
 
-    @Test
-    void aRunnerKilledRightAfterAHandOverRecoversExactlyFromItsStorage(@TempDir Path dir)
-            throws Exception {
-        JobConfig config = config(dir, Duration.ofMillis(100));
+    @ParameterizedTest
+    @EnumSource(StateBackendConfig.Kind.class)
+    void aRunnerKilledRightAfterAHandOverRecoversExactlyFromItsStorage(
+            StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
+        JobConfig config =
+                config(
+                        dir.resolve("storage"),
+                        Duration.ofMillis(100),
+                        backend,
+                        dir.resolve("local"));
         JobGraph at3 = graph().withParallelism(Map.of(CountingJob.COUNT, 3));
         try (RunningJob job = RunningJob.start(graph(), config)) {
             Await.until(
                     Duration.ofSeconds(20),
                     "a periodic checkpoint to complete",
-                    () -> new CheckpointStorage(dir).latestCheckpoint().isPresent());
+                    () ->
+                            new CheckpointStorage(dir.resolve("storage"))
+                                    .latestCheckpoint()
+                                    .isPresent());
             job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
             // A kill: nothing is stopped cleanly; a savepoint still being written is left
             // incomplete.

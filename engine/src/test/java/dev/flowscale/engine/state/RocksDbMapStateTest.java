@@ -84,12 +84,7 @@ class RocksDbMapStateTest {
 
     @Test
     void aGetOrPutInALargeMapDecodesOnlyTheEntryItNames() {
-        MapState<Long, Payload> payloads = KeyedStates.map(rocks, rocks.table(PAYLOADS));
-        rocks.setCurrentKey("big");
-        for (long i = 0; i < 5_000; i++) {
-            payloads.put(i, new Payload("payload-" + i));
-        }
-        Payload.DECODED.set(0);
+        MapState<Long, Payload> payloads = bigMap(5_000);
 
         payloads.put(5_000L, new Payload("one more"));
         assertThat(payloads.get(1_234L)).isEqualTo(new Payload("payload-1234"));
@@ -100,6 +95,17 @@ class RocksDbMapStateTest {
         assertThat(Payload.DECODED.get()).isEqualTo(1);
         assertThat(payloads.entries()).hasSize(5_000);
         assertThat(Payload.DECODED.get()).isEqualTo(1 + 5_000);
+    }
+
+    @Test
+    void keysAndIsEmptyDecodeNoValueAndValuesDecodeEachOnce() {
+        MapState<Long, Payload> payloads = bigMap(1_000);
+
+        assertThat(payloads.keys()).hasSize(1_000).contains(0L, 999L);
+        assertThat(payloads.isEmpty()).isFalse();
+        assertThat(Payload.DECODED.get()).as("values decoded by keys() and isEmpty()").isZero();
+        assertThat(payloads.values()).hasSize(1_000).contains(new Payload("payload-500"));
+        assertThat(Payload.DECODED.get()).isEqualTo(1_000);
     }
 
     @Test
@@ -142,6 +148,17 @@ class RocksDbMapStateTest {
         assertThat(seen.entries()).isEmpty();
         int other = (group + 1) % GROUPS;
         assertThat(rocks.store().count("seen", other)).isPositive();
+    }
+
+    /** Key "big" with {@code size} payloads, its decode count reset. */
+    private MapState<Long, Payload> bigMap(int size) {
+        MapState<Long, Payload> payloads = KeyedStates.map(rocks, rocks.table(PAYLOADS));
+        rocks.setCurrentKey("big");
+        for (long i = 0; i < size; i++) {
+            payloads.put(i, new Payload("payload-" + i));
+        }
+        Payload.DECODED.set(0);
+        return payloads;
     }
 
     private Map<String, Map<String, Integer>> mapsOf(
