@@ -47,10 +47,10 @@ public final class Ds2Policy implements ScalingPolicy {
     public ScalingDecision decide(
             JobTopology topology, MetricsWindow window, ScalingHistory history) {
         Instant now = clock.instant();
-        Optional<Problem> problem = preconditions(topology, window, history, now);
-        // valid metrics cover every operator: read them by topological position from here on
-        OperatorMetrics[] inOrder =
-                problem.isPresent() ? null : Ds2Formula.inOrder(topology, window);
+        // the window's metrics by topological position, looked up once: validated, then read by
+        // every pass
+        OperatorMetrics[] inOrder = Ds2Formula.withGaps(topology, window);
+        Optional<Problem> problem = preconditions(topology, window, inOrder, history, now);
         if (problem.isEmpty()) {
             problem =
                     unknownCapacity(
@@ -118,7 +118,11 @@ public final class Ds2Policy implements ScalingPolicy {
     }
 
     private Optional<Problem> preconditions(
-            JobTopology t, MetricsWindow w, ScalingHistory h, Instant now) {
+            JobTopology t,
+            MetricsWindow w,
+            OperatorMetrics[] inOrder,
+            ScalingHistory h,
+            Instant now) {
         if (h.rescaleInProgress()) {
             return Optional.of(
                     new Problem(
@@ -127,7 +131,7 @@ public final class Ds2Policy implements ScalingPolicy {
                                     + h.lastRescale().orElseThrow().started()
                                     + " has not finished"));
         }
-        return warmingUp(w, h).or(() -> MetricsValidator.check(t, w, now, config));
+        return warmingUp(w, h).or(() -> MetricsValidator.check(t, w, inOrder, now, config));
     }
 
     private Optional<Problem> warmingUp(MetricsWindow w, ScalingHistory h) {

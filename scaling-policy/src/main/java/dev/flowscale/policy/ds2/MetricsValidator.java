@@ -22,8 +22,16 @@ final class MetricsValidator {
 
     private MetricsValidator() {}
 
+    /**
+     * @param inOrder the window's metrics by topological position, null where an operator has none
+     *     ({@link Ds2Formula#withGaps})
+     */
     static Optional<Problem> check(
-            JobTopology topology, MetricsWindow window, Instant now, PolicyConfig config) {
+            JobTopology topology,
+            MetricsWindow window,
+            OperatorMetrics[] inOrder,
+            Instant now,
+            PolicyConfig config) {
         Duration age = Duration.between(window.end(), now);
         if (age.compareTo(config.maxMetricsAge()) > 0) {
             return problem(
@@ -39,13 +47,13 @@ final class MetricsValidator {
         List<OperatorSpec> specs = topology.operators();
         for (int i = 0; i < order.size(); i++) {
             String id = order.get(i);
-            Optional<OperatorMetrics> m = window.metrics(id);
             Optional<Problem> p =
-                    m.isEmpty()
+                    inOrder[i] == null
                             ? problem(
                                     BlockReason.METRICS_MISSING,
                                     "operator '" + id + "' has no metrics in the window")
-                            : checkOperator(specs.get(i), topology.isSourceAt(i), m.get(), config);
+                            : checkOperator(
+                                    specs.get(i), topology.isSourceAt(i), inOrder[i], config);
             if (p.isPresent()) {
                 return p;
             }
