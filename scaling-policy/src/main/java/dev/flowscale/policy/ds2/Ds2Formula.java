@@ -6,6 +6,7 @@ import dev.flowscale.policy.api.OperatorMetrics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 
 /**
  * The DS2 model (DS2 §3.2) over the graph in topological order: an operator's target input rate is
@@ -57,10 +58,25 @@ public final class Ds2Formula {
      * several DS2 passes, and a lookup by id per operator and pass cost more than the passes.
      */
     static OperatorMetrics[] inOrder(JobTopology topology, MetricsWindow window) {
+        OperatorMetrics[] metrics = withGaps(topology, window);
+        for (int i = 0; i < metrics.length; i++) {
+            if (metrics[i] == null) {
+                throw new NoSuchElementException(
+                        "operator '" + topology.topologicalOrder().get(i) + "' has no metrics");
+            }
+        }
+        return metrics;
+    }
+
+    /**
+     * The window's metrics by topological position, null where an operator has none: what the
+     * validator checks and, once valid, what every pass reads.
+     */
+    static OperatorMetrics[] withGaps(JobTopology topology, MetricsWindow window) {
         List<String> order = topology.topologicalOrder();
         OperatorMetrics[] metrics = new OperatorMetrics[order.size()];
         for (int i = 0; i < metrics.length; i++) {
-            metrics[i] = window.metrics(order.get(i)).orElseThrow();
+            metrics[i] = window.metrics(order.get(i)).orElse(null);
         }
         return metrics;
     }

@@ -47,15 +47,18 @@ public final class Ds2Policy implements ScalingPolicy {
     public ScalingDecision decide(
             JobTopology topology, MetricsWindow window, ScalingHistory history) {
         Instant now = clock.instant();
-        Optional<Problem> problem =
-                preconditions(topology, window, history, now)
-                        .or(
-                                () ->
-                                        unknownCapacity(
-                                                topology,
-                                                window,
-                                                SourceTarget.base(
-                                                        topology, window, config, Forecasts.NONE)));
+        // the window's metrics by topological position, looked up once: validated, then read by
+        // every pass
+        OperatorMetrics[] inOrder = Ds2Formula.withGaps(topology, window);
+        Optional<Problem> problem = preconditions(topology, window, inOrder, history, now);
+        if (problem.isEmpty()) {
+            problem =
+                    unknownCapacity(
+                            topology,
+                            window,
+                            inOrder,
+                            SourceTarget.base(topology, window, config, Forecasts.NONE));
+        }
         if (problem.isPresent()) {
             return ScalingDecision.blocked(
                     now, topology.jobName(), problem.get().reason(), problem.get().message());
@@ -63,10 +66,9 @@ public final class Ds2Policy implements ScalingPolicy {
         RescaleCost cost = RescaleCost.of(history, config);
         Forecasts forecasts = Forecasts.of(topology, window, history, config, cost, now);
         Map<String, SourceTarget> base = SourceTarget.base(topology, window, config, forecasts);
-        OperatorMetrics[] inOrder = Ds2Formula.inOrder(topology, window);
         Map<String, Ds2Formula.Estimate> required =
                 Ds2Formula.estimate(topology, inOrder, SourceTarget.rates(base));
-        RunningCheck running = RunningCheck.of(topology, window, required, base, config);
+        RunningCheck running = RunningCheck.of(topology, window, inOrder, required, base, config);
         List<String> reasons = new ArrayList<>();
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
         reasons.addAll(forecasts.explain());
@@ -116,7 +118,11 @@ public final class Ds2Policy implements ScalingPolicy {
     }
 
     private Optional<Problem> preconditions(
-            JobTopology t, MetricsWindow w, ScalingHistory h, Instant now) {
+            JobTopology t,
+            MetricsWindow w,
+            OperatorMetrics[] inOrder,
+            ScalingHistory h,
+            Instant now) {
         if (h.rescaleInProgress()) {
             return Optional.of(
                     new Problem(
@@ -125,7 +131,7 @@ public final class Ds2Policy implements ScalingPolicy {
                                     + h.lastRescale().orElseThrow().started()
                                     + " has not finished"));
         }
-        return warmingUp(w, h).or(() -> MetricsValidator.check(t, w, now, config));
+        return warmingUp(w, h).or(() -> MetricsValidator.check(t, w, inOrder, now, config));
     }
 
     private Optional<Problem> warmingUp(MetricsWindow w, ScalingHistory h) {
@@ -148,8 +154,11 @@ public final class Ds2Policy implements ScalingPolicy {
     }
 
     private Optional<Problem> unknownCapacity(
-            JobTopology t, MetricsWindow w, Map<String, SourceTarget> base) {
-        if (everyCapacityMeasured(t, w)) {
+            JobTopology t,
+            MetricsWindow w,
+            OperatorMetrics[] inOrder,
+            Map<String, SourceTarget> base) {
+        if (everyCapacityMeasured(t, inOrder)) {
             return Optional.empty();
         }
         for (Ds2Formula.Estimate e : Ds2Formula.estimate(t, w, SourceTarget.rates(base)).values()) {
@@ -170,11 +179,9 @@ public final class Ds2Policy implements ScalingPolicy {
      * Without an operator that processed nothing, no capacity is unknown: a DS2 pass would find
      * nothing.
      */
-    private static boolean everyCapacityMeasured(JobTopology t, MetricsWindow w) {
-        List<String> order = t.topologicalOrder();
-        for (int i = 0; i < order.size(); i++) {
-            if (!t.isSourceAt(i)
-                    && w.metrics(order.get(i)).orElseThrow().trueProcessingRate() == 0) {
+    private static boolean everyCapacityMeasured(JobTopology t, OperatorMetrics[] inOrder) {
+        for (int i = 0; i < inOrder.length; i++) {
+            if (!t.isSourceAt(i) && inOrder[i].trueProcessingRate() == 0) {
                 return false;
             }
         }

@@ -5,6 +5,7 @@ import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,8 +22,16 @@ final class MetricsValidator {
 
     private MetricsValidator() {}
 
+    /**
+     * @param inOrder the window's metrics by topological position, null where an operator has none
+     *     ({@link Ds2Formula#withGaps})
+     */
     static Optional<Problem> check(
-            JobTopology topology, MetricsWindow window, Instant now, PolicyConfig config) {
+            JobTopology topology,
+            MetricsWindow window,
+            OperatorMetrics[] inOrder,
+            Instant now,
+            PolicyConfig config) {
         Duration age = Duration.between(window.end(), now);
         if (age.compareTo(config.maxMetricsAge()) > 0) {
             return problem(
@@ -33,14 +42,18 @@ final class MetricsValidator {
                             + config.maxMetricsAge().toSeconds()
                             + " s");
         }
-        for (String id : topology.topologicalOrder()) {
-            Optional<OperatorMetrics> m = window.metrics(id);
+        // the operators in topological order, walked by position: no lookup by id per operator
+        List<String> order = topology.topologicalOrder();
+        List<OperatorSpec> specs = topology.operators();
+        for (int i = 0; i < order.size(); i++) {
+            String id = order.get(i);
             Optional<Problem> p =
-                    m.isEmpty()
+                    inOrder[i] == null
                             ? problem(
                                     BlockReason.METRICS_MISSING,
                                     "operator '" + id + "' has no metrics in the window")
-                            : checkOperator(topology, m.get(), config);
+                            : checkOperator(
+                                    specs.get(i), topology.isSourceAt(i), inOrder[i], config);
             if (p.isPresent()) {
                 return p;
             }
@@ -49,9 +62,9 @@ final class MetricsValidator {
     }
 
     private static Optional<Problem> checkOperator(
-            JobTopology topology, OperatorMetrics m, PolicyConfig config) {
+            OperatorSpec spec, boolean source, OperatorMetrics m, PolicyConfig config) {
         String id = m.operatorId();
-        int running = topology.operator(id).parallelism();
+        int running = spec.parallelism();
         if (m.parallelism() != running) {
             return problem(
                     BlockReason.METRICS_STALE,
@@ -68,17 +81,17 @@ final class MetricsValidator {
                         .or(() -> finite(id, "observedProcessingRate", m.observedProcessingRate()))
                         .or(() -> finite(id, "observedOutputRate", m.observedOutputRate()))
                         .or(() -> consistent(id, m))
-                        .or(() -> checkSource(topology, m, config));
-        return p.isPresent() ? p : checkInstances(m).or(() -> checkKeyGroups(topology, m));
+                        .or(() -> source ? checkSource(m, config) : Optional.empty());
+        return p.isPresent() ? p : checkInstances(m).or(() -> checkKeyGroups(spec, m));
     }
 
     /**
      * Per-key-group rates are optional; given, there is one finite, non-negative rate per key
      * group.
      */
-    private static Optional<Problem> checkKeyGroups(JobTopology topology, OperatorMetrics m) {
+    private static Optional<Problem> checkKeyGroups(OperatorSpec spec, OperatorMetrics m) {
         List<Double> rates = m.keyGroupRates();
-        int keyGroups = topology.operator(m.operatorId()).keyGroups();
+        int keyGroups = spec.keyGroups();
         if (rates.isEmpty()) {
             return Optional.empty();
         }
@@ -121,12 +134,9 @@ final class MetricsValidator {
         return trueRate < observedRate * (1 - TOLERANCE);
     }
 
-    private static Optional<Problem> checkSource(
-            JobTopology topology, OperatorMetrics m, PolicyConfig config) {
+    /** Checks of a source's metrics (the operator at its position has no inputs). */
+    private static Optional<Problem> checkSource(OperatorMetrics m, PolicyConfig config) {
         String id = m.operatorId();
-        if (!topology.isSource(id)) {
-            return Optional.empty();
-        }
         if (m.source().isEmpty()) {
             return config.sourceTargetRates().containsKey(id)
                     ? Optional.empty()

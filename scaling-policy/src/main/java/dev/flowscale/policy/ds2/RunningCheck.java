@@ -26,9 +26,14 @@ import java.util.Optional;
 record RunningCheck(
         Optional<String> needed, double headroom, List<String> explain, boolean outOfBounds) {
 
+    /**
+     * @param inOrder the window's metrics by topological position ({@link Ds2Formula#inOrder})
+     * @param base every operator's estimate at the sources' base rates, in topological order
+     */
     static RunningCheck of(
             JobTopology t,
             MetricsWindow w,
+            OperatorMetrics[] inOrder,
             Map<String, Ds2Formula.Estimate> base,
             Map<String, SourceTarget> sources,
             PolicyConfig c) {
@@ -36,8 +41,9 @@ record RunningCheck(
         boolean outOfBounds = !why.isEmpty();
         double headroom = Double.POSITIVE_INFINITY;
         String bottleneck = null;
+        int i = 0;
         for (Ds2Formula.Estimate e : base.values()) {
-            OperatorMetrics m = w.metrics(e.operatorId()).orElseThrow();
+            OperatorMetrics m = inOrder[i++];
             double capacity =
                     c.skewCorrection()
                             ? SkewCorrection.sustainableRate(m, e.capacityPerInstance())
