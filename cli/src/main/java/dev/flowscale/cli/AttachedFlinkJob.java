@@ -12,6 +12,7 @@ import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestMetricsSource;
 import dev.flowscale.flink.JarResubmission;
+import dev.flowscale.flink.SlotBoundPolicy;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.reconfig.RescaleReport;
@@ -28,9 +29,10 @@ import java.util.Set;
 /**
  * A running Flink job under the autoscaler: the one {@link JobAutoscaler} assembly on Flink's REST
  * API ({@link FlinkRestMetricsSource}), realizing decisions with the {@link FlinkRescaler} (in
- * place on the adaptive scheduler, else through a savepoint when the job's jar is known). Each
- * sample the autoscaler takes is also shown to the session's listeners, so the live view and the
- * report see what the policy saw, read once.
+ * place on the adaptive scheduler, else through a savepoint when the job's jar is known), never
+ * asking for more task slots than the cluster has ({@link SlotBoundPolicy}). Each sample the
+ * autoscaler takes is also shown to the session's listeners, so the live view and the report see
+ * what the policy saw, read once.
  */
 final class AttachedFlinkJob implements ScaledRun {
     private static final Set<String> ENDED = Set.of("FINISHED", "CANCELED", "FAILED");
@@ -59,10 +61,13 @@ final class AttachedFlinkJob implements ScaledRun {
         this.initial = job.read().parallelism();
         this.parallelism = initial;
         this.realizer = new FlinkRescaler(job, jar, rescaleTimeout, clock, List.of(this::rescaled));
+        // attach --flink targets a standalone or session cluster: it has the slots it shows
+        FlinkRestMetricsSource source = new FlinkRestMetricsSource(job, clock);
         this.autoscaler =
                 ScaledRun.autoscaler(
                         settings,
-                        new Shown(new FlinkRestMetricsSource(job, clock)),
+                        SlotBoundPolicy.by(source::slotLimit),
+                        new Shown(source),
                         realizer,
                         registry,
                         this.listeners,

@@ -152,4 +152,36 @@ class FlinkJobTest {
                 .isInstanceOf(FlinkConnectorException.class)
                 .hasMessageContaining("use e.g. http://localhost:8081");
     }
+
+    @Test
+    void theJobMayUseTheFreeSlotsAndThoseItHoldsButNotThoseOfOtherJobs() {
+        String shared = "\"slotSharingGroupId\":\"8b9e3f0a7c1d2e4f5a6b7c8d9e0f1a2b\",";
+        job(
+                "Adaptive",
+                vertex(A, "Source: In", 1, 1).replace("{", "{" + shared),
+                vertex(B, "Split", 3, 3).replace("{", "{" + shared),
+                vertex(C, "Count", 6, 6).replace("{", "{" + shared));
+        answer(
+                "/overview",
+                200,
+                "{\"taskmanagers\":2,\"slots-total\":16,\"slots-available\":4,"
+                        + "\"jobs-running\":2,\"flink-version\":\"2.3.0\"}");
+
+        SlotLimit limit = SlotLimits.cluster(rest).of(FlinkJob.read(rest, JOB)).orElseThrow();
+
+        assertThat(limit.slots()).as("4 free + the 6 the job holds (one group)").isEqualTo(10);
+        assertThat(limit.why())
+                .contains("has 16 task slots on 2 TaskManager(s), 6 held by other jobs");
+        assertThat(limit.groups()).containsEntry("Count", "8b9e3f0a7c1d2e4f5a6b7c8d9e0f1a2b");
+    }
+
+    @Test
+    void anOverviewWithoutSlotsIsRefusedNamingTheEndpoint() {
+        answer("/overview", 200, "{\"jobs-running\":1}");
+
+        assertThatThrownBy(() -> TaskSlots.read(rest))
+                .isInstanceOf(FlinkConnectorException.class)
+                .hasMessageContaining("overview answered no slots-total or slots-available")
+                .hasMessageContaining("is this a Flink JobManager's REST endpoint?");
+    }
 }
