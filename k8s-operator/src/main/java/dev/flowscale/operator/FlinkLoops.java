@@ -4,9 +4,11 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestClient;
+import dev.flowscale.flink.SlotBoundPolicy;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import java.net.URI;
 import java.time.Clock;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +40,22 @@ final class FlinkLoops {
 
     private FlinkLoops() {}
 
-    /** What a loop samples and how it carries out a decision; closing it stops the realizer. */
-    record Parts(MetricsSource source, ScalingRealizer realizer, AutoCloseable closer) {}
+    /**
+     * What a loop samples and how it carries out a decision; closing it stops the realizer. {@code
+     * bound} wraps the loop's policy: a Flink job's decisions never ask for more task slots than it
+     * may use ({@link FlinkSlotLimits}).
+     */
+    record Parts(
+            MetricsSource source,
+            ScalingRealizer realizer,
+            AutoCloseable closer,
+            UnaryOperator<ScalingPolicy> bound) {
+
+        /** A runner's parts: its policy is not bounded further. */
+        Parts(MetricsSource source, ScalingRealizer realizer, AutoCloseable closer) {
+            this(source, realizer, closer, UnaryOperator.identity());
+        }
+    }
 
     static Parts parts(
             StreamJob job,
@@ -63,10 +80,13 @@ final class FlinkLoops {
                                                         + "-rest."
                                                         + ns
                                                         + ":8081"));
+        FlinkRestClient client = new FlinkRestClient(rest, REST_TIMEOUT);
         FlinkTargetJob flinkJob =
-                new FlinkTargetJob(new FlinkRestClient(rest, REST_TIMEOUT), target.job);
+                new FlinkTargetJob(
+                        client, target.job, FlinkSlotLimits.of(job, deployments, client));
         status.loopStarted();
         MetricsSource source = status.observing(flinkJob.metrics(clock));
+        UnaryOperator<ScalingPolicy> bound = SlotBoundPolicy.by(flinkJob::slotLimit);
         if (target.deployment != null) {
             return new Parts(
                     source,
@@ -81,10 +101,11 @@ final class FlinkLoops {
                                     rescaleTimeout,
                                     clock),
                             decision -> DEPLOYMENT_PATH),
-                    () -> {});
+                    () -> {},
+                    bound);
         }
         LazyRescaler rescaler = new LazyRescaler(flinkJob, rescaleTimeout, clock);
-        return new Parts(source, status.reporting(rescaler, rescaler::pathOf), rescaler);
+        return new Parts(source, status.reporting(rescaler, rescaler::pathOf), rescaler, bound);
     }
 
     /** A {@link FlinkRescaler} made when the first decision comes, once the job was found. */

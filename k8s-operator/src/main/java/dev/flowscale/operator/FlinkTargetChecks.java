@@ -37,6 +37,12 @@ final class FlinkTargetChecks {
                             + "' is not an http(s) URL with a host: use the JobManager's REST"
                             + " address, e.g. http://session-rest.flink:8081");
         }
+        if (flink.taskSlots != null && flink.taskSlots < 1) {
+            problems.add(
+                    "spec.flink.taskSlots is "
+                            + flink.taskSlots
+                            + ": set it to at least 1, or leave it out to use what the cluster has");
+        }
         if (flink.job != null && flink.job.isBlank()) {
             problems.add(
                     "spec.flink.job is empty: give the Flink job's id or name, or leave it out to"

@@ -47,6 +47,16 @@ class FlinkTargetChecksTest {
     }
 
     @Test
+    void taskSlotsBelowOneAreRejected() {
+        StreamJobSpec spec = flink(null, "http://session-rest.flink:8081");
+        spec.flink.taskSlots = 0;
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("spec.flink.taskSlots is 0: set it to at least 1");
+    }
+
+    @Test
     void anEmptyJobNameIsRejected() {
         StreamJobSpec spec = flink("wordcount", null);
         spec.flink.job = "";
