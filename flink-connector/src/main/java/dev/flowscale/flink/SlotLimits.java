@@ -31,16 +31,23 @@ public interface SlotLimits {
     }
 
     /**
-     * The cluster's slots as {@code GET overview} shows them: those no job holds plus those this
-     * job holds now (never more than the cluster has), for a cluster that cannot add TaskManagers.
+     * The cluster's slots less those other jobs hold, for a cluster that cannot add TaskManagers.
+     * Where the free slots and those the job's parallelism needs make up the cluster, no other job
+     * holds any; otherwise the TaskManagers' allocated slots tell (after a scale-down Flink keeps
+     * the job's idle slots until {@code slot.idle.timeout}, so the cluster's overview alone would
+     * count them as another job's). Where they are not listed, every slot neither free nor needed
+     * by the job counts as another job's.
      */
     static SlotLimits cluster(FlinkRestClient rest) {
         return job -> {
             TaskSlots cluster = TaskSlots.read(rest);
             Map<String, String> groups = groups(job);
             int own = SlotCap.slotsNeeded(job.parallelism(), groups);
-            int slots = Math.min(cluster.total(), cluster.available() + own);
-            int others = Math.max(0, cluster.total() - slots);
+            int unaccounted = cluster.total() - cluster.available() - own;
+            int others =
+                    unaccounted <= 0
+                            ? 0
+                            : TaskSlots.heldByOtherJobs(rest, job.id()).orElse(unaccounted);
             String why =
                     "the Flink cluster at "
                             + rest.base()
@@ -51,7 +58,7 @@ public interface SlotLimits {
                             + " TaskManager(s), "
                             + (others == 0 ? "none" : others)
                             + " held by other jobs, and cannot add TaskManagers";
-            return Optional.of(new SlotLimit(Math.max(1, slots), why, groups));
+            return Optional.of(new SlotLimit(Math.max(1, cluster.total() - others), why, groups));
         };
     }
 

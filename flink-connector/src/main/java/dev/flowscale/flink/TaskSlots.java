@@ -1,6 +1,7 @@
 package dev.flowscale.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.OptionalInt;
 
 /**
  * A Flink cluster's task slots as its REST API's {@code GET overview} reports them.
@@ -39,5 +40,24 @@ public record TaskSlots(int total, int available, int taskManagers) {
                 overview.path("slots-total").asInt(),
                 overview.path("slots-available").asInt(),
                 overview.path("taskmanagers").asInt());
+    }
+
+    /**
+     * Slots that jobs other than {@code jobId} hold, from each TaskManager's {@code
+     * allocatedSlots}; empty where a TaskManager does not list them (older Flink versions).
+     */
+    public static OptionalInt heldByOtherJobs(FlinkRestClient rest, String jobId) {
+        int others = 0;
+        for (JsonNode tm : rest.get("taskmanagers").path("taskmanagers")) {
+            JsonNode slots =
+                    rest.get("taskmanagers/" + tm.path("id").asText()).get("allocatedSlots");
+            if (slots == null || !slots.isArray()) {
+                return OptionalInt.empty();
+            }
+            for (JsonNode slot : slots) {
+                others += jobId.equals(slot.path("jobId").asText()) ? 0 : 1;
+            }
+        }
+        return OptionalInt.of(others);
     }
 }
