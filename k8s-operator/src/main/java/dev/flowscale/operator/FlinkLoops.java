@@ -4,6 +4,7 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestClient;
+import dev.flowscale.flink.JarResubmission;
 import dev.flowscale.flink.SlotBoundPolicy;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJob;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * The metrics source and realizer of an autoscaler loop whose StreamJob targets a Flink job: its
  * REST API (a FlinkDeployment's {@code <name>-rest} service, or spec.flink.restUrl) for metrics; a
  * FlinkDeployment is scaled through its overrides ({@link FlinkDeploymentRealizer}), a session
- * cluster's job by {@link FlinkRescaler} in place (there is no jar to resubmit from here). Both are
+ * cluster's job by {@link FlinkRescaler}: in place on the adaptive scheduler, else through a
+ * savepoint and spec.flink.jar run again from it (without spec.flink.jar, in place only). Both are
  * shown in the StreamJob's status through {@link FlinkTargetStatus}.
  */
 final class FlinkLoops {
@@ -104,19 +106,33 @@ final class FlinkLoops {
                     () -> {},
                     bound);
         }
-        LazyRescaler rescaler = new LazyRescaler(flinkJob, rescaleTimeout, clock);
+        LazyRescaler rescaler = new LazyRescaler(flinkJob, jar(target), rescaleTimeout, clock);
         return new Parts(source, status.reporting(rescaler, rescaler::pathOf), rescaler, bound);
+    }
+
+    /** spec.flink.jar: how the savepoint path starts the job again; empty: in place only. */
+    static Optional<JarResubmission> jar(FlinkTarget target) {
+        return Optional.ofNullable(target.jar)
+                .map(
+                        j ->
+                                new JarResubmission(
+                                        j.id.trim(),
+                                        j.entryClass,
+                                        j.args == null ? List.of() : j.args));
     }
 
     /** A {@link FlinkRescaler} made when the first decision comes, once the job was found. */
     private static final class LazyRescaler implements ScalingRealizer, AutoCloseable {
         private final FlinkTargetJob job;
+        private final Optional<JarResubmission> jar;
         private final Duration timeout;
         private final Clock clock;
         private FlinkRescaler rescaler;
 
-        LazyRescaler(FlinkTargetJob job, Duration timeout, Clock clock) {
+        LazyRescaler(
+                FlinkTargetJob job, Optional<JarResubmission> jar, Duration timeout, Clock clock) {
             this.job = job;
+            this.jar = jar;
             this.timeout = timeout;
             this.clock = clock;
         }
@@ -125,11 +141,7 @@ final class FlinkLoops {
             if (rescaler == null) {
                 rescaler =
                         new FlinkRescaler(
-                                job.ref(),
-                                Optional.empty(),
-                                timeout,
-                                clock,
-                                List.of(LazyRescaler::log));
+                                job.ref(), jar, timeout, clock, List.of(LazyRescaler::log));
             }
             return rescaler;
         }

@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.operator.api.FlinkJar;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJobSpec;
 import java.util.Map;
@@ -54,6 +55,20 @@ class FlinkTargetChecksTest {
                 .singleElement()
                 .asString()
                 .contains("spec.flink.taskSlots is 0: set it to at least 1");
+    }
+
+    @Test
+    void aJarIsForASessionClusterAndNeedsItsId() {
+        StreamJobSpec session = flink(null, "http://session-rest.flink:8081");
+        session.flink.jar = new FlinkJar();
+        session.flink.jar.id = "4f1b_wordcount.jar";
+        assertThat(SpecValidator.problems(session)).isEmpty();
+
+        StreamJobSpec deployment = flink("wordcount", null);
+        deployment.flink.jar = new FlinkJar();
+        assertThat(SpecValidator.problems(deployment))
+                .anySatisfy(p -> assertThat(p).contains("spec.flink.jar is for a session cluster"))
+                .anySatisfy(p -> assertThat(p).contains("spec.flink.jar.id is empty"));
     }
 
     @Test

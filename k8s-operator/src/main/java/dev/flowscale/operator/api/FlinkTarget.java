@@ -38,4 +38,13 @@ public class FlinkTarget {
                     + " replicas is set, else its slotmanager.number-of-slots.max, else no bound")
     @Min(1)
     public Integer taskSlots;
+
+    @JsonPropertyDescription(
+            "For restUrl only: the jar the job was started from, uploaded to the session cluster."
+                    + " Given, a job that cannot be rescaled in place (Flink's default scheduler) is"
+                    + " rescaled through a savepoint: stop-with-savepoint, then this jar run again from"
+                    + " it with pipeline.jobvertex-parallelism-overrides (on Flink 2.0 to 2.3 the job's"
+                    + " main must apply them itself, see docs/flink.md); name the job by its name in"
+                    + " spec.flink.job, as each run gets a new job id")
+    public FlinkJar jar;
 }
