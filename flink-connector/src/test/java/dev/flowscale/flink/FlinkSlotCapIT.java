@@ -7,14 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.collector.window.WindowSettings;
 import dev.flowscale.collector.window.WindowedMetricsProvider;
-import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.testsupport.Await;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,30 +38,15 @@ class FlinkSlotCapIT {
     @Test
     void aDecisionAskingMoreThanTheClustersSlotsIsCappedAtThemSaysWhyAndRuns() throws Exception {
         try (LocalFlinkCluster flink = LocalFlinkCluster.start(SLOTS, true)) {
-            FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(10));
-            FlinkJobRef job =
-                    new FlinkJobRef(
-                            rest,
-                            flink.submit(
-                                    new FlinkWordCount.Settings(
-                                            "slot-cap",
-                                            System.currentTimeMillis(),
-                                            200,
-                                            1_000_000,
-                                            6000,
-                                            6000,
-                                            16)));
+            FlinkJobRef job = FlinkInPlaceRescaleIT.submit(flink, "slot-cap", 6000);
+            FlinkRestClient rest = job.rest();
             FlinkRestMetricsSource source = new FlinkRestMetricsSource(job, Clock.systemUTC());
             WindowedMetricsProvider windows =
                     new WindowedMetricsProvider(
                             source,
                             new WindowSettings(Duration.ofSeconds(3), Duration.ofSeconds(2)),
                             List.of());
-            Await.until(
-                    Duration.ofSeconds(60),
-                    Duration.ofMillis(500),
-                    "a complete window",
-                    () -> windows.poll().complete());
+            FlinkInPlaceRescaleIT.awaitWindow(windows, "a complete window");
 
             ScalingDecision decision =
                     new SlotBoundPolicy(
@@ -96,35 +79,31 @@ class FlinkSlotCapIT {
                             Clock.systemUTC(),
                             List.of(reports::add))) {
                 rescaler.realize(decision).toCompletableFuture().get(90, TimeUnit.SECONDS);
-            }
-            assertThat(reports).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
-            assertThat(job.read().parallelism()).isEqualTo(decision.newParallelism());
-            assertThat(job.read().parallelism()).containsEntry(COUNT, SLOTS);
-            assertThat(TaskSlots.heldByOtherJobs(rest, job.jobId()))
-                    .as("Flink lists the TaskManager's allocated slots with their job ids")
-                    .hasValue(0);
+                assertThat(reports)
+                        .singleElement()
+                        .satisfies(r -> assertThat(r.succeeded()).isTrue());
+                assertThat(job.read().parallelism()).isEqualTo(decision.newParallelism());
+                assertThat(job.read().parallelism()).containsEntry(COUNT, SLOTS);
+                assertThat(TaskSlots.heldByOtherJobs(rest, job.jobId()))
+                        .as("Flink lists the TaskManager's allocated slots with their job ids")
+                        .hasValue(0);
 
-            // scaled down, the job may keep its idle slots a while: they are still its own
-            ScalingDecision down =
-                    ScalingDecision.of(
-                            Instant.now(),
-                            decision.jobName(),
-                            List.of("scale down by hand"),
-                            List.of(
-                                    new OperatorDecision(
-                                            COUNT, SLOTS, 2, 2, 0, 0, 0, 0, List.of("by hand"))));
-            try (FlinkRescaler rescaler =
-                    new FlinkRescaler(
-                            job,
-                            Optional.empty(),
-                            Duration.ofSeconds(60),
-                            Clock.systemUTC(),
-                            List.of())) {
-                rescaler.realize(down).toCompletableFuture().get(90, TimeUnit.SECONDS);
+                // scaled down, the job may keep its idle slots a while: they are still its own
+                rescaler.realize(byHand(decision.jobName(), 2))
+                        .toCompletableFuture()
+                        .get(90, TimeUnit.SECONDS);
             }
             SlotLimit after = SlotLimits.cluster(rest).of(job.read()).orElseThrow();
             assertThat(after.slots()).as(after.why()).isEqualTo(SLOTS);
             assertThat(after.why()).contains("none held by other jobs");
         }
+    }
+
+    private static ScalingDecision byHand(String job, int count) {
+        return ScalingDecision.of(
+                Instant.now(),
+                job,
+                List.of("by hand"),
+                List.of(new OperatorDecision(COUNT, SLOTS, count, count, 0, 0, 0, 0, List.of())));
     }
 }
