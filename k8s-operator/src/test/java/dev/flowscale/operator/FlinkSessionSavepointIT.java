@@ -12,6 +12,7 @@ import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.operator.api.FlinkJar;
 import dev.flowscale.operator.api.StreamJob;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * the job was started from, the operator's loop stops the job with a savepoint and runs the jar
  * again from it at the decided parallelism (the word count applies the overrides itself, as a job
  * on Flink 2.0 to 2.3 must), follows the new run's job id by the job's name, and shows the rescale
- * in status. In profile flink-rescale.
+ * in status. spec.flink.taskSlots 2 caps the decision (the load needs Count 3 or more), and its
+ * Event says so. In profile flink-rescale.
  */
 @Tag("flink-rescale")
 class FlinkSessionSavepointIT {
@@ -59,6 +61,8 @@ class FlinkSessionSavepointIT {
                 job.getSpec().flink.jar = new FlinkJar();
                 job.getSpec().flink.jar.id = jarId;
                 job.getSpec().flink.jar.args = settings.args();
+                // Split needs >= 2, Count >= 3: two slots cap both, whatever the machine's load
+                job.getSpec().flink.taskSlots = 2;
                 client.resource(job).create();
 
                 StreamJob rescaled =
@@ -76,8 +80,20 @@ class FlinkSessionSavepointIT {
                 assertThat(rescale.succeeded).as(rescale.message).isTrue();
                 assertThat(rescale.path).isEqualTo("restart");
                 assertThat(rescale.from).isEqualTo(Map.of(SOURCE, 1, SPLIT, 1, COUNT, 1));
-                assertThat(rescale.to.get(SPLIT)).as("at least 200 / 167").isBetween(2, 4);
-                assertThat(rescale.to.get(COUNT)).as("at least 1,000 / 455").isBetween(3, 8);
+                assertThat(rescale.to).isEqualTo(Map.of(SOURCE, 1, SPLIT, 2, COUNT, 2));
+                assertThat(
+                                client.v1().events().inNamespace(NS).list().getItems().stream()
+                                        .filter(e -> JobEvents.SCALING_REPORT.equals(e.getReason()))
+                                        .map(Event::getMessage))
+                        .as("the decision's reasons say the slots bound it, and where from")
+                        .anySatisfy(
+                                m ->
+                                        assertThat(m)
+                                                .contains("task slots bound this decision")
+                                                .contains("the job may use 2")
+                                                .contains(
+                                                        "spec.flink.taskSlots of StreamJob flink/wc"
+                                                                + " is 2"));
                 FlinkJobRef now = FlinkJobRef.find(rest, FlinkWordCount.jobName(settings.tag()));
                 assertThat(now.jobId()).as("a new run from the savepoint").isNotEqualTo(firstRun);
                 assertThat(now.read().parallelism()).as("what Flink runs").isEqualTo(rescale.to);
