@@ -102,11 +102,14 @@ public final class SlotCap {
         int spare = slots - kept;
         long asked = sum(demand) - kept;
         demand.forEach(
-                (g, d) -> caps.merge(g, (int) (spare * (d - caps.get(g)) / asked), Integer::sum));
+                (g, d) ->
+                        caps.merge(
+                                g, (int) ((long) spare * (d - caps.get(g)) / asked), Integer::sum));
         List<String> wanting =
                 demand.keySet().stream()
                         .sorted(Comparator.comparingInt(g -> caps.get(g) - demand.get(g)))
                         .toList();
+        // flooring left fewer slots than groups: one more each to the groups short the most
         for (int left = slots - sum(caps), i = 0; left > 0 && i < wanting.size(); i++) {
             String g = wanting.get(i);
             if (caps.get(g) < demand.get(g)) {
