@@ -7,13 +7,12 @@ import java.util.Locale;
 /**
  * One measured run in its own JVM: {@code BenchRun <workload> <contender> <size> <warmupFraction>}.
  * Prints one line {@code RESULT rate=<per second> measured=<records> seconds=<s> total=<s> cpu=<s>
- * cpuPerUnit=<ns>} on success: rate counts the workload's reported unit over the steady part of
- * the run, cpu is this JVM's CPU time (all threads), cpuPerUnit the CPU nanoseconds per reported
- * unit over the steady part.
+ * cpuPerUnit=<ns>} on success: rate counts the workload's reported unit over the steady part of the
+ * run, cpu is this JVM's CPU time (all threads), cpuPerUnit the CPU nanoseconds per reported unit
+ * over the steady part.
  */
 public final class BenchRun {
-    private BenchRun() {
-    }
+    private BenchRun() {}
 
     public static void main(String[] args) throws Exception {
         Workload workload = Workload.valueOf(args[0]);
@@ -26,24 +25,34 @@ public final class BenchRun {
             case FLOWSCALE_ON -> FlowscaleJobs.run(workload, size, true);
             case FLOWSCALE_OFF -> FlowscaleJobs.run(workload, size, false);
             case FLOWSCALE_METERED -> FlowscaleJobs.runMetered(workload, size, Duration.ZERO);
-            case FLOWSCALE_MARKERS -> FlowscaleJobs.runMetered(workload, size, Duration.ofMillis(10));
+            case FLOWSCALE_MARKERS ->
+                    FlowscaleJobs.runMetered(workload, size, Duration.ofMillis(10));
             case FLINK -> FlinkJobs.run(workload, size);
         }
         double total = (System.nanoTime() - start) / 1e9;
         if (!meter.complete()) {
-            System.out.println("FAILED sink saw " + meter.count() + " of " + meter.expected() + " records");
+            System.out.println(
+                    "FAILED sink saw " + meter.count() + " of " + meter.expected() + " records");
             System.exit(2);
         }
         double reported = meter.measuredRecords() * workload.reportedPerSinkRecord();
-        System.out.printf(Locale.ROOT, "RESULT rate=%.1f measured=%.0f seconds=%.3f total=%.3f cpu=%.3f"
-                + " cpuPerUnit=%.3f%n", reported / meter.measuredSeconds(), reported, meter.measuredSeconds(), total,
-                cpuSeconds(), meter.measuredCpuSeconds() * 1e9 / reported);
+        System.out.printf(
+                Locale.ROOT,
+                "RESULT rate=%.1f measured=%.0f seconds=%.3f total=%.3f cpu=%.3f"
+                        + " cpuPerUnit=%.3f%n",
+                reported / meter.measuredSeconds(),
+                reported,
+                meter.measuredSeconds(),
+                total,
+                cpuSeconds(),
+                meter.measuredCpuSeconds() * 1e9 / reported);
         System.exit(0);
     }
 
     /** CPU time of this JVM so far (all threads), or NaN if the JVM cannot tell. */
     private static double cpuSeconds() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime() / 1e9;
         }
         return Double.NaN;

@@ -6,7 +6,10 @@ enum Contender {
     FLOWSCALE_OFF("flowscale, instrumentation off"),
     /** Instrumented, with the runner's Prometheus registry: the baseline of the next. */
     FLOWSCALE_METERED("flowscale, instrumented, metered"),
-    /** As FLOWSCALE_METERED, plus latency markers every 10 ms (100 times as often as --latency-interval 1s). */
+    /**
+     * As FLOWSCALE_METERED, plus latency markers every 10 ms (100 times as often as
+     * --latency-interval 1s).
+     */
     FLOWSCALE_MARKERS("flowscale, metered, markers every 10 ms"),
     FLINK("Flink " + FlinkJobs.VERSION + " local");
 

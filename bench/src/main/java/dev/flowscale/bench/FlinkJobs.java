@@ -6,25 +6,24 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.api.java.tuple.Tuple2;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * The workloads on Flink in local mode (a MiniCluster in this JVM), parallelism 1. Word count
- * keeps Flink's default chaining (source+sentence+split in one task, count+sink in another);
- * map→filter disables chaining so that every operator is its own task, as on flowscale.
+ * The workloads on Flink in local mode (a MiniCluster in this JVM), parallelism 1. Word count keeps
+ * Flink's default chaining (source+sentence+split in one task, count+sink in another); map→filter
+ * disables chaining so that every operator is its own task, as on flowscale.
  */
 final class FlinkJobs {
     static final String VERSION = "2.3.0";
 
-    private FlinkJobs() {
-    }
+    private FlinkJobs() {}
 
     static void run(Workload workload, long size) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1);
@@ -38,17 +37,21 @@ final class FlinkJobs {
 
     private static void wordCount(StreamExecutionEnvironment env, long sentences) {
         env.fromSequence(0, sentences - 1)
-                .map(new ToSentence()).returns(Types.STRING)
-                .flatMap(new Split()).returns(Types.STRING)
+                .map(new ToSentence())
+                .returns(Types.STRING)
+                .flatMap(new Split())
+                .returns(Types.STRING)
                 .keyBy(word -> word, Types.STRING)
-                .process(new CountWords()).returns(Types.TUPLE(Types.STRING, Types.LONG))
+                .process(new CountWords())
+                .returns(Types.TUPLE(Types.STRING, Types.LONG))
                 .sinkTo(new MeteredSink<>());
     }
 
     private static void mapFilter(StreamExecutionEnvironment env, long records) {
         env.disableOperatorChaining();
         env.fromSequence(0, records - 1)
-                .map(x -> x + 1).returns(Types.LONG)
+                .map(x -> x + 1)
+                .returns(Types.LONG)
                 .filter(x -> (x & 1) == 0)
                 .sinkTo(new MeteredSink<>());
     }
@@ -88,7 +91,8 @@ final class FlinkJobs {
     }
 
     /** Counts each word in keyed ValueState and emits (word, count). */
-    static final class CountWords extends KeyedProcessFunction<String, String, Tuple2<String, Long>> {
+    static final class CountWords
+            extends KeyedProcessFunction<String, String, Tuple2<String, Long>> {
         private transient ValueState<Long> count;
 
         @Override
@@ -97,7 +101,8 @@ final class FlinkJobs {
         }
 
         @Override
-        public void processElement(String word, Context context, Collector<Tuple2<String, Long>> out)
+        public void processElement(
+                String word, Context context, Collector<Tuple2<String, Long>> out)
                 throws Exception {
             Long current = count.value();
             long next = current == null ? 1 : current + 1;
@@ -117,12 +122,10 @@ final class FlinkJobs {
                 }
 
                 @Override
-                public void flush(boolean endOfInput) {
-                }
+                public void flush(boolean endOfInput) {}
 
                 @Override
-                public void close() {
-                }
+                public void close() {}
             };
         }
     }

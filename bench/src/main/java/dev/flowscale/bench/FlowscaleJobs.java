@@ -1,22 +1,22 @@
 package dev.flowscale.bench;
 
-import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.api.SinkFunction;
-import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.examples.SentenceGenerator;
 import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
-import dev.flowscale.engine.examples.SentenceGenerator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 
 /** The workloads on the embedded engine: every operator its own thread, parallelism 1. */
 final class FlowscaleJobs {
-    private FlowscaleJobs() {
-    }
+    private FlowscaleJobs() {}
 
-    static void run(Workload workload, long size, boolean instrumented) throws InterruptedException {
+    static void run(Workload workload, long size, boolean instrumented)
+            throws InterruptedException {
         JobBuilder job = workload == Workload.WORDCOUNT ? wordCount(size) : mapFilter(size);
         RunningJob running = job.start(JobConfig.defaults().withInstrumentation(instrumented));
         running.await();
@@ -26,17 +26,20 @@ final class FlowscaleJobs {
      * Instrumented, with meters in a Prometheus registry as the runner has them, and latency
      * markers every {@code markers} (zero: none).
      */
-    static void runMetered(Workload workload, long size, Duration markers) throws InterruptedException {
+    static void runMetered(Workload workload, long size, Duration markers)
+            throws InterruptedException {
         JobBuilder job = workload == Workload.WORDCOUNT ? wordCount(size) : mapFilter(size);
-        JobConfig config = JobConfig.defaults()
-                .withMeterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-                .withLatencyTracking(markers);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withMeterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+                        .withLatencyTracking(markers);
         job.start(config).await();
     }
 
     private static JobBuilder wordCount(long sentences) {
         SentenceGenerator generator = Workload.sentences();
-        return WordCount.build("wordcount", Sources.generator(sentences, generator::sentence), meteredSink());
+        return WordCount.build(
+                "wordcount", Sources.generator(sentences, generator::sentence), meteredSink());
     }
 
     private static JobBuilder mapFilter(long records) {

@@ -10,19 +10,27 @@ import java.util.concurrent.TimeUnit;
 
 /** Starts {@link BenchRun} in a fresh JVM with the given flags and reads its result line. */
 final class ForkedRun {
-    private ForkedRun() {
-    }
+    private ForkedRun() {}
 
     /**
-     * The measured result of one run; {@code foreignCores} is the CPU that other processes
-     * used meanwhile, in cores (machine busy time minus the run's own CPU time, over wall time).
+     * The measured result of one run; {@code foreignCores} is the CPU that other processes used
+     * meanwhile, in cores (machine busy time minus the run's own CPU time, over wall time).
      */
-    record Result(double rate, double measuredSeconds, double totalSeconds, double foreignCores,
-                  double cpuNanosPerUnit) {
-    }
+    record Result(
+            double rate,
+            double measuredSeconds,
+            double totalSeconds,
+            double foreignCores,
+            double cpuNanosPerUnit) {}
 
-    static Result run(List<String> jvmFlags, Workload workload, Contender contender, long size,
-                      double warmupFraction, long timeoutSeconds) throws IOException, InterruptedException {
+    static Result run(
+            List<String> jvmFlags,
+            Workload workload,
+            Contender contender,
+            long size,
+            double warmupFraction,
+            long timeoutSeconds)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
@@ -36,36 +44,73 @@ final class ForkedRun {
         Path log = Files.createTempFile("flowscale-bench-", ".log");
         MachineLoad.Sample before = MachineLoad.sample();
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
-            throw new IllegalStateException(workload + " on " + contender + " took over " + timeoutSeconds
-                    + " s; lower the size (--" + workload.name().toLowerCase() + "-size); log: " + log);
+            throw new IllegalStateException(
+                    workload
+                            + " on "
+                            + contender
+                            + " took over "
+                            + timeoutSeconds
+                            + " s; lower the size (--"
+                            + workload.name().toLowerCase()
+                            + "-size); log: "
+                            + log);
         }
         double wall = (System.nanoTime() - start) / 1e9;
         MachineLoad.Sample after = MachineLoad.sample();
-        Printed printed = parse(Files.readAllLines(log, StandardCharsets.UTF_8), workload, contender, log);
-        double foreign = before == null || after == null ? Double.NaN
-                : Math.max(0, after.busyCoresSince(before, wall) - printed.cpuSeconds() / wall);
-        return new Result(printed.rate(), printed.measuredSeconds(), printed.totalSeconds(), foreign,
+        Printed printed =
+                parse(Files.readAllLines(log, StandardCharsets.UTF_8), workload, contender, log);
+        double foreign =
+                before == null || after == null
+                        ? Double.NaN
+                        : Math.max(
+                                0,
+                                after.busyCoresSince(before, wall) - printed.cpuSeconds() / wall);
+        return new Result(
+                printed.rate(),
+                printed.measuredSeconds(),
+                printed.totalSeconds(),
+                foreign,
                 printed.cpuNanosPerUnit());
     }
 
     /** What the forked run printed. */
-    private record Printed(double rate, double measuredSeconds, double totalSeconds, double cpuSeconds,
-                           double cpuNanosPerUnit) {
-    }
+    private record Printed(
+            double rate,
+            double measuredSeconds,
+            double totalSeconds,
+            double cpuSeconds,
+            double cpuNanosPerUnit) {}
 
-    private static Printed parse(List<String> lines, Workload workload, Contender contender, Path log) throws IOException {
+    private static Printed parse(
+            List<String> lines, Workload workload, Contender contender, Path log)
+            throws IOException {
         for (String line : lines) {
             if (line.startsWith("RESULT ")) {
                 Files.deleteIfExists(log);
-                return new Printed(field(line, "rate"), field(line, "seconds"), field(line, "total"), field(line, "cpu"),
+                return new Printed(
+                        field(line, "rate"),
+                        field(line, "seconds"),
+                        field(line, "total"),
+                        field(line, "cpu"),
                         field(line, "cpuPerUnit"));
             }
         }
-        throw new IllegalStateException(workload + " on " + contender + " printed no result; log: " + log
-                + "\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
+        throw new IllegalStateException(
+                workload
+                        + " on "
+                        + contender
+                        + " printed no result; log: "
+                        + log
+                        + "\n"
+                        + String.join(
+                                "\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
     }
 
     private static double field(String line, String name) {

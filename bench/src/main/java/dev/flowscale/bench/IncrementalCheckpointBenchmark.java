@@ -23,30 +23,36 @@ import java.util.concurrent.CompletableFuture;
  * snapshot (what a savepoint writes) against incremental checkpoints, the first of them (every SST
  * file is new) and then after each change of 1 % of the keys. Usage: {@code
  * IncrementalCheckpointBenchmark [MB]}, default 100; values are 1,000 random printable characters.
- * "barrier ms" is how long the task's thread is held at the barrier ({@link IncrementalCheckpoint#start}
- * returning); "complete ms" is until the snapshot's files are all in storage, which is what the task's
- * thread was held for when the copy ran on it.
+ * "barrier ms" is how long the task's thread is held at the barrier ({@link
+ * IncrementalCheckpoint#start} returning); "complete ms" is until the snapshot's files are all in
+ * storage, which is what the task's thread was held for when the copy ran on it.
  */
 public final class IncrementalCheckpointBenchmark {
     private static final int VALUE_BYTES = 1000;
-    private static final StateDescriptor<String> VALUE = StateDescriptor.value("payload", String.class);
+    private static final StateDescriptor<String> VALUE =
+            StateDescriptor.value("payload", String.class);
 
-    private IncrementalCheckpointBenchmark() {
-    }
+    private IncrementalCheckpointBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int megabytes = args.length == 0 ? 100 : Integer.parseInt(args[0]);
         long keys = (long) megabytes * 1_000_000 / VALUE_BYTES;
         Path local = Files.createTempDirectory("flowscale-incremental-bench-local");
-        CheckpointStorage storage = new CheckpointStorage(Files.createTempDirectory("flowscale-incremental-bench"));
+        CheckpointStorage storage =
+                new CheckpointStorage(Files.createTempDirectory("flowscale-incremental-bench"));
         StateBackendConfig config = StateBackendConfig.rocksDb().withLocalDir(local);
-        KeyedStateBackend backend = new KeyedStateBackend("op", 128, new KeyGroupRange(0, 127),
-                RocksDbKeyedStore.open(config, "op-0"));
+        KeyedStateBackend backend =
+                new KeyedStateBackend(
+                        "op",
+                        128,
+                        new KeyGroupRange(0, 127),
+                        RocksDbKeyedStore.open(config, "op-0"));
         try {
             ValueState<String> value = KeyedStates.value(backend, backend.table(VALUE));
             write(backend, value, 0, keys, 1);
-            System.out.printf("%-22s %12s %12s %14s %10s%n", "snapshot", "barrier ms", "complete ms", "bytes written",
-                    "SST files");
+            System.out.printf(
+                    "%-22s %12s %12s %14s %10s%n",
+                    "snapshot", "barrier ms", "complete ms", "bytes written", "SST files");
             Set<String> shared = new HashSet<>();
             measure(storage, backend, 1, true, shared, "full (savepoint)");
             measure(storage, backend, 2, false, shared, "incremental, first");
@@ -62,7 +68,8 @@ public final class IncrementalCheckpointBenchmark {
     }
 
     /** Random printable values, so that RocksDB's block compression cannot shrink them much. */
-    private static void write(KeyedStateBackend backend, ValueState<String> value, long from, long to, long seed) {
+    private static void write(
+            KeyedStateBackend backend, ValueState<String> value, long from, long to, long seed) {
         Random random = new Random(seed);
         char[] payload = new char[VALUE_BYTES];
         for (long key = from; key < to; key++) {
@@ -74,12 +81,18 @@ public final class IncrementalCheckpointBenchmark {
         }
     }
 
-    private static void measure(CheckpointStorage storage, KeyedStateBackend backend, long id, boolean full,
-            Set<String> shared, String label) throws Exception {
+    private static void measure(
+            CheckpointStorage storage,
+            KeyedStateBackend backend,
+            long id,
+            boolean full,
+            Set<String> shared,
+            String label)
+            throws Exception {
         Path dir = storage.create(id, full);
         long t0 = System.nanoTime();
-        CompletableFuture<TaskStateHandle> started = IncrementalCheckpoint.start(dir, full, "op", 0, backend, null,
-                null);
+        CompletableFuture<TaskStateHandle> started =
+                IncrementalCheckpoint.start(dir, full, "op", 0, backend, null, null);
         long pauseMicros = (System.nanoTime() - t0) / 1_000;
         TaskStateHandle handle = started.join();
         long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -92,6 +105,7 @@ public final class IncrementalCheckpointBenchmark {
                 files += file.shared() ? 1 : 0;
             }
         }
-        System.out.printf("%-22s %12.1f %12d %14d %10d%n", label, pauseMicros / 1000.0, millis, bytes, files);
+        System.out.printf(
+                "%-22s %12.1f %12d %14d %10d%n", label, pauseMicros / 1000.0, millis, bytes, files);
     }
 }

@@ -8,17 +8,16 @@ import java.util.Locale;
 
 /**
  * The task thread's cost of counting records per key group, in isolation: batches of records
- * published through {@link InstanceCounterRecorder#addRecords}, with and without a {@link KeyGroupCounter}
- * call per record, alternated in one JVM after a warm-up. Prints nanoseconds per record of each
- * and their difference, the per-record cost the keyed operators' instrumentation adds. A harness
- * that prints figures, not a test. Usage: {@code KeyGroupCountingBenchmark [rounds 7]
- * [keyGroups 128] [batch 512]}.
+ * published through {@link InstanceCounterRecorder#addRecords}, with and without a {@link
+ * KeyGroupCounter} call per record, alternated in one JVM after a warm-up. Prints nanoseconds per
+ * record of each and their difference, the per-record cost the keyed operators' instrumentation
+ * adds. A harness that prints figures, not a test. Usage: {@code KeyGroupCountingBenchmark [rounds
+ * 7] [keyGroups 128] [batch 512]}.
  */
 public final class KeyGroupCountingBenchmark {
     private static final long RECORDS = 200_000_000L;
 
-    private KeyGroupCountingBenchmark() {
-    }
+    private KeyGroupCountingBenchmark() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
@@ -35,13 +34,28 @@ public final class KeyGroupCountingBenchmark {
         }
         Stats p = Stats.of(plain);
         Stats c = Stats.of(counted);
-        System.out.printf(Locale.ROOT, "key groups %d, batch %d, %,d records a run, %d rounds%n", keyGroups, batch,
-                RECORDS, rounds);
-        System.out.printf(Locale.ROOT, "batches only:          median %.3f ns/record (min %.3f, max %.3f)%n",
-                p.median(), p.min(), p.max());
-        System.out.printf(Locale.ROOT, "with key-group counts: median %.3f ns/record (min %.3f, max %.3f)%n",
-                c.median(), c.min(), c.max());
-        System.out.printf(Locale.ROOT, "key-group counting adds %.3f ns/record (difference of the medians)%n",
+        System.out.printf(
+                Locale.ROOT,
+                "key groups %d, batch %d, %,d records a run, %d rounds%n",
+                keyGroups,
+                batch,
+                RECORDS,
+                rounds);
+        System.out.printf(
+                Locale.ROOT,
+                "batches only:          median %.3f ns/record (min %.3f, max %.3f)%n",
+                p.median(),
+                p.min(),
+                p.max());
+        System.out.printf(
+                Locale.ROOT,
+                "with key-group counts: median %.3f ns/record (min %.3f, max %.3f)%n",
+                c.median(),
+                c.min(),
+                c.max());
+        System.out.printf(
+                Locale.ROOT,
+                "key-group counting adds %.3f ns/record (difference of the medians)%n",
                 c.median() - p.median());
     }
 

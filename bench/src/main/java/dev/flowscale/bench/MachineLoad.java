@@ -9,21 +9,20 @@ import java.nio.file.Path;
  * processes while a run was measured, and to wait for a quiet machine before a run. On systems
  * without /proc/stat it reports nothing and never waits.
  */
-final class MachineLoad {
+public final class MachineLoad {
     private static final Path STAT = Path.of("/proc/stat");
     private static final double TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-    private MachineLoad() {
-    }
+    private MachineLoad() {}
 
     /** Busy and total CPU seconds summed over all CPUs since boot, or null if unknown. */
-    record Sample(double busySeconds, double totalSeconds) {
-        double busyCoresSince(Sample earlier, double wallSeconds) {
+    public record Sample(double busySeconds, double totalSeconds) {
+        public double busyCoresSince(Sample earlier, double wallSeconds) {
             return (busySeconds - earlier.busySeconds) / wallSeconds;
         }
     }
 
-    static Sample sample() {
+    public static Sample sample() {
         try {
             String[] f = Files.readAllLines(STAT).get(0).trim().split("\\s+");
             long total = 0;
@@ -50,8 +49,8 @@ final class MachineLoad {
     }
 
     /**
-     * Waits until other processes keep at most {@code maxBusyCores} busy, for at most
-     * {@code maxWaitSeconds}; returns the last reading.
+     * Waits until other processes keep at most {@code maxBusyCores} busy, for at most {@code
+     * maxWaitSeconds}; returns the last reading.
      */
     static double awaitQuiet(double maxBusyCores, long maxWaitSeconds) throws InterruptedException {
         long deadline = System.nanoTime() + maxWaitSeconds * 1_000_000_000L;

@@ -41,8 +41,7 @@ public final class NexmarkBench {
     private static final double WARMUP = 0.2;
     private static final String JVM = "-Xms2g -Xmx2g -XX:+UseG1GC";
 
-    private NexmarkBench() {
-    }
+    private NexmarkBench() {}
 
     /** Event {@code n}, counted on the run's meter. */
     static Event event(long n) {
@@ -64,16 +63,29 @@ public final class NexmarkBench {
                 for (String contender : List.of("flowscale", "flink")) {
                     double rate = fork(query, contender, events);
                     rates.computeIfAbsent(contender, c -> new ArrayList<>()).add(rate);
-                    System.out.printf(Locale.ROOT, "nexmark-%s %-9s run %d: %,.0f events/s%n", query, contender,
-                            run + 1, rate);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "nexmark-%s %-9s run %d: %,.0f events/s%n",
+                            query,
+                            contender,
+                            run + 1,
+                            rate);
                 }
             }
-            rates.forEach((contender, r) -> {
-                Stats stats = Stats.of(r);
-                System.out.printf(Locale.ROOT,
-                        "nexmark-%s %-9s median %,.0f events/s (min %,.0f, max %,.0f) over %d runs of %,d events%n",
-                        query, contender, stats.median(), stats.min(), stats.max(), stats.runs(), events);
-            });
+            rates.forEach(
+                    (contender, r) -> {
+                        Stats stats = Stats.of(r);
+                        System.out.printf(
+                                Locale.ROOT,
+                                "nexmark-%s %-9s median %,.0f events/s (min %,.0f, max %,.0f) over %d runs of %,d events%n",
+                                query,
+                                contender,
+                                stats.median(),
+                                stats.min(),
+                                stats.max(),
+                                stats.runs(),
+                                events);
+                    });
         }
     }
 
@@ -82,14 +94,17 @@ public final class NexmarkBench {
         if (contender.equals("flink")) {
             NexmarkFlinkJobs.run(query, events, SIZE, SLIDE);
         } else {
-            JobBuilder job = query.equals("q1")
-                    ? NexmarkQueries.q1("q1", source(events), Sinks.counting())
-                    : NexmarkQueries.q5("q5", source(events), Sinks.counting(), SIZE, SLIDE);
+            JobBuilder job =
+                    query.equals("q1")
+                            ? NexmarkQueries.q1("q1", source(events), Sinks.counting())
+                            : NexmarkQueries.q5(
+                                    "q5", source(events), Sinks.counting(), SIZE, SLIDE);
             try (RunningJob running = job.start(JobConfig.defaults())) {
                 running.await();
             }
         }
-        System.out.printf(Locale.ROOT, "RESULT %.1f%n", meter.measuredRecords() / meter.measuredSeconds());
+        System.out.printf(
+                Locale.ROOT, "RESULT %.1f%n", meter.measuredRecords() / meter.measuredSeconds());
         System.exit(0);
     }
 
@@ -97,17 +112,30 @@ public final class NexmarkBench {
         return new GeneratorSource<>(null, NexmarkBench::event, events);
     }
 
-    private static double fork(String query, String contender, long events) throws IOException, InterruptedException {
+    private static double fork(String query, String contender, long events)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(Arrays.asList(JVM.split(" ")));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NexmarkBench.class.getName(), "run",
-                query, contender, Long.toString(events)));
+        command.addAll(
+                List.of(
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        NexmarkBench.class.getName(),
+                        "run",
+                        query,
+                        contender,
+                        Long.toString(events)));
         Path log = Files.createTempFile("flowscale-nexmark-", ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
         if (!process.waitFor(600, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
-            throw new IllegalStateException(query + " on " + contender + " took over 600 s; use fewer --events");
+            throw new IllegalStateException(
+                    query + " on " + contender + " took over 600 s; use fewer --events");
         }
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             if (line.startsWith("RESULT ")) {
@@ -115,15 +143,18 @@ public final class NexmarkBench {
                 return Double.parseDouble(line.substring(7));
             }
         }
-        throw new IllegalStateException(query + " on " + contender + " printed no result; log: " + log);
+        throw new IllegalStateException(
+                query + " on " + contender + " printed no result; log: " + log);
     }
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected an option, got '" + args[i]
-                        + "'; use --runs N, --events N, --queries q1,q5");
+                throw new IllegalArgumentException(
+                        "expected an option, got '"
+                                + args[i]
+                                + "'; use --runs N, --events N, --queries q1,q5");
             }
             options.put(args[i].substring(2), args[i + 1]);
         }

@@ -26,24 +26,37 @@ import org.apache.flink.util.Collector;
  * run's {@link SinkMeter}).
  */
 final class NexmarkFlinkJobs {
-    private NexmarkFlinkJobs() {
-    }
+    private NexmarkFlinkJobs() {}
 
     static void run(String query, long events, Duration size, Duration slide) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1);
-        DataStream<Bid> bids = env.fromSequence(0, events - 1)
-                .flatMap(new ToBid()).returns(TypeInformation.of(Bid.class))
-                .assignTimestampsAndWatermarks(
-                        WatermarkStrategy.<Bid>forMonotonousTimestamps().withTimestampAssigner((b, ts) -> b.time()));
+        DataStream<Bid> bids =
+                env.fromSequence(0, events - 1)
+                        .flatMap(new ToBid())
+                        .returns(TypeInformation.of(Bid.class))
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<Bid>forMonotonousTimestamps()
+                                        .withTimestampAssigner((b, ts) -> b.time()));
         if (query.equals("q1")) {
-            bids.map(b -> new EuroBid(b.auction(), b.bidder(),
-                            b.price() * NexmarkQueries.EUROS_PER_1000_DOLLARS / 1_000, b.time()))
+            bids.map(
+                            b ->
+                                    new EuroBid(
+                                            b.auction(),
+                                            b.bidder(),
+                                            b.price()
+                                                    * NexmarkQueries.EUROS_PER_1000_DOLLARS
+                                                    / 1_000,
+                                            b.time()))
                     .returns(TypeInformation.of(EuroBid.class))
                     .sinkTo(new DiscardingSink<>());
         } else {
             bids.keyBy(Bid::auction, Types.LONG)
                     .window(SlidingEventTimeWindows.of(size, slide))
-                    .aggregate(new CountBids(), new WithAuction(), Types.LONG, Types.LONG,
+                    .aggregate(
+                            new CountBids(),
+                            new WithAuction(),
+                            Types.LONG,
+                            Types.LONG,
                             TypeInformation.of(AuctionCount.class))
                     .keyBy(AuctionCount::windowEnd, Types.LONG)
                     .window(TumblingEventTimeWindows.of(slide))
@@ -85,10 +98,13 @@ final class NexmarkFlinkJobs {
         }
     }
 
-    static final class WithAuction extends ProcessWindowFunction<Long, AuctionCount, Long, TimeWindow> {
+    static final class WithAuction
+            extends ProcessWindowFunction<Long, AuctionCount, Long, TimeWindow> {
         @Override
-        public void process(Long auction, Context context, Iterable<Long> counts, Collector<AuctionCount> out) {
-            out.collect(new AuctionCount(auction, context.window().getEnd(), counts.iterator().next()));
+        public void process(
+                Long auction, Context context, Iterable<Long> counts, Collector<AuctionCount> out) {
+            out.collect(
+                    new AuctionCount(auction, context.window().getEnd(), counts.iterator().next()));
         }
     }
 

@@ -1,13 +1,13 @@
 package dev.flowscale.bench;
 
 /**
- * Times the steady part of one run at the sink: it counts the records that reach the sink,
- * stamps the clock when the warm-up share of the expected records has arrived and again when
- * the last one has, with this JVM's CPU time (all threads) at both stamps. Startup, JIT warm-up
- * and the first records are thus left out for every contender alike, in time and in CPU time.
+ * Times the steady part of one run at the sink: it counts the records that reach the sink, stamps
+ * the clock when the warm-up share of the expected records has arrived and again when the last one
+ * has, with this JVM's CPU time (all threads) at both stamps. Startup, JIT warm-up and the first
+ * records are thus left out for every contender alike, in time and in CPU time.
  *
- * <p>One meter per benchmark JVM; each workload runs its sink at parallelism 1, so only one
- * thread counts. The stamps are read after the job has ended (its threads joined).
+ * <p>One meter per benchmark JVM; each workload runs its sink at parallelism 1, so only one thread
+ * counts. The stamps are read after the job has ended (its threads joined).
  */
 final class SinkMeter {
     private static volatile SinkMeter current;
@@ -66,12 +66,16 @@ final class SinkMeter {
 
     /** CPU seconds the whole JVM used between the two stamps (NaN if the JVM cannot tell). */
     double measuredCpuSeconds() {
-        return warmCpuNanos < 0 || endCpuNanos < 0 ? Double.NaN : (endCpuNanos - warmCpuNanos) / 1e9;
+        return warmCpuNanos < 0 || endCpuNanos < 0
+                ? Double.NaN
+                : (endCpuNanos - warmCpuNanos) / 1e9;
     }
 
     private static long processCpuNanos() {
         return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+                        instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
     }
 
     boolean complete() {

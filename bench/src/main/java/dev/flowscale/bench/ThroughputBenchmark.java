@@ -11,12 +11,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Throughput of the flowscale engine (instrumented and not) side by side with Flink in local
- * mode. Every run is a fresh JVM with the same flags; contenders are interleaved (A B C A B C
- * ...) so that drifting machine load hits all of them alike; each run is timed at its sink
- * after a warm-up share of its records. Before each run the harness waits (boundedly) until
- * other processes use at most {@code --quiet-cores} CPU cores, and after it reports how much
- * CPU they took meanwhile. Prints per-run figures and a Markdown summary.
+ * Throughput of the flowscale engine (instrumented and not) side by side with Flink in local mode.
+ * Every run is a fresh JVM with the same flags; contenders are interleaved (A B C A B C ...) so
+ * that drifting machine load hits all of them alike; each run is timed at its sink after a warm-up
+ * share of its records. Before each run the harness waits (boundedly) until other processes use at
+ * most {@code --quiet-cores} CPU cores, and after it reports how much CPU they took meanwhile.
+ * Prints per-run figures and a Markdown summary.
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" dev.flowscale.bench.ThroughputBenchmark \
@@ -57,10 +57,22 @@ public final class ThroughputBenchmark {
             String value = args[i + 1];
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(value);
-                case "--workloads" -> workloads = Arrays.stream(value.split(","))
-                        .map(s -> Workload.valueOf(s.trim().toUpperCase(Locale.ROOT))).toList();
-                case "--contenders" -> contenders = Arrays.stream(value.split(","))
-                        .map(s -> Contender.valueOf(s.trim().toUpperCase(Locale.ROOT))).toList();
+                case "--workloads" ->
+                        workloads =
+                                Arrays.stream(value.split(","))
+                                        .map(
+                                                s ->
+                                                        Workload.valueOf(
+                                                                s.trim().toUpperCase(Locale.ROOT)))
+                                        .toList();
+                case "--contenders" ->
+                        contenders =
+                                Arrays.stream(value.split(","))
+                                        .map(
+                                                s ->
+                                                        Contender.valueOf(
+                                                                s.trim().toUpperCase(Locale.ROOT)))
+                                        .toList();
                 case "--wordcount-size" -> sizes.put(Workload.WORDCOUNT, Long.parseLong(value));
                 case "--mapfilter-size" -> sizes.put(Workload.MAPFILTER, Long.parseLong(value));
                 case "--warmup" -> warmup = Double.parseDouble(value);
@@ -68,21 +80,32 @@ public final class ThroughputBenchmark {
                 case "--timeout-seconds" -> timeoutSeconds = Long.parseLong(value);
                 case "--quiet-cores" -> quietCores = Double.parseDouble(value);
                 case "--quiet-wait-seconds" -> quietWaitSeconds = Long.parseLong(value);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; see the ThroughputBenchmark javadoc for the options");
+                default ->
+                        throw new IllegalArgumentException(
+                                "unknown option "
+                                        + args[i]
+                                        + "; see the ThroughputBenchmark javadoc for the options");
             }
         }
         if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("option " + args[args.length - 1] + " lacks a value");
+            throw new IllegalArgumentException(
+                    "option " + args[args.length - 1] + " lacks a value");
         }
     }
 
     private void runAll() throws Exception {
-        System.out.printf("flowscale throughput benchmark, %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS));
-        System.out.printf("JVM: %s %s (%s); %d CPUs; forked JVM flags: %s%n", System.getProperty("java.vm.name"),
-                System.getProperty("java.runtime.version"), System.getProperty("java.vm.vendor"),
-                Runtime.getRuntime().availableProcessors(), String.join(" ", jvm));
-        System.out.printf("runs per contender: %d, interleaved; timed after the first %.0f %% of sink records%n",
+        System.out.printf(
+                "flowscale throughput benchmark, %s%n",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        System.out.printf(
+                "JVM: %s %s (%s); %d CPUs; forked JVM flags: %s%n",
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.vendor"),
+                Runtime.getRuntime().availableProcessors(),
+                String.join(" ", jvm));
+        System.out.printf(
+                "runs per contender: %d, interleaved; timed after the first %.0f %% of sink records%n",
                 runs, warmup * 100);
         for (Workload workload : workloads) {
             measure(workload);
@@ -100,53 +123,100 @@ public final class ThroughputBenchmark {
         for (int round = 1; round <= runs; round++) {
             for (Contender contender : contenders) {
                 double busyBefore = MachineLoad.awaitQuiet(quietCores, quietWaitSeconds);
-                ForkedRun.Result r = ForkedRun.run(jvm, workload, contender, size, warmup, timeoutSeconds);
+                ForkedRun.Result r =
+                        ForkedRun.run(jvm, workload, contender, size, warmup, timeoutSeconds);
                 rates.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.rate());
                 foreign.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.foreignCores());
                 cpu.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.cpuNanosPerUnit());
-                System.out.printf(Locale.ROOT, "run %d %-32s %,14.0f %s  %.1f CPU ns each  (timed %.2f s of %.2f s;"
-                        + " other processes: %.2f cores before, %.2f during; load avg %.2f)%n", round, contender.label(),
-                        r.rate(), workload.unit(), r.cpuNanosPerUnit(), r.measuredSeconds(), r.totalSeconds(),
-                        busyBefore, r.foreignCores(), load());
+                System.out.printf(
+                        Locale.ROOT,
+                        "run %d %-32s %,14.0f %s  %.1f CPU ns each  (timed %.2f s of %.2f s;"
+                                + " other processes: %.2f cores before, %.2f during; load avg %.2f)%n",
+                        round,
+                        contender.label(),
+                        r.rate(),
+                        workload.unit(),
+                        r.cpuNanosPerUnit(),
+                        r.measuredSeconds(),
+                        r.totalSeconds(),
+                        busyBefore,
+                        r.foreignCores(),
+                        load());
             }
         }
         System.out.printf("load average after %.2f%n", load());
         summarise(workload, size, rates, foreign, cpu);
     }
 
-    private void summarise(Workload workload, long size, Map<Contender, List<Double>> rates,
-                           Map<Contender, List<Double>> foreign, Map<Contender, List<Double>> cpu) {
+    private void summarise(
+            Workload workload,
+            long size,
+            Map<Contender, List<Double>> rates,
+            Map<Contender, List<Double>> foreign,
+            Map<Contender, List<Double>> cpu) {
         Map<Contender, Stats> stats = new EnumMap<>(Contender.class);
         rates.forEach((c, v) -> stats.put(c, Stats.of(v)));
-        summary.append(String.format(Locale.ROOT, "### %s (size %,d), %s%n%n", workload, size, workload.unit()));
-        summary.append("| contender | median | min – max | runs | CPU ns per unit, median (min – max) |"
-                + " CPU of other processes, median (max) |\n|---|---:|---:|---:|---:|---:|\n");
-        stats.forEach((c, s) -> {
-            Stats cpuStats = Stats.of(cpu.get(c));
-            Stats other = Stats.of(foreign.get(c));
-            summary.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %d | %.1f (%.1f – %.1f) |"
-                    + " %.2f (%.2f) cores |%n", c.label(), millions(s.median()), millions(s.min()), millions(s.max()),
-                    s.runs(), cpuStats.median(), cpuStats.min(), cpuStats.max(), other.median(), other.max()));
-        });
+        summary.append(
+                String.format(
+                        Locale.ROOT, "### %s (size %,d), %s%n%n", workload, size, workload.unit()));
+        summary.append(
+                "| contender | median | min – max | runs | CPU ns per unit, median (min – max) |"
+                        + " CPU of other processes, median (max) |\n|---|---:|---:|---:|---:|---:|\n");
+        stats.forEach(
+                (c, s) -> {
+                    Stats cpuStats = Stats.of(cpu.get(c));
+                    Stats other = Stats.of(foreign.get(c));
+                    summary.append(
+                            String.format(
+                                    Locale.ROOT,
+                                    "| %s | %s | %s – %s | %d | %.1f (%.1f – %.1f) |"
+                                            + " %.2f (%.2f) cores |%n",
+                                    c.label(),
+                                    millions(s.median()),
+                                    millions(s.min()),
+                                    millions(s.max()),
+                                    s.runs(),
+                                    cpuStats.median(),
+                                    cpuStats.min(),
+                                    cpuStats.max(),
+                                    other.median(),
+                                    other.max()));
+                });
         Stats on = stats.get(Contender.FLOWSCALE_ON);
         Stats off = stats.get(Contender.FLOWSCALE_OFF);
         Stats flink = stats.get(Contender.FLINK);
         summary.append('\n');
         if (flink != null && on != null) {
-            summary.append(String.format(Locale.ROOT, "flowscale instrumented / Flink: %.2f×%n", on.median() / flink.median()));
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "flowscale instrumented / Flink: %.2f×%n",
+                            on.median() / flink.median()));
         }
         if (flink != null && off != null) {
-            summary.append(String.format(Locale.ROOT, "flowscale instrumentation off / Flink: %.2f×%n", off.median() / flink.median()));
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "flowscale instrumentation off / Flink: %.2f×%n",
+                            off.median() / flink.median()));
         }
         if (on != null && off != null) {
-            summary.append(String.format(Locale.ROOT, "instrumentation overhead (off − on) / off of the medians: %.1f %%; "
-                    + "median of the per-round paired overheads: %.1f %%%n",
-                    (off.median() - on.median()) / off.median() * 100, pairedOverhead(rates) * 100));
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "instrumentation overhead (off − on) / off of the medians: %.1f %%; "
+                                    + "median of the per-round paired overheads: %.1f %%%n",
+                            (off.median() - on.median()) / off.median() * 100,
+                            pairedOverhead(rates) * 100));
             double cpuOn = Stats.of(cpu.get(Contender.FLOWSCALE_ON)).median();
             double cpuOff = Stats.of(cpu.get(Contender.FLOWSCALE_OFF)).median();
-            summary.append(String.format(Locale.ROOT, "instrumentation CPU cost (on − off) / off, CPU ns per unit:"
-                    + " %.1f %% of the medians; median of the per-round paired figures: %.1f %%%n",
-                    (cpuOn - cpuOff) / cpuOff * 100, -pairedOverhead(cpu) * 100));
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "instrumentation CPU cost (on − off) / off, CPU ns per unit:"
+                                    + " %.1f %% of the medians; median of the per-round paired figures: %.1f %%%n",
+                            (cpuOn - cpuOff) / cpuOff * 100,
+                            -pairedOverhead(cpu) * 100));
         }
         summary.append('\n');
     }

@@ -9,6 +9,7 @@ import dev.flowscale.flink.FlinkJobRef;
 import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.FlinkVertex;
 import dev.flowscale.flink.JarResubmission;
+import dev.flowscale.flink.SlotLimits;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
@@ -86,6 +87,15 @@ final class AttachCommand implements Callable<Integer> {
     List<String> programArgs = new ArrayList<>();
 
     @Option(
+            names = "--task-slots",
+            paramLabel = "N",
+            description =
+                    "The most task slots the job may use; decisions are capped to fit (default: the"
+                            + " cluster's, less those other jobs hold: a standalone or session cluster"
+                            + " cannot add TaskManagers; give N for one that adds them on demand).")
+    Integer taskSlots;
+
+    @Option(
             names = "--rescale-timeout",
             paramLabel = "D",
             defaultValue = "2m",
@@ -119,6 +129,12 @@ final class AttachCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (taskSlots != null && taskSlots < 1) {
+            throw new CliException(
+                    "option --task-slots "
+                            + taskSlots
+                            + ": give at least 1, or leave it out to use the cluster's slots");
+        }
         Path claimed = view.report == null ? null : ReportFile.claim(view.report);
         FlinkJobRef ref = find(client(flink), job);
         FlinkJob now = ref.read();
@@ -139,11 +155,18 @@ final class AttachCommand implements Callable<Integer> {
                                 new AttachedFlinkJob(
                                         ref,
                                         resubmission,
+                                        slots(ref),
                                         settings,
                                         rescaleTimeout,
                                         registry,
                                         listeners));
         return new Session(subject, settings, output, out, Clock.systemUTC()).run();
+    }
+
+    private SlotLimits slots(FlinkJobRef ref) {
+        return taskSlots == null
+                ? SlotLimits.cluster(ref.rest())
+                : SlotLimits.configured(taskSlots, "option --task-slots is " + taskSlots);
     }
 
     /** A REST client for {@code --flink}, refused when it is not an http(s) URL with a host. */

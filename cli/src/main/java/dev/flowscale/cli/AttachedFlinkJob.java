@@ -12,6 +12,8 @@ import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestMetricsSource;
 import dev.flowscale.flink.JarResubmission;
+import dev.flowscale.flink.SlotBoundPolicy;
+import dev.flowscale.flink.SlotLimits;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.reconfig.RescaleReport;
@@ -28,9 +30,10 @@ import java.util.Set;
 /**
  * A running Flink job under the autoscaler: the one {@link JobAutoscaler} assembly on Flink's REST
  * API ({@link FlinkRestMetricsSource}), realizing decisions with the {@link FlinkRescaler} (in
- * place on the adaptive scheduler, else through a savepoint when the job's jar is known). Each
- * sample the autoscaler takes is also shown to the session's listeners, so the live view and the
- * report see what the policy saw, read once.
+ * place on the adaptive scheduler, else through a savepoint when the job's jar is known), never
+ * asking for more task slots than the job may use ({@link SlotBoundPolicy}). Each sample the
+ * autoscaler takes is also shown to the session's listeners, so the live view and the report see
+ * what the policy saw, read once.
  */
 final class AttachedFlinkJob implements ScaledRun {
     private static final Set<String> ENDED = Set.of("FINISHED", "CANCELED", "FAILED");
@@ -44,11 +47,13 @@ final class AttachedFlinkJob implements ScaledRun {
 
     /**
      * @param jar how to resubmit the job on the savepoint path; empty: in place only
+     * @param slots the task slots the job may use, which bound every decision
      * @param rescaleTimeout how long a rescale may take before it is rolled back
      */
     AttachedFlinkJob(
             FlinkJobRef job,
             Optional<JarResubmission> jar,
+            SlotLimits slots,
             JobAutoscaler.Settings settings,
             Duration rescaleTimeout,
             MeterRegistry registry,
@@ -59,10 +64,12 @@ final class AttachedFlinkJob implements ScaledRun {
         this.initial = job.read().parallelism();
         this.parallelism = initial;
         this.realizer = new FlinkRescaler(job, jar, rescaleTimeout, clock, List.of(this::rescaled));
+        FlinkRestMetricsSource source = new FlinkRestMetricsSource(job, slots, clock);
         this.autoscaler =
                 ScaledRun.autoscaler(
                         settings,
-                        new Shown(new FlinkRestMetricsSource(job, clock)),
+                        SlotBoundPolicy.by(source::slotLimit),
+                        new Shown(source),
                         realizer,
                         registry,
                         this.listeners,

@@ -6,6 +6,7 @@ import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;
 import dev.flowscale.flink.FlinkRestClient;
+import dev.flowscale.flink.SlotLimits;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -113,6 +114,7 @@ final class FlinkDemoCommand implements Callable<Integer> {
                                     new AttachedFlinkJob(
                                             ref,
                                             Optional.empty(),
+                                            SlotLimits.cluster(ref.rest()),
                                             settings,
                                             Duration.ofMinutes(2),
                                             registry,

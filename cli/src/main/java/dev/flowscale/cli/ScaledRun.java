@@ -4,6 +4,7 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A job under the autoscaler for one {@link Session}: a job on the embedded engine ({@link
@@ -45,10 +47,24 @@ interface ScaledRun extends AutoCloseable {
             MeterRegistry registry,
             List<RunListener> listeners,
             DoubleSupplier elapsed) {
+        return autoscaler(
+                settings, UnaryOperator.identity(), source, realizer, registry, listeners, elapsed);
+    }
+
+    /** The same assembly with the DS2 policy wrapped, e.g. bounded by a Flink job's slots. */
+    static JobAutoscaler autoscaler(
+            JobAutoscaler.Settings settings,
+            UnaryOperator<ScalingPolicy> bound,
+            MetricsSource source,
+            ScalingRealizer realizer,
+            MeterRegistry registry,
+            List<RunListener> listeners,
+            DoubleSupplier elapsed) {
         DecisionListener publish =
                 decision -> listeners.forEach(l -> l.onDecision(elapsed.getAsDouble(), decision));
         return new JobAutoscaler(
                 settings,
+                bound,
                 source,
                 realizer,
                 List.of(publish),

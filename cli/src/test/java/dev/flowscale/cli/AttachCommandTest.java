@@ -36,6 +36,13 @@ class AttachCommandTest {
     }
 
     @Test
+    void attachRefusesTaskSlotsBelowOneBeforeCallingFlink() {
+        assertThat(command.run("attach", "--flink", "http://127.0.0.1:1", "--task-slots", "0"))
+                .isEqualTo(2);
+        assertThat(command.errors()).contains("option --task-slots 0: give at least 1");
+    }
+
+    @Test
     void theDemoRefusesAnEngineItDoesNotKnow() {
         assertThat(command.run("demo", "--engine", "spark")).isEqualTo(2);
         assertThat(command.errors())

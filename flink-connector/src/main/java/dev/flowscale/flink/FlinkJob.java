@@ -49,7 +49,8 @@ public record FlinkJob(
                             names.get(id),
                             v.path("parallelism").asInt(),
                             v.path("maxParallelism").asInt(v.path("parallelism").asInt()),
-                            status(v)));
+                            status(v),
+                            v.path("slotSharingGroupId").asText("")));
         }
         if (vertices.isEmpty()) {
             throw new FlinkConnectorException(

@@ -20,7 +20,9 @@ import java.util.TreeMap;
  * that {@link VertexMetrics} reads. A source's parallelism is bounded by its splits where Flink
  * shows them (per-split watermark metrics, Kafka partition offsets), and every vertex by its max
  * parallelism (key groups). The run id is the job id and its parallelism, so a rescale in place
- * starts a new run; a restart at the same parallelism shows as counters going backwards.
+ * starts a new run; a restart at the same parallelism shows as counters going backwards. With each
+ * sample it also reads the task slots the job may use ({@link SlotLimits}), for a {@link
+ * SlotBoundPolicy} to bound decisions by.
  *
  * <p>Flink refreshes the metrics it serves over REST every {@code metrics.fetcher.update-interval}
  * (10 s by default): use windows several times longer, or lower that setting.
@@ -31,10 +33,27 @@ public final class FlinkRestMetricsSource implements MetricsSource {
     private final Map<String, VertexMetrics.SourceNames> sourceNames = new HashMap<>();
     private String namesRun = "";
     private final MonotoneTimes times = new MonotoneTimes();
+    private final SlotLimits slots;
+    private volatile Optional<SlotLimit> slotLimit = Optional.empty();
 
+    /** A job on a cluster that cannot add TaskManagers: its slots are the cluster's. */
     public FlinkRestMetricsSource(FlinkJobRef job, Clock clock) {
+        this(job, SlotLimits.cluster(job.rest()), clock);
+    }
+
+    /**
+     * @param slots the task slots the job may use: the cluster's ({@link SlotLimits#cluster}) where
+     *     it cannot add TaskManagers, else as configured or none
+     */
+    public FlinkRestMetricsSource(FlinkJobRef job, SlotLimits slots, Clock clock) {
         this.job = Objects.requireNonNull(job, "Flink job");
+        this.slots = Objects.requireNonNull(slots, "Flink job's slot limits");
         this.clock = Objects.requireNonNull(clock, "Flink metrics source clock");
+    }
+
+    /** The task slots the job could use at the latest sample; empty before one, or unbounded. */
+    public Optional<SlotLimit> slotLimit() {
+        return slotLimit;
     }
 
     @Override
@@ -51,6 +70,7 @@ public final class FlinkRestMetricsSource implements MetricsSource {
                                 + current.state()
                                 + ", not RUNNING; no sample until it runs");
             }
+            slotLimit = slots.of(current);
             String runId = runId(current);
             if (!runId.equals(namesRun)) {
                 sourceNames.clear();

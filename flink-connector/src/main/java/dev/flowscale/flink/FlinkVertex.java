@@ -8,9 +8,22 @@ package dev.flowscale.flink;
  * @param parallelism subtasks running now
  * @param maxParallelism Flink's max parallelism: the vertex's key groups, an upper bound
  * @param status Flink's execution state of the vertex, e.g. RUNNING
+ * @param slotSharingGroup Flink's slot-sharing group id of the vertex ({@code slotSharingGroupId},
+ *     reported since Flink 1.20); empty where Flink does not report it
  */
 public record FlinkVertex(
-        String id, String operatorId, int parallelism, int maxParallelism, String status) {
+        String id,
+        String operatorId,
+        int parallelism,
+        int maxParallelism,
+        String status,
+        String slotSharingGroup) {
+
+    /** A vertex whose slot-sharing group is not known. */
+    public FlinkVertex(
+            String id, String operatorId, int parallelism, int maxParallelism, String status) {
+        this(id, operatorId, parallelism, maxParallelism, status, "");
+    }
 
     public boolean running() {
         return "RUNNING".equals(status);

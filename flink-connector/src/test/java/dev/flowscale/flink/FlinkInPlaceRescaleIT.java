@@ -49,29 +49,13 @@ class FlinkInPlaceRescaleIT {
     void decidesTheDs2OptimumFromOneInstanceEachAndRescalesInPlaceWithExactCounts()
             throws Exception {
         try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, true)) {
-            FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(10));
-            FlinkJobRef job =
-                    new FlinkJobRef(
-                            rest,
-                            flink.submit(
-                                    new FlinkWordCount.Settings(
-                                            "in-place",
-                                            System.currentTimeMillis(),
-                                            200,
-                                            SENTENCES,
-                                            6000,
-                                            2200,
-                                            16)));
+            FlinkJobRef job = submit(flink, "in-place", 2200);
             WindowedMetricsProvider windows =
                     new WindowedMetricsProvider(
                             new FlinkRestMetricsSource(job, Clock.systemUTC()),
                             new WindowSettings(Duration.ofSeconds(3), Duration.ofSeconds(2)),
                             List.of());
-            Await.until(
-                    Duration.ofSeconds(40),
-                    Duration.ofMillis(500),
-                    "a complete window",
-                    () -> windows.poll().complete());
+            awaitWindow(windows, "a complete window");
             MetricsWindow window = windows.currentWindow().orElseThrow();
             assertDs2Rates(window);
 
@@ -127,13 +111,39 @@ class FlinkInPlaceRescaleIT {
         assertThat(counts).isEqualTo(Sentences.counts(words / Sentences.WORDS_PER_SENTENCE));
     }
 
+    /**
+     * Runs the word count at 1/1/1 under 200 sentences/s, Split blocking 6 ms per sentence and
+     * Count {@code countMicros} per word.
+     */
+    static FlinkJobRef submit(LocalFlinkCluster flink, String tag, long countMicros)
+            throws Exception {
+        return new FlinkJobRef(
+                new FlinkRestClient(flink.rest(), Duration.ofSeconds(10)),
+                flink.submit(
+                        new FlinkWordCount.Settings(
+                                tag,
+                                System.currentTimeMillis(),
+                                200,
+                                SENTENCES,
+                                6000,
+                                countMicros,
+                                16)));
+    }
+
+    /**
+     * Polls the job's metrics until a window is complete (a minute at most, on a loaded machine).
+     */
+    static void awaitWindow(WindowedMetricsProvider windows, String what) {
+        Await.until(
+                Duration.ofSeconds(60),
+                Duration.ofMillis(500),
+                what,
+                () -> windows.poll().complete());
+    }
+
     /** One decision was enough: the next window at the new parallelism asks for no more. */
     private static void assertSustained(WindowedMetricsProvider windows, ScalingDecision first) {
-        Await.until(
-                Duration.ofSeconds(40),
-                Duration.ofMillis(500),
-                "a complete window at the new parallelism",
-                () -> windows.poll().complete());
+        awaitWindow(windows, "a complete window at the new parallelism");
         ScalingDecision next =
                 new Ds2Policy(POLICY, Clock.systemUTC())
                         .decide(

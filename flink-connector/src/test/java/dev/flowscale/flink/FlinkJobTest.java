@@ -152,4 +152,59 @@ class FlinkJobTest {
                 .isInstanceOf(FlinkConnectorException.class)
                 .hasMessageContaining("use e.g. http://localhost:8081");
     }
+
+    private void cluster(int total, int available, int ours, int others) {
+        answer(
+                "/overview",
+                200,
+                "{\"taskmanagers\":1,\"slots-total\":%d,\"slots-available\":%d}"
+                        .formatted(total, available));
+        answer("/taskmanagers", 200, "{\"taskmanagers\":[{\"id\":\"tm-1\"}]}");
+        String slots =
+                (",{\"jobId\":\"" + JOB + "\",\"assignedTasks\":1}").repeat(ours)
+                        + ",{\"jobId\":\"0000\",\"assignedTasks\":1}".repeat(others);
+        answer(
+                "/taskmanagers/tm-1",
+                200,
+                "{\"id\":\"tm-1\",\"allocatedSlots\":[" + slots.substring(1) + "]}");
+    }
+
+    @Test
+    void theJobMayUseTheFreeSlotsAndThoseItHoldsButNotThoseOfOtherJobs() {
+        String shared = "\"slotSharingGroupId\":\"8b9e3f0a7c1d2e4f5a6b7c8d9e0f1a2b\",";
+        job(
+                "Adaptive",
+                vertex(A, "Source: In", 1, 1).replace("{", "{" + shared),
+                vertex(B, "Split", 3, 3).replace("{", "{" + shared),
+                vertex(C, "Count", 6, 6).replace("{", "{" + shared));
+        cluster(16, 4, 6, 6);
+
+        SlotLimit limit = SlotLimits.cluster(rest).of(FlinkJob.read(rest, JOB)).orElseThrow();
+
+        assertThat(limit.slots()).as("4 free + the 6 the job holds (one group)").isEqualTo(10);
+        assertThat(limit.why())
+                .contains("has 16 task slots on 1 TaskManager(s), 6 held by other jobs");
+        assertThat(limit.groups()).containsEntry("Count", "8b9e3f0a7c1d2e4f5a6b7c8d9e0f1a2b");
+    }
+
+    @Test
+    void slotsTheJobStillHoldsAfterAScaleDownAreNotCountedAsAnotherJobs() {
+        job("Adaptive", vertex(A, "Source: In", 1, 1), vertex(B, "Count", 7, 7));
+        cluster(16, 0, 16, 0);
+
+        SlotLimit limit = SlotLimits.cluster(rest).of(FlinkJob.read(rest, JOB)).orElseThrow();
+
+        assertThat(limit.slots()).isEqualTo(16);
+        assertThat(limit.why()).contains("none held by other jobs");
+    }
+
+    @Test
+    void anOverviewWithoutSlotsIsRefusedNamingTheEndpoint() {
+        answer("/overview", 200, "{\"jobs-running\":1}");
+
+        assertThatThrownBy(() -> TaskSlots.read(rest))
+                .isInstanceOf(FlinkConnectorException.class)
+                .hasMessageContaining("overview answered no slots-total or slots-available")
+                .hasMessageContaining("is this a Flink JobManager's REST endpoint?");
+    }
 }

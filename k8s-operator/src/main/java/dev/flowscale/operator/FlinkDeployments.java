@@ -123,6 +123,16 @@ final class FlinkDeployments {
                 .map(Object::toString);
     }
 
+    /** spec.taskManager.replicas where set: a fixed number of TaskManagers. */
+    static Optional<Integer> taskManagerReplicas(GenericKubernetesResource deployment) {
+        Map<String, Object> spec = nested(deployment.getAdditionalProperties().get("spec"), null);
+        Object replicas =
+                Optional.ofNullable(nested(spec, "taskManager"))
+                        .map(tm -> tm.get("replicas"))
+                        .orElse(null);
+        return replicas instanceof Number n ? Optional.of(n.intValue()) : Optional.empty();
+    }
+
     /**
      * The REST service the Flink Kubernetes operator creates for a deployment: {@code
      * <name>-rest.<namespace>}, at {@code rest.port} (8081 unless configured).

@@ -4,9 +4,12 @@ import dev.flowscale.collector.api.MetricsSource;
 import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestClient;
+import dev.flowscale.flink.JarResubmission;
+import dev.flowscale.flink.SlotBoundPolicy;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import java.net.URI;
 import java.time.Clock;
@@ -15,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * The metrics source and realizer of an autoscaler loop whose StreamJob targets a Flink job: its
  * REST API (a FlinkDeployment's {@code <name>-rest} service, or spec.flink.restUrl) for metrics; a
  * FlinkDeployment is scaled through its overrides ({@link FlinkDeploymentRealizer}), a session
- * cluster's job by {@link FlinkRescaler} in place (there is no jar to resubmit from here). Both are
+ * cluster's job by {@link FlinkRescaler}: in place on the adaptive scheduler, else through a
+ * savepoint and spec.flink.jar run again from it (without spec.flink.jar, in place only). Both are
  * shown in the StreamJob's status through {@link FlinkTargetStatus}.
  */
 final class FlinkLoops {
@@ -37,8 +42,22 @@ final class FlinkLoops {
 
     private FlinkLoops() {}
 
-    /** What a loop samples and how it carries out a decision; closing it stops the realizer. */
-    record Parts(MetricsSource source, ScalingRealizer realizer, AutoCloseable closer) {}
+    /**
+     * What a loop samples and how it carries out a decision; closing it stops the realizer. {@code
+     * bound} wraps the loop's policy: a Flink job's decisions never ask for more task slots than it
+     * may use ({@link FlinkSlotLimits}).
+     */
+    record Parts(
+            MetricsSource source,
+            ScalingRealizer realizer,
+            AutoCloseable closer,
+            UnaryOperator<ScalingPolicy> bound) {
+
+        /** A runner's parts: its policy is not bounded further. */
+        Parts(MetricsSource source, ScalingRealizer realizer, AutoCloseable closer) {
+            this(source, realizer, closer, UnaryOperator.identity());
+        }
+    }
 
     static Parts parts(
             StreamJob job,
@@ -63,10 +82,13 @@ final class FlinkLoops {
                                                         + "-rest."
                                                         + ns
                                                         + ":8081"));
+        FlinkRestClient client = new FlinkRestClient(rest, REST_TIMEOUT);
         FlinkTargetJob flinkJob =
-                new FlinkTargetJob(new FlinkRestClient(rest, REST_TIMEOUT), target.job);
+                new FlinkTargetJob(
+                        client, target.job, FlinkSlotLimits.of(job, deployments, client));
         status.loopStarted();
         MetricsSource source = status.observing(flinkJob.metrics(clock));
+        UnaryOperator<ScalingPolicy> bound = SlotBoundPolicy.by(flinkJob::slotLimit);
         if (target.deployment != null) {
             return new Parts(
                     source,
@@ -81,21 +103,36 @@ final class FlinkLoops {
                                     rescaleTimeout,
                                     clock),
                             decision -> DEPLOYMENT_PATH),
-                    () -> {});
+                    () -> {},
+                    bound);
         }
-        LazyRescaler rescaler = new LazyRescaler(flinkJob, rescaleTimeout, clock);
-        return new Parts(source, status.reporting(rescaler, rescaler::pathOf), rescaler);
+        LazyRescaler rescaler = new LazyRescaler(flinkJob, jar(target), rescaleTimeout, clock);
+        return new Parts(source, status.reporting(rescaler, rescaler::pathOf), rescaler, bound);
+    }
+
+    /** spec.flink.jar: how the savepoint path starts the job again; empty: in place only. */
+    static Optional<JarResubmission> jar(FlinkTarget target) {
+        return Optional.ofNullable(target.jar)
+                .map(
+                        j ->
+                                new JarResubmission(
+                                        j.id.trim(),
+                                        j.entryClass,
+                                        j.args == null ? List.of() : j.args));
     }
 
     /** A {@link FlinkRescaler} made when the first decision comes, once the job was found. */
     private static final class LazyRescaler implements ScalingRealizer, AutoCloseable {
         private final FlinkTargetJob job;
+        private final Optional<JarResubmission> jar;
         private final Duration timeout;
         private final Clock clock;
         private FlinkRescaler rescaler;
 
-        LazyRescaler(FlinkTargetJob job, Duration timeout, Clock clock) {
+        LazyRescaler(
+                FlinkTargetJob job, Optional<JarResubmission> jar, Duration timeout, Clock clock) {
             this.job = job;
+            this.jar = jar;
             this.timeout = timeout;
             this.clock = clock;
         }
@@ -104,11 +141,7 @@ final class FlinkLoops {
             if (rescaler == null) {
                 rescaler =
                         new FlinkRescaler(
-                                job.ref(),
-                                Optional.empty(),
-                                timeout,
-                                clock,
-                                List.of(LazyRescaler::log));
+                                job.ref(), jar, timeout, clock, List.of(LazyRescaler::log));
             }
             return rescaler;
         }

@@ -37,12 +37,34 @@ final class FlinkTargetChecks {
                             + "' is not an http(s) URL with a host: use the JobManager's REST"
                             + " address, e.g. http://session-rest.flink:8081");
         }
+        if (flink.taskSlots != null && flink.taskSlots < 1) {
+            problems.add(
+                    "spec.flink.taskSlots is "
+                            + flink.taskSlots
+                            + ": set it to at least 1, or leave it out to use what the cluster has");
+        }
+        if (flink.jar != null) {
+            jar(flink, deployment, problems);
+        }
         if (flink.job != null && flink.job.isBlank()) {
             problems.add(
                     "spec.flink.job is empty: give the Flink job's id or name, or leave it out to"
                             + " scale the only running job");
         }
         unused(spec, problems);
+    }
+
+    private static void jar(FlinkTarget flink, boolean deployment, List<String> problems) {
+        if (deployment) {
+            problems.add(
+                    "spec.flink.jar is for a session cluster at spec.flink.restUrl; the Flink"
+                            + " Kubernetes operator restarts a FlinkDeployment's job itself: remove it");
+        }
+        if (blank(flink.jar.id)) {
+            problems.add(
+                    "spec.flink.jar.id is empty: give the id the session cluster gave the job's"
+                            + " uploaded jar (GET /jars), or remove spec.flink.jar");
+        }
     }
 
     private static void unused(StreamJobSpec spec, List<String> problems) {

@@ -8,7 +8,10 @@ import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;
 import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.FlinkRestMetricsSource;
+import dev.flowscale.flink.SlotLimit;
+import dev.flowscale.flink.SlotLimits;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * The Flink job a StreamJob targets, found by id or name through its cluster's REST API when first
@@ -19,12 +22,22 @@ import java.time.Clock;
 final class FlinkTargetJob {
     private final FlinkRestClient rest;
     private final String idOrName;
+    private final SlotLimits slots;
     private FlinkJobRef ref;
     private FlinkRestMetricsSource source;
 
-    FlinkTargetJob(FlinkRestClient rest, String idOrName) {
+    /**
+     * @param slots the task slots the job may use, read with each sample
+     */
+    FlinkTargetJob(FlinkRestClient rest, String idOrName, SlotLimits slots) {
         this.rest = rest;
         this.idOrName = idOrName;
+        this.slots = slots;
+    }
+
+    /** The task slots the job could use at the latest sample; empty when unbounded or unknown. */
+    synchronized Optional<SlotLimit> slotLimit() {
+        return source == null ? Optional.empty() : source.slotLimit();
     }
 
     synchronized FlinkJobRef ref() {
@@ -76,7 +89,7 @@ final class FlinkTargetJob {
 
     private synchronized FlinkRestMetricsSource source(Clock clock) {
         if (source == null) {
-            source = new FlinkRestMetricsSource(ref(), clock);
+            source = new FlinkRestMetricsSource(ref(), slots, clock);
         }
         return source;
     }

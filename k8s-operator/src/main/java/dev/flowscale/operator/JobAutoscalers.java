@@ -175,6 +175,7 @@ public final class JobAutoscalers implements AutoCloseable {
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
                         JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
+                        parts.bound(),
                         parts.source(),
                         parts.realizer(),
                         List.of(reporter),

@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.operator.api.FlinkJar;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJobSpec;
 import java.util.Map;
@@ -44,6 +45,30 @@ class FlinkTargetChecksTest {
                 .asString()
                 .contains("spec.flink.restUrl 'session-rest:8081' is not an http(s) URL")
                 .contains("http://session-rest.flink:8081");
+    }
+
+    @Test
+    void taskSlotsBelowOneAreRejected() {
+        StreamJobSpec spec = flink(null, "http://session-rest.flink:8081");
+        spec.flink.taskSlots = 0;
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("spec.flink.taskSlots is 0: set it to at least 1");
+    }
+
+    @Test
+    void aJarIsForASessionClusterAndNeedsItsId() {
+        StreamJobSpec session = flink(null, "http://session-rest.flink:8081");
+        session.flink.jar = new FlinkJar();
+        session.flink.jar.id = "4f1b_wordcount.jar";
+        assertThat(SpecValidator.problems(session)).isEmpty();
+
+        StreamJobSpec deployment = flink("wordcount", null);
+        deployment.flink.jar = new FlinkJar();
+        assertThat(SpecValidator.problems(deployment))
+                .anySatisfy(p -> assertThat(p).contains("spec.flink.jar is for a session cluster"))
+                .anySatisfy(p -> assertThat(p).contains("spec.flink.jar.id is empty"));
     }
 
     @Test

@@ -25,6 +25,13 @@ final class Trace {
         points.add(point);
     }
 
+    /** The same trace cut at {@code seconds}: a longer run's figures over a shorter one's span. */
+    Trace until(double seconds) {
+        Trace cut = new Trace(load);
+        points.stream().filter(p -> p.seconds() <= seconds).forEach(cut::add);
+        return cut;
+    }
+
     /** Changes of configuration seen between consecutive running observations. */
     int rescales() {
         int changes = 0;

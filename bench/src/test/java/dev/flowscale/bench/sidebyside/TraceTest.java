@@ -34,6 +34,22 @@ class TraceTest {
         assertThat(trace.finalBacklogSeconds()).isZero();
     }
 
+    @Test
+    void aTraceCutAtAMomentHasTheFiguresOfTheRunUpToThen() {
+        Trace trace = new Trace(LOAD);
+        trace.add(new Trace.Point(0, config(1, 1, 1), 0));
+        trace.add(new Trace.Point(60, config(1, 4, 6), 3_000));
+        trace.add(new Trace.Point(120, config(1, 3, 5), 1_500));
+
+        Trace cut = trace.until(60);
+
+        assertThat(cut.path()).isEqualTo("1/1/1 -> 1/4/6");
+        assertThat(cut.secondsToSustaining()).isEqualTo(60);
+        assertThat(cut.finalBacklogSeconds()).isEqualTo(2.0);
+        assertThat(trace.secondsToSustaining()).isEqualTo(60);
+        assertThat(trace.finalBacklogSeconds()).isEqualTo(1.0);
+    }
+
     private static Map<String, Integer> config(int sentences, int split, int count) {
         return Map.of("Sentences", sentences, "Split", split, "Count", count);
     }

@@ -8,6 +8,7 @@ import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One job's autoscaler, assembled the one way the command line and the operator share: a {@link
@@ -84,6 +86,19 @@ public final class JobAutoscaler implements AutoCloseable {
             ScalingRealizer realizer,
             List<DecisionListener> listeners,
             Reporting reporting) {
+        this(settings, UnaryOperator.identity(), source, realizer, listeners, reporting);
+    }
+
+    /**
+     * @param bound wraps the DS2 policy, e.g. to bound its decisions by a Flink job's task slots
+     */
+    public JobAutoscaler(
+            Settings settings,
+            UnaryOperator<ScalingPolicy> bound,
+            MetricsSource source,
+            ScalingRealizer realizer,
+            List<DecisionListener> listeners,
+            Reporting reporting) {
         Clock clock = reporting.clock();
         this.jobLabel = reporting.jobLabel();
         this.metrics =
@@ -100,7 +115,7 @@ public final class JobAutoscaler implements AutoCloseable {
         this.loop =
                 new Autoscaler(
                         settings.loop(),
-                        new Ds2Policy(settings.policy(), clock),
+                        bound.apply(new Ds2Policy(settings.policy(), clock)),
                         provider,
                         reporting.timeRescales() ? metrics.timed(realizer) : realizer,
                         all,
