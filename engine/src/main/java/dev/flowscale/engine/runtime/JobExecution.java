@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -262,6 +263,17 @@ final class JobExecution {
                 .filter(t -> t instanceof OperatorTask)
                 .mapToInt(t -> ((OperatorTask) t).queuedBatches())
                 .sum();
+    }
+
+    /**
+     * The lowest watermark the instances of {@code operator} have processed; empty if it has no
+     * instance that takes input (a source or an unknown operator).
+     */
+    OptionalLong processedWatermark(String operator) {
+        return tasks.stream()
+                .filter(t -> t instanceof OperatorTask && t.context.operatorId().equals(operator))
+                .mapToLong(t -> ((OperatorTask) t).processedWatermark())
+                .min();
     }
 
     long queuedRecords() {
