@@ -9,6 +9,7 @@ import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -239,6 +240,17 @@ final class JobExecution {
                 .filter(t -> t instanceof OperatorTask)
                 .mapToInt(t -> ((OperatorTask) t).queuedBatches())
                 .sum();
+    }
+
+    /**
+     * The lowest watermark the instances of {@code operator} have processed; empty if it has no
+     * instance that takes input (a source or an unknown operator).
+     */
+    OptionalLong processedWatermark(String operator) {
+        return tasks.stream()
+                .filter(t -> t instanceof OperatorTask && t.context.operatorId().equals(operator))
+                .mapToLong(t -> ((OperatorTask) t).processedWatermark())
+                .min();
     }
 
     long queuedRecords() {

@@ -31,6 +31,12 @@ final class OperatorTask extends Task {
     /** Merges the input channels' watermarks; null without event time. */
     private WatermarkValve valve;
 
+    /**
+     * The valve's watermark once this instance has fired its timers up to it, for readers on other
+     * threads; {@link Long#MIN_VALUE} before the first or without event time.
+     */
+    private volatile long processedWatermark = Long.MIN_VALUE;
+
     private final Clock wallClock;
 
     /** Told once, after this instance processed its first batch of records; then null. */
@@ -65,6 +71,7 @@ final class OperatorTask extends Task {
         state.restoreKeyedState();
         if (eventTime) {
             valve = new WatermarkValve(gate.channels(), watermarkState.restored());
+            processedWatermark = valve.current();
         }
         logic.connect(output);
         if (logic.commitsOnCheckpoints() && state.restore() != null) {
@@ -189,6 +196,7 @@ final class OperatorTask extends Task {
         }
         if (advanced != WatermarkValve.NO_ADVANCE) {
             logic.onWatermark(advanced, output);
+            processedWatermark = advanced;
             output.broadcastEvent(Batch.watermark(advanced));
         }
     }
@@ -340,5 +348,10 @@ final class OperatorTask extends Task {
 
     long queuedRecords() {
         return gate.queuedRecords();
+    }
+
+    /** The watermark this instance has processed (its event-time timers up to it fired). */
+    long processedWatermark() {
+        return processedWatermark;
     }
 }

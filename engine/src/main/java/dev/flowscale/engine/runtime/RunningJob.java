@@ -877,6 +877,29 @@ public final class RunningJob implements AutoCloseable {
         }
     }
 
+    /**
+     * The event time up to which every instance of {@code operator} has processed its input and
+     * fired its event-time timers: {@link Long#MAX_VALUE} once every source has finished (ended, or
+     * read every split to its end) and all it sent has gone through {@code operator}, so a bounded
+     * job's results are complete there even while its sources stay up. {@link Long#MIN_VALUE}
+     * before the first watermark or in a job without event time.
+     *
+     * @throws IllegalArgumentException if {@code operator} is not an operator with input
+     */
+    public long processedWatermark(String operator) {
+        return execution
+                .processedWatermark(operator)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "operator '"
+                                                + operator
+                                                + "' of job '"
+                                                + graph.jobName()
+                                                + "' is not an operator that takes input; use"
+                                                + " one of its non-source operators"));
+    }
+
     /** Records queued in all input gates now; bounded by the sum of channel capacities. */
     public long queuedRecords() {
         return execution.queuedRecords();

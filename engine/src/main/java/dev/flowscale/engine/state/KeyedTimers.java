@@ -37,17 +37,24 @@ public final class KeyedTimers implements TimerService {
 
     /**
      * Timers of a domain exist in state only once one is registered (or restored), so that a
-     * function without timers writes nothing more to its snapshots.
+     * function without timers writes nothing more to its snapshots. Restored timers are either
+     * still encoded (read from a snapshot) or already a table (key groups this instance kept or was
+     * handed over in memory on a rescale): both are queued, or they would never fire.
      */
     public KeyedTimers(KeyedStateBackend backend, LongSupplier wallClockMillis) {
         this.backend = backend;
         this.wallClock = wallClockMillis;
-        if (backend.restoredTables().containsKey(EVENT_TIMERS.name())) {
+        if (restored(EVENT_TIMERS)) {
             event = new Domain(EVENT_TIMERS);
         }
-        if (backend.restoredTables().containsKey(PROCESSING_TIMERS.name())) {
+        if (restored(PROCESSING_TIMERS)) {
             processing = new Domain(PROCESSING_TIMERS);
         }
+    }
+
+    private boolean restored(StateDescriptor<Long> timers) {
+        return backend.restoredTables().containsKey(timers.name())
+                || backend.tables().containsKey(timers.name());
     }
 
     private Domain event() {

@@ -13,19 +13,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Steps of the exactly-once tests of event-time jobs: their configuration, a failure, rescales, a
  * drained end.
  */
 final class EventTimeRuns {
-    /** Longer than the sources' watermark interval, so that the last watermark has gone through. */
-    private static final Duration QUIET = Duration.ofMillis(500);
-
     private EventTimeRuns() {}
 
     /**
@@ -74,41 +69,17 @@ final class EventTimeRuns {
     }
 
     /**
-     * Waits until the sources' schedule ({@code scheduleMillis} from {@code startedAt}) has run out
-     * and they owe nothing (so they emitted every record), nothing is queued, and what {@code
-     * results} took in stopped moving over {@link #QUIET}.
+     * Waits until {@code results} has processed the final watermark ({@link Long#MAX_VALUE}): every
+     * source has read all its splits to their end, and all they sent, with every window and timer
+     * it fired, has gone through {@code results}. Unlike a quiet spell, this cannot come true early
+     * on a slow machine.
      */
-    static void awaitDrained(
-            RunningJob job,
-            long startedAt,
-            long scheduleMillis,
-            List<String> sources,
-            String results) {
-        long scheduleNanos = Duration.ofMillis(scheduleMillis + 200).toNanos();
-        AtomicLong taken = new AtomicLong(-1);
-        AtomicLong sampledAt = new AtomicLong(System.nanoTime());
+    static void awaitDrained(RunningJob job, String results) {
         Await.until(
                 Duration.ofSeconds(60),
-                "every record emitted and its results taken in",
-                () -> {
-                    if (System.nanoTime() - sampledAt.get() < QUIET.toNanos()) {
-                        return false;
-                    }
-                    long now = recordsIn(job, results);
-                    boolean quiet = now == taken.getAndSet(now);
-                    sampledAt.set(System.nanoTime());
-                    return quiet
-                            && System.nanoTime() - startedAt > scheduleNanos
-                            && sources.stream().allMatch(s -> backlog(job, s) == 0)
-                            && job.queuedRecords() == 0;
-                });
-    }
-
-    private static long recordsIn(RunningJob job, String operator) {
-        return job.metrics().instancesOf(operator).stream().mapToLong(i -> i.recordsIn()).sum();
-    }
-
-    private static long backlog(RunningJob job, String source) {
-        return job.metrics().instancesOf(source).stream().mapToLong(i -> i.backlog()).sum();
+                "the final watermark processed by '" + results + "'",
+                () ->
+                        job.status() == RunningJob.Status.RUNNING
+                                && job.processedWatermark(results) == Long.MAX_VALUE);
     }
 }

@@ -22,7 +22,6 @@ import dev.flowscale.engine.source.RateProfile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -136,16 +135,10 @@ class NexmarkExactlyOnceTest {
         JobBuilder job = JobBuilder.named("rescaled").defaultParallelism(2);
         countArrivals(query.results(job, events));
         JobConfig config = EventTimeRuns.config(dir);
-        long startedAt = System.nanoTime();
         try (RunningJob running = job.start(config)) {
             EventTimeRuns.awaitRestartAfterFailure(running);
             EventTimeRuns.rescaleAtRandom(running, random, 3);
-            EventTimeRuns.awaitDrained(
-                    running,
-                    startedAt,
-                    (long) (EVENTS * 1000 / RATE),
-                    List.of(NexmarkQueries.SOURCE),
-                    RESULTS);
+            EventTimeRuns.awaitDrained(running, RESULTS);
             Path last = running.stopWithSavepoint(Duration.ofSeconds(30));
             return SnapshotInspector.mergedKeyedState(last, running.graph(), RESULTS, TIMES);
         }
