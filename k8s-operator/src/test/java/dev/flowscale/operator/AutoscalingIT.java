@@ -108,12 +108,16 @@ class AutoscalingIT {
         assertThat(args()).contains("--restore-from");
         assertThat(job.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
         assertThat(args()).contains("split=" + job.getStatus().parallelism.get("split"));
+        // The rescale meters exist at zero from the first decision: the rescale must count.
         assertThat(registry.scrape())
-                .contains("flowscale_controller_rescale_downtime_seconds_count{")
-                .contains(
-                        "flowscale_controller_rescales_total{job=\""
+                .containsPattern(
+                        "flowscale_controller_rescale_downtime_seconds_count\\{job=\""
                                 + NS
-                                + "/wc\",result=\"succeeded\"}")
+                                + "/wc\"\\} [1-9]")
+                .containsPattern(
+                        "flowscale_controller_rescales_total\\{job=\""
+                                + NS
+                                + "/wc\",result=\"succeeded\"\\} [1-9]")
                 .contains("flowscale_controller_decision_timestamp_seconds{change=\"split 1→");
         assertThat(kubelet.restarts())
                 .as("the stopped runner lingered until its pod was replaced")

@@ -90,6 +90,7 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
         String reason =
                 decision.blockReason().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("none");
         String outcome = outcome(decision);
+        registerRescaleMeters(job);
         Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer())
                 .description(MetricName.CONTROLLER_DECISIONS.description())
                 .tags("job", job, "outcome", outcome, "reason", reason)
@@ -200,19 +201,36 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
      */
     public void rescaleFinished(String jobName, Duration downtime, boolean succeeded) {
         String job = job(jobName);
-        Timer.builder(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
+        downtime(job).record(downtime);
+        rescales(job, succeeded).increment();
+    }
+
+    /**
+     * Registers a job's rescale meters at zero with its first decision: Prometheus's rate() and
+     * increase() see a counter's first sample as its start, so a histogram born with the first
+     * rescale shows nothing for it (the dashboard's downtime panel stayed empty after one rescale).
+     */
+    private void registerRescaleMeters(String job) {
+        downtime(job);
+        rescales(job, true);
+        rescales(job, false);
+    }
+
+    private Timer downtime(String job) {
+        return Timer.builder(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
                 .description(MetricName.CONTROLLER_RESCALE_DOWNTIME.description())
                 .tags("job", job)
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(100))
                 .maximumExpectedValue(Duration.ofMinutes(10))
-                .register(registry)
-                .record(downtime);
-        Counter.builder(MetricName.CONTROLLER_RESCALES.micrometer())
+                .register(registry);
+    }
+
+    private Counter rescales(String job, boolean succeeded) {
+        return Counter.builder(MetricName.CONTROLLER_RESCALES.micrometer())
                 .description(MetricName.CONTROLLER_RESCALES.description())
                 .tags("job", job, "result", succeeded ? "succeeded" : "failed")
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /**

@@ -108,6 +108,18 @@ class ControllerMetricsTest {
     }
 
     @Test
+    void aJobsFirstDecisionRegistersItsRescaleMetersAtZeroSoTheFirstRescaleIsAnIncrease() {
+        metrics.onDecision(
+                ScalingDecision.blocked(NOW, "wc", BlockReason.METRICS_MISSING, "no window"));
+
+        assertThat(registry.scrape())
+                .contains("flowscale_controller_rescale_downtime_seconds_count{job=\"wc\"} 0")
+                .contains(
+                        "flowscale_controller_rescales_total{job=\"wc\",result=\"succeeded\"} 0.0")
+                .contains("flowscale_controller_rescales_total{job=\"wc\",result=\"failed\"} 0.0");
+    }
+
+    @Test
     void aTimedRealizerRecordsTheRescaleDowntimeInAHistogram() {
         CompletableFuture<Void> rescale = new CompletableFuture<>();
         ScalingRealizer timed = metrics.timed(decision -> rescale);
