@@ -3,15 +3,7 @@ package dev.flowscale.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.flowscale.collector.api.InstanceCounters;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,32 +22,20 @@ class VertexMetricsTest {
     private static final String SPLIT = "4c316878fdbd0126d4087d26baae01f4";
     private static final String OPERATOR = "Source__Sentences";
 
-    private HttpServer server;
-    private FlinkRestClient rest;
     private final AtomicReference<String> body = new AtomicReference<>("[]");
+    private LoopbackRest server;
+    private FlinkRestClient rest;
 
     @BeforeEach
-    void serve() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext(
-                "/jobs/",
-                exchange -> {
-                    byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
-                    exchange.sendResponseHeaders(200, bytes.length);
-                    try (OutputStream out = exchange.getResponseBody()) {
-                        out.write(bytes);
-                    }
-                });
-        server.start();
-        rest =
-                new FlinkRestClient(
-                        URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
-                        Duration.ofSeconds(5));
+    void serve() {
+        server = new LoopbackRest();
+        server.answer("/jobs/", 200, body::get);
+        rest = server.client();
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private static String answer(
