@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * counters, so a window's rates mean what the policy thinks they mean. A source vertex's records in
  * are what its source operator emitted ({@code <source>.numRecordsOut}: the task counts no input)
  * and its backlog is the standard {@code pendingRecords} gauge (e.g. Kafka lag). A source's busy
- * time gets {@link #SOURCE_SECONDS_PER_RECORD} per emitted record on top of what Flink measured.
+ * time gets {@link #SOURCE_SECONDS_PER_RECORD} per emitted record on top of what Flink measured
+ * ({@link #creditSources}).
  */
 final class VertexMetrics {
     /**
@@ -110,10 +111,7 @@ final class VertexMetrics {
         double backlog =
                 source.map(op -> values.getOrDefault(i + "." + op + ".pendingRecords", 0.0))
                         .orElse(0.0);
-        double busy =
-                source.isEmpty()
-                        ? measured
-                        : (Double.isNaN(measured) ? 0 : measured) + in * SOURCE_SECONDS_PER_RECORD;
+        double busy = source.isPresent() && Double.isNaN(measured) ? 0 : measured;
         return new InstanceCounters(
                 v.operatorId(),
                 i,
@@ -125,6 +123,38 @@ final class VertexMetrics {
                 busy + idle + backpressure,
                 Math.max(0, backlog),
                 v.finished());
+    }
+
+    /**
+     * {@code counters} with {@link #SOURCE_SECONDS_PER_RECORD} per record read added to the useful
+     * and observed times of the instances of {@code sources}. Applied after {@link MonotoneTimes}:
+     * a back-pressured source's busy time also falls between reads, and holding the credited time
+     * at its last value would swallow the credit.
+     */
+    static List<InstanceCounters> creditSources(
+            List<InstanceCounters> counters, Set<String> sources) {
+        List<InstanceCounters> out = new ArrayList<>(counters.size());
+        for (InstanceCounters c : counters) {
+            double credit =
+                    sources.contains(c.operatorId())
+                            ? c.recordsIn() * SOURCE_SECONDS_PER_RECORD
+                            : 0;
+            out.add(
+                    credit == 0
+                            ? c
+                            : new InstanceCounters(
+                                    c.operatorId(),
+                                    c.instance(),
+                                    c.recordsIn(),
+                                    c.recordsOut(),
+                                    c.usefulSeconds() + credit,
+                                    c.waitInputSeconds(),
+                                    c.backpressureSeconds(),
+                                    c.observedSeconds() + credit,
+                                    c.backlog(),
+                                    c.finished()));
+        }
+        return out;
     }
 
     private static double required(Map<String, Double> values, FlinkVertex v, String name) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.flowscale.collector.api.InstanceCounters;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,6 +52,9 @@ class VertexMetricsTest {
                 busy, idle, backpressured, in, out, OPERATOR, out, OPERATOR);
     }
 
+    private final MonotoneTimes times = new MonotoneTimes();
+
+    /** One sample of one vertex as {@link FlinkRestMetricsSource} takes it. */
     private InstanceCounters read(String vertex, boolean source, String answer) {
         body.set(answer);
         List<InstanceCounters> counters =
@@ -59,7 +63,7 @@ class VertexMetricsTest {
                         JOB,
                         new FlinkVertex(vertex, vertex, 1, 128, "RUNNING"),
                         source ? Optional.of(OPERATOR) : Optional.empty());
-        return counters.get(0);
+        return VertexMetrics.creditSources(times.apply("run", counters), Set.of(SOURCE)).get(0);
     }
 
     @Test
@@ -78,6 +82,16 @@ class VertexMetricsTest {
                 .as("useful time stays within the observed time")
                 .isGreaterThanOrEqualTo(useful);
         assertThat(after.backlog()).isEqualTo(9_840);
+    }
+
+    @Test
+    void aSourceWhoseBusyTimeFallsBetweenReadsStillGetsTheCreditForWhatItEmitted() {
+        InstanceCounters before = read(SOURCE, true, answer("4", 12_000, 75_000, 0, 20_000));
+        InstanceCounters after = read(SOURCE, true, answer("1", 12_000, 86_000, 0, 22_040));
+
+        assertThat(after.usefulSeconds() - before.usefulSeconds())
+                .as("held at its last value by MonotoneTimes, then credited")
+                .isCloseTo(2_040 * VertexMetrics.SOURCE_SECONDS_PER_RECORD, within(1e-12));
     }
 
     @Test
