@@ -8,10 +8,12 @@ import dev.flowscale.policy.api.JobTopology;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -80,7 +82,8 @@ public final class FlinkRestMetricsSource implements MetricsSource {
                     topology(current),
                     clock.instant(),
                     runId,
-                    times.apply(runId, counters(current)));
+                    VertexMetrics.creditSources(
+                            times.apply(runId, counters(current)), sourceOperators(current)));
         } catch (FlinkConnectorException e) {
             throw new CollectorException(e.getMessage(), e);
         }
@@ -127,6 +130,12 @@ public final class FlinkRestMetricsSource implements MetricsSource {
             counters.addAll(VertexMetrics.read(job.rest(), current.id(), v, source));
         }
         return counters;
+    }
+
+    private static Set<String> sourceOperators(FlinkJob current) {
+        Set<String> ids = new HashSet<>();
+        current.vertices().stream().filter(current::isSource).forEach(v -> ids.add(v.operatorId()));
+        return ids;
     }
 
     private VertexMetrics.SourceNames names(FlinkJob current, FlinkVertex v) {

@@ -3,14 +3,8 @@ package dev.flowscale.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.flowscale.policy.api.Edge;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -28,34 +22,22 @@ class FlinkJobTest {
     private static final String B = "4c316878fdbd0126d4087d26baae01f4";
     private static final String C = "b71731f1c0df9c3076c4a455334d0ad6";
 
-    private HttpServer server;
+    private LoopbackRest server;
     private FlinkRestClient rest;
 
     @BeforeEach
-    void serve() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.start();
-        rest =
-                new FlinkRestClient(
-                        URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
-                        Duration.ofSeconds(5));
+    void serve() {
+        server = new LoopbackRest();
+        rest = server.client();
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private void answer(String path, int status, String body) {
-        server.createContext(
-                path,
-                exchange -> {
-                    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-                    exchange.sendResponseHeaders(status, bytes.length);
-                    try (OutputStream out = exchange.getResponseBody()) {
-                        out.write(bytes);
-                    }
-                });
+        server.answer(path, status, () -> body);
     }
 
     private static String vertex(String id, String name, int parallelism, int running) {
