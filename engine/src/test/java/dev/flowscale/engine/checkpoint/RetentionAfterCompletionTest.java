@@ -31,11 +31,19 @@ class RetentionAfterCompletionTest {
     private ScheduledExecutorService timer;
     private StorageOwner owner;
     private final List<Long> barriers = new ArrayList<>();
+    private CheckpointStorage storage;
+    private CheckpointCoordinator coordinator;
+
+    /** Checkpoint 1, referencing shared file a.sst, is complete. */
+    private Path first;
 
     @BeforeEach
-    void start() {
+    void commitAFirstCheckpoint() throws Exception {
         timer = Executors.newSingleThreadScheduledExecutor();
         owner = StorageOwner.acquire(root, "job", Clock.systemUTC());
+        storage = new CheckpointStorage(root);
+        coordinator = coordinator(storage, this::writeSharedFileAtBarrier);
+        first = checkpoint(coordinator, "a.sst").get(10, TimeUnit.SECONDS);
     }
 
     @AfterEach
@@ -47,9 +55,6 @@ class RetentionAfterCompletionTest {
     @Test
     void aCheckpointTriggeredFromTheCompletionCallbackKeepsTheSharedFilesItWrites()
             throws Exception {
-        CheckpointStorage storage = new CheckpointStorage(root);
-        CheckpointCoordinator coordinator = coordinator(storage, this::writeSharedFileAtBarrier);
-        Path first = checkpoint(coordinator, "a.sst").get(10, TimeUnit.SECONDS);
         CompletableFuture<CompletableFuture<Path>> third = new CompletableFuture<>();
         CompletableFuture<Path> second = coordinator.trigger(false, false);
         second.thenRun(() -> third.complete(coordinator.trigger(false, false)));
@@ -70,9 +75,6 @@ class RetentionAfterCompletionTest {
     @Test
     void aCheckpointIsReportedBeforeItsRetentionRunsAndRetentionIsDoneWhenTheCommitReturns()
             throws Exception {
-        CheckpointStorage storage = new CheckpointStorage(root);
-        CheckpointCoordinator coordinator = coordinator(storage, this::writeSharedFileAtBarrier);
-        Path first = checkpoint(coordinator, "a.sst").get(10, TimeUnit.SECONDS);
         CompletableFuture<Path> second = coordinator.trigger(false, false);
         CompletableFuture<Boolean> firstThereAtReport =
                 second.thenApply(p -> Files.exists(first.resolve(SnapshotMetadata.FILE_NAME)));
