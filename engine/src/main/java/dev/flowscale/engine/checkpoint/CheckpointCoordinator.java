@@ -22,7 +22,12 @@ import java.util.function.Supplier;
  * collects every task's acknowledgement, and completes the snapshot by writing its manifest, after
  * checking that this runner still owns the storage (fencing). A checkpoint that a task declines,
  * that times out or whose files cannot be written is discarded; a savepoint request supersedes a
- * periodic checkpoint in progress. After each commit, retention deletes old snapshots.
+ * periodic checkpoint in progress. After each commit, retention deletes old snapshots: a checkpoint
+ * is reported complete once its manifest is durable and retention runs right after, always before
+ * the next snapshot starts (a trigger finds retention still owed runs it first), so retention never
+ * runs while a snapshot is being written and never deletes a file one is about to reference. A
+ * savepoint is reported after its retention, because other runs of the same storage wait for it (a
+ * hand-over's savepoint) before they start checkpoints of their own.
  */
 public final class CheckpointCoordinator {
     private final String jobName;
@@ -33,6 +38,9 @@ public final class CheckpointCoordinator {
     private final Consumer<CheckpointBarrier> sources;
     private final ScheduledExecutorService timer;
     private Pending pending;
+
+    /** The retention owed by the last commit, run before the next snapshot starts; or null. */
+    private Runnable retention;
 
     /**
      * Where and how a job's snapshots are committed.
@@ -112,6 +120,7 @@ public final class CheckpointCoordinator {
                     new SnapshotException(
                             "checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
         }
+        runOwedRetention();
         long id = ids.incrementAndGet();
         CheckpointBarrier barrier = new CheckpointBarrier(id, savepoint, stopAfter, handOver);
         Path dir;
@@ -229,8 +238,22 @@ public final class CheckpointCoordinator {
         pending = null;
         Set<Path> pinned = new HashSet<>(settings.pinned().get());
         pinned.add(done.dir);
-        settings.storage().retain(settings.retained(), done.barrier.id(), pinned);
+        long id = done.barrier.id();
+        retention = () -> settings.storage().retain(settings.retained(), id, pinned);
+        if (done.barrier.savepoint()) {
+            runOwedRetention();
+        }
+        // Callbacks run here, under this lock; one that triggers a snapshot runs retention first.
         done.result.complete(done.dir);
+        runOwedRetention();
+    }
+
+    private void runOwedRetention() {
+        Runnable owed = retention;
+        retention = null;
+        if (owed != null) {
+            owed.run();
+        }
     }
 
     private synchronized void expire(Pending candidate) {

@@ -98,16 +98,18 @@ public final class IncrementalCheckpoint {
         try (Stream<Path> listed = Files.list(checkpoint)) {
             Path shared = Files.createDirectories(CheckpointStorage.sharedDirOf(dir));
             List<RocksDbFile> files = new ArrayList<>();
+            List<Path> written = new ArrayList<>();
             for (Path local : listed.sorted().toList()) {
                 String name = local.getFileName().toString();
                 files.add(
                         name.endsWith(".sst")
-                                ? sharedFile(store, local, shared)
-                                : ownFile(local, dir, prefix + name));
+                                ? sharedFile(store, local, shared, written)
+                                : copied(local, dir.resolve(prefix + name), false, written));
             }
-            Map<String, RocksDbFile> uploaded = store.uploaded();
-            uploaded.clear();
-            files.stream().filter(RocksDbFile::shared).forEach(f -> uploaded.put(f.name(), f));
+            // Durable before the manifest names them: every file, and the shared folder's names
+            // (the snapshot's own folder is synced after the manifest's rename, see ManifestFile).
+            FileCopy.sync(written, List.of(shared));
+            store.recordUploaded(files.stream().filter(RocksDbFile::shared).toList());
             return files;
         } catch (IOException e) {
             throw new IOException(
@@ -123,7 +125,8 @@ public final class IncrementalCheckpoint {
     }
 
     /** Copies an SST file to the shared folder unless an earlier checkpoint already did. */
-    private static RocksDbFile sharedFile(RocksDbKeyedStore store, Path local, Path shared)
+    private static RocksDbFile sharedFile(
+            RocksDbKeyedStore store, Path local, Path shared, List<Path> written)
             throws IOException {
         String name = local.getFileName().toString();
         RocksDbFile earlier = store.uploaded().get(name);
@@ -133,16 +136,17 @@ public final class IncrementalCheckpoint {
             return earlier;
         }
         String file = store.id() + "-" + name;
-        FileCopy.Sums sums = FileCopy.copy(local, shared.resolve(file));
-        return new RocksDbFile(name, file, true, sums.bytes(), sums.crc32(), sums.sha256());
+        return copied(local, shared.resolve(file), true, written);
     }
 
-    private static RocksDbFile ownFile(Path local, Path dir, String file) throws IOException {
-        FileCopy.Sums sums = FileCopy.copy(local, dir.resolve(file));
+    private static RocksDbFile copied(Path local, Path target, boolean shared, List<Path> written)
+            throws IOException {
+        FileCopy.Sums sums = FileCopy.copyUnsynced(local, target);
+        written.add(target);
         return new RocksDbFile(
                 local.getFileName().toString(),
-                file,
-                false,
+                target.getFileName().toString(),
+                shared,
                 sums.bytes(),
                 sums.crc32(),
                 sums.sha256());

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -392,13 +393,18 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     /**
      * A new store that starts with this store's contents as they are now (a RocksDB checkpoint: SST
      * files hard-linked, so near-instant and without copying on one file system), in a fresh folder
-     * of {@code config}'s local directory; it is independent of this store from then on.
+     * of {@code config}'s local directory; it is independent of this store from then on. Its record
+     * of uploaded files starts with the entries of this store's record whose SST files it shares
+     * (hard links keep their names, and a store never reuses a file number), so its first
+     * incremental checkpoint copies only files made since.
      */
     public RocksDbKeyedStore copy(StateBackendConfig config, String name) {
         Path target = freshFolder(config, name);
         checkpointInto(target);
         try {
-            return new RocksDbKeyedStore(target, config, states());
+            RocksDbKeyedStore copy = new RocksDbKeyedStore(target, config, states());
+            copy.recordUploaded(uploadedIn(target));
+            return copy;
         } catch (RuntimeException e) {
             deleteTree(target);
             throw e;
@@ -491,6 +497,26 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      */
     public Map<String, RocksDbFile> uploaded() {
         return uploaded;
+    }
+
+    /**
+     * Replaces the record of uploaded files with {@code files}, once an upload has copied them all;
+     * on the uploader thread, or before this store's first upload.
+     */
+    public void recordUploaded(Collection<RocksDbFile> files) {
+        synchronized (uploaded) {
+            uploaded.clear();
+            files.forEach(f -> uploaded.put(f.name(), f));
+        }
+    }
+
+    /** The entries of the record of uploaded files whose SST files folder {@code dir} holds. */
+    private List<RocksDbFile> uploadedIn(Path dir) {
+        synchronized (uploaded) {
+            return uploaded.values().stream()
+                    .filter(f -> Files.isRegularFile(dir.resolve(f.name())))
+                    .toList();
+        }
     }
 
     /**

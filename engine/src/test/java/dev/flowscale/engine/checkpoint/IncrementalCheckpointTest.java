@@ -75,6 +75,34 @@ class IncrementalCheckpointTest {
     }
 
     @Test
+    void aStoreCopiedForAHandOverCopiesOnlyItsNewFilesAtItsFirstCheckpoint() throws Exception {
+        write(0, KEYS, "first");
+        SnapshotMetadata first = ManifestFile.read(checkpoint(1));
+        KeyedStateBackend stopped = backend;
+        backend =
+                new KeyedStateBackend(
+                        "op",
+                        128,
+                        new KeyGroupRange(0, 127),
+                        stopped.store()
+                                .copy(StateBackendConfig.rocksDb().withLocalDir(local), "op-1"));
+        text = KeyedStates.value(backend, backend.table(TEXT));
+        stopped.close();
+        write(0, 10, "second");
+        SnapshotMetadata second = ManifestFile.read(checkpoint(2));
+
+        Set<String> before = CheckpointStorage.sharedFiles(first);
+        assertThat(CheckpointStorage.sharedFiles(second))
+                .as(
+                        "the copy's first checkpoint references the files it shares with the stopped store")
+                .containsAll(before);
+        assertThat(sharedBytes(second, before))
+                .as("bytes copied by the copy's first checkpoint")
+                .isPositive()
+                .isLessThan(sharedBytes(first, Set.of()) / 20);
+    }
+
+    @Test
     void retentionDeletesASharedFileOnlyWhenNoRetainedCheckpointReferencesIt() throws Exception {
         write(0, KEYS, "first");
         Set<String> first = CheckpointStorage.sharedFiles(ManifestFile.read(checkpoint(1)));

@@ -45,6 +45,8 @@ class RecoveryAndRetentionTest {
                 savepoints.add(job.triggerSavepoint().get(20, TimeUnit.SECONDS));
                 checkpoints.add(job.triggerCheckpoint().get(20, TimeUnit.SECONDS));
             }
+            // A checkpoint is reported before its retention runs: wait for that retention.
+            awaitSnapshots(dir, 4);
             assertThat(new CheckpointStorage(dir).completedSnapshots())
                     .containsExactly(
                             checkpoints.get(2),
@@ -65,6 +67,14 @@ class RecoveryAndRetentionTest {
                             checkpoints.get(2),
                             savepoints.get(2),
                             checkpoints.get(1));
+        }
+    }
+
+    private static void awaitSnapshots(Path dir, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (new CheckpointStorage(dir).completedSnapshots().size() > count
+                && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(10);
         }
     }
 
