@@ -52,26 +52,32 @@ class RocksDbTimersRestoreTest {
     @Test
     void timersFireExactlyOnceAfterARestartFromACheckpoint() throws Exception {
         KeyedStateBackend before = withTimers(all());
-        RocksDbKeyedStore checkpoint = before.store().copy(config(), "checkpoint");
-        KeyedStateBackend after = backend(all());
-        try (checkpoint) {
-            for (int g = 0; g < KEY_GROUPS; g++) {
-                byte[] block = InstanceStateFile.rocksDbBlock(checkpoint, g);
-                KeyGroupBlocks.restoreDecoded(after, Map.of(g, KeyGroupBlocks.decode(block, g)));
-            }
+        try (RocksDbKeyedStore checkpoint = before.store().copy(config(), "checkpoint")) {
+            KeyedStateBackend after = restored(g -> InstanceStateFile.rocksDbBlock(checkpoint, g));
+            assertFireExactlyOnce(List.of(after));
         }
-        assertFireExactlyOnce(List.of(after));
     }
 
     @Test
     void timersFireExactlyOnceAfterARestoreFromASavepoint() throws Exception {
         KeyedStateBackend before = withTimers(all());
+        KeyedStateBackend after = restored(g -> InstanceStateFile.keyGroupBlock(before, g));
+        assertFireExactlyOnce(List.of(after));
+    }
+
+    /** Key group {@code keyGroup}'s block, as a snapshot file holds it. */
+    @FunctionalInterface
+    private interface Blocks {
+        byte[] of(int keyGroup) throws Exception;
+    }
+
+    /** A new RocksDB backend over every key group, restored from {@code blocks} as a run is. */
+    private KeyedStateBackend restored(Blocks blocks) throws Exception {
         KeyedStateBackend after = backend(all());
         for (int g = 0; g < KEY_GROUPS; g++) {
-            byte[] block = InstanceStateFile.keyGroupBlock(before, g);
-            KeyGroupBlocks.restoreDecoded(after, Map.of(g, KeyGroupBlocks.decode(block, g)));
+            KeyGroupBlocks.restoreDecoded(after, Map.of(g, KeyGroupBlocks.decode(blocks.of(g), g)));
         }
-        assertFireExactlyOnce(List.of(after));
+        return after;
     }
 
     @Test
