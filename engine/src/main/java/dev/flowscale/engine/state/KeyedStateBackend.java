@@ -2,9 +2,13 @@ package dev.flowscale.engine.state;
 
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.StateDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The keyed state of one operator instance, held per key group so that a rescale can move whole key
@@ -130,6 +134,67 @@ public final class KeyedStateBackend {
     /** The number of key groups of the job. */
     public int keyGroups() {
         return keyGroups;
+    }
+
+    /**
+     * Whether this instance holds state {@code name}: registered, restored and not yet claimed, or
+     * (on RocksDB) a column the store has, restored or copied in by a hand-over.
+     */
+    public boolean holds(String name) {
+        return tables.containsKey(name)
+                || restored.containsKey(name)
+                || (store != null && store.states().containsKey(name));
+    }
+
+    /**
+     * Visits every entry (key and decoded value) of a value or list state in this instance's key
+     * groups, on either backend: on RocksDB by a scan of each key group's prefix, as nothing of it
+     * is on the heap. Restores use it to rebuild what is kept in memory only (timer queues).
+     */
+    public void forEachEntry(StateTable table, BiConsumer<Object, Object> visitor) {
+        if (store == null) {
+            for (HashMap<Object, Object> group : table.groups) {
+                group.forEach(visitor);
+            }
+            return;
+        }
+        if (table.descriptor.kind() == StateDescriptor.Kind.MAP) {
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': state '"
+                            + table.descriptor.name()
+                            + "' is a map; scan value or list states only");
+        }
+        range.forEachKeyGroup(group -> scanGroup(table, group, visitor));
+    }
+
+    private void scanGroup(StateTable table, int group, BiConsumer<Object, Object> visitor) {
+        try {
+            store.scan(
+                    table.column,
+                    RocksDbKeyedStore.prefix(group),
+                    (suffix, value) -> {
+                        visitor.accept(
+                                StateCodec.read(
+                                        new DataInputStream(new ByteArrayInputStream(suffix)),
+                                        Object.class),
+                                StateEncoding.decode(table.descriptor, value));
+                        return true;
+                    });
+        } catch (IOException e) {
+            throw new EngineException(
+                    "operator '"
+                            + operator
+                            + "': cannot read a key of state '"
+                            + table.descriptor.name()
+                            + "' in key group "
+                            + group
+                            + " ("
+                            + e.getMessage()
+                            + "); the local RocksDB state is corrupt",
+                    e);
+        }
     }
 
     /** Restored state not yet claimed by a descriptor; written back as is by snapshots. */

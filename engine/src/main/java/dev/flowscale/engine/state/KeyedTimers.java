@@ -38,8 +38,9 @@ public final class KeyedTimers implements TimerService {
     /**
      * Timers of a domain exist in state only once one is registered (or restored), so that a
      * function without timers writes nothing more to its snapshots. Restored timers are either
-     * still encoded (read from a snapshot) or already a table (key groups this instance kept or was
-     * handed over in memory on a rescale): both are queued, or they would never fire.
+     * still encoded (read from a snapshot), already a table (key groups this instance kept or was
+     * handed over in memory on a rescale), or in RocksDB (restored, or a store copied by a
+     * hand-over): all are queued, or they would never fire.
      */
     public KeyedTimers(KeyedStateBackend backend, LongSupplier wallClockMillis) {
         this.backend = backend;
@@ -53,8 +54,7 @@ public final class KeyedTimers implements TimerService {
     }
 
     private boolean restored(StateDescriptor<Long> timers) {
-        return backend.restoredTables().containsKey(timers.name())
-                || backend.tables().containsKey(timers.name());
+        return backend.holds(timers.name());
     }
 
     private Domain event() {
@@ -81,9 +81,7 @@ public final class KeyedTimers implements TimerService {
         Domain(StateDescriptor<Long> descriptor) {
             this.table = backend.table(descriptor);
             this.perKey = KeyedStates.list(backend, table);
-            for (int g = 0; g < table.groupCount(); g++) {
-                table.group(g).forEach((key, times) -> enqueue(key, times));
-            }
+            backend.forEachEntry(table, this::enqueue);
         }
 
         @SuppressWarnings("unchecked")

@@ -19,6 +19,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.engine.state.StateBackendConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -28,6 +29,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Nexmark Q8 (a window join) and Q5 (a sliding window, then a tumbling one) over the replayable
@@ -70,13 +73,14 @@ class NexmarkExactlyOnceTest {
         }
     }
 
-    @Test
+    @ParameterizedTest(name = "on the {0} backend")
+    @ValueSource(strings = {"heap", "rocksdb"})
     void q8NewSellersArriveExactlyOnceAfterRandomRescalesAndAFailureAsAtParallelismOne(
-            @TempDir Path dir) throws Exception {
+            String backend, @TempDir Path dir) throws Exception {
         Query q8 = (job, events) -> NexmarkQueries.q8Results(job, events, Q8_WINDOW);
         Set<String> expected = atParallelismOne(q8);
         assertThat(expected).as("results at parallelism 1").hasSizeGreaterThan(300);
-        Map<Object, Long> arrivals = rescaledAndFailed(q8, new Random(20261203L), dir);
+        Map<Object, Long> arrivals = rescaledAndFailed(q8, new Random(20261203L), dir, backend);
         assertThat(arrivals.values()).as("every result arrived once").containsOnly(1L);
         assertThat(arrivals.keySet()).isEqualTo(expected);
     }
@@ -87,13 +91,14 @@ class NexmarkExactlyOnceTest {
                 .sink("sink", Sinks.counting());
     }
 
+    /** On the heap only: Q8 (a window join) and WindowExactlyOnceTest cover windows on RocksDB. */
     @Test
     void q5HotItemsArriveExactlyOnceAfterRandomRescalesAndAFailureAsAtParallelismOne(
             @TempDir Path dir) throws Exception {
         Query q5 = (job, events) -> NexmarkQueries.q5Results(job, events, Q5_SIZE, Q5_SLIDE);
         Set<String> expected = atParallelismOne(q5);
         assertThat(expected).as("one result per slide at parallelism 1").hasSizeGreaterThan(20);
-        Map<Object, Long> arrivals = rescaledAndFailed(q5, new Random(20261204L), dir);
+        Map<Object, Long> arrivals = rescaledAndFailed(q5, new Random(20261204L), dir, "heap");
         assertThat(arrivals.values()).as("every result arrived once").containsOnly(1L);
         assertThat(arrivals.keySet()).isEqualTo(expected);
     }
@@ -118,8 +123,8 @@ class NexmarkExactlyOnceTest {
      * random, read from its final savepoint once the whole stream has gone through (every split
      * finished, so the last watermark fired every window).
      */
-    private static Map<Object, Long> rescaledAndFailed(Query query, Random random, Path dir)
-            throws Exception {
+    private static Map<Object, Long> rescaledAndFailed(
+            Query query, Random random, Path dir, String backend) throws Exception {
         AtomicBoolean failed = new AtomicBoolean();
         SourceFunction<Event> events =
                 new GeneratorSource<>(
@@ -134,7 +139,8 @@ class NexmarkExactlyOnceTest {
                         true);
         JobBuilder job = JobBuilder.named("rescaled").defaultParallelism(2);
         countArrivals(query.results(job, events));
-        JobConfig config = EventTimeRuns.config(dir);
+        JobConfig config =
+                EventTimeRuns.config(dir).withStateBackend(StateBackendConfig.named(backend));
         try (RunningJob running = job.start(config)) {
             EventTimeRuns.awaitRestartAfterFailure(running);
             EventTimeRuns.rescaleAtRandom(running, random, 3);
