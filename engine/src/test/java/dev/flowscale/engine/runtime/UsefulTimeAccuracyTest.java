@@ -95,9 +95,12 @@ class UsefulTimeAccuracyTest {
     private static void assertTrueRateIsCapacity(Measured measured) {
         for (InstanceRates instance : measured.rates.instances()) {
             double capacity = measured.capacity(instance);
+            // The same edge as below: about 45 records in the window, so one record counted in
+            // the records but not yet in the cost time is 2 % (measured 101.3 of 100 on a quiet
+            // machine).
             assertThat(capacity)
                     .as("instance " + instance.instance() + " can do at most 1/c records/s")
-                    .isLessThanOrEqualTo(1e9 / COST_NANOS * 1.01);
+                    .isLessThanOrEqualTo(1e9 / COST_NANOS * 1.05);
             assertThat(instance.trueProcessingRate())
                     .as("true rate of instance " + instance.instance())
                     .isBetween(0.85 * capacity, 1.05 * capacity);
