@@ -18,21 +18,11 @@ class KeyedTimersAfterHandOverTest {
 
     private record Fired(long time, Object key, TimeDomain domain) {}
 
-    /** How a key group of the run before a rescale reaches the backend of the run after it. */
-    @FunctionalInterface
-    private interface HandOver {
-        void move(KeyedStateBackend after, KeyedStateBackend before, int keyGroup);
-    }
-
     @Test
     void eventTimeTimersOfKeyGroupsHandedOverAsACopyFireWithoutANewRecord() throws Exception {
-        assertRestoredTimerFires((after, before, group) -> after.adoptCopy(before, group));
-    }
-
-    private static void assertRestoredTimerFires(HandOver handOver) throws Exception {
         KeyedStateBackend before = backendWithTimers();
         KeyedStateBackend after = new KeyedStateBackend("windows", KEY_GROUPS, ALL);
-        ALL.forEach(group -> handOver.move(after, before, group));
+        ALL.forEach(group -> after.adoptCopy(before, group));
 
         assertThat(fireAll(after)).containsExactly(new Fired(100, "a", TimeDomain.EVENT_TIME));
     }
