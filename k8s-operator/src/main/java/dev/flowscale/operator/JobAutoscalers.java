@@ -116,10 +116,10 @@ public final class JobAutoscalers implements AutoCloseable {
                         + Serialization.asJson(job.getSpec().autoscaler)
                         + Serialization.asJson(job.getSpec().flink);
         Loop current = loops.get(key);
-        if (current != null && (!wanted(job) || !current.settings().equals(settings))) {
+        if (current != null && (!wanted(job, true) || !current.settings().equals(settings))) {
             stop(key);
         }
-        if (wanted(job) && !loops.containsKey(key)) {
+        if (wanted(job, false) && !loops.containsKey(key)) {
             loops.put(key, start(job, settings, handle));
         }
         Loop loop = loops.get(key);
@@ -144,9 +144,21 @@ public final class JobAutoscalers implements AutoCloseable {
         return loops.containsKey(namespace + "/" + name);
     }
 
-    private static boolean wanted(StreamJob job) {
+    /**
+     * A loop starts once the job runs (Running or Rescaling) and keeps running while its runner is
+     * only not ready (Deploying): a runner answers its readiness probe with 503 while it rescales
+     * in place, and the kubelet reports it ready again only at its next successful probe (up to
+     * periodSeconds after it runs), so the pass that finishes the rescale may see the Deployment
+     * not ready. Stopping the loop then discarded its history and, through {@link
+     * JobAutoscaler#close}, every controller series of the job, the rescale just reported included.
+     */
+    private static boolean wanted(StreamJob job, boolean hasLoop) {
         JobPhase phase = job.getStatus() == null ? null : job.getStatus().phase;
-        return (phase == JobPhase.Running || phase == JobPhase.Rescaling)
+        boolean runs =
+                phase == JobPhase.Running
+                        || phase == JobPhase.Rescaling
+                        || hasLoop && phase == JobPhase.Deploying;
+        return runs
                 && !job.getSpec().suspend
                 && job.getSpec().autoscaler.mode != AutoscalerMode.OFF;
     }

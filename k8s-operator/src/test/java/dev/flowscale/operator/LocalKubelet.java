@@ -48,6 +48,7 @@ final class LocalKubelet implements AutoCloseable {
     private Path lastLog;
     private Process process;
     private boolean reportedReady;
+    private boolean probeFails;
     private int started;
     private int restarts;
     private String readyPath = "/";
@@ -124,7 +125,7 @@ final class LocalKubelet implements AutoCloseable {
                         desired,
                         d.getSpec().getReplicas()); // a pod that could not start may start now
             }
-            boolean ready = process != null && process.isAlive() && answers();
+            boolean ready = !probeFails() && process != null && process.isAlive() && answers();
             if (ready != reportedReady || d.getStatus() == null) {
                 d.setStatus(
                         new DeploymentStatusBuilder()
@@ -137,6 +138,24 @@ final class LocalKubelet implements AutoCloseable {
         } catch (RuntimeException | IOException e) {
             System.err.println("local kubelet: " + e);
         }
+    }
+
+    /**
+     * Reports the pod not ready until {@link #passReadinessProbe}, whatever the runner answers: as
+     * a real kubelet does after a probe that ran while the runner rescaled in place (it answers 503
+     * then), until its next probe, periodSeconds later. This kubelet probes every 100 ms, so it
+     * rarely shows that lag by itself.
+     */
+    synchronized void failReadinessProbe() {
+        probeFails = true;
+    }
+
+    synchronized void passReadinessProbe() {
+        probeFails = false;
+    }
+
+    private synchronized boolean probeFails() {
+        return probeFails;
     }
 
     /** How many runner processes (pods) were started so far. */

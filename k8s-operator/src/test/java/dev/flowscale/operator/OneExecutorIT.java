@@ -229,9 +229,26 @@ class OneExecutorIT {
     @Test
     void aRescaleWithinThePodsSlotsHappensInPlaceAndIsReportedAsSuch() throws IOException {
         start(AutoscalerMode.AUTO, args -> true, job -> job.getSpec().resources.headroom = 3.0);
+        // The runner is not ready while it rescales; a real kubelet reports it ready again only at
+        // its next probe, so the pass that finishes the rescale may see the pod not ready.
+        awaitJob(j -> j.getStatus().pending != null || j.getStatus().lastRescale != null);
+        kubelet.failReadinessProbe();
+        awaitJob(
+                j ->
+                        j.getStatus().lastRescale != null
+                                && j.getStatus().pending == null
+                                && j.getStatus().phase == JobPhase.Deploying);
+        assertThat(loops.running(NS, "wc"))
+                .as("the job's autoscaler loop outlives a runner that is briefly not ready")
+                .isTrue();
+        kubelet.passReadinessProbe();
 
         StreamJob done =
-                awaitJob(j -> j.getStatus().lastRescale != null && j.getStatus().pending == null);
+                awaitJob(
+                        j ->
+                                j.getStatus().lastRescale != null
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().phase == JobPhase.Running);
 
         assertThat(done.getStatus().lastRescale.path).isEqualTo(PendingChange.IN_PLACE);
         assertThat(done.getStatus().lastRescale.succeeded).isTrue();
@@ -246,10 +263,12 @@ class OneExecutorIT {
                 "flowscale_controller_rescale_path_downtime_seconds_count{job=\""
                         + NS
                         + "/wc\",path=\"in-place\",result=\"succeeded\"} 1";
+        String loopMetric =
+                "flowscale_controller_rescale_downtime_seconds_count{job=\"" + NS + "/wc\"} 1";
         Eventually.await(
-                "the in-place rescale's metric",
+                "the in-place rescale's metrics",
                 registry::scrape,
-                scrape -> scrape.contains(metric));
+                scrape -> scrape.contains(metric) && scrape.contains(loopMetric));
         assertThat(events(JobEvents.RESCALED))
                 .singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(in-place)"));
