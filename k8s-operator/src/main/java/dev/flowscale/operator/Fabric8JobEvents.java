@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -13,7 +15,9 @@ public final class Fabric8JobEvents implements JobEvents {
     static final String COMPONENT = "flowscale-operator";
     private final KubernetesClient client;
     private final Clock clock;
-    private final AtomicLong sequence = new AtomicLong();
+    // Shared by every instance (the reconciler's and the autoscaler loops'): two sequences of their
+    // own named two Events of the same millisecond alike, and the second create failed with 409.
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     public Fabric8JobEvents(KubernetesClient client, Clock clock) {
         this.client = client;
@@ -30,13 +34,31 @@ public final class Fabric8JobEvents implements JobEvents {
         emit(job, "Warning", reason, message);
     }
 
+    @Override
+    public boolean once(
+            StreamJob job, String name, boolean warning, String reason, String message) {
+        try {
+            create(job, name, warning ? "Warning" : "Normal", reason, message);
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                return false; // AlreadyExists: an earlier attempt created it
+            }
+            throw e;
+        }
+    }
+
     private void emit(StreamJob job, String type, String reason, String message) {
-        String now = clock.instant().toString();
         String name =
                 job.getMetadata().getName()
                         + "."
                         + Long.toHexString(clock.millis())
-                        + Long.toHexString(sequence.incrementAndGet());
+                        + Long.toHexString(SEQUENCE.incrementAndGet());
+        create(job, name, type, reason, message);
+    }
+
+    private void create(StreamJob job, String name, String type, String reason, String message) {
+        String now = clock.instant().toString();
         Event event =
                 new EventBuilder()
                         .withNewMetadata()

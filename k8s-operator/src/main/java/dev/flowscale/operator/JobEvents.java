@@ -27,4 +27,11 @@ public interface JobEvents {
     void normal(StreamJob job, String reason, String message);
 
     void warning(StreamJob job, String reason, String message);
+
+    /**
+     * Creates the Event {@code name} (Normal, or Warning when {@code warning}) unless an Event of
+     * that name exists already; returns whether this call created it. An Event named after what it
+     * reports is created once however often its reporter retries, also across operator restarts.
+     */
+    boolean once(StreamJob job, String name, boolean warning, String reason, String message);
 }

@@ -302,6 +302,7 @@ final class PendingSteps {
         outcome.to = c.to;
         outcome.generation = c.generation;
         outcome.message = RescaleReporting.message(outcome, detail);
+        outcome.reportPending = c.from.equals(c.to) ? null : true;
         pass.write(
                 st -> {
                     st.parallelism = new TreeMap<>(parallelism);
@@ -324,9 +325,7 @@ final class PendingSteps {
                             JobEvents.SCALING_BLOCKED,
                             ScaleUpBackoff.message(pass.status().blockedScaleUp));
         }
-        if (!c.from.equals(c.to)) {
-            tools.reporting().finished(pass.job(), outcome);
-        }
+        tools.reporting().reportPending(pass);
     }
 
     /** spec.timeouts.rescale, or the operator's default. */

@@ -6,13 +6,21 @@ import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Makes each finished rescale visible with the path it took: a Rescaled or RescaleFailed Event
  * whose message names the path (in-place or pod-replacement) and the downtime, and the timer {@code
  * flowscale_controller_rescale_path_downtime_seconds{job, path, result}}; the job's autoscaler loop
  * is told too (its own rescale metrics, and the end of the rescale it asked for).
+ *
+ * <p>A rescale is reported once, also when the status write that ends it fails after the API server
+ * applied it, or the operator stops in between: the outcome is written with {@code reportPending},
+ * any pass reports a pending outcome it finds, and clears the flag after. The Event is named after
+ * the outcome, so a report repeated after a failure finds it created (409 AlreadyExists) and
+ * records no metric a second time: the metrics follow the one Event.
  */
 final class RescaleReporting {
     static final String TIMER = MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.micrometer();
@@ -26,11 +34,27 @@ final class RescaleReporting {
         this.loops = loops;
     }
 
+    /** Reports the job's last rescale if status says it is not reported yet, then says it is. */
+    void reportPending(ReconcileStatus pass) {
+        RescaleOutcome outcome = pass.status().lastRescale;
+        if (outcome == null || !Boolean.TRUE.equals(outcome.reportPending)) {
+            return;
+        }
+        finished(pass.job(), outcome);
+        pass.write(
+                st -> {
+                    if (st.lastRescale != null && sameRescale(st.lastRescale, outcome)) {
+                        st.lastRescale.reportPending = null;
+                    }
+                });
+    }
+
+    /** Reports a finished rescale: its Event unless it exists, and with it the metrics. */
     void finished(StreamJob job, RescaleOutcome outcome) {
-        if (outcome.succeeded) {
-            events.normal(job, JobEvents.RESCALED, outcome.message);
-        } else {
-            events.warning(job, JobEvents.RESCALE_FAILED, outcome.message);
+        String reason = outcome.succeeded ? JobEvents.RESCALED : JobEvents.RESCALE_FAILED;
+        if (!events.once(
+                job, eventName(job, outcome), !outcome.succeeded, reason, outcome.message)) {
+            return; // reported before a failure or restart
         }
         Duration downtime = Duration.ofNanos((long) (outcome.downtimeSeconds * 1e9));
         Timer.builder(TIMER)
@@ -45,6 +69,26 @@ final class RescaleReporting {
                 .register(registry)
                 .record(downtime);
         loops.rescaled(job, downtime, outcome.succeeded);
+    }
+
+    /**
+     * The rescale's own Event name: the job's, the time it finished and a hash of what it changed,
+     * so that no two rescales share one and every report of one rescale uses the same.
+     */
+    static String eventName(StreamJob job, RescaleOutcome outcome) {
+        long finished = Instant.parse(outcome.time).toEpochMilli();
+        int what = Objects.hash(outcome.path, outcome.from, outcome.to, outcome.succeeded);
+        return job.getMetadata().getName()
+                + ".rescale-"
+                + Long.toHexString(finished)
+                + "-"
+                + Integer.toHexString(what);
+    }
+
+    private static boolean sameRescale(RescaleOutcome a, RescaleOutcome b) {
+        return Objects.equals(a.time, b.time)
+                && Objects.equals(a.from, b.from)
+                && Objects.equals(a.to, b.to);
     }
 
     /** "split 1 -> 2 in-place: down for 0.8 s" and the detail. */

@@ -32,6 +32,9 @@ final class RunnerExecutor {
 
     /** One pass; returns how soon to look again (null: on the next event). */
     Duration execute(ReconcileStatus pass, Optional<Deployment> existing) {
+        // A rescale whose end was written but not reported (the write's reply was lost, or the
+        // operator stopped in between) is reported before anything else changes.
+        tools.reporting().reportPending(pass);
         StreamJobStatus st = pass.status();
         if (st.pending != null) {
             return steps(pass, existing).carryOn();

@@ -11,7 +11,9 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -45,6 +47,16 @@ class OneExecutorIT {
     static final Duration WAIT = AutoscalingIT.WAIT;
     final OptimisticMockServer server = new OptimisticMockServer();
     final KubernetesClient client = server.client();
+    // Fabric8 retries a request 10 times over about 100 s; the operator's client here retries
+    // twice,
+    // so that an API server out of reach for longer than its retries is played in 3 requests.
+    final KubernetesClient operatorClient =
+            new KubernetesClientBuilder()
+                    .withConfig(
+                            new ConfigBuilder(client.getConfiguration())
+                                    .withRequestRetryBackoffLimit(2)
+                                    .build())
+                    .build();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator;
     JobAutoscalers loops;
@@ -56,6 +68,7 @@ class OneExecutorIT {
     void stop() {
         stopOperator();
         kubelet.close();
+        operatorClient.close();
         client.close();
         server.close();
     }
@@ -228,6 +241,13 @@ class OneExecutorIT {
 
     @Test
     void aRescaleWithinThePodsSlotsHappensInPlaceAndIsReportedAsSuch() throws IOException {
+        // The API server applies the status write that ends the rescale, but its reply is lost.
+        server.loseReplyToStatusUpdate(
+                "/streamjobs/wc",
+                job ->
+                        job.path("status").has("lastRescale")
+                                && job.path("status").path("pending").isMissingNode(),
+                2);
         start(AutoscalerMode.AUTO, args -> true, job -> job.getSpec().resources.headroom = 3.0);
         // The runner is not ready while it rescales; a real kubelet reports it ready again only at
         // its next probe, so the pass that finishes the rescale may see the pod not ready.
@@ -269,9 +289,11 @@ class OneExecutorIT {
                 "the in-place rescale's metrics",
                 registry::scrape,
                 scrape -> scrape.contains(metric) && scrape.contains(loopMetric));
+        assertThat(server.lostReplies()).as("the reply to the rescale's end was lost").isEqualTo(3);
         assertThat(events(JobEvents.RESCALED))
                 .singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("(in-place)"));
+        assertThat(done.getStatus().lastRescale.reportPending).isNull();
         assertThat(done.getStatus().history)
                 .as("the autoscaler's decisions survive the reconciler's writes")
                 .isNotEmpty();
@@ -325,14 +347,14 @@ class OneExecutorIT {
     private void startOperator() {
         loops =
                 FlowscaleOperator.loops(
-                        client,
+                        operatorClient,
                         registry,
                         j -> kubelet.address(),
                         AutoscalingIT.RESCALE_TIMEOUT,
                         Clock.systemUTC());
         operator =
                 FlowscaleOperator.create(
-                        client,
+                        operatorClient,
                         loops,
                         new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
                         Clock.systemUTC());

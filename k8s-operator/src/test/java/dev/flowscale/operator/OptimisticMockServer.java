@@ -94,6 +94,56 @@ final class OptimisticMockServer implements AutoCloseable {
 
     private Interloper interloper;
 
+    /**
+     * Plays an API server that applies the next status update of a resource whose path ends with
+     * {@code pathSuffix} and whose body matches {@code which}, and then answers it and the next
+     * {@code retries} updates of that resource with 503, applying none of them: the client sees its
+     * write fail although it was applied, as when the reply is lost and the API server stays out of
+     * reach for the client's retries.
+     */
+    synchronized void loseReplyToStatusUpdate(
+            String pathSuffix, java.util.function.Predicate<JsonNode> which, int retries) {
+        lostReply = new LostReply(pathSuffix, which, retries + 1);
+    }
+
+    /** How many replies were lost so far ({@link #loseReplyToStatusUpdate}). */
+    synchronized int lostReplies() {
+        return lostReplies;
+    }
+
+    /**
+     * 503 when this update's reply is to be lost: the first matching one after it was applied
+     * ({@code apply}), those after it unapplied; null for an update served as usual.
+     */
+    private synchronized MockResponse loseReply(
+            String path, JsonNode body, java.util.function.Supplier<MockResponse> apply) {
+        LostReply due = lostReply;
+        if (due == null || !path.replaceAll("/status$", "").endsWith(due.pathSuffix())) {
+            return null;
+        }
+        if (lostReplies == 0) {
+            if (!path.endsWith("/status") || !due.which().test(body)) {
+                return null;
+            }
+            MockResponse applied = apply.get();
+            if (applied.code() != 200) {
+                return applied;
+            }
+        }
+        if (++lostReplies == due.replies()) {
+            lostReply = null;
+        }
+        return new MockResponse()
+                .setResponseCode(503)
+                .setBody("OptimisticMockServer: the reply to this update was lost");
+    }
+
+    private record LostReply(
+            String pathSuffix, java.util.function.Predicate<JsonNode> which, int replies) {}
+
+    private LostReply lostReply;
+    private int lostReplies;
+
     @Override
     public void close() {
         server.destroy();
@@ -258,6 +308,24 @@ final class OptimisticMockServer implements AutoCloseable {
                 }
                 request = (RecordedRequest) checked;
             }
+            RecordedRequest admitted = request;
+            MockResponse lost =
+                    loseReply(
+                            request.getPath().replaceAll("\\?.*$", ""),
+                            body(request),
+                            () -> optimisticUpdate(admitted));
+            return lost != null ? lost : optimisticUpdate(request);
+        }
+
+        private JsonNode body(RecordedRequest request) {
+            try {
+                return JSON.readTree(request.getBody().getBytes());
+            } catch (IOException e) {
+                return JSON.nullNode();
+            }
+        }
+
+        private MockResponse optimisticUpdate(RecordedRequest request) {
             String path = request.getPath().replaceAll("/status(\\?.*)?$", "");
             Interloper other = takeInterloper(request.getPath().replaceAll("\\?.*$", ""));
             if (other != null) {

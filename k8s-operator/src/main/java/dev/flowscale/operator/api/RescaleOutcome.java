@@ -30,4 +30,10 @@ public class RescaleOutcome {
     public Long generation;
 
     public String message;
+
+    @JsonPropertyDescription(
+            "true from the write of this outcome until the operator has reported it (its Rescaled"
+                    + " or RescaleFailed Event and metrics), so that an operator that failed or"
+                    + " restarted in between reports it once")
+    public Boolean reportPending;
 }
