@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,11 +22,12 @@ final class TestingOperator implements AutoCloseable {
     private final JobAutoscalers loops;
     private final Operator operator;
 
-    private TestingOperator(KubernetesClient client, LeaderElectionConfiguration election) {
+    private TestingOperator(
+            KubernetesClient client, LeaderElectionConfiguration election, MeterRegistry registry) {
         loops =
                 FlowscaleOperator.loops(
                         client,
-                        new SimpleMeterRegistry(),
+                        registry,
                         HttpRunnerControl::serviceAddress,
                         Duration.ofSeconds(5),
                         Clock.systemUTC());
@@ -49,9 +51,19 @@ final class TestingOperator implements AutoCloseable {
 
     /** Starts an operator on a server that has the CRD, electing a leader (null: no election). */
     static TestingOperator electing(KubernetesClient client, LeaderElectionConfiguration election) {
-        TestingOperator started = new TestingOperator(client, election);
-        started.operator.start();
-        return started;
+        return started(new TestingOperator(client, election, new SimpleMeterRegistry()));
+    }
+
+    /**
+     * Starts an operator on a server that has the CRD, exporting its metrics to {@code registry}.
+     */
+    static TestingOperator exporting(KubernetesClient client, MeterRegistry registry) {
+        return started(new TestingOperator(client, null, registry));
+    }
+
+    private static TestingOperator started(TestingOperator operator) {
+        operator.operator.start();
+        return operator;
     }
 
     /** Creates the checked-in CRD on the test's API server. */
