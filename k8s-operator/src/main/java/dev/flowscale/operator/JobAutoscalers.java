@@ -229,6 +229,7 @@ public final class JobAutoscalers implements AutoCloseable {
             synchronized (this) {
                 stop(key);
             }
+            reporting.forget(key);
             return;
         }
         try {

@@ -71,6 +71,17 @@ final class RescaleReporting {
         loops.rescaled(job, downtime, outcome.succeeded);
     }
 
+    /** Removes the per-path downtime series of a deleted job (label {@code namespace/name}). */
+    void forget(String jobLabel) {
+        registry.getMeters().stream()
+                .filter(
+                        m ->
+                                m.getId().getName().equals(TIMER)
+                                        && jobLabel.equals(m.getId().getTag("job")))
+                .toList()
+                .forEach(registry::remove);
+    }
+
     /**
      * The rescale's own Event name: the job's, the time it finished and a hash of what it changed,
      * so that no two rescales share one and every report of one rescale uses the same.

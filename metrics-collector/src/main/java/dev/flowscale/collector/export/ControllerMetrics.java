@@ -44,6 +44,12 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     private static final String PREFIX = "flowscale.controller.";
 
     /**
+     * The Kubernetes operator's downtime per rescale path: its reconciler records it, and it
+     * outlives the job's loop (a loop restarted by a settings change must not erase it).
+     */
+    private static final String NOT_OURS = MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.micrometer();
+
+    /**
      * Scaling decisions kept as annotation series per job; older ones are removed from the
      * registry.
      */
@@ -178,8 +184,9 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     }
 
     /**
-     * Removes every controller series of {@code jobName} from the registry (the job is gone or its
-     * loop stops), so a scrape no longer reports its last values as current.
+     * Removes the loop's controller series of {@code jobName} from the registry (the job is gone or
+     * its loop stops), so a scrape no longer reports its last values as current. The operator's
+     * per-path rescale downtime is not the loop's: its owner removes it with the job.
      */
     public void forget(String jobName) {
         String job = job(jobName);
@@ -187,6 +194,7 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
                 .filter(
                         m ->
                                 m.getId().getName().startsWith(PREFIX)
+                                        && !m.getId().getName().equals(NOT_OURS)
                                         && job.equals(m.getId().getTag("job")))
                 .toList()
                 .forEach(registry::remove);

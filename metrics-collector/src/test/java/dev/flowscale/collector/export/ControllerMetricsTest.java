@@ -13,6 +13,8 @@ import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.sim.ManualClock;
+import dev.flowscale.runner.api.MetricName;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -246,11 +248,21 @@ class ControllerMetricsTest {
                                 new OperatorDecision(
                                         "count", 2, 2, 2, 100, 400, 0.1, 0, List.of()))));
         metrics.rescaleFinished("wc", Duration.ofSeconds(1), true);
+        // The Kubernetes operator's reconciler records this one; a loop restart must not erase it.
+        Timer.builder(MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.micrometer())
+                .tags("job", "wc", "path", "in-place", "result", "succeeded")
+                .register(registry)
+                .record(Duration.ofSeconds(2));
 
         metrics.forget("wc");
 
         assertThat(registry.scrape())
-                .doesNotContain("job=\"wc\"")
+                .doesNotContain("flowscale_controller_parallelism{job=\"wc\"")
+                .doesNotContain("flowscale_controller_rescales_total{job=\"wc\"")
+                .doesNotContain("flowscale_controller_rescale_downtime_seconds_count{job=\"wc\"")
+                .contains(
+                        "flowscale_controller_rescale_path_downtime_seconds_count{job=\"wc\","
+                                + "path=\"in-place\",result=\"succeeded\"} 1")
                 .contains("flowscale_controller_parallelism{job=\"other\",operator=\"count\"} 2.0");
         metrics.onDecision(
                 ScalingDecision.of(
