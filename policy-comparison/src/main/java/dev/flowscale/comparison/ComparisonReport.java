@@ -20,12 +20,14 @@ import java.util.function.ToIntFunction;
 import org.apache.flink.configuration.Configuration;
 
 /**
- * flowscale's Ds2Policy (CLI defaults) and the real Flink autoscaler (flink-autoscaler 1.10.0, with
- * its defaults and with {@linkplain FlinkAutoscalerSimulation#fastWindows() fast windows}) side by
- * side on {@link ScenarioSuite} at rescale downtimes of 2, 30 and 60 s, printed as a Markdown
- * table: one row per policy for the word count and the join-and-window job, one aggregate row per
- * policy for the random graphs ({@code --all}: one row per graph). Each policy's backlog is judged
- * against its own catch-up time plus one interval. Run from the repository root with:
+ * flowscale's Ds2Policy (table defaults), a measured variant of it that folds trims into the next
+ * load change ({@link FoldedTrims}: one rescale per load change, not flowscale's policy), and the
+ * real Flink autoscaler (flink-autoscaler 1.10.0, with its defaults and with {@linkplain
+ * FlinkAutoscalerSimulation#fastWindows() fast windows}) side by side on {@link ScenarioSuite} at
+ * rescale downtimes of 2, 30 and 60 s, printed as a Markdown table: one row per policy for the word
+ * count and the join-and-window job, one aggregate row per policy for the random graphs ({@code
+ * --all}: one row per graph). Each policy's backlog is judged against its own catch-up time plus
+ * one interval. Run from the repository root with:
  *
  * <pre>
  * mvn -B -q -pl policy-comparison -am install -DskipTests

@@ -6,7 +6,6 @@ import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.sim.ScenarioSuite;
 import dev.flowscale.policy.sim.SettlingReport;
 import dev.flowscale.policy.sim.SettlingReport.LoadChange;
-import dev.flowscale.policy.sim.SettlingSuiteReport;
 import dev.flowscale.policy.sim.TableDefaults;
 import dev.flowscale.policy.sim.Trajectory;
 import java.time.Duration;
@@ -42,10 +41,9 @@ class FoldedTrimsTest {
         assertThat(start.trims()).isZero();
         assertThat(start.finalParallelism().get("flatMap"))
                 .isGreaterThan(start.optimum().get("flatMap"));
-        SettlingReport tableDefaults = SettlingSuiteReport.run(ScenarioSuite.wordCount(), DOWNTIME);
-        assertThat(tableDefaults.summary().rescales()).isEqualTo(5);
-        assertThat(REPORT.summary().overProvisionedInstanceMinutes())
-                .isGreaterThan(tableDefaults.summary().overProvisionedInstanceMinutes());
+        // and held above it from the end of the drain until the step up at 40 minutes
+        assertThat(RUN.parallelismHistory("flatMap", 600, ScenarioSuite.STEP_UP))
+                .allMatch(p -> p == start.finalParallelism().get("flatMap"));
     }
 
     @Test
