@@ -1,12 +1,16 @@
 package dev.flowscale.comparison;
 
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.sim.Scenario;
 import dev.flowscale.policy.sim.ScenarioSuite;
 import dev.flowscale.policy.sim.SettlingCriteria;
 import dev.flowscale.policy.sim.SettlingReport;
 import dev.flowscale.policy.sim.SettlingReport.Summary;
 import dev.flowscale.policy.sim.SettlingSuiteReport;
+import dev.flowscale.policy.sim.Simulation;
 import dev.flowscale.policy.sim.TableDefaults;
+import dev.flowscale.policy.sim.Trajectory;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -16,12 +20,14 @@ import java.util.function.ToIntFunction;
 import org.apache.flink.configuration.Configuration;
 
 /**
- * flowscale's Ds2Policy (CLI defaults) and the real Flink autoscaler (flink-autoscaler 1.10.0, with
- * its defaults and with {@linkplain FlinkAutoscalerSimulation#fastWindows() fast windows}) side by
- * side on {@link ScenarioSuite} at rescale downtimes of 2, 30 and 60 s, printed as a Markdown
- * table: one row per policy for the word count and the join-and-window job, one aggregate row per
- * policy for the random graphs ({@code --all}: one row per graph). Each policy's backlog is judged
- * against its own catch-up time plus one interval. Run from the repository root with:
+ * flowscale's Ds2Policy (table defaults), a measured variant of it that folds trims into the next
+ * load change ({@link FoldedTrims}: one rescale per load change, not flowscale's policy), and the
+ * real Flink autoscaler (flink-autoscaler 1.10.0, with its defaults and with {@linkplain
+ * FlinkAutoscalerSimulation#fastWindows() fast windows}) side by side on {@link ScenarioSuite} at
+ * rescale downtimes of 2, 30 and 60 s, printed as a Markdown table: one row per policy for the word
+ * count and the join-and-window job, one aggregate row per policy for the random graphs ({@code
+ * --all}: one row per graph). Each policy's backlog is judged against its own catch-up time plus
+ * one interval. Run from the repository root with:
  *
  * <pre>
  * mvn -B -q -pl policy-comparison -am install -DskipTests
@@ -54,6 +60,9 @@ public final class ComparisonReport {
         return List.of(
                 new Contender("flowscale DS2 (table defaults)", SettlingSuiteReport::run),
                 new Contender(
+                        "flowscale DS2, trims folded into the next load change (variant)",
+                        ComparisonReport::foldedTrims),
+                new Contender(
                         "flink-autoscaler 1.10.0 (defaults)",
                         (s, d) ->
                                 flink(s, d, FlinkAutoscalerSimulation.defaults(), FLINK_CRITERIA)),
@@ -65,6 +74,24 @@ public final class ComparisonReport {
                                         d,
                                         FlinkAutoscalerSimulation.fastWindows(),
                                         FLINK_FAST_CRITERIA)));
+    }
+
+    /**
+     * The table defaults with every trim at the load of the last rescale held until the load moves
+     * ({@link FoldedTrims}), judged by the same criteria as flowscale's own row.
+     */
+    static SettlingReport foldedTrims(Scenario scenario, Duration downtime) {
+        return SettlingReport.check(
+                foldedTrimsRun(scenario, downtime), TableDefaults.criteria(downtime));
+    }
+
+    static Trajectory foldedTrimsRun(Scenario scenario, Duration downtime) {
+        PolicyConfig config = TableDefaults.policy();
+        return new Simulation(
+                        scenario,
+                        clock -> new FoldedTrims(new Ds2Policy(config, clock), config.loadChange()),
+                        TableDefaults.settings(downtime))
+                .run(ScenarioSuite.RUN);
     }
 
     static SettlingReport flink(
