@@ -50,7 +50,7 @@ class FlinkSlotCapIT {
 
             ScalingDecision decision =
                     new SlotBoundPolicy(
-                                    new Ds2Policy(PolicyConfig.defaults(), Clock.systemUTC()),
+                                    new Ds2Policy(PolicyConfig.exactDs2(), Clock.systemUTC()),
                                     source::slotLimit)
                             .decide(
                                     windows.topology(),

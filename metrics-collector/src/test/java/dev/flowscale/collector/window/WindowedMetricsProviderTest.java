@@ -169,7 +169,7 @@ class WindowedMetricsProviderTest {
                 .contains("operator 'map' instance 1 did not report");
 
         Ds2Policy policy =
-                new Ds2Policy(PolicyConfig.defaults(), Clock.fixed(window.end(), ZoneOffset.UTC));
+                new Ds2Policy(PolicyConfig.exactDs2(), Clock.fixed(window.end(), ZoneOffset.UTC));
         ScalingDecision decision =
                 policy.decide(provider.topology(), window, ScalingHistory.empty());
         assertThat(decision.isBlocked(BlockReason.METRICS_MISSING)).as(decision.explain()).isTrue();
@@ -208,7 +208,7 @@ class WindowedMetricsProviderTest {
         Autoscaler autoscaler =
                 new Autoscaler(
                         AutoscalerConfig.of(Mode.AUTO, Duration.ofSeconds(10)),
-                        new Ds2Policy(PolicyConfig.defaults(), clock),
+                        new Ds2Policy(PolicyConfig.exactDs2(), clock),
                         provider,
                         decision -> CompletableFuture.completedFuture(null),
                         List.of(),

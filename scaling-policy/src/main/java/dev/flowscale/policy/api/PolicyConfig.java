@@ -136,10 +136,17 @@ public record PolicyConfig(
         return catchUpDuration.toNanos() / 1e9;
     }
 
-    public static PolicyConfig defaults() {
+    /**
+     * The paper's exact DS2: no catch-up, no guards, linear scaling, no skew correction. It is what
+     * {@link #builder()} starts from, for tests and the simulator's "DS2 exact" contender; the
+     * defaults a user gets (command line, operator, CRD, Helm) are the settings table's, {@link
+     * dev.flowscale.policy.settings.SettingValues#defaults()}{@code .policy()}.
+     */
+    public static PolicyConfig exactDs2() {
         return builder().build();
     }
 
+    /** A builder starting from {@link #exactDs2()}. */
     public static Builder builder() {
         return new Builder();
     }

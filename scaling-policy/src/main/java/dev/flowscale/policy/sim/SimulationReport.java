@@ -81,7 +81,7 @@ public final class SimulationReport {
                         .skewCorrection(true)
                         .build();
         return List.of(
-                new Contender("DS2 exact", clock -> new Ds2Policy(PolicyConfig.defaults(), clock)),
+                new Contender("DS2 exact", clock -> new Ds2Policy(PolicyConfig.exactDs2(), clock)),
                 new Contender(
                         "DS2 + guards (catch-up 10 min, scale-down delay 5 min, skew correction)",
                         clock -> new Ds2Policy(guarded, clock)));

@@ -29,7 +29,7 @@ class BadMetricsTest {
     private static final OperatorMetrics SRC = source("src", 1, 5000, 1000, 0);
 
     private static ScalingDecision decide(MetricsWindow w) {
-        return new Ds2Policy(PolicyConfig.defaults(), clockAt(END))
+        return new Ds2Policy(PolicyConfig.exactDs2(), clockAt(END))
                 .decide(JOB, w, ScalingHistory.empty());
     }
 
@@ -49,7 +49,7 @@ class BadMetricsTest {
     @Test
     void blocksWhenTheWindowIsStale() {
         ScalingDecision d =
-                new Ds2Policy(PolicyConfig.defaults(), clockAt(END.plusSeconds(301)))
+                new Ds2Policy(PolicyConfig.exactDs2(), clockAt(END.plusSeconds(301)))
                         .decide(JOB, window(SRC, op("op", 2, 200, 200)), ScalingHistory.empty());
 
         assertBlocked(d, BlockReason.METRICS_STALE, "ended 301 s ago");

@@ -66,7 +66,7 @@ class CatchUpTest {
     @Test
     void ignoresTheBacklogWhenCatchUpIsDisabled() {
         ScalingDecision d =
-                decide(PolicyConfig.defaults(), 10, 1000, 60_000, ScalingHistory.empty());
+                decide(PolicyConfig.exactDs2(), 10, 1000, 60_000, ScalingHistory.empty());
 
         assertThat(d.outcome()).isEqualTo(Outcome.NO_CHANGE);
         assertThat(d.operators().get("src").catchUpShare()).isZero();

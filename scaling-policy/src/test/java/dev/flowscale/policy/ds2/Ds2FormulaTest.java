@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class Ds2FormulaTest {
 
-    private final Ds2Policy policy = new Ds2Policy(PolicyConfig.defaults(), clockAt(END));
+    private final Ds2Policy policy = new Ds2Policy(PolicyConfig.exactDs2(), clockAt(END));
 
     private ScalingDecision decide(JobTopology t, MetricsWindow w) {
         return policy.decide(t, w, ScalingHistory.empty());

@@ -89,7 +89,7 @@ class GuardsTest {
                         List.of(OperatorSpec.of("src", 1), new OperatorSpec("op", 4, 16)),
                         List.of(new Edge("src", "op")));
 
-        OperatorDecision d = opDecision(PolicyConfig.defaults(), small, 5000);
+        OperatorDecision d = opDecision(PolicyConfig.exactDs2(), small, 5000);
 
         assertThat(d.newParallelism()).isEqualTo(16);
         assertThat(d.reasons())
@@ -150,9 +150,9 @@ class GuardsTest {
 
     @Test
     void explainsABlockReasonOnlyForBlockedDecisions() {
-        assertThat(decide(PolicyConfig.defaults(), JOB, 3000).blockReason()).isEmpty();
+        assertThat(decide(PolicyConfig.exactDs2(), JOB, 3000).blockReason()).isEmpty();
         assertThat(
-                        decide(PolicyConfig.defaults(), JOB, 3000)
+                        decide(PolicyConfig.exactDs2(), JOB, 3000)
                                 .isBlocked(BlockReason.METRICS_MISSING))
                 .isFalse();
     }

@@ -36,7 +36,7 @@ class LearnedScalabilityTest {
 
     /** A past decision that measured "op" at parallelism p with the given aggregate capacity. */
     private static ScalingDecision measured(int p, double capacity) {
-        return decide(PolicyConfig.defaults(), p, capacity, capacity / 2, ScalingHistory.empty());
+        return decide(PolicyConfig.exactDs2(), p, capacity, capacity / 2, ScalingHistory.empty());
     }
 
     @Test
@@ -45,7 +45,7 @@ class LearnedScalabilityTest {
         assertThat(decide(LEARNING, 1, 100, 500, ScalingHistory.empty()).newParallelism())
                 .containsEntry("op", 8);
         assertThat(
-                        decide(PolicyConfig.defaults(), 1, 100, 500, ScalingHistory.empty())
+                        decide(PolicyConfig.exactDs2(), 1, 100, 500, ScalingHistory.empty())
                                 .newParallelism())
                 .containsEntry("op", 5);
     }
@@ -73,7 +73,7 @@ class LearnedScalabilityTest {
         ScalingDecision decision = decide(LEARNING, 8, 420, 600, h);
         OperatorDecision d = decision.operators().get("op");
 
-        assertThat(decide(PolicyConfig.defaults(), 8, 420, 600, h).newParallelism())
+        assertThat(decide(PolicyConfig.exactDs2(), 8, 420, 600, h).newParallelism())
                 .containsEntry("op", 12);
         assertThat(decision.isScale()).isFalse();
         assertThat(d.newParallelism()).isEqualTo(8);

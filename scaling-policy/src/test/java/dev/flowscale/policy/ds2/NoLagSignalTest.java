@@ -30,7 +30,7 @@ class NoLagSignalTest {
     @Test
     void aSourceWithoutALagSignalBlocksTheDecisionAndTheReasonSaysSo() {
         ScalingDecision d =
-                new Ds2Policy(PolicyConfig.defaults(), clockAt(END))
+                new Ds2Policy(PolicyConfig.exactDs2(), clockAt(END))
                         .decide(
                                 JOB,
                                 window(
@@ -48,7 +48,7 @@ class NoLagSignalTest {
     @Test
     void theSameWindowWithAZeroBacklogIsADecision() {
         ScalingDecision d =
-                new Ds2Policy(PolicyConfig.defaults(), clockAt(END))
+                new Ds2Policy(PolicyConfig.exactDs2(), clockAt(END))
                         .decide(
                                 JOB,
                                 window(source("src", 1, 1000, 100, 0), op("op", 1, 50, 50)),

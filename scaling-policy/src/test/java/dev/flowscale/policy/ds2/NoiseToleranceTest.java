@@ -41,9 +41,9 @@ class NoiseToleranceTest {
 
     @Test
     void sizingRoundsAShortfallOfATenthOfAPercentUp() {
-        assertThat(decide(PolicyConfig.defaults(), 5, 1001, 0).newParallelism())
+        assertThat(decide(PolicyConfig.exactDs2(), 5, 1001, 0).newParallelism())
                 .containsEntry("op", 11);
-        assertThat(decide(PolicyConfig.defaults(), 14, 1001, 0).newParallelism())
+        assertThat(decide(PolicyConfig.exactDs2(), 14, 1001, 0).newParallelism())
                 .containsEntry("op", 11);
     }
 
@@ -71,7 +71,7 @@ class NoiseToleranceTest {
 
     @Test
     void theToleranceMustBeASmallFraction() {
-        assertThat(PolicyConfig.defaults().noiseTolerance()).isEqualTo(0.005);
+        assertThat(PolicyConfig.exactDs2().noiseTolerance()).isEqualTo(0.005);
         assertThatThrownBy(() -> PolicyConfig.builder().noiseTolerance(0.7).build())
                 .isInstanceOf(PolicyException.class)
                 .hasMessageContaining("noiseTolerance");

@@ -63,7 +63,7 @@ class SkewCorrectionTest {
 
     @Test
     void leavesPlainDs2AloneWithoutSkewCorrection() {
-        assertThat(decide(PolicyConfig.defaults(), skewed(0.3, 210), 250).newParallelism())
+        assertThat(decide(PolicyConfig.exactDs2(), skewed(0.3, 210), 250).newParallelism())
                 .isEqualTo(3);
     }
 

@@ -40,7 +40,7 @@ class SourceSplitCapTest {
     @Test
     void aSourceIsCappedAtItsPartitionCountAndTheDecisionSaysSo() {
         OperatorDecision d =
-                sourceDecision(OperatorSpec.of("src", 1).withSplits(4), PolicyConfig.defaults());
+                sourceDecision(OperatorSpec.of("src", 1).withSplits(4), PolicyConfig.exactDs2());
 
         assertThat(d.newParallelism()).isEqualTo(4);
         assertThat(d.reasons())
@@ -52,7 +52,7 @@ class SourceSplitCapTest {
     @Test
     void aCapThatDoesNotBindIsNotMentioned() {
         OperatorDecision d =
-                sourceDecision(OperatorSpec.of("src", 1).withSplits(12), PolicyConfig.defaults());
+                sourceDecision(OperatorSpec.of("src", 1).withSplits(12), PolicyConfig.exactDs2());
 
         assertThat(d.newParallelism()).isGreaterThanOrEqualTo(10).isLessThanOrEqualTo(12);
         assertThat(d.reasons()).noneMatch(r -> r.contains("splits"));

@@ -124,7 +124,7 @@ class TimeGuardsTest {
                 new ScalingHistory(
                         List.of(), List.of(RescaleRecord.started(START, Map.of("op", 4))));
 
-        ScalingDecision d = decideAt(PolicyConfig.defaults(), END, 2000, history);
+        ScalingDecision d = decideAt(PolicyConfig.exactDs2(), END, 2000, history);
 
         assertThat(d.blockReason()).contains(BlockReason.RESCALE_IN_PROGRESS);
         assertThat(d.reasons().get(0)).contains("has not finished");

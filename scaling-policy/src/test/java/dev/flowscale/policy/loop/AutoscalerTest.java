@@ -79,7 +79,7 @@ class AutoscalerTest {
     }
 
     private Autoscaler ds2(Mode mode) {
-        return autoscaler(mode, new Ds2Policy(PolicyConfig.defaults(), clock));
+        return autoscaler(mode, new Ds2Policy(PolicyConfig.exactDs2(), clock));
     }
 
     @Test
@@ -163,7 +163,7 @@ class AutoscalerTest {
         Autoscaler loop =
                 new Autoscaler(
                         AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofSeconds(10)),
-                        new Ds2Policy(PolicyConfig.defaults(), clock),
+                        new Ds2Policy(PolicyConfig.exactDs2(), clock),
                         new FixedProvider(),
                         realizer,
                         List.of(

@@ -41,7 +41,7 @@ class ConvergenceSimulationTest {
     void reachesTheOptimumInAtMostThreeDecisionsWithoutReversing(
             String name, int initial, Scenario scenario) {
         Trajectory t =
-                Simulation.ds2(scenario, PolicyConfig.defaults(), SimulationSettings.defaults())
+                Simulation.ds2(scenario, PolicyConfig.exactDs2(), SimulationSettings.defaults())
                         .run(Duration.ofMinutes(5));
 
         assertThat(t.finalParallelism()).isEqualTo(PaperTopologies.optimum(name, 1.0));

@@ -148,8 +148,8 @@ class DataflowModelTest {
         Scenario s = chain(500, SimOperator.operator("op", 100, 2), 1);
         SimulationSettings noisy = SimulationSettings.defaults().withNoise(0.05, 7);
 
-        Trajectory a = Simulation.ds2(s, PolicyConfig.defaults(), noisy).run(Duration.ofMinutes(3));
-        Trajectory b = Simulation.ds2(s, PolicyConfig.defaults(), noisy).run(Duration.ofMinutes(3));
+        Trajectory a = Simulation.ds2(s, PolicyConfig.exactDs2(), noisy).run(Duration.ofMinutes(3));
+        Trajectory b = Simulation.ds2(s, PolicyConfig.exactDs2(), noisy).run(Duration.ofMinutes(3));
 
         assertThat(a.points()).isEqualTo(b.points());
         assertThat(a.decisions()).isEqualTo(b.decisions());

@@ -24,7 +24,7 @@ class NonLinearSimulationTest {
         Scenario s = chain(SimOperator.operator("op", 100, 0).withAlpha(0.8));
 
         Trajectory t =
-                Simulation.ds2(s, PolicyConfig.defaults(), SimulationSettings.defaults())
+                Simulation.ds2(s, PolicyConfig.exactDs2(), SimulationSettings.defaults())
                         .run(Duration.ofMinutes(10));
 
         // 100 · p^0.8 >= 2500  <=>  p >= 25^(1/0.8) = 55.9
@@ -75,7 +75,7 @@ class NonLinearSimulationTest {
         Scenario s = chain(SimOperator.operator("op", 1000, 0).withSkew(0.3));
 
         Trajectory t =
-                Simulation.ds2(s, PolicyConfig.defaults(), SimulationSettings.defaults())
+                Simulation.ds2(s, PolicyConfig.exactDs2(), SimulationSettings.defaults())
                         .run(Duration.ofMinutes(10));
 
         assertThat(t.finalParallelism()).containsEntry("op", 3);

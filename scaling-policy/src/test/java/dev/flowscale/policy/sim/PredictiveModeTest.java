@@ -54,7 +54,7 @@ class PredictiveModeTest {
     @Test
     void predictiveModeIsOffByDefault() {
         assertThat(TableDefaults.policy().predictive()).isFalse();
-        assertThat(PolicyConfig.defaults().predictive()).isFalse();
+        assertThat(PolicyConfig.exactDs2().predictive()).isFalse();
     }
 
     private static PredictiveComparison.Row row(String load, boolean predictive) {

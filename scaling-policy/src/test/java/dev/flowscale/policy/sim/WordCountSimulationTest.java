@@ -29,7 +29,7 @@ class WordCountSimulationTest {
     @Test
     void reachesTenFlatMapAndTwentyCountInOneDecisionWithoutCatchUp() {
         Trajectory t =
-                Simulation.ds2(WORD_COUNT, PolicyConfig.defaults(), SimulationSettings.defaults())
+                Simulation.ds2(WORD_COUNT, PolicyConfig.exactDs2(), SimulationSettings.defaults())
                         .run(Duration.ofMinutes(10));
 
         assertThat(t.scaleDecisions()).hasSize(1);
