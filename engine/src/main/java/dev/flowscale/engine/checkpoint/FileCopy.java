@@ -42,6 +42,30 @@ final class FileCopy {
     }
 
     /**
+     * Puts {@code from}, a file that never changes once written (a RocksDB SST file), at {@code to}
+     * as a hard link when both are on one file system, so its bytes are not written a second time;
+     * a copy like {@link #copyUnsynced} where they are not (another mount, no hard links). Either
+     * way the file is read once for its length, CRC-32 and SHA-256, nothing is fsynced (the caller
+     * syncs the batch with {@link #sync}), and {@code to} appears by an atomic rename.
+     */
+    static Sums linkOrCopyUnsynced(Path from, Path to) throws IOException {
+        Path tmp = to.resolveSibling(to.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        try {
+            Files.createLink(tmp, from);
+        } catch (UnsupportedOperationException | IOException e) {
+            // Across file systems (EXDEV) or where links are refused: the bytes must be copied.
+            return copyUnsynced(from, to);
+        }
+        Sums sums;
+        try (InputStream in = Files.newInputStream(tmp)) {
+            sums = transfer(in, OutputStream.nullOutputStream());
+        }
+        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return sums;
+    }
+
+    /**
      * Makes {@code files} durable, then the folders they were renamed into (their names), in that
      * order: what a manifest written afterwards names is then on disk.
      */

@@ -18,14 +18,15 @@ import java.util.stream.Stream;
 
 /**
  * Writes one task's part of a snapshot, incrementally where it can. A periodic checkpoint of a
- * RocksDB instance takes a RocksDB checkpoint and copies into the storage's {@code shared} folder
- * only the SST files that the store's earlier checkpoints have not copied there already (SST files
- * never change once written, and their names are unique within a store); the small descriptor files
- * go into the checkpoint's own folder. Only the RocksDB checkpoint itself (hard links) is taken on
- * the task's thread at the barrier; the copying runs on the store's uploader thread, and the task
- * acknowledges the checkpoint when it is done. Everything else (savepoints, the heap backend,
- * operator lists and splits) is written whole by {@link InstanceStateFile}, so savepoints stay
- * self-contained and portable between backends.
+ * RocksDB instance takes a RocksDB checkpoint and puts into the storage's {@code shared} folder
+ * only the SST files that the store's earlier checkpoints have not put there already (SST files
+ * never change once written, and their names are unique within a store), hard-linked where storage
+ * is on the store's file system, copied otherwise; the small descriptor files go into the
+ * checkpoint's own folder. Only the RocksDB checkpoint itself (hard links) is taken on the task's
+ * thread at the barrier; the copying runs on the store's uploader thread, and the task acknowledges
+ * the checkpoint when it is done. Everything else (savepoints, the heap backend, operator lists and
+ * splits) is written whole by {@link InstanceStateFile}, so savepoints stay self-contained and
+ * portable between backends.
  */
 public final class IncrementalCheckpoint {
     private IncrementalCheckpoint() {}
@@ -139,9 +140,17 @@ public final class IncrementalCheckpoint {
         return copied(local, shared.resolve(file), true, written);
     }
 
+    /**
+     * Puts a file of the RocksDB checkpoint into storage: an SST file (immutable, so storage may
+     * share its bytes with the store) hard-linked where storage is on the store's file system,
+     * copied otherwise; a descriptor file (the checkpoint's own copy) copied.
+     */
     private static RocksDbFile copied(Path local, Path target, boolean shared, List<Path> written)
             throws IOException {
-        FileCopy.Sums sums = FileCopy.copyUnsynced(local, target);
+        FileCopy.Sums sums =
+                shared
+                        ? FileCopy.linkOrCopyUnsynced(local, target)
+                        : FileCopy.copyUnsynced(local, target);
         written.add(target);
         return new RocksDbFile(
                 local.getFileName().toString(),

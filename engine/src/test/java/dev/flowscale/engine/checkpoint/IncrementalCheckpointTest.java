@@ -123,6 +123,18 @@ class IncrementalCheckpointTest {
     }
 
     @Test
+    void sstFilesOnTheStoresFileSystemAreHardLinkedIntoStorageInsteadOfCopied() throws Exception {
+        write(0, KEYS, "first");
+        Set<String> shared = CheckpointStorage.sharedFiles(ManifestFile.read(checkpoint(1)));
+        assertThat(shared).isNotEmpty();
+        for (String file : shared) {
+            assertThat(Files.getAttribute(root.resolve("shared").resolve(file), "unix:nlink"))
+                    .as("names of %s: the store's SST file and storage's", file)
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
     void theManifestRecordsLengthCrcAndSha256OfEveryRocksDbFile() throws Exception {
         write(0, 1_000, "x");
         Path dir = checkpoint(1);
