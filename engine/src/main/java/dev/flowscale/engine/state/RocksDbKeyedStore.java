@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
@@ -72,7 +72,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private boolean closed;
 
     /** Copies checkpoints into storage one after another, off the task's thread. */
-    private ExecutorService uploader;
+    private ThreadPoolExecutor uploader;
 
     /** A state's column family and kind. */
     record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
@@ -449,8 +449,14 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             upload.drop();
         } else {
             if (uploader == null) {
+                // One thread, and a queue that close() can drain without interrupting it.
                 uploader =
-                        Executors.newSingleThreadExecutor(
+                        new ThreadPoolExecutor(
+                                1,
+                                1,
+                                0,
+                                TimeUnit.MILLISECONDS,
+                                new LinkedBlockingQueue<>(),
                                 r -> {
                                     Thread thread = new Thread(r, "flowscale-upload-" + id());
                                     thread.setDaemon(true);
@@ -602,16 +608,30 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /**
      * Drops the uploads not started (their checkpoints are discarded anyway) and waits for the one
-     * running, which reads only its own hard-linked folder, not the database.
+     * running, which reads only its own hard-linked folder, not the database. The running one is
+     * never interrupted: an interrupt closes the file channel it copies through
+     * (ClosedByInterruptException), and with it the checkpoint it may be about to complete. A
+     * caller that is itself interrupted (a task cancelled with its job) still waits, then keeps its
+     * interrupt.
      */
     private void stopUploads() {
         if (uploader == null) {
             return;
         }
-        uploader.shutdownNow().forEach(r -> ((Upload<?>) r).drop());
-        try {
-            uploader.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
+        List<Runnable> queued = new ArrayList<>();
+        uploader.getQueue().drainTo(queued);
+        queued.forEach(r -> ((Upload<?>) r).drop());
+        uploader.shutdown();
+        boolean interrupted = Thread.interrupted();
+        while (true) {
+            try {
+                uploader.awaitTermination(1, TimeUnit.MINUTES);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
