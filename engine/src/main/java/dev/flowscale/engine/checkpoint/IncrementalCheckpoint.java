@@ -1,6 +1,7 @@
 package dev.flowscale.engine.checkpoint;
 
 import dev.flowscale.engine.api.StateDescriptor;
+import dev.flowscale.engine.state.FileSums;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
@@ -105,7 +106,7 @@ public final class IncrementalCheckpoint {
                 files.add(
                         name.endsWith(".sst")
                                 ? sharedFile(store, local, shared, written)
-                                : copied(local, dir.resolve(prefix + name), false, written));
+                                : copied(local, dir.resolve(prefix + name), written));
             }
             // Durable before the manifest names them: every file, and the shared folder's names
             // (the snapshot's own folder is synced after the manifest's rename, see ManifestFile).
@@ -137,25 +138,22 @@ public final class IncrementalCheckpoint {
             return earlier;
         }
         String file = store.id() + "-" + name;
-        return copied(local, shared.resolve(file), true, written);
+        Path target = shared.resolve(file);
+        FileSums.Sums sums =
+                FileCopy.linkOrCopyUnsynced(local, target, store.sumsOf(name, Files.size(local)));
+        written.add(target);
+        return new RocksDbFile(name, file, true, sums.bytes(), sums.crc32(), sums.sha256());
     }
 
-    /**
-     * Puts a file of the RocksDB checkpoint into storage: an SST file (immutable, so storage may
-     * share its bytes with the store) hard-linked where storage is on the store's file system,
-     * copied otherwise; a descriptor file (the checkpoint's own copy) copied.
-     */
-    private static RocksDbFile copied(Path local, Path target, boolean shared, List<Path> written)
+    /** Copies a descriptor file of the RocksDB checkpoint (its own copy) into storage. */
+    private static RocksDbFile copied(Path local, Path target, List<Path> written)
             throws IOException {
-        FileCopy.Sums sums =
-                shared
-                        ? FileCopy.linkOrCopyUnsynced(local, target)
-                        : FileCopy.copyUnsynced(local, target);
+        FileSums.Sums sums = FileCopy.copyUnsynced(local, target);
         written.add(target);
         return new RocksDbFile(
                 local.getFileName().toString(),
                 target.getFileName().toString(),
-                shared,
+                false,
                 sums.bytes(),
                 sums.crc32(),
                 sums.sha256());

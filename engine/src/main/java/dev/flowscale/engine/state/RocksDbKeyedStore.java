@@ -64,6 +64,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final RocksDB db;
     private final Map<String, Column> columns = new LinkedHashMap<>();
     private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
+    private final SstDigests digests;
     private int checkpoints;
 
     /** Write batches of a key-group copy are written when they reach this size. */
@@ -125,6 +126,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private RocksDbKeyedStore(
             Path dir, StateBackendConfig config, Map<String, StateDescriptor.Kind> states) {
         this.dir = dir;
+        this.digests = new SstDigests(dir.getFileName().toString());
         this.memoryLimit = config.blockCacheBytes();
         // Not strict: a strict cache fails reads when pinned blocks fill it; this one evicts down
         // to its capacity and may overshoot only by blocks in use at that moment.
@@ -135,7 +137,8 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                         .setCreateIfMissing(true)
                         .setWriteBufferManager(writeBuffers)
                         .setMaxOpenFiles(256)
-                        .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL);
+                        .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL)
+                        .setListeners(List.of(digests));
         this.columnOptions =
                 new ColumnFamilyOptions()
                         .setWriteBufferSize(Math.max(64 << 10, config.writeBufferBytes() / 2))
@@ -497,6 +500,19 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     /**
+     * The length, CRC-32 and SHA-256 of this store's SST file {@code name}, measured in the
+     * background when RocksDB wrote it, if they are ready and the file has {@code bytes} bytes;
+     * null otherwise (the caller reads the file). Also forgets files compacted away since.
+     */
+    public FileSums.Sums sumsOf(String name, long bytes) {
+        FileSums.Sums sums = digests.of(name, bytes);
+        if (sums == null) {
+            digests.forgetMissing(dir);
+        }
+        return sums;
+    }
+
+    /**
      * The SST files of this store already in snapshot storage, by local name, as the last complete
      * upload recorded them; read and written by uploads only, which run one at a time on the
      * uploader thread.
@@ -599,6 +615,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
         closed = true;
         stopUploads();
+        digests.stop();
         columns.values().forEach(c -> c.handle().close());
         columns.clear();
         db.close();
@@ -645,6 +662,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     private void closeOptions() {
+        digests.close();
         writeOptions.close();
         columnOptions.close();
         dbOptions.close();

@@ -3,6 +3,7 @@ package dev.flowscale.engine.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.flowscale.engine.state.FileSums;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -16,8 +17,8 @@ class FileCopyTest {
     @Test
     void aFileOnTheSameFileSystemIsLinkedAndMeasuredAsACopyWouldBe() throws Exception {
         Path from = randomFile(dir.resolve("000012.sst"));
-        FileCopy.Sums linked = FileCopy.linkOrCopyUnsynced(from, dir.resolve("linked.sst"));
-        FileCopy.Sums copied = FileCopy.copy(from, dir.resolve("copied.sst"));
+        FileSums.Sums linked = FileCopy.linkOrCopyUnsynced(from, dir.resolve("linked.sst"), null);
+        FileSums.Sums copied = FileCopy.copy(from, dir.resolve("copied.sst"));
         assertThat(linked).isEqualTo(copied);
         assertThat(Files.isSameFile(from, dir.resolve("linked.sst"))).isTrue();
         assertThat(dir.resolve("linked.sst.tmp")).doesNotExist();
@@ -32,7 +33,7 @@ class FileCopyTest {
         Path other = Files.createTempDirectory(shm, "filecopytest-");
         try {
             Path from = randomFile(other.resolve("000013.sst"));
-            FileCopy.Sums sums = FileCopy.linkOrCopyUnsynced(from, dir.resolve("copied.sst"));
+            FileSums.Sums sums = FileCopy.linkOrCopyUnsynced(from, dir.resolve("copied.sst"), null);
             assertThat(Files.isSameFile(from, dir.resolve("copied.sst"))).isFalse();
             assertThat(Files.readAllBytes(dir.resolve("copied.sst")))
                     .isEqualTo(Files.readAllBytes(from));
