@@ -176,7 +176,9 @@ public final class CheckpointCoordinator {
                                     + "' declined by "
                                     + task
                                     + ": "
-                                    + cause.getMessage(),
+                                    + (cause.getMessage() == null
+                                            ? cause.toString()
+                                            : cause.getMessage()),
                             cause));
         }
     }

@@ -1,5 +1,7 @@
 package dev.flowscale.engine.checkpoint;
 
+import dev.flowscale.engine.state.FileSums;
+import dev.flowscale.engine.state.FileSums.Sums;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,20 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.zip.CRC32;
 
 /**
  * Copies a file while computing its length, CRC-32 and SHA-256 in the same pass: checkpoints record
  * them for the files they upload, restores check them for the files they download.
  */
 final class FileCopy {
-    /** What one copy measured. */
-    record Sums(long bytes, long crc32, String sha256) {}
-
     private FileCopy() {}
 
     /**
@@ -39,6 +34,28 @@ final class FileCopy {
      */
     static Sums copyUnsynced(Path from, Path to) throws IOException {
         return copy(from, to, false);
+    }
+
+    /**
+     * Puts {@code from}, a file that never changes once written (a RocksDB SST file), at {@code to}
+     * as a hard link when both are on one file system, so its bytes are not written a second time;
+     * a copy like {@link #copyUnsynced} where they are not (another mount, no hard links). A link
+     * takes {@code known}, the file's sums measured earlier, if not null, and otherwise reads the
+     * file once for them. Nothing is fsynced (the caller syncs the batch with {@link #sync}), and
+     * {@code to} appears by an atomic rename.
+     */
+    static Sums linkOrCopyUnsynced(Path from, Path to, Sums known) throws IOException {
+        Path tmp = to.resolveSibling(to.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        try {
+            Files.createLink(tmp, from);
+        } catch (UnsupportedOperationException | IOException e) {
+            // Across file systems (EXDEV) or where links are refused: the bytes must be copied.
+            return copyUnsynced(from, to);
+        }
+        Sums sums = known != null ? known : FileSums.of(tmp);
+        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return sums;
     }
 
     /**
@@ -71,7 +88,7 @@ final class FileCopy {
                                 StandardOpenOption.TRUNCATE_EXISTING,
                                 StandardOpenOption.WRITE);
                 OutputStream out = java.nio.channels.Channels.newOutputStream(channel)) {
-            sums = transfer(in, out);
+            sums = FileSums.transfer(in, out);
             out.flush();
             if (force) {
                 channel.force(true);
@@ -79,27 +96,5 @@ final class FileCopy {
         }
         Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return sums;
-    }
-
-    private static Sums transfer(InputStream in, OutputStream out) throws IOException {
-        CRC32 crc = new CRC32();
-        MessageDigest sha = sha256();
-        byte[] buffer = new byte[1 << 16];
-        long bytes = 0;
-        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-            crc.update(buffer, 0, n);
-            sha.update(buffer, 0, n);
-            out.write(buffer, 0, n);
-            bytes += n;
-        }
-        return new Sums(bytes, crc.getValue(), HexFormat.of().formatHex(sha.digest()));
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.checkpoint;
 
 import dev.flowscale.engine.api.StateDescriptor;
+import dev.flowscale.engine.state.FileSums;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
@@ -18,14 +19,15 @@ import java.util.stream.Stream;
 
 /**
  * Writes one task's part of a snapshot, incrementally where it can. A periodic checkpoint of a
- * RocksDB instance takes a RocksDB checkpoint and copies into the storage's {@code shared} folder
- * only the SST files that the store's earlier checkpoints have not copied there already (SST files
- * never change once written, and their names are unique within a store); the small descriptor files
- * go into the checkpoint's own folder. Only the RocksDB checkpoint itself (hard links) is taken on
- * the task's thread at the barrier; the copying runs on the store's uploader thread, and the task
- * acknowledges the checkpoint when it is done. Everything else (savepoints, the heap backend,
- * operator lists and splits) is written whole by {@link InstanceStateFile}, so savepoints stay
- * self-contained and portable between backends.
+ * RocksDB instance takes a RocksDB checkpoint and puts into the storage's {@code shared} folder
+ * only the SST files that the store's earlier checkpoints have not put there already (SST files
+ * never change once written, and their names are unique within a store), hard-linked where storage
+ * is on the store's file system, copied otherwise; the small descriptor files go into the
+ * checkpoint's own folder. Only the RocksDB checkpoint itself (hard links) is taken on the task's
+ * thread at the barrier; the copying runs on the store's uploader thread, and the task acknowledges
+ * the checkpoint when it is done. Everything else (savepoints, the heap backend, operator lists and
+ * splits) is written whole by {@link InstanceStateFile}, so savepoints stay self-contained and
+ * portable between backends.
  */
 public final class IncrementalCheckpoint {
     private IncrementalCheckpoint() {}
@@ -104,7 +106,7 @@ public final class IncrementalCheckpoint {
                 files.add(
                         name.endsWith(".sst")
                                 ? sharedFile(store, local, shared, written)
-                                : copied(local, dir.resolve(prefix + name), false, written));
+                                : copied(local, dir.resolve(prefix + name), written));
             }
             // Durable before the manifest names them: every file, and the shared folder's names
             // (the snapshot's own folder is synced after the manifest's rename, see ManifestFile).
@@ -136,17 +138,22 @@ public final class IncrementalCheckpoint {
             return earlier;
         }
         String file = store.id() + "-" + name;
-        return copied(local, shared.resolve(file), true, written);
+        Path target = shared.resolve(file);
+        FileSums.Sums sums =
+                FileCopy.linkOrCopyUnsynced(local, target, store.sumsOf(name, Files.size(local)));
+        written.add(target);
+        return new RocksDbFile(name, file, true, sums.bytes(), sums.crc32(), sums.sha256());
     }
 
-    private static RocksDbFile copied(Path local, Path target, boolean shared, List<Path> written)
+    /** Copies a descriptor file of the RocksDB checkpoint (its own copy) into storage. */
+    private static RocksDbFile copied(Path local, Path target, List<Path> written)
             throws IOException {
-        FileCopy.Sums sums = FileCopy.copyUnsynced(local, target);
+        FileSums.Sums sums = FileCopy.copyUnsynced(local, target);
         written.add(target);
         return new RocksDbFile(
                 local.getFileName().toString(),
                 target.getFileName().toString(),
-                shared,
+                false,
                 sums.bytes(),
                 sums.crc32(),
                 sums.sha256());

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.checkpoint;
 
 import dev.flowscale.engine.checkpoint.RestoredState.InstanceRestore;
+import dev.flowscale.engine.state.FileSums;
 import dev.flowscale.engine.state.RocksDbFile;
 import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateBackendConfig;
@@ -86,7 +87,7 @@ final class RocksDbSnapshotReader {
                             + describe(handle)
                             + ") is missing; restore an earlier snapshot or a savepoint");
         }
-        FileCopy.Sums sums = FileCopy.copy(source, local.resolve(file.name()));
+        FileSums.Sums sums = FileCopy.copy(source, local.resolve(file.name()));
         if (sums.bytes() != file.bytes()
                 || sums.crc32() != file.crc32()
                 || !sums.sha256().equals(file.sha256())) {

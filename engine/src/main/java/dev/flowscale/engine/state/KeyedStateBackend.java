@@ -153,8 +153,8 @@ public final class KeyedStateBackend {
      */
     public void forEachEntry(StateTable table, BiConsumer<Object, Object> visitor) {
         if (store == null) {
-            for (HashMap<Object, Object> group : table.groups) {
-                group.forEach(visitor);
+            for (int i = 0; i < table.groups.length; i++) {
+                table.own(i).forEach(visitor);
             }
             return;
         }
@@ -228,6 +228,7 @@ public final class KeyedStateBackend {
         StateTable declared = tables.get(stateName);
         if (declared != null) {
             checkKind(stateName, declared.descriptor().kind(), kind);
+            declared.own(keyGroup - range.start()); // never merge into a shared original
             merge(declared.groups, keyGroup - range.start(), decoded(declared.descriptor, entries));
             return;
         }
@@ -264,8 +265,12 @@ public final class KeyedStateBackend {
     /**
      * Takes key group {@code keyGroup} from {@code previous} (a backend of the run a hand-over
      * rescale stopped) as a copy ({@link StateCopies}): a savepoint is being written from {@code
-     * previous} while this backend changes its copy. The copy costs a map copy per key group and
-     * state, not an encoding, for values of immutable types.
+     * previous} while this backend changes its copy. The copy is made lazily, per key group and
+     * state, when this backend first reads or writes that key group (copy on write, as Flink's heap
+     * state tables do for snapshots): the hand-over itself copies and allocates nothing, so the job
+     * is not down for copying the key groups nor for the collections their allocation would set
+     * off, and a key group no record touches is never copied. Until then snapshots of this backend
+     * read the original, which nothing changes any more.
      */
     public void adoptCopy(KeyedStateBackend previous, int keyGroup) {
         if (store != null || previous.store != null) {
@@ -277,12 +282,7 @@ public final class KeyedStateBackend {
         int from = keyGroup - previous.range.start();
         previous.tables
                 .values()
-                .forEach(
-                        t ->
-                                merge(
-                                        table(t.descriptor).groups,
-                                        keyGroup - range.start(),
-                                        StateCopies.copy(t.descriptor, t.groups[from])));
+                .forEach(t -> table(t.descriptor).share(keyGroup - range.start(), t.groups[from]));
         previous.restored.forEach(
                 (name, raw) ->
                         restore(
@@ -357,7 +357,7 @@ public final class KeyedStateBackend {
             byte[] bytes = store.get(table.column, currentKeyBytes());
             return bytes == null ? null : StateEncoding.decode(table.descriptor, bytes);
         }
-        return table.group(currentGroup).get(currentKey);
+        return table.own(currentGroup).get(currentKey);
     }
 
     void put(StateTable table, Object value) {
@@ -369,7 +369,7 @@ public final class KeyedStateBackend {
                     StateEncoding.encode(table.descriptor.kind(), value));
             return;
         }
-        table.group(currentGroup).put(currentKey, value);
+        table.own(currentGroup).put(currentKey, value);
     }
 
     /** Counts a change made through RocksDB directly (a map state's entry). */
@@ -383,7 +383,7 @@ public final class KeyedStateBackend {
             store.delete(table.column, currentKeyBytes());
             return;
         }
-        table.group(currentGroup).remove(currentKey);
+        table.own(currentGroup).remove(currentKey);
     }
 
     /** The current key as RocksDB holds it: its key group, then its encoding. */
@@ -398,6 +398,9 @@ public final class KeyedStateBackend {
     public static final class StateTable {
         private final StateDescriptor<?> descriptor;
         private final HashMap<Object, Object>[] groups;
+
+        /** Which key groups are still a stopped backend's maps, copied on first access; or null. */
+        private boolean[] shared;
 
         /** The state's column family when the backend is RocksDB; null on the heap. */
         final RocksDbKeyedStore.Column column;
@@ -427,9 +430,37 @@ public final class KeyedStateBackend {
             return descriptor;
         }
 
-        /** The entries of the range's {@code index}-th key group (not the key group number). */
+        /**
+         * The entries of the range's {@code index}-th key group (not the key group number), to read
+         * only: it may still be the original a hand-over shares ({@link #adoptCopy}).
+         */
         public HashMap<Object, Object> group(int index) {
             return groups[index];
+        }
+
+        /** The {@code index}-th key group as this table's own map, copied first if still shared. */
+        HashMap<Object, Object> own(int index) {
+            if (shared != null && shared[index]) {
+                groups[index] = StateCopies.copy(descriptor, groups[index]);
+                shared[index] = false;
+            }
+            return groups[index];
+        }
+
+        /**
+         * Takes {@code original}, a stopped backend's key group, as the {@code index}-th key group,
+         * to be copied on first access; merged as a copy at once if entries are already there.
+         */
+        void share(int index, HashMap<Object, Object> original) {
+            if (!groups[index].isEmpty()) {
+                own(index).putAll(StateCopies.copy(descriptor, original));
+                return;
+            }
+            if (shared == null) {
+                shared = new boolean[groups.length];
+            }
+            groups[index] = original;
+            shared[index] = true;
         }
 
         public int groupCount() {

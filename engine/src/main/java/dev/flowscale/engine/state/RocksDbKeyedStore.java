@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
@@ -64,6 +64,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final RocksDB db;
     private final Map<String, Column> columns = new LinkedHashMap<>();
     private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
+    private final SstDigests digests;
     private int checkpoints;
 
     /** Write batches of a key-group copy are written when they reach this size. */
@@ -72,7 +73,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private boolean closed;
 
     /** Copies checkpoints into storage one after another, off the task's thread. */
-    private ExecutorService uploader;
+    private ThreadPoolExecutor uploader;
 
     /** A state's column family and kind. */
     record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
@@ -125,6 +126,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private RocksDbKeyedStore(
             Path dir, StateBackendConfig config, Map<String, StateDescriptor.Kind> states) {
         this.dir = dir;
+        this.digests = new SstDigests(dir.getFileName().toString());
         this.memoryLimit = config.blockCacheBytes();
         // Not strict: a strict cache fails reads when pinned blocks fill it; this one evicts down
         // to its capacity and may overshoot only by blocks in use at that moment.
@@ -135,7 +137,8 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                         .setCreateIfMissing(true)
                         .setWriteBufferManager(writeBuffers)
                         .setMaxOpenFiles(256)
-                        .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL);
+                        .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL)
+                        .setListeners(List.of(digests));
         this.columnOptions =
                 new ColumnFamilyOptions()
                         .setWriteBufferSize(Math.max(64 << 10, config.writeBufferBytes() / 2))
@@ -449,8 +452,14 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             upload.drop();
         } else {
             if (uploader == null) {
+                // One thread, and a queue that close() can drain without interrupting it.
                 uploader =
-                        Executors.newSingleThreadExecutor(
+                        new ThreadPoolExecutor(
+                                1,
+                                1,
+                                0,
+                                TimeUnit.MILLISECONDS,
+                                new LinkedBlockingQueue<>(),
                                 r -> {
                                     Thread thread = new Thread(r, "flowscale-upload-" + id());
                                     thread.setDaemon(true);
@@ -488,6 +497,19 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                                     + folder
                                     + " was copied into storage"));
         }
+    }
+
+    /**
+     * The length, CRC-32 and SHA-256 of this store's SST file {@code name}, measured in the
+     * background when RocksDB wrote it, if they are ready and the file has {@code bytes} bytes;
+     * null otherwise (the caller reads the file). Also forgets files compacted away since.
+     */
+    public FileSums.Sums sumsOf(String name, long bytes) {
+        FileSums.Sums sums = digests.of(name, bytes);
+        if (sums == null) {
+            digests.forgetMissing(dir);
+        }
+        return sums;
     }
 
     /**
@@ -593,6 +615,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
         closed = true;
         stopUploads();
+        digests.stop();
         columns.values().forEach(c -> c.handle().close());
         columns.clear();
         db.close();
@@ -602,16 +625,30 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /**
      * Drops the uploads not started (their checkpoints are discarded anyway) and waits for the one
-     * running, which reads only its own hard-linked folder, not the database.
+     * running, which reads only its own hard-linked folder, not the database. The running one is
+     * never interrupted: an interrupt closes the file channel it copies through
+     * (ClosedByInterruptException), and with it the checkpoint it may be about to complete. A
+     * caller that is itself interrupted (a task cancelled with its job) still waits, then keeps its
+     * interrupt.
      */
     private void stopUploads() {
         if (uploader == null) {
             return;
         }
-        uploader.shutdownNow().forEach(r -> ((Upload<?>) r).drop());
-        try {
-            uploader.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
+        List<Runnable> queued = new ArrayList<>();
+        uploader.getQueue().drainTo(queued);
+        queued.forEach(r -> ((Upload<?>) r).drop());
+        uploader.shutdown();
+        boolean interrupted = Thread.interrupted();
+        while (true) {
+            try {
+                uploader.awaitTermination(1, TimeUnit.MINUTES);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
@@ -625,6 +662,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     private void closeOptions() {
+        digests.close();
         writeOptions.close();
         columnOptions.close();
         dbOptions.close();

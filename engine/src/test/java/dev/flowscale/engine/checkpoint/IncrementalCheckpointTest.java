@@ -4,17 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.state.FileSums;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStates;
 import dev.flowscale.engine.state.RocksDbFile;
 import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateBackendConfig;
+import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -123,6 +127,40 @@ class IncrementalCheckpointTest {
     }
 
     @Test
+    void sstFilesOnTheStoresFileSystemAreHardLinkedIntoStorageInsteadOfCopied() throws Exception {
+        write(0, KEYS, "first");
+        Set<String> shared = CheckpointStorage.sharedFiles(ManifestFile.read(checkpoint(1)));
+        assertThat(shared).isNotEmpty();
+        for (String file : shared) {
+            assertThat(Files.getAttribute(root.resolve("shared").resolve(file), "unix:nlink"))
+                    .as("names of %s: the store's SST file and storage's", file)
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void theSumsOfEachSstFileAreMeasuredInTheBackgroundOnceRocksDbHasWrittenIt() throws Exception {
+        write(0, KEYS, "first");
+        SnapshotMetadata first = ManifestFile.read(checkpoint(1));
+        for (RocksDbFile file : first.operators().get(0).instances().get(0).rocksDb().files()) {
+            if (!file.shared()) {
+                continue;
+            }
+            FileSums.Sums ready =
+                    Await.value(
+                            Duration.ofSeconds(30),
+                            "the background sums of " + file.name(),
+                            () ->
+                                    Optional.ofNullable(
+                                            backend.store().sumsOf(file.name(), file.bytes())));
+            assertThat(ready)
+                    .isEqualTo(new FileSums.Sums(file.bytes(), file.crc32(), file.sha256()))
+                    .isEqualTo(FileSums.of(root.resolve("shared").resolve(file.file())));
+        }
+        assertThat(backend.store().sumsOf("999999.sst", 1)).as("a file never written").isNull();
+    }
+
+    @Test
     void theManifestRecordsLengthCrcAndSha256OfEveryRocksDbFile() throws Exception {
         write(0, 1_000, "x");
         Path dir = checkpoint(1);
@@ -137,9 +175,9 @@ class IncrementalCheckpointTest {
                     file.shared()
                             ? root.resolve("shared").resolve(file.file())
                             : dir.resolve(file.file());
-            FileCopy.Sums sums = FileCopy.copy(stored, local.resolve("copy-" + file.name()));
+            FileSums.Sums sums = FileCopy.copy(stored, local.resolve("copy-" + file.name()));
             assertThat(sums)
-                    .isEqualTo(new FileCopy.Sums(file.bytes(), file.crc32(), file.sha256()));
+                    .isEqualTo(new FileSums.Sums(file.bytes(), file.crc32(), file.sha256()));
         }
     }
 

@@ -113,16 +113,29 @@ class IncrementalUploadTest {
     }
 
     @Test
-    void closingTheStoreFailsTheUploadsNotYetRunAndDeletesTheirFolders() throws Exception {
+    void closingTheStoreFailsTheUploadsNotYetRunAndLetsTheRunningOneFinish() throws Exception {
         CompletableFuture<Object> held = holdTheUploader();
         CompletableFuture<TaskStateHandle> queued = start(storage.create(1, false));
         assertThat(checkpointFolders()).hasSize(2);
 
-        backend.close();
-
+        // A task cancelled with its job closes its store from an interrupted thread.
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        Thread closer =
+                new Thread(
+                        () -> {
+                            Thread.currentThread().interrupt();
+                            backend.close();
+                            closed.complete(null);
+                        });
+        closer.start();
         assertThatThrownBy(() -> queued.get(30, TimeUnit.SECONDS))
                 .hasMessageContaining("closed before checkpoint folder");
-        assertThat(held).as("the running upload was interrupted").isCompletedExceptionally();
+        assertThat(closed).as("close waits for the running upload").isNotDone();
+
+        gate.countDown();
+        closed.get(30, TimeUnit.SECONDS);
+        assertThat(held).as("the running upload finished, not interrupted").isCompleted();
+        assertThat(held.isCompletedExceptionally()).isFalse();
         assertThat(checkpointFolders()).isEmpty();
     }
 

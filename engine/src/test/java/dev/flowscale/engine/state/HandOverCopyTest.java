@@ -95,4 +95,28 @@ class HandOverCopyTest {
             }
         }
     }
+
+    @Test
+    void theHandOverCopiesAKeyGroupOnlyWhenTheNextRunFirstTouchesIt() {
+        KeyedStateBackend original =
+                new KeyedStateBackend("op", KEY_GROUPS, new KeyGroupRange(0, 63));
+        String key = keyIn(original.keyGroupRange());
+        int group = KeyGroups.keyGroupFor(key, KEY_GROUPS);
+        original.setCurrentKey(key);
+        KeyedStates.value(original, original.table(NAME)).update("before");
+
+        KeyedStateBackend next = new KeyedStateBackend("op", KEY_GROUPS, new KeyGroupRange(0, 63));
+        next.adoptCopy(original, group);
+        assertThat(next.table(NAME).group(group))
+                .as("handed over: the original map itself, nothing copied yet")
+                .isSameAs(original.table(NAME).group(group));
+
+        next.setCurrentKey(key);
+        KeyedStates.value(next, next.table(NAME)).update("after");
+        assertThat(next.table(NAME).group(group))
+                .as("touched: a copy of its own")
+                .isNotSameAs(original.table(NAME).group(group))
+                .containsEntry(key, "after");
+        assertThat(original.table(NAME).group(group)).containsEntry(key, "before");
+    }
 }
