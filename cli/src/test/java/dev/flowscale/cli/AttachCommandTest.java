@@ -11,6 +11,7 @@ import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.reconfig.RescaleReport;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,23 @@ class AttachCommandTest {
         assertThat(command.run("attach", "--flink", "http://127.0.0.1:1", "--task-slots", "0"))
                 .isEqualTo(2);
         assertThat(command.errors()).contains("option --task-slots 0: give at least 1");
+    }
+
+    @Test
+    void attachsHelpShowsTheFlinkDefaultsOfTheTableForARestartFromACheckpoint() {
+        assertThat(command.run("attach", "--help")).isZero();
+        String usage = command.output();
+        for (Setting s : Setting.values()) {
+            assertThat(usage)
+                    .as(s.option())
+                    .contains("(default " + s.defaultText(Setting.Profile.FLINK) + ")");
+        }
+        assertThat(usage)
+                .contains("defaults for a Flink job, whose rescale restarts it from its latest")
+                .contains("--scale-down-delay=D")
+                .contains("before scaling down (default 5m)")
+                .contains("--mode=auto|recommend")
+                .contains("report only (default auto)");
     }
 
     @Test

@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param savepoint the savepoint the job was stopped with (savepoint path)
  * @param downtime from the request until the job ran again
  * @param failure empty on success; else what failed and where the job runs now
+ * @param inputCost in place: the input the rescale cost, from the trigger of the checkpoint the job
+ *     restarted from until it ran again (its sources re-read what came after it)
+ * @param checkpoint in place: what was done to restart from a fresh checkpoint; "" otherwise
  */
 public record FlinkRescaleReport(
         String job,
@@ -24,7 +27,40 @@ public record FlinkRescaleReport(
         Map<String, Integer> to,
         Optional<String> savepoint,
         Duration downtime,
-        Optional<String> failure) {
+        Optional<String> failure,
+        Optional<Duration> inputCost,
+        String checkpoint) {
+
+    public FlinkRescaleReport(
+            String job,
+            String path,
+            Map<String, Integer> from,
+            Map<String, Integer> to,
+            Optional<String> savepoint,
+            Duration downtime,
+            Optional<String> failure) {
+        this(job, path, from, to, savepoint, downtime, failure, Optional.empty(), "");
+    }
+
+    /**
+     * This report with what the checkpoints did to the rescale.
+     *
+     * @param downtimeToRunning where given, the downtime until the job ran again (the report's own
+     *     runs until the input cost was read)
+     */
+    FlinkRescaleReport withCheckpoint(
+            Optional<Duration> cost, String note, Duration downtimeToRunning) {
+        return new FlinkRescaleReport(
+                job,
+                path,
+                from,
+                to,
+                savepoint,
+                downtimeToRunning == null ? downtime : downtimeToRunning,
+                failure,
+                cost,
+                note);
+    }
 
     public boolean succeeded() {
         return failure.isEmpty();
@@ -53,6 +89,20 @@ public record FlinkRescaleReport(
                                 + to
                                 + how
                                 + " in "
-                                + took);
+                                + took
+                                + cost());
+    }
+
+    /** What the rescale cost beyond its downtime, and the checkpoint it restarted from. */
+    private String cost() {
+        String input =
+                inputCost
+                        .map(
+                                c ->
+                                        String.format(
+                                                "; it cost %.1f s of input (from the restored checkpoint's trigger)",
+                                                c.toMillis() / 1000.0))
+                        .orElse("");
+        return input + (checkpoint.isEmpty() ? "" : "; " + checkpoint);
     }
 }

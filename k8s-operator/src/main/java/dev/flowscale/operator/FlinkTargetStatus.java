@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -121,6 +122,11 @@ final class FlinkTargetStatus {
             @Override
             public String pathOf(ScalingDecision decision) {
                 return realizer.pathOf(decision);
+            }
+
+            @Override
+            public Optional<Duration> lastInputCost() {
+                return realizer.lastInputCost();
             }
         };
     }

@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -234,19 +236,33 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     }
 
     /**
-     * A realizer that records each rescale's downtime (successful or not) with this object's clock.
+     * A realizer that records each rescale's downtime (successful or not) with this object's clock;
+     * the path and the input a rescale cost are {@code realizer}'s.
      */
     public ScalingRealizer timed(ScalingRealizer realizer) {
         Objects.requireNonNull(realizer, "realizer to time");
-        return decision -> {
-            Instant start = clock.instant();
-            return realizer.realize(decision)
-                    .whenComplete(
-                            (ok, failure) ->
-                                    rescaleFinished(
-                                            decision.jobName(),
-                                            Duration.between(start, clock.instant()),
-                                            failure == null));
+        return new ScalingRealizer() {
+            @Override
+            public CompletionStage<Void> realize(ScalingDecision decision) {
+                Instant start = clock.instant();
+                return realizer.realize(decision)
+                        .whenComplete(
+                                (ok, failure) ->
+                                        rescaleFinished(
+                                                decision.jobName(),
+                                                Duration.between(start, clock.instant()),
+                                                failure == null));
+            }
+
+            @Override
+            public String pathOf(ScalingDecision decision) {
+                return realizer.pathOf(decision);
+            }
+
+            @Override
+            public Optional<Duration> lastInputCost() {
+                return realizer.lastInputCost();
+            }
         };
     }
 }

@@ -1,5 +1,7 @@
 package dev.flowscale.policy.api;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -17,5 +19,15 @@ public interface ScalingRealizer {
      */
     default String pathOf(ScalingDecision decision) {
         return RescaleRecord.RESTART;
+    }
+
+    /**
+     * The input the latest rescale this realizer finished successfully cost, where it can tell:
+     * from the point the job's sources resumed from (a restored checkpoint's trigger) until the job
+     * ran again. Asked once the stage of {@link #realize} completed; a wrapper passes it on. Empty
+     * (the default) where the job resumes exactly where it stopped, so the downtime is the cost.
+     */
+    default Optional<Duration> lastInputCost() {
+        return Optional.empty();
     }
 }
