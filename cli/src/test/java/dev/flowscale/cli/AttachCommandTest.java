@@ -46,18 +46,18 @@ class AttachCommandTest {
     @Test
     void attachsHelpShowsTheFlinkDefaultsOfTheTableForARestartFromACheckpoint() {
         assertThat(command.run("attach", "--help")).isZero();
-        String usage = command.output();
+        String usage = command.output().replaceAll("\\s+", " ");
         for (Setting s : Setting.values()) {
             assertThat(usage)
                     .as(s.option())
                     .contains("(default " + s.defaultText(Setting.Profile.FLINK) + ")");
         }
         assertThat(usage)
-                .contains("defaults for a Flink job, whose rescale restarts it from its latest")
-                .contains("--scale-down-delay=D")
-                .contains("before scaling down (default 5m)")
-                .contains("--mode=auto|recommend")
-                .contains("report only (default auto)");
+                .contains(
+                        "defaults for a Flink job, whose rescale restarts it from its latest checkpoint")
+                .contains("load, before scaling down (default 5m)")
+                .contains("decide and report only (default auto)")
+                .contains("How often the policy decides (default 30s)");
     }
 
     @Test
