@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param from parallelism before, per operator
  * @param to parallelism asked for, per operator
  * @param savepoint the savepoint the job was stopped with (savepoint path)
- * @param downtime from the request until the job ran again
+ * @param downtime from the request until the job ran again (in place: from the new resource
+ *     requirements, after any wait for a checkpoint, which the {@code checkpoint} note gives)
  * @param failure empty on success; else what failed and where the job runs now
  * @param inputCost in place: the input the rescale cost, from the trigger of the checkpoint the job
  *     restarted from until it ran again (its sources re-read what came after it)
@@ -45,8 +46,9 @@ public record FlinkRescaleReport(
     /**
      * This report with what the checkpoints did to the rescale.
      *
-     * @param downtimeToRunning where given, the downtime until the job ran again (the report's own
-     *     runs until the input cost was read)
+     * @param downtimeToRunning where given, the downtime: from the new resource requirements until
+     *     the job ran again (the report's own runs from the rescale's start, checkpoint wait
+     *     included)
      */
     FlinkRescaleReport withCheckpoint(
             Optional<Duration> cost, String note, Duration downtimeToRunning) {

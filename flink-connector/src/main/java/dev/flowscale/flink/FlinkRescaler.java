@@ -182,7 +182,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
             Optional<Duration> cost = checkpoints.inputCost(before, put, running);
             lastInputCost = cost;
             return report(now.name(), RescaleRecord.IN_PLACE, from, to, null, started, null)
-                    .withCheckpoint(cost, before.note(), Duration.between(started, running));
+                    .withCheckpoint(cost, before.note(), Duration.between(put, running));
         }
         String rollback =
                 rollBack(() -> steps.requireParallelism(byVertex(now, from)), byVertex(now, from));

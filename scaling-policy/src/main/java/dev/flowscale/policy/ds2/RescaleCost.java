@@ -17,7 +17,8 @@ import java.util.function.Function;
  * it includes the input re-read. A job with no such rescale yet plans with the configured prior for
  * both.
  *
- * @param downtime the downtime to plan for
+ * @param downtime the time from a decision until the job runs its new configuration (a realizer may
+ *     wait for a checkpoint before the job goes down)
  * @param input the input the rescale costs, as time at the sources' rate: what drain sizing and the
  *     trim's tests plan with
  * @param explain where the figures come from, for the decision's reasons
@@ -55,9 +56,10 @@ record RescaleCost(Duration downtime, Duration input, String explain) {
                                 "expected rescale downtime %.1f s (%s)",
                                 seconds(downtime), measured)
                         : String.format(
-                                "expected rescale cost %.1f s of input, downtime %.1f s (%s; %d of them"
-                                        + " restarted from a checkpoint and re-read the input since it)",
-                                seconds(input), seconds(downtime), measured, rewound));
+                                "expected rescale cost %.1f s of input (%s; %d of them restarted from a"
+                                        + " checkpoint and re-read the input since it; %.1f s from the"
+                                        + " decision until the job ran again)",
+                                seconds(input), measured, rewound, seconds(downtime)));
     }
 
     /**

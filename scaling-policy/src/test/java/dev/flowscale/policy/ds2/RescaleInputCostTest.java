@@ -63,9 +63,9 @@ class RescaleInputCostTest {
         assertThat(cost.seconds()).isEqualTo(90.0);
         assertThat(cost.explain())
                 .isEqualTo(
-                        "expected rescale cost 90.0 s of input, downtime 4.0 s (p90 of 3 measured"
-                                + " in-place rescales; 3 of them restarted from a checkpoint and re-read"
-                                + " the input since it)");
+                        "expected rescale cost 90.0 s of input (p90 of 3 measured in-place"
+                                + " rescales; 3 of them restarted from a checkpoint and re-read the input"
+                                + " since it; 4.0 s from the decision until the job ran again)");
     }
 
     @Test
