@@ -109,7 +109,9 @@ class AttachCommandTest {
                         Map.of("Source", 1, "Split", 2),
                         Optional.of("s3://bucket/savepoint-1"),
                         Duration.ofSeconds(4),
-                        Optional.of("timed out; rolled back"));
+                        Optional.of("timed out; rolled back"),
+                        Optional.empty(),
+                        "");
         Instant ended = Instant.parse("2026-12-01T12:00:10Z");
 
         RescaleReport shown = AttachedFlinkJob.asRescaleReport(failed, ended);

@@ -32,17 +32,6 @@ public record FlinkRescaleReport(
         Optional<Duration> inputCost,
         String checkpoint) {
 
-    public FlinkRescaleReport(
-            String job,
-            String path,
-            Map<String, Integer> from,
-            Map<String, Integer> to,
-            Optional<String> savepoint,
-            Duration downtime,
-            Optional<String> failure) {
-        this(job, path, from, to, savepoint, downtime, failure, Optional.empty(), "");
-    }
-
     /**
      * This report with what the checkpoints did to the rescale.
      *

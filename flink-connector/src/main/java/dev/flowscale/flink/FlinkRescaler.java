@@ -299,7 +299,9 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
                 to,
                 Optional.ofNullable(savepoint),
                 Duration.between(started, clock.instant()),
-                Optional.ofNullable(failure));
+                Optional.ofNullable(failure),
+                Optional.empty(),
+                "");
     }
 
     @Override

@@ -1,23 +1,14 @@
 package dev.flowscale.comparison;
 
-import dev.flowscale.policy.api.AutoscalerConfig;
-import dev.flowscale.policy.api.Mode;
-import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
-import dev.flowscale.policy.sim.DataflowModel;
-import dev.flowscale.policy.sim.ManualClock;
 import dev.flowscale.policy.sim.Scenario;
 import dev.flowscale.policy.sim.ScenarioSuite;
 import dev.flowscale.policy.sim.SettlingReport;
-import dev.flowscale.policy.sim.SimulatedMetrics;
 import dev.flowscale.policy.sim.Simulation;
-import dev.flowscale.policy.sim.SimulationSettings;
 import dev.flowscale.policy.sim.TableDefaults;
 import dev.flowscale.policy.sim.Trajectory;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -73,45 +64,22 @@ public final class RewindSettling {
      * for what a rescale costs (age + downtime).
      */
     static SettlingReport run(Scenario scenario, Duration age, boolean learnsInput) {
-        return SettlingReport.check(
-                trajectory(scenario, age, learnsInput), TableDefaults.criteria(age.plus(DOWNTIME)));
+        return check(trajectory(scenario, age, learnsInput), age);
     }
 
-    /** Drives the loop over the model step by step, as {@link Simulation} does. */
+    /** The table's bar, with a reserve for a rescale that rewinds {@code age}. */
+    static SettlingReport check(Trajectory trajectory, Duration age) {
+        return SettlingReport.check(trajectory, TableDefaults.criteria(age.plus(DOWNTIME)));
+    }
+
+    /** The simulation with every rescale realized by a {@link RewindingRealizer}. */
     static Trajectory trajectory(Scenario scenario, Duration age, boolean learnsInput) {
-        SimulationSettings settings = TableDefaults.settings(DOWNTIME);
-        ManualClock clock = new ManualClock(Simulation.EPOCH);
-        DataflowModel model =
-                new DataflowModel(
+        return new Simulation(
                         scenario,
-                        clock,
-                        settings.bufferSeconds(),
-                        settings.noise(),
-                        settings.seed());
-        List<ScalingDecision> decisions = new ArrayList<>();
-        Autoscaler loop =
-                new Autoscaler(
-                        AutoscalerConfig.of(Mode.AUTO, settings.policyInterval()),
-                        new Ds2Policy(TableDefaults.policy(), clock),
-                        new SimulatedMetrics(model, settings.step(), settings.windowLength()),
-                        new RewindingRealizer(model, DOWNTIME, age, learnsInput, clock),
-                        List.of(decisions::add),
-                        clock,
-                        e -> {
-                            throw new IllegalStateException("rewind simulation failed", e);
-                        });
-        List<Trajectory.Point> points = new ArrayList<>();
-        for (long i = 1; i <= ScenarioSuite.RUN.dividedBy(settings.step()); i++) {
-            clock.advance(settings.step());
-            model.step(settings.step());
-            loop.tick();
-            points.add(
-                    new Trajectory.Point(
-                            i * settings.step().toSeconds(),
-                            model.topology().parallelism(),
-                            model.totalBacklog(),
-                            model.isRescaling()));
-        }
-        return new Trajectory(scenario, decisions, points, loop.rescaleDurations());
+                        clock -> new Ds2Policy(TableDefaults.policy(), clock),
+                        TableDefaults.settings(DOWNTIME),
+                        (model, clock) ->
+                                new RewindingRealizer(model, DOWNTIME, age, learnsInput, clock))
+                .run(ScenarioSuite.RUN);
     }
 }

@@ -28,8 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -241,28 +239,17 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
      */
     public ScalingRealizer timed(ScalingRealizer realizer) {
         Objects.requireNonNull(realizer, "realizer to time");
-        return new ScalingRealizer() {
-            @Override
-            public CompletionStage<Void> realize(ScalingDecision decision) {
-                Instant start = clock.instant();
-                return realizer.realize(decision)
-                        .whenComplete(
-                                (ok, failure) ->
-                                        rescaleFinished(
-                                                decision.jobName(),
-                                                Duration.between(start, clock.instant()),
-                                                failure == null));
-            }
-
-            @Override
-            public String pathOf(ScalingDecision decision) {
-                return realizer.pathOf(decision);
-            }
-
-            @Override
-            public Optional<Duration> lastInputCost() {
-                return realizer.lastInputCost();
-            }
-        };
+        return ScalingRealizer.wrapping(
+                realizer,
+                decision -> {
+                    Instant start = clock.instant();
+                    return realizer.realize(decision)
+                            .whenComplete(
+                                    (ok, failure) ->
+                                            rescaleFinished(
+                                                    decision.jobName(),
+                                                    Duration.between(start, clock.instant()),
+                                                    failure == null));
+                });
     }
 }
