@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param latestTrigger when it was triggered (the point its sources' offsets are from)
  * @param latestDuration how long it took end to end
  * @param inProgress checkpoints in progress now
+ * @param inProgressTrigger when the newest checkpoint in progress was triggered, where the history
+ *     shows one
  * @param failed checkpoints failed so far
  * @param restored the checkpoint the job last restored from, and when
  * @param triggers the trigger times of the checkpoints in Flink's recent history, by id
@@ -26,6 +28,7 @@ record CheckpointStats(
         Optional<Instant> latestTrigger,
         Optional<Duration> latestDuration,
         int inProgress,
+        Optional<Instant> inProgressTrigger,
         long failed,
         Optional<Restore> restored,
         Map<Long, Instant> triggers) {
@@ -41,11 +44,15 @@ record CheckpointStats(
         JsonNode completed = answer.path("latest").path("completed");
         JsonNode restore = answer.path("latest").path("restored");
         Map<Long, Instant> triggers = new LinkedHashMap<>();
+        Optional<Instant> inProgressTrigger = Optional.empty();
         for (JsonNode c : answer.path("history")) {
             if (c.path("trigger_timestamp").asLong(0) > 0) {
-                triggers.put(
-                        c.path("id").asLong(),
-                        Instant.ofEpochMilli(c.path("trigger_timestamp").asLong()));
+                Instant at = Instant.ofEpochMilli(c.path("trigger_timestamp").asLong());
+                triggers.put(c.path("id").asLong(), at);
+                if ("IN_PROGRESS".equals(c.path("status").asText())
+                        && inProgressTrigger.filter(t -> t.isAfter(at)).isEmpty()) {
+                    inProgressTrigger = Optional.of(at);
+                }
             }
         }
         boolean hasCompleted = completed.isObject() && completed.has("id");
@@ -60,6 +67,7 @@ record CheckpointStats(
                                 Duration.ofMillis(completed.path("end_to_end_duration").asLong()))
                         : Optional.empty(),
                 answer.path("counts").path("in_progress").asInt(0),
+                inProgressTrigger,
                 answer.path("counts").path("failed").asLong(0),
                 restore.isObject() && restore.has("id")
                         ? Optional.of(

@@ -43,7 +43,12 @@ final class RescaleCheckpoint {
      */
     record Before(Optional<CheckpointStats> stats, String note) {}
 
-    /** Waits, up to {@code most}, for a checkpoint completed after now. */
+    /**
+     * Waits, up to {@code most}, for a checkpoint completed after now; not at all where the one in
+     * progress (or the one triggered now) would take longer than that, judged by how long the
+     * latest completed one took: a back-pressured job whose aligned checkpoints take minutes
+     * re-reads its input whatever the wait, and the wait only delays the rescale.
+     */
     Before prepare(Duration most) {
         CheckpointStats now;
         try {
@@ -54,8 +59,34 @@ final class RescaleCheckpoint {
         Instant start = clock.instant();
         Optional<Duration> age = now.age(start);
         Duration bound = min(most, age.map(a -> max(a, LEAST_WAIT)).orElse(most));
+        Optional<Instant> expected =
+                now.latestDuration()
+                        .map(
+                                d ->
+                                        now.inProgressTrigger()
+                                                .orElse(start)
+                                                .plus(d.multipliedBy(3).dividedBy(2)));
+        if (expected.filter(e -> e.isAfter(start.plus(bound))).isPresent()) {
+            return new Before(
+                    Optional.of(now),
+                    String.format(
+                            "did not wait for a checkpoint: the next would complete in about %.0f s (the"
+                                    + " latest took %.0f s), later than a wait of %.1f s%s",
+                            seconds(Duration.between(start, expected.get())),
+                            seconds(now.latestDuration().orElseThrow()),
+                            seconds(bound),
+                            was(age)));
+        }
         String triggered = now.inProgress() > 0 ? "" : trigger();
-        Instant deadline = start.plus(bound);
+        return await(now, start, start.plus(bound), age, triggered);
+    }
+
+    private Before await(
+            CheckpointStats now,
+            Instant start,
+            Instant deadline,
+            Optional<Duration> age,
+            String triggered) {
         CheckpointStats seen = now;
         while (clock.instant().isBefore(deadline)) {
             pause();
@@ -74,7 +105,7 @@ final class RescaleCheckpoint {
                 Optional.of(seen),
                 String.format(
                         "no checkpoint completed within %.1f s%s%s: the job restarts from an older one",
-                        seconds(bound), was(age), triggered));
+                        seconds(Duration.between(start, deadline)), was(age), triggered));
     }
 
     /**

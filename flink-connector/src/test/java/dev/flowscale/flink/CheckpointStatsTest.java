@@ -41,6 +41,7 @@ class CheckpointStatsTest {
         assertThat(s.latestTrigger()).contains(Instant.ofEpochMilli(T));
         assertThat(s.latestDuration()).contains(Duration.ofSeconds(41));
         assertThat(s.inProgress()).isEqualTo(1);
+        assertThat(s.inProgressTrigger()).contains(Instant.ofEpochMilli(T + 42_000));
         assertThat(s.failed()).isEqualTo(2);
         assertThat(s.restored())
                 .contains(new CheckpointStats.Restore(5, Instant.ofEpochMilli(T + 20_000)));
@@ -65,6 +66,7 @@ class CheckpointStatsTest {
         assertThat(s.latestCompleted()).isEqualTo(-1);
         assertThat(s.age(Instant.ofEpochMilli(T))).isEmpty();
         assertThat(s.restored()).isEmpty();
+        assertThat(s.inProgressTrigger()).isEmpty();
         assertThat(s.slowNote(Instant.ofEpochMilli(T))).isEmpty();
     }
 
