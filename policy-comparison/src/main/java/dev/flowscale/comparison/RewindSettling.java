@@ -16,8 +16,8 @@ import java.util.List;
  * restarts from the latest completed checkpoint, so a rescale costs checkpoint age + downtime of
  * input ({@link RewindingRealizer}). The DS2 policy with the settings table's defaults runs the
  * suite's word count and join-and-window job through their load changes, once learning the input
- * each rescale cost and once learning only the downtime. Run with {@code mvn -q -pl
- * policy-comparison exec:java -Dexec.mainClass=dev.flowscale.comparison.RewindSettling}.
+ * each rescale cost and once learning only the downtime. Run as docs/benchmarks.md says ("A
+ * rescale's cost in re-read input"); the module's exec:java runs {@link ComparisonReport}.
  */
 public final class RewindSettling {
 
