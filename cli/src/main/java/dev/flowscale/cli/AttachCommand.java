@@ -124,7 +124,8 @@ final class AttachCommand implements Callable<Integer> {
 
     /** The command, with the settings table's options. */
     static CommandSpec spec(PrintStream out) {
-        return SettingOptions.addTo(CommandSpec.forAnnotatedObject(new AttachCommand(out)));
+        return SettingOptions.addTo(
+                CommandSpec.forAnnotatedObject(new AttachCommand(out)), Setting.Profile.FLINK);
     }
 
     @Override
@@ -138,7 +139,8 @@ final class AttachCommand implements Callable<Integer> {
         Path claimed = view.report == null ? null : ReportFile.claim(view.report);
         FlinkJobRef ref = find(client(flink), job);
         FlinkJob now = ref.read();
-        JobAutoscaler.Settings settings = settings(spec, now, Integer.MAX_VALUE, view.window);
+        JobAutoscaler.Settings settings =
+                settings(spec, now, Integer.MAX_VALUE, view.window, Setting.Profile.FLINK);
         Session.Output output =
                 new Session.Output(
                         duration, view.printInterval, claimed, Map.of("flink", flink), null);
@@ -214,24 +216,24 @@ final class AttachCommand implements Callable<Integer> {
     }
 
     /**
-     * The settings table's values as given in {@code spec}; the autoscaler's bound never exceeds
-     * {@code slots} nor the largest max parallelism of the job's vertices (each vertex is bounded
-     * by its own in the policy's view).
+     * The settings table's values as given in {@code spec}, over {@code profile}'s defaults
+     * (attach: a Flink job's; the Flink demo: a run in this process); the autoscaler's bound never
+     * exceeds {@code slots} nor the largest max parallelism of the job's vertices (each vertex is
+     * bounded by its own in the policy's view).
      */
     static JobAutoscaler.Settings settings(
-            CommandSpec spec, FlinkJob now, int slots, Duration window) {
+            CommandSpec spec, FlinkJob now, int slots, Duration window, Setting.Profile profile) {
         Map<Setting, String> given = SettingOptions.given(spec);
         int keyGroups =
                 now.vertices().stream().mapToInt(FlinkVertex::maxParallelism).max().orElse(1);
         int bound =
                 Math.min(
                         Math.min(keyGroups, slots),
-                        Integer.parseInt(
-                                Setting.MAX_PARALLELISM.defaultText(Setting.Profile.LOCAL)));
+                        Integer.parseInt(Setting.MAX_PARALLELISM.defaultText(profile)));
         given.putIfAbsent(Setting.MAX_PARALLELISM, Integer.toString(bound));
         SettingValues values;
         try {
-            values = SettingValues.resolve(given, "option --", Setting.Profile.LOCAL);
+            values = SettingValues.resolve(given, "option --", profile);
         } catch (PolicyException e) {
             throw new CliException(e.getMessage());
         }

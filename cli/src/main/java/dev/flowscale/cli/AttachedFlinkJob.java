@@ -68,7 +68,7 @@ final class AttachedFlinkJob implements ScaledRun {
         this.autoscaler =
                 ScaledRun.autoscaler(
                         settings,
-                        SlotBoundPolicy.by(source::slotLimit),
+                        SlotBoundPolicy.by(source::slotLimit, source::checkpointNote),
                         new Shown(source),
                         realizer,
                         registry,

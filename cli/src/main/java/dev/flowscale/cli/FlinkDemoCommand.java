@@ -9,6 +9,7 @@ import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.SlotLimits;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
+import dev.flowscale.policy.settings.Setting;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -102,7 +103,8 @@ final class FlinkDemoCommand implements Callable<Integer> {
             FlinkJobRef ref = new FlinkJobRef(rest, flink.submit(wordCount()));
             FlinkJob now = AttachCommand.awaitRunning(ref, Duration.ofSeconds(60));
             out.println("flink: REST " + flink.rest() + " (the web UI too)");
-            JobAutoscaler.Settings settings = AttachCommand.settings(spec, now, SLOTS, view.window);
+            JobAutoscaler.Settings settings =
+                    AttachCommand.settings(spec, now, SLOTS, view.window, Setting.Profile.LOCAL);
             PrometheusMeterRegistry registry =
                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             Session.Subject subject =

@@ -21,23 +21,28 @@ final class SettingOptions {
      * text, checked by the table's resolver.
      */
     static CommandSpec addTo(CommandSpec spec) {
+        return addTo(spec, Setting.Profile.LOCAL);
+    }
+
+    /** As {@link #addTo(CommandSpec)}, showing the defaults of {@code profile}. */
+    static CommandSpec addTo(CommandSpec spec, Setting.Profile profile) {
         ArgGroupSpec.Builder group =
                 ArgGroupSpec.builder()
                         .exclusive(false)
                         .multiplicity("0..1")
                         .heading(
-                                "%nAutoscaler (the settings table, docs/autoscaler-settings.md; defaults for a run in this"
-                                        + " process):%n");
+                                "%nAutoscaler (the settings table, docs/autoscaler-settings.md; defaults for "
+                                        + (profile == Setting.Profile.FLINK
+                                                ? "a Flink job, whose rescale restarts it from its latest checkpoint"
+                                                : "a run in this process")
+                                        + "):%n");
         for (Setting s : Setting.values()) {
             OptionSpec.Builder option =
                     OptionSpec.builder("--" + s.option())
                             .type(String.class)
                             .paramLabel(placeholder(s))
                             .description(
-                                    (s.description()
-                                                    + " (default "
-                                                    + s.defaultText(Setting.Profile.LOCAL)
-                                                    + ").")
+                                    (s.description() + " (default " + s.defaultText(profile) + ").")
                                             .replace("%", "%%"));
             if (s.kind() == Setting.Kind.MODE || s.kind() == Setting.Kind.FLAG) {
                 option.completionCandidates(

@@ -11,6 +11,7 @@ import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.reconfig.RescaleReport;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,23 @@ class AttachCommandTest {
         assertThat(command.run("attach", "--flink", "http://127.0.0.1:1", "--task-slots", "0"))
                 .isEqualTo(2);
         assertThat(command.errors()).contains("option --task-slots 0: give at least 1");
+    }
+
+    @Test
+    void attachsHelpShowsTheFlinkDefaultsOfTheTableForARestartFromACheckpoint() {
+        assertThat(command.run("attach", "--help")).isZero();
+        String usage = command.output().replaceAll("\\s+", " ");
+        for (Setting s : Setting.values()) {
+            assertThat(usage)
+                    .as(s.option())
+                    .contains("(default " + s.defaultText(Setting.Profile.FLINK) + ")");
+        }
+        assertThat(usage)
+                .contains(
+                        "defaults for a Flink job, whose rescale restarts it from its latest checkpoint")
+                .contains("load, before scaling down (default 5m)")
+                .contains("decide and report only (default auto)")
+                .contains("How often the policy decides (default 30s)");
     }
 
     @Test
@@ -91,7 +109,9 @@ class AttachCommandTest {
                         Map.of("Source", 1, "Split", 2),
                         Optional.of("s3://bucket/savepoint-1"),
                         Duration.ofSeconds(4),
-                        Optional.of("timed out; rolled back"));
+                        Optional.of("timed out; rolled back"),
+                        Optional.empty(),
+                        "");
         Instant ended = Instant.parse("2026-12-01T12:00:10Z");
 
         RescaleReport shown = AttachedFlinkJob.asRescaleReport(failed, ended);

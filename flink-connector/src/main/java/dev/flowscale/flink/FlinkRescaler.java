@@ -45,6 +45,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
                         return t;
                     });
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    private volatile Optional<Duration> lastInputCost = Optional.empty();
 
     /**
      * @param jar how to start the job again on the savepoint path; empty: only in-place rescales
@@ -93,11 +94,22 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         }
     }
 
+    /**
+     * The input the latest successful rescale cost: in place, from the trigger of the checkpoint
+     * the job restarted from until it ran again; through a savepoint, empty (the job resumes where
+     * it stopped, so its downtime is its cost).
+     */
+    @Override
+    public Optional<Duration> lastInputCost() {
+        return lastInputCost;
+    }
+
     public boolean inProgress() {
         return inFlight.get();
     }
 
     private void run(Map<String, Integer> changes, CompletableFuture<Void> done) {
+        lastInputCost = Optional.empty();
         FlinkRescaleReport report;
         Instant started = clock.instant();
         try {
@@ -153,24 +165,36 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         return throughSavepoint(now, from, to, started);
     }
 
+    /**
+     * Lets the job complete a fresh checkpoint first (bounded; {@link RescaleCheckpoint}), then
+     * sets the resource requirements and waits for the job to run at them.
+     */
     private FlinkRescaleReport inPlace(
             FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
         Map<String, Integer> target = byVertex(now, to);
+        RescaleCheckpoint checkpoints = new RescaleCheckpoint(job, clock);
+        RescaleCheckpoint.Before before = checkpoints.prepare(timeout.dividedBy(2));
+        Instant put = clock.instant();
         steps.requireParallelism(target);
         Optional<String> failed = steps.awaitRunning(target, clock.instant().plus(timeout));
         if (failed.isEmpty()) {
-            return report(now.name(), RescaleRecord.IN_PLACE, from, to, null, started, null);
+            Instant running = clock.instant();
+            Optional<Duration> cost = checkpoints.inputCost(before, put, running);
+            lastInputCost = cost;
+            return report(now.name(), RescaleRecord.IN_PLACE, from, to, null, started, null)
+                    .withCheckpoint(cost, before.note(), Duration.between(put, running));
         }
         String rollback =
                 rollBack(() -> steps.requireParallelism(byVertex(now, from)), byVertex(now, from));
         return report(
-                now.name(),
-                RescaleRecord.IN_PLACE,
-                from,
-                to,
-                null,
-                started,
-                failed.get() + "; " + rollback);
+                        now.name(),
+                        RescaleRecord.IN_PLACE,
+                        from,
+                        to,
+                        null,
+                        started,
+                        failed.get() + "; " + rollback)
+                .withCheckpoint(Optional.empty(), before.note(), null);
     }
 
     private FlinkRescaleReport throughSavepoint(
@@ -275,7 +299,9 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
                 to,
                 Optional.ofNullable(savepoint),
                 Duration.between(started, clock.instant()),
-                Optional.ofNullable(failure));
+                Optional.ofNullable(failure),
+                Optional.empty(),
+                "");
     }
 
     @Override

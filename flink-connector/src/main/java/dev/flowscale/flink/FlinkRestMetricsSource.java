@@ -37,6 +37,7 @@ public final class FlinkRestMetricsSource implements MetricsSource {
     private final MonotoneTimes times = new MonotoneTimes();
     private final SlotLimits slots;
     private volatile Optional<SlotLimit> slotLimit = Optional.empty();
+    private volatile Optional<String> checkpointNote = Optional.empty();
 
     /** A job on a cluster that cannot add TaskManagers: its slots are the cluster's. */
     public FlinkRestMetricsSource(FlinkJobRef job, Clock clock) {
@@ -58,6 +59,14 @@ public final class FlinkRestMetricsSource implements MetricsSource {
         return slotLimit;
     }
 
+    /**
+     * Why a rescale in place would be costly, when the job's latest completed checkpoint was slow
+     * ({@link CheckpointStats#slowNote}) at the latest sample; empty otherwise or before one.
+     */
+    public Optional<String> checkpointNote() {
+        return checkpointNote;
+    }
+
     @Override
     public synchronized MetricsSample sample() {
         try {
@@ -73,6 +82,7 @@ public final class FlinkRestMetricsSource implements MetricsSource {
                                 + ", not RUNNING; no sample until it runs");
             }
             slotLimit = slots.of(current);
+            checkpointNote = readCheckpointNote();
             String runId = runId(current);
             if (!runId.equals(namesRun)) {
                 sourceNames.clear();
@@ -86,6 +96,14 @@ public final class FlinkRestMetricsSource implements MetricsSource {
                             times.apply(runId, counters(current)), sourceOperators(current)));
         } catch (FlinkConnectorException e) {
             throw new CollectorException(e.getMessage(), e);
+        }
+    }
+
+    private Optional<String> readCheckpointNote() {
+        try {
+            return CheckpointStats.read(job).slowNote(clock.instant());
+        } catch (FlinkConnectorException e) {
+            return Optional.empty(); // a Flink without checkpoint statistics: nothing to say
         }
     }
 

@@ -61,6 +61,19 @@ public final class SlotCap {
                         + " ("
                         + limit.why()
                         + ")");
+        if (decision.outcome() == Outcome.SCALE && onlyLowers(decision, ops)) {
+            reasons.add(HELD);
+            List<OperatorDecision> held =
+                    ops.values().stream()
+                            .map(
+                                    op ->
+                                            op.changes()
+                                                    ? op.withNewParallelism(
+                                                            op.currentParallelism(), HELD)
+                                                    : op)
+                            .toList();
+            return ScalingDecision.of(decision.time(), decision.jobName(), reasons, held);
+        }
         if (decision.outcome() == Outcome.SCALE) {
             return ScalingDecision.of(
                     decision.time(), decision.jobName(), reasons, List.copyOf(ops.values()));
@@ -118,6 +131,25 @@ public final class SlotCap {
             }
         }
         return caps;
+    }
+
+    static final String HELD =
+            "no rescale: the task slots keep the vertices that asked for more where they run, and"
+                    + " lowering the others alone carries no more while it costs a rescale (in place,"
+                    + " the input since the latest checkpoint is read again)";
+
+    /**
+     * A scale-up the slots cut back to the running parallelism, leaving only vertices that go down:
+     * what the decision was for (more capacity) does not happen, only its cost would.
+     */
+    private static boolean onlyLowers(ScalingDecision asked, Map<String, OperatorDecision> capped) {
+        boolean askedMore =
+                asked.operators().values().stream()
+                        .anyMatch(op -> op.newParallelism() > op.currentParallelism());
+        boolean getsMore =
+                capped.values().stream()
+                        .anyMatch(op -> op.newParallelism() > op.currentParallelism());
+        return askedMore && !getsMore;
     }
 
     private static int sum(Map<String, Integer> values) {

@@ -88,6 +88,7 @@ class FlinkInPlaceRescaleIT {
             assertThat(job.read().parallelism())
                     .isEqualTo(Map.of(SOURCE, 1, SPLIT, split, COUNT, count));
             assertThat(reports).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
+            assertRestartedFromAFreshCheckpoint(reports.get(0), job);
             assertSustained(windows, decision);
 
             new FlinkSteps(job, Clock.systemUTC()).stopWithSavepoint(Instant.now().plusSeconds(60));
@@ -97,6 +98,27 @@ class FlinkInPlaceRescaleIT {
                     () -> "FINISHED".equals(job.read().state()));
             assertExact(FlinkWordCount.counts("in-place"));
         }
+    }
+
+    /**
+     * Before the rescale the rescaler let a checkpoint complete (or says why none did); the job
+     * restored from a checkpoint, and the report has the input cost: from that checkpoint's trigger
+     * to running again.
+     */
+    static void assertRestartedFromAFreshCheckpoint(FlinkRescaleReport r, FlinkJobRef job) {
+        assertThat(r.checkpoint())
+                .as(r.summary())
+                .matches(
+                        "(waited .* for checkpoint \\d+ to complete first|no checkpoint completed).*");
+        assertThat(r.inputCost()).as(r.summary()).isPresent();
+        assertThat(r.inputCost().orElseThrow())
+                .as(r.summary())
+                .isGreaterThanOrEqualTo(r.downtime());
+        Await.until(
+                Duration.ofSeconds(30),
+                "Flink's checkpoint statistics to show the restore",
+                () -> CheckpointStats.read(job).restored().isPresent());
+        System.out.println("in-place rescale: " + r.summary());
     }
 
     /**

@@ -76,6 +76,34 @@ class SlotCapTest {
         assertThat(capped.explain()).contains("capped at 16 by task slots (asked 32)");
     }
 
+    /**
+     * As in the side-by-side run of 1 December (after the cost in re-read input): Count at the
+     * slots asked 32, Split was sized for what Count would carry there and went down. Capped, the
+     * rescale would only lower Split and cost a restart from a checkpoint.
+     */
+    @Test
+    void aScaleUpCappedAtTheRunningParallelismThatOnlyLowersAnotherVertexBecomesNoChange() {
+        ScalingDecision d = decision(op("Source", 1, 1), op("Split", 7, 3), op("Count", 16, 32));
+
+        ScalingDecision capped = SlotCap.apply(d, oneGroup(16));
+
+        assertThat(capped.outcome()).isEqualTo(Outcome.NO_CHANGE);
+        assertThat(capped.newParallelism()).isEqualTo(Map.of("Source", 1, "Split", 7, "Count", 16));
+        assertThat(capped.reasons()).last().isEqualTo(SlotCap.HELD);
+        assertThat(capped.operators().get("Split").reasons()).last().isEqualTo(SlotCap.HELD);
+        assertThat(capped.operators().get("Count").reasons())
+                .last()
+                .asString()
+                .startsWith("capped at 16 by task slots (asked 32)");
+    }
+
+    @Test
+    void aTrimWithinTheSlotsStillLowersVertices() {
+        ScalingDecision d = decision(op("Source", 1, 1), op("Split", 7, 3), op("Count", 16, 9));
+
+        assertThat(SlotCap.apply(d, oneGroup(16))).isSameAs(d);
+    }
+
     @Test
     void slotSharingGroupsKeepTheirSlotsAndShareTheRestInProportionToTheirAsk() {
         ScalingDecision d = decision(op("Source", 1, 1), op("Split", 2, 10), op("Count", 2, 30));

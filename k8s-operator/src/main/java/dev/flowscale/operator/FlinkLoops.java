@@ -88,7 +88,8 @@ final class FlinkLoops {
                         client, target.job, FlinkSlotLimits.of(job, deployments, client));
         status.loopStarted();
         MetricsSource source = status.observing(flinkJob.metrics(clock));
-        UnaryOperator<ScalingPolicy> bound = SlotBoundPolicy.by(flinkJob::slotLimit);
+        UnaryOperator<ScalingPolicy> bound =
+                SlotBoundPolicy.by(flinkJob::slotLimit, flinkJob::checkpointNote);
         if (target.deployment != null) {
             return new Parts(
                     source,
@@ -159,6 +160,11 @@ final class FlinkLoops {
         @Override
         public String pathOf(ScalingDecision decision) {
             return rescaler().pathOf(decision);
+        }
+
+        @Override
+        public Optional<Duration> lastInputCost() {
+            return rescaler().lastInputCost();
         }
 
         @Override

@@ -40,6 +40,11 @@ final class FlinkTargetJob {
         return source == null ? Optional.empty() : source.slotLimit();
     }
 
+    /** Why a rescale in place would be costly, from the latest sample's checkpoints. */
+    synchronized Optional<String> checkpointNote() {
+        return source == null ? Optional.empty() : source.checkpointNote();
+    }
+
     synchronized FlinkJobRef ref() {
         if (ref == null) {
             ref = FlinkJobRef.find(rest, idOrName);

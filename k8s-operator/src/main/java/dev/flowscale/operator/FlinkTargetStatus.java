@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,21 +107,15 @@ final class FlinkTargetStatus {
      * @param path how a decision is carried out, as status.lastRescale.path names it
      */
     ScalingRealizer reporting(ScalingRealizer realizer, Function<ScalingDecision, String> path) {
-        return new ScalingRealizer() {
-            @Override
-            public CompletionStage<Void> realize(ScalingDecision decision) {
-                Instant start = clock.instant();
-                Rescale rescale = Rescale.of(decision, path.apply(decision));
-                started(rescale);
-                return realizer.realize(decision)
-                        .whenComplete((done, failure) -> finished(rescale, start, failure));
-            }
-
-            @Override
-            public String pathOf(ScalingDecision decision) {
-                return realizer.pathOf(decision);
-            }
-        };
+        return ScalingRealizer.wrapping(
+                realizer,
+                decision -> {
+                    Instant start = clock.instant();
+                    Rescale rescale = Rescale.of(decision, path.apply(decision));
+                    started(rescale);
+                    return realizer.realize(decision)
+                            .whenComplete((done, failure) -> finished(rescale, start, failure));
+                });
     }
 
     /** A decision's parallelism before and after, per operator, and the path it takes. */

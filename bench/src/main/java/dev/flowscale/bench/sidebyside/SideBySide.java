@@ -2,6 +2,8 @@ package dev.flowscale.bench.sidebyside;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.bench.MachineLoad;
+import dev.flowscale.flink.FlinkConnectorException;
+import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
@@ -145,6 +147,7 @@ public final class SideBySide {
             String tag = contestant.name().toLowerCase(Locale.ROOT);
             long epoch = System.currentTimeMillis();
             String jobId = cluster.submit(LOAD.settings(tag, epoch, length.toSeconds() + 120));
+            awaitRunning(new FlinkRestClient(cluster.rest(), Duration.ofSeconds(10)), jobId);
             Path log = logs.resolve(tag + ".log");
             Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             Process process =
@@ -174,6 +177,31 @@ public final class SideBySide {
                 process.destroy();
                 process.waitFor();
             }
+        }
+    }
+
+    /**
+     * Waits until every subtask of the job runs: a contestant attached to a job still CREATED on a
+     * loaded machine is refused (flowscale's attach was, once), and each contestant should start
+     * from the same point.
+     */
+    private static void awaitRunning(FlinkRestClient rest, String jobId)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (!running(rest, jobId)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "Flink job " + jobId + " did not run all its subtasks within 2 minutes");
+            }
+            Thread.sleep(200); // a polling period
+        }
+    }
+
+    private static boolean running(FlinkRestClient rest, String jobId) {
+        try {
+            return FlinkJob.read(rest, jobId).allVerticesRunning();
+        } catch (FlinkConnectorException e) {
+            return false; // INITIALIZING: no vertices yet
         }
     }
 

@@ -242,19 +242,22 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     }
 
     /**
-     * A realizer that records each rescale's downtime (successful or not) with this object's clock.
+     * A realizer that records each rescale's downtime (successful or not) with this object's clock;
+     * the path and the input a rescale cost are {@code realizer}'s.
      */
     public ScalingRealizer timed(ScalingRealizer realizer) {
         Objects.requireNonNull(realizer, "realizer to time");
-        return decision -> {
-            Instant start = clock.instant();
-            return realizer.realize(decision)
-                    .whenComplete(
-                            (ok, failure) ->
-                                    rescaleFinished(
-                                            decision.jobName(),
-                                            Duration.between(start, clock.instant()),
-                                            failure == null));
-        };
+        return ScalingRealizer.wrapping(
+                realizer,
+                decision -> {
+                    Instant start = clock.instant();
+                    return realizer.realize(decision)
+                            .whenComplete(
+                                    (ok, failure) ->
+                                            rescaleFinished(
+                                                    decision.jobName(),
+                                                    Duration.between(start, clock.instant()),
+                                                    failure == null));
+                });
     }
 }

@@ -20,7 +20,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class ControllerMetricsTest {
@@ -119,6 +121,33 @@ class ControllerMetricsTest {
                 .contains(
                         "flowscale_controller_rescales_total{job=\"wc\",result=\"succeeded\"} 0.0")
                 .contains("flowscale_controller_rescales_total{job=\"wc\",result=\"failed\"} 0.0");
+    }
+
+    @Test
+    void aTimedRealizerKeepsThePathAndTheInputCostOfTheRealizerItTimes() {
+        ScalingRealizer flink =
+                new ScalingRealizer() {
+                    @Override
+                    public CompletionStage<Void> realize(ScalingDecision decision) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+
+                    @Override
+                    public String pathOf(ScalingDecision decision) {
+                        return "in-place";
+                    }
+
+                    @Override
+                    public Optional<Duration> lastInputCost() {
+                        return Optional.of(Duration.ofSeconds(96));
+                    }
+                };
+
+        ScalingRealizer timed = metrics.timed(flink);
+
+        assertThat(timed.pathOf(ScalingDecision.of(NOW, "wc", List.of(), List.of())))
+                .isEqualTo("in-place");
+        assertThat(timed.lastInputCost()).contains(Duration.ofSeconds(96));
     }
 
     @Test

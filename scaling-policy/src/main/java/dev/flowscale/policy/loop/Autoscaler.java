@@ -117,10 +117,20 @@ public final class Autoscaler {
     private synchronized void finished(Throwable failure) {
         RescaleRecord current = history.lastRescale();
         if (current != null && current.inProgress()) {
-            history.finished(current.finishedAt(clock.instant(), failure != null));
+            RescaleRecord done = current.finishedAt(clock.instant(), failure != null);
+            history.finished(failure == null ? done.withInputCost(inputCost()) : done);
         }
         if (failure != null) {
             onError(failure);
+        }
+    }
+
+    private Optional<Duration> inputCost() {
+        try {
+            return realizer.lastInputCost();
+        } catch (RuntimeException e) {
+            onError(e);
+            return Optional.empty();
         }
     }
 

@@ -141,7 +141,14 @@ public enum Setting {
         /** The operator: a rescale restarts or resizes a pod (tens of seconds). */
         CLUSTER,
         /** {@code flowscale run}: the engine rescales inside this process (seconds). */
-        LOCAL
+        LOCAL,
+        /**
+         * {@code flowscale attach --flink}: a rescale restarts the Flink job from its latest
+         * checkpoint (seconds of downtime, plus the input since that checkpoint re-read). The
+         * cluster's defaults, which a StreamJob targeting Flink gets too, except mode auto: the
+         * command is run to autoscale.
+         */
+        FLINK
     }
 
     /** The type of a setting's value and so its grammar. */
@@ -193,6 +200,9 @@ public enum Setting {
 
     /** The default in the given profile. */
     public String defaultText(Profile profile) {
+        if (profile == Profile.FLINK) {
+            return this == MODE ? "auto" : defaultText;
+        }
         if (profile == Profile.LOCAL) {
             return switch (this) {
                 case MODE -> "auto";

@@ -5,6 +5,7 @@ import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingPolicy;
+import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
 import java.time.Clock;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -28,12 +30,30 @@ public final class Simulation {
     private final Scenario scenario;
     private final Function<Clock, ScalingPolicy> policy;
     private final SimulationSettings settings;
+    private final BiFunction<DataflowModel, Clock, ScalingRealizer> realizer;
 
     public Simulation(
             Scenario scenario, Function<Clock, ScalingPolicy> policy, SimulationSettings settings) {
+        this(
+                scenario,
+                policy,
+                settings,
+                (model, clock) -> new SimulatedRealizer(model, settings.rescaleDowntime()));
+    }
+
+    /**
+     * @param realizer how a rescale of the model goes (default: {@link SimulatedRealizer}, down for
+     *     the settings' downtime)
+     */
+    public Simulation(
+            Scenario scenario,
+            Function<Clock, ScalingPolicy> policy,
+            SimulationSettings settings,
+            BiFunction<DataflowModel, Clock, ScalingRealizer> realizer) {
         this.scenario = scenario;
         this.policy = policy;
         this.settings = settings;
+        this.realizer = realizer;
     }
 
     /** A simulation of the DS2 policy with the given configuration. */
@@ -57,7 +77,7 @@ public final class Simulation {
                         AutoscalerConfig.of(Mode.AUTO, settings.policyInterval()),
                         policy.apply(clock),
                         new SimulatedMetrics(model, settings.step(), settings.windowLength()),
-                        new SimulatedRealizer(model, settings.rescaleDowntime()),
+                        realizer.apply(model, clock),
                         List.of(decisions::add),
                         clock,
                         e -> {
