@@ -59,7 +59,7 @@ class AutoscalerInputCostTest {
                 };
         return new Autoscaler(
                 new AutoscalerConfig(Mode.AUTO, Duration.ofSeconds(10), 3),
-                new Ds2Policy(PolicyConfig.defaults(), clock),
+                new Ds2Policy(PolicyConfig.exactDs2(), clock),
                 metrics,
                 realizer,
                 List.of(),
