@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
-import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -418,16 +417,25 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     private synchronized void checkpointInto(Path target) {
-        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true);
-                Checkpoint checkpoint = Checkpoint.create(db)) {
+        // Writes may stall while this flush runs: the task's thread, the only writer, waits for it.
+        try (FlushOptions flush =
+                new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true)) {
             List<ColumnFamilyHandle> handles =
                     columns.values().stream().map(Column::handle).toList();
             if (!handles.isEmpty()) {
                 db.flush(flush, handles);
             }
-            checkpoint.createCheckpoint(target.toString());
-        } catch (RocksDBException e) {
-            throw failure("make a checkpoint in " + target, e);
+            LiveFilesCheckpoint.create(db, dir, target);
+        } catch (RocksDBException | IOException e) {
+            throw new EngineException(
+                    "RocksDB state in "
+                            + dir
+                            + ": cannot make a checkpoint in "
+                            + target
+                            + " ("
+                            + e
+                            + ")",
+                    e);
         }
     }
 
