@@ -18,16 +18,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
-import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -67,8 +68,8 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private final SstDigests digests;
     private int checkpoints;
 
-    /** Write batches of a key-group copy are written when they reach this size. */
-    private static final long COPY_BATCH_BYTES = 4L << 20;
+    /** Numbers the SST files that key-group copies into this store write beside it. */
+    private final AtomicInteger ingests = new AtomicInteger();
 
     private boolean closed;
 
@@ -339,8 +340,10 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /**
      * Copies key groups {@code first..last} of every state of {@code from} into this store as they
-     * are (keys and values are the same bytes in both), in write batches of a few MiB; returns the
-     * bytes copied. {@code from} must not change meanwhile (a stopped instance's store).
+     * are (keys and values are the same bytes in both), as one SST file per state ingested into
+     * this store (see {@link KeyRangeIngest}); returns the bytes copied. This store must hold
+     * nothing in those key groups. {@code from} must not change meanwhile (a stopped instance's
+     * store).
      */
     public long copyKeyGroups(RocksDbKeyedStore from, int first, int last) {
         long bytes = 0;
@@ -354,27 +357,14 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     private long copyRange(
             Column source, RocksDbKeyedStore to, Column target, byte[] lo, byte[] hi) {
-        long bytes = 0;
-        try (Slice upper = new Slice(hi);
-                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
-                RocksIterator it = db.newIterator(source.handle(), read);
-                WriteBatch batch = new WriteBatch()) {
-            for (it.seek(lo); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                byte[] value = it.value();
-                batch.put(target.handle(), key, value);
-                bytes += key.length + value.length;
-                if (batch.getDataSize() >= COPY_BATCH_BYTES) {
-                    to.db.write(to.writeOptions, batch);
-                    batch.clear();
-                }
-            }
-            it.status();
-            to.db.write(to.writeOptions, batch);
-        } catch (RocksDBException e) {
-            throw failure("copy key groups into " + to.dir, e);
+        Path file = to.dir.resolveSibling(to.id() + "-ingest-" + to.ingests.incrementAndGet());
+        try (Options options = new Options(to.dbOptions, to.columnOptions)) {
+            return KeyRangeIngest.copy(
+                    db, source.handle(), to.db, target.handle(), lo, hi, file, options);
+        } catch (RocksDBException | IOException e) {
+            throw new EngineException(
+                    "RocksDB state in " + to.dir + ": cannot copy key groups in (" + e + ")", e);
         }
-        return bytes;
     }
 
     /** The name of this store's folder, unique among the stores of the local directory. */
@@ -427,16 +417,25 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     private synchronized void checkpointInto(Path target) {
-        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true);
-                Checkpoint checkpoint = Checkpoint.create(db)) {
+        // Writes may stall while this flush runs: the task's thread, the only writer, waits for it.
+        try (FlushOptions flush =
+                new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true)) {
             List<ColumnFamilyHandle> handles =
                     columns.values().stream().map(Column::handle).toList();
             if (!handles.isEmpty()) {
                 db.flush(flush, handles);
             }
-            checkpoint.createCheckpoint(target.toString());
-        } catch (RocksDBException e) {
-            throw failure("make a checkpoint in " + target, e);
+            LiveFilesCheckpoint.create(db, dir, target);
+        } catch (RocksDBException | IOException e) {
+            throw new EngineException(
+                    "RocksDB state in "
+                            + dir
+                            + ": cannot make a checkpoint in "
+                            + target
+                            + " ("
+                            + e
+                            + ")",
+                    e);
         }
     }
 
@@ -576,6 +575,14 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     /** Bytes in write buffers (memtables), over all states. */
     public synchronized long writeBufferBytes() {
         return closed ? 0 : property("rocksdb.cur-size-all-mem-tables");
+    }
+
+    /** Entries in the write buffers (active and immutable memtables), over all states. */
+    synchronized long memTableEntries() {
+        return closed
+                ? 0
+                : property("rocksdb.num-entries-active-mem-table")
+                        + property("rocksdb.num-entries-imm-mem-tables");
     }
 
     /** RocksDB's estimate of the live keys, over all states. */

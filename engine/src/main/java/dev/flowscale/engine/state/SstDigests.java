@@ -10,22 +10,27 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.AbstractEventListener;
+import org.rocksdb.ExternalFileIngestionInfo;
+import org.rocksdb.RocksDB;
 import org.rocksdb.Status;
 import org.rocksdb.TableFileCreationInfo;
 
 /**
  * The sums (length, CRC-32, SHA-256) of a store's SST files, computed on a background thread as
- * soon as RocksDB has finished writing each one (a flush or a compaction), so that an incremental
- * checkpoint finds them ready instead of reading every new file for them while it is pending. SST
- * files never change and a store never reuses a file name, so a file's sums stay its sums; one
- * whose sums are not ready yet is read by the checkpoint as before.
+ * soon as RocksDB has finished writing each one (a flush or a compaction) or ingested it (a
+ * key-group copy), so that an incremental checkpoint finds them ready instead of reading every new
+ * file for them while it is pending. SST files never change and a store never reuses a file name,
+ * so a file's sums stay its sums; one whose sums are not ready yet is read by the checkpoint as
+ * before.
  */
 final class SstDigests extends AbstractEventListener {
     private final Map<String, FileSums.Sums> byName = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor hasher;
 
     SstDigests(String storeName) {
-        super(EnabledEventCallback.ON_TABLE_FILE_CREATED);
+        super(
+                EnabledEventCallback.ON_TABLE_FILE_CREATED,
+                EnabledEventCallback.ON_EXTERNAL_FILE_INGESTED);
         hasher =
                 new ThreadPoolExecutor(
                         1,
@@ -46,7 +51,16 @@ final class SstDigests extends AbstractEventListener {
         if (info.getStatus() == null || info.getStatus().getCode() != Status.Code.Ok) {
             return;
         }
-        Path file = Path.of(info.getFilePath());
+        measureLater(Path.of(info.getFilePath()));
+    }
+
+    /** Called by RocksDB once a file written outside it (a key-group copy) is one of its files. */
+    @Override
+    public void onExternalFileIngested(RocksDB db, ExternalFileIngestionInfo info) {
+        measureLater(Path.of(info.getInternalFilePath()));
+    }
+
+    private void measureLater(Path file) {
         if (!file.getFileName().toString().endsWith(".sst")) {
             return;
         }

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,6 +73,45 @@ class RocksDbStoreCopyTest {
                         .isEqualTo(expected);
             }
             assertThat(original.store().count("count", 15)).isPositive();
+        } finally {
+            target.close();
+        }
+    }
+
+    @Test
+    void copiedKeyGroupsArriveAsAnIngestedFileNotThroughTheWriteBuffers() {
+        KeyedStateBackend target =
+                over(RocksDbKeyedStore.open(StateBackendConfig.rocksDb().withLocalDir(dir), "t"));
+        try {
+            target.store().copyKeyGroups(original.store(), 0, GROUPS - 1);
+            assertThat(target.store().memTableEntries()).isZero();
+            assertThat(target.store().count("count", 7))
+                    .isEqualTo(original.store().count("count", 7))
+                    .isPositive();
+        } finally {
+            target.close();
+        }
+    }
+
+    @Test
+    void anIngestedFilesSumsAreMeasuredInTheBackground() throws Exception {
+        KeyedStateBackend target =
+                over(RocksDbKeyedStore.open(StateBackendConfig.rocksDb().withLocalDir(dir), "t"));
+        try {
+            target.store().copyKeyGroups(original.store(), 0, GROUPS - 1);
+            Path folder = dir.resolve(target.store().id());
+            List<Path> ssts;
+            try (Stream<Path> files = Files.list(folder)) {
+                ssts = files.filter(p -> p.toString().endsWith(".sst")).toList();
+            }
+            assertThat(ssts).hasSize(1);
+            String name = ssts.get(0).getFileName().toString();
+            long bytes = Files.size(ssts.get(0));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (target.store().sumsOf(name, bytes) == null && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
+            assertThat(target.store().sumsOf(name, bytes)).isEqualTo(FileSums.of(ssts.get(0)));
         } finally {
             target.close();
         }
