@@ -54,7 +54,9 @@ class FlinkSessionSavepointIT {
                             .path("jobid")
                             .asText();
             TestingOperator.installCrd(client);
-            try (TestingOperator operator = TestingOperator.electing(client, null)) {
+            server.takeRequests(); // the test's own setup
+            try (KubernetesClient operatorClient = FlinkSessionTargetIT.agent(client);
+                    TestingOperator operator = TestingOperator.electing(operatorClient, null)) {
                 StreamJob job =
                         FlinkSessionTargetIT.sessionTarget(
                                 flink.rest().toString(), FlinkWordCount.jobName(settings.tag()));
@@ -99,6 +101,9 @@ class FlinkSessionSavepointIT {
                 assertThat(now.read().parallelism()).as("what Flink runs").isEqualTo(rescale.to);
                 assertThat(rescaled.getStatus().parallelism).isEqualTo(rescale.to);
             }
+            assertThat(FlinkSessionTargetIT.deniedCalls(server.takeRequests()))
+                    .as("calls the manifest's RBAC would deny")
+                    .isEmpty();
         }
     }
 }

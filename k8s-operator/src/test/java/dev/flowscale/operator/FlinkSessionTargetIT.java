@@ -165,7 +165,7 @@ class FlinkSessionTargetIT {
                 .toList();
     }
 
-    private static KubernetesClient agent(KubernetesClient client) {
+    static KubernetesClient agent(KubernetesClient client) {
         return new KubernetesClientBuilder()
                 .withConfig(
                         new ConfigBuilder(client.getConfiguration()).withUserAgent(AGENT).build())
@@ -173,7 +173,7 @@ class FlinkSessionTargetIT {
     }
 
     /** The operator's API calls that the manifest's Role and ClusterRole do not grant. */
-    private static Set<String> deniedCalls(List<RecordedRequest> requests) throws Exception {
+    static Set<String> deniedCalls(List<RecordedRequest> requests) throws Exception {
         ManifestAuthorizer authorizer = ManifestAuthorizer.operatorManifest();
         Set<String> denied = new TreeSet<>();
         for (RecordedRequest request : requests) {
