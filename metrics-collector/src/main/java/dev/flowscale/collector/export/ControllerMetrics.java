@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -41,13 +42,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * rescale as a histogram (wrap the realizer with {@link #timed}).
  */
 public final class ControllerMetrics implements DecisionListener, WindowListener {
-    private static final String PREFIX = "flowscale.controller.";
-
-    /**
-     * The Kubernetes operator's downtime per rescale path: its reconciler records it, and it
-     * outlives the job's loop (a loop restarted by a settings change must not erase it).
-     */
-    private static final String NOT_OURS = MetricName.CONTROLLER_RESCALE_PATH_DOWNTIME.micrometer();
 
     /**
      * Scaling decisions kept as annotation series per job; older ones are removed from the
@@ -64,6 +58,9 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     private final Clock clock;
     private final String jobLabel;
     private final Map<String, Deque<Meter.Id>> decisionSeries = new ConcurrentHashMap<>();
+
+    /** Per job, the counters and timers this object registered (gauges: {@link GaugeTable}). */
+    private final Map<String, Set<Meter.Id>> owned = new ConcurrentHashMap<>();
 
     /**
      * @param mode whether SCALE decisions are carried out ({@code scaled}) or only published
@@ -97,10 +94,12 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
                 decision.blockReason().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("none");
         String outcome = outcome(decision);
         registerRescaleMeters(job);
-        Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer())
-                .description(MetricName.CONTROLLER_DECISIONS.description())
-                .tags("job", job, "outcome", outcome, "reason", reason)
-                .register(registry)
+        own(
+                        job,
+                        Counter.builder(MetricName.CONTROLLER_DECISIONS.micrometer())
+                                .description(MetricName.CONTROLLER_DECISIONS.description())
+                                .tags("job", job, "outcome", outcome, "reason", reason)
+                                .register(registry))
                 .increment();
         decision.operators().values().forEach(op -> record(job, op));
         if (decision.outcome() == Outcome.SCALE) {
@@ -184,22 +183,28 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     }
 
     /**
-     * Removes the loop's controller series of {@code jobName} from the registry (the job is gone or
-     * its loop stops), so a scrape no longer reports its last values as current. The operator's
-     * per-path rescale downtime is not the loop's: its owner removes it with the job.
+     * Removes the series this object registered for {@code jobName} (the job is gone or its loop
+     * stops), so a scrape no longer reports its last values as current. Series other owners record
+     * under the same prefix (the operator's per-path rescale downtime) stay theirs to remove.
      */
     public void forget(String jobName) {
         String job = job(jobName);
-        registry.getMeters().stream()
-                .filter(
-                        m ->
-                                m.getId().getName().startsWith(PREFIX)
-                                        && !m.getId().getName().equals(NOT_OURS)
-                                        && job.equals(m.getId().getTag("job")))
-                .toList()
-                .forEach(registry::remove);
-        decisionSeries.remove(job);
+        Set<Meter.Id> ours = owned.remove(job);
+        if (ours != null) {
+            ours.forEach(registry::remove);
+        }
+        Deque<Meter.Id> decisions = decisionSeries.remove(job);
+        if (decisions != null) {
+            synchronized (decisions) {
+                decisions.forEach(registry::remove);
+            }
+        }
         gauges.forget(job);
+    }
+
+    private <M extends Meter> M own(String job, M meter) {
+        owned.computeIfAbsent(job, j -> ConcurrentHashMap.newKeySet()).add(meter.getId());
+        return meter;
     }
 
     /**
@@ -225,20 +230,24 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     }
 
     private Timer downtime(String job) {
-        return Timer.builder(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
-                .description(MetricName.CONTROLLER_RESCALE_DOWNTIME.description())
-                .tags("job", job)
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(100))
-                .maximumExpectedValue(Duration.ofMinutes(10))
-                .register(registry);
+        return own(
+                job,
+                Timer.builder(MetricName.CONTROLLER_RESCALE_DOWNTIME.micrometer())
+                        .description(MetricName.CONTROLLER_RESCALE_DOWNTIME.description())
+                        .tags("job", job)
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofMillis(100))
+                        .maximumExpectedValue(Duration.ofMinutes(10))
+                        .register(registry));
     }
 
     private Counter rescales(String job, boolean succeeded) {
-        return Counter.builder(MetricName.CONTROLLER_RESCALES.micrometer())
-                .description(MetricName.CONTROLLER_RESCALES.description())
-                .tags("job", job, "result", succeeded ? "succeeded" : "failed")
-                .register(registry);
+        return own(
+                job,
+                Counter.builder(MetricName.CONTROLLER_RESCALES.micrometer())
+                        .description(MetricName.CONTROLLER_RESCALES.description())
+                        .tags("job", job, "result", succeeded ? "succeeded" : "failed")
+                        .register(registry));
     }
 
     /**

@@ -2,8 +2,8 @@ package dev.flowscale.collector.export;
 
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,8 +15,10 @@ import java.util.concurrent.atomic.AtomicReference;
 final class GaugeTable {
     private record Key(String name, Tags tags) {}
 
+    private record Entry(AtomicReference<Double> value, Meter.Id id) {}
+
     private final MeterRegistry registry;
-    private final Map<Key, AtomicReference<Double>> values = new ConcurrentHashMap<>();
+    private final Map<Key, Entry> values = new ConcurrentHashMap<>();
 
     GaugeTable(MeterRegistry registry) {
         this.registry = registry;
@@ -26,29 +28,36 @@ final class GaugeTable {
         values.computeIfAbsent(
                         new Key(metric.micrometer(), tags),
                         key -> register(key, metric.description(), metric.unit()))
+                .value()
                 .set(value);
     }
 
-    /** Drops the values of every gauge labelled {@code job} (after the registry removed them). */
+    /** Removes every gauge labelled {@code job} from the registry, and its value. */
     void forget(String job) {
-        values.keySet()
+        values.entrySet()
                 .removeIf(
-                        key ->
-                                job.equals(
-                                        key.tags().stream()
-                                                .filter(t -> t.getKey().equals("job"))
-                                                .map(Tag::getValue)
-                                                .findFirst()
-                                                .orElse(null)));
+                        e -> {
+                            boolean ofJob =
+                                    e.getKey().tags().stream()
+                                            .anyMatch(
+                                                    t ->
+                                                            t.getKey().equals("job")
+                                                                    && t.getValue().equals(job));
+                            if (ofJob) {
+                                registry.remove(e.getValue().id());
+                            }
+                            return ofJob;
+                        });
     }
 
-    private AtomicReference<Double> register(Key key, String description, String unit) {
+    private Entry register(Key key, String description, String unit) {
         AtomicReference<Double> holder = new AtomicReference<>(Double.NaN);
-        Gauge.builder(key.name(), holder, h -> h.get())
-                .description(description)
-                .baseUnit(unit)
-                .tags(key.tags())
-                .register(registry);
-        return holder;
+        Gauge gauge =
+                Gauge.builder(key.name(), holder, h -> h.get())
+                        .description(description)
+                        .baseUnit(unit)
+                        .tags(key.tags())
+                        .register(registry);
+        return new Entry(holder, gauge.getId());
     }
 }
