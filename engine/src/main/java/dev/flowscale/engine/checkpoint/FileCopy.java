@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,21 +42,40 @@ final class FileCopy {
      * as a hard link when both are on one file system, so its bytes are not written a second time;
      * a copy like {@link #copyUnsynced} where they are not (another mount, no hard links). A link
      * takes {@code known}, the file's sums measured earlier, if not null, and otherwise reads the
-     * file once for them. Nothing is fsynced (the caller syncs the batch with {@link #sync}), and
-     * {@code to} appears by an atomic rename.
+     * file once for them. {@code to} appears whole (a link at once, a copy by an atomic rename);
+     * nothing is fsynced here. A copy is added to {@code unsynced}, for the caller to sync with the
+     * batch ({@link #sync}); a link is not: RocksDB syncs every SST file before it becomes part of
+     * the database (flushes, compactions, ingested files), and a link is that same file under a
+     * second name, so only the folder that holds the name needs a sync (a file's fsync can be a
+     * journal commit of its own, on the checkpoint's critical path).
      */
-    static Sums linkOrCopyUnsynced(Path from, Path to, Sums known) throws IOException {
-        Path tmp = to.resolveSibling(to.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
+    static Sums linkOrCopyUnsynced(Path from, Path to, Sums known, List<Path> unsynced)
+            throws IOException {
         try {
-            Files.createLink(tmp, from);
+            link(from, to);
         } catch (UnsupportedOperationException | IOException e) {
             // Across file systems (EXDEV) or where links are refused: the bytes must be copied.
-            return copyUnsynced(from, to);
+            Sums sums = copyUnsynced(from, to);
+            unsynced.add(to);
+            return sums;
         }
-        Sums sums = known != null ? known : FileSums.of(tmp);
-        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return sums;
+        return known != null ? known : FileSums.of(to);
+    }
+
+    /**
+     * Links {@code to} to {@code from}. A link appears whole or not at all, so it needs no
+     * temporary name; a file already at {@code to} (left by a checkpoint that failed after linking)
+     * is kept if it is {@code from} itself and replaced otherwise.
+     */
+    private static void link(Path from, Path to) throws IOException {
+        try {
+            Files.createLink(to, from);
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isSameFile(to, from)) {
+                Files.delete(to);
+                Files.createLink(to, from);
+            }
+        }
     }
 
     /**

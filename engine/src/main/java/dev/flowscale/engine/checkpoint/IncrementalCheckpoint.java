@@ -57,8 +57,11 @@ public final class IncrementalCheckpoint {
                     InstanceStateFile.write(
                             dir, operatorId, instance, keyed, operatorState, splits));
         }
-        TaskStateHandle base =
-                InstanceStateFile.write(dir, operatorId, instance, null, operatorState, splits);
+        // The operator lists and splits are captured here, at the barrier; their file is written
+        // on the uploader thread with the RocksDB files and synced with them in one batch, so the
+        // flush below does not wait for a file's fsync.
+        List<InstanceStateFile.EncodedList> lists = InstanceStateFile.encodeLists(operatorState);
+        List<byte[]> encodedSplits = InstanceStateFile.encodeSplits(splits);
         RocksDbKeyedStore store = keyed.store();
         Map<String, StateDescriptor.Kind> states = store.states();
         KeyGroupRange range = keyed.keyGroupRange();
@@ -66,14 +69,14 @@ public final class IncrementalCheckpoint {
         Path checkpoint = store.checkpoint();
         return store.upload(
                 checkpoint,
-                () ->
-                        handle(
-                                base,
-                                range,
-                                new RocksDbSnapshot(
-                                        store.id(),
-                                        states,
-                                        upload(store, checkpoint, dir, prefix))));
+                () -> {
+                    TaskStateHandle base =
+                            InstanceStateFile.write(
+                                    dir, operatorId, instance, null, lists, encodedSplits, false);
+                    List<Path> written = new ArrayList<>(List.of(dir.resolve(base.file())));
+                    List<RocksDbFile> files = upload(store, checkpoint, dir, prefix, written);
+                    return handle(base, range, new RocksDbSnapshot(store.id(), states, files));
+                });
     }
 
     private static TaskStateHandle handle(
@@ -92,15 +95,17 @@ public final class IncrementalCheckpoint {
 
     /**
      * Copies the files of RocksDB checkpoint folder {@code checkpoint} into storage and deletes the
-     * folder; on the uploader thread. The store's record of uploaded files changes only when every
-     * file is copied, so a failed upload leaves later checkpoints to copy its files again.
+     * folder; on the uploader thread. {@code written} holds files already written into the snapshot
+     * and not yet synced; they are synced with the copies. The store's record of uploaded files
+     * changes only when every file is copied, so a failed upload leaves later checkpoints to copy
+     * its files again.
      */
     private static List<RocksDbFile> upload(
-            RocksDbKeyedStore store, Path checkpoint, Path dir, String prefix) throws IOException {
+            RocksDbKeyedStore store, Path checkpoint, Path dir, String prefix, List<Path> written)
+            throws IOException {
         try (Stream<Path> listed = Files.list(checkpoint)) {
             Path shared = Files.createDirectories(CheckpointStorage.sharedDirOf(dir));
             List<RocksDbFile> files = new ArrayList<>();
-            List<Path> written = new ArrayList<>();
             for (Path local : listed.sorted().toList()) {
                 String name = local.getFileName().toString();
                 files.add(
@@ -140,8 +145,8 @@ public final class IncrementalCheckpoint {
         String file = store.id() + "-" + name;
         Path target = shared.resolve(file);
         FileSums.Sums sums =
-                FileCopy.linkOrCopyUnsynced(local, target, store.sumsOf(name, Files.size(local)));
-        written.add(target);
+                FileCopy.linkOrCopyUnsynced(
+                        local, target, store.sumsOf(name, Files.size(local)), written);
         return new RocksDbFile(name, file, true, sums.bytes(), sums.crc32(), sums.sha256());
     }
 

@@ -67,6 +67,22 @@ public final class InstanceStateFile {
             List<EncodedList> lists,
             List<byte[]> splits)
             throws IOException {
+        return write(dir, operatorId, instance, keyed, lists, splits, true);
+    }
+
+    /**
+     * As {@link #write(Path, String, int, KeyedStateBackend, List, List)}, fsynced only if {@code
+     * sync}: otherwise the caller syncs it with a batch of files.
+     */
+    static TaskStateHandle write(
+            Path dir,
+            String operatorId,
+            int instance,
+            KeyedStateBackend keyed,
+            List<EncodedList> lists,
+            List<byte[]> splits,
+            boolean sync)
+            throws IOException {
         String name = operatorId + "-" + instance + ".state";
         CRC32 crc = new CRC32();
         long bytes;
@@ -81,7 +97,9 @@ public final class InstanceStateFile {
             writeOperatorLists(out, lists);
             writeSplits(out, splits);
             out.flush();
-            file.getFD().sync();
+            if (sync) {
+                file.getFD().sync();
+            }
             bytes = file.getChannel().size();
         }
         KeyGroupRange range = keyed == null ? KeyGroupRange.EMPTY : keyed.keyGroupRange();

@@ -228,8 +228,8 @@ final class OperatorTask extends Task {
 
     /**
      * Aligns checkpoint barriers: a channel that delivered the barrier is held back until the
-     * barrier has arrived on every open channel; then the task snapshots its state, forwards the
-     * barrier and releases the channels. A newer barrier abandons an older alignment.
+     * barrier has arrived on every open channel; then the task forwards the barrier, snapshots its
+     * state and releases the channels. A newer barrier abandons an older alignment.
      */
     private void onBarrier(CheckpointBarrier barrier, int channel) throws Exception {
         if (barrier.id() <= lastBarrier || (aligning != null && barrier.id() < aligning.id())) {
@@ -257,8 +257,10 @@ final class OperatorTask extends Task {
         }
         logic.beforeSnapshot();
         logic.snapshotState(barrier.id());
-        snapshot(barrier, null);
+        // The barrier goes on before this task writes its state (nothing is processed in between,
+        // so the state is still the barrier's): downstream tasks align while this one writes.
         output.broadcastEvent(Batch.barrier(barrier));
+        snapshot(barrier, null);
         gate.unblockAll();
     }
 

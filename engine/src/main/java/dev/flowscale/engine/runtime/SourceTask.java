@@ -7,6 +7,7 @@ import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
 import dev.flowscale.engine.time.TimestampedSource;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -94,8 +95,10 @@ final class SourceTask extends Task {
         if (watermarks != null) {
             watermarkState.save(watermarks.watermark());
         }
-        snapshot(barrier, reader.snapshotSplits());
+        List<?> splits = reader.snapshotSplits();
+        // Downstream tasks align while this one writes its splits: nothing is read in between.
         output.broadcastEvent(Batch.barrier(barrier));
+        snapshot(barrier, splits);
         return barrier.stopAfter();
     }
 

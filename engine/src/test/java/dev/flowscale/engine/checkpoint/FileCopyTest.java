@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.flowscale.engine.state.FileSums;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,11 +19,35 @@ class FileCopyTest {
     @Test
     void aFileOnTheSameFileSystemIsLinkedAndMeasuredAsACopyWouldBe() throws Exception {
         Path from = randomFile(dir.resolve("000012.sst"));
-        FileSums.Sums linked = FileCopy.linkOrCopyUnsynced(from, dir.resolve("linked.sst"), null);
+        List<Path> unsynced = new ArrayList<>();
+        FileSums.Sums linked =
+                FileCopy.linkOrCopyUnsynced(from, dir.resolve("linked.sst"), null, unsynced);
         FileSums.Sums copied = FileCopy.copy(from, dir.resolve("copied.sst"));
         assertThat(linked).isEqualTo(copied);
         assertThat(Files.isSameFile(from, dir.resolve("linked.sst"))).isTrue();
         assertThat(dir.resolve("linked.sst.tmp")).doesNotExist();
+        assertThat(unsynced)
+                .as("a link is the synced file itself; only its folder is synced")
+                .isEmpty();
+    }
+
+    @Test
+    void aLinkLeftAtTheNameByAFailedCheckpointIsKeptAndAnotherFileThereIsReplaced()
+            throws Exception {
+        Path from = randomFile(dir.resolve("000014.sst"));
+        Path target = dir.resolve("store-000014.sst");
+        Files.createLink(target, from);
+        List<Path> unsynced = new ArrayList<>();
+        FileSums.Sums again = FileCopy.linkOrCopyUnsynced(from, target, null, unsynced);
+        assertThat(Files.isSameFile(from, target)).isTrue();
+        assertThat(again).isEqualTo(FileCopy.copy(from, dir.resolve("copy.sst")));
+
+        Path other = dir.resolve("store-000015.sst");
+        Files.writeString(other, "not the SST file");
+        Path from15 = randomFile(dir.resolve("000015.sst"));
+        FileCopy.linkOrCopyUnsynced(from15, other, null, unsynced);
+        assertThat(Files.isSameFile(from15, other)).isTrue();
+        assertThat(unsynced).isEmpty();
     }
 
     @Test
@@ -33,7 +59,10 @@ class FileCopyTest {
         Path other = Files.createTempDirectory(shm, "filecopytest-");
         try {
             Path from = randomFile(other.resolve("000013.sst"));
-            FileSums.Sums sums = FileCopy.linkOrCopyUnsynced(from, dir.resolve("copied.sst"), null);
+            List<Path> unsynced = new ArrayList<>();
+            FileSums.Sums sums =
+                    FileCopy.linkOrCopyUnsynced(from, dir.resolve("copied.sst"), null, unsynced);
+            assertThat(unsynced).containsExactly(dir.resolve("copied.sst"));
             assertThat(Files.isSameFile(from, dir.resolve("copied.sst"))).isFalse();
             assertThat(Files.readAllBytes(dir.resolve("copied.sst")))
                     .isEqualTo(Files.readAllBytes(from));
