@@ -55,7 +55,7 @@ public final class HandOff {
 
     /** Writes the task's snapshot file into {@code dir}, as its barrier would have. */
     public TaskStateHandle write(Path dir) throws IOException {
-        return InstanceStateFile.write(dir, operatorId, instance, keyed, lists, splits);
+        return InstanceStateFile.write(dir, operatorId, instance, keyed, lists, splits, true);
     }
 
     public String operatorId() {

@@ -51,28 +51,21 @@ public final class InstanceStateFile {
             List<?> splits)
             throws IOException {
         return write(
-                dir, operatorId, instance, keyed, encodeLists(operatorState), encodeSplits(splits));
+                dir,
+                operatorId,
+                instance,
+                keyed,
+                encodeLists(operatorState),
+                encodeSplits(splits),
+                true);
     }
 
     /**
      * Writes a task's file from its keyed backend and its operator lists and splits already encoded
      * ({@link #encodeLists}, {@link #encodeSplits}); a hand-over rescale encodes those at the
-     * barrier and writes the file later.
-     */
-    static TaskStateHandle write(
-            Path dir,
-            String operatorId,
-            int instance,
-            KeyedStateBackend keyed,
-            List<EncodedList> lists,
-            List<byte[]> splits)
-            throws IOException {
-        return write(dir, operatorId, instance, keyed, lists, splits, true);
-    }
-
-    /**
-     * As {@link #write(Path, String, int, KeyedStateBackend, List, List)}, fsynced only if {@code
-     * sync}: otherwise the caller syncs it with a batch of files.
+     * barrier and writes the file later, and an incremental checkpoint writes it on its uploader
+     * thread. The file is fsynced only if {@code sync}: otherwise the caller syncs it with a batch
+     * of files.
      */
     static TaskStateHandle write(
             Path dir,
