@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.Env;
+import org.rocksdb.Priority;
 
 /** Value, list and map state kept in RocksDB behave as on the heap, per key and key group. */
 class RocksDbKeyedStateTest {
@@ -40,6 +42,15 @@ class RocksDbKeyedStateTest {
     @AfterEach
     void closeTheBackend() {
         backend.close();
+    }
+
+    @Test
+    void storesOfOneProcessFlushInParallelAtACheckpoint() {
+        // RocksDB's flush pool is one per process, one thread with the defaults: the stores of a
+        // job would flush one after the other at every checkpoint barrier.
+        assertThat(Env.getDefault().getBackgroundThreads(Priority.HIGH))
+                .isEqualTo(RocksDbKeyedStore.FLUSH_THREADS)
+                .isGreaterThanOrEqualTo(2);
     }
 
     @Test
