@@ -37,16 +37,34 @@ import java.util.Optional;
  * a ramp ends; a trend extrapolated that far overshoots the top of every ramp (on the simulator's
  * sine, by about a fifth more over-provisioned instance-time).
  *
- * @param rates periodic forecast maximum per source id until the next decision can take effect
+ * <p>A periodic forecast is shifted onto the offered rate measured now ({@link Anchored}): on a
+ * real day's pattern the fit's own level error, not the rise, called scale-ups a quarter of an hour
+ * early and held trims high. The running check then looks ahead until a rescale called now has
+ * drained its own downtime ({@link Horizons}). Where no source's forecast rises within the savings
+ * horizon, a trim need not wait for the scale-down delay ({@link #trimsAhead()}): its plan is sized
+ * for the forecast over the delay, so the wait would only confirm what the forecast says.
+ *
+ * @param rates periodic forecast maximum per source id over the running check's horizon
  * @param planRates forecast maximum per source id over a plan's horizon
+ * @param trimsAhead every source has a periodic forecast (or a configured rate) that does not rise
+ *     above its offered rate within the savings horizon
  * @param explain one line per forecast source for the decision's reasons
  */
-record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
+record Forecasts(
+        Map<String, Double> rates,
+        Map<String, Double> planRates,
+        boolean trimsAhead,
+        List<String> explain) {
 
     /** Samples a fit uses at most, about (period detection is quadratic in them). */
     static final int MAX_SAMPLES = 2_000;
 
-    static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), List.of());
+    static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), false, List.of());
+
+    /** Forecasts after which a trim waits for the scale-down delay. */
+    Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
+        this(rates, planRates, false, explain);
+    }
 
     /** The forecasts of every source, or {@link #NONE} when predictive mode is off. */
     static Forecasts of(
@@ -59,7 +77,7 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
         if (!config.predictive()) {
             return NONE;
         }
-        Duration horizon = window.length().plus(cost.downtime());
+        Horizons horizons = Horizons.of(window, cost, config);
         Optional<Duration> period =
                 config.forecastPeriod().isZero()
                         ? Optional.empty()
@@ -67,37 +85,110 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
         Map<String, Double> rates = new LinkedHashMap<>();
         Map<String, Double> planRates = new LinkedHashMap<>();
         List<String> explain = new ArrayList<>();
+        boolean noRise = true;
         for (String id : topology.sources()) {
+            if (config.sourceTargetRates().containsKey(id)) {
+                continue;
+            }
             Optional<Double> offered =
                     window.metrics(id).orElseThrow().source().map(SourceMetrics::offeredRate);
-            if (config.sourceTargetRates().containsKey(id) || offered.isEmpty()) {
+            if (offered.isEmpty()) {
+                noRise = false;
                 continue;
             }
             List<RateSample> samples = samples(id, history, now, offered.get());
             samples = resampled(samples, step(samples, window.length()));
             RateForecast forecast = RateForecaster.fit(samples, period);
-            double max = forecast.maxOver(now, horizon);
-            if (forecast.period().isPresent()) {
-                rates.put(id, max);
+            if (forecast.period().isEmpty()) {
+                double max = forecast.maxOver(now, horizons.next());
+                planRates.put(id, max);
+                noRise = false;
+                explain.add(
+                        explain(id, offered.get(), forecast, max, horizons.next())
+                                + sizedFor(max, horizons.next()));
+                continue;
             }
-            Duration planHorizon =
-                    forecast.period().isPresent() ? horizon.plus(config.scaleDownDelay()) : horizon;
-            double planMax = forecast.maxOver(now, planHorizon);
-            planRates.put(id, planMax);
+            Anchored a = Anchored.of(forecast, offered.get(), now, horizons);
+            rates.put(id, a.check());
+            planRates.put(id, a.plan());
+            noRise &= !a.rises();
             explain.add(
-                    explain(id, offered.get(), forecast, max, horizon)
+                    explain(id, offered.get(), forecast, a.check(), horizons.check())
                             + String.format(
                                     Locale.ROOT,
-                                    "; a plan is sized for %,.0f rec/s within %d s",
-                                    planMax,
-                                    planHorizon.toSeconds()));
+                                    " (fit %+,.0f rec/s off the offered rate now, shifted onto it)",
+                                    -a.lift())
+                            + sizedFor(a.plan(), horizons.plan()));
         }
-        return new Forecasts(rates, planRates, List.copyOf(explain));
+        boolean trimsAhead = noRise && !rates.isEmpty();
+        if (trimsAhead) {
+            explain.add(
+                    "no source's forecast rises above its offered rate within "
+                            + horizons.settle().toSeconds()
+                            + " s: a trim, sized for the forecast over the scale-down delay, need not"
+                            + " wait for the delay");
+        }
+        return new Forecasts(rates, planRates, trimsAhead, List.copyOf(explain));
+    }
+
+    private static String sizedFor(double max, Duration horizon) {
+        return String.format(
+                Locale.ROOT,
+                "; a plan is sized for %,.0f rec/s within %d s",
+                max,
+                horizon.toSeconds());
+    }
+
+    /**
+     * How far predictive mode looks ahead. {@code next}: until the next decision can take effect
+     * (one window plus the downtime). {@code check}: with a period, the running check looks
+     * further, until a rescale called now has also drained its own downtime (the planned share of
+     * the catch-up time), so that a scale-up ahead of a rise drains that backlog while the rate is
+     * still below the new capacity's top. {@code plan}: with a period, a plan stands at least the
+     * scale-down delay. {@code settle}: a trim skips the delay only where the forecast does not
+     * rise within the savings horizon, over which it must pay for itself.
+     */
+    record Horizons(Duration next, Duration check, Duration plan, Duration settle) {
+
+        static Horizons of(MetricsWindow window, RescaleCost cost, PolicyConfig config) {
+            Duration next = window.length().plus(cost.downtime());
+            Duration drain =
+                    Duration.ofNanos(
+                            Math.round(config.catchUpSeconds() * SourceTarget.PLAN_SHARE * 1e9));
+            Duration plan = next.plus(config.scaleDownDelay());
+            Duration settle =
+                    config.savingsHorizon().compareTo(plan) > 0 ? config.savingsHorizon() : plan;
+            return new Horizons(next, next.plus(drain), plan, settle);
+        }
+    }
+
+    /**
+     * A periodic forecast shifted onto the offered rate measured now: the fit's level error at this
+     * instant (a dozen harmonics round a day's corners, and a period detected a few hundred seconds
+     * off shifts the phase, by 10 % of the rate at the foot of a ramp) is taken as the error over
+     * the next minutes, and only the forecast's rise above its own value now is added to the
+     * offered rate.
+     *
+     * @param lift offered rate minus the fit's value now
+     * @param check forecast maximum over the running check's horizon, shifted
+     * @param plan forecast maximum over a plan's horizon, shifted
+     * @param rises whether the shifted forecast exceeds the offered rate within the settle horizon
+     */
+    record Anchored(double lift, double check, double plan, boolean rises) {
+
+        static Anchored of(RateForecast f, double offered, Instant now, Horizons h) {
+            double lift = offered - f.at(now);
+            return new Anchored(
+                    lift,
+                    f.maxOver(now, h.check()) + lift,
+                    f.maxOver(now, h.plan()) + lift,
+                    f.maxOver(now, h.settle()) + lift > offered);
+        }
     }
 
     /** These forecasts over a plan's horizon (with a period, plus the scale-down delay). */
     Forecasts forPlan() {
-        return new Forecasts(planRates, planRates, explain);
+        return new Forecasts(planRates, planRates, trimsAhead, explain);
     }
 
     /** Whether some source has a periodic forecast (only those are in {@link #rates}). */
