@@ -37,12 +37,12 @@ import java.util.Optional;
  * a ramp ends; a trend extrapolated that far overshoots the top of every ramp (on the simulator's
  * sine, by about a fifth more over-provisioned instance-time).
  *
- * <p>A periodic forecast is shifted onto the offered rate measured now ({@link Anchored}): on a
- * real day's pattern the fit's own level error, not the rise, called scale-ups a quarter of an hour
- * early and held trims high. The running check then looks ahead until a rescale called now has
- * drained its own downtime ({@link Horizons}). Where no source's forecast rises within the savings
- * horizon, a trim need not wait for the scale-down delay ({@link #trimsAhead()}): its plan is sized
- * for the forecast over the delay, so the wait would only confirm what the forecast says.
+ * <p>A periodic forecast is shifted onto the offered rate measured now ({@link AnchoredForecast}):
+ * on a real day's pattern the fit's own level error, not the rise, called scale-ups a quarter of an
+ * hour early and held trims high. The running check then looks ahead until a rescale called now has
+ * drained its own downtime ({@link ForecastHorizons}). Where no source's forecast rises within the
+ * savings horizon, a trim need not wait for the scale-down delay ({@link #trimsAhead()}): its plan
+ * is sized for the forecast over the delay, so the wait would only confirm what the forecast says.
  *
  * @param rates periodic forecast maximum per source id over the running check's horizon
  * @param planRates forecast maximum per source id over a plan's horizon
@@ -77,15 +77,12 @@ record Forecasts(
         if (!config.predictive()) {
             return NONE;
         }
-        Horizons horizons = Horizons.of(window, cost, config);
+        ForecastHorizons horizons = ForecastHorizons.of(window, cost, config);
         Optional<Duration> period =
                 config.forecastPeriod().isZero()
                         ? Optional.empty()
                         : Optional.of(config.forecastPeriod());
-        Map<String, Double> rates = new LinkedHashMap<>();
-        Map<String, Double> planRates = new LinkedHashMap<>();
-        List<String> explain = new ArrayList<>();
-        boolean noRise = true;
+        Collected c = new Collected(horizons, now);
         for (String id : topology.sources()) {
             if (config.sourceTargetRates().containsKey(id)) {
                 continue;
@@ -93,42 +90,65 @@ record Forecasts(
             Optional<Double> offered =
                     window.metrics(id).orElseThrow().source().map(SourceMetrics::offeredRate);
             if (offered.isEmpty()) {
-                noRise = false;
+                c.noRise = false;
                 continue;
             }
             List<RateSample> samples = samples(id, history, now, offered.get());
             samples = resampled(samples, step(samples, window.length()));
-            RateForecast forecast = RateForecaster.fit(samples, period);
+            c.add(id, offered.get(), RateForecaster.fit(samples, period));
+        }
+        return c.forecasts();
+    }
+
+    /** The forecasts of the sources fitted so far, and whether any of them rises. */
+    private static final class Collected {
+
+        private final ForecastHorizons horizons;
+        private final Instant now;
+        private final Map<String, Double> rates = new LinkedHashMap<>();
+        private final Map<String, Double> planRates = new LinkedHashMap<>();
+        private final List<String> explain = new ArrayList<>();
+        private boolean noRise = true;
+
+        Collected(ForecastHorizons horizons, Instant now) {
+            this.horizons = horizons;
+            this.now = now;
+        }
+
+        void add(String id, double offered, RateForecast forecast) {
             if (forecast.period().isEmpty()) {
                 double max = forecast.maxOver(now, horizons.next());
                 planRates.put(id, max);
                 noRise = false;
                 explain.add(
-                        explain(id, offered.get(), forecast, max, horizons.next())
+                        explain(id, offered, forecast, max, horizons.next())
                                 + sizedFor(max, horizons.next()));
-                continue;
+                return;
             }
-            Anchored a = Anchored.of(forecast, offered.get(), now, horizons);
+            AnchoredForecast a = AnchoredForecast.of(forecast, offered, now, horizons);
             rates.put(id, a.check());
             planRates.put(id, a.plan());
             noRise &= !a.rises();
             explain.add(
-                    explain(id, offered.get(), forecast, a.check(), horizons.check())
+                    explain(id, offered, forecast, a.check(), horizons.check())
                             + String.format(
                                     Locale.ROOT,
                                     " (fit %+,.0f rec/s off the offered rate now, shifted onto it)",
                                     -a.lift())
                             + sizedFor(a.plan(), horizons.plan()));
         }
-        boolean trimsAhead = noRise && !rates.isEmpty();
-        if (trimsAhead) {
-            explain.add(
-                    "no source's forecast rises above its offered rate within "
-                            + horizons.settle().toSeconds()
-                            + " s: a trim, sized for the forecast over the scale-down delay, need not"
-                            + " wait for the delay");
+
+        Forecasts forecasts() {
+            boolean trimsAhead = noRise && !rates.isEmpty();
+            if (trimsAhead) {
+                explain.add(
+                        "no source's forecast rises above its offered rate within "
+                                + horizons.settle().toSeconds()
+                                + " s: a trim, sized for the forecast over the scale-down delay,"
+                                + " need not wait for the delay");
+            }
+            return new Forecasts(rates, planRates, trimsAhead, List.copyOf(explain));
         }
-        return new Forecasts(rates, planRates, trimsAhead, List.copyOf(explain));
     }
 
     private static String sizedFor(double max, Duration horizon) {
@@ -137,53 +157,6 @@ record Forecasts(
                 "; a plan is sized for %,.0f rec/s within %d s",
                 max,
                 horizon.toSeconds());
-    }
-
-    /**
-     * How far predictive mode looks ahead. {@code next}: until the next decision can take effect
-     * (one window plus the downtime). {@code check}: with a period, the running check looks
-     * further, until a rescale called now has also drained its own downtime (the planned share of
-     * the catch-up time), so that a scale-up ahead of a rise drains that backlog while the rate is
-     * still below the new capacity's top. {@code plan}: with a period, a plan stands at least the
-     * scale-down delay. {@code settle}: a trim skips the delay only where the forecast does not
-     * rise within the savings horizon, over which it must pay for itself.
-     */
-    record Horizons(Duration next, Duration check, Duration plan, Duration settle) {
-
-        static Horizons of(MetricsWindow window, RescaleCost cost, PolicyConfig config) {
-            Duration next = window.length().plus(cost.downtime());
-            Duration drain =
-                    Duration.ofNanos(
-                            Math.round(config.catchUpSeconds() * SourceTarget.PLAN_SHARE * 1e9));
-            Duration plan = next.plus(config.scaleDownDelay());
-            Duration settle =
-                    config.savingsHorizon().compareTo(plan) > 0 ? config.savingsHorizon() : plan;
-            return new Horizons(next, next.plus(drain), plan, settle);
-        }
-    }
-
-    /**
-     * A periodic forecast shifted onto the offered rate measured now: the fit's level error at this
-     * instant (a dozen harmonics round a day's corners, and a period detected a few hundred seconds
-     * off shifts the phase, by 10 % of the rate at the foot of a ramp) is taken as the error over
-     * the next minutes, and only the forecast's rise above its own value now is added to the
-     * offered rate.
-     *
-     * @param lift offered rate minus the fit's value now
-     * @param check forecast maximum over the running check's horizon, shifted
-     * @param plan forecast maximum over a plan's horizon, shifted
-     * @param rises whether the shifted forecast exceeds the offered rate within the settle horizon
-     */
-    record Anchored(double lift, double check, double plan, boolean rises) {
-
-        static Anchored of(RateForecast f, double offered, Instant now, Horizons h) {
-            double lift = offered - f.at(now);
-            return new Anchored(
-                    lift,
-                    f.maxOver(now, h.check()) + lift,
-                    f.maxOver(now, h.plan()) + lift,
-                    f.maxOver(now, h.settle()) + lift > offered);
-        }
     }
 
     /** These forecasts over a plan's horizon (with a period, plus the scale-down delay). */

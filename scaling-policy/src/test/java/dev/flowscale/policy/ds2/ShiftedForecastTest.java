@@ -42,8 +42,8 @@ class ShiftedForecastTest {
                     Duration.ofMinutes(3),
                     "test fit");
 
-    private static final Forecasts.Horizons HORIZONS =
-            new Forecasts.Horizons(
+    private static final ForecastHorizons HORIZONS =
+            new ForecastHorizons(
                     Duration.ofSeconds(60),
                     Duration.ofSeconds(285),
                     Duration.ofSeconds(360),
@@ -53,7 +53,7 @@ class ShiftedForecastTest {
     void aFitAboveTheOfferedRateCountsOnlyItsRiseAboveItsOwnValueNow() {
         double offered = FIT.at(RISING) - 100;
 
-        Forecasts.Anchored a = Forecasts.Anchored.of(FIT, offered, RISING, HORIZONS);
+        AnchoredForecast a = AnchoredForecast.of(FIT, offered, RISING, HORIZONS);
 
         double rise = FIT.at(RISING.plusSeconds(285)) - FIT.at(RISING);
         assertThat(a.lift()).isCloseTo(-100, within(1e-9));
@@ -65,7 +65,7 @@ class ShiftedForecastTest {
     void aFitThatFallsThroughoutTheSavingsHorizonStaysBelowTheOfferedRate() {
         double offered = FIT.at(FALLING) - 100;
 
-        Forecasts.Anchored a = Forecasts.Anchored.of(FIT, offered, FALLING, HORIZONS);
+        AnchoredForecast a = AnchoredForecast.of(FIT, offered, FALLING, HORIZONS);
 
         // the sources are sized for the offered rate: the higher of it and the forecast
         assertThat(a.check()).isLessThan(offered);
