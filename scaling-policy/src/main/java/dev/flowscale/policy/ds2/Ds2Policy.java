@@ -12,6 +12,7 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -110,7 +111,13 @@ public final class Ds2Policy implements ScalingPolicy {
                     .orElseGet(() -> budget(now, topology.jobName(), history, reasons, needed));
         }
         ScalingDecision trim =
-                new Trim(config, history, now, cost, capacities)
+                new Trim(
+                                config,
+                                history,
+                                now,
+                                cost,
+                                capacities,
+                                forecasts.trimsAhead() ? Duration.ZERO : config.scaleDownDelay())
                         .decide(topology.jobName(), base, required, reasons, plan.trim());
         return trim.isScale()
                 ? budget(now, topology.jobName(), history, reasons, trim.operators().values())

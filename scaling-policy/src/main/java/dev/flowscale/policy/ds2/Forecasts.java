@@ -37,16 +37,34 @@ import java.util.Optional;
  * a ramp ends; a trend extrapolated that far overshoots the top of every ramp (on the simulator's
  * sine, by about a fifth more over-provisioned instance-time).
  *
- * @param rates periodic forecast maximum per source id until the next decision can take effect
+ * <p>A periodic forecast is shifted onto the offered rate measured now ({@link AnchoredForecast}):
+ * on a real day's pattern the fit's own level error, not the rise, called scale-ups a quarter of an
+ * hour early and held trims high. The running check then looks ahead until a rescale called now has
+ * drained its own downtime ({@link ForecastHorizons}). Where no source's forecast rises within the
+ * savings horizon, a trim need not wait for the scale-down delay ({@link #trimsAhead()}): its plan
+ * is sized for the forecast over the delay, so the wait would only confirm what the forecast says.
+ *
+ * @param rates periodic forecast maximum per source id over the running check's horizon
  * @param planRates forecast maximum per source id over a plan's horizon
+ * @param trimsAhead every source has a periodic forecast (or a configured rate) that does not rise
+ *     above its offered rate within the savings horizon
  * @param explain one line per forecast source for the decision's reasons
  */
-record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
+record Forecasts(
+        Map<String, Double> rates,
+        Map<String, Double> planRates,
+        boolean trimsAhead,
+        List<String> explain) {
 
     /** Samples a fit uses at most, about (period detection is quadratic in them). */
     static final int MAX_SAMPLES = 2_000;
 
-    static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), List.of());
+    static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), false, List.of());
+
+    /** Forecasts after which a trim waits for the scale-down delay. */
+    Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
+        this(rates, planRates, false, explain);
+    }
 
     /** The forecasts of every source, or {@link #NONE} when predictive mode is off. */
     static Forecasts of(
@@ -59,45 +77,91 @@ record Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<
         if (!config.predictive()) {
             return NONE;
         }
-        Duration horizon = window.length().plus(cost.downtime());
+        ForecastHorizons horizons = ForecastHorizons.of(window, cost, config);
         Optional<Duration> period =
                 config.forecastPeriod().isZero()
                         ? Optional.empty()
                         : Optional.of(config.forecastPeriod());
-        Map<String, Double> rates = new LinkedHashMap<>();
-        Map<String, Double> planRates = new LinkedHashMap<>();
-        List<String> explain = new ArrayList<>();
+        Collected c = new Collected(horizons, now);
         for (String id : topology.sources()) {
+            if (config.sourceTargetRates().containsKey(id)) {
+                continue;
+            }
             Optional<Double> offered =
                     window.metrics(id).orElseThrow().source().map(SourceMetrics::offeredRate);
-            if (config.sourceTargetRates().containsKey(id) || offered.isEmpty()) {
+            if (offered.isEmpty()) {
+                c.noRise = false;
                 continue;
             }
             List<RateSample> samples = samples(id, history, now, offered.get());
             samples = resampled(samples, step(samples, window.length()));
-            RateForecast forecast = RateForecaster.fit(samples, period);
-            double max = forecast.maxOver(now, horizon);
-            if (forecast.period().isPresent()) {
-                rates.put(id, max);
+            c.add(id, offered.get(), RateForecaster.fit(samples, period));
+        }
+        return c.forecasts();
+    }
+
+    /** The forecasts of the sources fitted so far, and whether any of them rises. */
+    private static final class Collected {
+
+        private final ForecastHorizons horizons;
+        private final Instant now;
+        private final Map<String, Double> rates = new LinkedHashMap<>();
+        private final Map<String, Double> planRates = new LinkedHashMap<>();
+        private final List<String> explain = new ArrayList<>();
+        private boolean noRise = true;
+
+        Collected(ForecastHorizons horizons, Instant now) {
+            this.horizons = horizons;
+            this.now = now;
+        }
+
+        void add(String id, double offered, RateForecast forecast) {
+            if (forecast.period().isEmpty()) {
+                double max = forecast.maxOver(now, horizons.next());
+                planRates.put(id, max);
+                noRise = false;
+                explain.add(
+                        explain(id, offered, forecast, max, horizons.next())
+                                + sizedFor(max, horizons.next()));
+                return;
             }
-            Duration planHorizon =
-                    forecast.period().isPresent() ? horizon.plus(config.scaleDownDelay()) : horizon;
-            double planMax = forecast.maxOver(now, planHorizon);
-            planRates.put(id, planMax);
+            AnchoredForecast a = AnchoredForecast.of(forecast, offered, now, horizons);
+            rates.put(id, a.check());
+            planRates.put(id, a.plan());
+            noRise &= !a.rises();
             explain.add(
-                    explain(id, offered.get(), forecast, max, horizon)
+                    explain(id, offered, forecast, a.check(), horizons.check())
                             + String.format(
                                     Locale.ROOT,
-                                    "; a plan is sized for %,.0f rec/s within %d s",
-                                    planMax,
-                                    planHorizon.toSeconds()));
+                                    " (fit %+,.0f rec/s off the offered rate now, shifted onto it)",
+                                    -a.lift())
+                            + sizedFor(a.plan(), horizons.plan()));
         }
-        return new Forecasts(rates, planRates, List.copyOf(explain));
+
+        Forecasts forecasts() {
+            boolean trimsAhead = noRise && !rates.isEmpty();
+            if (trimsAhead) {
+                explain.add(
+                        "no source's forecast rises above its offered rate within "
+                                + horizons.settle().toSeconds()
+                                + " s: a trim, sized for the forecast over the scale-down delay,"
+                                + " need not wait for the delay");
+            }
+            return new Forecasts(rates, planRates, trimsAhead, List.copyOf(explain));
+        }
+    }
+
+    private static String sizedFor(double max, Duration horizon) {
+        return String.format(
+                Locale.ROOT,
+                "; a plan is sized for %,.0f rec/s within %d s",
+                max,
+                horizon.toSeconds());
     }
 
     /** These forecasts over a plan's horizon (with a period, plus the scale-down delay). */
     Forecasts forPlan() {
-        return new Forecasts(planRates, planRates, explain);
+        return new Forecasts(planRates, planRates, trimsAhead, explain);
     }
 
     /** Whether some source has a periodic forecast (only those are in {@link #rates}). */

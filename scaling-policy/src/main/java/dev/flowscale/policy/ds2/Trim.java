@@ -33,14 +33,22 @@ final class Trim {
     private final Instant now;
     private final RescaleCost cost;
     private final Capacities capacities;
+    private final Duration scaleDownDelay;
 
+    /**
+     * @param scaleDownDelay how long a lower recommendation must stand: the configured delay, or
+     *     zero where a periodic forecast sized the trim plan over it and rises nowhere within the
+     *     savings horizon ({@link Forecasts#trimsAhead()})
+     */
     Trim(
             PolicyConfig config,
             ScalingHistory history,
             Instant now,
             RescaleCost cost,
-            Capacities capacities) {
+            Capacities capacities,
+            Duration scaleDownDelay) {
         this.capacities = capacities;
+        this.scaleDownDelay = scaleDownDelay;
         this.config = config;
         this.history = history;
         this.now = now;
@@ -67,12 +75,7 @@ final class Trim {
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
-        ops =
-                map(
-                        ops,
-                        op ->
-                                ScaleDownDelay.apply(
-                                        op, history, now, config.scaleDownDelay(), sameLoad));
+        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, sameLoad));
         Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
         if (hold.isPresent()) {
             ops =

@@ -28,7 +28,7 @@ class DailyForecastTest {
 
     @Test
     void fourDaysOfPerMinuteRatesLetTheForecastFindTheDailyPeriodAndFollowIt() {
-        Forecasts f = forecasts(new ScalingHistory(List.of(), List.of(), dailyLog(4)));
+        Forecasts f = forecasts(new ScalingHistory(List.of(), List.of(), dailyLog(NOW, 4)));
 
         assertThat(f.explain())
                 .singleElement()
@@ -57,9 +57,9 @@ class DailyForecastTest {
                 JOB, window, history, PREDICTIVE, RescaleCost.of(history, PREDICTIVE), NOW);
     }
 
-    /** The source's mean rate per minute over the {@code days} before the current minute. */
-    private static SourceRateLog dailyLog(int days) {
-        Instant first = NOW.minus(Duration.ofDays(days));
+    /** The source's mean rate per minute over the {@code days} before the minute of {@code now}. */
+    static SourceRateLog dailyLog(Instant now, int days) {
+        Instant first = now.minus(Duration.ofDays(days));
         double[] means = new double[days * 24 * 60];
         for (int i = 0; i < means.length; i++) {
             means[i] = rate(first.plusSeconds(60L * i + 30));
@@ -72,7 +72,7 @@ class DailyForecastTest {
      * 1,000 rec/s ± 600 over a day, highest at 12:00 UTC; at 07:00 it rises by about 2.6 rec/s per
      * minute.
      */
-    private static double rate(Instant t) {
+    static double rate(Instant t) {
         double dayShare = (t.getEpochSecond() % 86_400) / 86_400.0;
         return 1000 - 600 * Math.cos(2 * Math.PI * dayShare);
     }
