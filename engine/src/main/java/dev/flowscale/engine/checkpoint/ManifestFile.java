@@ -33,11 +33,7 @@ public final class ManifestFile {
         Path tmp = dir.resolve(SnapshotMetadata.FILE_NAME + ".tmp");
         Path target = dir.resolve(SnapshotMetadata.FILE_NAME);
         try {
-            ObjectNode tree = StateCodec.json().valueToTree(metadata.withChecksum(null));
-            tree.put(CHECKSUM, checksum(tree));
-            Files.write(
-                    tmp,
-                    StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(tree));
+            Files.write(tmp, encode(metadata));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }
@@ -76,14 +72,34 @@ public final class ManifestFile {
         }
     }
 
+    /**
+     * The manifest as written: pretty JSON with its checksum. Two passes over the record, compact
+     * without the checksum (a null checksum is left out, so these are the bytes {@link
+     * #checksum(JsonNode)} hashes when reading) and pretty with it; a JSON tree and its copy for
+     * the checksum took two more on the checkpoint's commit.
+     */
+    static byte[] encode(SnapshotMetadata metadata) throws IOException {
+        String checksum = sha256(StateCodec.json().writeValueAsBytes(metadata.withChecksum(null)));
+        return StateCodec.json()
+                .writerWithDefaultPrettyPrinter()
+                .writeValueAsBytes(metadata.withChecksum(checksum));
+    }
+
     /** SHA-256 (hex) of the compact JSON of {@code manifest} without its checksum field. */
     static String checksum(JsonNode manifest) {
         ObjectNode copy = manifest.deepCopy();
         copy.remove(CHECKSUM);
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(sha.digest(StateCodec.json().writeValueAsBytes(copy)));
-        } catch (NoSuchAlgorithmException | IOException e) {
+            return sha256(StateCodec.json().writeValueAsBytes(copy));
+        } catch (IOException e) {
+            throw new IllegalStateException("SHA-256 of a manifest cannot be computed", e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 of a manifest cannot be computed", e);
         }
     }

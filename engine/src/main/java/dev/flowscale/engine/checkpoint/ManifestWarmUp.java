@@ -1,7 +1,6 @@
 package dev.flowscale.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.state.RocksDbFile;
 import dev.flowscale.engine.state.StateCodec;
@@ -47,10 +46,7 @@ public final class ManifestWarmUp {
      */
     static SnapshotMetadata roundTrip() {
         try {
-            ObjectNode tree = StateCodec.json().valueToTree(sample().withChecksum(null));
-            tree.put(ManifestFile.CHECKSUM, ManifestFile.checksum(tree));
-            byte[] bytes =
-                    StateCodec.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(tree);
+            byte[] bytes = ManifestFile.encode(sample());
             JsonNode read = StateCodec.json().readTree(bytes);
             ManifestFile.checksum(read);
             return StateCodec.json().treeToValue(read, SnapshotMetadata.class);

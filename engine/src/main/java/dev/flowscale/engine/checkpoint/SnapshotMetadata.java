@@ -1,5 +1,6 @@
 package dev.flowscale.engine.checkpoint;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -27,7 +28,7 @@ public record SnapshotMetadata(
         @JsonProperty(KEY_GROUPS_FIELD) int keyGroups,
         long epoch,
         List<OperatorEntry> operators,
-        String checksum) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) String checksum) {
 
     /** Version 2 added the manifest checksum, the writer's epoch and each file's split count. */
     public static final int FORMAT_VERSION = 2;
