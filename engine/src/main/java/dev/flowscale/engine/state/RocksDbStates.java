@@ -2,7 +2,6 @@ package dev.flowscale.engine.state;
 
 import dev.flowscale.engine.api.EngineException;
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -22,14 +21,15 @@ final class RocksDbStates {
 
     /** A RocksDB key: the key group (2 bytes, big-endian), then the key as snapshots encode it. */
     static byte[] key(int keyGroup, Object key) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(16);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeShort(keyGroup);
-            StateCodec.write(out, key);
+        try {
+            return EncodeBuffer.encode(
+                    out -> {
+                        out.writeShort(keyGroup);
+                        StateCodec.write(out, key);
+                    });
         } catch (IOException e) {
             throw new EngineException("cannot encode key " + key + ": " + e.getMessage(), e);
         }
-        return bytes.toByteArray();
     }
 
     /** The RocksDB key of one map key of a map state: the key's prefix, then the map key. */
@@ -39,13 +39,11 @@ final class RocksDbStates {
 
     /** One value (a map value, a map key) as snapshots encode it. */
     static byte[] encode(Object value) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(16);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            StateCodec.write(out, value);
+        try {
+            return EncodeBuffer.encode(out -> StateCodec.write(out, value));
         } catch (IOException e) {
             throw new EngineException("cannot encode " + value + ": " + e.getMessage(), e);
         }
-        return bytes.toByteArray();
     }
 
     static byte[] concat(byte[] a, byte[] b) {

@@ -3,7 +3,6 @@ package dev.flowscale.engine.state;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.StateDescriptor;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -39,14 +38,12 @@ public final class StateEncoding {
     }
 
     public static byte[] encode(StateDescriptor.Kind kind, Object value) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            encode(kind, value, out);
+        try {
+            return EncodeBuffer.encode(out -> encode(kind, value, out));
         } catch (IOException e) {
             throw new EngineException(
                     "cannot encode state value " + value + ": " + e.getMessage(), e);
         }
-        return bytes.toByteArray();
     }
 
     /**
