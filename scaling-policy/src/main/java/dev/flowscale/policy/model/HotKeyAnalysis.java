@@ -171,16 +171,23 @@ public final class HotKeyAnalysis {
     public record HotSpot(double share, String keyGroups, String evidence) {}
 
     public static Optional<HotSpot> hotSpot(OperatorMetrics m, int keyGroups) {
+        // Sizes first, sums only where they count: two stream pipelines per operator were a sixth
+        // of a 1,000-operator decision whose metrics carry neither list (JFR).
         List<Double> rates = m.keyGroupRates();
-        double total = rates.stream().mapToDouble(Double::doubleValue).sum();
-        if (rates.size() == keyGroups && keyGroups > 1 && total > 0) {
-            return fromKeyGroups(rates, total);
+        if (rates.size() == keyGroups && keyGroups > 1) {
+            double total = rates.stream().mapToDouble(Double::doubleValue).sum();
+            if (total > 0) {
+                return fromKeyGroups(rates, total);
+            }
         }
         List<InstanceWindowRates> instances = m.instances();
         int p = instances.size();
+        if (p < 2 || p > keyGroups) {
+            return Optional.empty();
+        }
         double observed =
                 instances.stream().mapToDouble(InstanceWindowRates::observedProcessingRate).sum();
-        if (p < 2 || p > keyGroups || !(observed > 0)) {
+        if (!(observed > 0)) {
             return Optional.empty();
         }
         int hot = hottest(instances);
