@@ -61,11 +61,6 @@ record Forecasts(
 
     static final Forecasts NONE = new Forecasts(Map.of(), Map.of(), false, List.of());
 
-    /** Forecasts after which a trim waits for the scale-down delay. */
-    Forecasts(Map<String, Double> rates, Map<String, Double> planRates, List<String> explain) {
-        this(rates, planRates, false, explain);
-    }
-
     /** The forecasts of every source, or {@link #NONE} when predictive mode is off. */
     static Forecasts of(
             JobTopology topology,

@@ -63,7 +63,8 @@ class SizedAheadPlanTest {
     @Test
     void sizesATrendForecastForWhereTheRampGoesWithCatchUp() {
         // no period: one plan, 1,500 + 1,500 × 30 s / 225 s = 1,700 rec/s → 17
-        OperatorDecision op = needed(new Forecasts(Map.of(), Map.of("src", 1_500.0), List.of()));
+        OperatorDecision op =
+                needed(new Forecasts(Map.of(), Map.of("src", 1_500.0), false, List.of()));
 
         assertThat(op.newParallelism()).isEqualTo(17);
         assertThat(op.reasons()).noneMatch(r -> r.startsWith("sized ahead"));
@@ -71,7 +72,7 @@ class SizedAheadPlanTest {
 
     /** A periodic forecast: {@code near} until the next decision, {@code ahead} over the delay. */
     private static Forecasts periodic(double near, double ahead) {
-        return new Forecasts(Map.of("src", near), Map.of("src", ahead), List.of());
+        return new Forecasts(Map.of("src", near), Map.of("src", ahead), false, List.of());
     }
 
     private static OperatorDecision needed(Forecasts forecasts) {
