@@ -1,6 +1,9 @@
 package dev.flowscale.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.flowscale.engine.state.StateCodec;
 import java.io.IOException;
@@ -22,6 +25,20 @@ import java.util.HexFormat;
  */
 public final class ManifestFile {
     static final String CHECKSUM = "checksum";
+
+    /**
+     * The manifest's writer: serializers chosen by the records' declared types, not by the classes
+     * of the lists and maps they hold, so that a manifest built from other collection classes than
+     * the warm-up's ({@link CheckpointWarmUp}) needs no new serializer at a checkpoint's commit
+     * (building them took 6 of a first commit's 7 ms of CPU on the benchmark machine). The same
+     * JSON as the untyped mapper's: every property's declared type is a record, a list or map of
+     * them, a string, an enum or a number.
+     */
+    private static final ObjectMapper WRITER =
+            JsonMapper.builder()
+                    .enable(MapperFeature.USE_STATIC_TYPING)
+                    .findAndAddModules()
+                    .build();
 
     private ManifestFile() {}
 
@@ -79,9 +96,8 @@ public final class ManifestFile {
      * the checksum took two more on the checkpoint's commit.
      */
     static byte[] encode(SnapshotMetadata metadata) throws IOException {
-        String checksum = sha256(StateCodec.json().writeValueAsBytes(metadata.withChecksum(null)));
-        return StateCodec.json()
-                .writerWithDefaultPrettyPrinter()
+        String checksum = sha256(WRITER.writeValueAsBytes(metadata.withChecksum(null)));
+        return WRITER.writerWithDefaultPrettyPrinter()
                 .writeValueAsBytes(metadata.withChecksum(checksum));
     }
 

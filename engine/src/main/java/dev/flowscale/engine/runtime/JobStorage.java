@@ -3,7 +3,6 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
-import dev.flowscale.engine.checkpoint.ManifestWarmUp;
 import dev.flowscale.engine.checkpoint.StorageOwner;
 import dev.flowscale.engine.graph.JobGraph;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,7 +35,6 @@ final class JobStorage implements AutoCloseable {
         this.stats = stats;
         this.clock = clock;
         this.ids = new AtomicLong(storage.highestId());
-        ManifestWarmUp.startOnce();
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.flowscale.engine.api.InvalidJobException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
+import dev.flowscale.engine.checkpoint.CheckpointWarmUp;
 import dev.flowscale.engine.checkpoint.HandOff;
 import dev.flowscale.engine.checkpoint.HandOverRestore;
 import dev.flowscale.engine.checkpoint.Recovery;
@@ -99,6 +100,9 @@ public final class RunningJob implements AutoCloseable {
                                 line -> System.err.println("warning: " + line));
         this.graph = graph;
         this.config = config;
+        if (durable != null) {
+            CheckpointWarmUp.startOnce(config.stateBackend());
+        }
         this.timer =
                 Executors.newSingleThreadScheduledExecutor(
                         r -> {

@@ -101,14 +101,16 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     public static RocksDbKeyedStore open(StateBackendConfig config, String name) {
         try {
             return new RocksDbKeyedStore(
-                    Files.createTempDirectory(parent(config), "flowscale-rocksdb-" + name + "-"),
+                    Files.createTempDirectory(
+                            localParent(config), "flowscale-rocksdb-" + name + "-"),
                     config);
         } catch (IOException e) {
             throw localDirFailure(config, e);
         }
     }
 
-    private static Path parent(StateBackendConfig config) throws IOException {
+    /** The folder that holds the stores of {@code config}: its local directory, made if missing. */
+    public static Path localParent(StateBackendConfig config) throws IOException {
         return config.localDir() != null
                 ? Files.createDirectories(config.localDir())
                 : Path.of(System.getProperty("java.io.tmpdir"));
@@ -421,7 +423,8 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private static Path freshFolder(StateBackendConfig config, String name) {
         try {
             Path reserved =
-                    Files.createTempDirectory(parent(config), "flowscale-rocksdb-" + name + "-");
+                    Files.createTempDirectory(
+                            localParent(config), "flowscale-rocksdb-" + name + "-");
             Files.delete(reserved);
             return reserved;
         } catch (IOException e) {
