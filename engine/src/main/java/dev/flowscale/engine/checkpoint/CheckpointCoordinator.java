@@ -131,8 +131,14 @@ public final class CheckpointCoordinator {
         }
         Pending started = new Pending(barrier, dir);
         pending = started;
-        timer.schedule(() -> expire(started), settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
-        sources.accept(barrier);
+        try {
+            sources.accept(barrier);
+        } finally {
+            // After the barrier is on its way (the first timer task of a run starts the timer's
+            // thread); acknowledgements wait for this lock, so the snapshot cannot end before it.
+            timer.schedule(
+                    () -> expire(started), settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        }
         return started.result;
     }
 

@@ -78,16 +78,18 @@ public final class CheckpointWarmUp {
 
     /**
      * Takes one incremental checkpoint of a scratch RocksDB store of one entry, in {@code
-     * backend}'s local directory, and commits a manifest in a snapshot folder beside it; deletes
-     * the store and the snapshot folder. Returns the task's handle, as the checkpoint wrote it.
+     * backend}'s local directory, into a snapshot storage beside it, and commits its manifest;
+     * deletes the store and the snapshot folder. Returns the task's handle, as the checkpoint wrote
+     * it.
      */
     static TaskStateHandle rocksDbCheckpoint(StateBackendConfig backend) throws IOException {
         RocksDbKeyedStore store = RocksDbKeyedStore.open(backend, "warm-up");
         KeyedStateBackend keyed = new KeyedStateBackend("warm-up", 1, KeyGroupRange.of(0), store);
-        Path snapshot =
+        Path root =
                 Files.createTempDirectory(
                         RocksDbKeyedStore.localParent(backend), "flowscale-warm-up-");
         try {
+            Path snapshot = new CheckpointStorage(root).create(1, false);
             ValueState<String> value =
                     KeyedStates.value(
                             keyed, keyed.table(StateDescriptor.value("warm-up", String.class)));
@@ -112,7 +114,7 @@ public final class CheckpointWarmUp {
             throw new IOException("the checkpoint warm-up failed: " + e.getCause(), e.getCause());
         } finally {
             keyed.close();
-            IncrementalCheckpoint.deleteTree(snapshot);
+            IncrementalCheckpoint.deleteTree(root);
         }
     }
 
