@@ -24,16 +24,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Runs the code of a checkpoint's commit once per JVM, on a background thread, when a job that
  * takes snapshots starts, so that the job's first checkpoint does not pay for it. Run for the first
  * time, that code loads and links its classes, spins its lambdas, builds Jackson's serializers for
- * the snapshot records and generates their reflective accessors (after fifteen calls each):
- * measured on the 2-core benchmark machine, a quarter of a second of the first manifest's commit at
- * first, and after the codec alone was warmed up, a 100 MB RocksDB job's first checkpoint still
- * took a median 178 ms against 108 ms with this warm-up (docs/benchmarks.md).
+ * the snapshot records and generates their reflective accessors (after fifteen calls each). On the
+ * 2-core benchmark machine a 100 MB RocksDB job's first checkpoint took a median 209 ms without
+ * this warm-up, 144 ms with its manifest part and 108 ms with both parts (docs/benchmarks.md).
  *
  * <p>Two parts: the manifest codec, both ways, in memory; and, for a job on RocksDB, one
- * incremental checkpoint of a scratch store of one entry into a scratch snapshot folder beside the
- * job's stores (flush, hard links, the task's state file, the batched fsync, the manifest's atomic
- * write), all deleted when done. Only a head start: if it fails, the job's first checkpoint runs
- * the same code itself and reports any failure of its own.
+ * incremental checkpoint of a scratch store of one entry into a scratch snapshot storage, both in
+ * {@code java.io.tmpdir} (the checkpoint's folder, flush, hard links, the task's state file, the
+ * batched fsync, the manifest's atomic write), all deleted when done. Only a head start: if it
+ * fails, the job's first checkpoint runs the same code itself and reports any failure of its own.
  */
 public final class CheckpointWarmUp {
     /** Enough encodings for each record's accessors to pass the JDK's reflection threshold (15). */
