@@ -22,15 +22,19 @@ import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -56,6 +60,10 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
     private final List<ScalingDecision> decisions = new CopyOnWriteArrayList<>();
     private final List<RescaleReport> rescales = new CopyOnWriteArrayList<>();
     private final AtomicLong produced = new AtomicLong();
+
+    /** Sentences the broker had acknowledged, by when the producer's flush returned. */
+    private final ConcurrentSkipListMap<Instant, Long> acknowledged = new ConcurrentSkipListMap<>();
+
     private volatile long lastRescaleDone;
 
     @Test
@@ -71,9 +79,20 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
             tickUntil(job, "a rescale that scales the count up", () -> scaledUp() != null);
             ScalingDecision first = scaledUp();
             OperatorDecision source = first.operators().get(WordCount.SOURCE);
+            // The arrival rate is what the broker acknowledged over the decision's window: in CI
+            // (other modules' tests beside it) a window measured 21.5 of 60 sentences/s offered
+            // while the source read about 46/s and its lag fell (the producer or broker stalled).
+            double arrived = arrivalRate(first);
+            System.out.printf(
+                    "first scale-up: source target %.1f/s, %.1f sentences/s acknowledged in its"
+                            + " window%n",
+                    source.targetInputRate(), arrived);
             assertThat(source.targetInputRate())
-                    .as("the source's target: arrival rate plus catch-up, %s", first.explain())
-                    .isGreaterThanOrEqualTo(SENTENCES_PER_S * 0.8);
+                    .as(
+                            "the source's target: arrival rate (%.1f sentences/s acknowledged in"
+                                    + " the window) plus catch-up, %s",
+                            arrived, first.explain())
+                    .isGreaterThanOrEqualTo(0.8 * Math.min(SENTENCES_PER_S, arrived));
             assertThat(first.operators().get(WordCount.COUNT).recommendedParallelism())
                     .as(first.explain())
                     .isGreaterThanOrEqualTo(
@@ -162,6 +181,35 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
             produced.incrementAndGet();
         }
         kafka.flush();
+        acknowledged.put(Instant.now(), produced.get());
+    }
+
+    /**
+     * Sentences per second the broker acknowledged over decision's window ("DS2 over the window A
+     * .. B", its first reason), and over the same window a second earlier (the source learns the
+     * log's end up to a second late): the lower of the two.
+     */
+    private double arrivalRate(ScalingDecision decision) {
+        Matcher window =
+                Pattern.compile("DS2 over the window (\\S+) \\.\\. (\\S+)")
+                        .matcher(String.join("\n", decision.reasons()));
+        assertThat(window.find()).as("the window in %s", decision.explain()).isTrue();
+        Instant start = Instant.parse(window.group(1));
+        Instant end = Instant.parse(window.group(2));
+        Duration late = Duration.ofSeconds(1);
+        return Math.min(
+                acknowledgedBetween(start, end),
+                acknowledgedBetween(start.minus(late), end.minus(late)));
+    }
+
+    private double acknowledgedBetween(Instant from, Instant to) {
+        double seconds = Duration.between(from, to).toNanos() / 1e9;
+        return (acknowledgedAt(to) - acknowledgedAt(from)) / seconds;
+    }
+
+    private long acknowledgedAt(Instant t) {
+        Map.Entry<Instant, Long> last = acknowledged.floorEntry(t);
+        return last == null ? 0 : last.getValue();
     }
 
     private static String sentence(long i) {
