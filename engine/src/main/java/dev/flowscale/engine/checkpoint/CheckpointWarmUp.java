@@ -82,12 +82,17 @@ public final class CheckpointWarmUp {
      * it.
      */
     static TaskStateHandle rocksDbCheckpoint(StateBackendConfig backend) throws IOException {
-        RocksDbKeyedStore store = RocksDbKeyedStore.open(backend, "warm-up");
-        KeyedStateBackend keyed = new KeyedStateBackend("warm-up", 1, KeyGroupRange.of(0), store);
         Path root =
                 Files.createTempDirectory(
                         RocksDbKeyedStore.localParent(backend), "flowscale-warm-up-");
+        KeyedStateBackend keyed = null;
         try {
+            keyed =
+                    new KeyedStateBackend(
+                            "warm-up",
+                            1,
+                            KeyGroupRange.of(0),
+                            RocksDbKeyedStore.open(backend, "warm-up"));
             Path snapshot = new CheckpointStorage(root).create(1, false);
             ValueState<String> value =
                     KeyedStates.value(
@@ -112,7 +117,9 @@ public final class CheckpointWarmUp {
         } catch (ExecutionException e) {
             throw new IOException("the checkpoint warm-up failed: " + e.getCause(), e.getCause());
         } finally {
-            keyed.close();
+            if (keyed != null) {
+                keyed.close();
+            }
             IncrementalCheckpoint.deleteTree(root);
         }
     }
