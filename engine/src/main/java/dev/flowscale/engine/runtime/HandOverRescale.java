@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A rescale inside the process: the tasks capture their state at a stop barrier instead of writing
@@ -121,13 +123,50 @@ final class HandOverRescale {
         if (interrupted != null) {
             throw interrupted;
         }
-        return new RescaleResult(
-                dir,
-                before.parallelism(),
-                after.parallelism(),
-                downtimeSince(stopped, timeout),
-                restored.keyGroupsKept(),
-                restored.keyGroupsRead());
+        RescaleResult result =
+                new RescaleResult(
+                        dir,
+                        before.parallelism(),
+                        after.parallelism(),
+                        downtimeSince(stopped, timeout),
+                        restored.keyGroupsKept(),
+                        restored.keyGroupsRead());
+        awaitDurable(before, after, savepoint, timeout);
+        return result;
+    }
+
+    /**
+     * A rescale succeeds only once its savepoint is durable (every file written and fsynced, the
+     * manifest committed): otherwise the new run is cancelled, the job runs again at its old
+     * parallelism from its latest complete snapshot, and the rescale fails saying so.
+     */
+    private void awaitDurable(
+            JobGraph before, JobGraph after, CompletableFuture<Path> savepoint, Duration timeout)
+            throws InterruptedException {
+        String cause;
+        try {
+            savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        } catch (ExecutionException e) {
+            cause = e.getCause() == null ? e.toString() : e.getCause().getMessage();
+        } catch (TimeoutException e) {
+            abandonWrite.run();
+            cause = "it was not written within " + timeout;
+        }
+        runs.rollBackTo(before);
+        String message =
+                "rescale of job '"
+                        + jobName
+                        + "' to "
+                        + after.parallelism()
+                        + " rolled back: its savepoint was not written ("
+                        + cause
+                        + "); "
+                        + FailedStop.restoredFrom(trigger.latestSnapshot())
+                        + " at "
+                        + before.parallelism();
+        runs.warn(message);
+        throw new SnapshotException(message);
     }
 
     /**
@@ -156,7 +195,9 @@ final class HandOverRescale {
         String blocked =
                 runs.restoreAfterFailedStop(
                         execution, timedOut ? Duration.ZERO : RunningJob.DRAIN_AFTER_FAILURE);
-        if (execution.ended()) {
+        if (blocked == null) {
+            execution.closeStatesAtEnd();
+        } else if (execution.ended()) {
             execution.closeStates();
         }
         String cause =

@@ -72,6 +72,13 @@ final class JobExecution {
     }
 
     /**
+     * Undoes {@link #keepStatesOpen}: a rescale that never stopped this run leaves it as it was.
+     */
+    void closeStatesAtEnd() {
+        keepStatesOpen = false;
+    }
+
+    /**
      * Closes this run's keyed backends (kept open for a hand-over until its savepoint is written).
      */
     void closeStates() {

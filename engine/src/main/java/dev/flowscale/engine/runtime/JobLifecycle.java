@@ -25,7 +25,8 @@ final class JobLifecycle {
         RESCALING,
         /**
          * The run at the new parallelism has started; the rescale waits for its first record (the
-         * end of the downtime) and for its savepoint to be durable before it reports success.
+         * end of the downtime) and for its savepoint to be durable before it reports success, and
+         * rolls back (RESCALING again) if that savepoint is not written.
          */
         SETTLING,
         /** Another runner took the storage: the run is being failed and will not restart. */
@@ -107,10 +108,12 @@ final class JobLifecycle {
                                     || to == Phase.RUNNING
                                     || to == Phase.FENCED
                                     || to.terminal();
-                    // The rescale is done (RUNNING), or the new run failed (RESTARTING).
+                    // The rescale is done (RUNNING), the new run failed (RESTARTING), or its
+                    // savepoint was not written and the rescale rolls back (RESCALING).
                     case SETTLING ->
                             to == Phase.RUNNING
                                     || to == Phase.RESTARTING
+                                    || to == Phase.RESCALING
                                     || to == Phase.FENCED
                                     || to.terminal();
                     // A fenced job only fails.

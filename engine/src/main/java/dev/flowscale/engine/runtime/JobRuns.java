@@ -19,9 +19,15 @@ interface JobRuns {
      * latest complete snapshot. A run whose sources never had the barrier goes on untouched.
      *
      * @return what blocked {@code stopped}, each blocked task with its thread's stack; empty when
-     *     it ended by itself or was left running
+     *     it ended by itself; null when it was left running (its sources never had the barrier)
      */
     String restoreAfterFailedStop(JobExecution stopped, Duration wait) throws InterruptedException;
+
+    /**
+     * Cancels the current run (its tasks are interrupted; they get a little time to end) and runs
+     * {@code graph} from the job's latest complete snapshot: a rescale rolls back so.
+     */
+    void rollBackTo(JobGraph graph) throws InterruptedException;
 
     /** Where a stop or rescale reports what it cancelled and restored. */
     void warn(String line);

@@ -292,11 +292,11 @@ public final class RunningJob implements AutoCloseable {
         @Override
         public String restoreAfterFailedStop(JobExecution stopped, Duration wait)
                 throws InterruptedException {
+            if (!stopped.stopBarrierSent()) {
+                return null;
+            }
             String blocked = "";
             if (!stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-                if (!stopped.stopBarrierSent()) {
-                    return blocked;
-                }
                 blocked = BlockedTasks.describe(stopped);
                 stopped.cancel();
                 stopped.await(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -310,6 +310,19 @@ public final class RunningJob implements AutoCloseable {
             launch(graph, from == null ? null : SnapshotReader.read(from, graph));
             lifecycle.moveFrom(phase, JobLifecycle.Phase.RUNNING);
             return blocked;
+        }
+
+        @Override
+        public void rollBackTo(JobGraph graph) throws InterruptedException {
+            if (!lifecycle.moveFrom(JobLifecycle.Phase.SETTLING, JobLifecycle.Phase.RESCALING)) {
+                return; // the new run failed, was fenced or cancelled meanwhile: that decides
+            }
+            JobExecution rolledBack = run.execution();
+            rolledBack.cancel();
+            rolledBack.await(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            Path from = trigger.latestSnapshot();
+            launch(graph, from == null ? null : SnapshotReader.read(from, graph));
+            lifecycle.moveFrom(JobLifecycle.Phase.RESCALING, JobLifecycle.Phase.RUNNING);
         }
 
         @Override
@@ -384,9 +397,12 @@ public final class RunningJob implements AutoCloseable {
      * Rescales the job, with keyed state moved by key group: the tasks hand their state over at a
      * stop barrier (on the heap in memory; on RocksDB each new instance starts from a hard-linked
      * checkpoint of the stopped store that overlaps it most and copies in only the key groups it
-     * gains) and the savepoint is written afterwards, while the new run works. Parallelism changes
-     * are checked before anything stops. If the job cannot start at the new parallelism it is
-     * restarted at the old one from the same state and the error is thrown.
+     * gains) and the savepoint is written afterwards, while the new run works; the rescale returns
+     * once that savepoint is durable. Parallelism changes are checked before anything stops. If the
+     * job cannot start at the new parallelism it is restarted at the old one from the same state
+     * and the error is thrown; if the savepoint is not written, or the barrier does not complete
+     * within {@code timeout}, the job runs again at the old parallelism from its latest complete
+     * snapshot and a {@link dev.flowscale.engine.checkpoint.SnapshotException} says so.
      */
     public RescaleResult rescale(Map<String, Integer> changes, Duration timeout)
             throws InterruptedException {
