@@ -25,11 +25,12 @@ import java.util.concurrent.Executor;
 /**
  * {@code POST /api/v1/rescale} with {@code {"parallelism": {"op": n, ...}}}: rescales the job
  * inside this runner process through the engine's own {@link RunningJob#rescale} (keyed state moved
- * by key group: handed over in memory on the heap backend, its savepoint written afterwards; stop
- * with a savepoint and restore on RocksDB) and answers 200 with a {@link RescaleView}: the path
- * taken ({@code in-place}), the savepoint and the downtime. Bad input answers 400, a job that is
- * not running (or already rescaling) 409, a failed rescale 500; after a failure the engine runs the
- * job again at its old parallelism from the same savepoint.
+ * by key group, handed over in memory, its savepoint written while the new run works) and answers
+ * 200 with a {@link RescaleView} (the path taken, {@code in-place}, the savepoint and the downtime)
+ * only once that savepoint is durable. Bad input answers 400, a job that is not running (or already
+ * rescaling) 409, a failed rescale 500 saying where the job runs now: at its old parallelism, from
+ * the same state or its latest complete snapshot (a savepoint not written rolls the rescale back; a
+ * barrier stuck in a user function past the timeout cancels the run and names it).
  */
 public final class RescaleApi {
 

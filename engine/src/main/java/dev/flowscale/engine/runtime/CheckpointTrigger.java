@@ -8,6 +8,7 @@ import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.checkpoint.SnapshotReader;
 import dev.flowscale.engine.checkpoint.StorageOwner;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -121,8 +122,8 @@ final class CheckpointTrigger {
     }
 
     /**
-     * Counts a snapshot's outcome; fails the job over after too many periodic failures in a row, or
-     * for good if fenced.
+     * Counts a snapshot's outcome; fails the job over when periodic checkpoints have failed for
+     * longer than tolerated, or for good if fenced.
      */
     private void account(SnapshotKind kind, JobRun run, Path path, Throwable error) {
         CheckpointStats stats = durable.stats();
@@ -143,13 +144,14 @@ final class CheckpointTrigger {
                                     "job '" + jobName + "' was fenced: " + cause.getMessage(),
                                     cause));
         } else if (kind.periodic()) {
-            failOverIfTooMany(run, inARow, cause);
+            failOverIfTooLong(run, inARow, cause);
         }
     }
 
-    private void failOverIfTooMany(JobRun run, int inARow, Throwable cause) {
-        int limit = durable.config().failoverAfter();
-        if (inARow < limit) {
+    private void failOverIfTooLong(JobRun run, int inARow, Throwable cause) {
+        Duration failing = durable.stats().failingFor();
+        Duration tolerance = durable.config().failureTolerance();
+        if (failing.compareTo(tolerance) < 0) {
             return;
         }
         run.execution()
@@ -157,11 +159,14 @@ final class CheckpointTrigger {
                         new JobFailedException(
                                 "job '"
                                         + jobName
-                                        + "': "
+                                        + "': periodic checkpoints failed for "
+                                        + failing.toMillis()
+                                        + " ms ("
                                         + inARow
-                                        + " checkpoints failed in a row (limit "
-                                        + limit
-                                        + "), the last with: "
+                                        + " in a row), longer than the "
+                                        + tolerance.toMillis()
+                                        + " ms tolerated (--checkpoint-tolerance);"
+                                        + " the last with: "
                                         + cause.getMessage(),
                                 cause));
     }
