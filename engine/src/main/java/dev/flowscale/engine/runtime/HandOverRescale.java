@@ -194,7 +194,7 @@ final class HandOverRescale {
         }
         String blocked =
                 runs.restoreAfterFailedStop(
-                        execution, timedOut ? Duration.ZERO : RunningJob.DRAIN_AFTER_FAILURE);
+                        execution, timedOut ? Duration.ZERO : RunRecovery.DRAIN_AFTER_FAILURE);
         if (blocked == null) {
             execution.closeStatesAtEnd();
         } else if (execution.ended()) {

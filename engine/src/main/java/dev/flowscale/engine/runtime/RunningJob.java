@@ -51,15 +51,6 @@ public final class RunningJob implements AutoCloseable {
     private final HandOverRescale rescaler;
     private final SavepointStop stopper;
 
-    /**
-     * How long the tasks of a run that a stop or rescale cancelled may take to end once
-     * interrupted; the job runs again from its latest snapshot after that even if one still runs.
-     */
-    static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
-
-    /** How long a run whose stopping snapshot failed may take to drain before it is cancelled. */
-    static final Duration DRAIN_AFTER_FAILURE = Duration.ofSeconds(5);
-
     private volatile JobRun run;
     private volatile Path restoredFrom;
     private AutoCloseable meters = () -> {};
@@ -92,7 +83,7 @@ public final class RunningJob implements AutoCloseable {
         String name = graph.jobName();
         this.lifecycle = new JobLifecycle(name, this::releaseStorage);
         this.trigger = new CheckpointTrigger(name, durable, timer, lifecycle, () -> run);
-        Runs runsPort = new Runs();
+        JobRuns runsPort = new RunRecovery(lifecycle, trigger, () -> run, this::launch);
         this.rescaler = new HandOverRescale(name, config, lifecycle, trigger, runsPort);
         this.stopper = new SavepointStop(name, lifecycle, trigger, runsPort);
     }
@@ -274,60 +265,6 @@ public final class RunningJob implements AutoCloseable {
     private void releaseStorage() {
         if (durable != null) {
             durable.release();
-        }
-    }
-
-    /** What a stop or rescale changes: this job's runs. */
-    private final class Runs implements JobRuns {
-        @Override
-        public JobRun current() {
-            return run;
-        }
-
-        @Override
-        public void launch(JobGraph graph, RestoredState restored) {
-            RunningJob.this.launch(graph, restored);
-        }
-
-        @Override
-        public String restoreAfterFailedStop(JobExecution stopped, Duration wait)
-                throws InterruptedException {
-            if (!stopped.stopBarrierSent()) {
-                return null;
-            }
-            String blocked = "";
-            if (!stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-                blocked = BlockedTasks.describe(stopped);
-                stopped.cancel();
-                stopped.await(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-            JobLifecycle.Phase phase = lifecycle.phase();
-            if (phase != JobLifecycle.Phase.STOPPING && phase != JobLifecycle.Phase.RESCALING) {
-                return blocked; // fenced or ended meanwhile: nothing runs again
-            }
-            Path from = trigger.latestSnapshot();
-            JobGraph graph = run.graph();
-            launch(graph, from == null ? null : SnapshotReader.read(from, graph));
-            lifecycle.moveFrom(phase, JobLifecycle.Phase.RUNNING);
-            return blocked;
-        }
-
-        @Override
-        public void rollBackTo(JobGraph graph) throws InterruptedException {
-            if (!lifecycle.moveFrom(JobLifecycle.Phase.SETTLING, JobLifecycle.Phase.RESCALING)) {
-                return; // the new run failed, was fenced or cancelled meanwhile: that decides
-            }
-            JobExecution rolledBack = run.execution();
-            rolledBack.cancel();
-            rolledBack.await(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            Path from = trigger.latestSnapshot();
-            launch(graph, from == null ? null : SnapshotReader.read(from, graph));
-            lifecycle.moveFrom(JobLifecycle.Phase.RESCALING, JobLifecycle.Phase.RUNNING);
-        }
-
-        @Override
-        public void warn(String line) {
-            System.err.println("warning: " + line);
         }
     }
 

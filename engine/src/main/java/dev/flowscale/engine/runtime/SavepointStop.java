@@ -52,7 +52,7 @@ final class SavepointStop {
             }
             String blocked =
                     runs.restoreAfterFailedStop(
-                            execution, timedOut ? Duration.ZERO : RunningJob.DRAIN_AFTER_FAILURE);
+                            execution, timedOut ? Duration.ZERO : RunRecovery.DRAIN_AFTER_FAILURE);
             Throwable cause = timedOut ? e : e.getCause();
             String message =
                     FailedStop.message(
@@ -80,7 +80,7 @@ final class SavepointStop {
         }
         String blocked = BlockedTasks.describe(execution);
         execution.cancel();
-        execution.await(RunningJob.CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        execution.await(RunRecovery.CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         runs.warn(
                 "job '"
                         + jobName
