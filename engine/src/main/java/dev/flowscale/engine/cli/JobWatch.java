@@ -9,6 +9,12 @@ final class JobWatch {
     /** How long the sources' last records may take to drain once the duration is over. */
     static final Duration DRAIN_GRACE = Duration.ofSeconds(5);
 
+    /**
+     * On Ctrl-C or SIGTERM: how long the job may take to drain once its sources stopped, and then
+     * how long its cancelled tasks may take to end; the process exits within twice this.
+     */
+    static final Duration SHUTDOWN_STEP = Duration.ofMillis(2500);
+
     private final PrintStream out;
 
     JobWatch(PrintStream out) {
@@ -22,7 +28,7 @@ final class JobWatch {
     int watch(RunningJob job, Duration duration, Duration interval) throws InterruptedException {
         long start = System.nanoTime();
         LiveView view = new LiveView(out, start);
-        try (ShutdownHook hook = ShutdownHook.install(job::stop, Duration.ofSeconds(10))) {
+        try (ShutdownHook hook = ShutdownHook.install(job::stop, job::cancel, SHUTDOWN_STEP)) {
             long deadline = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
             while (!job.await(
                     Duration.ofNanos(

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,14 +78,32 @@ public final class RunCommand implements Callable<Integer> {
     Duration checkpointInterval;
 
     @Option(
+            names = "--checkpoint-tolerance",
+            paramLabel = "D",
+            converter = OptionValues.AnyDuration.class,
+            description =
+                    "Fail the job over (restart from its latest snapshot) once periodic checkpoints"
+                            + " have kept failing for D (default: 10s or two checkpoint intervals,"
+                            + " whichever is longer; 0s: at the first failure).")
+    Duration checkpointFailureTolerance;
+
+    @Option(
             names = "--checkpoint-failures",
             paramLabel = "N",
-            converter = OptionValues.UpToThousand.class,
-            defaultValue = "" + CheckpointConfig.DEFAULT_FAILOVER_AFTER,
-            description =
-                    "Fail the job over (restart from its latest snapshot) after N periodic checkpoints"
-                            + " failed in a row (default ${DEFAULT-VALUE}).")
-    int checkpointFailures;
+            hidden = true,
+            converter = ReplacedByTolerance.class,
+            description = "Replaced by --checkpoint-tolerance.")
+    Integer replacedCheckpointFailures;
+
+    /** The count of failures became a duration; an old command line hears which option to use. */
+    static final class ReplacedByTolerance implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            throw new CommandLine.TypeConversionException(
+                    "was replaced by --checkpoint-tolerance D, how long checkpoints may"
+                            + " keep failing (e.g. 10s)");
+        }
+    }
 
     @Option(
             names = "--retain",
@@ -214,9 +233,11 @@ public final class RunCommand implements Callable<Integer> {
                                 "flowscale-data",
                                 folderName(run.job != null ? run.job : graph.jobName()))
                         : savepointDir;
-        return CheckpointConfig.every(checkpointInterval, dir)
-                .withRetained(retain)
-                .withFailoverAfter(checkpointFailures);
+        CheckpointConfig config =
+                CheckpointConfig.every(checkpointInterval, dir).withRetained(retain);
+        return checkpointFailureTolerance == null
+                ? config
+                : config.withFailureTolerance(checkpointFailureTolerance);
     }
 
     /**

@@ -42,10 +42,7 @@ final class HttpRouter implements HttpHandler {
     }
 
     void requireToken(String bearerToken) {
-        token =
-                bearerToken == null
-                        ? null
-                        : ("Bearer " + bearerToken).getBytes(StandardCharsets.UTF_8);
+        token = bearerToken == null ? null : bearerToken.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -141,8 +138,13 @@ final class HttpRouter implements HttpHandler {
             return true;
         }
         String given = exchange.getRequestHeaders().getFirst("Authorization");
+        // The scheme is case-insensitive (RFC 9110, 11.1); the token is compared exactly.
+        String scheme = "Bearer ";
         return given != null
-                && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
+                && given.regionMatches(true, 0, scheme, 0, scheme.length())
+                && MessageDigest.isEqual(
+                        expected,
+                        given.substring(scheme.length()).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Most bytes of a refused body read and dropped before the 413 answer. */

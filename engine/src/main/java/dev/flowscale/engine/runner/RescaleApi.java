@@ -17,6 +17,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -24,11 +25,12 @@ import java.util.concurrent.Executor;
 /**
  * {@code POST /api/v1/rescale} with {@code {"parallelism": {"op": n, ...}}}: rescales the job
  * inside this runner process through the engine's own {@link RunningJob#rescale} (keyed state moved
- * by key group: handed over in memory on the heap backend, its savepoint written afterwards; stop
- * with a savepoint and restore on RocksDB) and answers 200 with a {@link RescaleView}: the path
- * taken ({@code in-place}), the savepoint and the downtime. Bad input answers 400, a job that is
- * not running (or already rescaling) 409, a failed rescale 500; after a failure the engine runs the
- * job again at its old parallelism from the same savepoint.
+ * by key group, handed over in memory, its savepoint written while the new run works) and answers
+ * 200 with a {@link RescaleView} (the path taken, {@code in-place}, the savepoint and the downtime)
+ * only once that savepoint is durable. Bad input answers 400, a job that is not running (or already
+ * rescaling) 409, a failed rescale 500 saying where the job runs now: at its old parallelism, from
+ * the same state or its latest complete snapshot (a savepoint not written rolls the rescale back; a
+ * barrier stuck in a user function past the timeout cancels the run and names it).
  */
 public final class RescaleApi {
 
@@ -90,6 +92,15 @@ public final class RescaleApi {
             return badRequest(
                     "the body is not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
+        if (root != null && root.isObject()) {
+            for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!name.equals("parallelism")) {
+                    return badRequest(
+                            "unknown field \"" + name + "\"; the only field is \"parallelism\"");
+                }
+            }
+        }
         JsonNode ops = root == null ? null : root.get("parallelism");
         if (ops == null || !ops.isObject() || ops.isEmpty()) {
             return badRequest("the body needs a non-empty object \"parallelism\"");
@@ -122,24 +133,28 @@ public final class RescaleApi {
     }
 
     private Object rescale(Map<String, Integer> parallelism) {
-        if (job.status() != RunningJob.Status.RUNNING) {
+        RunningJob.Status status = job.status();
+        if (status != RunningJob.Status.RUNNING) {
+            boolean passing =
+                    status == RunningJob.Status.RESCALING || status == RunningJob.Status.RESTARTING;
             return new ApiError(
                     409,
                     "job '"
                             + job.name()
                             + "' is "
-                            + job.status()
+                            + status
                             + "; "
                             + RunnerPaths.RESCALE
-                            + " needs a running job, retry when GET "
-                            + RunnerPaths.JOB
-                            + " reports RUNNING");
+                            + " needs a running job, "
+                            + (passing
+                                    ? "retry when GET " + RunnerPaths.JOB + " reports RUNNING"
+                                    : "and it will not run again in this runner"));
         }
         try {
             return view(job.rescale(parallelism, timeout));
         } catch (SnapshotException e) {
-            return new ApiError(
-                    500, "rescale of job '" + job.name() + "' failed: " + e.getMessage());
+            // The message says what failed and where the job runs now (rolled back or restored).
+            return new ApiError(500, e.getMessage());
         } catch (InvalidJobException e) {
             return new ApiError(400, e.getMessage());
         } catch (EngineException e) {

@@ -11,13 +11,20 @@ import java.time.Duration;
  * @param interval time between periodic checkpoints; zero for savepoints only
  * @param timeout a snapshot not complete after this long is discarded
  * @param retained how many complete checkpoints, and how many savepoints, are kept
- * @param failoverAfter after this many periodic checkpoints failed in a row the job fails over
- *     (restarts from its latest snapshot as its restart strategy says)
+ * @param failureTolerance how long periodic checkpoints may keep failing (from the first failure of
+ *     a streak) before the job fails over (restarts from its latest snapshot as its restart
+ *     strategy says); zero: the first failure fails it over
  */
 public record CheckpointConfig(
-        Path storage, Duration interval, Duration timeout, int retained, int failoverAfter) {
+        Path storage,
+        Duration interval,
+        Duration timeout,
+        int retained,
+        Duration failureTolerance) {
     public static final int DEFAULT_RETAINED = 3;
-    public static final int DEFAULT_FAILOVER_AFTER = 3;
+
+    /** The least default tolerance: a storage hiccup of a few seconds never fails a job over. */
+    public static final Duration MIN_DEFAULT_TOLERANCE = Duration.ofSeconds(10);
 
     public CheckpointConfig {
         if (storage == null) {
@@ -36,11 +43,12 @@ public record CheckpointConfig(
             throw new InvalidJobException(
                     "checkpoint config: retained " + retained + " is invalid; keep at least 1");
         }
-        if (failoverAfter < 1) {
+        if (failureTolerance == null || failureTolerance.isNegative()) {
             throw new InvalidJobException(
-                    "checkpoint config: failoverAfter "
-                            + failoverAfter
-                            + " is invalid; use >= 1 (1: the first failed checkpoint fails the job over)");
+                    "checkpoint config: failureTolerance "
+                            + failureTolerance
+                            + " is invalid; use 0s or more (0s: the first failed periodic"
+                            + " checkpoint fails the job over)");
         }
     }
 
@@ -55,18 +63,28 @@ public record CheckpointConfig(
                 interval,
                 Duration.ofMinutes(10),
                 DEFAULT_RETAINED,
-                DEFAULT_FAILOVER_AFTER);
+                interval == null ? MIN_DEFAULT_TOLERANCE : defaultTolerance(interval));
+    }
+
+    /**
+     * The tolerance unless one is given: {@link #MIN_DEFAULT_TOLERANCE} or two intervals, whichever
+     * is longer (at a 1 s interval a 2 s storage fault is survived; at long intervals the third
+     * failure in a row fails the job over).
+     */
+    public static Duration defaultTolerance(Duration interval) {
+        Duration twice = interval.multipliedBy(2);
+        return twice.compareTo(MIN_DEFAULT_TOLERANCE) > 0 ? twice : MIN_DEFAULT_TOLERANCE;
     }
 
     public CheckpointConfig withTimeout(Duration newTimeout) {
-        return new CheckpointConfig(storage, interval, newTimeout, retained, failoverAfter);
+        return new CheckpointConfig(storage, interval, newTimeout, retained, failureTolerance);
     }
 
     public CheckpointConfig withRetained(int keep) {
-        return new CheckpointConfig(storage, interval, timeout, keep, failoverAfter);
+        return new CheckpointConfig(storage, interval, timeout, keep, failureTolerance);
     }
 
-    public CheckpointConfig withFailoverAfter(int failures) {
-        return new CheckpointConfig(storage, interval, timeout, retained, failures);
+    public CheckpointConfig withFailureTolerance(Duration tolerance) {
+        return new CheckpointConfig(storage, interval, timeout, retained, tolerance);
     }
 }

@@ -31,6 +31,7 @@ final class CheckpointStats implements AutoCloseable {
     private long completed;
     private long failed;
     private int consecutiveFailures;
+    private Instant failingSince;
     private Long lastCompletedId;
     private Instant lastCompletedAt;
     private Path lastCompletedPath;
@@ -46,6 +47,7 @@ final class CheckpointStats implements AutoCloseable {
     synchronized void completed(long id, Path dir) {
         completed++;
         consecutiveFailures = 0;
+        failingSince = null;
         lastCompletedId = id;
         lastCompletedAt = clock.instant();
         lastCompletedPath = dir;
@@ -54,10 +56,11 @@ final class CheckpointStats implements AutoCloseable {
     /** Records and logs a failure; returns the periodic checkpoints failed in a row. */
     synchronized int failed(String what, boolean periodic, Throwable cause) {
         failed++;
+        lastFailureAt = clock.instant();
         if (periodic) {
             consecutiveFailures++;
+            failingSince = failingSince == null ? lastFailureAt : failingSince;
         }
-        lastFailureAt = clock.instant();
         lastFailure = cause.getMessage();
         log.accept(
                 what
@@ -72,6 +75,14 @@ final class CheckpointStats implements AutoCloseable {
     /** A restart gives the new run a fresh count of failures in a row. */
     synchronized void resetConsecutive() {
         consecutiveFailures = 0;
+        failingSince = null;
+    }
+
+    /** How long periodic checkpoints have been failing, from the first failure in a row. */
+    synchronized Duration failingFor() {
+        return failingSince == null
+                ? Duration.ZERO
+                : Duration.between(failingSince, clock.instant());
     }
 
     synchronized CheckpointStatus status() {

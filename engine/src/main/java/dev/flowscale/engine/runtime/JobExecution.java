@@ -34,6 +34,7 @@ final class JobExecution {
     private final Consumer<JobExecution> onEnd;
     private volatile boolean cancelRequested;
     private volatile boolean keepStatesOpen;
+    private volatile boolean stopBarrierSent;
     private final CountDownLatch firstRecord = new CountDownLatch(1);
 
     JobExecution(
@@ -68,6 +69,13 @@ final class JobExecution {
      */
     void keepStatesOpen() {
         keepStatesOpen = true;
+    }
+
+    /**
+     * Undoes {@link #keepStatesOpen}: a rescale that never stopped this run leaves it as it was.
+     */
+    void closeStatesAtEnd() {
+        keepStatesOpen = false;
     }
 
     /**
@@ -169,6 +177,16 @@ final class JobExecution {
         return tasks;
     }
 
+    /** The threads of the tasks, in the order of {@link #tasks()}; empty before {@link #start}. */
+    List<Thread> threads() {
+        return List.copyOf(threads);
+    }
+
+    /** Whether a barrier that stops the sources after it has gone out to them. */
+    boolean stopBarrierSent() {
+        return stopBarrierSent;
+    }
+
     boolean ended() {
         return done.getCount() == 0;
     }
@@ -198,6 +216,9 @@ final class JobExecution {
     }
 
     void triggerSources(CheckpointBarrier barrier) {
+        if (barrier.stopAfter()) {
+            stopBarrierSent = true;
+        }
         tasks.stream()
                 .filter(t -> t instanceof SourceTask)
                 .forEach(t -> ((SourceTask) t).triggerBarrier(barrier));

@@ -79,6 +79,10 @@ final class JobStorage implements AutoCloseable {
                 timer);
     }
 
+    CheckpointConfig config() {
+        return config;
+    }
+
     CheckpointStorage storage() {
         return storage;
     }

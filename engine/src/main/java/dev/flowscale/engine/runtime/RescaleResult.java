@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The outcome of a rescale: the savepoint it went through (written after the hand-over, so still
- * being written when this is returned; complete once its manifest exists), the parallelism before
+ * The outcome of a rescale: the savepoint it went through (written after the hand-over while the
+ * new run works; complete, its manifest committed, when this is returned), the parallelism before
  * and after, how long the job was down (from the stop request to the first record processed at the
  * new parallelism, see {@link RunningJob#rescale}), and how many key groups stayed where they were
  * ({@code keyGroupsKept}: on the heap with an instance of the same index, on RocksDB in the stopped

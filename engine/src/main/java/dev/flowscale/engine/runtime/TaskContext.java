@@ -99,6 +99,7 @@ record TaskContext(
                                 + kind.name().toLowerCase()
                                 + "(...)");
             }
+            StateTypeCheck.check(task.operatorId(), descriptor);
             return descriptor;
         }
 

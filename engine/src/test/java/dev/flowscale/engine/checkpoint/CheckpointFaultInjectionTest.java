@@ -53,7 +53,7 @@ class CheckpointFaultInjectionTest {
                         .withMeterRegistry(registry)
                         .withCheckpointing(
                                 CheckpointConfig.every(Duration.ofMillis(50), dir)
-                                        .withFailoverAfter(1_000));
+                                        .withFailureTolerance(Duration.ofHours(1)));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 2, "two checkpoints completed");
             Path aside = breakStorage(dir);
@@ -97,7 +97,7 @@ class CheckpointFaultInjectionTest {
                         .withBatchSize(128)
                         .withCheckpointing(
                                 CheckpointConfig.every(Duration.ofMillis(50), dir)
-                                        .withFailoverAfter(2))
+                                        .withFailureTolerance(Duration.ofMillis(50)))
                         .withRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofSeconds(1)));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 2, "two checkpoints completed");
@@ -122,14 +122,44 @@ class CheckpointFaultInjectionTest {
                         .withBatchSize(128)
                         .withCheckpointing(
                                 CheckpointConfig.every(Duration.ofMillis(50), dir)
-                                        .withFailoverAfter(2));
+                                        .withFailureTolerance(Duration.ofMillis(100)));
         try (RunningJob job = RunningJob.start(GRAPH, config)) {
             await(job, s -> s.completed() >= 1, "a checkpoint completed");
             breakStorage(dir);
             assertThatThrownBy(() -> job.await(WAIT))
                     .isInstanceOf(JobFailedException.class)
-                    .hasMessageContaining("2 checkpoints failed in a row (limit 2)")
+                    .hasMessageContaining("periodic checkpoints failed for")
+                    .hasMessageContaining("longer than the 100 ms tolerated")
                     .hasMessageContaining("cannot create snapshot directory");
+        }
+    }
+
+    @Test
+    void aTwoSecondStorageFaultAtAOneSecondIntervalIsSurvivedWithTheDefaults(@TempDir Path dir)
+            throws Exception {
+        JobGraph slow =
+                CountingJob.graph(
+                        RateProfile.constant(10_000),
+                        RECORDS,
+                        KEYS,
+                        Map.of(CountingJob.COUNT, 2),
+                        x -> x);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withBatchSize(128)
+                        .withCheckpointing(CheckpointConfig.every(Duration.ofSeconds(1), dir));
+        try (RunningJob job = RunningJob.start(slow, config)) {
+            CheckpointStatus before = await(job, s -> s.completed() >= 1, "a checkpoint");
+            Path aside = breakStorage(dir);
+            await(job, s -> s.consecutiveFailures() >= 3, "three failures in a row (2 s apart)");
+            repairStorage(dir, aside);
+            await(
+                    job,
+                    s -> s.completed() > before.completed() && s.consecutiveFailures() == 0,
+                    "checkpoints resumed");
+            assertThat(job.restarts()).as("no fail-over").isZero();
+            assertThat(job.status()).isEqualTo(RunningJob.Status.RUNNING);
+            assertFinalCountsExact(job);
         }
     }
 

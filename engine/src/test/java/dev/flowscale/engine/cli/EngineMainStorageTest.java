@@ -53,6 +53,21 @@ class EngineMainStorageTest {
     }
 
     @Test
+    void theCheckpointToleranceIsADurationAndTheOldCountOptionNamesIt() {
+        assertThat(run("run", "wordcount", "--checkpoint-failures", "3")).isEqualTo(2);
+        assertThat(errors())
+                .contains("--checkpoint-failures")
+                .contains("replaced by --checkpoint-tolerance D")
+                .doesNotContain("\tat ");
+        err.reset();
+        assertThat(run("run", "wordcount", "--checkpoint-tolerance", "3")).isEqualTo(2);
+        assertThat(errors())
+                .contains("--checkpoint-tolerance")
+                .contains("unit")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
     void aSecondRunnerOnTheSameFolderIsRefusedNamingTheOwner(@TempDir Path dir) {
         try (StorageOwner first = StorageOwner.acquire(dir, "wordcount", Clock.systemUTC())) {
             assertThat(

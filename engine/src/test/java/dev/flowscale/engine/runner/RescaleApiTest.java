@@ -89,6 +89,11 @@ class RescaleApiTest {
                 .contains("parallelism.double is 0", "integer >= 1");
         assertThat(post("{\"parallelism\": {\"nope\": 2}}", 400).get("error").asText())
                 .contains("no operator 'nope'");
+        assertThat(
+                        post("{\"parallelism\": {\"double\": 3}, \"timeout\": 5}", 400)
+                                .get("error")
+                                .asText())
+                .contains("unknown field \"timeout\"");
         assertThat(job.graph().operator("double").parallelism()).isEqualTo(2);
     }
 
@@ -96,7 +101,8 @@ class RescaleApiTest {
     void aStoppedJobCannotBeRescaledAndOtherMethodsAreRefused() throws Exception {
         job.stopWithSavepoint(Duration.ofSeconds(20));
         assertThat(post("{\"parallelism\": {\"double\": 3}}", 409).get("error").asText())
-                .contains("needs a running job");
+                .contains("is STOPPED", "needs a running job", "will not run again")
+                .doesNotContain("retry");
         HttpResponse<String> get =
                 http.send(
                         HttpRequest.newBuilder(uri()).GET().build(),

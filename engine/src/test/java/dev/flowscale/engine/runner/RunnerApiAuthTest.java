@@ -71,6 +71,15 @@ class RunnerApiAuthTest {
     }
 
     @Test
+    void theAuthSchemeIsMatchedWhateverItsCase() throws Exception {
+        HttpResponse<String> answer = post(RunnerPaths.SAVEPOINT, "bearer " + TOKEN);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(post(RunnerPaths.SAVEPOINT, "BEARER " + TOKEN.toUpperCase()).statusCode())
+                .as("the token itself is compared exactly")
+                .isEqualTo(401);
+    }
+
+    @Test
     void healthReadinessMetricsAndStatusStayOpen() throws Exception {
         for (String path :
                 List.of(

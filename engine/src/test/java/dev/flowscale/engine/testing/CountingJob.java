@@ -7,6 +7,7 @@ import dev.flowscale.engine.api.MapFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
@@ -15,6 +16,7 @@ import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.testsupport.Await;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -85,6 +87,17 @@ public final class CountingJob {
             counts.merge("k" + (seq % keys), 1L, Long::sum);
         }
         return counts;
+    }
+
+    /**
+     * Waits until every record is counted, stops the job with a savepoint and returns the per-key
+     * counts that savepoint holds: compare with {@link #expected}.
+     */
+    public static Map<Object, Long> finalCounts(RunningJob job, Duration timeout)
+            throws InterruptedException {
+        awaitQuiescence(job, timeout);
+        Path finalState = job.stopWithSavepoint(timeout);
+        return SnapshotInspector.mergedKeyedState(finalState, job.graph(), COUNT, COUNT_STATE);
     }
 
     /**
