@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  * IncrementalCheckpointBenchmark [MB]}, default 100; values are 1,000 random printable characters.
  * "barrier ms" is how long the task's thread is held at the barrier ({@link
  * IncrementalCheckpoint#start} returning); "complete ms" is until the snapshot's files are all in
- * storage, which is what the task's thread was held for when the copy ran on it.
+ * storage (the copy runs on the store's uploader thread, not the task's).
  */
 public final class IncrementalCheckpointBenchmark {
     private static final int VALUE_BYTES = 1000;

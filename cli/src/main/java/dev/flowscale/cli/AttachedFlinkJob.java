@@ -105,6 +105,11 @@ final class AttachedFlinkJob implements ScaledRun {
     }
 
     @Override
+    public boolean rescaling() {
+        return realizer.inProgress();
+    }
+
+    @Override
     public double elapsed() {
         return (System.nanoTime() - startNanos) / 1e9;
     }
@@ -132,7 +137,9 @@ final class AttachedFlinkJob implements ScaledRun {
                         (op, p) -> {
                             Integer before = report.from().get(op);
                             if (!p.equals(before)) {
-                                from.put(op, before == null ? 0 : before);
+                                if (before != null) { // unknown when Flink did not answer
+                                    from.put(op, before);
+                                }
                                 to.put(op, p);
                             }
                         });

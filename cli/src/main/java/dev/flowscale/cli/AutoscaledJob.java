@@ -105,6 +105,11 @@ final class AutoscaledJob implements ScaledRun {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
+    @Override
+    public boolean rescaling() {
+        return realizer.inProgress();
+    }
+
     /** Stops the job with a final savepoint (its state at the end); null if it could not. */
     Path stopWithSavepoint(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

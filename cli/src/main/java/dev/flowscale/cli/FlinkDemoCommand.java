@@ -7,7 +7,6 @@ import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;
 import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.SlotLimits;
-import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.settings.Setting;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -45,29 +44,7 @@ final class FlinkDemoCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
-    @Option(
-            names = "--rate",
-            paramLabel = "N",
-            defaultValue = "200",
-            description =
-                    "Sentences per second the source owes (5 words each; default ${DEFAULT-VALUE}).")
-    double rate;
-
-    @Option(
-            names = "--split-cost",
-            paramLabel = "D",
-            defaultValue = "6ms",
-            converter = OptionValues.PositiveDuration.class,
-            description = "Split blocks this long per sentence (default ${DEFAULT-VALUE}).")
-    Duration splitCost;
-
-    @Option(
-            names = "--count-cost",
-            paramLabel = "D",
-            defaultValue = "2200us",
-            converter = OptionValues.PositiveDuration.class,
-            description = "Count blocks this long per word (default ${DEFAULT-VALUE}).")
-    Duration countCost;
+    @Mixin FlinkWordCountOptions wordCount;
 
     @Option(
             names = "--duration",
@@ -94,13 +71,15 @@ final class FlinkDemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path claimed = view.report == null ? null : ReportFile.claim(view.report);
+        var job = wordCount.settings(); // its options checked before Flink starts
         out.println(
                 "flowscale: starting a local Flink 2.3 cluster (adaptive scheduler, "
                         + SLOTS
-                        + " slots) ...");
+                        + " slots); Flink's log goes to "
+                        + FlinkLog.toFile());
         try (LocalFlinkCluster flink = LocalFlinkCluster.start(SLOTS, true)) {
             FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(30));
-            FlinkJobRef ref = new FlinkJobRef(rest, flink.submit(wordCount()));
+            FlinkJobRef ref = new FlinkJobRef(rest, flink.submit(job));
             FlinkJob now = AttachCommand.awaitRunning(ref, Duration.ofSeconds(60));
             out.println("flink: REST " + flink.rest() + " (the web UI too)");
             JobAutoscaler.Settings settings =
@@ -125,23 +104,13 @@ final class FlinkDemoCommand implements Callable<Integer> {
         }
     }
 
-    private FlinkWordCount.Settings wordCount() {
-        return new FlinkWordCount.Settings(
-                "demo",
-                System.currentTimeMillis(),
-                rate,
-                Long.MAX_VALUE / 2,
-                splitCost.toNanos() / 1000,
-                countCost.toNanos() / 1000,
-                16);
-    }
-
     private Session.Output output(Path claimed) {
         Map<String, String> given = new LinkedHashMap<>();
         given.put("engine", "flink");
-        given.put("rate", rate + "/s");
-        given.put("split-cost", splitCost.toString());
-        given.put("count-cost", countCost.toString());
-        return new Session.Output(duration, view.printInterval, claimed, given, t -> rate);
+        given.put("rate", wordCount.rate + "/s");
+        given.put("split-cost", wordCount.splitCost.toString());
+        given.put("count-cost", wordCount.countCost.toString());
+        return new Session.Output(
+                duration, view.printInterval, claimed, given, t -> wordCount.rate);
     }
 }

@@ -35,6 +35,7 @@ public final class FlowscaleMain extends CommandGroup {
                         Demo.spec(out),
                         AttachCommand.spec(out),
                         FlinkDemoCommand.spec(out),
+                        new FlinkClusterCommand(out),
                         KafkaDemoCommand.spec(out, err),
                         JobsCommand.named("jobs", out),
                         new CompletionCommand(out));

@@ -141,8 +141,11 @@ final class KafkaDemoCommand implements Callable<Integer> {
     private int runWithBroker(Path dir) {
         out.println(
                 "demo --kafka: starting a Kafka broker (KRaft, a child JVM, data in " + dir + ")");
+        // While the broker starts, the admin client warns at each connection attempt it retries.
+        KAFKA_LOG.setLevel(Level.SEVERE);
         try (LocalKafkaBroker broker = startBroker(dir)) {
             createTopics(broker);
+            KAFKA_LOG.setLevel(Level.WARNING);
             out.printf(
                     "broker %s; topic %s (%d partitions) -> kafka-wordcount -> topic %s;"
                             + " producing %s sentences/s of 5 words%n",

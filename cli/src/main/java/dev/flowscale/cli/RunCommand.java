@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.DoubleUnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -156,12 +157,16 @@ final class RunCommand implements Callable<Integer> {
     /** The output options, checked (the report's folder written to) before anything starts. */
     Session.Output output() {
         Path claimed = report == null ? null : ReportFile.claim(report);
-        return new Session.Output(
-                run.duration(),
-                printInterval,
-                claimed,
-                given(),
-                run.userJob() ? null : run.jobOptions().plannedRate());
+        return new Session.Output(run.duration(), printInterval, claimed, given(), plannedRate());
+    }
+
+    /**
+     * The rate a built-in job's generator plans, for the report; null where the load is not {@code
+     * --rate}'s: a user's job, or a job that reads Kafka (the load is what producers write).
+     */
+    private DoubleUnaryOperator plannedRate() {
+        boolean generated = !run.userJob() && run.jobOptions().kafkaBootstrapServers() == null;
+        return generated ? run.jobOptions().plannedRate() : null;
     }
 
     /**

@@ -36,6 +36,9 @@ interface ScaledRun extends AutoCloseable {
     /** Seconds since the session began. */
     double elapsed();
 
+    /** Whether a rescale is under way; it reports to the listeners when it ends. */
+    boolean rescaling();
+
     /**
      * The one autoscaler assembly for a session's job: decisions go to the session's listeners, the
      * realizer's stage is timed as the rescale's downtime, errors go to stderr.

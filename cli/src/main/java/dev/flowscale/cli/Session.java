@@ -25,6 +25,10 @@ final class Session {
     private final Output output;
     private final PrintStream out;
     private final Clock clock;
+
+    /** The longest a session waits at its end for a rescale under way (its own bound is less). */
+    static final Duration RESCALE_WAIT = Duration.ofMinutes(4);
+
     private final RunRecorder recorder = new RunRecorder();
     private volatile boolean stopRequested;
 
@@ -115,6 +119,7 @@ final class Session {
             String outcome = "failed";
             try {
                 loop(job, duration);
+                awaitRescale(job);
                 outcome = stopRequested ? "stopped by Ctrl-C" : "completed";
             } finally {
                 report(job, started, outcome); // also when the run failed: what it recorded is kept
@@ -133,6 +138,23 @@ final class Session {
             if (sleep > 0) {
                 TimeUnit.NANOSECONDS.sleep(Math.min(sleep, Math.max(1, end - System.nanoTime())));
             }
+        }
+    }
+
+    /**
+     * Lets a rescale under way at the end finish and report before the summary, so that the summary
+     * comes last and the report holds every rescale. Not after Ctrl-C, which has a shorter bound.
+     */
+    private void awaitRescale(ScaledRun job) throws InterruptedException {
+        if (stopRequested || !job.rescaling()) {
+            return;
+        }
+        out.printf(
+                "%nflowscale: waiting for the rescale under way to end (at most %ds)%n",
+                RESCALE_WAIT.toSeconds());
+        long deadline = System.nanoTime() + RESCALE_WAIT.toNanos();
+        while (job.rescaling() && !stopRequested && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50);
         }
     }
 

@@ -128,7 +128,7 @@ class FlowscaleMainTest {
         assertThat(run("dance")).isEqualTo(2);
         assertThat(errors())
                 .isEqualTo(
-                        "error: unknown command 'dance'; use run, demo, attach, jobs, completion\n");
+                        "error: unknown command 'dance'; use run, demo, attach, flink-cluster, jobs, completion\n");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -43,6 +43,14 @@ class KafkaDemoCommandTest {
     }
 
     @Test
+    void theReportDrawsNoPlannedRateForAJobThatReadsKafka() {
+        List<String> args = parse().runArguments("127.0.0.1:40000", Path.of("/tmp/x"));
+        assertThat(RunCommand.parsed(args).output().plannedRate()).isNull();
+        assertThat(RunCommand.parsed(List.of("wordcount", "--rate", "300")).output().plannedRate())
+                .isNotNull();
+    }
+
+    @Test
     void theDefaultLoadStepsAboveWhatOneCountInstanceHandles() {
         KafkaDemoCommand demo = parse();
         // --cost count=sleep:10ms: one count instance handles 100 words/s

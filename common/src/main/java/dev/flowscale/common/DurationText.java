@@ -22,6 +22,14 @@ public final class DurationText {
     public static final String FORM =
             "a number and a unit ns, us, ms, s, m or h, e.g. 30s, 500ms, 1.5m or 200us";
 
+    /**
+     * The grammar as an anchored regular expression for a schema's {@code pattern} (a CRD's
+     * duration fields): exactly the texts {@link #parse} accepts, units in either case, blanks
+     * around allowed. Its syntax is common to Java, RE2 (the Kubernetes API server) and ECMAScript.
+     */
+    public static final String SCHEMA_PATTERN =
+            "^\\s*[0-9]{1,9}(\\.[0-9]{1,9})?([nN][sS]|[uU][sS]|µ[sS]|[mM][sS]|[sS]|[mM]|[hH])\\s*$";
+
     private static final Pattern FORMAT =
             Pattern.compile("([0-9]{1,9}(?:\\.[0-9]{1,9})?)(ns|us|µs|ms|s|m|h)");
 

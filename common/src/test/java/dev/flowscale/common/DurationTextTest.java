@@ -45,6 +45,44 @@ class DurationTextTest {
     }
 
     @Test
+    void theSchemaPatternAcceptsExactlyWhatParseAccepts() {
+        java.util.regex.Pattern schema =
+                java.util.regex.Pattern.compile(DurationText.SCHEMA_PATTERN);
+        String[] texts = {
+            "500ns",
+            "200us",
+            "200µs",
+            "0.5ms",
+            " 30s ",
+            "2m",
+            "2H",
+            "1.5h",
+            "999999999.999999999h",
+            "200US",
+            "30",
+            "1e400s",
+            "9999999999h",
+            "-1s",
+            "1.2.3ms",
+            "s",
+            "",
+            "2d",
+            "1.s",
+            ".5s"
+        };
+        for (String text : texts) {
+            boolean parses;
+            try {
+                DurationText.parse("x", text);
+                parses = true;
+            } catch (IllegalArgumentException e) {
+                parses = false;
+            }
+            assertThat(schema.matcher(text).matches()).as("'%s'", text).isEqualTo(parses);
+        }
+    }
+
+    @Test
     void eachCallerFailsWithItsOwnExceptionType() {
         assertThatThrownBy(() -> DurationText.parse("f", "x", IllegalStateException::new))
                 .isInstanceOf(IllegalStateException.class);

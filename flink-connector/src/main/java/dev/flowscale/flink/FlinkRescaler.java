@@ -112,18 +112,15 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         lastInputCost = Optional.empty();
         FlinkRescaleReport report;
         Instant started = clock.instant();
+        Map<String, Integer> from = Map.of(); // until Flink answers
         try {
-            report = rescale(job.read(), changes, started);
+            FlinkJob now = job.read();
+            from = now.parallelism();
+            report = rescale(now, changes, started);
         } catch (RuntimeException e) {
-            report =
-                    report(
-                            job.jobId(),
-                            "unknown",
-                            Map.of(),
-                            changes,
-                            null,
-                            started,
-                            e.getMessage());
+            Map<String, Integer> to = new LinkedHashMap<>(from);
+            to.putAll(changes);
+            report = report(job.jobId(), "unknown", from, to, null, started, e.getMessage());
         }
         for (Consumer<FlinkRescaleReport> listener : listeners) {
             listener.accept(report);

@@ -182,8 +182,8 @@ public final class SideBySide {
 
     /**
      * Waits until every subtask of the job runs: a contestant attached to a job still CREATED on a
-     * loaded machine is refused (flowscale's attach was, once), and each contestant should start
-     * from the same point.
+     * loaded machine is refused ({@code attach} refuses a job that is not RUNNING), and each
+     * contestant should start from the same point.
      */
     private static void awaitRunning(FlinkRestClient rest, String jobId)
             throws InterruptedException {

@@ -2,6 +2,7 @@ package dev.flowscale.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.flowscale.common.DurationText;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
@@ -21,7 +22,7 @@ import io.fabric8.generator.annotation.ValidationRule;
                         + " || self.minParallelism <= self.maxParallelism",
         message = "spec.autoscaler.minParallelism must not exceed spec.autoscaler.maxParallelism")
 public class AutoscalerSpec {
-    static final String DURATION = "^[0-9]+(ms|s|m|h)$";
+    static final String DURATION = DurationText.SCHEMA_PATTERN;
 
     @JsonPropertyDescription(
             "auto: decide and rescale; recommend: decide and report only; off: no autoscaler"

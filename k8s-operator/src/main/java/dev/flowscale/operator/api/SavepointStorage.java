@@ -24,7 +24,7 @@ public class SavepointStorage {
     public boolean ephemeral;
 
     @Default("30s")
-    @Pattern("^[0-9]+(ms|s|m|h)$")
+    @Pattern(AutoscalerSpec.DURATION)
     @JsonPropertyDescription(
             "Time between periodic checkpoints, so an unplanned restart resumes from a recent one;"
                     + " 0s: savepoints only")

@@ -46,10 +46,10 @@ class LearnedModelsOnTheSimulatorTest {
                 Map.of("src", 1, "op", p));
     }
 
-    private LearnedHistory learn(SimOperator op, double rate, int... parallelisms) {
-        LearnedHistory h = LearnedHistory.empty();
+    private ScalabilityHistory learn(SimOperator op, double rate, int... parallelisms) {
+        ScalabilityHistory h = ScalabilityHistory.empty();
         for (int p : parallelisms) {
-            h = h.record(chain(op, rate, p).topology(), windowAt(op, rate, p));
+            h = h.record(windowAt(op, rate, p));
         }
         return h;
     }
@@ -62,7 +62,7 @@ class LearnedModelsOnTheSimulatorTest {
         // says 7).
         SimOperator op = SimOperator.operator("op", 100, 1).withAlpha(0.8);
 
-        ScalabilityModel m = learn(op, 500, 1, 2, 4).modelOf("op").orElseThrow();
+        ScalabilityModel m = ScalabilityFit.fit(learn(op, 500, 1, 2, 4).of("op"));
 
         assertThat(m.alpha()).isCloseTo(0.8, offset(1e-6));
         assertThat(m.smallestParallelismFor(500, 128)).hasValue(8);
@@ -77,7 +77,7 @@ class LearnedModelsOnTheSimulatorTest {
         IneffectiveScaleUp.Verdict v =
                 IneffectiveScaleUp.detect(
                                 "op",
-                                learn(op, 1000, 4, 8).scalability(),
+                                learn(op, 1000, 4, 8),
                                 IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE)
                         .orElseThrow();
 
