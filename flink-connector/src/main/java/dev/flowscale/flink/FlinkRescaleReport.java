@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * How one rescale of a Flink job went. Not the reconfigurator's {@code RescaleReport}: a Flink
+ * How one rescale of a Flink job went. Not the autoscaler's {@code RescaleReport}: a Flink
  * savepoint is a URI on the cluster's file system ({@code s3://...}, {@code hdfs://...}), not a
  * local path, and the path taken (in place or through a savepoint) is part of the story.
  *

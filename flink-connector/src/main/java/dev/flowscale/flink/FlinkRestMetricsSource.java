@@ -1,9 +1,9 @@
 package dev.flowscale.flink;
 
-import dev.flowscale.collector.CollectorException;
-import dev.flowscale.collector.api.InstanceCounters;
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.autoscaler.metrics.CollectorException;
+import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.policy.api.JobTopology;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.flowscale.flink;
 
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.InstanceCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

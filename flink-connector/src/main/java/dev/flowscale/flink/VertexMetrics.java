@@ -1,7 +1,7 @@
 package dev.flowscale.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.InstanceCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package dev.flowscale.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.api.Edge;

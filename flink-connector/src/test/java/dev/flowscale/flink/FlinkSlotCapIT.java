@@ -5,8 +5,8 @@ import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SOURCE;
 import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SPLIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.autoscaler.window.WindowSettings;
+import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;

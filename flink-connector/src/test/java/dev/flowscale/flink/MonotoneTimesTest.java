@@ -2,7 +2,7 @@ package dev.flowscale.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.InstanceCounters;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package dev.flowscale.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.InstanceCounters;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.flowscale.operator;
 
-import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestClient;
