@@ -1,11 +1,9 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.autoscaler.loop.JobAutoscaler;
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.autoscaler.realizer.RescaleReport;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;
@@ -146,36 +144,18 @@ final class AttachedFlinkJob implements ScaledRun {
                 report.failure().map(why -> why + " (" + how + ")"));
     }
 
-    /** A Flink sample as the engine's snapshot, which the live view and the recorder read. */
+    /**
+     * A Flink sample as the engine's snapshot, which the live view and the recorder read: the same
+     * counter records, stamped with the sample's time.
+     */
     static JobMetricsSnapshot asSnapshot(MetricsSample sample) {
         Map<String, Integer> parallelism = new LinkedHashMap<>();
         for (OperatorSpec op : sample.topology().operators()) {
             parallelism.put(op.id(), op.parallelism());
         }
         long at = sample.time().getEpochSecond() * 1_000_000_000L + sample.time().getNano();
-        List<InstanceSnapshot> instances =
-                sample.instances().stream().map(c -> asInstance(c, at)).toList();
         return new JobMetricsSnapshot(
-                sample.topology().jobName(), at, parallelism, instances, sample.runId());
-    }
-
-    private static InstanceSnapshot asInstance(InstanceCounters c, long at) {
-        return new InstanceSnapshot(
-                c.operatorId(),
-                c.instance(),
-                at,
-                nanos(c.observedSeconds()),
-                Math.round(c.recordsIn()),
-                Math.round(c.recordsOut()),
-                nanos(c.usefulSeconds()),
-                nanos(c.waitInputSeconds()),
-                nanos(c.backpressureSeconds()),
-                Math.round(c.backlog()),
-                c.finished());
-    }
-
-    private static long nanos(double seconds) {
-        return Math.round(seconds * 1e9);
+                sample.topology().jobName(), at, parallelism, sample.instances(), sample.runId());
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.flowscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
@@ -131,7 +131,7 @@ class AttachCommandTest {
                 at,
                 "flink:run",
                 List.of(
-                        new InstanceCounters(
+                        Counters.ofSeconds(
                                 "Source",
                                 0,
                                 2 * records,
@@ -139,10 +139,10 @@ class AttachCommandTest {
                                 0,
                                 observed,
                                 0,
-                                observed,
                                 7,
+                                false,
                                 false),
-                        new InstanceCounters(
+                        Counters.ofSeconds(
                                 "Split",
                                 0,
                                 records,
@@ -150,10 +150,10 @@ class AttachCommandTest {
                                 useful,
                                 observed - useful,
                                 0,
-                                observed,
                                 0,
+                                false,
                                 false),
-                        new InstanceCounters(
+                        Counters.ofSeconds(
                                 "Split",
                                 1,
                                 records,
@@ -161,8 +161,8 @@ class AttachCommandTest {
                                 useful,
                                 observed - useful,
                                 0,
-                                observed,
                                 0,
+                                false,
                                 false)));
     }
 }

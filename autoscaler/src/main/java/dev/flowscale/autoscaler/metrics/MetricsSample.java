@@ -1,6 +1,7 @@
 package dev.flowscale.autoscaler.metrics;
 
 import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -14,10 +15,11 @@ import java.util.Optional;
  * @param topology the job as it runs now
  * @param time wall-clock time of the reading
  * @param runId identifies the run; changes when the job is restarted or rescaled
- * @param instances counters of the instances that reported, in topological order
+ * @param instances counters of the instances that reported, in topological order, as the runner
+ *     contract's record
  */
 public record MetricsSample(
-        JobTopology topology, Instant time, String runId, List<InstanceCounters> instances) {
+        JobTopology topology, Instant time, String runId, List<InstanceCounts> instances) {
 
     public MetricsSample {
         Objects.requireNonNull(topology, "sample topology");
@@ -26,14 +28,14 @@ public record MetricsSample(
         instances = List.copyOf(instances);
     }
 
-    public Optional<InstanceCounters> instance(String operatorId, int index) {
+    public Optional<InstanceCounts> instance(String operatorId, int index) {
         return instances.stream()
                 .filter(i -> i.operatorId().equals(operatorId) && i.instance() == index)
                 .findFirst();
     }
 
     /** Counters of one operator's instances, in instance order as reported. */
-    public List<InstanceCounters> instancesOf(String operatorId) {
+    public List<InstanceCounts> instancesOf(String operatorId) {
         return instances.stream().filter(i -> i.operatorId().equals(operatorId)).toList();
     }
 }

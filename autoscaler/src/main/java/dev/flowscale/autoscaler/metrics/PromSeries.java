@@ -2,6 +2,7 @@ package dev.flowscale.autoscaler.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -111,26 +112,40 @@ final class PromSeries {
         return parallelism;
     }
 
-    List<InstanceCounters> countersOf(String operatorId) {
-        List<InstanceCounters> result = new ArrayList<>();
+    List<InstanceCounts> countersOf(String operatorId) {
+        List<InstanceCounts> result = new ArrayList<>();
         values.getOrDefault(operatorId, Map.of())
                 .forEach(
                         (index, v) -> {
                             if (v.keySet().containsAll(COUNTERS)) {
-                                result.add(
-                                        new InstanceCounters(
-                                                operatorId,
-                                                index,
-                                                v.get(MetricName.RECORDS_IN),
-                                                v.get(MetricName.RECORDS_OUT),
-                                                v.get(MetricName.USEFUL_TIME),
-                                                v.get(MetricName.WAIT_INPUT_TIME),
-                                                v.get(MetricName.BACKPRESSURE_TIME),
-                                                v.get(MetricName.OBSERVED_TIME),
-                                                v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0),
-                                                false));
+                                result.add(counters(operatorId, index, v));
                             }
                         });
         return result;
+    }
+
+    /**
+     * One instance's counters as the runner serves them. The runner's backlog gauge is NaN while
+     * the source has no lag signal: the record's backlogUnknown.
+     */
+    private static InstanceCounts counters(
+            String operatorId, int index, Map<MetricName, Double> v) {
+        double backlog = v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0);
+        boolean unknown = Double.isNaN(backlog);
+        return new InstanceCounts(
+                operatorId,
+                index,
+                0,
+                Counters.nanos(v.get(MetricName.OBSERVED_TIME)),
+                Math.round(v.get(MetricName.RECORDS_IN)),
+                Math.round(v.get(MetricName.RECORDS_OUT)),
+                Counters.nanos(v.get(MetricName.USEFUL_TIME)),
+                Counters.nanos(v.get(MetricName.WAIT_INPUT_TIME)),
+                Counters.nanos(v.get(MetricName.BACKPRESSURE_TIME)),
+                unknown ? 0 : Math.max(0, Math.round(backlog)),
+                unknown,
+                false,
+                0,
+                new long[0]);
     }
 }

@@ -3,6 +3,7 @@ package dev.flowscale.autoscaler.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -94,7 +95,7 @@ public final class PrometheusMetricsSource implements MetricsSource {
                             + "; check that it scrapes the job (honor_labels: true) and that the job runs");
         }
         JobTopology current = topology.get().withParallelism(series.parallelism());
-        List<InstanceCounters> instances = new ArrayList<>();
+        List<InstanceCounts> instances = new ArrayList<>();
         current.operators().forEach(op -> instances.addAll(series.countersOf(op.id())));
         return new MetricsSample(current, time, runId(current), instances);
     }

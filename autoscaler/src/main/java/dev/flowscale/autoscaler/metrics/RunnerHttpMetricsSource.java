@@ -76,7 +76,7 @@ public final class RunnerHttpMetricsSource implements MetricsSource {
                 RunnerModel.topology(job).withParallelism(metrics.parallelism()),
                 Instant.ofEpochMilli(metrics.timeMillis()),
                 metrics.runId(),
-                RunnerModel.counters(metrics.instances()));
+                metrics.instances());
     }
 
     /** The job's topology as the runner reports it now (also a topology source for Prometheus). */

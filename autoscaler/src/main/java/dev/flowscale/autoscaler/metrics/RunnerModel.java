@@ -4,16 +4,14 @@ import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.runner.api.JobView;
-import dev.flowscale.runner.api.MetricsView;
 import java.util.List;
 
 /**
- * Translates the runner API's job and counters into the policy's and collector's model: the one
- * translation of every source that reads a runner's views (over HTTP, or in process in the CLI).
+ * Translates the runner API's job into the policy's topology: the one translation of every source
+ * that reads a runner's views (over HTTP, or in process in the CLI). Their counters need none: a
+ * sample holds the runner's {@code MetricsView.InstanceCounts} as served.
  */
 public final class RunnerModel {
-    private static final double NANOS = 1e9;
-
     private RunnerModel() {}
 
     public static JobTopology topology(JobView view) {
@@ -29,25 +27,5 @@ public final class RunnerModel {
                         .toList();
         List<Edge> edges = view.edges().stream().map(e -> new Edge(e.from(), e.to())).toList();
         return new JobTopology(view.name(), ops, edges);
-    }
-
-    public static List<InstanceCounters> counters(List<MetricsView.InstanceCounts> instances) {
-        return instances.stream().map(RunnerModel::counters).toList();
-    }
-
-    private static InstanceCounters counters(MetricsView.InstanceCounts c) {
-        return new InstanceCounters(
-                c.operatorId(),
-                c.instance(),
-                c.recordsIn(),
-                c.recordsOut(),
-                c.usefulNanos() / NANOS,
-                c.waitInputNanos() / NANOS,
-                c.backpressureNanos() / NANOS,
-                c.observedNanos() / NANOS,
-                c.backlogUnknown() ? InstanceCounters.NO_BACKLOG_SIGNAL : c.backlog(),
-                c.finished(),
-                c.keyGroupFirst(),
-                c.keyGroupRecords());
     }
 }

@@ -1,6 +1,7 @@
 package dev.flowscale.autoscaler.window;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.runner.api.Rate;
 import java.util.Arrays;
 import java.util.List;
@@ -22,13 +23,12 @@ final class KeyGroupRates {
      * @param to the same instances at its end
      * @param keyGroups the job's number of key groups (its max parallelism)
      */
-    static List<Double> between(
-            List<InstanceCounters> from, List<InstanceCounters> to, int keyGroups) {
+    static List<Double> between(List<InstanceCounts> from, List<InstanceCounts> to, int keyGroups) {
         double[] rates = new double[keyGroups];
         int covered = 0;
         for (int i = 0; i < to.size(); i++) {
-            InstanceCounters a = from.get(i);
-            InstanceCounters b = to.get(i);
+            InstanceCounts a = from.get(i);
+            InstanceCounts b = to.get(i);
             long[] end = b.keyGroupRecords();
             long[] start = a.keyGroupRecords();
             if (end.length == 0
@@ -38,7 +38,7 @@ final class KeyGroupRates {
                     || b.keyGroupFirst() + end.length > keyGroups) {
                 return List.of();
             }
-            double seconds = b.observedSeconds() - a.observedSeconds();
+            double seconds = Counters.seconds(b.observedNanos() - a.observedNanos());
             for (int j = 0; j < end.length; j++) {
                 rates[b.keyGroupFirst() + j] =
                         Rate.measured(Rate.perSecond(end[j] - start[j], seconds));

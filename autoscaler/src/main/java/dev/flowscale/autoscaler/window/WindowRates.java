@@ -1,12 +1,13 @@
 package dev.flowscale.autoscaler.window;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.policy.api.InstanceWindowRates;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.runner.api.Ds2Rates;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.runner.api.Rate;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,18 +76,20 @@ public final class WindowRates {
     private static OperatorMetrics operator(
             OperatorSpec op, MetricsSample from, MetricsSample to, boolean source) {
         List<InstanceWindowRates> instances = new ArrayList<>();
-        List<InstanceCounters> starts = new ArrayList<>();
-        List<InstanceCounters> ends = new ArrayList<>();
+        List<InstanceCounts> starts = new ArrayList<>();
+        List<InstanceCounts> ends = new ArrayList<>();
         double offered = 0;
-        double backlog = 0;
+        long backlog = 0;
+        boolean backlogUnknown = false;
         for (int i = 0; i < op.parallelism(); i++) {
-            InstanceCounters a = from.instance(op.id(), i).orElseThrow();
-            InstanceCounters b = to.instance(op.id(), i).orElseThrow();
+            InstanceCounts a = from.instance(op.id(), i).orElseThrow();
+            InstanceCounts b = to.instance(op.id(), i).orElseThrow();
             starts.add(a);
             ends.add(b);
             instances.add(rates(i, a, b));
             offered += offered(a, b);
             backlog += b.backlog();
+            backlogUnknown |= b.backlogUnknown();
         }
         OperatorMetrics metrics =
                 new OperatorMetrics(
@@ -99,31 +102,33 @@ public final class WindowRates {
                         instances,
                         Optional.empty(),
                         KeyGroupRates.between(starts, ends, op.keyGroups()));
-        // NaN stays NaN (Math.max keeps it): a source without a lag signal is reported as such.
-        return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
+        // The policy's source metrics read NaN as no lag signal (Math.max keeps NaN).
+        return source
+                ? metrics.withSource(Math.max(0, offered), backlogUnknown ? Double.NaN : backlog)
+                : metrics;
     }
 
     /**
      * An instance's offered rate over the window, (Δread + Δbacklog) / Δt; NaN when its backlog is
      * not known at either end of the window (no lag signal), so that it is not read as 0 offered.
      */
-    private static double offered(InstanceCounters a, InstanceCounters b) {
-        if (Double.isNaN(a.backlog()) || Double.isNaN(b.backlog())) {
-            return InstanceCounters.NO_BACKLOG_SIGNAL;
+    private static double offered(InstanceCounts a, InstanceCounts b) {
+        if (a.backlogUnknown() || b.backlogUnknown()) {
+            return Double.NaN;
         }
         return Rate.measured(
                 Rate.perSecond(
                         b.recordsIn() - a.recordsIn() + b.backlog() - a.backlog(),
-                        b.observedSeconds() - a.observedSeconds()));
+                        Counters.seconds(b.observedNanos() - a.observedNanos())));
     }
 
-    private static InstanceWindowRates rates(int index, InstanceCounters a, InstanceCounters b) {
+    private static InstanceWindowRates rates(int index, InstanceCounts a, InstanceCounts b) {
         Ds2Rates rates =
                 Ds2Rates.of(
                         b.recordsIn() - a.recordsIn(),
                         b.recordsOut() - a.recordsOut(),
-                        b.usefulSeconds() - a.usefulSeconds(),
-                        b.observedSeconds() - a.observedSeconds());
+                        Counters.seconds(b.usefulNanos() - a.usefulNanos()),
+                        Counters.seconds(b.observedNanos() - a.observedNanos()));
         return new InstanceWindowRates(
                 index,
                 Rate.measured(rates.trueProcessing()),

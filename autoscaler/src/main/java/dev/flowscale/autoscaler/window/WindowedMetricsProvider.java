@@ -1,12 +1,13 @@
 package dev.flowscale.autoscaler.window;
 
 import dev.flowscale.autoscaler.metrics.CollectorException;
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsProvider;
 import dev.flowscale.policy.api.MetricsWindow;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -102,9 +103,9 @@ public final class WindowedMetricsProvider implements MetricsProvider {
         if (!last.topology().parallelism().equals(now.topology().parallelism())) {
             return Optional.of("the job was rescaled to " + now.topology().parallelism());
         }
-        for (InstanceCounters c : now.instances()) {
-            Optional<InstanceCounters> before = last.instance(c.operatorId(), c.instance());
-            if (before.isPresent() && c.wentBackwardsSince(before.get())) {
+        for (InstanceCounts c : now.instances()) {
+            Optional<InstanceCounts> before = last.instance(c.operatorId(), c.instance());
+            if (before.isPresent() && Counters.wentBackwards(c, before.get())) {
                 return Optional.of(
                         "the counters of operator '"
                                 + c.operatorId()
@@ -119,14 +120,17 @@ public final class WindowedMetricsProvider implements MetricsProvider {
     private Optional<String> warmingUp(MetricsSample sample) {
         double warmUp = settings.warmUp().toNanos() / 1e9;
         return sample.instances().stream()
-                .filter(c -> !c.finished() && c.observedSeconds() < warmUp)
+                .filter(c -> !c.finished() && Counters.seconds(c.observedNanos()) < warmUp)
                 .findFirst()
                 .map(
                         c ->
                                 String.format(
                                         "warming up: operator '%s' instance %d has run %.1f s of the %.1f s warm-up;"
                                                 + " its sample is dropped",
-                                        c.operatorId(), c.instance(), c.observedSeconds(), warmUp));
+                                        c.operatorId(),
+                                        c.instance(),
+                                        Counters.seconds(c.observedNanos()),
+                                        warmUp));
     }
 
     /** The newest sample at least a window length before {@code end}; older ones are discarded. */

@@ -2,13 +2,14 @@ package dev.flowscale.autoscaler.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.autoscaler.window.WindowSettings;
 import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
@@ -62,12 +63,12 @@ public abstract class MetricsSourceContract {
 
         assertThat(later.runId()).isEqualTo(first.runId());
         assertThat(later.time()).isAfter(first.time());
-        for (InstanceCounters c : later.instances()) {
-            InstanceCounters before = first.instance(c.operatorId(), c.instance()).orElseThrow();
-            assertThat(c.wentBackwardsSince(before))
+        for (InstanceCounts c : later.instances()) {
+            InstanceCounts before = first.instance(c.operatorId(), c.instance()).orElseThrow();
+            assertThat(Counters.wentBackwards(c, before))
                     .as(c.operatorId() + "/" + c.instance())
                     .isFalse();
-            assertThat(c.usefulSeconds()).isLessThanOrEqualTo(c.observedSeconds() + 1e-6);
+            assertThat(c.usefulNanos()).isLessThanOrEqualTo(c.observedNanos() + 1000);
         }
     }
 
@@ -96,7 +97,7 @@ public abstract class MetricsSourceContract {
         assertThat(source.source().orElseThrow().offeredRate()).isBetween(RATE * 0.5, RATE * 1.5);
     }
 
-    private static double sinkIn(MetricsSample s) {
-        return s.instance("sink", 0).map(InstanceCounters::recordsIn).orElse(0.0);
+    private static long sinkIn(MetricsSample s) {
+        return s.instance("sink", 0).map(InstanceCounts::recordsIn).orElse(0L);
     }
 }

@@ -1,10 +1,11 @@
 package dev.flowscale.autoscaler.testing;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ public final class Samples {
                     List.of(OperatorSpec.of("src", 1), OperatorSpec.of("map", 2)),
                     List.of(new Edge("src", "map")));
 
-    private final List<InstanceCounters> instances = new ArrayList<>();
+    private final List<InstanceCounts> instances = new ArrayList<>();
     private final double seconds;
     private String runId = "run-1";
 
@@ -39,33 +40,15 @@ public final class Samples {
     /** A source instance that emitted {@code out} records and owes {@code backlog}. */
     public Samples source(double out, double useful, double observed, double backlog) {
         instances.add(
-                new InstanceCounters(
-                        "src",
-                        0,
-                        out,
-                        out,
-                        useful,
-                        observed - useful,
-                        0,
-                        observed,
-                        backlog,
-                        false));
+                Counters.ofSeconds(
+                        "src", 0, out, out, useful, observed - useful, 0, backlog, false, false));
         return this;
     }
 
     public Samples map(int instance, double in, double out, double useful, double observed) {
         instances.add(
-                new InstanceCounters(
-                        "map",
-                        instance,
-                        in,
-                        out,
-                        useful,
-                        observed - useful,
-                        0,
-                        observed,
-                        0,
-                        false));
+                Counters.ofSeconds(
+                        "map", instance, in, out, useful, observed - useful, 0, 0, false, false));
         return this;
     }
 

@@ -2,16 +2,19 @@ package dev.flowscale.autoscaler.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class KeyGroupRatesTest {
 
-    private static InstanceCounters keyed(
+    private static InstanceCounts keyed(
             int instance, double observedSeconds, int first, long... counts) {
-        return new InstanceCounters(
-                "keyed", instance, 0, 0, 0, 0, 0, observedSeconds, 0, false, first, counts);
+        long observed = Counters.nanos(observedSeconds);
+        return new InstanceCounts(
+                "keyed", instance, 0, observed, 0, 0, 0, observed, 0, 0, false, false, first,
+                counts);
     }
 
     @Test
@@ -27,7 +30,7 @@ class KeyGroupRatesTest {
 
     @Test
     void instancesThatCountNoKeyGroupsGiveNoRates() {
-        InstanceCounters plain = new InstanceCounters("map", 0, 10, 10, 1, 0, 0, 1, 0, false);
+        InstanceCounts plain = Counters.ofSeconds("map", 0, 10, 10, 1, 0, 0, 0, false, false);
 
         assertThat(KeyGroupRates.between(List.of(plain), List.of(plain), 4)).isEmpty();
     }

@@ -68,7 +68,7 @@ public final class InProcessMetricsSource implements MetricsSource {
                         .withParallelism(counters.parallelism()),
                 clock.instant(),
                 runId,
-                RunnerModel.counters(counters.instances()));
+                counters.instances());
     }
 
     @Override

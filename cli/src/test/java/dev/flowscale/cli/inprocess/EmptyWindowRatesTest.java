@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.testing.Samples;
 import dev.flowscale.autoscaler.window.WindowRates;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
 import dev.flowscale.policy.api.OperatorMetrics;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -70,8 +70,8 @@ class EmptyWindowRatesTest {
         return WindowRates.between(start, end.build()).window().metrics("map").orElseThrow();
     }
 
-    private static InstanceSnapshot instance(int index, long records, long usefulSeconds) {
-        return new InstanceSnapshot(
+    private static InstanceCounts instance(int index, long records, long usefulSeconds) {
+        return new InstanceCounts(
                 "map",
                 index,
                 10 * S,
@@ -82,11 +82,14 @@ class EmptyWindowRatesTest {
                 (10 - usefulSeconds) * S,
                 0,
                 0,
-                false);
+                false,
+                false,
+                0,
+                new long[0]);
     }
 
     /** The engine's rates over the same window: from zero counters to {@code instances}. */
-    private static Map<String, OperatorRates> engineRates(List<InstanceSnapshot> instances) {
+    private static Map<String, OperatorRates> engineRates(List<InstanceCounts> instances) {
         return new JobMetricsSnapshot("job", 10 * S, Map.of("map", 2), instances, "run-1")
                 .ratesSince(null);
     }

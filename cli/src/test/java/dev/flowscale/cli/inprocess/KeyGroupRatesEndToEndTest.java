@@ -2,7 +2,7 @@ package dev.flowscale.cli.inprocess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.autoscaler.metrics.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.autoscaler.metrics.RunnerHttpMetricsSource;
@@ -26,6 +26,7 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -164,14 +165,14 @@ class KeyGroupRatesEndToEndTest {
                 s ->
                         !s.time().isBefore(notBefore)
                                 && s.instancesOf(HotKeyJob.KEYED).stream()
-                                                .mapToDouble(InstanceCounters::recordsIn)
+                                                .mapToDouble(InstanceCounts::recordsIn)
                                                 .sum()
                                         == RECORDS);
     }
 
     private static long[] countsPerKeyGroup(MetricsSample sample) {
         long[] counts = new long[KEY_GROUPS];
-        for (InstanceCounters c : sample.instancesOf(HotKeyJob.KEYED)) {
+        for (InstanceCounts c : sample.instancesOf(HotKeyJob.KEYED)) {
             System.arraycopy(
                     c.keyGroupRecords(), 0, counts, c.keyGroupFirst(), c.keyGroupRecords().length);
         }
@@ -184,9 +185,9 @@ class KeyGroupRatesEndToEndTest {
     private static long[] ratesTimesObservedTime(
             List<Double> rates, MetricsSample from, MetricsSample to) {
         long[] counted = new long[KEY_GROUPS];
-        for (InstanceCounters end : to.instancesOf(HotKeyJob.KEYED)) {
-            InstanceCounters start = from.instance(HotKeyJob.KEYED, end.instance()).orElseThrow();
-            double seconds = end.observedSeconds() - start.observedSeconds();
+        for (InstanceCounts end : to.instancesOf(HotKeyJob.KEYED)) {
+            InstanceCounts start = from.instance(HotKeyJob.KEYED, end.instance()).orElseThrow();
+            double seconds = Counters.seconds(end.observedNanos() - start.observedNanos());
             for (int j = 0; j < end.keyGroupRecords().length; j++) {
                 counted[end.keyGroupFirst() + j] =
                         Math.round(rates.get(end.keyGroupFirst() + j) * seconds);
