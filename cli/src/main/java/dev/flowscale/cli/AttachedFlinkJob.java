@@ -7,7 +7,6 @@ import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;
-import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestMetricsSource;
 import dev.flowscale.flink.JarResubmission;
@@ -18,7 +17,6 @@ import dev.flowscale.policy.api.ScalingDecision;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,8 +105,8 @@ final class AttachedFlinkJob implements ScaledRun {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
-    private void rescaled(FlinkRescaleReport report) {
-        RescaleReport shown = asRescaleReport(report, Instant.now());
+    private void rescaled(RescaleReport report) {
+        RescaleReport shown = changedOnly(report);
         if (report.succeeded()) {
             parallelism = report.to();
         }
@@ -116,13 +114,10 @@ final class AttachedFlinkJob implements ScaledRun {
     }
 
     /**
-     * The Flink rescale as the cli's views show one, with the operators it changes; the Flink
-     * savepoint (a URI on the cluster's file system) goes into the reason text rather than a local
-     * path.
+     * The Flink rescale as the cli's views show one: only the operators it changes (the Flink
+     * rescaler reports every operator's parallelism before and after).
      */
-    static RescaleReport asRescaleReport(FlinkRescaleReport report, Instant ended) {
-        String how =
-                report.path() + report.savepoint().map(s -> " through savepoint " + s).orElse("");
+    static RescaleReport changedOnly(RescaleReport report) {
         Map<String, Integer> from = new LinkedHashMap<>();
         Map<String, Integer> to = new LinkedHashMap<>();
         report.to()
@@ -136,12 +131,15 @@ final class AttachedFlinkJob implements ScaledRun {
                         });
         return new RescaleReport(
                 report.job(),
-                ended.minus(report.downtime()),
+                report.started(),
                 from,
                 to,
-                Optional.empty(),
+                report.savepoint(),
                 report.downtime(),
-                report.failure().map(why -> why + " (" + how + ")"));
+                report.failure(),
+                report.path(),
+                report.inputCost(),
+                report.note());
     }
 
     /**

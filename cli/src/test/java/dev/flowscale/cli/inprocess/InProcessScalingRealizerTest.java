@@ -89,7 +89,7 @@ class InProcessScalingRealizerTest {
         assertThat(report.to()).isEqualTo(Map.of(CountingJob.COUNT, 3));
         assertThat(report.savepoint()).isPresent();
         // A heap-state rescale hands its state over in memory and writes the savepoint after.
-        Path manifest = report.savepoint().get().resolve("_metadata");
+        Path manifest = Path.of(report.savepoint().get()).resolve("_metadata");
         Await.until(
                 TIMEOUT,
                 "the rescale's savepoint to be written",
@@ -113,7 +113,7 @@ class InProcessScalingRealizerTest {
         assertThat(listener.reports()).hasSize(2).allMatch(RescaleReport::succeeded);
         assertThat(listener.reports().get(0).savepoint())
                 .get()
-                .satisfies(p -> assertThat(p).exists());
+                .satisfies(p -> assertThat(Path.of(p)).exists());
     }
 
     @Test

@@ -66,7 +66,7 @@ class HttpRunnerScalingRealizerIT {
 
         RescaleReport report = listener.last();
         assertThat(report.succeeded()).as(report.summary()).isTrue();
-        Path savepoint = report.savepoint().orElseThrow();
+        Path savepoint = Path.of(report.savepoint().orElseThrow());
         assertThat(savepoint.resolve("_metadata")).isRegularFile();
         assertThat(launcher.starts())
                 .singleElement()
@@ -128,7 +128,7 @@ class HttpRunnerScalingRealizerIT {
         assertThat(RunnerAwait.runs(job(realizer.runner()), Map.of(Runners.COUNT, 1))).isTrue();
         RescaleReport report = listener.last();
         assertThat(report.succeeded()).isFalse();
-        assertThat(report.savepoint()).contains(attempt.restoreFrom());
+        assertThat(report.savepoint()).contains(attempt.restoreFrom().toString());
         assertThat(report.failure())
                 .get()
                 .asString()
