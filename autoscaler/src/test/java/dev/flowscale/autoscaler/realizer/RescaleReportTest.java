@@ -2,10 +2,12 @@ package dev.flowscale.autoscaler.realizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.policy.api.RescaleRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RescaleReportTest {
@@ -62,5 +64,48 @@ class RescaleReportTest {
                         "runner unreachable");
 
         assertThat(report.changes()).isEqualTo("count ? -> 4");
+    }
+
+    @Test
+    void anInPlaceFlinkRescaleSaysItsPathInputCostAndCheckpointInTheSameRecord() {
+        RescaleReport report =
+                new RescaleReport(
+                                "wc",
+                                START,
+                                Map.of("split", 1),
+                                Map.of("split", 2),
+                                Optional.empty(),
+                                Duration.ofSeconds(9),
+                                Optional.empty(),
+                                RescaleRecord.IN_PLACE,
+                                Optional.empty(),
+                                "")
+                        .withCheckpoint(
+                                Optional.of(Duration.ofMillis(4200)),
+                                "a checkpoint was taken first",
+                                Duration.ofMillis(3100));
+
+        assertThat(report.path()).isEqualTo(RescaleRecord.IN_PLACE);
+        assertThat(report.downtime()).isEqualTo(Duration.ofMillis(3100));
+        assertThat(report.summary())
+                .isEqualTo(
+                        "job 'wc' rescaled (split 1 -> 2) in place; down for 3.1 s; it cost 4.2 s"
+                                + " of input (from the restored checkpoint's trigger); a checkpoint"
+                                + " was taken first");
+    }
+
+    @Test
+    void aLocalSavepointRescaleIsARestartWithTheFolderAsItsLocation() {
+        RescaleReport report =
+                RescaleReport.succeeded(
+                        "wc",
+                        START,
+                        Map.of("count", 1),
+                        Map.of("count", 2),
+                        Path.of("/sp/2"),
+                        Duration.ofSeconds(1));
+
+        assertThat(report.path()).isEqualTo(RescaleRecord.RESTART);
+        assertThat(report.savepoint()).contains("/sp/2");
     }
 }
