@@ -2,17 +2,11 @@ package dev.flowscale.autoscaler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import dev.flowscale.testsupport.PackageDependencies;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,10 +16,7 @@ import org.junit.jupiter.api.Test;
  * qualified name counts as much as an import.
  */
 class AutoscalerPackagesTest {
-    private static final Pattern EDGE =
-            Pattern.compile(
-                    "^\\s+dev\\.flowscale\\.autoscaler\\.?(\\S*)\\s+->\\s+(dev\\.flowscale\\.\\S+)\\s",
-                    Pattern.MULTILINE);
+    private static final String ROOT = "dev.flowscale.autoscaler";
 
     @Test
     void noClassUsesTheEngine() throws Exception {
@@ -70,34 +61,13 @@ class AutoscalerPackagesTest {
 
     /** Package (without the autoscaler's prefix) to the flowscale packages its classes use. */
     private static Map<String, Set<String>> dependencies() throws Exception {
-        Path classes =
-                Path.of(
-                        AutoscalerException.class
-                                .getProtectionDomain()
-                                .getCodeSource()
-                                .getLocation()
-                                .toURI());
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code =
-                jdeps.run(
-                        new PrintStream(out, true, StandardCharsets.UTF_8),
-                        System.err,
-                        "-verbose:package",
-                        "-filter:none",
-                        "-e",
-                        "dev\\.flowscale\\..*",
-                        classes.toString());
-        assertThat(code).as("jdeps exit code").isZero();
         Map<String, Set<String>> deps = new TreeMap<>();
-        Matcher m = EDGE.matcher(out.toString(StandardCharsets.UTF_8));
-        while (m.find()) {
-            String from = m.group(1);
-            String to = m.group(2);
-            if (!to.equals("dev.flowscale.autoscaler" + (from.isEmpty() ? "" : "." + from))) {
-                deps.computeIfAbsent(from, k -> new TreeSet<>()).add(to);
-            }
-        }
+        PackageDependencies.of(AutoscalerException.class, ROOT, "dev.flowscale.")
+                .forEach(
+                        (pkg, uses) ->
+                                deps.put(
+                                        pkg.equals(ROOT) ? "" : pkg.substring(ROOT.length() + 1),
+                                        uses));
         assertThat(deps).as("jdeps found the autoscaler's packages").containsKey("loop");
         return deps;
     }
