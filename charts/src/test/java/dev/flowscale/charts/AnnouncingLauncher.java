@@ -1,6 +1,6 @@
 package dev.flowscale.charts;
 
-import dev.flowscale.reconfig.RunnerLauncher;
+import dev.flowscale.autoscaler.testing.RunnerLauncher;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;

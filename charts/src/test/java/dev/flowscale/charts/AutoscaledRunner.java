@@ -1,19 +1,19 @@
 package dev.flowscale.charts;
 
-import dev.flowscale.collector.export.ControllerMetrics;
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.autoscaler.export.ControllerMetrics;
+import dev.flowscale.autoscaler.realizer.RescaleListener;
+import dev.flowscale.autoscaler.testing.HttpRunnerScalingRealizer;
+import dev.flowscale.autoscaler.testing.ProcessRunnerLauncher;
+import dev.flowscale.autoscaler.testing.RunnerCommand;
+import dev.flowscale.autoscaler.testing.RunnerLauncher;
+import dev.flowscale.autoscaler.window.WindowSettings;
+import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
-import dev.flowscale.reconfig.HttpRunnerScalingRealizer;
-import dev.flowscale.reconfig.ProcessRunnerLauncher;
-import dev.flowscale.reconfig.RescaleListener;
-import dev.flowscale.reconfig.RunnerCommand;
-import dev.flowscale.reconfig.RunnerLauncher;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

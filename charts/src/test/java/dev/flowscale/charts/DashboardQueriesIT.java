@@ -3,8 +3,8 @@ package dev.flowscale.charts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.charts.DashboardJson.Query;
-import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.testsupport.Await;
 import dev.flowscale.testsupport.EngineJar;
 import java.nio.file.Path;

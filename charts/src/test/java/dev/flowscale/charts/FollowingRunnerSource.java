@@ -1,8 +1,8 @@
 package dev.flowscale.charts;
 
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
-import dev.flowscale.collector.source.RunnerHttpMetricsSource;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
+import dev.flowscale.autoscaler.metrics.RunnerHttpMetricsSource;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.Supplier;

@@ -1,9 +1,9 @@
 package dev.flowscale.charts;
 
+import dev.flowscale.autoscaler.realizer.RescaleListener;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleListener;
-import dev.flowscale.reconfig.RescaleReport;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,14 +1,12 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.api.InstanceCounters;
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
-import dev.flowscale.collector.loop.JobAutoscaler;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;
-import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestMetricsSource;
 import dev.flowscale.flink.JarResubmission;
@@ -16,11 +14,9 @@ import dev.flowscale.flink.SlotBoundPolicy;
 import dev.flowscale.flink.SlotLimits;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,8 +110,8 @@ final class AttachedFlinkJob implements ScaledRun {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
-    private void rescaled(FlinkRescaleReport report) {
-        RescaleReport shown = asRescaleReport(report, Instant.now());
+    private void rescaled(RescaleReport report) {
+        RescaleReport shown = changedOnly(report);
         if (report.succeeded()) {
             parallelism = report.to();
         }
@@ -123,13 +119,10 @@ final class AttachedFlinkJob implements ScaledRun {
     }
 
     /**
-     * The Flink rescale as the cli's views show one, with the operators it changes; the Flink
-     * savepoint (a URI on the cluster's file system) goes into the reason text rather than a local
-     * path.
+     * The Flink rescale as the cli's views show one: only the operators it changes (the Flink
+     * rescaler reports every operator's parallelism before and after).
      */
-    static RescaleReport asRescaleReport(FlinkRescaleReport report, Instant ended) {
-        String how =
-                report.path() + report.savepoint().map(s -> " through savepoint " + s).orElse("");
+    static RescaleReport changedOnly(RescaleReport report) {
         Map<String, Integer> from = new LinkedHashMap<>();
         Map<String, Integer> to = new LinkedHashMap<>();
         report.to()
@@ -145,44 +138,29 @@ final class AttachedFlinkJob implements ScaledRun {
                         });
         return new RescaleReport(
                 report.job(),
-                ended.minus(report.downtime()),
+                report.started(),
                 from,
                 to,
-                Optional.empty(),
+                report.savepoint(),
                 report.downtime(),
-                report.failure().map(why -> why + " (" + how + ")"));
+                report.failure(),
+                report.path(),
+                report.inputCost(),
+                report.note());
     }
 
-    /** A Flink sample as the engine's snapshot, which the live view and the recorder read. */
+    /**
+     * A Flink sample as the engine's snapshot, which the live view and the recorder read: the same
+     * counter records, stamped with the sample's time.
+     */
     static JobMetricsSnapshot asSnapshot(MetricsSample sample) {
         Map<String, Integer> parallelism = new LinkedHashMap<>();
         for (OperatorSpec op : sample.topology().operators()) {
             parallelism.put(op.id(), op.parallelism());
         }
         long at = sample.time().getEpochSecond() * 1_000_000_000L + sample.time().getNano();
-        List<InstanceSnapshot> instances =
-                sample.instances().stream().map(c -> asInstance(c, at)).toList();
         return new JobMetricsSnapshot(
-                sample.topology().jobName(), at, parallelism, instances, sample.runId());
-    }
-
-    private static InstanceSnapshot asInstance(InstanceCounters c, long at) {
-        return new InstanceSnapshot(
-                c.operatorId(),
-                c.instance(),
-                at,
-                nanos(c.observedSeconds()),
-                Math.round(c.recordsIn()),
-                Math.round(c.recordsOut()),
-                nanos(c.usefulSeconds()),
-                nanos(c.waitInputSeconds()),
-                nanos(c.backpressureSeconds()),
-                Math.round(c.backlog()),
-                c.finished());
-    }
-
-    private static long nanos(double seconds) {
-        return Math.round(seconds * 1e9);
+                sample.topology().jobName(), at, parallelism, sample.instances(), sample.runId());
     }
 
     @Override

@@ -1,7 +1,8 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
-import dev.flowscale.collector.source.InProcessMetricsSource;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.cli.inprocess.InProcessMetricsSource;
+import dev.flowscale.cli.inprocess.InProcessScalingRealizer;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.CheckpointConfig;
@@ -9,7 +10,6 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.loop.Autoscaler;
-import dev.flowscale.reconfig.InProcessScalingRealizer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;

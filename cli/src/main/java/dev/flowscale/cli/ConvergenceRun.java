@@ -1,10 +1,10 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.cli.ConvergenceCases.Start;
 import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,6 +1,6 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.engine.cli.HelpOption;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.flink.FlinkJob;

@@ -120,7 +120,7 @@ final class HtmlReport {
                                         end,
                                         false,
                                         // A gap, not a 0, where the source had no signal.
-                                        r -> r.backlog() < 0 ? Double.NaN : r.backlog(),
+                                        r -> r.backlogUnknown() ? Double.NaN : r.backlog(),
                                         false)
                                 .render());
             }

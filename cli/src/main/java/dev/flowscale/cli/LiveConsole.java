@@ -1,11 +1,11 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import java.io.PrintStream;
 import java.util.Map;
 

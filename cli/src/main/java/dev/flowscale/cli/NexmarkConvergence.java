@@ -1,7 +1,7 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.cli.ConvergenceCases.Start;
-import dev.flowscale.collector.loop.JobAutoscaler;
 import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.policy.PolicyException;

@@ -1,6 +1,7 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.cli.inprocess.InProcessScalingRealizer;
 import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
@@ -13,7 +14,6 @@ import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
-import dev.flowscale.reconfig.InProcessScalingRealizer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;

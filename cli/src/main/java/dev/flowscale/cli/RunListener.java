@@ -1,8 +1,8 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 
 /** What an autoscaled run reports as it goes: samples, decisions and rescales. */
 interface RunListener {

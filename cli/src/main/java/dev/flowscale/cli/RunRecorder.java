@@ -1,9 +1,9 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

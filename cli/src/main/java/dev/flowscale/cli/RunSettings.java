@@ -1,6 +1,6 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import java.nio.file.Path;
 import java.time.Duration;
 

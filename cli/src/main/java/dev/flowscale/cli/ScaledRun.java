@@ -1,7 +1,7 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.api.MetricsSource;
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingPolicy;

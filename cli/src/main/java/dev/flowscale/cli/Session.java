@@ -1,11 +1,11 @@
 package dev.flowscale.cli;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.cli.ShutdownHook;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;

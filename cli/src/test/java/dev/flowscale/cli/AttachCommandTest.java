@@ -3,16 +3,15 @@ package dev.flowscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.flowscale.collector.api.InstanceCounters;
-import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.autoscaler.metrics.Counters;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
-import dev.flowscale.flink.FlinkRescaleReport;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.settings.Setting;
-import dev.flowscale.reconfig.RescaleReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -100,27 +99,28 @@ class AttachCommandTest {
     }
 
     @Test
-    void aFlinkRescaleShowsWithItsPathAndSavepointInTheReason() {
-        FlinkRescaleReport failed =
-                new FlinkRescaleReport(
+    void aFlinkRescaleShowsOnlyTheOperatorsItChangesWithItsPathAndSavepoint() {
+        RescaleReport failed =
+                new RescaleReport(
                         "wc",
-                        "restart",
+                        Instant.parse("2026-12-01T12:00:06Z"),
                         Map.of("Source", 1, "Split", 1),
                         Map.of("Source", 1, "Split", 2),
                         Optional.of("s3://bucket/savepoint-1"),
                         Duration.ofSeconds(4),
                         Optional.of("timed out; rolled back"),
+                        "restart",
                         Optional.empty(),
                         "");
-        Instant ended = Instant.parse("2026-12-01T12:00:10Z");
 
-        RescaleReport shown = AttachedFlinkJob.asRescaleReport(failed, ended);
+        RescaleReport shown = AttachedFlinkJob.changedOnly(failed);
 
         assertThat(shown.started()).isEqualTo(Instant.parse("2026-12-01T12:00:06Z"));
         assertThat(shown.changes()).isEqualTo("Split 1 -> 2");
-        assertThat(shown.failure())
-                .contains(
-                        "timed out; rolled back (restart through savepoint s3://bucket/savepoint-1)");
+        assertThat(shown.summary())
+                .isEqualTo(
+                        "rescale of job 'wc' (Split 1 -> 2) failed after 4.0 s through savepoint"
+                                + " s3://bucket/savepoint-1: timed out; rolled back");
     }
 
     private static MetricsSample sample(
@@ -131,7 +131,7 @@ class AttachCommandTest {
                 at,
                 "flink:run",
                 List.of(
-                        new InstanceCounters(
+                        Counters.ofSeconds(
                                 "Source",
                                 0,
                                 2 * records,
@@ -139,10 +139,10 @@ class AttachCommandTest {
                                 0,
                                 observed,
                                 0,
-                                observed,
                                 7,
+                                false,
                                 false),
-                        new InstanceCounters(
+                        Counters.ofSeconds(
                                 "Split",
                                 0,
                                 records,
@@ -150,10 +150,10 @@ class AttachCommandTest {
                                 useful,
                                 observed - useful,
                                 0,
-                                observed,
                                 0,
+                                false,
                                 false),
-                        new InstanceCounters(
+                        Counters.ofSeconds(
                                 "Split",
                                 1,
                                 records,
@@ -161,8 +161,8 @@ class AttachCommandTest {
                                 useful,
                                 observed - useful,
                                 0,
-                                observed,
                                 0,
+                                false,
                                 false)));
     }
 }

@@ -2,10 +2,10 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

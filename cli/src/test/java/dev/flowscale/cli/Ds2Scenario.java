@@ -2,7 +2,8 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.SnapshotInspector;
@@ -18,7 +19,6 @@ import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;

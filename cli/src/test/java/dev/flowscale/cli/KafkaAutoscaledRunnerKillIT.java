@@ -2,9 +2,11 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.source.RunnerHttpMetricsSource;
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.autoscaler.metrics.RunnerHttpMetricsSource;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
+import dev.flowscale.autoscaler.testing.HttpRunnerScalingRealizer;
+import dev.flowscale.autoscaler.window.WindowSettings;
+import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.kafka.testing.WithKafkaBroker;
 import dev.flowscale.policy.api.AutoscalerConfig;
@@ -16,8 +18,6 @@ import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.loop.Autoscaler;
-import dev.flowscale.reconfig.HttpRunnerScalingRealizer;
-import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.runner.api.RunnerClient;
 import dev.flowscale.testsupport.Await;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,8 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.cli.JobOptions;
 import dev.flowscale.engine.examples.WordCount;
@@ -17,7 +18,6 @@ import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.settings.SettingValues;
-import dev.flowscale.reconfig.RescaleReport;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -275,7 +275,7 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
         if (job.job().status() != RunningJob.Status.RUNNING || sources.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        if (sources.stream().anyMatch(i -> !i.backlogKnown())) {
+        if (sources.stream().anyMatch(i -> i.backlogUnknown())) {
             return Long.MAX_VALUE;
         }
         return sources.stream().mapToLong(i -> i.backlog()).sum();

@@ -1,9 +1,9 @@
 package dev.flowscale.cli;
 
+import dev.flowscale.autoscaler.realizer.RealizeException;
+import dev.flowscale.autoscaler.testing.RunnerLauncher;
 import dev.flowscale.engine.cli.EngineMain;
 import dev.flowscale.kafka.KafkaWordCount;
-import dev.flowscale.reconfig.RealizeException;
-import dev.flowscale.reconfig.RunnerLauncher;
 import dev.flowscale.runner.api.RunnerClient;
 import dev.flowscale.testsupport.Await;
 import dev.flowscale.testsupport.Ports;

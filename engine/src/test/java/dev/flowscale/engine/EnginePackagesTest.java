@@ -3,19 +3,13 @@ package dev.flowscale.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.job.JobBuilder;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import dev.flowscale.testsupport.PackageDependencies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,11 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class EnginePackagesTest {
     private static final String ENGINE = "dev.flowscale.engine.";
-    private static final Pattern EDGE =
-            Pattern.compile(
-                    "^\\s+dev\\.flowscale\\.engine\\.(\\S+)\\s+->\\s+"
-                            + "dev\\.flowscale\\.engine\\.(\\S+)\\s",
-                    Pattern.MULTILINE);
 
     @Test
     void theEnginesPackagesFormNoCycle() throws Exception {
@@ -60,32 +49,16 @@ class EnginePackagesTest {
 
     /** Package (without the engine's prefix) to the engine packages its classes use. */
     static Map<String, Set<String>> dependencies() throws Exception {
-        Path classes =
-                Path.of(
-                        JobBuilder.class
-                                .getProtectionDomain()
-                                .getCodeSource()
-                                .getLocation()
-                                .toURI());
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code =
-                jdeps.run(
-                        new PrintStream(out, true, StandardCharsets.UTF_8),
-                        System.err,
-                        "-verbose:package",
-                        "-filter:none",
-                        "-e",
-                        "dev\\.flowscale\\.engine\\..*",
-                        classes.toString());
-        assertThat(code).as("jdeps exit code").isZero();
         Map<String, Set<String>> deps = new TreeMap<>();
-        Matcher m = EDGE.matcher(out.toString(StandardCharsets.UTF_8));
-        while (m.find()) {
-            if (!m.group(1).equals(m.group(2))) {
-                deps.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(2));
-            }
-        }
+        PackageDependencies.of(JobBuilder.class, ENGINE, ENGINE)
+                .forEach(
+                        (pkg, uses) ->
+                                deps.put(
+                                        pkg.substring(ENGINE.length()),
+                                        new TreeSet<>(
+                                                uses.stream()
+                                                        .map(u -> u.substring(ENGINE.length()))
+                                                        .toList())));
         assertThat(deps).as("jdeps found the engine's packages").containsKeys("runtime", "job");
         return deps;
     }

@@ -1,5 +1,6 @@
 package dev.flowscale.flink;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -35,7 +36,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
     private final Optional<JarResubmission> jar;
     private final Duration timeout;
     private final Clock clock;
-    private final List<Consumer<FlinkRescaleReport>> listeners;
+    private final List<Consumer<RescaleReport>> listeners;
     private final FlinkSteps steps;
     private final ExecutorService executor =
             Executors.newSingleThreadExecutor(
@@ -57,7 +58,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
             Optional<JarResubmission> jar,
             Duration timeout,
             Clock clock,
-            List<Consumer<FlinkRescaleReport>> listeners) {
+            List<Consumer<RescaleReport>> listeners) {
         this.job = job;
         this.jar = jar;
         this.timeout = timeout;
@@ -110,7 +111,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
 
     private void run(Map<String, Integer> changes, CompletableFuture<Void> done) {
         lastInputCost = Optional.empty();
-        FlinkRescaleReport report;
+        RescaleReport report;
         Instant started = clock.instant();
         Map<String, Integer> from = Map.of(); // until Flink answers
         try {
@@ -122,7 +123,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
             to.putAll(changes);
             report = report(job.jobId(), "unknown", from, to, null, started, e.getMessage());
         }
-        for (Consumer<FlinkRescaleReport> listener : listeners) {
+        for (Consumer<RescaleReport> listener : listeners) {
             listener.accept(report);
         }
         inFlight.set(false);
@@ -133,8 +134,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         }
     }
 
-    private FlinkRescaleReport rescale(
-            FlinkJob now, Map<String, Integer> changes, Instant started) {
+    private RescaleReport rescale(FlinkJob now, Map<String, Integer> changes, Instant started) {
         Map<String, Integer> from = now.parallelism();
         Map<String, Integer> to = new LinkedHashMap<>(from);
         to.putAll(changes);
@@ -166,7 +166,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
      * Lets the job complete a fresh checkpoint first (bounded; {@link RescaleCheckpoint}), then
      * sets the resource requirements and waits for the job to run at them.
      */
-    private FlinkRescaleReport inPlace(
+    private RescaleReport inPlace(
             FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
         Map<String, Integer> target = byVertex(now, to);
         RescaleCheckpoint checkpoints = new RescaleCheckpoint(job, clock);
@@ -194,7 +194,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
                 .withCheckpoint(Optional.empty(), before.note(), null);
     }
 
-    private FlinkRescaleReport throughSavepoint(
+    private RescaleReport throughSavepoint(
             FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
         String savepoint = steps.stopWithSavepoint(clock.instant().plus(timeout));
         Map<String, Integer> target = byVertex(now, to);
@@ -281,7 +281,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         return result;
     }
 
-    private FlinkRescaleReport report(
+    private RescaleReport report(
             String name,
             String path,
             Map<String, Integer> from,
@@ -289,14 +289,15 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
             String savepoint,
             Instant started,
             String failure) {
-        return new FlinkRescaleReport(
+        return new RescaleReport(
                 name,
-                path,
+                started,
                 from,
                 to,
                 Optional.ofNullable(savepoint),
                 Duration.between(started, clock.instant()),
                 Optional.ofNullable(failure),
+                path,
                 Optional.empty(),
                 "");
     }

@@ -1,10 +1,10 @@
 package dev.flowscale.flink;
 
-import dev.flowscale.collector.CollectorException;
-import dev.flowscale.collector.api.InstanceCounters;
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.autoscaler.metrics.CollectorException;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.policy.api.JobTopology;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -126,8 +126,8 @@ public final class FlinkRestMetricsSource implements MetricsSource {
         return current.topology(limits);
     }
 
-    private List<InstanceCounters> counters(FlinkJob current) {
-        List<InstanceCounters> counters = new ArrayList<>();
+    private List<InstanceCounts> counters(FlinkJob current) {
+        List<InstanceCounts> counters = new ArrayList<>();
         for (FlinkVertex v : current.vertices()) {
             if (!v.running()) {
                 continue;

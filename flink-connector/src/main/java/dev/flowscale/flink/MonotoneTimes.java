@@ -1,6 +1,7 @@
 package dev.flowscale.flink;
 
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,20 +18,20 @@ import java.util.Map;
  * parallelism still shows as records going backwards, and then the held times are forgotten.
  */
 final class MonotoneTimes {
-    private final Map<String, InstanceCounters> last = new HashMap<>();
+    private final Map<String, InstanceCounts> last = new HashMap<>();
     private String run = "";
 
     /** {@code counters} of run {@code runId}, times held at their last values where they fell. */
-    synchronized List<InstanceCounters> apply(String runId, List<InstanceCounters> counters) {
+    synchronized List<InstanceCounts> apply(String runId, List<InstanceCounts> counters) {
         if (!runId.equals(run)) {
             last.clear();
             run = runId;
         }
-        List<InstanceCounters> result = new ArrayList<>(counters.size());
-        for (InstanceCounters now : counters) {
+        List<InstanceCounts> result = new ArrayList<>(counters.size());
+        for (InstanceCounts now : counters) {
             String key = now.operatorId() + "#" + now.instance();
-            InstanceCounters before = last.get(key);
-            InstanceCounters held =
+            InstanceCounts before = last.get(key);
+            InstanceCounts held =
                     before == null || restarted(before, now) ? now : held(before, now);
             last.put(key, held);
             result.add(held);
@@ -38,24 +39,15 @@ final class MonotoneTimes {
         return result;
     }
 
-    private static boolean restarted(InstanceCounters before, InstanceCounters now) {
+    private static boolean restarted(InstanceCounts before, InstanceCounts now) {
         return now.recordsIn() < before.recordsIn() || now.recordsOut() < before.recordsOut();
     }
 
-    private static InstanceCounters held(InstanceCounters before, InstanceCounters now) {
-        double busy = Math.max(before.usefulSeconds(), now.usefulSeconds());
-        double idle = Math.max(before.waitInputSeconds(), now.waitInputSeconds());
-        double backpressure = Math.max(before.backpressureSeconds(), now.backpressureSeconds());
-        return new InstanceCounters(
-                now.operatorId(),
-                now.instance(),
-                now.recordsIn(),
-                now.recordsOut(),
-                busy,
-                idle,
-                backpressure,
-                busy + idle + backpressure,
-                now.backlog(),
-                now.finished());
+    private static InstanceCounts held(InstanceCounts before, InstanceCounts now) {
+        return Counters.withTimes(
+                now,
+                Math.max(before.usefulNanos(), now.usefulNanos()),
+                Math.max(before.waitInputNanos(), now.waitInputNanos()),
+                Math.max(before.backpressureNanos(), now.backpressureNanos()));
     }
 }

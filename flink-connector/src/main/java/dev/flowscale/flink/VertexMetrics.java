@@ -1,7 +1,8 @@
 package dev.flowscale.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.autoscaler.metrics.Counters;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -76,7 +77,7 @@ final class VertexMetrics {
         return new SourceNames(operator, splits.size());
     }
 
-    static List<InstanceCounters> read(
+    static List<InstanceCounts> read(
             FlinkRestClient rest, String jobId, FlinkVertex vertex, Optional<String> source) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < vertex.parallelism(); i++) {
@@ -91,14 +92,14 @@ final class VertexMetrics {
                     });
         }
         Map<String, Double> values = fetch(rest, jobId, vertex, names);
-        List<InstanceCounters> counters = new ArrayList<>();
+        List<InstanceCounts> counters = new ArrayList<>();
         for (int i = 0; i < vertex.parallelism(); i++) {
             counters.add(counters(vertex, i, values, source));
         }
         return counters;
     }
 
-    private static InstanceCounters counters(
+    private static InstanceCounts counters(
             FlinkVertex v, int i, Map<String, Double> values, Optional<String> source) {
         double measured = required(values, v, i + ".accumulateBusyTimeMs") / 1000;
         double idle = required(values, v, i + ".accumulateIdleTimeMs") / 1000;
@@ -112,7 +113,7 @@ final class VertexMetrics {
                 source.map(op -> values.getOrDefault(i + "." + op + ".pendingRecords", 0.0))
                         .orElse(0.0);
         double busy = source.isPresent() && Double.isNaN(measured) ? 0 : measured;
-        return new InstanceCounters(
+        return Counters.ofSeconds(
                 v.operatorId(),
                 i,
                 in,
@@ -120,8 +121,8 @@ final class VertexMetrics {
                 busy,
                 idle,
                 backpressure,
-                busy + idle + backpressure,
-                Math.max(0, backlog),
+                backlog,
+                Double.isNaN(backlog),
                 v.finished());
     }
 
@@ -131,28 +132,21 @@ final class VertexMetrics {
      * a back-pressured source's busy time also falls between reads, and holding the credited time
      * at its last value would swallow the credit.
      */
-    static List<InstanceCounters> creditSources(
-            List<InstanceCounters> counters, Set<String> sources) {
-        List<InstanceCounters> out = new ArrayList<>(counters.size());
-        for (InstanceCounters c : counters) {
-            double credit =
+    static List<InstanceCounts> creditSources(List<InstanceCounts> counters, Set<String> sources) {
+        List<InstanceCounts> out = new ArrayList<>(counters.size());
+        for (InstanceCounts c : counters) {
+            long credit =
                     sources.contains(c.operatorId())
-                            ? c.recordsIn() * SOURCE_SECONDS_PER_RECORD
+                            ? Counters.nanos(c.recordsIn() * SOURCE_SECONDS_PER_RECORD)
                             : 0;
             out.add(
                     credit == 0
                             ? c
-                            : new InstanceCounters(
-                                    c.operatorId(),
-                                    c.instance(),
-                                    c.recordsIn(),
-                                    c.recordsOut(),
-                                    c.usefulSeconds() + credit,
-                                    c.waitInputSeconds(),
-                                    c.backpressureSeconds(),
-                                    c.observedSeconds() + credit,
-                                    c.backlog(),
-                                    c.finished()));
+                            : Counters.withTimes(
+                                    c,
+                                    c.usefulNanos() + credit,
+                                    c.waitInputNanos(),
+                                    c.backpressureNanos()));
         }
         return out;
     }

@@ -6,8 +6,9 @@ import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SPLIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
+import dev.flowscale.autoscaler.window.WindowSettings;
+import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.flink.demo.Sentences;
@@ -74,7 +75,7 @@ class FlinkInPlaceRescaleIT {
                             "at least 1,000 words/s / 455 per instance; more where the blocking overshoots")
                     .isBetween(3, 8);
 
-            List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+            List<RescaleReport> reports = new CopyOnWriteArrayList<>();
             try (FlinkRescaler rescaler =
                     new FlinkRescaler(
                             job,
@@ -105,8 +106,8 @@ class FlinkInPlaceRescaleIT {
      * restored from a checkpoint, and the report has the input cost: from that checkpoint's trigger
      * to running again.
      */
-    static void assertRestartedFromAFreshCheckpoint(FlinkRescaleReport r, FlinkJobRef job) {
-        assertThat(r.checkpoint())
+    static void assertRestartedFromAFreshCheckpoint(RescaleReport r, FlinkJobRef job) {
+        assertThat(r.note())
                 .as(r.summary())
                 .matches(
                         "(waited .* for checkpoint \\d+ to complete first|no checkpoint completed).*");

@@ -3,7 +3,8 @@ package dev.flowscale.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowscale.collector.api.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.api.Edge;
@@ -110,7 +111,7 @@ class FlinkRestMetricsSourceIT {
                         job.read().name(),
                         List.of("test: Count 1 -> 17"),
                         List.of(new OperatorDecision(COUNT, 1, 17, 17, 0, 0, 0, 0, List.of())));
-        List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+        List<RescaleReport> reports = new CopyOnWriteArrayList<>();
         try (FlinkRescaler rescaler =
                 new FlinkRescaler(
                         job,

@@ -7,6 +7,7 @@ import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SPLIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.flink.testing.RestProxy;
@@ -61,7 +62,7 @@ class FlinkSavepointRescaleIT {
         FlinkWordCount.Settings settings = settings("savepoint");
         FlinkJobRef job = run(rest, settings.args());
         String firstRun = job.jobId();
-        List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+        List<RescaleReport> reports = new CopyOnWriteArrayList<>();
         try (FlinkRescaler rescaler =
                 rescaler(job, settings.args(), Duration.ofSeconds(60), reports)) {
             assertThat(rescaler.pathOf(decision(job))).isEqualTo("restart");
@@ -89,7 +90,7 @@ class FlinkSavepointRescaleIT {
         args.add(FlinkWordCount.IGNORE_OVERRIDES);
         FlinkJobRef job = run(rest, args);
         String firstRun = job.jobId();
-        List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+        List<RescaleReport> reports = new CopyOnWriteArrayList<>();
         try (FlinkRescaler rescaler = rescaler(job, args, Duration.ofSeconds(40), reports)) {
             // Flink 2.3 runs a jar submitted over REST as a stream graph and applies
             // pipeline.jobvertex-parallelism-overrides to job graphs only: a job that does not
@@ -121,7 +122,7 @@ class FlinkSavepointRescaleIT {
                     new FlinkJobRef(
                             new FlinkRestClient(proxy.uri(), Duration.ofSeconds(5)),
                             run(rest, settings.args()).jobId());
-            List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+            List<RescaleReport> reports = new CopyOnWriteArrayList<>();
             try (FlinkRescaler rescaler =
                     rescaler(job, settings.args(), Duration.ofSeconds(8), reports)) {
                 proxy.disappearAfter("/run", Duration.ofSeconds(12));
@@ -135,7 +136,7 @@ class FlinkSavepointRescaleIT {
                         .hasMessageContaining(
                                 "rolled back: the job runs at its old parallelism again");
             }
-            FlinkRescaleReport report = reports.get(0);
+            RescaleReport report = reports.get(0);
             assertThat(report.savepoint()).isPresent();
             assertThat(job.read().parallelism()).isEqualTo(Map.of(SOURCE, 1, SPLIT, 1, COUNT, 1));
             assertThat(
@@ -168,10 +169,7 @@ class FlinkSavepointRescaleIT {
     }
 
     private static FlinkRescaler rescaler(
-            FlinkJobRef job,
-            List<String> args,
-            Duration timeout,
-            List<FlinkRescaleReport> reports) {
+            FlinkJobRef job, List<String> args, Duration timeout, List<RescaleReport> reports) {
         return new FlinkRescaler(
                 job,
                 Optional.of(new JarResubmission(jarId, null, args)),

@@ -5,8 +5,9 @@ import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SOURCE;
 import static dev.flowscale.flink.FlinkRestMetricsSourceIT.SPLIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.collector.window.WindowSettings;
-import dev.flowscale.collector.window.WindowedMetricsProvider;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
+import dev.flowscale.autoscaler.window.WindowSettings;
+import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
@@ -70,7 +71,7 @@ class FlinkSlotCapIT {
             assertThat(decision.operators().get(SPLIT).newParallelism()).isBetween(2, SLOTS);
             assertThat(decision.operators().get(SOURCE).newParallelism()).isEqualTo(1);
 
-            List<FlinkRescaleReport> reports = new CopyOnWriteArrayList<>();
+            List<RescaleReport> reports = new CopyOnWriteArrayList<>();
             try (FlinkRescaler rescaler =
                     new FlinkRescaler(
                             job,

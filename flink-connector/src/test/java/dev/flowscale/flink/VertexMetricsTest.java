@@ -1,9 +1,10 @@
 package dev.flowscale.flink;
 
+import static dev.flowscale.autoscaler.metrics.Counters.seconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.flowscale.collector.api.InstanceCounters;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -55,9 +56,9 @@ class VertexMetricsTest {
     private final MonotoneTimes times = new MonotoneTimes();
 
     /** One sample of one vertex as {@link FlinkRestMetricsSource} takes it. */
-    private InstanceCounters read(String vertex, boolean source, String answer) {
+    private InstanceCounts read(String vertex, boolean source, String answer) {
         body.set(answer);
-        List<InstanceCounters> counters =
+        List<InstanceCounts> counters =
                 VertexMetrics.read(
                         rest,
                         JOB,
@@ -68,17 +69,17 @@ class VertexMetricsTest {
 
     @Test
     void aBackPressuredSourceThatEmitsWithNoBusyTimeStillHasUsefulTimeInTheWindow() {
-        InstanceCounters before = read(SOURCE, true, answer("0", 12_000, 75_000, 0, 20_000));
-        InstanceCounters after = read(SOURCE, true, answer("0", 12_000, 86_000, 0, 22_040));
+        InstanceCounts before = read(SOURCE, true, answer("0", 12_000, 75_000, 0, 20_000));
+        InstanceCounts after = read(SOURCE, true, answer("0", 12_000, 86_000, 0, 22_040));
 
-        double useful = after.usefulSeconds() - before.usefulSeconds();
+        double useful = seconds(after.usefulNanos()) - seconds(before.usefulNanos());
         double emitted = after.recordsIn() - before.recordsIn();
         assertThat(emitted).isEqualTo(2_040);
         assertThat(useful).isPositive();
         assertThat(emitted / useful)
                 .as("the source's apparent capacity: bounded, far above any bottleneck")
                 .isCloseTo(1 / VertexMetrics.SOURCE_SECONDS_PER_RECORD, within(1.0));
-        assertThat(after.observedSeconds() - before.observedSeconds())
+        assertThat(seconds(after.observedNanos()) - seconds(before.observedNanos()))
                 .as("useful time stays within the observed time")
                 .isGreaterThanOrEqualTo(useful);
         assertThat(after.backlog()).isEqualTo(9_840);
@@ -86,28 +87,28 @@ class VertexMetricsTest {
 
     @Test
     void aSourceWhoseBusyTimeFallsBetweenReadsStillGetsTheCreditForWhatItEmitted() {
-        InstanceCounters before = read(SOURCE, true, answer("4", 12_000, 75_000, 0, 20_000));
-        InstanceCounters after = read(SOURCE, true, answer("1", 12_000, 86_000, 0, 22_040));
+        InstanceCounts before = read(SOURCE, true, answer("4", 12_000, 75_000, 0, 20_000));
+        InstanceCounts after = read(SOURCE, true, answer("1", 12_000, 86_000, 0, 22_040));
 
-        assertThat(after.usefulSeconds() - before.usefulSeconds())
+        assertThat(seconds(after.usefulNanos()) - seconds(before.usefulNanos()))
                 .as("held at its last value by MonotoneTimes, then credited")
-                .isCloseTo(2_040 * VertexMetrics.SOURCE_SECONDS_PER_RECORD, within(1e-12));
+                .isCloseTo(2_040 * VertexMetrics.SOURCE_SECONDS_PER_RECORD, within(1e-9));
     }
 
     @Test
     void aLegacySourceReportingNaNBusyTimeIsCreditedPerRecordInsteadOfPoisoningTheWindow() {
-        InstanceCounters c = read(SOURCE, true, answer("NaN", 0, 0, 0, 5_000));
+        InstanceCounts c = read(SOURCE, true, answer("NaN", 0, 0, 0, 5_000));
 
-        assertThat(c.usefulSeconds())
-                .isCloseTo(5_000 * VertexMetrics.SOURCE_SECONDS_PER_RECORD, within(1e-12));
+        assertThat(seconds(c.usefulNanos()))
+                .isCloseTo(5_000 * VertexMetrics.SOURCE_SECONDS_PER_RECORD, within(1e-9));
     }
 
     @Test
     void aNonSourceVertexKeepsExactlyTheBusyTimeFlinkMeasured() {
-        InstanceCounters c = read(SPLIT, false, answer("9850", 150, 0, 3_500, 17_500));
+        InstanceCounts c = read(SPLIT, false, answer("9850", 150, 0, 3_500, 17_500));
 
-        assertThat(c.usefulSeconds()).isEqualTo(9.85);
-        assertThat(c.observedSeconds()).isEqualTo(10.0);
+        assertThat(seconds(c.usefulNanos())).isEqualTo(9.85);
+        assertThat(seconds(c.observedNanos())).isEqualTo(10.0);
         assertThat(c.recordsIn()).isEqualTo(3_500);
     }
 }

@@ -1,7 +1,7 @@
 package dev.flowscale.operator;
 
-import dev.flowscale.collector.api.MetricsSource;
-import dev.flowscale.flink.FlinkRescaleReport;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.flink.FlinkRescaler;
 import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.JarResubmission;
@@ -148,7 +148,7 @@ final class FlinkLoops {
         }
 
         /** The rescaler's own account (savepoint, rollback) in the log; status has the outcome. */
-        private static void log(FlinkRescaleReport report) {
+        private static void log(RescaleReport report) {
             LOG.info("{}", report.summary());
         }
 

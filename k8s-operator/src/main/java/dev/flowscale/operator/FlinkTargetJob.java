@@ -1,8 +1,8 @@
 package dev.flowscale.operator;
 
-import dev.flowscale.collector.CollectorException;
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.autoscaler.metrics.CollectorException;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.flink.FlinkConnectorException;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkJobRef;

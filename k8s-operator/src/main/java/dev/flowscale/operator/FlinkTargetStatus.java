@@ -1,7 +1,7 @@
 package dev.flowscale.operator;
 
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.operator.api.RescaleOutcome;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;

@@ -1,7 +1,7 @@
 package dev.flowscale.operator;
 
-import dev.flowscale.collector.loop.JobAutoscaler;
-import dev.flowscale.collector.source.RunnerHttpMetricsSource;
+import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.autoscaler.metrics.RunnerHttpMetricsSource;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;

@@ -4,8 +4,8 @@ import static dev.flowscale.operator.FlinkDeploymentTargetIT.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowscale.collector.api.MetricsSample;
-import dev.flowscale.collector.api.MetricsSource;
+import dev.flowscale.autoscaler.metrics.MetricsSample;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.metrics;
 
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.LongSupplier;
@@ -8,7 +9,7 @@ import java.util.function.LongSupplier;
  * The DS2 counters of one operator instance. Its task thread is the only writer and updates it once
  * per batch or per change of phase, never per record. Every nanosecond of the instance's life is in
  * exactly one phase, so useful + waiting-for-input + backpressure = observed time. Readers on other
- * threads get a consistent {@link InstanceSnapshot} that includes the time spent so far in the
+ * threads get a consistent {@link InstanceCounts} that includes the time spent so far in the
  * current phase. Writes are bracketed by a sequence number (a seqlock: odd while a write is under
  * way), so the writer never waits and pays no atomic instruction; a reader retries when the number
  * changed while it read. A keyed instance also counts its records per key group ({@link
@@ -193,12 +194,12 @@ public final class InstanceCounterRecorder {
     }
 
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
-    public InstanceSnapshot snapshot(long now) {
+    public InstanceCounts snapshot(long now) {
         LongSupplier live = liveBacklog;
         long currentBacklog = live == null ? NO_LIVE_BACKLOG : Math.max(-1, live.getAsLong());
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);
-            InstanceSnapshot read = read(now, currentBacklog);
+            InstanceCounts read = read(now, currentBacklog);
             if (unchanged(before)) {
                 return read;
             }
@@ -214,12 +215,14 @@ public final class InstanceCounterRecorder {
         return (before & 1) == 0 && before == (long) SEQUENCE.getOpaque(this);
     }
 
-    private InstanceSnapshot read(long now, long currentBacklog) {
+    private InstanceCounts read(long now, long currentBacklog) {
         Phase p = phase;
         long since = phaseSince;
         long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
         long end = p == Phase.FINISHED ? since : now;
-        return new InstanceSnapshot(
+        // A reader's NO_BACKLOG_SIGNAL (-1) becomes the counter record's backlogUnknown here.
+        long owed = currentBacklog != NO_LIVE_BACKLOG ? currentBacklog : backlog;
+        return new InstanceCounts(
                 operatorId,
                 instance,
                 now,
@@ -229,7 +232,8 @@ public final class InstanceCounterRecorder {
                 usefulNanos + (p == Phase.USEFUL ? open : 0),
                 waitInputNanos + (p == Phase.WAIT_INPUT ? open : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
-                currentBacklog != NO_LIVE_BACKLOG ? currentBacklog : backlog,
+                Math.max(0, owed),
+                owed < 0,
                 p == Phase.FINISHED,
                 keyGroupFirst,
                 keyGroupRecords.clone());

@@ -1,12 +1,14 @@
 package dev.flowscale.engine.metrics;
 
 import dev.flowscale.runner.api.Ds2Rates;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.runner.api.Rate;
 
 /**
  * DS2 rates of one instance over the window between two snapshots ({@link Ds2Rates}: true rates
  * divide by useful time Wu, observed rates by the observed time W). A rate whose time is 0 does not
- * exist ({@link Rate}) and is NaN here, as the runner's gauges show it.
+ * exist ({@link Rate}) and is NaN here, as the runner's gauges show it. The backlog is the later
+ * reading's, with the counter record's {@code backlogUnknown}.
  */
 public record InstanceRates(
         String operatorId,
@@ -19,9 +21,10 @@ public record InstanceRates(
         double observedOutputRate,
         double waitInputRatio,
         double backpressureRatio,
-        long backlog) {
+        long backlog,
+        boolean backlogUnknown) {
 
-    public static InstanceRates between(InstanceSnapshot earlier, InstanceSnapshot later) {
+    public static InstanceRates between(InstanceCounts earlier, InstanceCounts later) {
         double w = (later.observedNanos() - earlier.observedNanos()) / 1e9;
         double wu = (later.usefulNanos() - earlier.usefulNanos()) / 1e9;
         Ds2Rates rates =
@@ -41,7 +44,8 @@ public record InstanceRates(
                 Rate.gauge(rates.observedOutput()),
                 divide((later.waitInputNanos() - earlier.waitInputNanos()) / 1e9, w),
                 divide((later.backpressureNanos() - earlier.backpressureNanos()) / 1e9, w),
-                later.backlog());
+                later.backlog(),
+                later.backlogUnknown());
     }
 
     /** Useful time over observed time: how busy the instance was. */

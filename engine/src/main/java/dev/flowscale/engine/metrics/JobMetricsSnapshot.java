@@ -1,5 +1,6 @@
 package dev.flowscale.engine.metrics;
 
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,10 +16,10 @@ public record JobMetricsSnapshot(
         String jobName,
         long timeNanos,
         Map<String, Integer> parallelism,
-        List<InstanceSnapshot> instances,
+        List<InstanceCounts> instances,
         String runId) {
 
-    public List<InstanceSnapshot> instancesOf(String operatorId) {
+    public List<InstanceCounts> instancesOf(String operatorId) {
         return instances.stream().filter(i -> i.operatorId().equals(operatorId)).toList();
     }
 
@@ -30,8 +31,8 @@ public record JobMetricsSnapshot(
         Map<String, OperatorRates> result = new LinkedHashMap<>();
         for (String op : parallelism.keySet()) {
             List<InstanceRates> rates = new ArrayList<>();
-            for (InstanceSnapshot now : instancesOf(op)) {
-                InstanceSnapshot before =
+            for (InstanceCounts now : instancesOf(op)) {
+                InstanceCounts before =
                         earlier == null || !earlier.runId().equals(runId)
                                 ? null
                                 : earlier.find(op, now.instance());
@@ -42,8 +43,8 @@ public record JobMetricsSnapshot(
         return result;
     }
 
-    public InstanceSnapshot find(String operatorId, int instance) {
-        for (InstanceSnapshot s : instances) {
+    public InstanceCounts find(String operatorId, int instance) {
+        for (InstanceCounts s : instances) {
             if (s.operatorId().equals(operatorId) && s.instance() == instance) {
                 return s;
             }
@@ -51,8 +52,21 @@ public record JobMetricsSnapshot(
         return null;
     }
 
-    private static InstanceSnapshot zero(InstanceSnapshot like) {
-        return new InstanceSnapshot(
-                like.operatorId(), like.instance(), like.timeNanos(), 0, 0, 0, 0, 0, 0, 0, false);
+    private static InstanceCounts zero(InstanceCounts like) {
+        return new InstanceCounts(
+                like.operatorId(),
+                like.instance(),
+                like.timeNanos(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                false,
+                false,
+                like.keyGroupFirst(),
+                new long[0]);
     }
 }

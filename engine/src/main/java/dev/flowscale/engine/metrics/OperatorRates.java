@@ -9,7 +9,8 @@ import java.util.function.ToDoubleFunction;
  * An operator's DS2 rates over a window: the sums over its instances (DS2 aggregates true rates by
  * summing; an instance without a rate adds nothing, {@link Rate}), utilization and backpressure
  * averaged over the instances that have them, with the per-instance values kept for skew analysis.
- * A value no instance has is NaN.
+ * A value no instance has is NaN. The backlog is the instances' sum, unknown when one instance's is
+ * (a partial sum would understate what the operator owes).
  */
 public record OperatorRates(
         String operatorId,
@@ -21,15 +22,13 @@ public record OperatorRates(
         double utilization,
         double backpressureRatio,
         long backlog,
+        boolean backlogUnknown,
         List<InstanceRates> instances) {
 
     public static OperatorRates of(String operatorId, List<InstanceRates> instances) {
-        // One instance without a signal leaves the operator without one: a partial sum would
-        // understate what it owes.
+        boolean backlogUnknown = instances.stream().anyMatch(InstanceRates::backlogUnknown);
         long backlog =
-                instances.stream().anyMatch(r -> r.backlog() < 0)
-                        ? -1
-                        : instances.stream().mapToLong(InstanceRates::backlog).sum();
+                backlogUnknown ? 0 : instances.stream().mapToLong(InstanceRates::backlog).sum();
         return new OperatorRates(
                 operatorId,
                 instances.size(),
@@ -40,6 +39,7 @@ public record OperatorRates(
                 mean(instances, InstanceRates::utilization),
                 mean(instances, InstanceRates::backpressureRatio),
                 backlog,
+                backlogUnknown,
                 List.copyOf(instances));
     }
 

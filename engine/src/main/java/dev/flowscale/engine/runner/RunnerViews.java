@@ -2,7 +2,6 @@ package dev.flowscale.engine.runner;
 
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.JobView;
@@ -66,24 +65,6 @@ public final class RunnerViews {
                 runId,
                 timeMillis,
                 snapshot.parallelism(),
-                snapshot.instances().stream().map(RunnerViews::counts).toList());
-    }
-
-    private static MetricsView.InstanceCounts counts(InstanceSnapshot s) {
-        return new MetricsView.InstanceCounts(
-                s.operatorId(),
-                s.instance(),
-                s.timeNanos(),
-                s.observedNanos(),
-                s.recordsIn(),
-                s.recordsOut(),
-                s.usefulNanos(),
-                s.waitInputNanos(),
-                s.backpressureNanos(),
-                Math.max(0, s.backlog()),
-                !s.backlogKnown(),
-                s.finished(),
-                s.keyGroupFirst(),
-                s.keyGroupRecords());
+                snapshot.instances());
     }
 }

@@ -2,11 +2,11 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceRates;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
 import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.runner.api.Rate;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -119,7 +119,7 @@ final class EngineMeters implements AutoCloseable {
                     Gauge.builder(
                                     MetricName.SOURCE_BACKLOG_SIGNAL.micrometer(),
                                     m,
-                                    x -> x.snapshot(System.nanoTime()).backlogKnown() ? 1 : 0)
+                                    x -> x.snapshot(System.nanoTime()).backlogUnknown() ? 0 : 1)
                             .description(MetricName.SOURCE_BACKLOG_SIGNAL.description())
                             .tags(tags)
                             .register(registry));
@@ -180,7 +180,7 @@ final class EngineMeters implements AutoCloseable {
             MetricName name,
             Tags tags,
             InstanceCounterRecorder m,
-            ToDoubleFunction<InstanceSnapshot> read) {
+            ToDoubleFunction<InstanceCounts> read) {
         meters.add(
                 FunctionCounter.builder(
                                 name.micrometer(),
@@ -229,7 +229,7 @@ final class EngineMeters implements AutoCloseable {
 
     /** NaN, not 0, while the source has no backlog signal: Prometheus shows the gap as a gap. */
     private static double backlogOrNaN(InstanceCounterRecorder recorder) {
-        InstanceSnapshot s = recorder.snapshot(System.nanoTime());
-        return s.backlogKnown() ? s.backlog() : Double.NaN;
+        InstanceCounts s = recorder.snapshot(System.nanoTime());
+        return s.backlogUnknown() ? Double.NaN : s.backlog();
     }
 }

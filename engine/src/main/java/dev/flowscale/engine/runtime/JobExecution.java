@@ -4,9 +4,9 @@ import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.state.KeyedStateBackend;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -226,7 +226,7 @@ final class JobExecution {
 
     JobMetricsSnapshot metrics() {
         long now = System.nanoTime();
-        List<InstanceSnapshot> instances = new ArrayList<>(tasks.size());
+        List<InstanceCounts> instances = new ArrayList<>(tasks.size());
         for (String op : graph.topologicalOrder()) {
             tasks.stream()
                     .filter(t -> t.context.operatorId().equals(op))

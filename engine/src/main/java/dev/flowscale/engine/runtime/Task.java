@@ -5,7 +5,7 @@ import dev.flowscale.engine.checkpoint.HandOff;
 import dev.flowscale.engine.checkpoint.IncrementalCheckpoint;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,7 +50,7 @@ abstract class Task implements Runnable {
     int publishMask;
 
     private long sampledAt;
-    private InstanceSnapshot sampledFrom;
+    private InstanceCounts sampledFrom;
     static final long TUNE_EVERY_NANOS = 200_000_000L;
 
     /** Records slower than this publish their pending counts one by one. */

@@ -3,6 +3,7 @@ package dev.flowscale.engine.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class InstanceCounterRecorderConcurrencyTest {
         long lastIn = 0;
         for (int i = 0; i < 300_000 && broken.get() == null; i++) {
             // Far in the future of the writer's clock, so the open phase is never negative.
-            InstanceSnapshot s = metrics.snapshot(Long.MAX_VALUE / 2);
+            InstanceCounts s = metrics.snapshot(Long.MAX_VALUE / 2);
             long phases = s.usefulNanos() + s.waitInputNanos() + s.backpressureNanos();
             if (phases != s.observedNanos()) {
                 broken.set("phases add up to " + phases + " but observed is " + s.observedNanos());

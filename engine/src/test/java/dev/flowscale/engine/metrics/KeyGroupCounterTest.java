@@ -2,6 +2,7 @@ package dev.flowscale.engine.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,7 +22,7 @@ class KeyGroupCounterTest {
         metrics.addRecords(3, 3);
         counter.count(3);
         metrics.addRecords(1, 1);
-        InstanceSnapshot snapshot = metrics.snapshot(0);
+        InstanceCounts snapshot = metrics.snapshot(0);
         assertThat(snapshot.keyGroupFirst()).isEqualTo(8);
         assertThat(snapshot.keyGroupRecords()).containsExactly(1, 0, 0, 3);
     }
@@ -45,7 +46,7 @@ class KeyGroupCounterTest {
                 new Thread(
                         () -> {
                             while (!done.get()) {
-                                InstanceSnapshot s = metrics.snapshot(0);
+                                InstanceCounts s = metrics.snapshot(0);
                                 if (Arrays.stream(s.keyGroupRecords()).sum() != s.recordsIn()) {
                                     mismatches.incrementAndGet();
                                 }

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.testing.HotKeyJob;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -33,7 +33,7 @@ class KeyGroupCountingTest {
         JobMetricsSnapshot metrics = runToTheEnd(JobConfig.defaults().withBatchSize(16));
         long[] expected = HotKeyJob.sentPerKeyGroup(RECORDS, KEY_GROUPS);
 
-        for (InstanceSnapshot instance : metrics.instancesOf(HotKeyJob.KEYED)) {
+        for (InstanceCounts instance : metrics.instancesOf(HotKeyJob.KEYED)) {
             KeyGroupRange owned = KeyGroups.rangeFor(instance.instance(), KEY_GROUPS, 3);
             assertThat(instance.keyGroupFirst()).isEqualTo(owned.start());
             assertThat(instance.keyGroupRecords())

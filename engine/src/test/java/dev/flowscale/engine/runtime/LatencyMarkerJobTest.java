@@ -9,11 +9,11 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
-import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.window.Aggregates;
 import dev.flowscale.engine.window.WindowAssigner;
 import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -77,7 +77,7 @@ class LatencyMarkerJobTest {
         try (RunningJob running = job.start(tracking())) {
             Await.until(TIMEOUT, "the records through", () -> sinkIn(running) == 100);
             Await.until(TIMEOUT, "markers", () -> markers("double", "numbers") >= 10);
-            InstanceSnapshot before = running.metrics().find("double", 0);
+            InstanceCounts before = running.metrics().find("double", 0);
             long markersBefore = markers("double", "numbers");
 
             Await.until(
@@ -85,7 +85,7 @@ class LatencyMarkerJobTest {
                     "more markers",
                     () -> markers("double", "numbers") >= markersBefore + 50);
 
-            InstanceSnapshot after = running.metrics().find("double", 0);
+            InstanceCounts after = running.metrics().find("double", 0);
             assertThat(after.recordsIn()).isEqualTo(100);
             assertThat(after.recordsOut()).isEqualTo(100);
             assertThat(sinkIn(running)).isEqualTo(100);

@@ -259,7 +259,7 @@ public enum MetricName {
         /** The job runner's {@code /metrics} (the engine's meters). */
         RUNNER,
         /**
-         * The controller's endpoint: {@code ./flowscale}'s or the operator's (metrics-collector's
+         * The controller's endpoint: {@code ./flowscale}'s or the operator's (the autoscaler's
          * ControllerMetrics).
          */
         CONTROLLER,

@@ -1,6 +1,6 @@
 /**
- * The job runner's HTTP contract, shared by the runner (engine) and its clients (collector,
- * reconfigurator, Kubernetes operator) without the engine: the paths ({@link
+ * The job runner's HTTP contract, shared by the runner (engine) and its clients (autoscaler,
+ * Kubernetes operator) without the engine: the paths ({@link
  * dev.flowscale.runner.api.RunnerPaths}), the request and answer bodies, the readiness rule ({@link
  * dev.flowscale.runner.api.Readiness}), one typed client ({@link
  * dev.flowscale.runner.api.RunnerClient}), the metric names ({@link

@@ -2,7 +2,10 @@ package dev.flowscale.policy.api;
 
 import java.util.Optional;
 
-/** Port to the metrics collector: the running job's topology and its latest metrics window. */
+/**
+ * Port to the autoscaler's metrics windows: the running job's topology and its latest metrics
+ * window.
+ */
 public interface MetricsProvider {
 
     /** The job as it currently runs (current parallelism per operator). */

@@ -1,0 +1,148 @@
+package dev.flowscale.autoscaler.loop;
+
+import dev.flowscale.autoscaler.export.ControllerMetrics;
+import dev.flowscale.autoscaler.metrics.MetricsSource;
+import dev.flowscale.autoscaler.window.WindowSettings;
+import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
+import dev.flowscale.policy.api.AutoscalerConfig;
+import dev.flowscale.policy.api.DecisionListener;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingPolicy;
+import dev.flowscale.policy.api.ScalingRealizer;
+import dev.flowscale.policy.ds2.Ds2Policy;
+import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.settings.Setting;
+import dev.flowscale.policy.settings.SettingValues;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * One job's autoscaler, assembled the one way the command line and the operator share: a {@link
+ * MetricsSource} feeds a {@link WindowedMetricsProvider}, {@link Ds2Policy} decides every policy
+ * interval, the {@link Autoscaler} loop publishes each decision to the {@link ControllerMetrics}
+ * and the given listeners and, in mode auto, hands SCALE decisions to the realizer, which realizes
+ * them. Call {@link #tick()} about once a second.
+ */
+public final class JobAutoscaler implements AutoCloseable {
+    private final String jobLabel;
+    private final ControllerMetrics metrics;
+    private final WindowedMetricsProvider provider;
+    private final Autoscaler loop;
+
+    /**
+     * What the autoscaler decides with.
+     *
+     * @param loop mode and policy interval of the loop
+     * @param policy the DS2 policy's guards; its warm-up also drops the window's first samples
+     * @param window length of the metrics window a decision is based on
+     */
+    public record Settings(AutoscalerConfig loop, PolicyConfig policy, Duration window) {
+        public Settings {
+            Objects.requireNonNull(loop, "autoscaler loop settings");
+            Objects.requireNonNull(policy, "autoscaler policy settings");
+            Objects.requireNonNull(window, "autoscaler window");
+        }
+
+        /** The settings table's values, with a window of one policy interval. */
+        public static Settings of(SettingValues values) {
+            return new Settings(
+                    values.autoscaler(), values.policy(), values.duration(Setting.POLICY_INTERVAL));
+        }
+
+        public Settings withWindow(Duration length) {
+            return new Settings(loop, policy, length);
+        }
+    }
+
+    /**
+     * Where the autoscaler reports.
+     *
+     * @param registry where the {@link ControllerMetrics} go
+     * @param jobLabel the {@code job} label of those metrics; null: the job's name
+     * @param timeRescales true when the realizer's stage spans the whole rescale, so its downtime
+     *     is measured here; false when whoever rescales reports it through {@link
+     *     ControllerMetrics#rescaleFinished} (the operator's reconciler)
+     * @param clock the loop's and the policy's clock
+     * @param errors errors of the policy, listeners and realizer (the loop keeps running)
+     */
+    public record Reporting(
+            MeterRegistry registry,
+            String jobLabel,
+            boolean timeRescales,
+            Clock clock,
+            Consumer<Throwable> errors) {}
+
+    public JobAutoscaler(
+            Settings settings,
+            MetricsSource source,
+            ScalingRealizer realizer,
+            List<DecisionListener> listeners,
+            Reporting reporting) {
+        this(settings, UnaryOperator.identity(), source, realizer, listeners, reporting);
+    }
+
+    /**
+     * @param bound wraps the DS2 policy, e.g. to bound its decisions by a Flink job's task slots
+     */
+    public JobAutoscaler(
+            Settings settings,
+            UnaryOperator<ScalingPolicy> bound,
+            MetricsSource source,
+            ScalingRealizer realizer,
+            List<DecisionListener> listeners,
+            Reporting reporting) {
+        Clock clock = reporting.clock();
+        this.jobLabel = reporting.jobLabel();
+        this.metrics =
+                new ControllerMetrics(
+                        reporting.registry(), settings.loop().mode(), clock, jobLabel);
+        this.provider =
+                new WindowedMetricsProvider(
+                        source,
+                        new WindowSettings(settings.window(), settings.policy().warmUp()),
+                        List.of(metrics));
+        List<DecisionListener> all = new ArrayList<>();
+        all.add(metrics);
+        all.addAll(listeners);
+        this.loop =
+                new Autoscaler(
+                        settings.loop(),
+                        bound.apply(new Ds2Policy(settings.policy(), clock)),
+                        provider,
+                        reporting.timeRescales() ? metrics.timed(realizer) : realizer,
+                        all,
+                        clock,
+                        reporting.errors());
+    }
+
+    /** Samples the source, and decides if the policy interval has passed: that decision. */
+    public Optional<ScalingDecision> tick() {
+        provider.poll();
+        return loop.tick();
+    }
+
+    /** The loop: its history, rescale durations and error count. */
+    public Autoscaler loop() {
+        return loop;
+    }
+
+    public ControllerMetrics metrics() {
+        return metrics;
+    }
+
+    /** Removes the job's controller series when they carry a job label of their own. */
+    @Override
+    public void close() {
+        if (jobLabel != null) {
+            metrics.forget(jobLabel);
+        }
+    }
+}
