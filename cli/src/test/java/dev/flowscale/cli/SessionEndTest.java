@@ -3,7 +3,8 @@ package dev.flowscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.reconfig.RescaleReport;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
+import dev.flowscale.policy.api.RescaleRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +108,10 @@ class SessionEndTest {
                             Map.of("op", 2),
                             Optional.empty(),
                             Duration.ofMillis(5),
-                            Optional.ofNullable(failure));
+                            Optional.ofNullable(failure),
+                            RescaleRecord.RESTART,
+                            Optional.empty(),
+                            "");
             if (failure == null) {
                 parallelism = Map.of("op", 2);
             }
