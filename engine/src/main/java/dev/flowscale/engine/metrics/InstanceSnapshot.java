@@ -7,7 +7,10 @@ package dev.flowscale.engine.metrics;
  * group: {@code keyGroupRecords[i]} counts key group {@code keyGroupFirst + i} of the range it owns
  * (published per batch, so their sum trails {@code recordsIn} by at most the batch under way);
  * empty for an instance that is not keyed. {@code backlog} is -1 while a source cannot tell what it
- * owes ({@link #backlogKnown()} false): no signal, not zero.
+ * owes ({@link #backlogKnown()} false): no signal, not zero. {@code cpuNanos} is the CPU time its
+ * task thread has used, read from the JVM at the snapshot ({@link ThreadCpu}); -1 where it is not
+ * known (the JVM does not measure thread CPU time, or the thread has ended). Useful time minus CPU
+ * time is, for a thread that computes, time it waited for a core.
  */
 public record InstanceSnapshot(
         String operatorId,
@@ -22,7 +25,40 @@ public record InstanceSnapshot(
         long backlog,
         boolean finished,
         int keyGroupFirst,
-        long[] keyGroupRecords) {
+        long[] keyGroupRecords,
+        long cpuNanos) {
+
+    /** Counters without the thread's CPU time (-1: not known). */
+    public InstanceSnapshot(
+            String operatorId,
+            int instance,
+            long timeNanos,
+            long observedNanos,
+            long recordsIn,
+            long recordsOut,
+            long usefulNanos,
+            long waitInputNanos,
+            long backpressureNanos,
+            long backlog,
+            boolean finished,
+            int keyGroupFirst,
+            long[] keyGroupRecords) {
+        this(
+                operatorId,
+                instance,
+                timeNanos,
+                observedNanos,
+                recordsIn,
+                recordsOut,
+                usefulNanos,
+                waitInputNanos,
+                backpressureNanos,
+                backlog,
+                finished,
+                keyGroupFirst,
+                keyGroupRecords,
+                -1);
+    }
 
     /** Counters of an instance that does not count key groups. */
     public InstanceSnapshot(
@@ -51,6 +87,25 @@ public record InstanceSnapshot(
                 finished,
                 0,
                 new long[0]);
+    }
+
+    /** These counters with the task thread's CPU time (-1: not known). */
+    public InstanceSnapshot withCpuNanos(long nanos) {
+        return new InstanceSnapshot(
+                operatorId,
+                instance,
+                timeNanos,
+                observedNanos,
+                recordsIn,
+                recordsOut,
+                usefulNanos,
+                waitInputNanos,
+                backpressureNanos,
+                backlog,
+                finished,
+                keyGroupFirst,
+                keyGroupRecords,
+                nanos);
     }
 
     /** Whether the instance reports a backlog (always, except a source without a lag signal). */

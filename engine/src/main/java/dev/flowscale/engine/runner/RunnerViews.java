@@ -2,6 +2,7 @@ package dev.flowscale.engine.runner;
 
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.metrics.CgroupCpu;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
@@ -66,7 +67,8 @@ public final class RunnerViews {
                 runId,
                 timeMillis,
                 snapshot.parallelism(),
-                snapshot.instances().stream().map(RunnerViews::counts).toList());
+                snapshot.instances().stream().map(RunnerViews::counts).toList(),
+                CgroupCpu.read(CgroupCpu.DEFAULT).orElse(null));
     }
 
     private static MetricsView.InstanceCounts counts(InstanceSnapshot s) {
@@ -84,6 +86,7 @@ public final class RunnerViews {
                 !s.backlogKnown(),
                 s.finished(),
                 s.keyGroupFirst(),
-                s.keyGroupRecords());
+                s.keyGroupRecords(),
+                s.cpuNanos() < 0 ? null : s.cpuNanos());
     }
 }

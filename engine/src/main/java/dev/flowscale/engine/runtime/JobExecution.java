@@ -6,6 +6,7 @@ import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.metrics.ThreadCpu;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,9 +208,13 @@ final class JobExecution {
         long now = System.nanoTime();
         List<InstanceSnapshot> instances = new ArrayList<>(tasks.size());
         for (String op : graph.topologicalOrder()) {
-            tasks.stream()
-                    .filter(t -> t.context.operatorId().equals(op))
-                    .forEach(t -> instances.add(t.metrics.snapshot(now)));
+            for (int i = 0; i < tasks.size(); i++) {
+                Task t = tasks.get(i);
+                if (t.context.operatorId().equals(op)) {
+                    Thread thread = i < threads.size() ? threads.get(i) : null;
+                    instances.add(t.metrics.snapshot(now).withCpuNanos(ThreadCpu.nanos(thread)));
+                }
+            }
         }
         return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances, runId);
     }

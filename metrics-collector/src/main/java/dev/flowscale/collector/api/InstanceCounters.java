@@ -8,7 +8,9 @@ package dev.flowscale.collector.api;
  * read, or {@link #NO_BACKLOG_SIGNAL} (NaN) while the source cannot tell (never read as 0). A keyed
  * instance also reports the records it processed per key group of the range it owns: {@code
  * keyGroupRecords[i]} counts key group {@code keyGroupFirst + i}; empty where they are not counted
- * (an instance that is not keyed, an uninstrumented job, the Prometheus source).
+ * (an instance that is not keyed, an uninstrumented job, the Prometheus source). {@code cpuSeconds}
+ * is the CPU time the instance's thread used, or {@link #UNKNOWN_CPU} (NaN) where it is not
+ * measured.
  */
 public record InstanceCounters(
         String operatorId,
@@ -22,13 +24,47 @@ public record InstanceCounters(
         double backlog,
         boolean finished,
         int keyGroupFirst,
-        long[] keyGroupRecords) {
+        long[] keyGroupRecords,
+        double cpuSeconds) {
+
+    /** The CPU time of an instance whose thread's CPU time is not measured. */
+    public static final double UNKNOWN_CPU = Double.NaN;
 
     /** The backlog of a source without a lag signal: NaN, so that no sum can pass it as 0. */
     public static final double NO_BACKLOG_SIGNAL = Double.NaN;
 
     public InstanceCounters {
         keyGroupRecords = keyGroupRecords == null ? new long[0] : keyGroupRecords;
+    }
+
+    /** Counters without the thread's CPU time. */
+    public InstanceCounters(
+            String operatorId,
+            int instance,
+            double recordsIn,
+            double recordsOut,
+            double usefulSeconds,
+            double waitInputSeconds,
+            double backpressureSeconds,
+            double observedSeconds,
+            double backlog,
+            boolean finished,
+            int keyGroupFirst,
+            long[] keyGroupRecords) {
+        this(
+                operatorId,
+                instance,
+                recordsIn,
+                recordsOut,
+                usefulSeconds,
+                waitInputSeconds,
+                backpressureSeconds,
+                observedSeconds,
+                backlog,
+                finished,
+                keyGroupFirst,
+                keyGroupRecords,
+                UNKNOWN_CPU);
     }
 
     /** Counters without per-key-group counts. */

@@ -46,6 +46,7 @@ final class RunnerModel {
                 c.backlogUnknown() ? InstanceCounters.NO_BACKLOG_SIGNAL : c.backlog(),
                 c.finished(),
                 c.keyGroupFirst(),
-                c.keyGroupRecords());
+                c.keyGroupRecords(),
+                c.cpuNanos() == null ? InstanceCounters.UNKNOWN_CPU : c.cpuNanos() / NANOS);
     }
 }

@@ -98,7 +98,8 @@ final class WindowRates {
                         sum(instances, InstanceWindowRates::observedOutputRate),
                         instances,
                         Optional.empty(),
-                        KeyGroupRates.between(starts, ends, op.keyGroups()));
+                        KeyGroupRates.between(starts, ends, op.keyGroups()),
+                        cpuShare(starts, ends));
         // NaN stays NaN (Math.max keeps it): a source without a lag signal is reported as such.
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
@@ -115,6 +116,21 @@ final class WindowRates {
                 Rate.perSecond(
                         b.recordsIn() - a.recordsIn() + b.backlog() - a.backlog(),
                         b.observedSeconds() - a.observedSeconds()));
+    }
+
+    /**
+     * The share of the operator's useful time its threads ran on a core: Σ Δcpu / Σ Δuseful over
+     * its instances; NaN where an instance's CPU time is not known at either end or no time was
+     * useful.
+     */
+    static double cpuShare(List<InstanceCounters> starts, List<InstanceCounters> ends) {
+        double cpu = 0;
+        double useful = 0;
+        for (int i = 0; i < starts.size(); i++) {
+            cpu += ends.get(i).cpuSeconds() - starts.get(i).cpuSeconds();
+            useful += ends.get(i).usefulSeconds() - starts.get(i).usefulSeconds();
+        }
+        return useful > 0 && cpu >= 0 ? cpu / useful : OperatorMetrics.UNKNOWN_CPU_SHARE;
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounters a, InstanceCounters b) {

@@ -75,6 +75,7 @@ public final class Ds2Policy implements ScalingPolicy {
         reasons.addAll(forecasts.explain());
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
+        CpuStarvation.of(topology, inOrder).ifPresent(reasons::add);
         Capacities capacities = Capacities.of(topology, inOrder, window, history, config);
         Plan plan =
                 new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);
