@@ -9,8 +9,9 @@ package dev.flowscale.engine.metrics;
  * empty for an instance that is not keyed. {@code backlog} is -1 while a source cannot tell what it
  * owes ({@link #backlogKnown()} false): no signal, not zero. {@code cpuNanos} is the CPU time its
  * task thread has used, read from the JVM at the snapshot ({@link ThreadCpu}); -1 where it is not
- * known (the JVM does not measure thread CPU time, or the thread has ended). Useful time minus CPU
- * time is, for a thread that computes, time it waited for a core.
+ * known (the JVM does not measure thread CPU time, or the thread has ended). {@code coreWaitNanos}
+ * is the time the thread was runnable but waited for a core ({@link ThreadSchedule}), -1 where not
+ * known; wall-clock useful time includes the part of it spent while processing.
  */
 public record InstanceSnapshot(
         String operatorId,
@@ -26,7 +27,8 @@ public record InstanceSnapshot(
         boolean finished,
         int keyGroupFirst,
         long[] keyGroupRecords,
-        long cpuNanos) {
+        long cpuNanos,
+        long coreWaitNanos) {
 
     /** Counters without the thread's CPU time (-1: not known). */
     public InstanceSnapshot(
@@ -57,6 +59,7 @@ public record InstanceSnapshot(
                 finished,
                 keyGroupFirst,
                 keyGroupRecords,
+                -1,
                 -1);
     }
 
@@ -89,8 +92,8 @@ public record InstanceSnapshot(
                 new long[0]);
     }
 
-    /** These counters with the task thread's CPU time (-1: not known). */
-    public InstanceSnapshot withCpuNanos(long nanos) {
+    /** These counters with the task thread's CPU time and wait for a core (-1: not known). */
+    public InstanceSnapshot withThreadTimes(long cpu, long coreWait) {
         return new InstanceSnapshot(
                 operatorId,
                 instance,
@@ -105,7 +108,8 @@ public record InstanceSnapshot(
                 finished,
                 keyGroupFirst,
                 keyGroupRecords,
-                nanos);
+                cpu,
+                coreWait);
     }
 
     /** Whether the instance reports a backlog (always, except a source without a lag signal). */

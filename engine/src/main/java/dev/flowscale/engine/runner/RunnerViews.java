@@ -87,6 +87,7 @@ public final class RunnerViews {
                 s.finished(),
                 s.keyGroupFirst(),
                 s.keyGroupRecords(),
-                s.cpuNanos() < 0 ? null : s.cpuNanos());
+                s.cpuNanos() < 0 ? null : s.cpuNanos(),
+                s.coreWaitNanos() < 0 ? null : s.coreWaitNanos());
     }
 }

@@ -7,6 +7,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.InstanceSnapshot;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.ThreadCpu;
+import dev.flowscale.engine.metrics.ThreadSchedule;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -29,6 +31,10 @@ final class JobExecution {
     private final AtomicReference<JobFailedException> failure = new AtomicReference<>();
     private final List<Task> tasks = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+
+    /** Each task thread's kernel id, as it read it at its start; -1 until then or unknown. */
+    private final AtomicLongArray kernelIds;
+
     private final CountDownLatch done;
     private final CountDownLatch opened;
     private final AtomicInteger running = new AtomicInteger();
@@ -58,6 +64,10 @@ final class JobExecution {
                                 restored,
                                 firstRecord::countDown)));
         this.done = new CountDownLatch(tasks.size());
+        this.kernelIds = new AtomicLongArray(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            kernelIds.set(i, -1);
+        }
         this.opened = new CountDownLatch(tasks.size());
         this.running.set(tasks.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
@@ -97,10 +107,15 @@ final class JobExecution {
     }
 
     void start() {
-        for (Task task : tasks) {
+        for (int i = 0; i < tasks.size(); i++) {
+            Task task = tasks.get(i);
+            int index = i;
             threads.add(
                     new Thread(
-                            () -> runTask(task),
+                            () -> {
+                                kernelIds.set(index, ThreadSchedule.currentThreadId());
+                                runTask(task);
+                            },
                             "flowscale-"
                                     + graph.jobName()
                                     + "-"
@@ -212,7 +227,12 @@ final class JobExecution {
                 Task t = tasks.get(i);
                 if (t.context.operatorId().equals(op)) {
                     Thread thread = i < threads.size() ? threads.get(i) : null;
-                    instances.add(t.metrics.snapshot(now).withCpuNanos(ThreadCpu.nanos(thread)));
+                    instances.add(
+                            t.metrics
+                                    .snapshot(now)
+                                    .withThreadTimes(
+                                            ThreadCpu.nanos(thread),
+                                            ThreadSchedule.runDelayNanos(kernelIds.get(i))));
                 }
             }
         }

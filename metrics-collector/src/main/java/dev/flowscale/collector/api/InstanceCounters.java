@@ -9,8 +9,8 @@ package dev.flowscale.collector.api;
  * instance also reports the records it processed per key group of the range it owns: {@code
  * keyGroupRecords[i]} counts key group {@code keyGroupFirst + i}; empty where they are not counted
  * (an instance that is not keyed, an uninstrumented job, the Prometheus source). {@code cpuSeconds}
- * is the CPU time the instance's thread used, or {@link #UNKNOWN_CPU} (NaN) where it is not
- * measured.
+ * is the CPU time the instance's thread used and {@code coreWaitSeconds} the time it was runnable
+ * but waited for a core; each {@link #UNKNOWN_CPU} (NaN) where it is not measured.
  */
 public record InstanceCounters(
         String operatorId,
@@ -25,9 +25,10 @@ public record InstanceCounters(
         boolean finished,
         int keyGroupFirst,
         long[] keyGroupRecords,
-        double cpuSeconds) {
+        double cpuSeconds,
+        double coreWaitSeconds) {
 
-    /** The CPU time of an instance whose thread's CPU time is not measured. */
+    /** A thread time (CPU, wait for a core) that is not measured. */
     public static final double UNKNOWN_CPU = Double.NaN;
 
     /** The backlog of a source without a lag signal: NaN, so that no sum can pass it as 0. */
@@ -37,7 +38,7 @@ public record InstanceCounters(
         keyGroupRecords = keyGroupRecords == null ? new long[0] : keyGroupRecords;
     }
 
-    /** Counters without the thread's CPU time. */
+    /** Counters without the thread's CPU time and wait for a core. */
     public InstanceCounters(
             String operatorId,
             int instance,
@@ -64,6 +65,7 @@ public record InstanceCounters(
                 finished,
                 keyGroupFirst,
                 keyGroupRecords,
+                UNKNOWN_CPU,
                 UNKNOWN_CPU);
     }
 

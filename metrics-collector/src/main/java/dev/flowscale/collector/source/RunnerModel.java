@@ -47,6 +47,11 @@ final class RunnerModel {
                 c.finished(),
                 c.keyGroupFirst(),
                 c.keyGroupRecords(),
-                c.cpuNanos() == null ? InstanceCounters.UNKNOWN_CPU : c.cpuNanos() / NANOS);
+                seconds(c.cpuNanos()),
+                seconds(c.coreWaitNanos()));
+    }
+
+    private static double seconds(Long nanos) {
+        return nanos == null ? InstanceCounters.UNKNOWN_CPU : nanos / NANOS;
     }
 }

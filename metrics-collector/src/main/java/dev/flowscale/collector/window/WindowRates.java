@@ -99,7 +99,7 @@ final class WindowRates {
                         instances,
                         Optional.empty(),
                         KeyGroupRates.between(starts, ends, op.keyGroups()),
-                        cpuShare(starts, ends));
+                        coreWaitShare(starts, ends));
         // NaN stays NaN (Math.max keeps it): a source without a lag signal is reported as such.
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
@@ -119,18 +119,24 @@ final class WindowRates {
     }
 
     /**
-     * The share of the operator's useful time its threads ran on a core: Σ Δcpu / Σ Δuseful over
-     * its instances; NaN where an instance's CPU time is not known at either end or no time was
-     * useful.
+     * The share of the operator's useful time its threads waited for a core: per instance the
+     * window's run delay, the part of it that fell in useful time taken in proportion to useful
+     * over observed time, summed and divided by the summed useful time; NaN where an instance's
+     * wait is not known at either end or no time was useful.
      */
-    static double cpuShare(List<InstanceCounters> starts, List<InstanceCounters> ends) {
-        double cpu = 0;
+    static double coreWaitShare(List<InstanceCounters> starts, List<InstanceCounters> ends) {
+        double waited = 0;
         double useful = 0;
         for (int i = 0; i < starts.size(); i++) {
-            cpu += ends.get(i).cpuSeconds() - starts.get(i).cpuSeconds();
-            useful += ends.get(i).usefulSeconds() - starts.get(i).usefulSeconds();
+            InstanceCounters a = starts.get(i);
+            InstanceCounters b = ends.get(i);
+            double u = b.usefulSeconds() - a.usefulSeconds();
+            double observed = b.observedSeconds() - a.observedSeconds();
+            double wait = b.coreWaitSeconds() - a.coreWaitSeconds();
+            waited += observed > 0 ? wait * Math.min(1, u / observed) : 0;
+            useful += u;
         }
-        return useful > 0 && cpu >= 0 ? cpu / useful : OperatorMetrics.UNKNOWN_CPU_SHARE;
+        return useful > 0 && waited >= 0 ? waited / useful : OperatorMetrics.UNKNOWN_CORE_WAIT;
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounters a, InstanceCounters b) {

@@ -63,6 +63,8 @@ public record MetricsView(
      *     instance is not keyed or the job is not instrumented
      * @param cpuNanos CPU time the instance's thread has used; null where it is not known (the JVM
      *     does not measure it, the thread has ended, or an older runner)
+     * @param coreWaitNanos time the instance's thread was runnable but waited for a core (Linux
+     *     schedstat run delay); null where it is not known
      */
     public record InstanceCounts(
             String operatorId,
@@ -79,7 +81,8 @@ public record MetricsView(
             boolean finished,
             int keyGroupFirst,
             long[] keyGroupRecords,
-            Long cpuNanos) {
+            Long cpuNanos,
+            Long coreWaitNanos) {
 
         /** An absent {@code keyGroupRecords} is read as none counted. */
         public InstanceCounts {
@@ -117,6 +120,7 @@ public record MetricsView(
                     finished,
                     keyGroupFirst,
                     keyGroupRecords,
+                    null,
                     null);
         }
     }

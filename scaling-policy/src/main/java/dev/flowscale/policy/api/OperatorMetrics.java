@@ -13,10 +13,10 @@ import java.util.Optional;
  * indexed by key group; empty where the engine does not count them), which show a hot key group at
  * any parallelism, even 1.
  *
- * <p>{@code cpuShare} is the share of the operator's useful time its threads ran on a core (Σ CPU
- * time / Σ useful time over its instances), or {@link #UNKNOWN_CPU_SHARE} (NaN) where the engine
- * does not measure it. Well below 1 for a computing operator, its threads were runnable but waited
- * for a core (a loaded machine, a throttled pod), and its useful time counts that wait.
+ * <p>{@code coreWaitShare} is the share of the operator's useful time its threads were runnable but
+ * waited for a core (a loaded machine, a pod throttled by its CPU limit), or {@link
+ * #UNKNOWN_CORE_WAIT} (NaN) where the engine does not measure it. Useful time is wall-clock time,
+ * so the true rates above count that wait; the policy corrects them for it.
  *
  * <p>The constructor checks only structure (id, parallelism, non-null parts): measured values that
  * are NaN, negative or inconsistent are reported by the policy as a blocked decision explaining the
@@ -32,10 +32,10 @@ public record OperatorMetrics(
         List<InstanceWindowRates> instances,
         Optional<SourceMetrics> source,
         List<Double> keyGroupRates,
-        double cpuShare) {
+        double coreWaitShare) {
 
-    /** The CPU share of an operator whose threads' CPU time is not measured. */
-    public static final double UNKNOWN_CPU_SHARE = Double.NaN;
+    /** The wait for a core of an operator whose threads' run delay is not measured. */
+    public static final double UNKNOWN_CORE_WAIT = Double.NaN;
 
     public OperatorMetrics {
         Checks.notBlank(operatorId, "metrics operator id");
@@ -55,7 +55,7 @@ public record OperatorMetrics(
                                         + "' keyGroupRates (use List.of() when key groups are not counted)"));
     }
 
-    /** Metrics without the threads' CPU share. */
+    /** Metrics without the threads' wait for a core. */
     public OperatorMetrics(
             String operatorId,
             int parallelism,
@@ -76,7 +76,7 @@ public record OperatorMetrics(
                 instances,
                 source,
                 keyGroupRates,
-                UNKNOWN_CPU_SHARE);
+                UNKNOWN_CORE_WAIT);
     }
 
     /** Metrics without per-key-group rates. */
@@ -131,7 +131,7 @@ public record OperatorMetrics(
                 instances,
                 Optional.of(new SourceMetrics(offeredRate, backlogRecords)),
                 keyGroupRates,
-                cpuShare);
+                coreWaitShare);
     }
 
     public OperatorMetrics withInstances(List<InstanceWindowRates> perInstance) {
@@ -145,7 +145,7 @@ public record OperatorMetrics(
                 perInstance,
                 source,
                 keyGroupRates,
-                cpuShare);
+                coreWaitShare);
     }
 
     /** The same metrics with the input rate of each key group (index = key group). */
@@ -160,11 +160,11 @@ public record OperatorMetrics(
                 instances,
                 source,
                 perKeyGroup,
-                cpuShare);
+                coreWaitShare);
     }
 
-    /** The same metrics with the share of useful time the threads ran on a core. */
-    public OperatorMetrics withCpuShare(double share) {
+    /** The same metrics with the share of useful time the threads waited for a core. */
+    public OperatorMetrics withCoreWaitShare(double share) {
         return new OperatorMetrics(
                 operatorId,
                 parallelism,
