@@ -2,7 +2,7 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.flink.FlinkRescaleReport;
+import dev.flowscale.autoscaler.realizer.RescaleReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -13,38 +13,40 @@ class AttachedFlinkJobTest {
 
     @Test
     void aFailedRescaleWhoseStartingParallelismFlinkNeverToldShowsItAsUnknownNotZero() {
-        FlinkRescaleReport failed =
-                new FlinkRescaleReport(
+        RescaleReport failed =
+                new RescaleReport(
                         "word-count",
-                        "unknown",
+                        Instant.now(),
                         Map.of(),
                         Map.of("Count", 8),
                         Optional.empty(),
                         Duration.ofSeconds(1),
                         Optional.of("Flink did not answer"),
+                        "unknown",
                         Optional.empty(),
                         "");
 
-        String shown = AttachedFlinkJob.asRescaleReport(failed, Instant.now()).summary();
+        String shown = AttachedFlinkJob.changedOnly(failed).summary();
 
         assertThat(shown).contains("Count ? -> 8").doesNotContain("0 -> 8");
     }
 
     @Test
     void aRescaleShowsTheOperatorsItChangesFromWhereTheyWere() {
-        FlinkRescaleReport done =
-                new FlinkRescaleReport(
+        RescaleReport done =
+                new RescaleReport(
                         "word-count",
-                        "in-place",
+                        Instant.now(),
                         Map.of("Split", 2, "Count", 3),
                         Map.of("Split", 2, "Count", 8),
                         Optional.empty(),
                         Duration.ofSeconds(1),
                         Optional.empty(),
+                        "in-place",
                         Optional.empty(),
                         "");
 
-        String shown = AttachedFlinkJob.asRescaleReport(done, Instant.now()).summary();
+        String shown = AttachedFlinkJob.changedOnly(done).summary();
 
         assertThat(shown).contains("Count 3 -> 8").doesNotContain("Split");
     }

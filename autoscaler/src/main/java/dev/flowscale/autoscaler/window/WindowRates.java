@@ -101,7 +101,8 @@ public final class WindowRates {
                         sum(instances, InstanceWindowRates::observedOutputRate),
                         instances,
                         Optional.empty(),
-                        KeyGroupRates.between(starts, ends, op.keyGroups()));
+                        KeyGroupRates.between(starts, ends, op.keyGroups()),
+                        coreWaitShare(starts, ends));
         // The policy's source metrics read NaN as no lag signal (Math.max keeps NaN).
         return source
                 ? metrics.withSource(Math.max(0, offered), backlogUnknown ? Double.NaN : backlog)
@@ -120,6 +121,30 @@ public final class WindowRates {
                 Rate.perSecond(
                         b.recordsIn() - a.recordsIn() + b.backlog() - a.backlog(),
                         Counters.seconds(b.observedNanos() - a.observedNanos())));
+    }
+
+    /**
+     * The share of the operator's useful time its threads waited for a core: per instance the
+     * window's run delay, the part of it that fell in useful time taken in proportion to useful
+     * over observed time, summed and divided by the summed useful time; NaN where an instance's
+     * wait is not known at either end or no time was useful.
+     */
+    static double coreWaitShare(List<InstanceCounts> starts, List<InstanceCounts> ends) {
+        double waited = 0;
+        double useful = 0;
+        for (int i = 0; i < starts.size(); i++) {
+            InstanceCounts a = starts.get(i);
+            InstanceCounts b = ends.get(i);
+            if (a.coreWaitNanos() == null || b.coreWaitNanos() == null) {
+                return OperatorMetrics.UNKNOWN_CORE_WAIT;
+            }
+            double u = Counters.seconds(b.usefulNanos() - a.usefulNanos());
+            double observed = Counters.seconds(b.observedNanos() - a.observedNanos());
+            double wait = Counters.seconds(b.coreWaitNanos() - a.coreWaitNanos());
+            waited += observed > 0 ? wait * Math.min(1, u / observed) : 0;
+            useful += u;
+        }
+        return useful > 0 && waited >= 0 ? waited / useful : OperatorMetrics.UNKNOWN_CORE_WAIT;
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounts a, InstanceCounts b) {

@@ -2,6 +2,7 @@ package dev.flowscale.engine.runner;
 
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.metrics.CgroupCpu;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.JobView;
@@ -65,6 +66,7 @@ public final class RunnerViews {
                 runId,
                 timeMillis,
                 snapshot.parallelism(),
-                snapshot.instances());
+                snapshot.instances(),
+                CgroupCpu.read(CgroupCpu.DEFAULT).orElse(null));
     }
 }

@@ -5,6 +5,8 @@ import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.metrics.ThreadCpu;
+import dev.flowscale.engine.metrics.ThreadSchedule;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -28,6 +31,10 @@ final class JobExecution {
     private final AtomicReference<JobFailedException> failure = new AtomicReference<>();
     private final List<Task> tasks = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+
+    /** Each task thread's kernel id, as it read it at its start; -1 until then or unknown. */
+    private final AtomicLongArray kernelIds;
+
     private final CountDownLatch done;
     private final CountDownLatch opened;
     private final AtomicInteger running = new AtomicInteger();
@@ -58,6 +65,10 @@ final class JobExecution {
                                 restored,
                                 firstRecord::countDown)));
         this.done = new CountDownLatch(tasks.size());
+        this.kernelIds = new AtomicLongArray(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            kernelIds.set(i, -1);
+        }
         this.opened = new CountDownLatch(tasks.size());
         this.running.set(tasks.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
@@ -104,10 +115,15 @@ final class JobExecution {
     }
 
     void start() {
-        for (Task task : tasks) {
+        for (int i = 0; i < tasks.size(); i++) {
+            Task task = tasks.get(i);
+            int index = i;
             threads.add(
                     new Thread(
-                            () -> runTask(task),
+                            () -> {
+                                kernelIds.set(index, ThreadSchedule.currentThreadId());
+                                runTask(task);
+                            },
                             "flowscale-"
                                     + graph.jobName()
                                     + "-"
@@ -228,9 +244,18 @@ final class JobExecution {
         long now = System.nanoTime();
         List<InstanceCounts> instances = new ArrayList<>(tasks.size());
         for (String op : graph.topologicalOrder()) {
-            tasks.stream()
-                    .filter(t -> t.context.operatorId().equals(op))
-                    .forEach(t -> instances.add(t.metrics.snapshot(now)));
+            for (int i = 0; i < tasks.size(); i++) {
+                Task t = tasks.get(i);
+                if (t.context.operatorId().equals(op)) {
+                    Thread thread = i < threads.size() ? threads.get(i) : null;
+                    instances.add(
+                            t.metrics
+                                    .snapshot(now)
+                                    .withThreadTimes(
+                                            ThreadCpu.nanos(thread),
+                                            ThreadSchedule.runDelayNanos(kernelIds.get(i))));
+                }
+            }
         }
         return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances, runId);
     }

@@ -98,6 +98,31 @@ class JobRunnerApiTest {
     }
 
     @Test
+    void everyInstanceReportsItsThreadsCpuTimeAndItsWaitForACoreOnLinux() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self/schedstat")),
+                "the run delay is read from Linux schedstat");
+        api.attach(job);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        MetricsView parsed = mapper.treeToValue(get("/api/v1/metrics", 200), MetricsView.class);
+        // each thread reads its kernel id as it starts: poll until all have
+        while (parsed.instances().stream().anyMatch(i -> i.coreWaitNanos() == null)
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            parsed = mapper.treeToValue(get("/api/v1/metrics", 200), MetricsView.class);
+        }
+        assertThat(parsed.instances())
+                .allSatisfy(
+                        i -> {
+                            assertThat(i.cpuNanos()).as("CPU time").isNotNull().isNotNegative();
+                            assertThat(i.coreWaitNanos())
+                                    .as("wait for a core")
+                                    .isNotNull()
+                                    .isNotNegative();
+                        });
+    }
+
+    @Test
     void aNewlyAttachedJobGetsANewRunId() {
         assertThat(api.attach(job)).isNotEqualTo(api.attach(job));
     }

@@ -13,13 +13,37 @@ import java.util.Map;
  * @param timeMillis wall-clock time of the snapshot, milliseconds since the epoch
  * @param parallelism instances per operator, in topological order
  * @param instances counters per instance
+ * @param cpu the runner's CPU throttling counters (its cgroup's); null where the runner cannot read
+ *     them (no cgroup v2, or an older runner)
  */
 public record MetricsView(
         String job,
         String runId,
         long timeMillis,
         Map<String, Integer> parallelism,
-        List<InstanceCounts> instances) {
+        List<InstanceCounts> instances,
+        CpuThrottling cpu) {
+
+    /** A view without throttling counters. */
+    public MetricsView(
+            String job,
+            String runId,
+            long timeMillis,
+            Map<String, Integer> parallelism,
+            List<InstanceCounts> instances) {
+        this(job, runId, timeMillis, parallelism, instances, null);
+    }
+
+    /**
+     * Cumulative CPU throttling of the runner's cgroup ({@code cpu.stat} of cgroup v2): how often
+     * and how long its CPU limit kept every thread of it off the cores. Time throttled in a window
+     * is time the instances' useful time counts but no instance could run.
+     *
+     * @param periods enforcement periods elapsed ({@code nr_periods})
+     * @param throttledPeriods periods in which the limit was reached ({@code nr_throttled})
+     * @param throttledMicros total time throttled ({@code throttled_usec})
+     */
+    public record CpuThrottling(long periods, long throttledPeriods, long throttledMicros) {}
 
     /**
      * Cumulative counters of one operator instance (times in nanoseconds). useful + waitInput +
@@ -37,6 +61,10 @@ public record MetricsView(
      * @param keyGroupRecords records the instance processed in each key group of its range, from
      *     {@code keyGroupFirst} on; empty (or absent in the JSON, from an older runner) when the
      *     instance is not keyed or the job is not instrumented
+     * @param cpuNanos CPU time the instance's thread has used; null where it is not known (the JVM
+     *     does not measure it, the thread has ended, or an older runner)
+     * @param coreWaitNanos time the instance's thread was runnable but waited for a core (Linux
+     *     schedstat run delay); null where it is not known
      */
     public record InstanceCounts(
             String operatorId,
@@ -52,11 +80,72 @@ public record MetricsView(
             boolean backlogUnknown,
             boolean finished,
             int keyGroupFirst,
-            long[] keyGroupRecords) {
+            long[] keyGroupRecords,
+            Long cpuNanos,
+            Long coreWaitNanos) {
 
         /** An absent {@code keyGroupRecords} is read as none counted. */
         public InstanceCounts {
             keyGroupRecords = keyGroupRecords == null ? new long[0] : keyGroupRecords;
+        }
+
+        /**
+         * These counters with the thread's CPU time and wait for a core, each in nanoseconds; a
+         * negative value (not measured) is stored as null.
+         */
+        public InstanceCounts withThreadTimes(long cpu, long coreWait) {
+            return new InstanceCounts(
+                    operatorId,
+                    instance,
+                    timeNanos,
+                    observedNanos,
+                    recordsIn,
+                    recordsOut,
+                    usefulNanos,
+                    waitInputNanos,
+                    backpressureNanos,
+                    backlog,
+                    backlogUnknown,
+                    finished,
+                    keyGroupFirst,
+                    keyGroupRecords,
+                    cpu < 0 ? null : cpu,
+                    coreWait < 0 ? null : coreWait);
+        }
+
+        /** Counters without the thread's CPU time. */
+        public InstanceCounts(
+                String operatorId,
+                int instance,
+                long timeNanos,
+                long observedNanos,
+                long recordsIn,
+                long recordsOut,
+                long usefulNanos,
+                long waitInputNanos,
+                long backpressureNanos,
+                long backlog,
+                boolean backlogUnknown,
+                boolean finished,
+                int keyGroupFirst,
+                long[] keyGroupRecords) {
+            this(
+                    operatorId,
+                    instance,
+                    timeNanos,
+                    observedNanos,
+                    recordsIn,
+                    recordsOut,
+                    usefulNanos,
+                    waitInputNanos,
+                    backpressureNanos,
+                    backlog,
+                    backlogUnknown,
+                    finished,
+                    keyGroupFirst,
+                    keyGroupRecords,
+                    null,
+                    null);
         }
     }
 }

@@ -13,6 +13,11 @@ import java.util.Optional;
  * indexed by key group; empty where the engine does not count them), which show a hot key group at
  * any parallelism, even 1.
  *
+ * <p>{@code coreWaitShare} is the share of the operator's useful time its threads were runnable but
+ * waited for a core (a loaded machine, a pod throttled by its CPU limit), or {@link
+ * #UNKNOWN_CORE_WAIT} (NaN) where the engine does not measure it. Useful time is wall-clock time,
+ * so the true rates above count that wait; the policy corrects them for it.
+ *
  * <p>The constructor checks only structure (id, parallelism, non-null parts): measured values that
  * are NaN, negative or inconsistent are reported by the policy as a blocked decision explaining the
  * problem.
@@ -26,7 +31,11 @@ public record OperatorMetrics(
         double observedOutputRate,
         List<InstanceWindowRates> instances,
         Optional<SourceMetrics> source,
-        List<Double> keyGroupRates) {
+        List<Double> keyGroupRates,
+        double coreWaitShare) {
+
+    /** The wait for a core of an operator whose threads' run delay is not measured. */
+    public static final double UNKNOWN_CORE_WAIT = Double.NaN;
 
     public OperatorMetrics {
         Checks.notBlank(operatorId, "metrics operator id");
@@ -44,6 +53,30 @@ public record OperatorMetrics(
                                 "metrics of operator '"
                                         + operatorId
                                         + "' keyGroupRates (use List.of() when key groups are not counted)"));
+    }
+
+    /** Metrics without the threads' wait for a core. */
+    public OperatorMetrics(
+            String operatorId,
+            int parallelism,
+            double trueProcessingRate,
+            double trueOutputRate,
+            double observedProcessingRate,
+            double observedOutputRate,
+            List<InstanceWindowRates> instances,
+            Optional<SourceMetrics> source,
+            List<Double> keyGroupRates) {
+        this(
+                operatorId,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                instances,
+                source,
+                keyGroupRates,
+                UNKNOWN_CORE_WAIT);
     }
 
     /** Metrics without per-key-group rates. */
@@ -97,7 +130,8 @@ public record OperatorMetrics(
                 observedOutputRate,
                 instances,
                 Optional.of(new SourceMetrics(offeredRate, backlogRecords)),
-                keyGroupRates);
+                keyGroupRates,
+                coreWaitShare);
     }
 
     public OperatorMetrics withInstances(List<InstanceWindowRates> perInstance) {
@@ -110,7 +144,8 @@ public record OperatorMetrics(
                 observedOutputRate,
                 perInstance,
                 source,
-                keyGroupRates);
+                keyGroupRates,
+                coreWaitShare);
     }
 
     /** The same metrics with the input rate of each key group (index = key group). */
@@ -124,7 +159,23 @@ public record OperatorMetrics(
                 observedOutputRate,
                 instances,
                 source,
-                perKeyGroup);
+                perKeyGroup,
+                coreWaitShare);
+    }
+
+    /** The same metrics with the share of useful time the threads waited for a core. */
+    public OperatorMetrics withCoreWaitShare(double share) {
+        return new OperatorMetrics(
+                operatorId,
+                parallelism,
+                trueProcessingRate,
+                trueOutputRate,
+                observedProcessingRate,
+                observedOutputRate,
+                instances,
+                source,
+                keyGroupRates,
+                share);
     }
 
     /** True processing rate of one instance on average: the capacity DS2 assumes per instance. */

@@ -1,14 +1,16 @@
 package dev.flowscale.policy.bench;
 
+import dev.flowscale.common.DurationText;
+import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
-import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
+import dev.flowscale.policy.settings.SettingValues;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
@@ -22,12 +24,15 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Times one {@code Ds2Policy.decide} on random DAGs of each given size: warm-up, then N timed runs;
- * prints per size a Markdown row with the thread CPU time's median, p90 and p99, the wall median,
+ * Times one {@code Ds2Policy.decide} with the cluster defaults on random DAGs of each given size,
+ * after each given length of history ({@link RunHistory}: what the loop hands the policy after
+ * running the job that long at the default policy interval): warm-up, then N timed runs; prints per
+ * size and history a Markdown row with the thread CPU time's median, p90 and p99, the wall median,
  * decisions per CPU second and CPU time per operator (flat when a decision is linear in the graph's
- * size). Run with {@code mvn -q -pl scaling-policy compile exec:java
- * -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark -Dexec.args="10,100,1000 2000"}
- * (operator counts, timed runs).
+ * size). Run with {@code mvn -q -pl common,scaling-policy -am compile && mvn -q -pl scaling-policy
+ * exec:java -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark -Dexec.args="1000,10000
+ * 200 0s,2.5h,24h"} (operator counts, timed runs at 1,000 operators, fewer in proportion above,
+ * histories).
  */
 public final class DecisionBenchmark {
 
@@ -38,35 +43,57 @@ public final class DecisionBenchmark {
     public static void main(String[] args) {
         String sizes = args.length > 0 ? args[0] : "10,100,1000";
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
-        PolicyConfig config =
-                PolicyConfig.builder()
-                        .catchUpDuration(Duration.ofMinutes(5))
-                        .skewCorrection(true)
-                        .build();
-        Ds2Policy policy = new Ds2Policy(config, Clock.fixed(END, ZoneOffset.UTC));
+        String histories = args.length > 2 ? args[2] : "0s";
+        SettingValues settings = SettingValues.defaults();
+        Ds2Policy policy = new Ds2Policy(settings.policy(), Clock.fixed(END, ZoneOffset.UTC));
+        AutoscalerConfig loop = settings.autoscaler();
         System.out.println(
-                "| operators | edges | runs | CPU median | CPU p90 | CPU p99 | wall median"
-                        + " | decisions/s (CPU) | CPU per operator |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                "| operators | edges | history | decisions kept | runs | CPU median | CPU p90"
+                        + " | CPU p99 | wall median | decisions/s (CPU) | CPU per operator |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String size : sizes.split(",")) {
             int operators = Integer.parseInt(size.trim());
             RandomDag dag = RandomDag.of(operators, new Random(42));
-            long[][] nanos = time(policy, dag, Math.max(200, runs / 2), runs);
-            double cpu = percentile(nanos[1], 0.5);
-            System.out.printf(
-                    Locale.ROOT,
-                    "| %,d | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
-                            + " | %,.0f | %.2f µs |%n",
-                    operators,
-                    dag.topology().edges().size(),
-                    runs,
-                    cpu,
-                    percentile(nanos[1], 0.9),
-                    percentile(nanos[1], 0.99),
-                    percentile(nanos[0], 0.5),
-                    1000 / cpu,
-                    1000 * cpu / operators);
+            for (String text : histories.split(",")) {
+                Duration span = DurationText.parse("history", text.trim());
+                ScalingHistory history =
+                        RunHistory.of(
+                                dag,
+                                END,
+                                span,
+                                loop.policyInterval(),
+                                loop.historySize(),
+                                new Random(7));
+                int n = Math.max(20, (int) ((long) runs * 1000 / Math.max(1000, operators)));
+                row(
+                        dag,
+                        text.trim(),
+                        history,
+                        n,
+                        time(policy, dag, history, Math.max(10, n / 2), n));
+            }
         }
+    }
+
+    private static void row(
+            RandomDag dag, String span, ScalingHistory history, int runs, long[][] nanos) {
+        int operators = dag.topology().operators().size();
+        double cpu = percentile(nanos[1], 0.5);
+        System.out.printf(
+                Locale.ROOT,
+                "| %,d | %,d | %s | %,d | %,d | %.3f ms | %.3f ms | %.3f ms | %.3f ms"
+                        + " | %,.0f | %.2f µs |%n",
+                operators,
+                dag.topology().edges().size(),
+                span,
+                history.decisions().size(),
+                runs,
+                cpu,
+                percentile(nanos[1], 0.9),
+                percentile(nanos[1], 0.99),
+                percentile(nanos[0], 0.5),
+                1000 / cpu,
+                1000 * cpu / operators);
     }
 
     /** The value at {@code fraction} of the sorted durations, in milliseconds. */
@@ -79,21 +106,19 @@ public final class DecisionBenchmark {
      * untimed ones. CPU time is printed too because on a shared machine wall time mostly measures
      * waiting for a core.
      */
-    static long[][] time(Ds2Policy policy, RandomDag dag, int warmUp, int runs) {
+    static long[][] time(
+            Ds2Policy policy, RandomDag dag, ScalingHistory history, int warmUp, int runs) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         int sink = 0;
         for (int i = 0; i < warmUp; i++) {
-            sink +=
-                    policy.decide(dag.topology(), dag.window(), ScalingHistory.empty())
-                            .operators()
-                            .size();
+            sink += policy.decide(dag.topology(), dag.window(), history).operators().size();
         }
         long[] wall = new long[runs];
         long[] cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
             long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
-            ScalingDecision d = policy.decide(dag.topology(), dag.window(), ScalingHistory.empty());
+            ScalingDecision d = policy.decide(dag.topology(), dag.window(), history);
             wall[i] = System.nanoTime() - t0;
             cpu[i] = threads.getCurrentThreadCpuTime() - c0;
             sink += d.operators().size();

@@ -2,27 +2,21 @@ package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
-import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.ObservedCapacity;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
-import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
-import dev.flowscale.policy.model.CapacityObservation;
 import dev.flowscale.policy.model.HotKeyAnalysis;
 import dev.flowscale.policy.model.IneffectiveScaleUp;
 import dev.flowscale.policy.model.KeyGroupLoad;
 import dev.flowscale.policy.model.ScalabilityFit;
 import dev.flowscale.policy.model.ScalabilityModel;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Each operator's capacity curve, learned from the job's own history. Every past decision recorded
@@ -40,9 +34,6 @@ import java.util.TreeMap;
  * group's limit, so sizing searches it and stops where more instances no longer help.
  */
 final class Capacities {
-
-    /** Past decisions read for observations; older ones describe a job that has moved on. */
-    private static final int DECISIONS = 200;
 
     /**
      * Instances beyond the point where the capacity is this close to its best add almost nothing.
@@ -83,36 +74,42 @@ final class Capacities {
         if (!config.learnScalability()) {
             return c;
         }
-        Map<String, List<CapacityObservation>> observed = observations(topology, history);
         for (OperatorMetrics m : window.operators().values()) {
-            if (topology.isSource(m.operatorId()) || !(m.trueProcessingRate() > 0)) {
-                continue;
-            }
-            List<CapacityObservation> list =
-                    observed.getOrDefault(m.operatorId(), new ArrayList<>());
-            list.add(
-                    new CapacityObservation(window.end(), m.parallelism(), m.trueProcessingRate()));
-            c.measured.put(m.operatorId(), m);
-            TreeMap<Integer, Double> medians = new TreeMap<>(medians(list));
-            if (medians.size() >= 2) {
-                c.fitted.put(
-                        m.operatorId(),
-                        ScalabilityFit.fit(list)
-                                .anchoredAt(m.parallelism(), m.trueProcessingRate()));
-                lastChange(list)
-                        .flatMap(
-                                from ->
-                                        IneffectiveScaleUp.check(
-                                                m.operatorId(),
-                                                from,
-                                                medians.get(from),
-                                                m.parallelism(),
-                                                medians.get(m.parallelism()),
-                                                IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
-                        .ifPresent(v -> c.ineffective.put(m.operatorId(), v));
+            if (!topology.isSource(m.operatorId()) && m.trueProcessingRate() > 0) {
+                c.learn(m, history.index().observed(m.operatorId()));
             }
         }
         return c;
+    }
+
+    /**
+     * Fits the operator's curve to the capacities its recent decisions recorded and the one
+     * measured now, once it ran at two parallelisms or more; checks whether its latest scale-up was
+     * ineffective.
+     */
+    private void learn(OperatorMetrics m, ObservedCapacity observed) {
+        int p = m.parallelism();
+        double now = m.trueProcessingRate();
+        measured.put(m.operatorId(), m);
+        if (observed.distinctWith(p) < 2) {
+            return;
+        }
+        fitted.put(
+                m.operatorId(),
+                ScalabilityFit.fitMedians(observed.medians(p, now)).anchoredAt(p, now));
+        observed.before(p).stream()
+                .boxed()
+                .findFirst()
+                .flatMap(
+                        from ->
+                                IneffectiveScaleUp.check(
+                                        m.operatorId(),
+                                        from,
+                                        observed.upperMedian(from, p, now),
+                                        p,
+                                        observed.upperMedian(p, p, now),
+                                        IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
+                .ifPresent(v -> ineffective.put(m.operatorId(), v));
     }
 
     private void findHotSpots(JobTopology topology, OperatorMetrics[] inOrder) {
@@ -129,54 +126,6 @@ final class Capacities {
                 }
             }
         }
-    }
-
-    private static Map<String, List<CapacityObservation>> observations(
-            JobTopology t, ScalingHistory h) {
-        Map<String, List<CapacityObservation>> observed = new HashMap<>();
-        Set<String> sources = new HashSet<>(t.sources()); // read once: looked up per decision
-        List<ScalingDecision> decisions = h.decisions();
-        for (ScalingDecision d :
-                decisions.subList(Math.max(0, decisions.size() - DECISIONS), decisions.size())) {
-            for (OperatorDecision op : d.operators().values()) {
-                double capacity = op.capacityPerInstance() * op.currentParallelism();
-                if (!sources.contains(op.operatorId())
-                        && capacity > 0
-                        && Double.isFinite(capacity)) {
-                    observed.computeIfAbsent(op.operatorId(), k -> new ArrayList<>())
-                            .add(
-                                    new CapacityObservation(
-                                            d.time(), op.currentParallelism(), capacity));
-                }
-            }
-        }
-        return observed;
-    }
-
-    private static Map<Integer, Double> medians(List<CapacityObservation> list) {
-        Map<Integer, List<Double>> byP = new HashMap<>();
-        list.forEach(
-                o ->
-                        byP.computeIfAbsent(o.parallelism(), k -> new ArrayList<>())
-                                .add(o.capacity()));
-        Map<Integer, Double> medians = new HashMap<>();
-        byP.forEach(
-                (p, cs) -> {
-                    cs.sort(null);
-                    medians.put(p, cs.get(cs.size() / 2));
-                });
-        return medians;
-    }
-
-    /** The parallelism the operator ran at before its latest change, if it changed. */
-    private static Optional<Integer> lastChange(List<CapacityObservation> list) {
-        int now = list.get(list.size() - 1).parallelism();
-        for (int i = list.size() - 2; i >= 0; i--) {
-            if (list.get(i).parallelism() != now) {
-                return Optional.of(list.get(i).parallelism());
-            }
-        }
-        return Optional.empty();
     }
 
     /**

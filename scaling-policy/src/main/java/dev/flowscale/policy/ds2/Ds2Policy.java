@@ -46,8 +46,10 @@ public final class Ds2Policy implements ScalingPolicy {
 
     @Override
     public ScalingDecision decide(
-            JobTopology topology, MetricsWindow window, ScalingHistory history) {
+            JobTopology topology, MetricsWindow measured, ScalingHistory history) {
         Instant now = clock.instant();
+        // true rates over useful time less the wait for a core (a loaded machine, a throttled pod)
+        MetricsWindow window = CoreWait.corrected(measured);
         // the window's metrics by topological position, looked up once: validated, then read by
         // every pass
         OperatorMetrics[] inOrder = Ds2Formula.withGaps(topology, window);
@@ -75,6 +77,7 @@ public final class Ds2Policy implements ScalingPolicy {
         reasons.addAll(forecasts.explain());
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
+        CoreWait.explain(window).ifPresent(reasons::add);
         Capacities capacities = Capacities.of(topology, inOrder, window, history, config);
         Plan plan =
                 new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);

@@ -33,23 +33,44 @@ public final class ScaleDownDelay {
             Instant now,
             Duration delay,
             Predicate<ScalingDecision> sameLoad) {
+        return apply(op, history, now, delay, new SameLoadRun(history.decisions(), sameLoad));
+    }
+
+    /**
+     * As {@link #apply(OperatorDecision, ScalingHistory, Instant, Duration, Predicate)}, with the
+     * run of decisions at the current load shared by every operator of one decision: the streak is
+     * read from the history's index, so the work per operator is the decisions within the delay,
+     * however long the streak.
+     */
+    static OperatorDecision apply(
+            OperatorDecision op,
+            ScalingHistory history,
+            Instant now,
+            Duration delay,
+            SameLoadRun sameLoad) {
         if (op.recommendedParallelism() >= op.currentParallelism() || delay.isZero()) {
             return op;
         }
         Instant periodStart = now.minus(delay);
-        Instant streakStart = now;
-        int highest = op.recommendedParallelism();
         List<ScalingDecision> decisions = history.decisions();
-        for (int i = decisions.size() - 1; i >= 0; i--) {
-            OperatorDecision past = decisions.get(i).operators().get(op.operatorId());
-            if (!recommendsScaleDown(past, op.currentParallelism())
-                    || !sameLoad.test(decisions.get(i))) {
-                break;
-            }
-            streakStart = decisions.get(i).time();
-            if (!streakStart.isBefore(periodStart)) {
-                highest = Math.max(highest, past.recommendedParallelism());
-            }
+        int start =
+                sameLoad.start(
+                        history.index()
+                                .scaleDownRunStart(op.operatorId(), op.currentParallelism()));
+        Instant streakStart = start < decisions.size() ? decisions.get(start).time() : now;
+        int highest = op.recommendedParallelism();
+        // decisions are in time order: those within the delay are the latest of the streak
+        for (int i = decisions.size() - 1;
+                i >= start && !decisions.get(i).time().isBefore(periodStart);
+                i--) {
+            highest =
+                    Math.max(
+                            highest,
+                            decisions
+                                    .get(i)
+                                    .operators()
+                                    .get(op.operatorId())
+                                    .recommendedParallelism());
         }
         Duration recommendedFor = Duration.between(streakStart, now);
         if (recommendedFor.compareTo(delay) < 0) {
@@ -71,12 +92,6 @@ public final class ScaleDownDelay {
                         + delay.toSeconds()
                         + " s: "
                         + highest);
-    }
-
-    private static boolean recommendsScaleDown(OperatorDecision past, int current) {
-        return past != null
-                && past.currentParallelism() == current
-                && past.recommendedParallelism() < current;
     }
 
     public static boolean delayed(OperatorDecision op) {

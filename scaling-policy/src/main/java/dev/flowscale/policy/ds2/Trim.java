@@ -75,7 +75,8 @@ final class Trim {
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
-        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, sameLoad));
+        SameLoadRun atLoad = new SameLoadRun(history.decisions(), sameLoad);
+        ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, atLoad));
         Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
         if (hold.isPresent()) {
             ops =

@@ -1,5 +1,6 @@
 package dev.flowscale.policy.loop;
 
+import dev.flowscale.policy.api.HistoryIndex;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -9,7 +10,8 @@ import java.util.Deque;
 
 /**
  * The autoscaler's memory: the last N decisions and the last N rescales, and the sources' offered
- * rates per minute over the last four days ({@link RateLog}). Not thread-safe.
+ * rates per minute over the last four days ({@link RateLog}), with the decisions' index kept as
+ * they are added ({@link HistoryIndex}). Not thread-safe.
  */
 final class BoundedHistory {
 
@@ -18,6 +20,8 @@ final class BoundedHistory {
     private final Deque<RescaleRecord> rescales = new ArrayDeque<>();
 
     private final RateLog rates = new RateLog(RateLog.DEFAULT_BUCKETS);
+    private final HistoryIndex.Builder index = new HistoryIndex.Builder();
+    private HistoryIndex built = HistoryIndex.EMPTY;
 
     BoundedHistory(int capacity) {
         this.capacity = capacity;
@@ -30,6 +34,7 @@ final class BoundedHistory {
 
     void add(ScalingDecision decision) {
         push(decisions, decision);
+        built = index.add(decision, decisions.size()).build();
     }
 
     void started(RescaleRecord rescale) {
@@ -48,7 +53,7 @@ final class BoundedHistory {
 
     ScalingHistory snapshot() {
         return new ScalingHistory(
-                decisions.stream().toList(), rescales.stream().toList(), rates.snapshot());
+                decisions.stream().toList(), rescales.stream().toList(), rates.snapshot(), built);
     }
 
     private <T> void push(Deque<T> deque, T item) {

@@ -4,6 +4,7 @@ import dev.flowscale.policy.PolicyException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
@@ -36,7 +37,19 @@ public final class ScalabilityFit {
                     "cannot fit scalability without observations; record at least one metrics"
                             + " window in the ScalabilityHistory first");
         }
-        Map<Integer, Double> points = medians(observations);
+        return fitMedians(medians(observations));
+    }
+
+    /**
+     * The best-fitting model of one point per parallelism (the median of its observations), keyed
+     * in ascending order; at least one is needed.
+     */
+    public static ScalabilityModel fitMedians(SortedMap<Integer, Double> points) {
+        if (points == null || points.isEmpty()) {
+            throw new PolicyException(
+                    "cannot fit scalability without a point; give the median capacity of at least"
+                            + " one parallelism");
+        }
         if (points.size() == 1) {
             Map.Entry<Integer, Double> only = points.entrySet().iterator().next();
             return ScalabilityModel.linear(
@@ -58,7 +71,7 @@ public final class ScalabilityFit {
                 : power;
     }
 
-    static Map<Integer, Double> medians(List<CapacityObservation> observations) {
+    static SortedMap<Integer, Double> medians(List<CapacityObservation> observations) {
         Map<Integer, List<Double>> byP =
                 observations.stream()
                         .collect(
@@ -68,7 +81,7 @@ public final class ScalabilityFit {
                                         Collectors.mapping(
                                                 CapacityObservation::capacity,
                                                 Collectors.toList())));
-        Map<Integer, Double> medians = new TreeMap<>();
+        SortedMap<Integer, Double> medians = new TreeMap<>();
         byP.forEach(
                 (p, cs) ->
                         medians.put(

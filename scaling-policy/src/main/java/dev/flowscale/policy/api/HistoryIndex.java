@@ -1,0 +1,147 @@
+package dev.flowscale.policy.api;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the policy reads per operator from a {@link ScalingHistory}'s decisions, kept as the
+ * decisions are added rather than found by scanning them at every decision, so a decision's work
+ * does not grow with the history: the capacities each operator's last {@value #OBSERVED} decisions
+ * recorded ({@link ObservedCapacity}), and where each operator's trailing run of decisions that
+ * recommended a scale-down at one parallelism began. Immutable; built with a {@link Builder} that
+ * the loop feeds once per decision, or at once from a list of decisions.
+ */
+public final class HistoryIndex {
+
+    /** Decisions whose recorded capacities are observed; older ones describe a job since moved. */
+    public static final int OBSERVED = 200;
+
+    /** No decision. */
+    public static final HistoryIndex EMPTY = new Builder().build();
+
+    private final long first;
+    private final long next;
+    private final ScalingDecision last;
+    private final Map<String, ObservedCapacity> observed;
+    private final Map<String, Run> runs;
+
+    /** A trailing run of decisions recommending a scale-down from {@code parallelism}. */
+    private record Run(int parallelism, long start, long end) {}
+
+    private HistoryIndex(Builder b) {
+        this.first = b.next - b.size;
+        this.next = b.next;
+        this.last = b.last;
+        this.observed = Map.copyOf(b.observed);
+        this.runs = Map.copyOf(b.runs);
+    }
+
+    /** The index of these decisions, oldest first. */
+    public static HistoryIndex of(List<ScalingDecision> decisions) {
+        Builder b = new Builder();
+        for (int i = 0; i < decisions.size(); i++) {
+            b.add(decisions.get(i), i + 1);
+        }
+        return b.build();
+    }
+
+    /** Whether this index was built from exactly these decisions (their count and the latest). */
+    boolean covers(List<ScalingDecision> decisions) {
+        return decisions.size() == next - first
+                && (decisions.isEmpty() || decisions.get(decisions.size() - 1) == last);
+    }
+
+    /** The capacities the operator's last {@value #OBSERVED} decisions recorded. */
+    public ObservedCapacity observed(String operatorId) {
+        return observed.getOrDefault(operatorId, ObservedCapacity.NONE);
+    }
+
+    /**
+     * The position in the decisions of the first of the trailing decisions that each recommended
+     * scaling the operator down from {@code parallelism}; the number of decisions when the latest
+     * did not.
+     */
+    public int scaleDownRunStart(String operatorId, int parallelism) {
+        Run r = runs.get(operatorId);
+        if (r == null || r.end() != next - 1 || r.parallelism() != parallelism) {
+            return (int) (next - first);
+        }
+        return (int) (Math.max(r.start(), first) - first);
+    }
+
+    /**
+     * Adds decisions one at a time. Not thread-safe; {@link #build} takes an immutable copy, in
+     * time linear in the operators.
+     */
+    public static final class Builder {
+        private final Deque<ScalingDecision> window = new ArrayDeque<>();
+        private final Map<String, ObservedCapacity> observed = new HashMap<>();
+        private final Map<String, Run> runs = new HashMap<>();
+        private long next;
+        private int size;
+        private ScalingDecision last;
+
+        /**
+         * Adds the latest decision; {@code decisionsKept} is how many decisions the history holds
+         * with it (the oldest beyond that were dropped).
+         */
+        public Builder add(ScalingDecision decision, int decisionsKept) {
+            long seq = next++;
+            size = decisionsKept;
+            last = decision;
+            window.addLast(decision);
+            for (OperatorDecision op : decision.operators().values()) {
+                double capacity = capacity(op);
+                if (capacity > 0 && Double.isFinite(capacity)) {
+                    observed.compute(
+                            op.operatorId(),
+                            (id, old) ->
+                                    (old == null ? ObservedCapacity.NONE : old)
+                                            .plus(op.currentParallelism(), capacity, seq));
+                }
+                extendRun(op, seq);
+            }
+            while (window.size() > Math.min(OBSERVED, decisionsKept)) {
+                forget(window.pollFirst());
+            }
+            return this;
+        }
+
+        private void extendRun(OperatorDecision op, long seq) {
+            int p = op.currentParallelism();
+            if (op.recommendedParallelism() >= p) {
+                runs.remove(op.operatorId());
+                return;
+            }
+            Run old = runs.get(op.operatorId());
+            boolean continues = old != null && old.end() == seq - 1 && old.parallelism() == p;
+            runs.put(op.operatorId(), new Run(p, continues ? old.start() : seq, seq));
+        }
+
+        private void forget(ScalingDecision decision) {
+            for (OperatorDecision op : decision.operators().values()) {
+                double capacity = capacity(op);
+                if (capacity > 0 && Double.isFinite(capacity)) {
+                    ObservedCapacity left =
+                            observed.get(op.operatorId()).minus(op.currentParallelism(), capacity);
+                    if (left.size() == 0) {
+                        observed.remove(op.operatorId());
+                    } else {
+                        observed.put(op.operatorId(), left);
+                    }
+                }
+            }
+        }
+
+        private static double capacity(OperatorDecision op) {
+            return op.capacityPerInstance() * op.currentParallelism();
+        }
+
+        public HistoryIndex build() {
+            return new HistoryIndex(this);
+        }
+    }
+}

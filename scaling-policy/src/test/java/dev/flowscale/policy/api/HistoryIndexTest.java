@@ -1,0 +1,108 @@
+package dev.flowscale.policy.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flowscale.policy.PolicyException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.junit.jupiter.api.Test;
+
+class HistoryIndexTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Test
+    void holdsNoMoreCapacitiesPerOperatorThanTheObservedDecisionsHoweverLongTheRun() {
+        HistoryIndex.Builder b = new HistoryIndex.Builder();
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            b.add(decision(i, 1 + (i / 700) % 3, 3, 100 + i % 17), Math.min(i + 1, 1_000));
+            sizes.add(b.build().observed("op").size());
+        }
+        assertThat(sizes.get(HistoryIndex.OBSERVED - 1)).isEqualTo(HistoryIndex.OBSERVED);
+        assertThat(sizes.subList(HistoryIndex.OBSERVED, sizes.size()))
+                .as(
+                        "capacities held after each decision beyond the first %d",
+                        HistoryIndex.OBSERVED)
+                .containsOnly(HistoryIndex.OBSERVED);
+    }
+
+    @Test
+    void keepsNoMoreThanTheDecisionsTheHistoryStillHolds() {
+        HistoryIndex.Builder b = new HistoryIndex.Builder();
+        for (int i = 0; i < 100; i++) {
+            b.add(decision(i, 2, 2, 50), Math.min(i + 1, 30));
+        }
+        assertThat(b.build().observed("op").size()).isEqualTo(30);
+    }
+
+    @Test
+    void mediansAreCommonsMathsAndTheUpperMedianIsTheHigherMiddleValue() {
+        Random random = new Random(3);
+        for (int n = 1; n <= 40; n++) {
+            double[] values = random.doubles(n, 1, 5).map(v -> Math.rint(v * 4) / 4).toArray();
+            double now = Math.rint(random.nextDouble(1, 5) * 4) / 4;
+            ObservedCapacity c = ObservedCapacity.NONE;
+            for (int i = 0; i < n; i++) {
+                c = c.plus(4, values[i], i);
+            }
+            double[] with = Arrays.copyOf(values, n + 1);
+            with[n] = now;
+            Arrays.sort(with);
+            assertThat(c.medians(4, now).get(4)).isEqualTo(new Median().evaluate(with));
+            assertThat(c.upperMedian(4, 4, now)).isEqualTo(with[with.length / 2]);
+            assertThat(c.medians(7, now)).containsEntry(7, now);
+        }
+    }
+
+    @Test
+    void theParallelismBeforeTheLatestChangeIsTheLatestOtherOne() {
+        HistoryIndex.Builder b = new HistoryIndex.Builder();
+        int[] ps = {2, 2, 5, 5, 3, 3, 3};
+        for (int i = 0; i < ps.length; i++) {
+            b.add(decision(i, ps[i], ps[i], 10), i + 1);
+        }
+        ObservedCapacity c = b.build().observed("op");
+        assertThat(c.before(3)).hasValue(5);
+        assertThat(c.before(5)).hasValue(3);
+        assertThat(c.distinctWith(4)).isEqualTo(4);
+    }
+
+    @Test
+    void aScaleDownRunStartsAtTheFirstOfTheTrailingDecisionsRecommendingItFromTheParallelism() {
+        HistoryIndex.Builder b = new HistoryIndex.Builder();
+        int[] recommended = {4, 3, 4, 3, 3, 3};
+        for (int i = 0; i < recommended.length; i++) {
+            b.add(decision(i, 4, recommended[i], 10), i + 1);
+        }
+        HistoryIndex index = b.build();
+        assertThat(index.scaleDownRunStart("op", 4)).isEqualTo(3);
+        assertThat(index.scaleDownRunStart("op", 5)).isEqualTo(6);
+        assertThat(index.scaleDownRunStart("other", 4)).isEqualTo(6);
+        b.add(decision(6, 4, 3, 10), 4); // three oldest dropped: the run starts at the oldest kept
+        assertThat(b.build().scaleDownRunStart("op", 4)).isZero();
+    }
+
+    @Test
+    void aHistoryRefusesAnIndexOfOtherDecisions() {
+        List<ScalingDecision> decisions = List.of(decision(0, 1, 1, 1), decision(1, 1, 1, 1));
+        HistoryIndex other = HistoryIndex.of(List.of(decision(0, 1, 1, 1)));
+        assertThatThrownBy(
+                        () -> new ScalingHistory(decisions, List.of(), SourceRateLog.EMPTY, other))
+                .isInstanceOf(PolicyException.class)
+                .hasMessageContaining("HistoryIndex.of");
+        assertThat(new ScalingHistory(decisions, List.of()).index().observed("op").size())
+                .isEqualTo(2);
+    }
+
+    private static ScalingDecision decision(int i, int p, int recommended, double perInstance) {
+        OperatorDecision op =
+                new OperatorDecision("op", p, p, recommended, 1, perInstance, 1, 0, List.of());
+        return ScalingDecision.of(T0.plusSeconds(30L * i), "job", List.of(), List.of(op));
+    }
+}
