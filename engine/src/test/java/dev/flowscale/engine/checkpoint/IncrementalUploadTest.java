@@ -152,7 +152,15 @@ class IncrementalUploadTest {
     }
 
     private CompletableFuture<TaskStateHandle> start(Path dir) throws IOException {
-        return IncrementalCheckpoint.start(dir, false, "op", 0, backend, null, null);
+        return IncrementalCheckpoint.start(
+                dir,
+                new SnapshotIdentity("job", CheckpointStorage.idOf(dir)),
+                false,
+                "op",
+                0,
+                backend,
+                null,
+                null);
     }
 
     private Set<Path> checkpointFolders() throws IOException {
