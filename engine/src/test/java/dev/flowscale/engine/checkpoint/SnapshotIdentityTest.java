@@ -60,8 +60,12 @@ class SnapshotIdentityTest {
             StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
         Path[] pair = PAIRS.get(backend);
         Path target = SnapshotFiles.copyTree(pair[1], dir, "target");
-        byte[] foreign = Files.readAllBytes(SnapshotFiles.stateFile(pair[0], CountingJob.COUNT, 1));
-        SnapshotFiles.rewriteStateFile(target, CountingJob.COUNT, 1, foreign);
+        // The same instance's file (entries are listed in the order tasks acknowledged), so that
+        // it holds the key groups the target's entry names.
+        byte[] foreign =
+                Files.readAllBytes(
+                        SnapshotFiles.stateFile(pair[0], CountingJob.COUNT, entryOf(pair[0], 1)));
+        SnapshotFiles.rewriteStateFile(target, CountingJob.COUNT, entryOf(target, 1), foreign);
 
         long from = SnapshotReader.metadata(pair[0]).checkpointId();
         long into = SnapshotReader.metadata(target).checkpointId();
@@ -71,6 +75,17 @@ class SnapshotIdentityTest {
                 .hasMessageContaining("holds a file of another snapshot")
                 .hasMessageContaining(CountingJob.COUNT + "-1.state belongs to snapshot " + from)
                 .hasMessageContaining("this manifest is snapshot " + into);
+    }
+
+    /** The index of instance {@code instance}'s entry among the count operator's entries. */
+    private static int entryOf(Path snapshot, int instance) throws Exception {
+        var entries = SnapshotFiles.instances(SnapshotFiles.manifest(snapshot), CountingJob.COUNT);
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i).get("instance").asInt() == instance) {
+                return i;
+            }
+        }
+        throw new AssertionError("no entry for instance " + instance + " in " + snapshot);
     }
 
     @ParameterizedTest
