@@ -160,7 +160,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--rocksdb-dir",
             paramLabel = "DIR",
-            description = "Local folder for RocksDB's files (default: java.io.tmpdir).")
+            description =
+                    "Local folder for RocksDB's working files, one folder per process, removed at exit"
+                            + " and reclaimed after a crash (default: rocksdb-work in the"
+                            + " --savepoint-dir).")
     Path rocksDbDir;
 
     @Option(

@@ -64,7 +64,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors()));
 
     static {
-        RocksDB.loadLibrary();
+        NativeRocksDb.load();
         Env.getDefault().setBackgroundThreads(FLUSH_THREADS, Priority.HIGH);
     }
 
@@ -109,11 +109,17 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         }
     }
 
-    /** The folder that holds the stores of {@code config}: its local directory, made if missing. */
+    /**
+     * The folder that holds this process's stores of {@code config}: its own folder in the local
+     * directory (in java.io.tmpdir if none is set), made if missing (see {@link WorkingFolders}).
+     */
     public static Path localParent(StateBackendConfig config) throws IOException {
-        return config.localDir() != null
-                ? Files.createDirectories(config.localDir())
-                : Path.of(System.getProperty("java.io.tmpdir"));
+        return WorkingFolders.of(
+                config.localDir() != null
+                        ? config.localDir()
+                        : Path.of(
+                                System.getProperty("java.io.tmpdir"),
+                                "flowscale-rocksdb-" + System.getProperty("user.name")));
     }
 
     private static EngineException localDirFailure(StateBackendConfig config, IOException e) {

@@ -141,7 +141,9 @@ class IncrementalUploadTest {
 
     /** Queues work that keeps the store's uploader busy until the gate opens. */
     private CompletableFuture<Object> holdTheUploader() throws IOException {
-        Path folder = Files.createDirectories(local.resolve("op-0-chk-held"));
+        Path folder =
+                Files.createDirectories(
+                        RocksDbBackends.workingFolder(local).resolve("op-0-chk-held"));
         return backend.store()
                 .upload(
                         folder,
@@ -164,7 +166,7 @@ class IncrementalUploadTest {
     }
 
     private Set<Path> checkpointFolders() throws IOException {
-        try (Stream<Path> files = Files.list(local)) {
+        try (Stream<Path> files = Files.list(RocksDbBackends.workingFolder(local))) {
             return new HashSet<>(files.filter(f -> f.toString().contains("-chk-")).toList());
         }
     }
