@@ -1,5 +1,6 @@
 package dev.flowscale.engine.cli;
 
+import dev.flowscale.engine.checkpoint.Recovery;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobControlApi;
@@ -103,6 +104,13 @@ public final class RunCommand implements Callable<Integer> {
                             + " complete snapshot (see docs/durability.md); the parallelism may differ from the one it"
                             + " was taken at.")
     Path restoreFrom;
+
+    @Option(
+            names = Recovery.START_FRESH,
+            description =
+                    "Start from nothing even if the --savepoint-dir holds snapshots (they are kept);"
+                            + " without it a run resumes from the newest one that restores.")
+    boolean startFresh;
 
     @Option(
             names = "--job-name",
@@ -222,14 +230,9 @@ public final class RunCommand implements Callable<Integer> {
                 .withFailoverAfter(checkpointFailures);
     }
 
-    /**
-     * A job name as one folder under flowscale-data: a name such as the operator's "namespace/name"
-     * or "../x" must not reach outside that folder or nest, so every character but letters, digits,
-     * '.', '_' and '-' becomes '_', and a name of dots only is prefixed.
-     */
+    /** See {@link JobStart#folderName}. */
     static String folderName(String jobName) {
-        String folder = jobName.replaceAll("[^A-Za-z0-9._-]", "_");
-        return folder.isEmpty() || folder.chars().allMatch(c -> c == '.') ? "job" + folder : folder;
+        return JobStart.folderName(jobName);
     }
 
     @Override
@@ -278,9 +281,7 @@ public final class RunCommand implements Callable<Integer> {
                             + (run.duration == null
                                     ? " until Ctrl-C"
                                     : " for " + run.duration.toSeconds() + "s"));
-            RunningJob running =
-                    RunningJob.recover(
-                            graph, config, restoreFrom, line -> out.println("restore: " + line));
+            RunningJob running = start(graph, config);
             JobControlApi control = server == null ? null : serveApi(server, running, token);
             int code = new JobWatch(out).watch(running, run.duration, printInterval);
             if (control != null) {
@@ -296,6 +297,15 @@ public final class RunCommand implements Callable<Integer> {
             }
             return code;
         }
+    }
+
+    /**
+     * Resumes from the newest snapshot in storage (or {@code --restore-from}), saying which, or,
+     * with {@code --start-fresh}, starts from nothing and leaves the stored snapshots alone.
+     */
+    private RunningJob start(JobGraph graph, JobConfig config) {
+        return JobStart.start(
+                graph, config, startFresh, restoreFrom, line -> out.println("restore: " + line));
     }
 
     private JobControlApi serveApi(MetricsHttpServer server, RunningJob running, String token) {
