@@ -7,10 +7,12 @@ import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
 import dev.flowscale.engine.cli.JobOptions;
 import dev.flowscale.engine.cli.JobStart;
+import dev.flowscale.engine.cli.MachineLimits;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.engine.cli.RunOptions;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.settings.Setting;
@@ -148,6 +150,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws Exception {
+        MachineLimits.check(graph, StateBackendConfig.heap());
         RunSettings settings = settings(graph.keyGroups(), graph.jobName());
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -256,6 +256,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws InterruptedException {
+        long started = System.nanoTime();
+        MachineLimits.check(graph, stateBackend());
         // Read here, not in graph(): the token file exists only where the runner runs (e.g. its
         // pod).
         String token = ApiToken.resolve(apiTokenFile, env);
@@ -283,7 +285,7 @@ public final class RunCommand implements Callable<Integer> {
                                     : " for " + run.duration.toSeconds() + "s"));
             RunningJob running = start(graph, config);
             JobControlApi control = server == null ? null : serveApi(server, running, token);
-            int code = new JobWatch(out).watch(running, run.duration, printInterval);
+            int code = new JobWatch(out).watch(running, remaining(started), printInterval);
             if (control != null) {
                 control.awaitStopAnswered(
                         Duration.ofSeconds(10)); // a stop request ended the job: answer it first
@@ -306,6 +308,18 @@ public final class RunCommand implements Callable<Integer> {
     private RunningJob start(JobGraph graph, JobConfig config) {
         return JobStart.start(
                 graph, config, startFresh, restoreFrom, line -> out.println("restore: " + line));
+    }
+
+    /**
+     * What is left of {@code --duration} (null: no bound) since {@code started}: the bound counts
+     * the job's start-up (a restore, its threads) too.
+     */
+    private Duration remaining(long started) {
+        if (run.duration == null) {
+            return null;
+        }
+        Duration left = run.duration.minusNanos(System.nanoTime() - started);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     private JobControlApi serveApi(MetricsHttpServer server, RunningJob running, String token) {
