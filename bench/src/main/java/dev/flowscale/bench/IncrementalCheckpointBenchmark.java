@@ -4,6 +4,7 @@ import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
 import dev.flowscale.engine.checkpoint.IncrementalCheckpoint;
+import dev.flowscale.engine.checkpoint.SnapshotIdentity;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
@@ -92,7 +93,8 @@ public final class IncrementalCheckpointBenchmark {
         Path dir = storage.create(id, full);
         long t0 = System.nanoTime();
         CompletableFuture<TaskStateHandle> started =
-                IncrementalCheckpoint.start(dir, full, "op", 0, backend, null, null);
+                IncrementalCheckpoint.start(
+                        dir, new SnapshotIdentity("bench", id), full, "op", 0, backend, null, null);
         long pauseMicros = (System.nanoTime() - t0) / 1_000;
         TaskStateHandle handle = started.join();
         long millis = (System.nanoTime() - t0) / 1_000_000;

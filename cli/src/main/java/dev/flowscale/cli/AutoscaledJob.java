@@ -3,6 +3,7 @@ package dev.flowscale.cli;
 import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.cli.inprocess.InProcessMetricsSource;
 import dev.flowscale.cli.inprocess.InProcessScalingRealizer;
+import dev.flowscale.engine.cli.JobStart;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.CheckpointConfig;
@@ -48,7 +49,8 @@ final class AutoscaledJob implements ScaledRun {
                                         ? CheckpointConfig.savepointsOnly(settings.storage())
                                         : CheckpointConfig.every(
                                                 settings.checkpointInterval(), settings.storage()));
-        this.job = RunningJob.start(graph, config);
+        this.job =
+                JobStart.start(graph, config, settings.startFresh(), null, settings.restoreLog());
         this.realizer =
                 new InProcessScalingRealizer(
                         job,

@@ -3,13 +3,17 @@ package dev.flowscale.cli;
 import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.cli.inprocess.InProcessScalingRealizer;
 import dev.flowscale.common.DurationText;
+import dev.flowscale.engine.checkpoint.Recovery;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
 import dev.flowscale.engine.cli.JobOptions;
+import dev.flowscale.engine.cli.JobStart;
+import dev.flowscale.engine.cli.MachineLimits;
 import dev.flowscale.engine.cli.OptionValues;
 import dev.flowscale.engine.cli.RunOptions;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
+import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.userjob.UserJob;
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.settings.Setting;
@@ -70,9 +74,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--savepoint-dir",
             paramLabel = "DIR",
-            defaultValue = "flowscale-data",
-            description = "Where rescale savepoints go (default ./${DEFAULT-VALUE}).")
+            description =
+                    "The job's snapshot storage (default ./flowscale-data/<job>); a run resumes from"
+                            + " the newest snapshot there that restores.")
     String savepointDir;
+
+    @Option(
+            names = Recovery.START_FRESH,
+            description =
+                    "Start from nothing even if the --savepoint-dir holds snapshots (they are kept).")
+    boolean startFresh;
 
     @Option(
             names = "--checkpoint-interval",
@@ -140,7 +151,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws Exception {
-        RunSettings settings = settings(graph.keyGroups());
+        MachineLimits.check(graph, StateBackendConfig.heap());
+        RunSettings settings = settings(graph.keyGroups(), graph.jobName());
         Session.Output output = output();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsHttpServer server =
@@ -188,14 +200,14 @@ final class RunCommand implements Callable<Integer> {
      * (one assembly, as the operator's over its cluster defaults), plus the window.
      */
     RunSettings settings() {
-        return settings(run.jobOptions().keyGroups());
+        return settings(run.jobOptions().keyGroups(), run.job());
     }
 
     /**
      * The settings for a job of {@code keyGroups} key groups (the autoscaler's bound never exceeds
      * them).
      */
-    RunSettings settings(int keyGroups) {
+    RunSettings settings(int keyGroups, String jobName) {
         Map<Setting, String> given = SettingOptions.given(spec);
         given.putIfAbsent(
                 Setting.MAX_PARALLELISM,
@@ -232,9 +244,20 @@ final class RunCommand implements Callable<Integer> {
         return new RunSettings(
                 window == null ? autoscaler : autoscaler.withWindow(window),
                 Duration.ofMinutes(2),
-                ReportFile.writableFolder("savepoint-dir", savepointDir),
+                ReportFile.writableFolder("savepoint-dir", storage(jobName)),
                 restart,
-                checkpointInterval);
+                checkpointInterval,
+                startFresh,
+                line -> out.println("restore: " + line));
+    }
+
+    /** {@code --savepoint-dir}, or the runner's default folder for the job (one per job). */
+    private String storage(String jobName) {
+        if (savepointDir != null) {
+            return savepointDir;
+        }
+        String job = run.job() != null ? run.job() : jobName;
+        return Path.of("flowscale-data", JobStart.folderName(job == null ? "job" : job)).toString();
     }
 
     private static SettingValues resolve(Map<Setting, String> given) {

@@ -1,8 +1,10 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.engine.cli.JobStart;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * How a local run is autoscaled: the autoscaler's settings (as on a cluster) and what only a local
@@ -14,10 +16,33 @@ import java.time.Duration;
  * @param emulatedRestart how much longer the job stays down at each rescale, to emulate a cluster's
  *     pod restart
  * @param checkpointInterval how often to checkpoint; null for savepoints at rescales only
+ * @param startFresh start from nothing even if {@code storage} holds snapshots (they are kept);
+ *     otherwise the run resumes from the newest one ({@link JobStart})
+ * @param restoreLog hears which snapshot the run resumes from, and every one it skips
  */
 record RunSettings(
         JobAutoscaler.Settings autoscaler,
         Duration rescaleTimeout,
         Path storage,
         Duration emulatedRestart,
-        Duration checkpointInterval) {}
+        Duration checkpointInterval,
+        boolean startFresh,
+        Consumer<String> restoreLog) {
+
+    /** Settings of a run that resumes from its storage and says nothing about it. */
+    RunSettings(
+            JobAutoscaler.Settings autoscaler,
+            Duration rescaleTimeout,
+            Path storage,
+            Duration emulatedRestart,
+            Duration checkpointInterval) {
+        this(
+                autoscaler,
+                rescaleTimeout,
+                storage,
+                emulatedRestart,
+                checkpointInterval,
+                false,
+                line -> {});
+    }
+}

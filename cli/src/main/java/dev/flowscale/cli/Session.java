@@ -100,6 +100,8 @@ final class Session {
         Duration duration = output.duration();
         double printEvery = output.printEvery().toMillis() / 1000.0;
         Instant started = clock.instant();
+        // --duration bounds the start-up too: the deadline counts from before the job starts.
+        long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
         out.println(
                 "flowscale: "
                         + subject.banner()
@@ -118,7 +120,7 @@ final class Session {
                                 .apply(List.of(new LiveConsole(out, printEvery), recorder))) {
             String outcome = "failed";
             try {
-                loop(job, duration);
+                loop(job, end);
                 awaitRescale(job);
                 outcome = stopRequested ? "stopped by Ctrl-C" : "completed";
             } finally {
@@ -128,8 +130,8 @@ final class Session {
         return 0;
     }
 
-    private void loop(ScaledRun job, Duration duration) throws InterruptedException {
-        long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+    /** Ticks {@code job} about once a second until {@code end} (nanoTime) or it ends. */
+    private void loop(ScaledRun job, long end) throws InterruptedException {
         long next = System.nanoTime();
         while (!stopRequested && System.nanoTime() < end && !job.ended()) {
             job.tick();

@@ -36,10 +36,18 @@ public final class CheckpointStorage {
     private final Path checkpoints;
     private final Path savepoints;
 
+    /**
+     * The lowest id this object may have written: snapshots with lower ids were in the folder when
+     * it was made (a runner makes one per run), written by earlier runs, and retention never
+     * deletes them.
+     */
+    private final long firstOwnId;
+
     public CheckpointStorage(Path root) {
         this.root = root;
         this.checkpoints = root.resolve("checkpoints");
         this.savepoints = root.resolve("savepoints");
+        this.firstOwnId = highestId() + 1;
     }
 
     public Path root() {
@@ -120,13 +128,15 @@ public final class CheckpointStorage {
     }
 
     /**
-     * Keeps the newest {@code retained} complete checkpoints and savepoints; deletes older ones and
-     * incomplete ones older than {@code latestId}, never a directory in {@code pinned} (the
-     * snapshot the job restored from, or one still being written).
+     * Keeps the newest {@code retained} complete checkpoints and savepoints this run wrote; deletes
+     * its older ones and incomplete ones older than {@code latestId} (never restored: not
+     * snapshots), never a directory in {@code pinned} (the snapshot the job restored from, or one
+     * still being written), nor a complete snapshot of an earlier run.
      */
     public void retain(int retained, long latestId, Set<Path> pinned) {
         for (Path parent : List.of(checkpoints, savepoints)) {
             completed(parent)
+                    .filter(dir -> idOf(dir) >= firstOwnId)
                     .sorted(Comparator.comparingLong(CheckpointStorage::idOf).reversed())
                     .skip(Math.max(1, retained))
                     .filter(dir -> !isPinned(dir, pinned))

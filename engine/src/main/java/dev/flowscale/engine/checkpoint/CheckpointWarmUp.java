@@ -102,6 +102,7 @@ public final class CheckpointWarmUp {
             TaskStateHandle handle =
                     IncrementalCheckpoint.start(
                                     snapshot,
+                                    new SnapshotIdentity("warm-up", 1),
                                     false,
                                     "warm-up",
                                     0,

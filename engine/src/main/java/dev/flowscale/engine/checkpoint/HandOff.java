@@ -53,9 +53,10 @@ public final class HandOff {
                 InstanceStateFile.encodeSplits(splits));
     }
 
-    /** Writes the task's snapshot file into {@code dir}, as its barrier would have. */
-    public TaskStateHandle write(Path dir) throws IOException {
-        return InstanceStateFile.write(dir, operatorId, instance, keyed, lists, splits, true);
+    /** Writes the task's file of snapshot {@code identity} into {@code dir}. */
+    public TaskStateHandle write(Path dir, SnapshotIdentity identity) throws IOException {
+        return InstanceStateFile.write(
+                dir, identity, operatorId, instance, keyed, lists, splits, true);
     }
 
     public String operatorId() {

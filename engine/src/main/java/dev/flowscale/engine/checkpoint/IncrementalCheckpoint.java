@@ -45,6 +45,7 @@ public final class IncrementalCheckpoint {
      */
     public static CompletableFuture<TaskStateHandle> start(
             Path dir,
+            SnapshotIdentity identity,
             boolean savepoint,
             String operatorId,
             int instance,
@@ -55,7 +56,7 @@ public final class IncrementalCheckpoint {
         if (savepoint || keyed == null || keyed.store() == null) {
             return CompletableFuture.completedFuture(
                     InstanceStateFile.write(
-                            dir, operatorId, instance, keyed, operatorState, splits));
+                            dir, identity, operatorId, instance, keyed, operatorState, splits));
         }
         // The operator lists and splits are captured here, at the barrier; their file is written
         // on the uploader thread with the RocksDB files and synced with them in one batch, so the
@@ -72,7 +73,14 @@ public final class IncrementalCheckpoint {
                 () -> {
                     TaskStateHandle base =
                             InstanceStateFile.write(
-                                    dir, operatorId, instance, null, lists, encodedSplits, false);
+                                    dir,
+                                    identity,
+                                    operatorId,
+                                    instance,
+                                    null,
+                                    lists,
+                                    encodedSplits,
+                                    false);
                     List<Path> written = new ArrayList<>(List.of(dir.resolve(base.file())));
                     List<RocksDbFile> files = upload(store, checkpoint, dir, prefix, written);
                     return handle(base, range, new RocksDbSnapshot(store.id(), states, files));

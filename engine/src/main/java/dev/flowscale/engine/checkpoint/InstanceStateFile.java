@@ -23,10 +23,11 @@ import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
 
 /**
- * Writes one task's part of a snapshot. Layout (big-endian), format version 1:
+ * Writes one task's part of a snapshot. Layout (big-endian), format version 2:
  *
  * <pre>
  * int magic 0x464C5753 ("FLWS"), int version
+ * string job, long snapshotId                    the snapshot the file belongs to (version 2)
  * int keyGroups; per key group: int keyGroup, int length, block
  *     block: int states; per state: string name, byte kind, int entries;
  *            per entry: tagged key, int length, encoded value
@@ -38,12 +39,16 @@ import java.util.zip.CheckedOutputStream;
  */
 public final class InstanceStateFile {
     static final int MAGIC = 0x464C5753;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+
+    /** The version of files written by manifest format 2: no {@link SnapshotIdentity}. */
+    static final int VERSION_WITHOUT_IDENTITY = 1;
 
     private InstanceStateFile() {}
 
     public static TaskStateHandle write(
             Path dir,
+            SnapshotIdentity identity,
             String operatorId,
             int instance,
             KeyedStateBackend keyed,
@@ -52,6 +57,7 @@ public final class InstanceStateFile {
             throws IOException {
         return write(
                 dir,
+                identity,
                 operatorId,
                 instance,
                 keyed,
@@ -69,6 +75,7 @@ public final class InstanceStateFile {
      */
     static TaskStateHandle write(
             Path dir,
+            SnapshotIdentity identity,
             String operatorId,
             int instance,
             KeyedStateBackend keyed,
@@ -86,6 +93,7 @@ public final class InstanceStateFile {
                                         new CheckedOutputStream(file, crc), 1 << 16))) {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
+            identity.write(out);
             writeKeyed(out, keyed);
             writeOperatorLists(out, lists);
             writeSplits(out, splits);

@@ -124,14 +124,17 @@ public final class ManifestFile {
     public static SnapshotMetadata read(Path dir) {
         JsonNode json = parse(dir);
         int version = json.path("formatVersion").asInt(-1);
-        if (version != SnapshotMetadata.FORMAT_VERSION) {
+        if (version < SnapshotMetadata.OLDEST_FORMAT_VERSION
+                || version > SnapshotMetadata.FORMAT_VERSION) {
             throw new SnapshotException(
                     "snapshot "
                             + dir
                             + " has format version "
                             + version
                             + "; this flowscale "
-                            + "reads version "
+                            + "reads versions "
+                            + SnapshotMetadata.OLDEST_FORMAT_VERSION
+                            + " to "
                             + SnapshotMetadata.FORMAT_VERSION
                             + " only");
         }

@@ -11,12 +11,16 @@ import java.util.function.Consumer;
  * neither exists. A stored snapshot that fails verification is logged and the next older one is
  * tried, so a half-written or damaged snapshot never blocks recovery; a requested snapshot that
  * cannot be restored (deleted by retention, damaged) gives way to the storage's newest, and is an
- * error only when the storage has none.
+ * error only when the storage has none. Storage that holds complete snapshots of which none
+ * restores is refused rather than started fresh (a fresh start there would silently drop the state
+ * they hold): the caller starts fresh only when asked to ({@value #START_FRESH}).
  *
  * @param restored the state to start from; null for a fresh start
  * @param reason one line saying what was chosen and why, for the log
  */
 public record Recovery(RestoredState restored, String reason) {
+    /** The command-line flag that starts a job fresh on storage that holds snapshots. */
+    public static final String START_FRESH = "--start-fresh";
 
     /**
      * @param requested the snapshot the caller asked for (e.g. {@code --restore-from}); may be null
@@ -34,6 +38,9 @@ public record Recovery(RestoredState restored, String reason) {
         }
         Stored latest = latestVerified(storage, graph, log);
         if (requested == null) {
+            if (latest == null) {
+                refuseIfAnyComplete(storage, graph);
+            }
             return latest == null
                     ? new Recovery(
                             null, "no complete snapshot in " + storage.root() + ": starting fresh")
@@ -82,6 +89,23 @@ public record Recovery(RestoredState restored, String reason) {
                             + requested
                             + ", which cannot be restored: "
                             + e.getMessage());
+        }
+    }
+
+    private static void refuseIfAnyComplete(CheckpointStorage storage, JobGraph graph) {
+        int complete = storage.completedSnapshots().size();
+        if (complete > 0) {
+            throw new SnapshotException(
+                    "snapshot storage "
+                            + storage.root()
+                            + " holds "
+                            + complete
+                            + " complete snapshot(s) and none restores for job '"
+                            + graph.jobName()
+                            + "' (each is named above with its reason); pass "
+                            + START_FRESH
+                            + " to start from nothing (they are kept), or give this job another"
+                            + " --savepoint-dir");
         }
     }
 

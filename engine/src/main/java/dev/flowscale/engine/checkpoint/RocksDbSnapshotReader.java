@@ -45,7 +45,10 @@ final class RocksDbSnapshotReader {
     private static Path download(Path dir, TaskStateHandle handle) {
         Path local = null;
         try {
-            local = Files.createTempDirectory("flowscale-restore-" + handle.operatorId() + "-");
+            local =
+                    Files.createTempDirectory(
+                            RocksDbKeyedStore.localParent(StateBackendConfig.rocksDb()),
+                            "flowscale-restore-" + handle.operatorId() + "-");
             for (RocksDbFile file : handle.rocksDb().files()) {
                 copyChecked(dir, handle, file, local);
             }

@@ -10,7 +10,8 @@ import java.util.List;
  * {@code checksum} is the SHA-256 of the manifest's compact JSON without that field, and every file
  * it names carries its length and CRC-32 (see {@link ManifestFile}).
  *
- * @param formatVersion {@link #FORMAT_VERSION}; a reader rejects any other
+ * @param formatVersion {@link #FORMAT_VERSION} when written; read from {@link
+ *     #OLDEST_FORMAT_VERSION} on
  * @param type CHECKPOINT or SAVEPOINT
  * @param keyGroups the job's number of key groups; on disk it keeps its format-2 name {@value
  *     #KEY_GROUPS_FIELD} (the engine's old word for the key-group count), so every savepoint
@@ -30,8 +31,14 @@ public record SnapshotMetadata(
         List<OperatorEntry> operators,
         @JsonInclude(JsonInclude.Include.NON_NULL) String checksum) {
 
-    /** Version 2 added the manifest checksum, the writer's epoch and each file's split count. */
-    public static final int FORMAT_VERSION = 2;
+    /**
+     * Version 2 added the manifest checksum, the writer's epoch and each file's split count;
+     * version 3 the identity at the head of every state file ({@link SnapshotIdentity}).
+     */
+    public static final int FORMAT_VERSION = 3;
+
+    /** The oldest version read: its state files carry no identity, and are read without one. */
+    public static final int OLDEST_FORMAT_VERSION = 2;
 
     public static final String FILE_NAME = "_metadata";
 
@@ -46,6 +53,11 @@ public record SnapshotMetadata(
 
     public OperatorEntry operator(String id) {
         return operators.stream().filter(o -> o.id().equals(id)).findFirst().orElse(null);
+    }
+
+    /** Whether this manifest's state files start with their {@link SnapshotIdentity}. */
+    boolean filesCarryIdentity() {
+        return formatVersion >= 3;
     }
 
     public boolean savepoint() {

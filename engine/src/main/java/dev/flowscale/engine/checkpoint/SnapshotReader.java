@@ -30,14 +30,16 @@ import java.util.zip.CRC32;
 public final class SnapshotReader {
     private final Path dir;
     private final JobGraph graph;
+    private final SnapshotMetadata metadata;
 
-    private SnapshotReader(Path dir, JobGraph graph) {
+    private SnapshotReader(Path dir, JobGraph graph, SnapshotMetadata metadata) {
         this.dir = dir;
         this.graph = graph;
+        this.metadata = metadata;
     }
 
     public static RestoredState read(Path dir, JobGraph graph) {
-        return new SnapshotReader(dir, graph).read();
+        return new SnapshotReader(dir, graph, metadata(dir)).read();
     }
 
     /** Reads and checks only the manifest (see {@link ManifestFile#read}). */
@@ -46,7 +48,6 @@ public final class SnapshotReader {
     }
 
     private RestoredState read() {
-        SnapshotMetadata metadata = metadata(dir);
         new ManifestVerifier(dir, graph).verify(metadata);
         RestoredState restored = new RestoredState(dir, metadata.checkpointId());
         for (SnapshotMetadata.OperatorEntry entry : metadata.operators()) {
@@ -167,20 +168,50 @@ public final class SnapshotReader {
         }
     }
 
-    private static void checkHeader(Path file, DataInputStream in) throws IOException {
+    /**
+     * The magic number, then the file's version and identity: a manifest of format 3 names only
+     * files of its own snapshot (version 2, with their identity); one of format 2, written before
+     * files carried it, names version 1 files.
+     */
+    private void checkHeader(Path file, DataInputStream in) throws IOException {
         if (in.readInt() != InstanceStateFile.MAGIC) {
             throw new SnapshotException(
                     "snapshot file " + file + " is not a flowscale state file (bad magic number)");
         }
         int version = in.readInt();
-        if (version != InstanceStateFile.VERSION) {
+        int expected =
+                metadata.filesCarryIdentity()
+                        ? InstanceStateFile.VERSION
+                        : InstanceStateFile.VERSION_WITHOUT_IDENTITY;
+        if (version != expected) {
             throw new SnapshotException(
                     "snapshot file "
                             + file
                             + " has state format version "
                             + version
-                            + "; this flowscale reads version "
-                            + InstanceStateFile.VERSION);
+                            + " where its manifest (format "
+                            + metadata.formatVersion()
+                            + ") needs version "
+                            + expected);
+        }
+        if (metadata.filesCarryIdentity()) {
+            checkIdentity(file, SnapshotIdentity.read(in), SnapshotIdentity.of(metadata));
+        }
+    }
+
+    private void checkIdentity(Path file, SnapshotIdentity found, SnapshotIdentity expected) {
+        if (!found.equals(expected)) {
+            throw new SnapshotException(
+                    "snapshot "
+                            + dir
+                            + " holds a file of another snapshot: "
+                            + file.getFileName()
+                            + " belongs to "
+                            + found.describe()
+                            + ", this manifest is "
+                            + expected.describe()
+                            + "; a state file cannot be moved between snapshots. Restore an"
+                            + " earlier snapshot");
         }
     }
 

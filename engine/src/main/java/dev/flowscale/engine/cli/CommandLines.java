@@ -168,7 +168,13 @@ public final class CommandLines {
 
     /** Runs {@code args} on a command line made by {@link #of}; the exit code. */
     public static int execute(CommandLine cl, List<String> args) {
-        return cl.execute(UserJobArgs.route(cl, args).toArray(String[]::new));
+        List<String> routed;
+        try {
+            routed = UserJobArgs.route(cl, args);
+        } catch (EngineException e) { // a user job's arguments that cannot be split: one line
+            return failure(e, cl.getErr());
+        }
+        return cl.execute(routed.toArray(String[]::new));
     }
 
     /**

@@ -32,6 +32,9 @@ public final class OptionValues {
      * #MAX_DURATION}.
      */
     public abstract static class DurationRange implements ITypeConverter<Duration> {
+        private static final java.util.regex.Pattern TOO_LONG =
+                java.util.regex.Pattern.compile("[0-9]{10,}(\\.[0-9]+)?(ns|us|µs|ms|s|m|h)");
+
         private final Duration min;
         private final boolean aboveMin;
 
@@ -42,9 +45,21 @@ public final class OptionValues {
 
         @Override
         public Duration convert(String text) {
-            Duration d =
-                    DurationText.parse(
-                            "", text, message -> new TypeConversionException(message.strip()));
+            Duration d;
+            try {
+                d =
+                        DurationText.parse(
+                                "", text, message -> new TypeConversionException(message.strip()));
+            } catch (ArithmeticException e) { // more seconds than a long holds
+                throw new TypeConversionException("is " + text.strip() + "; use " + range());
+            } catch (TypeConversionException e) {
+                // A number and a unit the grammar refuses only for its many digits: the limit is
+                // what the user needs to hear.
+                if (text != null && TOO_LONG.matcher(text.strip()).matches()) {
+                    throw new TypeConversionException("is " + text.strip() + "; use " + range());
+                }
+                throw e;
+            }
             int below = d.compareTo(min);
             if (below < 0 || (aboveMin && below == 0) || d.compareTo(MAX_DURATION) > 0) {
                 throw new TypeConversionException("is " + text.strip() + "; use " + range());

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.cli;
 
+import dev.flowscale.engine.checkpoint.Recovery;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobControlApi;
@@ -124,6 +125,13 @@ public final class RunCommand implements Callable<Integer> {
     Path restoreFrom;
 
     @Option(
+            names = Recovery.START_FRESH,
+            description =
+                    "Start from nothing even if the --savepoint-dir holds snapshots (they are kept);"
+                            + " without it a run resumes from the newest one that restores.")
+    boolean startFresh;
+
+    @Option(
             names = "--job-name",
             paramLabel = "NAME",
             description =
@@ -179,7 +187,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--rocksdb-dir",
             paramLabel = "DIR",
-            description = "Local folder for RocksDB's files (default: java.io.tmpdir).")
+            description =
+                    "Local folder for RocksDB's working files, one folder per process, removed at exit"
+                            + " and reclaimed after a crash (default: rocksdb-work in the"
+                            + " --savepoint-dir).")
     Path rocksDbDir;
 
     @Option(
@@ -240,14 +251,9 @@ public final class RunCommand implements Callable<Integer> {
                 : config.withFailureTolerance(checkpointFailureTolerance);
     }
 
-    /**
-     * A job name as one folder under flowscale-data: a name such as the operator's "namespace/name"
-     * or "../x" must not reach outside that folder or nest, so every character but letters, digits,
-     * '.', '_' and '-' becomes '_', and a name of dots only is prefixed.
-     */
+    /** See {@link JobStart#folderName}. */
     static String folderName(String jobName) {
-        String folder = jobName.replaceAll("[^A-Za-z0-9._-]", "_");
-        return folder.isEmpty() || folder.chars().allMatch(c -> c == '.') ? "job" + folder : folder;
+        return JobStart.folderName(jobName);
     }
 
     @Override
@@ -271,6 +277,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int run(JobGraph graph) throws InterruptedException {
+        long started = System.nanoTime();
+        MachineLimits.check(graph, stateBackend());
         // Read here, not in graph(): the token file exists only where the runner runs (e.g. its
         // pod).
         String token = ApiToken.resolve(apiTokenFile, env);
@@ -296,11 +304,9 @@ public final class RunCommand implements Callable<Integer> {
                             + (run.duration == null
                                     ? " until Ctrl-C"
                                     : " for " + run.duration.toSeconds() + "s"));
-            RunningJob running =
-                    RunningJob.recover(
-                            graph, config, restoreFrom, line -> out.println("restore: " + line));
+            RunningJob running = start(graph, config);
             JobControlApi control = server == null ? null : serveApi(server, running, token);
-            int code = new JobWatch(out).watch(running, run.duration, printInterval);
+            int code = new JobWatch(out).watch(running, remaining(started), printInterval);
             if (control != null) {
                 control.awaitStopAnswered(
                         Duration.ofSeconds(10)); // a stop request ended the job: answer it first
@@ -314,6 +320,27 @@ public final class RunCommand implements Callable<Integer> {
             }
             return code;
         }
+    }
+
+    /**
+     * Resumes from the newest snapshot in storage (or {@code --restore-from}), saying which, or,
+     * with {@code --start-fresh}, starts from nothing and leaves the stored snapshots alone.
+     */
+    private RunningJob start(JobGraph graph, JobConfig config) {
+        return JobStart.start(
+                graph, config, startFresh, restoreFrom, line -> out.println("restore: " + line));
+    }
+
+    /**
+     * What is left of {@code --duration} (null: no bound) since {@code started}: the bound counts
+     * the job's start-up (a restore, its threads) too.
+     */
+    private Duration remaining(long started) {
+        if (run.duration == null) {
+            return null;
+        }
+        Duration left = run.duration.minusNanos(System.nanoTime() - started);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     private JobControlApi serveApi(MetricsHttpServer server, RunningJob running, String token) {

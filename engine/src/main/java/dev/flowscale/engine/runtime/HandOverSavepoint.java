@@ -2,6 +2,7 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.HandOff;
+import dev.flowscale.engine.checkpoint.SnapshotIdentity;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -60,6 +61,7 @@ final class HandOverSavepoint {
      */
     synchronized CompletableFuture<Void> writeInBackground(
             CheckpointCoordinator coordinator, long id) {
+        SnapshotIdentity identity = new SnapshotIdentity(jobName, id);
         ExecutorService writers =
                 Executors.newFixedThreadPool(
                         Math.max(1, Math.min(2, captured.size())),
@@ -73,19 +75,21 @@ final class HandOverSavepoint {
                         .map(
                                 h ->
                                         CompletableFuture.runAsync(
-                                                () -> write(coordinator, id, h), writers))
+                                                () -> write(coordinator, identity, h), writers))
                         .toArray(CompletableFuture[]::new);
         writers.shutdown();
         return CompletableFuture.allOf(writes);
     }
 
-    private static void write(CheckpointCoordinator coordinator, long id, HandOff h) {
+    private static void write(
+            CheckpointCoordinator coordinator, SnapshotIdentity identity, HandOff h) {
+        long id = identity.snapshotId();
         Path dir = coordinator.directory(id);
         if (dir == null) {
             return;
         }
         try {
-            coordinator.acknowledge(id, h.write(dir));
+            coordinator.acknowledge(id, h.write(dir, identity));
         } catch (IOException | RuntimeException e) {
             coordinator.decline(id, h.describe(), e);
         }

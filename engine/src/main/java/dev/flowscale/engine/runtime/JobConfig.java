@@ -63,6 +63,21 @@ public record JobConfig(
                 "use > 0, or 0 to turn latency markers off");
     }
 
+    /**
+     * Where keyed state lives. Without a local directory of its own, RocksDB works in {@value
+     * #LOCAL_STATE} of the job's snapshot storage (where its files can be hard-linked into
+     * incremental checkpoints), or in java.io.tmpdir for a job without storage.
+     */
+    @Override
+    public StateBackendConfig stateBackend() {
+        return stateBackend.localDir() != null || checkpointing == null
+                ? stateBackend
+                : stateBackend.withLocalDir(checkpointing.storage().resolve(LOCAL_STATE));
+    }
+
+    /** The folder of the job's storage where RocksDB works unless told otherwise. */
+    public static final String LOCAL_STATE = "rocksdb-work";
+
     public static JobConfig defaults() {
         return new JobConfig(
                 512,

@@ -3,6 +3,7 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.checkpoint.CheckpointBarrier;
 import dev.flowscale.engine.checkpoint.HandOff;
 import dev.flowscale.engine.checkpoint.IncrementalCheckpoint;
+import dev.flowscale.engine.checkpoint.SnapshotIdentity;
 import dev.flowscale.engine.checkpoint.TaskStateHandle;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
@@ -99,6 +100,7 @@ abstract class Task implements Runnable {
             CompletableFuture<TaskStateHandle> handle =
                     IncrementalCheckpoint.start(
                             dir,
+                            new SnapshotIdentity(context.jobName(), barrier.id()),
                             barrier.savepoint(),
                             context.operatorId(),
                             context.instanceIndex(),

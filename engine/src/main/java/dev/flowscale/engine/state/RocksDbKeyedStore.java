@@ -9,35 +9,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.Priority;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -64,20 +51,16 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors()));
 
     static {
-        RocksDB.loadLibrary();
+        NativeRocksDb.load();
         Env.getDefault().setBackgroundThreads(FLUSH_THREADS, Priority.HIGH);
     }
 
     private final Path dir;
     private final long memoryLimit;
-    private final Cache cache;
-    private final WriteBufferManager writeBuffers;
-    private final DBOptions dbOptions;
-    private final ColumnFamilyOptions columnOptions;
+    private final StoreOptions options;
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private final RocksDB db;
     private final Map<String, Column> columns = new LinkedHashMap<>();
-    private final Map<String, RocksDbFile> uploaded = new LinkedHashMap<>();
     private final SstDigests digests;
     private int checkpoints;
 
@@ -87,7 +70,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private boolean closed;
 
     /** Copies checkpoints into storage one after another, off the task's thread. */
-    private ThreadPoolExecutor uploader;
+    private final RocksDbUploads uploads;
 
     /** A state's column family and kind. */
     record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
@@ -97,33 +80,14 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         void entry(byte[] key, byte[] value) throws IOException;
     }
 
-    /** Opens a new, empty store in a fresh folder under {@code parent}. */
+    /** Opens a new, empty store in a fresh folder of {@code config}'s local directory. */
     public static RocksDbKeyedStore open(StateBackendConfig config, String name) {
-        try {
-            return new RocksDbKeyedStore(
-                    Files.createTempDirectory(
-                            localParent(config), "flowscale-rocksdb-" + name + "-"),
-                    config);
-        } catch (IOException e) {
-            throw localDirFailure(config, e);
-        }
+        return new RocksDbKeyedStore(StoreFolders.create(config, name), config);
     }
 
-    /** The folder that holds the stores of {@code config}: its local directory, made if missing. */
+    /** This process's folder of {@code config}'s local directory (see {@link StoreFolders}). */
     public static Path localParent(StateBackendConfig config) throws IOException {
-        return config.localDir() != null
-                ? Files.createDirectories(config.localDir())
-                : Path.of(System.getProperty("java.io.tmpdir"));
-    }
-
-    private static EngineException localDirFailure(StateBackendConfig config, IOException e) {
-        return new EngineException(
-                "cannot create a RocksDB folder under "
-                        + config.localDir()
-                        + " ("
-                        + e.getMessage()
-                        + "); set the state backend's local directory to a writable folder",
-                e);
+        return StoreFolders.parent(config);
     }
 
     /**
@@ -142,26 +106,10 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private RocksDbKeyedStore(
             Path dir, StateBackendConfig config, Map<String, StateDescriptor.Kind> states) {
         this.dir = dir;
+        this.uploads = new RocksDbUploads(dir.getFileName().toString());
         this.digests = new SstDigests(dir.getFileName().toString());
         this.memoryLimit = config.blockCacheBytes();
-        // Not strict: a strict cache fails reads when pinned blocks fill it; this one evicts down
-        // to its capacity and may overshoot only by blocks in use at that moment.
-        this.cache = new LRUCache(config.blockCacheBytes());
-        this.writeBuffers = new WriteBufferManager(config.writeBufferBytes(), cache);
-        this.dbOptions =
-                new DBOptions()
-                        .setCreateIfMissing(true)
-                        .setWriteBufferManager(writeBuffers)
-                        .setMaxOpenFiles(256)
-                        .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL)
-                        .setListeners(List.of(digests));
-        this.columnOptions =
-                new ColumnFamilyOptions()
-                        .setWriteBufferSize(Math.max(64 << 10, config.writeBufferBytes() / 2))
-                        .setTableFormatConfig(
-                                new BlockBasedTableConfig()
-                                        .setBlockCache(cache)
-                                        .setCacheIndexAndFilterBlocks(true));
+        this.options = new StoreOptions(config, digests);
         try {
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
             descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
@@ -171,9 +119,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                                     descriptors.add(
                                             new ColumnFamilyDescriptor(
                                                     name.getBytes(StandardCharsets.UTF_8),
-                                                    columnOptions)));
+                                                    options.columns())));
             List<ColumnFamilyHandle> handles = new ArrayList<>();
-            this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+            this.db = RocksDB.open(options.db(), dir.toString(), descriptors, handles);
             handles.get(0).close();
             int i = 1;
             for (Map.Entry<String, StateDescriptor.Kind> state : states.entrySet()) {
@@ -193,7 +141,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                 ColumnFamilyHandle handle =
                         db.createColumnFamily(
                                 new ColumnFamilyDescriptor(
-                                        state.getBytes(StandardCharsets.UTF_8), columnOptions));
+                                        state.getBytes(StandardCharsets.UTF_8), options.columns()));
                 column = new Column(handle, kind);
                 columns.put(state, column);
             } catch (RocksDBException e) {
@@ -285,49 +233,22 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         return maps.finish();
     }
 
-    /** Receives entries under a prefix: the key after the prefix, and the value. */
-    interface PrefixVisitor {
-        /** Returns false to stop the scan. */
-        boolean visit(byte[] suffix, byte[] value) throws IOException;
-    }
-
     /**
      * Visits, in key order, the entries of {@code column} whose keys start with {@code prefix};
      * returns how many it visited.
      */
-    int scan(Column column, byte[] prefix, PrefixVisitor visitor) throws IOException {
-        int count = 0;
-        try (Slice upper = new Slice(RocksDbStates.successor(prefix));
-                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
-                RocksIterator it = db.newIterator(column.handle(), read)) {
-            for (it.seek(prefix); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                count++;
-                if (!visitor.visit(
-                        java.util.Arrays.copyOfRange(key, prefix.length, key.length), it.value())) {
-                    break;
-                }
-            }
-            it.status();
+    int scan(Column column, byte[] prefix, PrefixScans.Visitor visitor) throws IOException {
+        try {
+            return PrefixScans.scan(db, column.handle(), prefix, visitor);
         } catch (RocksDBException e) {
             throw failure("iterate", e);
         }
-        return count;
     }
 
     /** Deletes every entry of {@code column} whose key starts with {@code prefix}, in one batch. */
     void deletePrefix(Column column, byte[] prefix) {
-        try (Slice upper = new Slice(RocksDbStates.successor(prefix));
-                ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
-                RocksIterator it = db.newIterator(column.handle(), read);
-                WriteBatch batch = new WriteBatch()) {
-            // Point deletes, not a range tombstone: clear() runs per key, and many range
-            // tombstones slow every later read of the column.
-            for (it.seek(prefix); it.isValid(); it.next()) {
-                batch.delete(column.handle(), it.key());
-            }
-            it.status();
-            db.write(writeOptions, batch);
+        try {
+            PrefixScans.delete(db, column.handle(), writeOptions, prefix);
         } catch (RocksDBException e) {
             throw failure("delete a key's entries", e);
         }
@@ -373,9 +294,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private long copyRange(
             Column source, RocksDbKeyedStore to, Column target, byte[] lo, byte[] hi) {
         Path file = to.dir.resolveSibling(to.id() + "-ingest-" + to.ingests.incrementAndGet());
-        try (Options options = new Options(to.dbOptions, to.columnOptions)) {
+        try (Options merged = new Options(to.options.db(), to.options.columns())) {
             return KeyRangeIngest.copy(
-                    db, source.handle(), to.db, target.handle(), lo, hi, file, options);
+                    db, source.handle(), to.db, target.handle(), lo, hi, file, merged);
         } catch (RocksDBException | IOException e) {
             throw new EngineException(
                     "RocksDB state in " + to.dir + ": cannot copy key groups in (" + e + ")", e);
@@ -407,28 +328,15 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * incremental checkpoint copies only files made since.
      */
     public RocksDbKeyedStore copy(StateBackendConfig config, String name) {
-        Path target = freshFolder(config, name);
+        Path target = StoreFolders.reserve(config, name);
         checkpointInto(target);
         try {
             RocksDbKeyedStore copy = new RocksDbKeyedStore(target, config, states());
-            copy.recordUploaded(uploadedIn(target));
+            copy.recordUploaded(uploads.in(target));
             return copy;
         } catch (RuntimeException e) {
-            deleteTree(target);
+            WorkingFolders.delete(target);
             throw e;
-        }
-    }
-
-    /** A folder name under the local directory that nothing uses: RocksDB creates the folder. */
-    private static Path freshFolder(StateBackendConfig config, String name) {
-        try {
-            Path reserved =
-                    Files.createTempDirectory(
-                            localParent(config), "flowscale-rocksdb-" + name + "-");
-            Files.delete(reserved);
-            return reserved;
-        } catch (IOException e) {
-            throw localDirFailure(config, e);
         }
     }
 
@@ -457,61 +365,20 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /**
      * Runs {@code work}, the upload of RocksDB checkpoint folder {@code checkpoint}, on this
-     * store's uploader thread after the uploads queued before it, so that they see each other's
-     * {@link #uploaded} record in order. The folder is deleted when the work is done; if the store
-     * closes before the work runs, the folder is deleted and the future fails.
+     * store's uploader thread (see {@link RocksDbUploads#upload}).
      */
-    public synchronized <T> CompletableFuture<T> upload(Path checkpoint, Callable<T> work) {
-        Upload<T> upload = new Upload<>(checkpoint, work, new CompletableFuture<>());
-        if (closed) {
-            upload.drop();
-        } else {
-            if (uploader == null) {
-                // One thread, and a queue that close() can drain without interrupting it.
-                uploader =
-                        new ThreadPoolExecutor(
-                                1,
-                                1,
-                                0,
-                                TimeUnit.MILLISECONDS,
-                                new LinkedBlockingQueue<>(),
-                                r -> {
-                                    Thread thread = new Thread(r, "flowscale-upload-" + id());
-                                    thread.setDaemon(true);
-                                    return thread;
-                                });
-            }
-            uploader.execute(upload);
-        }
-        return upload.result();
+    public <T> CompletableFuture<T> upload(Path checkpoint, Callable<T> work) {
+        return uploads.upload(checkpoint, work);
     }
 
-    /** One queued upload: the folder it copies, the work, and its result. */
-    private record Upload<T>(Path folder, Callable<T> work, CompletableFuture<T> result)
-            implements Runnable {
-        @Override
-        public void run() {
-            // The folder goes first: whoever waits for the result may then count on it gone.
-            T value;
-            try {
-                value = work.call();
-            } catch (Exception e) {
-                deleteTree(folder);
-                result.completeExceptionally(e);
-                return;
-            }
-            deleteTree(folder);
-            result.complete(value);
-        }
+    /** The SST files of this store already in snapshot storage (see {@link RocksDbUploads}). */
+    public Map<String, RocksDbFile> uploaded() {
+        return uploads.uploaded();
+    }
 
-        void drop() {
-            deleteTree(folder);
-            result.completeExceptionally(
-                    new IOException(
-                            "the RocksDB store closed before checkpoint folder "
-                                    + folder
-                                    + " was copied into storage"));
-        }
+    /** Replaces the record of uploaded files (see {@link RocksDbUploads#record}). */
+    public void recordUploaded(Collection<RocksDbFile> files) {
+        uploads.record(files);
     }
 
     /**
@@ -525,35 +392,6 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             digests.forgetMissing(dir);
         }
         return sums;
-    }
-
-    /**
-     * The SST files of this store already in snapshot storage, by local name, as the last complete
-     * upload recorded them; read and written by uploads only, which run one at a time on the
-     * uploader thread.
-     */
-    public Map<String, RocksDbFile> uploaded() {
-        return uploaded;
-    }
-
-    /**
-     * Replaces the record of uploaded files with {@code files}, once an upload has copied them all;
-     * on the uploader thread, or before this store's first upload.
-     */
-    public void recordUploaded(Collection<RocksDbFile> files) {
-        synchronized (uploaded) {
-            uploaded.clear();
-            files.forEach(f -> uploaded.put(f.name(), f));
-        }
-    }
-
-    /** The entries of the record of uploaded files whose SST files folder {@code dir} holds. */
-    private List<RocksDbFile> uploadedIn(Path dir) {
-        synchronized (uploaded) {
-            return uploaded.values().stream()
-                    .filter(f -> Files.isRegularFile(dir.resolve(f.name())))
-                    .toList();
-        }
     }
 
     /**
@@ -580,7 +418,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * figures, safe to read from any thread; 0 once closed.
      */
     public synchronized long memoryBytes() {
-        return closed ? 0 : cache.getUsage();
+        return closed ? 0 : options.cache().getUsage();
     }
 
     /** The configured bound of {@link #memoryBytes}. */
@@ -637,60 +475,19 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             return;
         }
         closed = true;
-        stopUploads();
+        uploads.stop();
         digests.stop();
         columns.values().forEach(c -> c.handle().close());
         columns.clear();
         db.close();
         closeOptions();
-        deleteTree(dir);
-    }
-
-    /**
-     * Drops the uploads not started (their checkpoints are discarded anyway) and waits for the one
-     * running, which reads only its own hard-linked folder, not the database. The running one is
-     * never interrupted: an interrupt closes the file channel it copies through
-     * (ClosedByInterruptException), and with it the checkpoint it may be about to complete. A
-     * caller that is itself interrupted (a task cancelled with its job) still waits, then keeps its
-     * interrupt.
-     */
-    private void stopUploads() {
-        if (uploader == null) {
-            return;
-        }
-        List<Runnable> queued = new ArrayList<>();
-        uploader.getQueue().drainTo(queued);
-        queued.forEach(r -> ((Upload<?>) r).drop());
-        uploader.shutdown();
-        boolean interrupted = Thread.interrupted();
-        while (true) {
-            try {
-                uploader.awaitTermination(1, TimeUnit.MINUTES);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // A leftover folder in the local directory is harmless; the state is in snapshots.
-        }
+        WorkingFolders.delete(dir);
     }
 
     private void closeOptions() {
         digests.close();
         writeOptions.close();
-        columnOptions.close();
-        dbOptions.close();
-        writeBuffers.close();
-        cache.close();
+        options.close();
     }
 
     private EngineException failure(String what, RocksDBException e) {

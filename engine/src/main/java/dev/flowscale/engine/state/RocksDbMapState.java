@@ -98,7 +98,7 @@ final class RocksDbMapState<K, V> implements MapState<K, V> {
     }
 
     /** Visits the current key's entries, in map-key byte order; returns how many it visited. */
-    private int scan(RocksDbKeyedStore.PrefixVisitor visitor) {
+    private int scan(PrefixScans.Visitor visitor) {
         try {
             return store.scan(column, backend.currentKeyBytes(), visitor);
         } catch (IOException e) {

@@ -13,8 +13,9 @@ import java.util.Locale;
  * restores on either.
  *
  * @param kind heap or rocksdb
- * @param localDir the folder for RocksDB's files (one subfolder per instance, deleted when the
- *     instance ends); null for a folder in java.io.tmpdir
+ * @param localDir the folder for RocksDB's files (a folder per process, see {@link WorkingFolders},
+ *     and in it one per instance, deleted when the instance ends); null for the job's storage
+ *     ({@code JobConfig.stateBackend()}), or java.io.tmpdir for a job without storage
  * @param blockCacheBytes native memory per instance for cached blocks and write buffers
  * @param writeBufferBytes the part of {@code blockCacheBytes} that write buffers may use
  */
@@ -55,7 +56,7 @@ public record StateBackendConfig(
         return new StateBackendConfig(Kind.HEAP, null, DEFAULT_BLOCK_CACHE, DEFAULT_WRITE_BUFFER);
     }
 
-    /** RocksDB with 64 MiB per instance (16 MiB of it for write buffers), files in tmpdir. */
+    /** RocksDB with 64 MiB per instance (16 MiB of it for write buffers), no local directory. */
     public static StateBackendConfig rocksDb() {
         return new StateBackendConfig(
                 Kind.ROCKSDB, null, DEFAULT_BLOCK_CACHE, DEFAULT_WRITE_BUFFER);

@@ -42,6 +42,12 @@ public record UserJobCommand(List<String> runnerArgs, Map<String, String> jobOpt
         Map<String, String> job = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
+            if (i == 0 && !arg.startsWith("-")) {
+                throw new InvalidJobException(
+                        "run takes a built-in job or --job-jar/--job-class, not both; drop '"
+                                + arg
+                                + "' to run the job of --job-class, or drop --job-class");
+            }
             if (!arg.startsWith("--") || arg.length() == 2) {
                 throw new InvalidJobException(
                         "unexpected argument '"

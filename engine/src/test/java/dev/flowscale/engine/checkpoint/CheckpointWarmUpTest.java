@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flowscale.engine.state.RocksDbFile;
+import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.state.StateCodec;
 import java.nio.file.Files;
@@ -98,8 +99,10 @@ class CheckpointWarmUpTest {
         assertThat(handle.rocksDb().files())
                 .as("the entry was flushed into an SST file and linked into shared storage")
                 .anyMatch(f -> f.shared() && f.name().endsWith(".sst") && f.bytes() > 0);
-        try (Stream<Path> left = Files.list(local)) {
-            assertThat(left).as("store, its checkpoint folder and the snapshot deleted").isEmpty();
+        try (Stream<Path> left = Files.list(RocksDbKeyedStore.localParent(backend))) {
+            assertThat(left.filter(Files::isDirectory))
+                    .as("store, its checkpoint folder and the snapshot deleted")
+                    .isEmpty();
         }
     }
 }

@@ -68,18 +68,21 @@ class DamagedLengthInASmallHeapTest {
     static List<Field> fields() throws Exception {
         byte[] file = Files.readAllBytes(SnapshotFiles.stateFile(checkpoint, WordCount.COUNT, 0));
         ByteBuffer in = ByteBuffer.wrap(file);
+        int body = SnapshotFiles.bodyOffset(file);
+        int states = body + 12; // key group count, key group, block length
         int entries =
-                24
+                states
+                        + 4
                         + 2
-                        + Short.toUnsignedInt(in.getShort(24))
+                        + Short.toUnsignedInt(in.getShort(states + 4))
                         + 1; // block: states, UTF name, kind byte
         int keyLength =
                 entries + 4 + 1; // the first entry's key: a type tag, then a string's byte length
         int valueLength = keyLength + 4 + in.getInt(keyLength);
         return List.of(
-                new Field("count of key groups", 8, Integer.MAX_VALUE),
-                new Field("length of the first key group's block", 16, HUGE),
-                new Field("count of states in the block", 20, Integer.MAX_VALUE),
+                new Field("count of key groups", body, Integer.MAX_VALUE),
+                new Field("length of the first key group's block", body + 8, HUGE),
+                new Field("count of states in the block", states, Integer.MAX_VALUE),
                 new Field("count of entries of the first state", entries, Integer.MAX_VALUE),
                 new Field("length of the first key", keyLength, HUGE),
                 new Field("length of the first value", valueLength, HUGE),

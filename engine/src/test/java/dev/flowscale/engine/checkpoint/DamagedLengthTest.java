@@ -33,8 +33,10 @@ class DamagedLengthTest {
     /** Far more than the whole snapshot, far less than any damaged length would allocate. */
     private static final long ALLOCATION_LIMIT = 16L << 20;
 
-    /** Offset of the first key group's block length: magic, version, key group count, key group. */
-    private static final int FIRST_BLOCK_LENGTH = 16;
+    /**
+     * Offset of the first key group's block length after the header: key group count, key group.
+     */
+    private static final int FIRST_BLOCK_LENGTH = 8;
 
     @TempDir static Path storage;
 
@@ -57,7 +59,8 @@ class DamagedLengthTest {
             StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
         Path copy = SnapshotFiles.copyTree(GOOD.get(backend), dir, "copy");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
-        ByteBuffer.wrap(content).putInt(FIRST_BLOCK_LENGTH, 1 << 30);
+        ByteBuffer.wrap(content)
+                .putInt(SnapshotFiles.bodyOffset(content) + FIRST_BLOCK_LENGTH, 1 << 30);
         SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
 
         long allocated =
@@ -76,7 +79,7 @@ class DamagedLengthTest {
             StateBackendConfig.Kind backend, @TempDir Path dir) throws Exception {
         Path copy = SnapshotFiles.copyTree(GOOD.get(backend), dir, "copy");
         byte[] content = Files.readAllBytes(SnapshotFiles.stateFile(copy, CountingJob.COUNT, 0));
-        ByteBuffer.wrap(content).putInt(8, Integer.MAX_VALUE);
+        ByteBuffer.wrap(content).putInt(SnapshotFiles.bodyOffset(content), Integer.MAX_VALUE);
         SnapshotFiles.rewriteStateFile(copy, CountingJob.COUNT, 0, content);
 
         assertThatThrownBy(() -> SnapshotReader.read(copy, GRAPH))

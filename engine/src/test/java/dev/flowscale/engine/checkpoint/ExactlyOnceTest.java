@@ -12,6 +12,7 @@ import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
+import dev.flowscale.engine.state.RocksDbBackends;
 import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
 import dev.flowscale.testsupport.Await;
@@ -89,12 +90,13 @@ class ExactlyOnceTest {
                                 > 10 * KEYS);
     }
 
-    private static long folders(Path dir) {
-        if (!Files.isDirectory(dir)) {
+    /** The stores' folders in this process's working folder under {@code local}. */
+    private static long folders(Path local) {
+        if (!Files.isDirectory(local)) {
             return 0;
         }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.count();
+        try (Stream<Path> files = Files.list(RocksDbBackends.workingFolder(local))) {
+            return files.filter(Files::isDirectory).count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

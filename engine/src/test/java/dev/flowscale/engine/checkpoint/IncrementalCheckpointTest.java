@@ -191,7 +191,16 @@ class IncrementalCheckpointTest {
     private Path checkpoint(long id) throws IOException {
         Path dir = storage.create(id, false);
         TaskStateHandle handle =
-                IncrementalCheckpoint.start(dir, false, "op", 0, backend, null, null).join();
+                IncrementalCheckpoint.start(
+                                dir,
+                                new SnapshotIdentity("job", id),
+                                false,
+                                "op",
+                                0,
+                                backend,
+                                null,
+                                null)
+                        .join();
         SnapshotMetadata metadata =
                 new SnapshotMetadata(
                         SnapshotMetadata.FORMAT_VERSION,

@@ -141,7 +141,9 @@ class IncrementalUploadTest {
 
     /** Queues work that keeps the store's uploader busy until the gate opens. */
     private CompletableFuture<Object> holdTheUploader() throws IOException {
-        Path folder = Files.createDirectories(local.resolve("op-0-chk-held"));
+        Path folder =
+                Files.createDirectories(
+                        RocksDbBackends.workingFolder(local).resolve("op-0-chk-held"));
         return backend.store()
                 .upload(
                         folder,
@@ -152,11 +154,19 @@ class IncrementalUploadTest {
     }
 
     private CompletableFuture<TaskStateHandle> start(Path dir) throws IOException {
-        return IncrementalCheckpoint.start(dir, false, "op", 0, backend, null, null);
+        return IncrementalCheckpoint.start(
+                dir,
+                new SnapshotIdentity("job", CheckpointStorage.idOf(dir)),
+                false,
+                "op",
+                0,
+                backend,
+                null,
+                null);
     }
 
     private Set<Path> checkpointFolders() throws IOException {
-        try (Stream<Path> files = Files.list(local)) {
+        try (Stream<Path> files = Files.list(RocksDbBackends.workingFolder(local))) {
             return new HashSet<>(files.filter(f -> f.toString().contains("-chk-")).toList());
         }
     }

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
@@ -8,6 +9,7 @@ import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.testing.CountingJob;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,10 +62,11 @@ class RecoveryAndRetentionTest {
             Path fifth = job.triggerSavepoint().get(20, TimeUnit.SECONDS);
             Path sixth = job.triggerSavepoint().get(20, TimeUnit.SECONDS);
             assertThat(new CheckpointStorage(dir).completedSnapshots())
-                    .as("the savepoint in use stays")
+                    .as("the earlier run's snapshots stay; this run keeps its newest two")
                     .containsExactly(
                             sixth,
                             fifth,
+                            savepoints.get(3),
                             checkpoints.get(2),
                             savepoints.get(2),
                             checkpoints.get(1));
@@ -143,6 +146,25 @@ class RecoveryAndRetentionTest {
                     .contains("_metadata is missing");
             job.cancel();
         }
+    }
+
+    @Test
+    void storageWhoseSnapshotsNoneRestoresIsRefusedNamingTheFlagThatStartsFresh(@TempDir Path dir)
+            throws Exception {
+        Path stored = savepointIn(dir, "2026-12-01T01:00:00Z");
+        try (var files = Files.list(stored)) {
+            Files.delete(files.filter(f -> f.toString().endsWith(".state")).findFirst().get());
+        }
+        List<String> log = new ArrayList<>();
+        assertThatThrownBy(
+                        () ->
+                                RunningJob.recover(
+                                        GRAPH, config(dir, "2026-12-01T03:00:00Z"), null, log::add))
+                .isInstanceOf(SnapshotException.class)
+                .hasMessageContaining("holds 1 complete snapshot(s) and none restores")
+                .hasMessageContaining("pass --start-fresh");
+        assertThat(log).singleElement().asString().startsWith("skipping snapshot " + stored);
+        assertThat(stored.resolve(SnapshotMetadata.FILE_NAME)).exists();
     }
 
     private static Path savepointIn(Path storage, String at) throws Exception {

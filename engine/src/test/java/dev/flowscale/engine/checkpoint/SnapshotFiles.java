@@ -112,6 +112,14 @@ final class SnapshotFiles {
                 });
     }
 
+    /**
+     * Where the body of state file {@code content} starts: after the magic number, the version and
+     * the identity (the job's name as modified UTF-8 behind its 2-byte length, the snapshot id).
+     */
+    static int bodyOffset(byte[] content) {
+        return 8 + 2 + java.nio.ByteBuffer.wrap(content).getShort(8) + 8;
+    }
+
     static Path stateFile(Path snapshot, String operator, int instance) throws IOException {
         ObjectNode handle = (ObjectNode) instances(manifest(snapshot), operator).get(instance);
         return snapshot.resolve(handle.get("file").asText());

@@ -102,11 +102,13 @@ class SnapshotValidationTest {
         Files.writeString(
                 metadata,
                 Files.readString(metadata)
-                        .replace("\"formatVersion\" : 2", "\"formatVersion\" : 99"));
+                        .replace(
+                                "\"formatVersion\" : " + SnapshotMetadata.FORMAT_VERSION,
+                                "\"formatVersion\" : 99"));
         assertThatThrownBy(() -> RunningJob.start(GRAPH, config(dir), copy))
                 .isInstanceOf(SnapshotException.class)
                 .hasMessageContaining("format version 99")
-                .hasMessageContaining("reads version 2");
+                .hasMessageContaining("reads versions 2 to 3");
     }
 
     @Test

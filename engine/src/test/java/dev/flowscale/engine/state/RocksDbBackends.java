@@ -1,5 +1,6 @@
 package dev.flowscale.engine.state;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
 /** Keyed backends on RocksDB for tests. */
@@ -8,6 +9,11 @@ public final class RocksDbBackends {
     public static final int KEY_GROUPS = 128;
 
     private RocksDbBackends() {}
+
+    /** This process's folder under {@code local}, where its stores' folders are. */
+    public static Path workingFolder(Path local) throws IOException {
+        return RocksDbKeyedStore.localParent(StateBackendConfig.rocksDb().withLocalDir(local));
+    }
 
     /**
      * A backend of operator "op" owning every key group, its store in a new folder of {@code

@@ -99,7 +99,7 @@ class RocksDbStoreCopyTest {
                 over(RocksDbKeyedStore.open(StateBackendConfig.rocksDb().withLocalDir(dir), "t"));
         try {
             target.store().copyKeyGroups(original.store(), 0, GROUPS - 1);
-            Path folder = dir.resolve(target.store().id());
+            Path folder = RocksDbBackends.workingFolder(dir).resolve(target.store().id());
             List<Path> ssts;
             try (Stream<Path> files = Files.list(folder)) {
                 ssts = files.filter(p -> p.toString().endsWith(".sst")).toList();
