@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * One run of a job graph: a thread per operator instance, from start (fresh or restored) until
- * every task has ended. A failing task cancels the others. {@link RunningJob} supervises executions
+ * One run of a job graph: a thread per chain of operator instances ({@link OperatorChain}), from
+ * start (fresh or restored) until every task has ended. A failing task cancels the others. {@link RunningJob} supervises executions
  * across failures and rescales.
  */
 final class JobExecution {
@@ -27,6 +27,9 @@ final class JobExecution {
     private final Cancellation cancellation = new Cancellation();
     private final AtomicReference<JobFailedException> failure = new AtomicReference<>();
     private final List<Task> tasks = new ArrayList<>();
+
+    /** The tasks that head a chain: each runs on a thread of its own. */
+    private final List<Task> heads;
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
     private final CountDownLatch opened;
@@ -56,9 +59,10 @@ final class JobExecution {
                                 snapshots,
                                 restored,
                                 firstRecord::countDown)));
-        this.done = new CountDownLatch(tasks.size());
+        this.heads = tasks.stream().filter(t -> t.chain.head() == t).toList();
+        this.done = new CountDownLatch(heads.size());
         this.opened = new CountDownLatch(tasks.size());
-        this.running.set(tasks.size());
+        this.running.set(heads.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
     }
 
@@ -96,7 +100,7 @@ final class JobExecution {
     }
 
     void start() {
-        for (Task task : tasks) {
+        for (Task task : heads) {
             threads.add(
                     new Thread(
                             () -> runTask(task),
@@ -114,8 +118,10 @@ final class JobExecution {
         try {
             task.run();
         } finally {
-            if (task.state.keyed() != null && !keepStatesOpen) {
-                task.state.keyed().close();
+            for (Task chained : task.chain.tasks()) {
+                if (chained.state.keyed() != null && !keepStatesOpen) {
+                    chained.state.keyed().close();
+                }
             }
             // The supervisor hears of the end before anyone waiting on done can act on it.
             if (running.decrementAndGet() == 0) {
