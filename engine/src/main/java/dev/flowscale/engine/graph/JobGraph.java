@@ -80,9 +80,7 @@ public final class JobGraph {
         Map<String, Integer> p = new LinkedHashMap<>();
         updated.forEach(n -> p.put(n.id(), n.parallelism()));
         List<Edge> newEdges =
-                edges.stream()
-                        .map(e -> e.forParallelism(p.get(e.from()), p.get(e.to())))
-                        .toList();
+                edges.stream().map(e -> e.forParallelism(p.get(e.from()), p.get(e.to()))).toList();
         return new JobGraph(jobName, keyGroups, updated, newEdges);
     }
 

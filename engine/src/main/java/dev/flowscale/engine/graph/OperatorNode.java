@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * One operator of a job graph: a stable id (kept across rescales and savepoints), a display name,
- * its kind and function, its parallelism, an optional synthetic per-record cost and whether it may be
- * chained to its neighbours.
+ * its kind and function, its parallelism, an optional synthetic per-record cost and whether it may
+ * be chained to its neighbours.
  */
 public record OperatorNode(
         String id,

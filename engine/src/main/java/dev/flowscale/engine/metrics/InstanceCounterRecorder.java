@@ -71,8 +71,8 @@ public final class InstanceCounterRecorder {
 
     /**
      * The part of the thread's useful time that is this instance's: 1 for an instance on a thread
-     * of its own; an operator chained with others gets its estimated share, the rest of the thread's
-     * useful time counts as its waiting for input (it waits while the others work).
+     * of its own; an operator chained with others gets its estimated share, the rest of the
+     * thread's useful time counts as its waiting for input (it waits while the others work).
      */
     private double usefulShare = 1.0;
 
@@ -165,7 +165,12 @@ public final class InstanceCounterRecorder {
     public void usefulShare(double share, long now) {
         if (!(share >= 0 && share <= 1)) {
             throw new IllegalArgumentException(
-                    "useful share of " + operatorId + "/" + instance + " must be in [0, 1]: " + share);
+                    "useful share of "
+                            + operatorId
+                            + "/"
+                            + instance
+                            + " must be in [0, 1]: "
+                            + share);
         }
         beginWrite();
         if (phase != Phase.NOT_STARTED) {

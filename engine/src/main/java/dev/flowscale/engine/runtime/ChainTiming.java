@@ -10,16 +10,17 @@ import java.util.Arrays;
  *
  * <ul>
  *   <li>one data batch in {@value #SAMPLE_EVERY} is timed per operator: the clock is read when a
- *       record enters a chained operator and when the call returns, so every nanosecond of the batch
- *       goes to exactly the operator that ran it (exclusive time), less the calibrated cost of the
- *       clock read itself;
- *   <li>control events that can cause work (barriers, watermarks) are timed the same way every time,
- *       since they are few and their work (a window firing) is not like a batch's.
+ *       record enters a chained operator and when the call returns, so every nanosecond of the
+ *       batch goes to exactly the operator that ran it (exclusive time), less the calibrated cost
+ *       of the clock read itself;
+ *   <li>control events that can cause work (barriers, watermarks) are timed the same way every
+ *       time, since they are few and their work (a window firing) is not like a batch's.
  * </ul>
  *
  * Batch samples are scaled to all batches ({@value #SAMPLE_EVERY} per sampled one; a source's poll
- * that found nothing is a batch too, and its time the source's), events added as they are, and each operator's share is its part of that sum. The sums decay by half at every update, so
- * the shares follow a change in the operators' costs within a few updates.
+ * that found nothing is a batch too, and its time the source's), events added as they are, and each
+ * operator's share is its part of that sum. The sums decay by half at every update, so the shares
+ * follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming {
     /** One data batch in this many is timed; a power of two. */
@@ -51,7 +52,9 @@ final class ChainTiming {
         this.instrumented = instrumented;
     }
 
-    /** Adds an operator of the chain (the head first); returns its index. Before the thread runs. */
+    /**
+     * Adds an operator of the chain (the head first); returns its index. Before the thread runs.
+     */
     int add(InstanceCounterRecorder recorder) {
         int index = recorders.length;
         recorders = Arrays.copyOf(recorders, index + 1);

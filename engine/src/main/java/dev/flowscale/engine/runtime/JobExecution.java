@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * One run of a job graph: a thread per chain of operator instances ({@link OperatorChain}), from
- * start (fresh or restored) until every task has ended. A failing task cancels the others. {@link RunningJob} supervises executions
- * across failures and rescales.
+ * start (fresh or restored) until every task has ended. A failing task cancels the others. {@link
+ * RunningJob} supervises executions across failures and rescales.
  */
 final class JobExecution {
     private final JobGraph graph;
@@ -30,6 +30,7 @@ final class JobExecution {
 
     /** The tasks that head a chain: each runs on a thread of its own. */
     private final List<Task> heads;
+
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
     private final CountDownLatch opened;

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The operators that run on one thread: a head (a source, or an operator fed through an input
- * gate) and the operators chained behind it ({@link ChainPlan}). The head's thread opens, drives
- * and closes the members; their counters follow the head's clock and {@link ChainTiming} gives each
- * its own share of the useful time. Every task starts as the head of a chain of its own.
+ * The operators that run on one thread: a head (a source, or an operator fed through an input gate)
+ * and the operators chained behind it ({@link ChainPlan}). The head's thread opens, drives and
+ * closes the members; their counters follow the head's clock and {@link ChainTiming} gives each its
+ * own share of the useful time. Every task starts as the head of a chain of its own.
  */
 final class OperatorChain {
     private final Task head;

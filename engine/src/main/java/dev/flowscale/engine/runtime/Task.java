@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 abstract class Task implements Runnable {
     final TaskContext context;
     final InstanceCounterRecorder metrics;
+
     /** The thread's clock: this task's own, or its chain head's once chained. */
     PhaseClock clock;
 
