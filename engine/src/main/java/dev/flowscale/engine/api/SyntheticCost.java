@@ -146,6 +146,7 @@ public final class SyntheticCost {
     private static final class BlockingMeter implements CostMeter {
         private final long nanosPerRecord;
         private long next;
+        private long doneAt;
         private boolean idle = true;
 
         /**
@@ -165,7 +166,11 @@ public final class SyntheticCost {
         @Override
         public void charge(int records) {
             long now = System.nanoTime();
-            next = (idle ? now : next) + nanosPerRecord * Math.max(0, records);
+            // Time between two charges that went to other work on this thread (the operators it
+            // is chained with) moves the deadline on: only this meter's own overshoot is credited.
+            next =
+                    (idle ? now : next + Math.max(0, now - doneAt))
+                            + nanosPerRecord * Math.max(0, records);
             idle = false;
             long wakeAt = next - lateness;
             boolean parked = false;
@@ -178,6 +183,7 @@ public final class SyntheticCost {
             if (parked) {
                 lateness = Math.max(0, Math.min(nanosPerRecord / 2, lateness + (now - next) / 8));
             }
+            doneAt = now;
         }
 
         @Override

@@ -17,36 +17,44 @@ import java.util.Arrays;
  *       time, since they are few and their work (a window firing) is not like a batch's.
  * </ul>
  *
- * Batch samples are scaled to all batches ({@value #SAMPLE_EVERY} per sampled one; a source's poll
- * that found nothing is a batch too, and its time the source's), events added as they are, and each
- * operator's share is its part of that sum. The sums decay by half at every update, so the shares
- * follow a change in the operators' costs within a few updates.
+ * A batch sample stands for the batches since the previous one (it is weighted by their number; a
+ * source's poll that found nothing is a batch too, and its time the source's), events count as they
+ * are, and each operator's share is its part of that sum. The sums decay by half at every update,
+ * so the shares follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming {
-    /** One data batch in this many is timed; a power of two. */
+    /** At most this many data batches pass between two timed ones; a power of two. */
     static final int SAMPLE_EVERY = 64;
 
-    /** Samples between two updates of the shares. */
+    /** A batch is timed at the latest this long after the last timed one. */
+    static final long SAMPLE_INTERVAL_NANOS = 5_000_000L;
+
+    /** Samples between two updates of the shares... */
     private static final int UPDATE_AFTER = 8;
+
+    /** ...or less when that takes longer (a slow chain's batches): at most this long. */
+    private static final long UPDATE_INTERVAL_NANOS = 50_000_000L;
 
     /** What one {@link System#nanoTime} call adds to an interval measured between two of them. */
     static final long READ_NANOS = calibrate();
 
     private final boolean instrumented;
     private InstanceCounterRecorder[] recorders = new InstanceCounterRecorder[0];
-    private long[] batchNanos = new long[0];
-    private long[] eventNanos = new long[0];
+    private long[] sample = new long[0];
+    private double[] spent = new double[0];
     private boolean enabled;
 
     /** Whether the work under way is being timed; read by every chained call. */
     boolean active;
 
-    private long[] charging;
+    private boolean event;
     private int current;
     private long last;
-    private long batches;
-    private long sampledBatches;
+    private int sinceSample;
+    private long sampledAt;
+    private boolean due;
     private int samples;
+    private long updatedAt;
 
     ChainTiming(boolean instrumented) {
         this.instrumented = instrumented;
@@ -59,8 +67,8 @@ final class ChainTiming {
         int index = recorders.length;
         recorders = Arrays.copyOf(recorders, index + 1);
         recorders[index] = recorder;
-        batchNanos = new long[index + 1];
-        eventNanos = new long[index + 1];
+        sample = new long[index + 1];
+        spent = new double[index + 1];
         enabled = instrumented && recorders.length > 1;
         // Until the first samples, an equal split.
         for (InstanceCounterRecorder r : recorders) {
@@ -69,18 +77,27 @@ final class ChainTiming {
         return index;
     }
 
-    /** A data batch starts at the head: every {@value #SAMPLE_EVERY}th is timed. */
+    /** The head read the clock after a batch: a slow chain's next batch is timed when due. */
+    void tick(long now) {
+        if (enabled && now - sampledAt >= SAMPLE_INTERVAL_NANOS) {
+            due = true;
+        }
+    }
+
+    /** A data batch starts at the head. */
     void beginBatch() {
-        if (enabled && (++batches & (SAMPLE_EVERY - 1)) == 0) {
-            start(batchNanos);
+        if (enabled && (++sinceSample >= SAMPLE_EVERY || due) && !active) {
+            start(false);
         }
     }
 
     /** The batch has been handled by the whole chain. */
     void endBatch() {
-        if (active && charging == batchNanos) {
-            sampledBatches++;
-            stop();
+        if (active && !event) {
+            stop(sinceSample);
+            sinceSample = 0;
+            due = false;
+            sampledAt = last;
         }
     }
 
@@ -89,20 +106,20 @@ final class ChainTiming {
         if (!enabled || active) {
             return false;
         }
-        start(eventNanos);
+        start(true);
         return true;
     }
 
     void endEvent(boolean started) {
         if (started) {
-            stop();
+            stop(1);
         }
     }
 
     /** Work passes to chained operator {@code index}; returns the operator it came from. */
     int enter(int index) {
         long now = System.nanoTime();
-        charging[current] += now - last - READ_NANOS;
+        sample[current] += now - last - READ_NANOS;
         int from = current;
         current = index;
         last = now;
@@ -112,46 +129,48 @@ final class ChainTiming {
     /** The chained call returned to operator {@code from}. */
     void exit(int from) {
         long now = System.nanoTime();
-        charging[current] += now - last - READ_NANOS;
+        sample[current] += now - last - READ_NANOS;
         current = from;
         last = now;
     }
 
-    private void start(long[] into) {
-        charging = into;
+    private void start(boolean isEvent) {
+        event = isEvent;
         current = 0;
         active = true;
         last = System.nanoTime();
     }
 
-    private void stop() {
+    /** Ends the sample; it stands for {@code weight} batches (or one event). */
+    private void stop(int weight) {
         long now = System.nanoTime();
-        charging[current] += now - last - READ_NANOS;
+        sample[current] += now - last - READ_NANOS;
+        last = now;
         active = false;
-        if (++samples >= UPDATE_AFTER) {
+        for (int i = 0; i < sample.length; i++) {
+            spent[i] += (double) weight * Math.max(0, sample[i]);
+            sample[i] = 0;
+        }
+        if (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS) {
             update(now);
         }
     }
 
     /** Publishes the shares estimated from the samples, then halves the sums. */
     private void update(long now) {
-        double scale = sampledBatches == 0 ? 0 : (double) SAMPLE_EVERY;
-        double[] estimate = new double[recorders.length];
         double total = 0;
-        for (int i = 0; i < estimate.length; i++) {
-            estimate[i] = Math.max(0, batchNanos[i] * scale + eventNanos[i]);
-            total += estimate[i];
+        for (double s : spent) {
+            total += s;
         }
         if (total <= 0) {
             return;
         }
-        for (int i = 0; i < estimate.length; i++) {
-            recorders[i].usefulShare(estimate[i] / total, now);
-            batchNanos[i] /= 2;
-            eventNanos[i] /= 2;
+        for (int i = 0; i < spent.length; i++) {
+            recorders[i].usefulShare(spent[i] / total, now);
+            spent[i] /= 2;
         }
-        sampledBatches = 0;
         samples = 0;
+        updatedAt = now;
     }
 
     /** The least time two back-to-back clock reads take apart, over a few tries. */

@@ -178,6 +178,7 @@ abstract class Task implements Runnable {
      */
     final void sample(long now) {
         if (chain.head() == this && chain.hasMembers()) {
+            chain.timing.tick(now);
             chain.sampleMembers(now);
         }
         if (!clock.instrumented() || now - sampledAt < TUNE_EVERY_NANOS) {

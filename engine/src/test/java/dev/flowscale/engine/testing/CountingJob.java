@@ -7,6 +7,7 @@ import dev.flowscale.engine.api.MapFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.checkpoint.SnapshotInspector;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
@@ -15,6 +16,7 @@ import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.testsupport.Await;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -113,6 +115,21 @@ public final class CountingJob {
                             && owed(now) == 0
                             && job.queuedRecords() == 0;
                 });
+    }
+
+    /** Waits until the counting operator has counted at least {@code records} records. */
+    public static void awaitCounted(RunningJob job, long records, Duration timeout) {
+        Await.until(timeout, records + " records counted", () -> counted(job.metrics()) >= records);
+    }
+
+    /**
+     * Waits for quiescence, stops the job with a savepoint and reads the per-key counts from it:
+     * what {@link #expected} must equal.
+     */
+    public static Map<Object, Long> finalCounts(RunningJob job, Duration timeout) throws Exception {
+        awaitQuiescence(job, timeout);
+        Path finalState = job.stopWithSavepoint(timeout);
+        return SnapshotInspector.mergedKeyedState(finalState, job.graph(), COUNT, COUNT_STATE);
     }
 
     private static long counted(JobMetricsSnapshot s) {
