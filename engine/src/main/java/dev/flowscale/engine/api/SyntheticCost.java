@@ -92,12 +92,25 @@ public final class SyntheticCost {
 
     /** A new meter for one operator instance; use it from that instance's thread only. */
     public CostMeter meter() {
+        return meter(false);
+    }
+
+    /**
+     * A new meter for one operator instance that shares its thread with other operators (a chain):
+     * a blocking cost then catches up only its own late wake-ups, not the time the others took
+     * between two of its records.
+     */
+    public CostMeter meterOnSharedThread() {
+        return meter(true);
+    }
+
+    private CostMeter meter(boolean sharedThread) {
         long nanos = perRecord.toNanos();
         switch (kind) {
             case CPU:
                 return new CpuMeter(nanos);
             case BLOCKING:
-                return new BlockingMeter(nanos);
+                return new BlockingMeter(nanos, sharedThread);
             default:
                 return records -> {};
         }
@@ -154,8 +167,11 @@ public final class SyntheticCost {
          */
         private long lateness;
 
-        BlockingMeter(long nanosPerRecord) {
+        private final boolean sharedThread;
+
+        BlockingMeter(long nanosPerRecord, boolean sharedThread) {
             this.nanosPerRecord = nanosPerRecord;
+            this.sharedThread = sharedThread;
         }
 
         /**
@@ -166,11 +182,10 @@ public final class SyntheticCost {
         @Override
         public void charge(int records) {
             long now = System.nanoTime();
-            // Time between two charges that went to other work on this thread (the operators it
-            // is chained with) moves the deadline on: only this meter's own overshoot is credited.
-            next =
-                    (idle ? now : next + Math.max(0, now - doneAt))
-                            + nanosPerRecord * Math.max(0, records);
+            // On a shared thread, time between two charges went to other operators: it moves the
+            // deadline on, so only this meter's own late wake-ups are caught up.
+            long base = idle ? now : sharedThread ? next + Math.max(0, now - doneAt) : next;
+            next = base + nanosPerRecord * Math.max(0, records);
             idle = false;
             long wakeAt = next - lateness;
             boolean parked = false;

@@ -177,8 +177,16 @@ final class ExecutionPlan {
                                 : RocksDbKeyedStore.open(backend, node.id() + "-" + index));
     }
 
-    private static Runnable meter(OperatorNode node, PhaseClock clock) {
-        SyntheticCost.CostMeter meter = node.cost().meter();
+    /** Whether the operator runs in a chain with others. */
+    private boolean sharesThread(OperatorNode node) {
+        return chainedInputs.containsKey(node.id())
+                || graph.outputsOf(node.id()).stream()
+                        .anyMatch(e -> e.equals(chainedInputs.get(e.to())));
+    }
+
+    private Runnable meter(OperatorNode node, PhaseClock clock) {
+        SyntheticCost.CostMeter meter =
+                sharesThread(node) ? node.cost().meterOnSharedThread() : node.cost().meter();
         clock.onWait(meter::idle);
         return meter::charge;
     }
