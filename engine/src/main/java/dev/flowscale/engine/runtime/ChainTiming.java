@@ -134,6 +134,23 @@ final class ChainTiming {
         last = now;
     }
 
+    /**
+     * The thread stops doing useful work at {@code now} (blocked on output, or waiting): the wait
+     * is no operator's work, so the sample under way stops counting until {@link #resume}.
+     */
+    void suspend(long now) {
+        if (active) {
+            sample[current] += now - last;
+        }
+    }
+
+    /** The thread does useful work again from {@code now} on. */
+    void resume(long now) {
+        if (active) {
+            last = now;
+        }
+    }
+
     private void start(boolean isEvent) {
         event = isEvent;
         current = 0;

@@ -18,6 +18,7 @@ final class OperatorChain {
         this.head = head;
         this.timing = new ChainTiming(instrumented);
         timing.add(head.metrics);
+        head.clock.timeChain(timing);
     }
 
     Task head() {

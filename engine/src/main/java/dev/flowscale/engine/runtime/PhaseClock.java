@@ -17,6 +17,14 @@ final class PhaseClock {
     private Runnable onWait = () -> {};
     private InstanceCounterRecorder[] followers = new InstanceCounterRecorder[0];
 
+    /** The chain's sampling, told when the thread stops and resumes useful work; may be null. */
+    private ChainTiming timing;
+
+    /** Tells {@code chainTiming} of every change between useful time and a wait. */
+    void timeChain(ChainTiming chainTiming) {
+        this.timing = chainTiming;
+    }
+
     /** Also called whenever the task starts waiting (for input or for room downstream). */
     void onWait(Runnable callback) {
         Runnable before = onWait;
@@ -90,6 +98,13 @@ final class PhaseClock {
             metrics.enter(next, now);
             for (InstanceCounterRecorder follower : followers) {
                 follower.enter(next, now);
+            }
+            if (timing != null) {
+                if (next == Phase.USEFUL) {
+                    timing.resume(now);
+                } else {
+                    timing.suspend(now);
+                }
             }
         }
     }
