@@ -2,9 +2,9 @@ package dev.flowscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.policy.api.RescaleRecord;
+import dev.flowscale.policy.api.ScalingDecision;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

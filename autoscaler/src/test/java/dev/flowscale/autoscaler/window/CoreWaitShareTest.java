@@ -16,7 +16,8 @@ class CoreWaitShareTest {
         List<InstanceCounts> starts = List.of(counts(0, 0, 0, 0L), counts(1, 0, 0, 0L));
         List<InstanceCounts> ends = List.of(counts(0, 10, 10, 4 * S), counts(1, 2, 10, 5 * S));
         assertThat(WindowRates.coreWaitShare(starts, ends))
-                .isCloseTo((4 * 1.0 + 5 * 0.2) / (10 + 2), org.assertj.core.data.Offset.offset(1e-12));
+                .isCloseTo(
+                        (4 * 1.0 + 5 * 0.2) / (10 + 2), org.assertj.core.data.Offset.offset(1e-12));
     }
 
     @Test

@@ -92,12 +92,25 @@ public final class SyntheticCost {
 
     /** A new meter for one operator instance; use it from that instance's thread only. */
     public CostMeter meter() {
+        return meter(false);
+    }
+
+    /**
+     * A new meter for one operator instance that shares its thread with other operators (a chain):
+     * a blocking cost then catches up only its own late wake-ups, not the time the others took
+     * between two of its records.
+     */
+    public CostMeter meterOnSharedThread() {
+        return meter(true);
+    }
+
+    private CostMeter meter(boolean sharedThread) {
         long nanos = perRecord.toNanos();
         switch (kind) {
             case CPU:
                 return new CpuMeter(nanos);
             case BLOCKING:
-                return new BlockingMeter(nanos);
+                return new BlockingMeter(nanos, sharedThread);
             default:
                 return records -> {};
         }
@@ -146,6 +159,7 @@ public final class SyntheticCost {
     private static final class BlockingMeter implements CostMeter {
         private final long nanosPerRecord;
         private long next;
+        private long doneAt;
         private boolean idle = true;
 
         /**
@@ -153,8 +167,11 @@ public final class SyntheticCost {
          */
         private long lateness;
 
-        BlockingMeter(long nanosPerRecord) {
+        private final boolean sharedThread;
+
+        BlockingMeter(long nanosPerRecord, boolean sharedThread) {
             this.nanosPerRecord = nanosPerRecord;
+            this.sharedThread = sharedThread;
         }
 
         /**
@@ -165,7 +182,10 @@ public final class SyntheticCost {
         @Override
         public void charge(int records) {
             long now = System.nanoTime();
-            next = (idle ? now : next) + nanosPerRecord * Math.max(0, records);
+            // On a shared thread, time between two charges went to other operators: it moves the
+            // deadline on, so only this meter's own late wake-ups are caught up.
+            long base = idle ? now : sharedThread ? next + Math.max(0, now - doneAt) : next;
+            next = base + nanosPerRecord * Math.max(0, records);
             idle = false;
             long wakeAt = next - lateness;
             boolean parked = false;
@@ -178,6 +198,7 @@ public final class SyntheticCost {
             if (parked) {
                 lateness = Math.max(0, Math.min(nanosPerRecord / 2, lateness + (now - next) / 8));
             }
+            doneAt = now;
         }
 
         @Override

@@ -69,7 +69,8 @@ public final class JobGraph {
 
     /**
      * The same graph with new parallelism for the operators named in {@code changes}; forward edges
-     * whose two sides no longer match become rebalance edges.
+     * whose two sides no longer match become rebalance edges, and turn forward again once a later
+     * change makes them match (so chains re-form, see {@link Edge#forParallelism}).
      */
     public JobGraph withParallelism(Map<String, Integer> changes) {
         List<OperatorNode> updated = new ArrayList<>();
@@ -79,14 +80,7 @@ public final class JobGraph {
         Map<String, Integer> p = new LinkedHashMap<>();
         updated.forEach(n -> p.put(n.id(), n.parallelism()));
         List<Edge> newEdges =
-                edges.stream()
-                        .map(
-                                e ->
-                                        e.partitioning() == Partitioning.FORWARD
-                                                        && !p.get(e.from()).equals(p.get(e.to()))
-                                                ? e.withPartitioning(Partitioning.REBALANCE)
-                                                : e)
-                        .toList();
+                edges.stream().map(e -> e.forParallelism(p.get(e.from()), p.get(e.to()))).toList();
         return new JobGraph(jobName, keyGroups, updated, newEdges);
     }
 
@@ -100,6 +94,13 @@ public final class JobGraph {
                     "job name is blank; give the job a name such as 'orders'");
         }
         return new JobGraph(name, keyGroups, operators(), edges);
+    }
+
+    /** The same graph with every operator unchained: each instance on its own thread. */
+    public JobGraph unchained() {
+        List<OperatorNode> updated = new ArrayList<>();
+        nodes.values().forEach(n -> updated.add(n.withChaining(Chaining.NONE)));
+        return new JobGraph(jobName, keyGroups, updated, edges);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.flowscale.engine.api.OutputTag;
 import dev.flowscale.engine.api.ProcessFunction;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SyntheticCost;
+import dev.flowscale.engine.graph.Chaining;
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.OperatorKind;
 import dev.flowscale.engine.graph.OperatorNode;
@@ -155,6 +156,24 @@ public class DataStream<T> {
 
     public DataStream<T> parallelism(int parallelism) {
         job.replace(operatorNode().id(), operatorNode().withParallelism(parallelism));
+        return this;
+    }
+
+    /**
+     * Starts a new chain at the operator: it runs on threads of its own, not on its input's, while
+     * the operators after it may still chain to it (Flink's {@code startNewChain}).
+     */
+    public DataStream<T> startNewChain() {
+        job.replace(operatorNode().id(), operatorNode().withChaining(Chaining.NEW_CHAIN));
+        return this;
+    }
+
+    /**
+     * Never chains the operator, neither to its input nor to its outputs: every record reaches it,
+     * and leaves it, through a queue between threads (Flink's {@code disableChaining}).
+     */
+    public DataStream<T> disableChaining() {
+        job.replace(operatorNode().id(), operatorNode().withChaining(Chaining.NONE));
         return this;
     }
 

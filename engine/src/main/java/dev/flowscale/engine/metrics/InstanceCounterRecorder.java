@@ -70,6 +70,13 @@ public final class InstanceCounterRecorder {
 
     private long phaseSince;
 
+    /**
+     * The part of the thread's useful time that is this instance's: 1 for an instance on a thread
+     * of its own; an operator chained with others gets its estimated share, the rest of the
+     * thread's useful time counts as its waiting for input (it waits while the others work).
+     */
+    private double usefulShare = 1.0;
+
     /** First key group the instance owns; meaningful only with {@link #keyGroupCounter}. */
     private final int keyGroupFirst;
 
@@ -152,6 +159,29 @@ public final class InstanceCounterRecorder {
         endWrite();
     }
 
+    /**
+     * Sets the instance's share of its thread's useful time from {@code now} on (see {@link
+     * #usefulShare}); time before {@code now} keeps the share it had.
+     */
+    public void usefulShare(double share, long now) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException(
+                    "useful share of "
+                            + operatorId
+                            + "/"
+                            + instance
+                            + " must be in [0, 1]: "
+                            + share);
+        }
+        beginWrite();
+        if (phase != Phase.NOT_STARTED) {
+            account(now);
+            phaseSince = now;
+        }
+        usefulShare = share;
+        endWrite();
+    }
+
     /** The records a source owes, or -1 while it cannot tell (no backlog signal). */
     public void backlog(long records) {
         beginWrite();
@@ -222,6 +252,7 @@ public final class InstanceCounterRecorder {
         long end = p == Phase.FINISHED ? since : now;
         // A reader's NO_BACKLOG_SIGNAL (-1) becomes the counter record's backlogUnknown here.
         long owed = currentBacklog != NO_LIVE_BACKLOG ? currentBacklog : backlog;
+        long openUseful = p == Phase.USEFUL ? mine(open) : 0;
         return new InstanceCounts(
                 operatorId,
                 instance,
@@ -229,8 +260,10 @@ public final class InstanceCounterRecorder {
                 p == Phase.NOT_STARTED ? 0 : Math.max(0, end - startNanos),
                 recordsIn + pending(source ? PENDING_OUT : PENDING_IN),
                 recordsOut + pending(PENDING_OUT),
-                usefulNanos + (p == Phase.USEFUL ? open : 0),
-                waitInputNanos + (p == Phase.WAIT_INPUT ? open : 0),
+                usefulNanos + openUseful,
+                waitInputNanos
+                        + (p == Phase.WAIT_INPUT ? open : 0)
+                        + (p == Phase.USEFUL ? open - openUseful : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
                 Math.max(0, owed),
                 owed < 0,
@@ -246,10 +279,19 @@ public final class InstanceCounterRecorder {
     private void account(long now) {
         long elapsed = Math.max(0, now - phaseSince);
         switch (phase) {
-            case USEFUL -> usefulNanos += elapsed;
+            case USEFUL -> {
+                long mine = mine(elapsed);
+                usefulNanos += mine;
+                waitInputNanos += elapsed - mine;
+            }
             case WAIT_INPUT -> waitInputNanos += elapsed;
             case BACKPRESSURE -> backpressureNanos += elapsed;
             default -> {}
         }
+    }
+
+    /** This instance's part of {@code nanos} of its thread's useful time. */
+    private long mine(long nanos) {
+        return usefulShare == 1.0 ? nanos : Math.round(nanos * usefulShare);
     }
 }

@@ -20,8 +20,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a job graph into connected tasks: an input gate per non-source instance with one channel
- * per upstream instance that feeds it, and a record writer per instance and outgoing edge.
+ * Turns a job graph into connected tasks: operators chained by the {@link ChainPlan} join their
+ * upstream instance's chain (no gate, a direct call); every other non-source instance gets an input
+ * gate with one channel per upstream instance that feeds it, and a record writer per instance and
+ * outgoing edge that is not chained.
  */
 final class ExecutionPlan {
     private final JobGraph graph;
@@ -32,6 +34,12 @@ final class ExecutionPlan {
     private final Map<Edge, Integer> firstChannel = new HashMap<>();
 
     private final Map<String, Task[]> tasks = new HashMap<>();
+
+    /** The input edge of each chained operator, by operator id. */
+    private final Map<String, Edge> chainedInputs = new HashMap<>();
+
+    /** The way into each chained instance from the instance it is chained to. */
+    private final Map<Task, ChainLink> links = new HashMap<>();
 
     /** Whether any source has a watermark strategy: then every edge carries event time. */
     private final boolean eventTime;
@@ -49,8 +57,14 @@ final class ExecutionPlan {
     }
 
     private List<Task> build() {
+        for (OperatorNode node : graph.operators()) {
+            Edge chained = ChainPlan.chainedInput(graph, node);
+            if (chained != null) {
+                chainedInputs.put(node.id(), chained);
+            }
+        }
         graph.operators().forEach(this::createGates);
-        graph.operators().forEach(this::createTasks);
+        graph.topologicalOrder().forEach(id -> createTasks(graph.operator(id)));
         List<Task> all = new ArrayList<>();
         for (String id : graph.topologicalOrder()) {
             Task[] instances = tasks.get(id);
@@ -63,7 +77,7 @@ final class ExecutionPlan {
     }
 
     private void createGates(OperatorNode node) {
-        if (node.kind().isSource()) {
+        if (node.kind().isSource() || chainedInputs.containsKey(node.id())) {
             return;
         }
         int channels = 0;
@@ -100,17 +114,7 @@ final class ExecutionPlan {
                                     settings,
                                     state,
                                     (SourceFunction<Object>) node.function())
-                            : new OperatorTask(
-                                    context,
-                                    settings,
-                                    state,
-                                    gates.get(node.id())[i],
-                                    OperatorLogics.create(
-                                            graph,
-                                            node,
-                                            context,
-                                            state,
-                                            settings.config().clock()));
+                            : operatorTask(node, i, context, state);
             task.cost(node.cost().isNone() ? null : meter(node, task.clock));
             if (eventTime) {
                 task.eventTime();
@@ -118,6 +122,26 @@ final class ExecutionPlan {
             instances[i] = task;
         }
         tasks.put(node.id(), instances);
+    }
+
+    /**
+     * A non-source instance: fed by its gate, or chained to its upstream instance's chain (it then
+     * shares that chain's thread and clock, so it joins before anything uses its clock).
+     */
+    private Task operatorTask(OperatorNode node, int index, TaskContext context, TaskState state) {
+        Edge chained = chainedInputs.get(node.id());
+        OperatorTask task =
+                new OperatorTask(
+                        context,
+                        settings,
+                        state,
+                        chained == null ? gates.get(node.id())[index] : null,
+                        OperatorLogics.create(
+                                graph, node, context, state, settings.config().clock()));
+        if (chained != null) {
+            links.put(task, tasks.get(chained.from())[index].chain.join(task));
+        }
+        return task;
     }
 
     /** A fresh instance's state, or what it owns of the snapshot being restored. */
@@ -153,17 +177,33 @@ final class ExecutionPlan {
                                 : RocksDbKeyedStore.open(backend, node.id() + "-" + index));
     }
 
-    private static Runnable meter(OperatorNode node, PhaseClock clock) {
-        SyntheticCost.CostMeter meter = node.cost().meter();
+    /** Whether the operator runs in a chain with others. */
+    private boolean sharesThread(OperatorNode node) {
+        return chainedInputs.containsKey(node.id())
+                || graph.outputsOf(node.id()).stream()
+                        .anyMatch(e -> e.equals(chainedInputs.get(e.to())));
+    }
+
+    private Runnable meter(OperatorNode node, PhaseClock clock) {
+        SyntheticCost.CostMeter meter =
+                sharesThread(node) ? node.cost().meterOnSharedThread() : node.cost().meter();
         clock.onWait(meter::idle);
         return meter::charge;
     }
 
-    /** The instance's writers: one per edge of its main output, and per side output tag. */
+    /**
+     * The instance's outputs: a link per chained edge, a writer per other edge of its main output
+     * and per side output tag.
+     */
     private TaskOutput output(String id, int instance, PhaseClock clock) {
         List<RecordWriter> main = new ArrayList<>();
+        List<ChainLink> chained = new ArrayList<>();
         Map<String, List<RecordWriter>> side = new HashMap<>();
         for (Edge edge : graph.outputsOf(id)) {
+            if (edge.equals(chainedInputs.get(edge.to()))) {
+                chained.add(links.get(tasks.get(edge.to())[instance]));
+                continue;
+            }
             RecordWriter writer = writer(edge, instance, clock);
             if (edge.outputTag() == null) {
                 main.add(writer);
@@ -173,7 +213,8 @@ final class ExecutionPlan {
         }
         Map<String, RecordWriter[]> sideWriters = new HashMap<>();
         side.forEach((tag, writers) -> sideWriters.put(tag, writers.toArray(RecordWriter[]::new)));
-        return new TaskOutput(main.toArray(RecordWriter[]::new), sideWriters);
+        return new TaskOutput(
+                main.toArray(RecordWriter[]::new), sideWriters, chained.toArray(ChainLink[]::new));
     }
 
     private RecordWriter writer(Edge edge, int instance, PhaseClock clock) {

@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * One run of a job graph: a thread per operator instance, from start (fresh or restored) until
- * every task has ended. A failing task cancels the others. {@link RunningJob} supervises executions
- * across failures and rescales.
+ * One run of a job graph: a thread per chain of operator instances ({@link OperatorChain}), from
+ * start (fresh or restored) until every task has ended. A failing task cancels the others. {@link
+ * RunningJob} supervises executions across failures and rescales.
  */
 final class JobExecution {
     private final JobGraph graph;
@@ -30,6 +30,10 @@ final class JobExecution {
     private final Cancellation cancellation = new Cancellation();
     private final AtomicReference<JobFailedException> failure = new AtomicReference<>();
     private final List<Task> tasks = new ArrayList<>();
+
+    /** The tasks that head a chain: each runs on a thread of its own. */
+    private final List<Task> heads;
+
     private final List<Thread> threads = new ArrayList<>();
 
     /** Each task thread's kernel id, as it read it at its start; -1 until then or unknown. */
@@ -64,13 +68,14 @@ final class JobExecution {
                                 snapshots,
                                 restored,
                                 firstRecord::countDown)));
-        this.done = new CountDownLatch(tasks.size());
-        this.kernelIds = new AtomicLongArray(tasks.size());
-        for (int i = 0; i < tasks.size(); i++) {
+        this.heads = tasks.stream().filter(t -> t.chain.head() == t).toList();
+        this.done = new CountDownLatch(heads.size());
+        this.kernelIds = new AtomicLongArray(heads.size());
+        for (int i = 0; i < heads.size(); i++) {
             kernelIds.set(i, -1);
         }
         this.opened = new CountDownLatch(tasks.size());
-        this.running.set(tasks.size());
+        this.running.set(heads.size());
         tasks.forEach(t -> t.onOpened(opened::countDown));
     }
 
@@ -115,8 +120,8 @@ final class JobExecution {
     }
 
     void start() {
-        for (int i = 0; i < tasks.size(); i++) {
-            Task task = tasks.get(i);
+        for (int i = 0; i < heads.size(); i++) {
+            Task task = heads.get(i);
             int index = i;
             threads.add(
                     new Thread(
@@ -138,8 +143,10 @@ final class JobExecution {
         try {
             task.run();
         } finally {
-            if (task.state.keyed() != null && !keepStatesOpen) {
-                task.state.keyed().close();
+            for (Task chained : task.chain.tasks()) {
+                if (chained.state.keyed() != null && !keepStatesOpen) {
+                    chained.state.keyed().close();
+                }
             }
             // The supervisor hears of the end before anyone waiting on done can act on it.
             if (running.decrementAndGet() == 0) {
@@ -244,16 +251,18 @@ final class JobExecution {
         long now = System.nanoTime();
         List<InstanceCounts> instances = new ArrayList<>(tasks.size());
         for (String op : graph.topologicalOrder()) {
-            for (int i = 0; i < tasks.size(); i++) {
-                Task t = tasks.get(i);
+            for (Task t : tasks) {
                 if (t.context.operatorId().equals(op)) {
-                    Thread thread = i < threads.size() ? threads.get(i) : null;
+                    // A chained task reports its chain's thread: the wait for a core is the
+                    // thread's, whichever of its operators was running.
+                    int h = heads.indexOf(t.chain.head());
+                    Thread thread = h < threads.size() ? threads.get(h) : null;
                     instances.add(
                             t.metrics
                                     .snapshot(now)
                                     .withThreadTimes(
                                             ThreadCpu.nanos(thread),
-                                            ThreadSchedule.runDelayNanos(kernelIds.get(i))));
+                                            ThreadSchedule.runDelayNanos(kernelIds.get(h))));
                 }
             }
         }

@@ -8,7 +8,9 @@ import java.time.Clock;
 /**
  * Runs a non-source operator instance: takes batches from its input gate, calls the operator for
  * each record and pays the synthetic cost. Useful time is everything but waiting for input and
- * waiting for room downstream, counted by phase changes rather than per record.
+ * waiting for room downstream, counted by phase changes rather than per record. A chained instance
+ * has no gate: the operator before it calls {@link #processChained} and {@link #onChainedEvent} on
+ * the chain's thread.
  */
 final class OperatorTask extends Task {
     private final InputGate gate;
@@ -42,6 +44,9 @@ final class OperatorTask extends Task {
     /** Told once, after this instance processed its first batch of records; then null. */
     private Runnable firstRecord;
 
+    /** Records a chained instance took in since its counts were last published. */
+    private long chainedIn;
+
     OperatorTask(
             TaskContext context,
             RunSettings settings,
@@ -53,11 +58,11 @@ final class OperatorTask extends Task {
         this.logic = logic;
         this.flushIntervalNanos = settings.config().flushInterval().toNanos();
         this.idleFlushNanos = settings.config().idleFlush().toNanos();
-        this.openChannels = gate.channels();
+        this.openChannels = gate == null ? 1 : gate.channels();
         this.instrumented = settings.config().instrumented();
         this.wallClock = settings.config().clock();
         this.firstRecord = settings.firstRecord();
-        if (!instrumented) {
+        if (!instrumented && gate != null) {
             // Debloating sizes the input by measured useful time; without measurements the input
             // takes whole batches, bounded by the channel capacity as before debloating.
             gate.limitRecords(Integer.MAX_VALUE);
@@ -70,7 +75,7 @@ final class OperatorTask extends Task {
     void open() throws Exception {
         state.restoreKeyedState();
         if (eventTime) {
-            valve = new WatermarkValve(gate.channels(), watermarkState.restored());
+            valve = new WatermarkValve(openChannels, watermarkState.restored());
             processedWatermark = valve.current();
         }
         logic.connect(output);
@@ -86,7 +91,9 @@ final class OperatorTask extends Task {
         while (openChannels > 0) {
             Batch batch = nextBatch();
             if (batch.kind == Batch.Kind.BARRIER) {
+                boolean timed = chain.timing.beginEvent();
                 onBarrier(batch.barrier, gate.lastChannel());
+                chain.timing.endEvent(timed);
                 continue;
             }
             if (batch.kind == Batch.Kind.END_OF_STREAM) {
@@ -95,7 +102,10 @@ final class OperatorTask extends Task {
                 continue;
             }
             if (batch.kind == Batch.Kind.WATERMARK || batch.kind == Batch.Kind.IDLENESS) {
+                boolean timed = chain.timing.beginEvent();
                 onTimeEvent(batch, gate.lastChannel());
+                chain.timing.endEvent(timed);
+                chain.publishMemberCounts();
                 continue;
             }
             if (batch.kind == Batch.Kind.LATENCY_MARKER) {
@@ -103,13 +113,16 @@ final class OperatorTask extends Task {
                 continue;
             }
             logic.onBatchFrom(gate.lastChannel());
+            chain.timing.beginBatch();
             if (batch.timestamps == null) {
                 processBatch(batch);
             } else {
                 processTimedBatch(batch);
             }
+            chain.timing.endBatch();
             firePendingProcessingTimers();
             clock.records(batch.size, output.takeEmitted());
+            chain.publishMemberCounts();
             if (firstRecord != null) {
                 firstRecord.run();
                 firstRecord = null;
@@ -131,7 +144,7 @@ final class OperatorTask extends Task {
     @Override
     void onSample(long records, long usefulNanos) {
         double useful = usefulNanos / 1e9;
-        if (useful > 0.01 && records > 0) {
+        if (gate != null && useful > 0.01 && records > 0) {
             double perChannel = records / useful * DEBLOAT_TARGET_SECONDS / gate.channels();
             gate.limitRecords((int) Math.min(Integer.MAX_VALUE, Math.ceil(perChannel)));
         }
@@ -180,6 +193,45 @@ final class OperatorTask extends Task {
         }
     }
 
+    /** One record from the operator this instance is chained to, on the chain's thread. */
+    void processChained(Object record, long timestamp) throws Exception {
+        chainedIn++;
+        if (instrumented && (chainedIn & publishMask) == 0) {
+            metrics.pendingIn(chainedIn);
+        }
+        if (cost != null) {
+            cost.run();
+        }
+        output.timestamp = timestamp;
+        logic.process(record, output);
+        if (cost != null) {
+            flushIfDue();
+        }
+    }
+
+    /** An event from the operator this instance is chained to (its only input). */
+    void onChainedEvent(Batch event) throws Exception {
+        switch (event.kind) {
+            case BARRIER -> onBarrier(event.barrier, 0);
+            case WATERMARK, IDLENESS -> onTimeEvent(event, 0);
+            case LATENCY_MARKER -> onMarker(event);
+            case END_OF_STREAM -> {
+                openChannels = 0;
+                output.endOfStream();
+            }
+            case DATA -> throw new IllegalStateException("records reach a chained operator singly");
+        }
+    }
+
+    /** Publishes what this chained instance took in and emitted since the last call. */
+    void publishChainedCounts() {
+        long emitted = output.takeEmitted();
+        if (instrumented) {
+            metrics.addRecords(chainedIn, emitted);
+        }
+        chainedIn = 0;
+    }
+
     /**
      * A watermark or idle status from one channel: when the merged watermark advances, timers fire
      * and the watermark goes downstream; when every channel turns idle (or one wakes), so does this
@@ -215,8 +267,16 @@ final class OperatorTask extends Task {
         clock.resume(before);
     }
 
-    /** Fires the processing-time timers that are due; costs nothing when there are none. */
+    /** Fires the timers that are due, this instance's and its chain's; cheap when none are. */
     private void firePendingProcessingTimers() throws Exception {
+        fireOwnTimers();
+        if (chain.hasMembers()) {
+            chain.fireMemberTimers();
+        }
+    }
+
+    /** Fires this instance's processing-time timers that are due. */
+    void fireOwnTimers() throws Exception {
         long next = logic.nextProcessingTimer();
         if (next != Long.MAX_VALUE) {
             long now = wallClock.millis();
@@ -233,6 +293,12 @@ final class OperatorTask extends Task {
      */
     private void onBarrier(CheckpointBarrier barrier, int channel) throws Exception {
         if (barrier.id() <= lastBarrier || (aligning != null && barrier.id() < aligning.id())) {
+            return;
+        }
+        if (gate == null) {
+            aligning = barrier;
+            barriersSeen = 1;
+            completeAlignmentIfReady();
             return;
         }
         if (aligning == null || barrier.id() > aligning.id()) {
@@ -261,7 +327,9 @@ final class OperatorTask extends Task {
         // so the state is still the barrier's): downstream tasks align while this one writes.
         output.broadcastEvent(Batch.barrier(barrier));
         snapshot(barrier, null);
-        gate.unblockAll();
+        if (gate != null) {
+            gate.unblockAll();
+        }
     }
 
     /**
@@ -304,7 +372,7 @@ final class OperatorTask extends Task {
     /** Waits for input; with processing-time timers pending, wakes to fire them when due. */
     private Batch awaitInputOrTimer() throws Exception {
         while (true) {
-            long next = logic.nextProcessingTimer();
+            long next = Math.min(logic.nextProcessingTimer(), chain.nextMemberTimer());
             if (next == Long.MAX_VALUE) {
                 return gate.take();
             }
@@ -316,7 +384,8 @@ final class OperatorTask extends Task {
             }
             if (wallClock.millis() >= next) {
                 clock.enter(Phase.USEFUL);
-                logic.onProcessingTime(wallClock.millis(), output);
+                firePendingProcessingTimers();
+                chain.publishMemberCounts();
                 output.flush();
                 clock.enter(Phase.WAIT_INPUT);
             }
@@ -345,11 +414,11 @@ final class OperatorTask extends Task {
     }
 
     int queuedBatches() {
-        return gate.queuedBatches();
+        return gate == null ? 0 : gate.queuedBatches();
     }
 
     long queuedRecords() {
-        return gate.queuedRecords();
+        return gate == null ? 0 : gate.queuedRecords();
     }
 
     /** The watermark this instance has processed (its event-time timers up to it fired). */

@@ -2,20 +2,43 @@ package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceCounterRecorder.Phase;
+import java.util.Arrays;
 
 /**
  * The task thread's view of its own phase. It reads the clock only when the phase changes, so a
- * task that always finds input and room for output pays nothing per batch for timing.
+ * task that always finds input and room for output pays nothing per batch for timing. The operators
+ * chained behind a chain's head follow its clock: their counters go through the same phases at the
+ * same instants, and {@link ChainTiming} splits the useful time between them.
  */
 final class PhaseClock {
     private final InstanceCounterRecorder metrics;
     private final boolean instrumented;
     private Phase current = Phase.NOT_STARTED;
     private Runnable onWait = () -> {};
+    private InstanceCounterRecorder[] followers = new InstanceCounterRecorder[0];
 
-    /** Called whenever the task starts waiting (for input or for room downstream). */
+    /** The chain's sampling, told when the thread stops and resumes useful work; may be null. */
+    private ChainTiming timing;
+
+    /** Tells {@code chainTiming} of every change between useful time and a wait. */
+    void timeChain(ChainTiming chainTiming) {
+        this.timing = chainTiming;
+    }
+
+    /** Also called whenever the task starts waiting (for input or for room downstream). */
     void onWait(Runnable callback) {
-        this.onWait = callback;
+        Runnable before = onWait;
+        this.onWait =
+                () -> {
+                    before.run();
+                    callback.run();
+                };
+    }
+
+    /** Makes a chained operator's counters follow this clock; before the thread starts. */
+    void follow(InstanceCounterRecorder chained) {
+        followers = Arrays.copyOf(followers, followers.length + 1);
+        followers[followers.length - 1] = chained;
     }
 
     PhaseClock(InstanceCounterRecorder metrics, boolean instrumented) {
@@ -25,7 +48,11 @@ final class PhaseClock {
 
     void start() {
         current = Phase.USEFUL;
-        metrics.start(System.nanoTime());
+        long now = System.nanoTime();
+        metrics.start(now);
+        for (InstanceCounterRecorder follower : followers) {
+            follower.start(now);
+        }
     }
 
     boolean instrumented() {
@@ -41,10 +68,7 @@ final class PhaseClock {
             if (next == Phase.WAIT_INPUT || next == Phase.BACKPRESSURE) {
                 onWait.run();
             }
-            current = next;
-            if (instrumented) {
-                metrics.enter(next, System.nanoTime());
-            }
+            switchTo(next);
         }
     }
 
@@ -70,7 +94,18 @@ final class PhaseClock {
     private void switchTo(Phase next) {
         current = next;
         if (instrumented) {
-            metrics.enter(next, System.nanoTime());
+            long now = System.nanoTime();
+            metrics.enter(next, now);
+            for (InstanceCounterRecorder follower : followers) {
+                follower.enter(next, now);
+            }
+            if (timing != null) {
+                if (next == Phase.USEFUL) {
+                    timing.resume(now);
+                } else {
+                    timing.suspend(now);
+                }
+            }
         }
     }
 
@@ -88,6 +123,10 @@ final class PhaseClock {
 
     void finish() {
         current = Phase.FINISHED;
-        metrics.finish(System.nanoTime());
+        long now = System.nanoTime();
+        metrics.finish(now);
+        for (InstanceCounterRecorder follower : followers) {
+            follower.finish(now);
+        }
     }
 }

@@ -97,7 +97,9 @@ final class SourceTask extends Task {
         }
         List<?> splits = reader.snapshotSplits();
         // Downstream tasks align while this one writes its splits: nothing is read in between.
+        boolean timed = chain.timing.beginEvent();
         output.broadcastEvent(Batch.barrier(barrier));
+        chain.timing.endEvent(timed);
         snapshot(barrier, splits);
         return barrier.stopAfter();
     }
@@ -110,7 +112,10 @@ final class SourceTask extends Task {
             if (emitBarrierIfPending()) {
                 break;
             }
+            chain.timing.beginBatch();
             int n = reader.poll(sink, output.suggestedBatch(batchSize));
+            payCost(n);
+            chain.timing.endBatch();
             if (n == SourceReader.END_OF_INPUT) {
                 endOfInput();
                 if (sourceAtEnd()) {
@@ -119,11 +124,16 @@ final class SourceTask extends Task {
                 break;
             }
             if (watermarks != null) {
+                boolean timed = chain.timing.beginEvent();
                 watermarks.afterPoll();
+                chain.timing.endEvent(timed);
+            }
+            if (chain.hasMembers()) {
+                chain.fireMemberTimers();
             }
             if (n > 0) {
-                payCost(n);
                 clock.records(n, output.takeEmitted());
+                chain.publishMemberCounts();
             } else {
                 idle();
                 lastFlush = System.nanoTime();
@@ -192,6 +202,7 @@ final class SourceTask extends Task {
     }
 
     private void idle() throws InterruptedException {
+        chain.publishMemberCounts();
         output.flush();
         clock.enter(Phase.WAIT_INPUT);
         LockSupport.parkNanos(Math.max(1, Math.min(reader.nanosUntilNext(), MAX_IDLE_NANOS)));

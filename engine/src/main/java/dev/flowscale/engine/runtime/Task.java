@@ -14,13 +14,20 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One operator instance on its own thread. Any throwable from the instance fails the whole job with
- * a cause that names the operator and instance; nothing dies silently.
+ * One operator instance: the head of a chain runs on a thread of its own, a chained instance on its
+ * head's ({@link OperatorChain}). Any throwable from the instance fails the whole job with a cause
+ * that names the operator and instance; nothing dies silently.
  */
 abstract class Task implements Runnable {
     final TaskContext context;
     final InstanceCounterRecorder metrics;
-    final PhaseClock clock;
+
+    /** The thread's clock: this task's own, or its chain head's once chained. */
+    PhaseClock clock;
+
+    /** The chain this task runs in: one of its own until it joins another's. */
+    OperatorChain chain;
+
     final Cancellation cancellation;
     private final JobFailureHandler failures;
     private final SnapshotSink snapshots;
@@ -80,6 +87,7 @@ abstract class Task implements Runnable {
         this.failures = settings.failures();
         this.snapshots = settings.snapshots();
         this.state = state;
+        this.chain = new OperatorChain(this, settings.config().instrumented());
     }
 
     /**
@@ -171,6 +179,10 @@ abstract class Task implements Runnable {
      * then {@link #onSample} sees the same figures.
      */
     final void sample(long now) {
+        if (chain.head() == this && chain.hasMembers()) {
+            chain.timing.tick(now);
+            chain.sampleMembers(now);
+        }
         if (!clock.instrumented() || now - sampledAt < TUNE_EVERY_NANOS) {
             return;
         }
@@ -196,6 +208,11 @@ abstract class Task implements Runnable {
         this.opened = callback;
     }
 
+    /** Tells that this task has opened (or ended without opening). */
+    final void markOpened() {
+        opened.run();
+    }
+
     /** Connects the task's output; called once before the thread starts. */
     void connect(TaskOutput taskOutput) {
         taskOutput.publishTo(clock.instrumented() ? metrics : null);
@@ -207,9 +224,11 @@ abstract class Task implements Runnable {
         clock.start();
         try {
             try {
+                chain.openMembers();
                 open();
             } finally {
                 opened.run();
+                chain.membersOpened();
             }
             process();
             output.endOfStream();
@@ -218,9 +237,13 @@ abstract class Task implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
-            failures.taskFailed(context, t instanceof UserCodeException ? t.getCause() : t);
+            TaskContext where = t instanceof ChainedFailure chained ? chained.task() : context;
+            Throwable cause = t instanceof ChainedFailure ? t.getCause() : t;
+            failures.taskFailed(
+                    where, cause instanceof UserCodeException ? cause.getCause() : cause);
         } finally {
             closeQuietly();
+            chain.closeMembers();
             clock.finish();
         }
     }
@@ -236,7 +259,7 @@ abstract class Task implements Runnable {
 
     abstract void close() throws Exception;
 
-    private void closeQuietly() {
+    final void closeQuietly() {
         try {
             close();
         } catch (Throwable t) {

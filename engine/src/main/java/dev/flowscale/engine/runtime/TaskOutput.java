@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 
 /**
- * The collector an operator instance emits into: it counts records out and feeds every outgoing
- * edge's writer.
+ * The collector an operator instance emits into: it counts records out, calls the operators chained
+ * to it and feeds every other outgoing edge's writer.
  */
 final class TaskOutput implements Collector<Object> {
     private final RecordWriter[] writers;
@@ -19,6 +19,9 @@ final class TaskOutput implements Collector<Object> {
 
     /** The writers of each side output, by tag id. */
     private final Map<String, RecordWriter[]> side;
+
+    /** The operators chained to the main output, called directly on this thread. */
+    private final ChainLink[] links;
 
     private long emitted;
 
@@ -38,12 +41,13 @@ final class TaskOutput implements Collector<Object> {
     long timestamp = Long.MIN_VALUE;
 
     TaskOutput(RecordWriter[] writers) {
-        this(writers, Map.of());
+        this(writers, Map.of(), new ChainLink[0]);
     }
 
-    TaskOutput(RecordWriter[] writers, Map<String, RecordWriter[]> side) {
+    TaskOutput(RecordWriter[] writers, Map<String, RecordWriter[]> side, ChainLink[] links) {
         this.writers = writers;
         this.side = side;
+        this.links = links;
         List<RecordWriter> every = new ArrayList<>(List.of(writers));
         side.values().forEach(w -> every.addAll(List.of(w)));
         this.all = every.toArray(RecordWriter[]::new);
@@ -73,6 +77,9 @@ final class TaskOutput implements Collector<Object> {
         if (metrics != null && (emitted & publishMask) == 0) {
             metrics.pendingOut(emitted);
         }
+        for (ChainLink link : links) {
+            link.push(record, timestamp);
+        }
         emit(writers, record);
     }
 
@@ -100,12 +107,19 @@ final class TaskOutput implements Collector<Object> {
         for (RecordWriter writer : all) {
             min = Math.min(min, writer.suggestedBatch());
         }
+        for (ChainLink link : links) {
+            min = Math.min(min, link.suggestedBatch(max));
+        }
         return Math.max(1, min);
     }
 
+    /** Hands over the partly filled batches of this operator and of those chained to it. */
     void flush() throws InterruptedException {
         for (RecordWriter writer : all) {
             writer.flush();
+        }
+        for (ChainLink link : links) {
+            link.flush();
         }
     }
 
@@ -116,12 +130,21 @@ final class TaskOutput implements Collector<Object> {
         for (RecordWriter writer : all) {
             writer.broadcastEvent(event);
         }
+        for (ChainLink link : links) {
+            link.event(event);
+        }
     }
 
-    /** Forwards a latency marker on every outgoing edge, to one random channel of each. */
+    /**
+     * Forwards a latency marker on every outgoing edge, to one random channel of each, and to every
+     * chained operator.
+     */
     void emitMarker(Batch marker) throws InterruptedException {
         for (RecordWriter writer : all) {
             writer.emitMarker(marker);
+        }
+        for (ChainLink link : links) {
+            link.event(marker);
         }
     }
 
@@ -133,6 +156,9 @@ final class TaskOutput implements Collector<Object> {
     void endOfStream() throws InterruptedException {
         for (RecordWriter writer : all) {
             writer.endOfStream();
+        }
+        for (ChainLink link : links) {
+            link.event(Batch.END_OF_STREAM);
         }
     }
 }

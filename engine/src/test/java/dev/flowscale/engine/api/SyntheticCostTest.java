@@ -66,6 +66,20 @@ class SyntheticCostTest {
     }
 
     @Test
+    void onASharedThreadABlockingCostDoesNotCatchUpTheOtherOperatorsTime() {
+        // A chain: 40 ms of other operators' work between two records is not this meter's delay.
+        SyntheticCost.CostMeter meter =
+                SyntheticCost.blocking(Duration.ofMillis(50)).meterOnSharedThread();
+        meter.charge();
+        spinFor(Duration.ofMillis(40));
+        long start = System.nanoTime();
+        meter.charge();
+        assertThat(System.nanoTime() - start)
+                .as("the next record costs its full time, less the learnt overshoot")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(25).toNanos());
+    }
+
+    @Test
     void cpuCostSpinsForEachRecord() {
         SyntheticCost.CostMeter meter = SyntheticCost.cpu(Duration.ofNanos(100_000)).meter();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();

@@ -128,6 +128,11 @@ public final class CountingJob {
                 });
     }
 
+    /** Waits until the counting operator has counted at least {@code records} records. */
+    public static void awaitCounted(RunningJob job, long records, Duration timeout) {
+        Await.until(timeout, records + " records counted", () -> counted(job.metrics()) >= records);
+    }
+
     private static long counted(JobMetricsSnapshot s) {
         return s.instancesOf(COUNT).stream().mapToLong(i -> i.recordsIn()).sum();
     }

@@ -1,0 +1,206 @@
+package dev.flowscale.engine.runtime;
+
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
+import java.util.Arrays;
+
+/**
+ * Splits a chain's useful time between its operators without a clock read per record. The chain's
+ * thread measures its useful time as an unchained task does (by phase changes); what each operator
+ * gets of it is its share, estimated from samples:
+ *
+ * <ul>
+ *   <li>one data batch in {@value #SAMPLE_EVERY} is timed per operator: the clock is read when a
+ *       record enters a chained operator and when the call returns, so every nanosecond of the
+ *       batch goes to exactly the operator that ran it (exclusive time), less the calibrated cost
+ *       of the clock read itself;
+ *   <li>control events that can cause work (barriers, watermarks) are timed the same way every
+ *       time, since they are few and their work (a window firing) is not like a batch's.
+ * </ul>
+ *
+ * A batch sample stands for the batches since the previous one (it is weighted by their number; a
+ * source's poll that found nothing is a batch too, and its time the source's), events count as they
+ * are, and each operator's share is its part of that sum. The sums decay by half at every update,
+ * so the shares follow a change in the operators' costs within a few updates.
+ */
+final class ChainTiming {
+    /** At most this many data batches pass between two timed ones; a power of two. */
+    static final int SAMPLE_EVERY = 64;
+
+    /** A batch is timed at the latest this long after the last timed one. */
+    static final long SAMPLE_INTERVAL_NANOS = 5_000_000L;
+
+    /** Samples between two updates of the shares... */
+    private static final int UPDATE_AFTER = 8;
+
+    /** ...or less when that takes longer (a slow chain's batches): at most this long. */
+    private static final long UPDATE_INTERVAL_NANOS = 50_000_000L;
+
+    /** What one {@link System#nanoTime} call adds to an interval measured between two of them. */
+    static final long READ_NANOS = calibrate();
+
+    private final boolean instrumented;
+    private InstanceCounterRecorder[] recorders = new InstanceCounterRecorder[0];
+    private long[] sample = new long[0];
+    private double[] spent = new double[0];
+    private boolean enabled;
+
+    /** Whether the work under way is being timed; read by every chained call. */
+    boolean active;
+
+    private boolean event;
+    private int current;
+    private long last;
+    private int sinceSample;
+    private long sampledAt;
+    private boolean due;
+    private int samples;
+    private long updatedAt;
+
+    ChainTiming(boolean instrumented) {
+        this.instrumented = instrumented;
+    }
+
+    /**
+     * Adds an operator of the chain (the head first); returns its index. Before the thread runs.
+     */
+    int add(InstanceCounterRecorder recorder) {
+        int index = recorders.length;
+        recorders = Arrays.copyOf(recorders, index + 1);
+        recorders[index] = recorder;
+        sample = new long[index + 1];
+        spent = new double[index + 1];
+        enabled = instrumented && recorders.length > 1;
+        // Until the first samples, an equal split.
+        for (InstanceCounterRecorder r : recorders) {
+            r.usefulShare(1.0 / recorders.length, 0);
+        }
+        return index;
+    }
+
+    /** The head read the clock after a batch: a slow chain's next batch is timed when due. */
+    void tick(long now) {
+        if (enabled && now - sampledAt >= SAMPLE_INTERVAL_NANOS) {
+            due = true;
+        }
+    }
+
+    /** A data batch starts at the head. */
+    void beginBatch() {
+        if (enabled && (++sinceSample >= SAMPLE_EVERY || due) && !active) {
+            start(false);
+        }
+    }
+
+    /** The batch has been handled by the whole chain. */
+    void endBatch() {
+        if (active && !event) {
+            stop(sinceSample);
+            sinceSample = 0;
+            due = false;
+            sampledAt = last;
+        }
+    }
+
+    /** A control event starts at the head; returns whether this call started timing it. */
+    boolean beginEvent() {
+        if (!enabled || active) {
+            return false;
+        }
+        start(true);
+        return true;
+    }
+
+    void endEvent(boolean started) {
+        if (started) {
+            stop(1);
+        }
+    }
+
+    /** Work passes to chained operator {@code index}; returns the operator it came from. */
+    int enter(int index) {
+        long now = System.nanoTime();
+        sample[current] += now - last - READ_NANOS;
+        int from = current;
+        current = index;
+        last = now;
+        return from;
+    }
+
+    /** The chained call returned to operator {@code from}. */
+    void exit(int from) {
+        long now = System.nanoTime();
+        sample[current] += now - last - READ_NANOS;
+        current = from;
+        last = now;
+    }
+
+    /**
+     * The thread stops doing useful work at {@code now} (blocked on output, or waiting): the wait
+     * is no operator's work, so the sample under way stops counting until {@link #resume}.
+     */
+    void suspend(long now) {
+        if (active) {
+            sample[current] += now - last;
+        }
+    }
+
+    /** The thread does useful work again from {@code now} on. */
+    void resume(long now) {
+        if (active) {
+            last = now;
+        }
+    }
+
+    private void start(boolean isEvent) {
+        event = isEvent;
+        current = 0;
+        active = true;
+        last = System.nanoTime();
+    }
+
+    /** Ends the sample; it stands for {@code weight} batches (or one event). */
+    private void stop(int weight) {
+        long now = System.nanoTime();
+        sample[current] += now - last - READ_NANOS;
+        last = now;
+        active = false;
+        for (int i = 0; i < sample.length; i++) {
+            spent[i] += (double) weight * Math.max(0, sample[i]);
+            sample[i] = 0;
+        }
+        if (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS) {
+            update(now);
+        }
+    }
+
+    /** Publishes the shares estimated from the samples, then halves the sums. */
+    private void update(long now) {
+        double total = 0;
+        for (double s : spent) {
+            total += s;
+        }
+        if (total <= 0) {
+            return;
+        }
+        for (int i = 0; i < spent.length; i++) {
+            recorders[i].usefulShare(spent[i] / total, now);
+            spent[i] /= 2;
+        }
+        samples = 0;
+        updatedAt = now;
+    }
+
+    /** The least time two back-to-back clock reads take apart, over a few tries. */
+    private static long calibrate() {
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 20; round++) {
+            long start = System.nanoTime();
+            long end = start;
+            for (int i = 0; i < 1_000; i++) {
+                end = System.nanoTime();
+            }
+            best = Math.min(best, (end - start) / 1_000);
+        }
+        return best;
+    }
+}
