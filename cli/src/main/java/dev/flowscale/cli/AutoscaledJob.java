@@ -44,11 +44,7 @@ final class AutoscaledJob implements ScaledRun {
         JobConfig config =
                 JobConfig.defaults()
                         .withMeterRegistry(registry)
-                        .withCheckpointing(
-                                settings.checkpointInterval() == null
-                                        ? CheckpointConfig.savepointsOnly(settings.storage())
-                                        : CheckpointConfig.every(
-                                                settings.checkpointInterval(), settings.storage()));
+                        .withCheckpointing(checkpointing(settings));
         this.job =
                 JobStart.start(graph, config, settings.startFresh(), null, settings.restoreLog());
         this.realizer =
@@ -125,5 +121,16 @@ final class AutoscaledJob implements ScaledRun {
     public void close() throws Exception {
         realizer.close();
         job.close();
+    }
+
+    private static CheckpointConfig checkpointing(RunSettings settings) {
+        if (settings.checkpointInterval() == null) {
+            return CheckpointConfig.savepointsOnly(settings.storage());
+        }
+        CheckpointConfig every =
+                CheckpointConfig.every(settings.checkpointInterval(), settings.storage());
+        return settings.checkpointTolerance() == null
+                ? every
+                : every.withFailureTolerance(settings.checkpointTolerance());
     }
 }

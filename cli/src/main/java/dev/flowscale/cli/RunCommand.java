@@ -95,6 +95,16 @@ final class RunCommand implements Callable<Integer> {
     Duration checkpointInterval;
 
     @Option(
+            names = "--checkpoint-tolerance",
+            paramLabel = "D",
+            converter = OptionValues.AnyDuration.class,
+            description =
+                    "Fail the job over (restart from its latest snapshot) once periodic checkpoints"
+                            + " have kept failing for D (default: 10s or two checkpoint intervals,"
+                            + " whichever is longer; 0s: at the first failure).")
+    Duration checkpointTolerance;
+
+    @Option(
             names = "--window",
             paramLabel = "D",
             converter = OptionValues.PositiveDuration.class,
@@ -248,7 +258,8 @@ final class RunCommand implements Callable<Integer> {
                 restart,
                 checkpointInterval,
                 startFresh,
-                line -> out.println("restore: " + line));
+                line -> out.println("restore: " + line),
+                checkpointTolerance);
     }
 
     /** {@code --savepoint-dir}, or the runner's default folder for the job (one per job). */

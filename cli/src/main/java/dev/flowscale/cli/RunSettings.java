@@ -19,6 +19,8 @@ import java.util.function.Consumer;
  * @param startFresh start from nothing even if {@code storage} holds snapshots (they are kept);
  *     otherwise the run resumes from the newest one ({@link JobStart})
  * @param restoreLog hears which snapshot the run resumes from, and every one it skips
+ * @param checkpointTolerance how long periodic checkpoints may keep failing before the job fails
+ *     over; null for the engine's default (10 s or two checkpoint intervals, whichever is longer)
  */
 record RunSettings(
         JobAutoscaler.Settings autoscaler,
@@ -27,7 +29,28 @@ record RunSettings(
         Duration emulatedRestart,
         Duration checkpointInterval,
         boolean startFresh,
-        Consumer<String> restoreLog) {
+        Consumer<String> restoreLog,
+        Duration checkpointTolerance) {
+
+    /** Settings with the engine's default checkpoint failure tolerance. */
+    RunSettings(
+            JobAutoscaler.Settings autoscaler,
+            Duration rescaleTimeout,
+            Path storage,
+            Duration emulatedRestart,
+            Duration checkpointInterval,
+            boolean startFresh,
+            Consumer<String> restoreLog) {
+        this(
+                autoscaler,
+                rescaleTimeout,
+                storage,
+                emulatedRestart,
+                checkpointInterval,
+                startFresh,
+                restoreLog,
+                null);
+    }
 
     /** Settings of a run that resumes from its storage and says nothing about it. */
     RunSettings(

@@ -235,6 +235,16 @@ class FlowscaleMainTest {
                 .isEqualTo(Duration.ofSeconds(2));
     }
 
+    @Test
+    void theCheckpointToleranceIsADurationThatReachesTheSettingsAndDefaultsToTheEngines() {
+        RunSettings tolerant =
+                settings("--checkpoint-interval", "1s", "--checkpoint-tolerance", "30s");
+        assertThat(tolerant.checkpointTolerance()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings("--checkpoint-interval", "1s").checkpointTolerance())
+                .as("null: the engine's default, 10 s or two intervals")
+                .isNull();
+    }
+
     private static RunSettings settings(String... args) {
         List<String> command = new java.util.ArrayList<>(List.of("wordcount"));
         command.addAll(List.of(args));
