@@ -42,23 +42,30 @@ class DamagedLengthInASmallHeapTest {
     private static Path checkpoint;
 
     /**
-     * The real runner writes periodic checkpoints for a second; the newest is the one damaged
-     * below.
+     * The real runner writes periodic checkpoints; the newest is the one damaged below. {@code
+     * --duration} counts the runner's start-up too, so on a loaded machine a short run may end
+     * before its first checkpoint completes: the run is repeated, each time twice as long (and
+     * resuming from what the last one wrote), until one has.
      */
     @BeforeAll
     static void letTheRunnerWriteCheckpoints(@TempDir Path logs) throws Exception {
-        Run run =
-                runner(
-                        logs,
-                        List.of(),
-                        "--duration",
-                        "1s",
-                        "--checkpoint-interval",
-                        "150ms",
-                        "--savepoint-dir",
-                        storage.toString());
-        assertThat(run.exit).as(run.stderr).isZero();
-        checkpoint = new CheckpointStorage(storage).completedSnapshots().get(0);
+        List<Path> completed = List.of();
+        for (int seconds = 1; completed.isEmpty() && seconds <= 32; seconds *= 2) {
+            Run run =
+                    runner(
+                            logs,
+                            List.of(),
+                            "--duration",
+                            seconds + "s",
+                            "--checkpoint-interval",
+                            "150ms",
+                            "--savepoint-dir",
+                            storage.toString());
+            assertThat(run.exit).as(run.stderr).isZero();
+            completed = new CheckpointStorage(storage).completedSnapshots();
+        }
+        assertThat(completed).as("a completed checkpoint after runs of up to 32 s").isNotEmpty();
+        checkpoint = completed.get(0);
     }
 
     /**
