@@ -25,6 +25,7 @@ final class PhaseCheck {
     private final List<Violation> violations = new ArrayList<>();
     private final List<Exemption> exemptions = new ArrayList<>();
     private final LoadChange outcome;
+    private final double downtime;
 
     PhaseCheck(
             Trajectory trajectory,
@@ -37,8 +38,9 @@ final class PhaseCheck {
         this.scenario = trajectory.scenario();
         this.from = from;
         this.to = to;
-        this.rates = scenario.requiredRates(from);
-        this.optimum = scenario.optimalParallelism(from, 1 + criteria.reserve());
+        // where an operator's bound caps the flow, what it can carry is the need no policy exceeds
+        this.rates = scenario.feasibleRates(from);
+        this.optimum = scenario.optimalParallelism(rates, 1 + criteria.reserve());
         this.rescales =
                 all.stream().filter(r -> r.startSecond() >= from && r.startSecond() < to).toList();
         configs.add(
@@ -48,7 +50,41 @@ final class PhaseCheck {
                         .map(Rescale::target)
                         .orElse(scenario.initial()));
         rescales.forEach(r -> configs.add(r.target()));
+        // the longest rescale of the run: what the job's rescales really cost
+        this.downtime =
+                all.stream()
+                        .filter(r -> r.restartSecond() >= 0)
+                        .mapToLong(r -> r.restartSecond() - r.startSecond())
+                        .max()
+                        .orElse(0);
         this.outcome = check();
+        cutShort();
+    }
+
+    /**
+     * A load change that comes before this one's deadlines (the time to sustain and then to drain)
+     * leaves nothing any policy could be judged on: its misses are listed as cut short.
+     */
+    private void cutShort() {
+        long needed = criteria.sustainSeconds(downtime) + criteria.drainSeconds();
+        if (to - from >= needed || violations.isEmpty()) {
+            return;
+        }
+        String why =
+                String.format(
+                        Locale.ROOT,
+                        "the next load change came %d s after this one; its deadlines need %d s"
+                                + " (%d s to sustain, %d s to drain)",
+                        to - from,
+                        needed,
+                        criteria.sustainSeconds(downtime),
+                        criteria.drainSeconds());
+        violations.forEach(
+                v ->
+                        exemptions.add(
+                                new Exemption(
+                                        v, Exemption.Kind.CUT_SHORT_BY_THE_NEXT_CHANGE, why)));
+        violations.clear();
     }
 
     LoadChange outcome() {
@@ -90,12 +126,49 @@ final class PhaseCheck {
                             + criteria.maxTrims()
                             + ")");
         }
+        checkSustainedInTime(sustaining, toSustain);
+        checkNeverBelowNeed(sustaining);
         int revisits = checkRevisits();
         long drainedAt = checkDrain();
         Map<String, Integer> last = configs.get(configs.size() - 1);
         checkFinal(last);
         return new LoadChange(
                 from, optimum, last, sustaining, trims, toSustain, drainedAt, revisits);
+    }
+
+    private void checkSustainedInTime(int sustaining, long toSustain) {
+        long allowed = criteria.sustainSeconds(downtime);
+        if (sustaining >= 0 && toSustain <= allowed) {
+            return;
+        }
+        List<String> short_ = unsustained(configs.get(0));
+        violate(
+                Criterion.SUSTAINED_IN_TIME,
+                short_.isEmpty() ? "-" : short_.get(0),
+                from + allowed,
+                sustaining < 0
+                        ? "below its need until the next load change, "
+                                + (to - from)
+                                + " s (at most "
+                                + allowed
+                                + " s)"
+                        : "below its need for " + toSustain + " s (at most " + allowed + " s)");
+    }
+
+    private void checkNeverBelowNeed(int sustaining) {
+        for (int i = Math.max(1, sustaining + 1); sustaining >= 0 && i < configs.size(); i++) {
+            List<String> below = unsustained(configs.get(i));
+            if (!below.isEmpty()) {
+                violate(
+                        Criterion.NEVER_BELOW_NEED,
+                        below.get(0),
+                        rescales.get(i - 1).startSecond(),
+                        "a rescale after a sustaining configuration went to "
+                                + configs.get(i)
+                                + ", below the need of "
+                                + below);
+            }
+        }
     }
 
     private int firstSustaining() {

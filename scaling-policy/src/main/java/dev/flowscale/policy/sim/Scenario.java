@@ -84,6 +84,38 @@ public record Scenario(
         return in;
     }
 
+    /**
+     * The rate each operator can carry at the given second, when every operator runs at its most
+     * capable parallelism within its key groups: the sources' rates, and downstream of an operator
+     * that cannot carry its input at any parallelism, what that operator passes on. Equal to {@link
+     * #requiredRates} wherever the optimum lies within the bounds; below it, the computed bound no
+     * policy can exceed.
+     */
+    public Map<String, Double> feasibleRates(long second) {
+        JobTopology t = topology();
+        Map<String, Double> carried = new LinkedHashMap<>();
+        for (String id : t.topologicalOrder()) {
+            SimOperator op = operator(id);
+            double rate =
+                    op.isSource()
+                            ? op.rate().at(second)
+                            : t.inputsOf(id).stream()
+                                    .mapToDouble(up -> carried.get(up) * operator(up).selectivity())
+                                    .sum();
+            carried.put(id, op.isSource() ? rate : Math.min(rate, mostCapable(op)));
+        }
+        return carried;
+    }
+
+    /** The most an operator carries at any parallelism within its key groups. */
+    static double mostCapable(SimOperator op) {
+        double best = 0;
+        for (int p = 1; p <= op.keyGroups(); p++) {
+            best = Math.max(best, op.effectiveCapacity(p));
+        }
+        return best;
+    }
+
     /** The smallest parallelism per operator that sustains the rates at the given second. */
     public Map<String, Integer> optimalParallelism(long second) {
         return optimalParallelism(second, 1);
@@ -94,11 +126,17 @@ public record Scenario(
      * given second.
      */
     public Map<String, Integer> optimalParallelism(long second, double factor) {
+        return optimalParallelism(requiredRates(second), factor);
+    }
+
+    /**
+     * The smallest parallelism per operator that sustains {@code factor} times the given rates (its
+     * key groups where none does).
+     */
+    public Map<String, Integer> optimalParallelism(Map<String, Double> rates, double factor) {
         Map<String, Integer> optimum = new LinkedHashMap<>();
-        requiredRates(second)
-                .forEach(
-                        (id, rate) ->
-                                optimum.put(id, minimalParallelism(operator(id), rate * factor)));
+        rates.forEach(
+                (id, rate) -> optimum.put(id, minimalParallelism(operator(id), rate * factor)));
         return optimum;
     }
 
