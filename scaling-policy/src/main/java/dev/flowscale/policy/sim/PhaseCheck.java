@@ -26,6 +26,8 @@ final class PhaseCheck {
     private final List<Exemption> exemptions = new ArrayList<>();
     private final LoadChange outcome;
     private final double downtime;
+    // the configurations the job ran before this phase, its start included
+    private final List<Map<String, Integer>> trajectoryConfigs = new ArrayList<>();
 
     PhaseCheck(
             Trajectory trajectory,
@@ -50,6 +52,10 @@ final class PhaseCheck {
                         .map(Rescale::target)
                         .orElse(scenario.initial()));
         rescales.forEach(r -> configs.add(r.target()));
+        trajectoryConfigs.add(scenario.initial());
+        all.stream()
+                .filter(r -> r.startSecond() < from)
+                .forEach(r -> trajectoryConfigs.add(r.target()));
         // the longest rescale of the run: what the job's rescales really cost
         this.downtime =
                 all.stream()
@@ -117,14 +123,23 @@ final class PhaseCheck {
                                     + ")");
         }
         if (trims > criteria.maxTrims()) {
-            violate(
-                    Criterion.TRIMS_AFTER_SUSTAIN,
-                    "-",
-                    rescales.get(sustaining).startSecond(),
-                    trims
-                            + " rescales after the sustaining configuration (at most "
-                            + criteria.maxTrims()
-                            + ")");
+            Violation v =
+                    violation(
+                            Criterion.TRIMS_AFTER_SUSTAIN,
+                            "-",
+                            rescales.get(sustaining).startSecond(),
+                            trims
+                                    + " rescales after the sustaining configuration (at most "
+                                    + criteria.maxTrims()
+                                    + ")");
+            Optional<String> guessed =
+                    trims == criteria.maxTrims() + 1 ? guessedCurve(sustaining) : Optional.empty();
+            guessed.ifPresentOrElse(
+                    why ->
+                            exemptions.add(
+                                    new Exemption(
+                                            v, Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM, why)),
+                    () -> violations.add(v));
         }
         checkSustainedInTime(sustaining, toSustain);
         checkNeverBelowNeed(sustaining);
@@ -169,6 +184,39 @@ final class PhaseCheck {
                                 + below);
             }
         }
+    }
+
+    /**
+     * Why no policy could size the first trim right: it lowered a non-linear operator from the only
+     * parallelism the operator had run at, so its capacity below was unknown until the trim
+     * measured it (one corrective trim is then allowed).
+     */
+    private Optional<String> guessedCurve(int sustaining) {
+        Map<String, Integer> before = configs.get(sustaining);
+        Map<String, Integer> after = configs.get(sustaining + 1);
+        for (SimOperator op : scenario.operators()) {
+            boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
+            int p = before.get(op.id());
+            if (!linear && after.get(op.id()) < p && ranOnlyAt(op.id(), p, sustaining)) {
+                return Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "the first trim lowered non-linear '%s' from %d, the only parallelism"
+                                        + " it had run at: its capacity below was unknown until then",
+                                op.id(),
+                                p));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether every configuration the job ran up to the {@code upTo}-th of this phase had {@code
+     * id} at p.
+     */
+    private boolean ranOnlyAt(String id, int p, int upTo) {
+        return trajectoryConfigs.stream().allMatch(c -> c.get(id) == p)
+                && configs.subList(0, upTo + 1).stream().allMatch(c -> c.get(id) == p);
     }
 
     private int firstSustaining() {
@@ -341,20 +389,32 @@ final class PhaseCheck {
     }
 
     /**
-     * Why a trim from {@code last} to the minimum would not pay for its downtime: the instances it
-     * saves over the savings horizon are no more than every running instance times the downtime
-     * (the cost test the policy applies before a trim); empty when it would pay.
+     * Why a trim from {@code last} to the minimum would not pay for its downtime: it saves no
+     * instances net (the operators below the minimum, which keeps the spare to drain the trim's
+     * downtime, must rise), or the instances it saves over the savings horizon are no more than
+     * every running instance times the downtime (the cost test the policy applies before a trim);
+     * empty when it would pay.
      */
     private Optional<String> trimNotWorthIt(Map<String, Integer> last) {
+        // net: reaching the minimum raises what lacks the reserve as it lowers the rest
         int saved = 0;
         int running = 0;
         for (SimOperator op : scenario.operators()) {
-            saved += Math.max(0, last.get(op.id()) - optimum.get(op.id()));
+            saved += last.get(op.id()) - optimum.get(op.id());
             running += last.get(op.id());
+        }
+        if (saved <= 0) {
+            return Optional.of(
+                    String.format(
+                            Locale.ROOT,
+                            "the rescale to the minimum saves no instances: it raises the operators"
+                                    + " that lack the spare to drain its downtime by %d more than it"
+                                    + " lowers the rest",
+                            -saved));
         }
         double savedSeconds = saved * criteria.savingsHorizon().toSeconds();
         double costSeconds = running * criteria.downtimeSeconds();
-        return saved > 0 && savedSeconds > 0 && savedSeconds <= costSeconds
+        return savedSeconds > 0 && savedSeconds <= costSeconds
                 ? Optional.of(
                         String.format(
                                 Locale.ROOT,

@@ -63,7 +63,12 @@ public record SettlingReport(
              * The next load change came before the criteria's deadlines: no policy could be judged
              * on this one.
              */
-            CUT_SHORT_BY_THE_NEXT_CHANGE
+            CUT_SHORT_BY_THE_NEXT_CHANGE,
+            /**
+             * A second trim after a first that lowered a non-linear operator from the only
+             * parallelism it had run at: no policy knew its capacity below.
+             */
+            CURVE_UNKNOWN_BELOW_THE_TRIM
         }
 
         @Override

@@ -149,6 +149,10 @@ public final class UserSuiteReport {
                 Simulation.ds2(job.scenario(), defaults.policy(), defaults.settings())
                         .run(job.run());
         out.println("    start " + job.scenario().initial());
+        t.decisions().stream()
+                .filter(d -> d.time().isBefore(Simulation.EPOCH.plusSeconds(job.changeSecond())))
+                .reduce((a, b) -> b)
+                .ifPresent(d -> out.println("    last decision before the change: " + d.explain()));
         for (var d : t.scaleDecisions()) {
             out.println(
                     "    decision @"
