@@ -27,6 +27,9 @@ public final class UserSuiteReport {
     public static final List<Setting.Profile> PROFILES =
             List.of(Setting.Profile.CLUSTER, Setting.Profile.LOCAL);
 
+    /** Jobs per profile and downtime in the default build, each run taking its own. */
+    public static final int DEFAULT_BUILD_JOBS = 34;
+
     private UserSuiteReport() {}
 
     /** The figures of one profile at one downtime. */
@@ -55,7 +58,7 @@ public final class UserSuiteReport {
 
     public static void main(String[] args) {
         List<String> a = List.of(args);
-        int count = a.isEmpty() ? 200 : Integer.parseInt(a.get(0));
+        int count = a.isEmpty() || !a.get(0).matches("[0-9]+") ? 200 : Integer.parseInt(a.get(0));
         List<Setting.Profile> profiles =
                 PROFILES.stream()
                         .filter(
@@ -72,9 +75,13 @@ public final class UserSuiteReport {
                 SettlingSuiteReport.DOWNTIMES.stream()
                         .filter(d -> a.contains(d.toSeconds() + "s"))
                         .toList();
+        int slice = 0;
         for (Setting.Profile profile : profiles) {
             for (Duration d : asked.isEmpty() ? SettlingSuiteReport.DOWNTIMES : asked) {
-                print(System.out, figures(profile, d, 0, count), a.contains("detail"));
+                // "default-build": each run its own jobs, as UserSettlingTest runs them
+                int from = a.contains("default-build") ? slice++ * DEFAULT_BUILD_JOBS : 0;
+                int n = a.contains("default-build") ? DEFAULT_BUILD_JOBS : count;
+                print(System.out, figures(profile, d, from, n), a.contains("detail"));
             }
         }
     }

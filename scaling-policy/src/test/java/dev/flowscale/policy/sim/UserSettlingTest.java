@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class UserSettlingTest {
 
-    static final int JOBS = 34;
+    static final int JOBS = UserSuiteReport.DEFAULT_BUILD_JOBS;
 
     static Stream<Arguments> runs() {
         List<Arguments> runs = new ArrayList<>();
