@@ -69,19 +69,7 @@ public record Scenario(
 
     /** Input rate each operator must sustain at the given second, from the sources' profiles. */
     public Map<String, Double> requiredRates(long second) {
-        JobTopology t = topology();
-        Map<String, Double> in = new LinkedHashMap<>();
-        for (String id : t.topologicalOrder()) {
-            SimOperator op = operator(id);
-            double rate =
-                    op.isSource()
-                            ? op.rate().at(second)
-                            : t.inputsOf(id).stream()
-                                    .mapToDouble(up -> in.get(up) * operator(up).selectivity())
-                                    .sum();
-            in.put(id, rate);
-        }
-        return in;
+        return rates(second, false);
     }
 
     /**
@@ -92,19 +80,23 @@ public record Scenario(
      * policy can exceed.
      */
     public Map<String, Double> feasibleRates(long second) {
+        return rates(second, true);
+    }
+
+    private Map<String, Double> rates(long second, boolean bounded) {
         JobTopology t = topology();
-        Map<String, Double> carried = new LinkedHashMap<>();
+        Map<String, Double> in = new LinkedHashMap<>();
         for (String id : t.topologicalOrder()) {
             SimOperator op = operator(id);
             double rate =
                     op.isSource()
                             ? op.rate().at(second)
                             : t.inputsOf(id).stream()
-                                    .mapToDouble(up -> carried.get(up) * operator(up).selectivity())
+                                    .mapToDouble(up -> in.get(up) * operator(up).selectivity())
                                     .sum();
-            carried.put(id, op.isSource() ? rate : Math.min(rate, mostCapable(op)));
+            in.put(id, bounded && !op.isSource() ? Math.min(rate, mostCapable(op)) : rate);
         }
-        return carried;
+        return in;
     }
 
     /** The most an operator carries at any parallelism within its key groups. */

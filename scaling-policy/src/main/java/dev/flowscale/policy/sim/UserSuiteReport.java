@@ -160,25 +160,7 @@ public final class UserSuiteReport {
                 .filter(d -> d.time().isBefore(Simulation.EPOCH.plusSeconds(job.changeSecond())))
                 .reduce((a, b) -> b)
                 .ifPresent(d -> out.println("    last decision before the change: " + d.explain()));
-        for (var d : t.scaleDecisions()) {
-            out.println(
-                    "    decision @"
-                            + Duration.between(Simulation.EPOCH, d.time()).toSeconds()
-                            + "s");
-            d.operators().values().stream()
-                    .filter(op -> op.changes())
-                    .forEach(
-                            op ->
-                                    out.println(
-                                            "      "
-                                                    + op.operatorId()
-                                                    + " "
-                                                    + op.currentParallelism()
-                                                    + " -> "
-                                                    + op.newParallelism()
-                                                    + ": "
-                                                    + String.join(" | ", op.reasons())));
-        }
+        SettlingSuiteReport.printDecisions(out, t);
     }
 
     private static int index(String name) {
