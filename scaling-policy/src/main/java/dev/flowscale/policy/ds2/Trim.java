@@ -72,7 +72,7 @@ final class Trim {
                         : ": no rescale helps, the planned configuration would carry no more";
         // a sustaining configuration's trim may raise an operator that lacks the spare to drain the
         // trim's own downtime; with nothing lowered, nothing is raised
-        List<OperatorDecision> ops = sustains ? plan : keep(plan, kept);
+        List<OperatorDecision> ops = sustains ? plan : keepAll(plan, kept);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
@@ -104,6 +104,21 @@ final class Trim {
                                             : op);
         }
         return outcome(job, reasons, ops.stream().anyMatch(Load::lowers) ? ops : keep(ops, kept));
+    }
+
+    /**
+     * Every operator kept where it runs: a configuration that does not sustain its target is not
+     * trimmed (no rescale helps it, and lowering what falls short would lose more).
+     */
+    private static List<OperatorDecision> keepAll(List<OperatorDecision> ops, String why) {
+        return map(
+                ops,
+                op ->
+                        op.changes()
+                                ? op.withNewParallelism(
+                                        op.currentParallelism(),
+                                        "kept at " + op.currentParallelism() + why)
+                                : op);
     }
 
     /** Every operator the plan raises kept where it runs. */
