@@ -101,14 +101,7 @@ class SettlingGuardsTest {
         // "a" runs at exactly its target (10 x 100 rec/s): lowering "b" from 20 to 11 costs 30 s of
         // downtime that "a" could never drain, so the same rescale raises "a" to 11
         JobTopology t = topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b");
-        MetricsWindow w =
-                MetricsWindow.of(
-                        END.minusSeconds(10),
-                        END,
-                        List.of(
-                                source("src", 1, 100_000, 1000, 0),
-                                op("a", 10, 1000, 1000),
-                                op("b", 20, 2000, 0)));
+        MetricsWindow w = aAtItsTargetBehindB();
 
         ScalingDecision d =
                 new Ds2Policy(SETTLING, clockAt(END)).decide(t, w, ScalingHistory.empty());
@@ -121,14 +114,7 @@ class SettlingGuardsTest {
     @Test
     void aTrimThatWouldLeaveNoSpareWhereTheBottleneckIsAtItsBoundIsRefused() {
         JobTopology t = topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b");
-        MetricsWindow w =
-                MetricsWindow.of(
-                        END.minusSeconds(10),
-                        END,
-                        List.of(
-                                source("src", 1, 100_000, 1000, 0),
-                                op("a", 10, 1000, 1000),
-                                op("b", 20, 2000, 0)));
+        MetricsWindow w = aAtItsTargetBehindB();
 
         ScalingDecision d =
                 new Ds2Policy(SETTLING.toBuilder().operatorBounds("a", 1, 10).build(), clockAt(END))
@@ -165,6 +151,17 @@ class SettlingGuardsTest {
                                         && r.contains("rate 945.0 rec/s has moved by less than"));
         assertThat(fallen.isScale()).isTrue();
         assertThat(fallen.newParallelism().get("b")).isLessThan(20);
+    }
+
+    /** "a" at exactly its target (10 × 100 rec/s of 1,000), "b" at 20 with room to spare. */
+    private static MetricsWindow aAtItsTargetBehindB() {
+        return MetricsWindow.of(
+                END.minusSeconds(10),
+                END,
+                List.of(
+                        source("src", 1, 100_000, 1000, 0),
+                        op("a", 10, 1000, 1000),
+                        op("b", 20, 2000, 0)));
     }
 
     private static ScalingDecision twoOperators(
