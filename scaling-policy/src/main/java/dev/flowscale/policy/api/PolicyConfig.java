@@ -137,9 +137,10 @@ public record PolicyConfig(
     }
 
     /**
-     * The paper's exact DS2: no catch-up, no guards, linear scaling, no skew correction. It is what
-     * {@link #builder()} starts from, for tests and the simulator's "DS2 exact" contender; the
-     * defaults a user gets (command line, operator, CRD, Helm) are the settings table's, {@link
+     * The paper's exact DS2: no catch-up, no guards, linear scaling, no skew correction, and no
+     * noise tolerance, so that any shortfall rounds up to the next instance. It is what {@link
+     * #builder()} starts from, for tests and the simulator's "DS2 exact" contender; the defaults a
+     * user gets (command line, operator, CRD, Helm) are the settings table's, {@link
      * dev.flowscale.policy.settings.SettingValues#defaults()}{@code .policy()}.
      */
     public static PolicyConfig exactDs2() {
@@ -201,7 +202,8 @@ public record PolicyConfig(
         private Duration maxAge = Duration.ofMinutes(5);
         private final Map<String, Double> targets = new HashMap<>();
         private boolean skew;
-        private double noise = 0.005;
+        // the paper's DS2 rounds every shortfall up: no tolerance
+        private double noise = 0;
         private double percentile = 0.9;
         private int budget;
         private Duration scaleDownInterval = Duration.ZERO;
@@ -277,7 +279,8 @@ public record PolicyConfig(
 
         /**
          * Measurement noise tolerated before a running operator counts as unable to sustain its
-         * target (see {@link PolicyConfig#noiseTolerance()}). Default 0.005.
+         * target (see {@link PolicyConfig#noiseTolerance()}). Default 0, as in the paper's DS2: an
+         * operator needing 10.01 instances at 10 is rescaled to 11.
          */
         public Builder noiseTolerance(double fraction) {
             noise = fraction;

@@ -84,7 +84,7 @@ public final class Ds2Policy implements ScalingPolicy {
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
         if (running.needed().isPresent()
                 && !running.outOfBounds()
-                && !Plan.improves(needed, config, capacities)) {
+                && !Plan.improves(needed, required, config, capacities)) {
             reasons.add(running.needed().get());
             reasons.add(
                     "no rescale helps: the planned configuration would carry no more than the running one");
@@ -121,7 +121,13 @@ public final class Ds2Policy implements ScalingPolicy {
                                 cost,
                                 capacities,
                                 forecasts.trimsAhead() ? Duration.ZERO : config.scaleDownDelay())
-                        .decide(topology.jobName(), base, required, reasons, plan.trim());
+                        .decide(
+                                topology.jobName(),
+                                base,
+                                required,
+                                reasons,
+                                plan.trim(),
+                                running.needed().isEmpty());
         return trim.isScale()
                 ? budget(now, topology.jobName(), history, reasons, trim.operators().values())
                 : trim;

@@ -38,10 +38,17 @@ final class Load {
         return !Double.isNaN(then) && now < then * (1 - threshold(c));
     }
 
+    /**
+     * A rescale that only lowers operators, or one the running configuration did not need that
+     * lowers some (a trim may raise a bottleneck that lacks the spare for the trim's downtime).
+     */
     static boolean isTrim(ScalingDecision d) {
         return d.isScale()
-                && d.operators().values().stream()
-                        .allMatch(op -> op.newParallelism() <= op.currentParallelism());
+                && (d.operators().values().stream()
+                                .allMatch(op -> op.newParallelism() <= op.currentParallelism())
+                        || d.operators().values().stream().anyMatch(Load::lowers)
+                                && d.reasons().stream()
+                                        .noneMatch(r -> r.startsWith(RunningCheck.NEEDED)));
     }
 
     static boolean lowers(OperatorDecision op) {

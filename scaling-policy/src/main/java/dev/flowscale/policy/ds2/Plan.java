@@ -8,8 +8,8 @@ import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -105,51 +105,175 @@ final class Plan {
     }
 
     /**
-     * Sizes every operator; when an operator held at its upper bound cannot carry its share, the
-     * plan shrinks to what that bottleneck carries, so that no other operator grows for records
-     * that can never reach it (a plan that grows with a backlog it cannot drain would ratchet).
+     * Sizes every operator; when an operator held at its upper bound cannot carry its planned rate,
+     * each operator is sized for the flow it will really receive ({@link #capped}).
      */
     private List<OperatorDecision> size(
             Map<String, SourceTarget> sources, double margin, boolean drainOwed) {
-        List<OperatorDecision> ops = size(sources, margin, 1.0, drainOwed);
+        List<OperatorDecision> ops = full(sources, margin, drainOwed);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
             return ops;
         }
-        List<OperatorDecision> capped = size(sources, margin, feasible, drainOwed);
-        String why =
-                String.format(
-                        "capped: '%s' at its upper bound carries only %.0f %% of the planned rate;"
-                                + " every operator is sized for that",
-                        bottleneck(ops, capacities), 100 * feasible);
-        List<OperatorDecision> result = new ArrayList<>();
-        for (int i = 0; i < ops.size(); i++) {
-            OperatorDecision first = ops.get(i);
-            result.add(
-                    first.newParallelism() == capped.get(i).newParallelism()
-                            ? first.withReason(why)
-                            : capped.get(i).withReason(why));
-        }
-        return result;
+        return capped(sources, margin, drainOwed, ops, feasible);
     }
 
-    private List<OperatorDecision> size(
-            Map<String, SourceTarget> sources, double margin, double share, boolean drain) {
-        Map<String, Double> rates = SourceTarget.rates(sources);
-        rates.replaceAll((id, rate) -> rate * share);
-        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, metrics, rates);
-        Map<String, Ds2Formula.Estimate> base = required;
-        if (share < 1) {
-            Map<String, Double> shrunk = new LinkedHashMap<>();
-            SourceTarget.base(topology, window, config, forecasts)
-                    .forEach((id, t) -> shrunk.put(id, Math.min(t.base(), rates.get(id))));
-            base = Ds2Formula.estimate(topology, metrics, shrunk);
+    /**
+     * The plan where some operators cannot carry their planned rate at any allowed parallelism. In
+     * topological order: downstream of such an operator, an operator is sized for what its inputs
+     * pass on (a capped operator passes on what it carries); upstream of one, for its base rate or
+     * the capped share of its planned rate, whichever is more (a backlog that cannot drain through
+     * the cap must not grow the operators before it, and the base rate is what the source offers
+     * them); every other operator keeps its full plan.
+     */
+    private List<OperatorDecision> capped(
+            Map<String, SourceTarget> sources,
+            double margin,
+            boolean drain,
+            List<OperatorDecision> full,
+            double feasible) {
+        Map<String, Ds2Formula.Estimate> planned =
+                Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
+        Map<String, Integer> position = positions();
+        boolean[] limited = limitedAt(full, planned);
+        boolean[] upstream = upstreamOf(limited, position);
+        List<OperatorSpec> specs = topology.operators();
+        double[] plannedOut = new double[specs.size()];
+        double[] baseOut = new double[specs.size()];
+        boolean[] downstream = new boolean[specs.size()];
+        Iterator<Ds2Formula.Estimate> baseInOrder = required.values().iterator();
+        List<OperatorDecision> ops = new ArrayList<>(specs.size());
+        int i = 0;
+        for (Ds2Formula.Estimate e : planned.values()) {
+            Ds2Formula.Estimate b = baseInOrder.next();
+            downstream[i] = !topology.isSourceAt(i) && anyInput(i, limited, downstream, position);
+            double target = e.targetInputRate();
+            double baseTarget = b.targetInputRate();
+            if (downstream[i]) {
+                target = topology.sumOverInputs(i, plannedOut);
+                baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
+            } else if (upstream[i]) {
+                target = Math.max(baseTarget, feasible * target);
+            }
+            OperatorDecision op =
+                    Sizing.recommend(
+                            specs.get(i),
+                            metrics[i],
+                            retargeted(b, baseTarget),
+                            retargeted(e, target),
+                            topology.isSourceAt(i) ? sources.get(e.operatorId()) : null,
+                            config,
+                            margin,
+                            drain,
+                            capacities);
+            double carried =
+                    op.capacityPerInstance() > 0
+                            ? capacities.at(
+                                    op.operatorId(), op.newParallelism(), op.capacityPerInstance())
+                            : Double.POSITIVE_INFINITY;
+            double selectivity =
+                    e.targetInputRate() > 0 ? e.targetOutputRate() / e.targetInputRate() : 0;
+            plannedOut[i] =
+                    topology.isSourceAt(i)
+                            ? e.targetOutputRate()
+                            : selectivity * Math.min(target, carried);
+            baseOut[i] =
+                    topology.isSourceAt(i)
+                            ? b.targetOutputRate()
+                            : selectivity * Math.min(baseTarget, carried);
+            ops.add(
+                    op.newParallelism() == full.get(i).newParallelism()
+                            ? op
+                            : op.withReason(cappedWhy(full, i, downstream[i], feasible)));
+            i++;
         }
+        return ops;
+    }
+
+    /** Operators whose full plan carries less than their planned rate: each caps the flow. */
+    private boolean[] limitedAt(
+            List<OperatorDecision> full, Map<String, Ds2Formula.Estimate> planned) {
+        boolean[] limited = new boolean[full.size()];
+        int i = 0;
+        for (Ds2Formula.Estimate e : planned.values()) {
+            OperatorDecision op = full.get(i);
+            limited[i] =
+                    !topology.isSourceAt(i)
+                            && op.capacityPerInstance() > 0
+                            && capacities.at(
+                                            op.operatorId(),
+                                            op.newParallelism(),
+                                            op.capacityPerInstance())
+                                    < e.targetInputRate() * (1 - 1e-9);
+            i++;
+        }
+        return limited;
+    }
+
+    /** Operators with a path to a limited one (in reverse topological order). */
+    private boolean[] upstreamOf(boolean[] limited, Map<String, Integer> position) {
+        List<String> order = topology.topologicalOrder();
+        boolean[] upstream = new boolean[order.size()];
+        for (int i = order.size() - 1; i >= 0; i--) {
+            for (String out : topology.outputsOf(order.get(i))) {
+                int j = position.get(out);
+                upstream[i] |= limited[j] || upstream[j];
+            }
+        }
+        return upstream;
+    }
+
+    /** Whether the operator is limited itself or reads from a limited or downstream operator. */
+    private boolean anyInput(
+            int i, boolean[] limited, boolean[] downstream, Map<String, Integer> position) {
+        if (limited[i]) {
+            return true;
+        }
+        for (String in : topology.inputsOf(topology.topologicalOrder().get(i))) {
+            int j = position.get(in);
+            if (limited[j] || downstream[j]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Map<String, Integer> positions() {
+        List<String> order = topology.topologicalOrder();
+        Map<String, Integer> position = new HashMap<>(order.size() * 4 / 3 + 1);
+        for (int i = 0; i < order.size(); i++) {
+            position.put(order.get(i), i);
+        }
+        return position;
+    }
+
+    private static Ds2Formula.Estimate retargeted(Ds2Formula.Estimate e, double target) {
+        double selectivity =
+                e.targetInputRate() > 0 ? e.targetOutputRate() / e.targetInputRate() : 0;
+        return new Ds2Formula.Estimate(
+                e.operatorId(), target, e.capacityPerInstance(), target * selectivity);
+    }
+
+    private String cappedWhy(
+            List<OperatorDecision> full, int i, boolean downstream, double feasible) {
+        return String.format(
+                "capped: '%s' at its upper bound carries only %.0f %% of the planned rate; %s",
+                bottleneck(full, capacities),
+                100 * feasible,
+                downstream
+                        ? "sized for the flow it passes on"
+                        : "sized for its base rate or that share of its planned rate, whichever is more");
+    }
+
+    private List<OperatorDecision> full(
+            Map<String, SourceTarget> sources, double margin, boolean drain) {
+        Map<String, Double> rates = SourceTarget.rates(sources);
+        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, metrics, rates);
         // Both maps, the metrics and the operators are in topological order: walked side by side,
         // not looked up by id for each of a large graph's operators.
         List<OperatorSpec> specs = topology.operators();
         List<OperatorDecision> ops = new ArrayList<>(specs.size());
-        Iterator<Ds2Formula.Estimate> baseInOrder = base.values().iterator();
+        Iterator<Ds2Formula.Estimate> baseInOrder = required.values().iterator();
         int i = 0;
         for (Ds2Formula.Estimate e : planned.values()) {
             ops.add(
@@ -169,14 +293,36 @@ final class Plan {
     }
 
     /**
-     * Whether the plan carries more than the running configuration, beyond the noise tolerance: an
-     * operator held at its bound can make every rescale useless, and a useless rescale is not
-     * taken.
+     * Whether the plan carries more than the running configuration, beyond the noise tolerance: at
+     * the worst operator, or at any operator short of its need ({@code required}, at most its
+     * planned rate: downstream of a cap, what reaches it) that the plan raises. An operator held at
+     * its bound can make the first test fail while another operator, below its need, can still be
+     * raised; only a rescale that raises nothing short is useless.
      */
     static boolean improves(
-            List<OperatorDecision> ops, PolicyConfig config, Capacities capacities) {
-        return share(ops, true, capacities)
-                > share(ops, false, capacities) * (1 + config.noiseTolerance());
+            List<OperatorDecision> ops,
+            Map<String, Ds2Formula.Estimate> required,
+            PolicyConfig config,
+            Capacities capacities) {
+        if (share(ops, true, capacities)
+                > share(ops, false, capacities) * (1 + config.noiseTolerance())) {
+            return true;
+        }
+        for (OperatorDecision op : ops) {
+            double need =
+                    Math.min(required.get(op.operatorId()).targetInputRate(), op.targetInputRate());
+            double perInstance = op.capacityPerInstance();
+            if (need > 0 && perInstance > 0) {
+                double now = capacities.at(op.operatorId(), op.currentParallelism(), perInstance);
+                double then = capacities.at(op.operatorId(), op.newParallelism(), perInstance);
+                boolean shortOfNeed =
+                        need > now * config.targetUtilization() * (1 + config.noiseTolerance());
+                if (shortOfNeed && then > now * (1 + 1e-9)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -26,6 +26,9 @@ import java.util.Optional;
 record RunningCheck(
         Optional<String> needed, double headroom, List<String> explain, boolean outOfBounds) {
 
+    /** How the reason of a needed rescale begins. */
+    static final String NEEDED = "rescale needed: ";
+
     /**
      * @param inOrder the window's metrics by topological position ({@link Ds2Formula#inOrder})
      * @param base every operator's estimate at the sources' base rates, in topological order
@@ -75,9 +78,7 @@ record RunningCheck(
                                 bottleneck, headroom));
         drain(w, sources, c, headroom, why, explain);
         Optional<String> needed =
-                why.isEmpty()
-                        ? Optional.empty()
-                        : Optional.of("rescale needed: " + String.join("; ", why));
+                why.isEmpty() ? Optional.empty() : Optional.of(NEEDED + String.join("; ", why));
         return new RunningCheck(needed, headroom, explain, outOfBounds);
     }
 

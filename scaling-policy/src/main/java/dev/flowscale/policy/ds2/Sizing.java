@@ -73,7 +73,7 @@ final class Sizing {
                                                     upper,
                                                     cap,
                                                     capacities)
-                                            : capacities.mostUseful(op.id(), upper, cap));
+                                            : highestUseful(op.id(), base, upper, cap, capacities));
             int sized = p;
             reasons.addLater(
                     () ->
@@ -142,6 +142,22 @@ final class Sizing {
         return drain
                 && capacities.at(id, capacities.mostCapable(id, upper, cap), cap)
                         > base.targetInputRate();
+    }
+
+    /**
+     * Where a plan that does not drain puts an operator that cannot carry its planned rate: where
+     * more instances stop helping, unless no parallelism carries even its base rate and it has no
+     * hot spot; then every instance up to its most capable parallelism carries more of what it
+     * falls short of (a linear or power-law curve held at its bound), and stopping short would
+     * leave it further below its need for good.
+     */
+    private static int highestUseful(
+            String id, Ds2Formula.Estimate base, int upper, double cap, Capacities capacities) {
+        int best = capacities.mostCapable(id, upper, cap);
+        return capacities.hotSpot(id).isEmpty()
+                        && capacities.at(id, best, cap) < base.targetInputRate()
+                ? best
+                : capacities.mostUseful(id, upper, cap);
     }
 
     /**

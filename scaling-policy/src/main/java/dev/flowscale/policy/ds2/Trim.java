@@ -55,23 +55,24 @@ final class Trim {
         this.cost = cost;
     }
 
+    /**
+     * @param sustains whether the running configuration sustains its target (else no rescale helps
+     *     it, and an operator the plan would raise is kept saying so)
+     */
     ScalingDecision decide(
             String job,
             Map<String, SourceTarget> base,
             Map<String, Ds2Formula.Estimate> required,
             List<String> reasons,
-            List<OperatorDecision> plan) {
-        List<OperatorDecision> ops =
-                map(
-                        plan,
-                        op ->
-                                op.newParallelism() > op.currentParallelism()
-                                        ? op.withNewParallelism(
-                                                op.currentParallelism(),
-                                                "kept at "
-                                                        + op.currentParallelism()
-                                                        + ": the running configuration sustains its target")
-                                        : op);
+            List<OperatorDecision> plan,
+            boolean sustains) {
+        String kept =
+                sustains
+                        ? ": the running configuration sustains its target"
+                        : ": no rescale helps, the planned configuration would carry no more";
+        // a sustaining configuration's trim may raise an operator that lacks the spare to drain the
+        // trim's own downtime; with nothing lowered, nothing is raised
+        List<OperatorDecision> ops = sustains ? plan : keepAll(plan, kept);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
@@ -103,7 +104,34 @@ final class Trim {
                                                     op.currentParallelism(), refused.get())
                                             : op);
         }
-        return outcome(job, reasons, ops);
+        return outcome(job, reasons, ops.stream().anyMatch(Load::lowers) ? ops : keep(ops, kept));
+    }
+
+    /**
+     * Every operator kept where it runs: a configuration that does not sustain its target is not
+     * trimmed (no rescale helps it, and lowering what falls short would lose more).
+     */
+    private static List<OperatorDecision> keepAll(List<OperatorDecision> ops, String why) {
+        return map(
+                ops,
+                op ->
+                        op.changes()
+                                ? op.withNewParallelism(
+                                        op.currentParallelism(),
+                                        "kept at " + op.currentParallelism() + why)
+                                : op);
+    }
+
+    /** Every operator the plan raises kept where it runs. */
+    private static List<OperatorDecision> keep(List<OperatorDecision> ops, String why) {
+        return map(
+                ops,
+                op ->
+                        op.newParallelism() > op.currentParallelism()
+                                ? op.withNewParallelism(
+                                        op.currentParallelism(),
+                                        "kept at " + op.currentParallelism() + why)
+                                : op);
     }
 
     private Optional<String> draining(Map<String, SourceTarget> base) {
@@ -141,7 +169,8 @@ final class Trim {
 
     /**
      * After a trim, the next one waits for a load change: the sources' base rate must have fallen
-     * by more than the load-change fraction since; noise alone never trims twice.
+     * by more than the load-change fraction since; noise alone never trims twice. The exception is
+     * a {@link CorrectiveTrim}, once the trim's guessed capacity has been measured.
      */
     private Optional<String> sameLoad(Map<String, SourceTarget> base) {
         double rate = base.values().stream().mapToDouble(SourceTarget::offered).sum();
@@ -149,7 +178,10 @@ final class Trim {
             ScalingDecision d = history.decisions().get(i);
             if (d.isScale()) {
                 double then = Load.of(d, base.keySet());
-                return !Load.isTrim(d) || Load.fell(then, rate, config)
+                return !Load.isTrim(d)
+                                || Load.fell(then, rate, config)
+                                || CorrectiveTrim.allowedAfter(
+                                        history.decisions(), i, base.keySet(), config)
                         ? Optional.empty()
                         : Optional.of(
                                 String.format(
@@ -221,7 +253,12 @@ final class Trim {
                 ops.stream().mapToInt(op -> op.currentParallelism() - op.newParallelism()).sum();
         int running = ops.stream().mapToInt(OperatorDecision::currentParallelism).sum();
         if (saved <= 0) {
-            return Optional.empty();
+            return ops.stream().anyMatch(Load::lowers)
+                    ? Optional.of(
+                            "trim not worth it: the operators it raises for spare take back the "
+                                    + -saved
+                                    + " instances or more that it saves")
+                    : Optional.empty();
         }
         double savedSeconds = saved * config.savingsHorizon().toNanos() / 1e9;
         double costSeconds = running * cost.seconds();

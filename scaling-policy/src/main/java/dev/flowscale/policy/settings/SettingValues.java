@@ -77,7 +77,29 @@ public final class SettingValues {
         if (!problems.isEmpty()) {
             throw new PolicyException(String.join("; ", problems));
         }
+        if (profile == Setting.Profile.LOCAL && !given.containsKey(Setting.CATCH_UP)) {
+            texts.put(Setting.CATCH_UP, DurationText.format(localCatchUp(values)));
+        }
         return values;
+    }
+
+    /**
+     * How many expected downtimes the catch-up time spans by default: the cluster's 5 minutes for
+     * its 30 s prior. A trim keeps the spare to drain its own downtime within the catch-up time, so
+     * with a fixed catch-up a longer downtime (the local command's {@code --emulated-restart})
+     * would make every trim keep 1.5 to 2 times the need and almost never pay.
+     */
+    static final int CATCH_UP_DOWNTIMES = 10;
+
+    /**
+     * The local catch-up time when none is given: the local default, or {@value
+     * #CATCH_UP_DOWNTIMES} expected downtimes where that is longer.
+     */
+    private static Duration localCatchUp(SettingValues values) {
+        Duration local = values.duration(Setting.CATCH_UP);
+        Duration scaled =
+                values.duration(Setting.EXPECTED_DOWNTIME).multipliedBy(CATCH_UP_DOWNTIMES);
+        return scaled.compareTo(local) > 0 ? scaled : local;
     }
 
     private static Optional<String> check(Setting s, String text, String prefix) {

@@ -62,12 +62,9 @@ record DrainBound(String operator, double seconds, double backlogSeconds) {
         double longest = 0;
         for (Map.Entry<String, Double> e : rates.entrySet()) {
             SimOperator op = scenario.operator(e.getKey());
-            double best = 0;
-            for (int p = 1; p <= op.keyGroups(); p++) {
-                best = Math.max(best, op.effectiveCapacity(p));
-            }
+            double best = Scenario.mostCapable(op);
             double seconds =
-                    best > e.getValue()
+                    best > e.getValue() * (1 + 1e-9)
                             ? drained * e.getValue() / (best - e.getValue())
                             : Double.POSITIVE_INFINITY;
             if (seconds > longest) {

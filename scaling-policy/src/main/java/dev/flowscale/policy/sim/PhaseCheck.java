@@ -25,6 +25,9 @@ final class PhaseCheck {
     private final List<Violation> violations = new ArrayList<>();
     private final List<Exemption> exemptions = new ArrayList<>();
     private final LoadChange outcome;
+    private final double downtime;
+    // the configurations the job ran before this phase, its start included
+    private final List<Map<String, Integer>> trajectoryConfigs = new ArrayList<>();
 
     PhaseCheck(
             Trajectory trajectory,
@@ -37,8 +40,9 @@ final class PhaseCheck {
         this.scenario = trajectory.scenario();
         this.from = from;
         this.to = to;
-        this.rates = scenario.requiredRates(from);
-        this.optimum = scenario.optimalParallelism(from, 1 + criteria.reserve());
+        // where an operator's bound caps the flow, what it can carry is the need no policy exceeds
+        this.rates = scenario.feasibleRates(from);
+        this.optimum = scenario.optimalParallelism(rates, 1 + criteria.reserve());
         this.rescales =
                 all.stream().filter(r -> r.startSecond() >= from && r.startSecond() < to).toList();
         configs.add(
@@ -48,7 +52,45 @@ final class PhaseCheck {
                         .map(Rescale::target)
                         .orElse(scenario.initial()));
         rescales.forEach(r -> configs.add(r.target()));
+        trajectoryConfigs.add(scenario.initial());
+        all.stream()
+                .filter(r -> r.startSecond() < from)
+                .forEach(r -> trajectoryConfigs.add(r.target()));
+        // the longest rescale of the run: what the job's rescales really cost
+        this.downtime =
+                all.stream()
+                        .filter(r -> r.restartSecond() >= 0)
+                        .mapToLong(r -> r.restartSecond() - r.startSecond())
+                        .max()
+                        .orElse(0);
         this.outcome = check();
+        cutShort();
+    }
+
+    /**
+     * A load change that comes before this one's deadlines (the time to sustain and then to drain)
+     * leaves nothing any policy could be judged on: its misses are listed as cut short.
+     */
+    private void cutShort() {
+        long needed = criteria.sustainSeconds(downtime) + criteria.drainSeconds();
+        if (to - from >= needed || violations.isEmpty()) {
+            return;
+        }
+        String why =
+                String.format(
+                        Locale.ROOT,
+                        "the next load change came %d s after this one; its deadlines need %d s"
+                                + " (%d s to sustain, %d s to drain)",
+                        to - from,
+                        needed,
+                        criteria.sustainSeconds(downtime),
+                        criteria.drainSeconds());
+        violations.forEach(
+                v ->
+                        exemptions.add(
+                                new Exemption(
+                                        v, Exemption.Kind.CUT_SHORT_BY_THE_NEXT_CHANGE, why)));
+        violations.clear();
     }
 
     LoadChange outcome() {
@@ -81,21 +123,100 @@ final class PhaseCheck {
                                     + ")");
         }
         if (trims > criteria.maxTrims()) {
-            violate(
-                    Criterion.TRIMS_AFTER_SUSTAIN,
-                    "-",
-                    rescales.get(sustaining).startSecond(),
-                    trims
-                            + " rescales after the sustaining configuration (at most "
-                            + criteria.maxTrims()
-                            + ")");
+            Violation v =
+                    violation(
+                            Criterion.TRIMS_AFTER_SUSTAIN,
+                            "-",
+                            rescales.get(sustaining).startSecond(),
+                            trims
+                                    + " rescales after the sustaining configuration (at most "
+                                    + criteria.maxTrims()
+                                    + ")");
+            Optional<String> guessed =
+                    trims == criteria.maxTrims() + 1 ? guessedCurve(sustaining) : Optional.empty();
+            guessed.ifPresentOrElse(
+                    why ->
+                            exemptions.add(
+                                    new Exemption(
+                                            v, Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM, why)),
+                    () -> violations.add(v));
         }
+        checkSustainedInTime(sustaining, toSustain);
+        checkNeverBelowNeed(sustaining);
         int revisits = checkRevisits();
         long drainedAt = checkDrain();
         Map<String, Integer> last = configs.get(configs.size() - 1);
         checkFinal(last);
         return new LoadChange(
                 from, optimum, last, sustaining, trims, toSustain, drainedAt, revisits);
+    }
+
+    private void checkSustainedInTime(int sustaining, long toSustain) {
+        long allowed = criteria.sustainSeconds(downtime);
+        if (sustaining >= 0 && toSustain <= allowed) {
+            return;
+        }
+        List<String> short_ = unsustained(configs.get(0));
+        violate(
+                Criterion.SUSTAINED_IN_TIME,
+                short_.isEmpty() ? "-" : short_.get(0),
+                from + allowed,
+                sustaining < 0
+                        ? "below its need until the next load change, "
+                                + (to - from)
+                                + " s (at most "
+                                + allowed
+                                + " s)"
+                        : "below its need for " + toSustain + " s (at most " + allowed + " s)");
+    }
+
+    private void checkNeverBelowNeed(int sustaining) {
+        for (int i = Math.max(1, sustaining + 1); sustaining >= 0 && i < configs.size(); i++) {
+            List<String> below = unsustained(configs.get(i));
+            if (!below.isEmpty()) {
+                violate(
+                        Criterion.NEVER_BELOW_NEED,
+                        below.get(0),
+                        rescales.get(i - 1).startSecond(),
+                        "a rescale after a sustaining configuration went to "
+                                + configs.get(i)
+                                + ", below the need of "
+                                + below);
+            }
+        }
+    }
+
+    /**
+     * Why no policy could size the first trim right: it lowered a non-linear operator from the only
+     * parallelism the operator had run at, so its capacity below was unknown until the trim
+     * measured it (one corrective trim is then allowed).
+     */
+    private Optional<String> guessedCurve(int sustaining) {
+        Map<String, Integer> before = configs.get(sustaining);
+        Map<String, Integer> after = configs.get(sustaining + 1);
+        for (SimOperator op : scenario.operators()) {
+            boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
+            int p = before.get(op.id());
+            if (!linear && after.get(op.id()) < p && ranOnlyAt(op.id(), p, sustaining)) {
+                return Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "the first trim lowered non-linear '%s' from %d, the only parallelism"
+                                        + " it had run at: its capacity below was unknown until then",
+                                op.id(),
+                                p));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether every configuration the job ran up to the {@code upTo}-th of this phase had {@code
+     * id} at p.
+     */
+    private boolean ranOnlyAt(String id, int p, int upTo) {
+        return trajectoryConfigs.stream().allMatch(c -> c.get(id) == p)
+                && configs.subList(0, upTo + 1).stream().allMatch(c -> c.get(id) == p);
     }
 
     private int firstSustaining() {
@@ -268,20 +389,32 @@ final class PhaseCheck {
     }
 
     /**
-     * Why a trim from {@code last} to the minimum would not pay for its downtime: the instances it
-     * saves over the savings horizon are no more than every running instance times the downtime
-     * (the cost test the policy applies before a trim); empty when it would pay.
+     * Why a trim from {@code last} to the minimum would not pay for its downtime: it saves no
+     * instances net (the operators below the minimum, which keeps the spare to drain the trim's
+     * downtime, must rise), or the instances it saves over the savings horizon are no more than
+     * every running instance times the downtime (the cost test the policy applies before a trim);
+     * empty when it would pay.
      */
     private Optional<String> trimNotWorthIt(Map<String, Integer> last) {
+        // net: reaching the minimum raises what lacks the reserve as it lowers the rest
         int saved = 0;
         int running = 0;
         for (SimOperator op : scenario.operators()) {
-            saved += Math.max(0, last.get(op.id()) - optimum.get(op.id()));
+            saved += last.get(op.id()) - optimum.get(op.id());
             running += last.get(op.id());
+        }
+        if (saved <= 0) {
+            return Optional.of(
+                    String.format(
+                            Locale.ROOT,
+                            "the rescale to the minimum saves no instances: it raises the operators"
+                                    + " that lack the spare to drain its downtime by %d more than it"
+                                    + " lowers the rest",
+                            -saved));
         }
         double savedSeconds = saved * criteria.savingsHorizon().toSeconds();
         double costSeconds = running * criteria.downtimeSeconds();
-        return saved > 0 && savedSeconds > 0 && savedSeconds <= costSeconds
+        return savedSeconds > 0 && savedSeconds <= costSeconds
                 ? Optional.of(
                         String.format(
                                 Locale.ROOT,

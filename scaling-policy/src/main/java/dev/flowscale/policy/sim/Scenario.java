@@ -69,6 +69,21 @@ public record Scenario(
 
     /** Input rate each operator must sustain at the given second, from the sources' profiles. */
     public Map<String, Double> requiredRates(long second) {
+        return rates(second, false);
+    }
+
+    /**
+     * The rate each operator can carry at the given second, when every operator runs at its most
+     * capable parallelism within its key groups: the sources' rates, and downstream of an operator
+     * that cannot carry its input at any parallelism, what that operator passes on. Equal to {@link
+     * #requiredRates} wherever the optimum lies within the bounds; below it, the computed bound no
+     * policy can exceed.
+     */
+    public Map<String, Double> feasibleRates(long second) {
+        return rates(second, true);
+    }
+
+    private Map<String, Double> rates(long second, boolean bounded) {
         JobTopology t = topology();
         Map<String, Double> in = new LinkedHashMap<>();
         for (String id : t.topologicalOrder()) {
@@ -79,9 +94,18 @@ public record Scenario(
                             : t.inputsOf(id).stream()
                                     .mapToDouble(up -> in.get(up) * operator(up).selectivity())
                                     .sum();
-            in.put(id, rate);
+            in.put(id, bounded && !op.isSource() ? Math.min(rate, mostCapable(op)) : rate);
         }
         return in;
+    }
+
+    /** The most an operator carries at any parallelism within its key groups. */
+    static double mostCapable(SimOperator op) {
+        double best = 0;
+        for (int p = 1; p <= op.keyGroups(); p++) {
+            best = Math.max(best, op.effectiveCapacity(p));
+        }
+        return best;
     }
 
     /** The smallest parallelism per operator that sustains the rates at the given second. */
@@ -94,11 +118,17 @@ public record Scenario(
      * given second.
      */
     public Map<String, Integer> optimalParallelism(long second, double factor) {
+        return optimalParallelism(requiredRates(second), factor);
+    }
+
+    /**
+     * The smallest parallelism per operator that sustains {@code factor} times the given rates (its
+     * key groups where none does).
+     */
+    public Map<String, Integer> optimalParallelism(Map<String, Double> rates, double factor) {
         Map<String, Integer> optimum = new LinkedHashMap<>();
-        requiredRates(second)
-                .forEach(
-                        (id, rate) ->
-                                optimum.put(id, minimalParallelism(operator(id), rate * factor)));
+        rates.forEach(
+                (id, rate) -> optimum.put(id, minimalParallelism(operator(id), rate * factor)));
         return optimum;
     }
 

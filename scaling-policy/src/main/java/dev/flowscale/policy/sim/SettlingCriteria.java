@@ -21,6 +21,9 @@ import java.time.Duration;
  *     failed) when the trim to the minimum would not pay for its downtime: the instances it saves
  *     over this horizon do not exceed the running instances times one rescale's downtime, the cost
  *     test a policy applies before a trim (zero: never accepted)
+ * @param warmUp how long after a restart the policy drops the metrics: with the interval and the
+ *     downtime it bounds how long any policy may leave a job below its need ({@link
+ *     #sustainSeconds})
  */
 public record SettlingCriteria(
         Duration catchUp,
@@ -29,9 +32,11 @@ public record SettlingCriteria(
         int maxTrims,
         double backlogToleranceSeconds,
         double reserve,
-        Duration savingsHorizon) {
+        Duration savingsHorizon,
+        Duration warmUp) {
 
     public SettlingCriteria {
+        Checks.notNegative(warmUp, "settling criteria warmUp");
         Checks.notNegative(catchUp, "settling criteria catchUp");
         Checks.notNegative(policyInterval, "settling criteria policyInterval");
         Checks.finiteNotNegative(
@@ -50,7 +55,8 @@ public record SettlingCriteria(
 
     /** Issue 12's bar: one rescale to sustain, one trim, a backlog under one second of input. */
     public static SettlingCriteria of(Duration catchUp, Duration policyInterval) {
-        return new SettlingCriteria(catchUp, policyInterval, 1, 1, 1.0, 0, Duration.ZERO);
+        return new SettlingCriteria(
+                catchUp, policyInterval, 1, 1, 1.0, 0, Duration.ZERO, Duration.ZERO);
     }
 
     /**
@@ -68,7 +74,8 @@ public record SettlingCriteria(
                 maxTrims,
                 backlogToleranceSeconds,
                 share,
-                savingsHorizon);
+                savingsHorizon,
+                warmUp);
     }
 
     /**
@@ -83,12 +90,38 @@ public record SettlingCriteria(
                 maxTrims,
                 backlogToleranceSeconds,
                 reserve,
-                horizon);
+                horizon,
+                warmUp);
+    }
+
+    /** The same bar for a policy that drops {@code length} of metrics after every restart. */
+    public SettlingCriteria withWarmUp(Duration length) {
+        return new SettlingCriteria(
+                catchUp,
+                policyInterval,
+                maxRescalesToSustain,
+                maxTrims,
+                backlogToleranceSeconds,
+                reserve,
+                savingsHorizon,
+                length);
     }
 
     /** The rescale downtime the reserve was set for. */
     double downtimeSeconds() {
         return reserve * catchUp.toNanos() / 1e9;
+    }
+
+    /**
+     * How long after a load change a job may run below its need: a rescale in flight at the change
+     * ends within one downtime, the warm-up after it passes, one window sees the need and one more
+     * confirms it, and the rescale that follows takes one downtime; one interval more is allowed
+     * (the issue's "no longer than two policy intervals" beyond what a reactive policy must take).
+     *
+     * @param downtime the rescale downtime the job really had, in seconds
+     */
+    long sustainSeconds(double downtime) {
+        return Math.round(2 * downtime + warmUp.toSeconds() + 3 * policyInterval.toSeconds());
     }
 
     /** How long after its reference point a backlog must have drained. */

@@ -26,7 +26,11 @@ public record SettlingReport(
         REVISIT_WITHOUT_LOAD_CHANGE,
         BACKLOG_DRAINED,
         FINAL_SUSTAINS,
-        FINAL_MINIMAL
+        FINAL_MINIMAL,
+        /** Below its need for longer than {@link SettlingCriteria#sustainSeconds} allows. */
+        SUSTAINED_IN_TIME,
+        /** A configuration entered after a sustaining one that does not sustain. */
+        NEVER_BELOW_NEED
     }
 
     /** One violated criterion: where ({@code operator} is "-" for the whole job) and when. */
@@ -54,7 +58,17 @@ public record SettlingReport(
              */
             IMPOSSIBLE_FOR_A_REACTIVE_POLICY,
             /** The trim to the minimum would not pay for its downtime (the policy's cost test). */
-            TRIM_NOT_WORTH_ITS_DOWNTIME
+            TRIM_NOT_WORTH_ITS_DOWNTIME,
+            /**
+             * The next load change came before the criteria's deadlines: no policy could be judged
+             * on this one.
+             */
+            CUT_SHORT_BY_THE_NEXT_CHANGE,
+            /**
+             * A second trim after a first that lowered a non-linear operator from the only
+             * parallelism it had run at: no policy knew its capacity below.
+             */
+            CURVE_UNKNOWN_BELOW_THE_TRIM
         }
 
         @Override

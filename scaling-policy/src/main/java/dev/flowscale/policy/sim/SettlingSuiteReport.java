@@ -87,6 +87,11 @@ public final class SettlingSuiteReport {
         r.loadChanges().forEach(c -> out.println("    " + c));
         r.violations().forEach(v -> out.println("    " + v));
         r.exemptions().forEach(e -> out.println("    exempted: " + e));
+        printDecisions(out, t);
+    }
+
+    /** Every rescale decision: each operator's change with its reasons. */
+    static void printDecisions(PrintStream out, Trajectory t) {
         for (var d : t.scaleDecisions()) {
             out.println(
                     "    decision @"

@@ -65,6 +65,11 @@ public record SimOperator(
         return new SimOperator(id, capacity, selectivity, alpha, overhead, s, keyGroups, rate);
     }
 
+    /** The operator with {@code k} key groups: it never runs more than k instances. */
+    public SimOperator withKeyGroups(int k) {
+        return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, k, rate);
+    }
+
     public SimOperator withRate(RateProfile profile) {
         return new SimOperator(
                 id, capacity, selectivity, alpha, overhead, skew, keyGroups, profile);

@@ -75,7 +75,7 @@ class LearnedScalabilityTest {
 
         assertThat(decide(PolicyConfig.exactDs2(), 8, 420, 600, h).newParallelism())
                 .containsEntry("op", 12);
-        assertThat(decision.isScale()).isFalse();
+        assertThat(decision.isScale()).as(decision.explain()).isFalse();
         assertThat(d.newParallelism()).isEqualTo(8);
         assertThat(decision.reasons())
                 .contains(

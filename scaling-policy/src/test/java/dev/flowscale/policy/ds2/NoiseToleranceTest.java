@@ -28,6 +28,7 @@ class NoiseToleranceTest {
             PolicyConfig.builder()
                     .catchUpDuration(Duration.ofSeconds(600))
                     .expectedRescaleDuration(Duration.ofSeconds(30))
+                    .noiseTolerance(0.005)
                     .build();
 
     /** "op" at parallelism p with 100 rec/s per instance behind a source offering {@code rate}. */
@@ -45,6 +46,14 @@ class NoiseToleranceTest {
                 .containsEntry("op", 11);
         assertThat(decide(PolicyConfig.exactDs2(), 14, 1001, 0).newParallelism())
                 .containsEntry("op", 11);
+    }
+
+    @Test
+    void exactDs2RoundsUpAnOperatorNeedingATenthOfAPercentMoreThanItRuns() {
+        ScalingDecision d = decide(PolicyConfig.exactDs2(), 10, 1001, 0);
+
+        assertThat(d.outcome()).isEqualTo(Outcome.SCALE);
+        assertThat(d.newParallelism()).containsEntry("op", 11);
     }
 
     @Test
@@ -71,7 +80,7 @@ class NoiseToleranceTest {
 
     @Test
     void theToleranceMustBeASmallFraction() {
-        assertThat(PolicyConfig.exactDs2().noiseTolerance()).isEqualTo(0.005);
+        assertThat(PolicyConfig.exactDs2().noiseTolerance()).isZero();
         assertThatThrownBy(() -> PolicyConfig.builder().noiseTolerance(0.7).build())
                 .isInstanceOf(PolicyException.class)
                 .hasMessageContaining("noiseTolerance");

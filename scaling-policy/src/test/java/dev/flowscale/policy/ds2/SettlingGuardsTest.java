@@ -97,25 +97,31 @@ class SettlingGuardsTest {
     }
 
     @Test
-    void aTrimThatWouldLeaveNoSpareCapacityToDrainItsOwnDowntimeIsRefused() {
-        // "a" runs at exactly its target (10 x 100 rec/s): it sustains, so it is kept, but has no
-        // spare;
-        // lowering "b" from 20 to 11 would cost 30 s of downtime that nothing could ever drain
+    void aTrimRaisesAnOperatorWithNoSpareToDrainTheTrimsOwnDowntime() {
+        // "a" runs at exactly its target (10 x 100 rec/s): lowering "b" from 20 to 11 costs 30 s of
+        // downtime that "a" could never drain, so the same rescale raises "a" to 11
         JobTopology t = topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b");
-        MetricsWindow w =
-                MetricsWindow.of(
-                        END.minusSeconds(10),
-                        END,
-                        List.of(
-                                source("src", 1, 100_000, 1000, 0),
-                                op("a", 10, 1000, 1000),
-                                op("b", 20, 2000, 0)));
+        MetricsWindow w = aAtItsTargetBehindB();
 
         ScalingDecision d =
                 new Ds2Policy(SETTLING, clockAt(END)).decide(t, w, ScalingHistory.empty());
 
+        assertThat(d.isScale()).isTrue();
+        assertThat(d.newParallelism().get("a")).isGreaterThan(10);
+        assertThat(d.newParallelism()).containsEntry("b", 11);
+    }
+
+    @Test
+    void aTrimThatWouldLeaveNoSpareWhereTheBottleneckIsAtItsBoundIsRefused() {
+        JobTopology t = topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b");
+        MetricsWindow w = aAtItsTargetBehindB();
+
+        ScalingDecision d =
+                new Ds2Policy(SETTLING.toBuilder().operatorBounds("a", 1, 10).build(), clockAt(END))
+                        .decide(t, w, ScalingHistory.empty());
+
         assertThat(d.isScale()).isFalse();
-        assertThat(d.operators().get("b").recommendedParallelism()).isEqualTo(11);
+        assertThat(d.operators().get("b").recommendedParallelism()).isLessThan(20);
         assertThat(d.operators().get("b").reasons())
                 .contains(
                         "trim refused: the trimmed configuration would need"
@@ -147,6 +153,17 @@ class SettlingGuardsTest {
         assertThat(fallen.newParallelism().get("b")).isLessThan(20);
     }
 
+    /** "a" at exactly its target (10 × 100 rec/s of 1,000), "b" at 20 with room to spare. */
+    private static MetricsWindow aAtItsTargetBehindB() {
+        return MetricsWindow.of(
+                END.minusSeconds(10),
+                END,
+                List.of(
+                        source("src", 1, 100_000, 1000, 0),
+                        op("a", 10, 1000, 1000),
+                        op("b", 20, 2000, 0)));
+    }
+
     private static ScalingDecision twoOperators(
             Instant at, double rate, List<ScalingDecision> past) {
         MetricsWindow w =
@@ -157,7 +174,12 @@ class SettlingGuardsTest {
                                 source("src", 1, 100_000, rate, 0),
                                 op("a", 10, 1000, 1000),
                                 op("b", 20, 2000, 0)));
-        return new Ds2Policy(SETTLING.toBuilder().noiseTolerance(0.02).build(), clockAt(at))
+        return new Ds2Policy(
+                        SETTLING.toBuilder()
+                                .noiseTolerance(0.02)
+                                .operatorBounds("a", 1, 10)
+                                .build(),
+                        clockAt(at))
                 .decide(
                         topology(List.of("src:1", "a:10", "b:20"), "src->a", "a->b"),
                         w,

@@ -30,6 +30,32 @@ class SettingValuesTest {
     }
 
     @Test
+    void theLocalCatchUpSpansTenExpectedDowntimesWhenThatIsLongerThanItsDefault() {
+        SettingValues quick = SettingValues.defaults(Setting.Profile.LOCAL);
+        SettingValues emulated =
+                SettingValues.resolve(
+                        Map.of(Setting.EXPECTED_DOWNTIME, "32s"), "--", Setting.Profile.LOCAL);
+        SettingValues given =
+                SettingValues.resolve(
+                        Map.of(Setting.EXPECTED_DOWNTIME, "32s", Setting.CATCH_UP, "60s"),
+                        "--",
+                        Setting.Profile.LOCAL);
+
+        assertThat(quick.policy().catchUpDuration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(emulated.policy().catchUpDuration()).isEqualTo(Duration.ofSeconds(320));
+        assertThat(emulated.text(Setting.CATCH_UP)).isEqualTo("320s");
+        assertThat(given.policy().catchUpDuration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(
+                        SettingValues.resolve(
+                                        Map.of(Setting.EXPECTED_DOWNTIME, "32s"),
+                                        "",
+                                        Setting.Profile.CLUSTER)
+                                .policy()
+                                .catchUpDuration())
+                .isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
     void givenTextsWinOverTheDefaults() {
         SettingValues v =
                 SettingValues.resolve(

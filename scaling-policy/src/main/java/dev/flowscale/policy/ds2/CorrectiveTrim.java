@@ -1,0 +1,66 @@
+package dev.flowscale.policy.ds2;
+
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * When a second trim may follow a trim at the same load: the first lowered some operator that had
+ * only ever run at one parallelism, so its capacity below was assumed (linear, which errs on more
+ * instances), not measured; after it, the operator has run at two and its fitted curve sizes the
+ * trim. One such correction per load: a trim that followed a trim is never corrected again. The
+ * second trim still passes every other test (spare for its downtime, savings over its cost).
+ */
+final class CorrectiveTrim {
+
+    /** Past decisions read, as many as the capacity curves read. */
+    private static final int DECISIONS = 200;
+
+    private CorrectiveTrim() {}
+
+    /**
+     * Whether the trim at {@code index} of {@code decisions} may be corrected by another at the
+     * same load.
+     */
+    static boolean allowedAfter(
+            List<ScalingDecision> decisions,
+            int index,
+            Collection<String> sources,
+            PolicyConfig config) {
+        if (!config.learnScalability() || followsATrim(decisions, index, sources, config)) {
+            return false;
+        }
+        ScalingDecision trim = decisions.get(index);
+        return trim.operators().values().stream()
+                .filter(Load::lowers)
+                .anyMatch(op -> onlyEverRanAt(decisions, index, op));
+    }
+
+    private static boolean followsATrim(
+            List<ScalingDecision> decisions,
+            int index,
+            Collection<String> sources,
+            PolicyConfig config) {
+        double load = Load.of(decisions.get(index), sources);
+        for (int i = index - 1; i >= 0; i--) {
+            ScalingDecision d = decisions.get(i);
+            if (d.isScale()) {
+                return Load.isTrim(d) && Load.same(Load.of(d, sources), load, config);
+            }
+        }
+        return false;
+    }
+
+    private static boolean onlyEverRanAt(
+            List<ScalingDecision> decisions, int index, OperatorDecision lowered) {
+        for (int i = Math.max(0, index - DECISIONS); i < index; i++) {
+            OperatorDecision past = decisions.get(i).operators().get(lowered.operatorId());
+            if (past != null && past.currentParallelism() != lowered.currentParallelism()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
