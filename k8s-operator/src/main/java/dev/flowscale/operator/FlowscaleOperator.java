@@ -1,6 +1,24 @@
 package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.DurationText;
+import dev.flowscale.operator.core.Fabric8JobEvents;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.OperatorException;
+import dev.flowscale.operator.core.RescaleReporting;
+import dev.flowscale.operator.flink.FlinkDeployments;
+import dev.flowscale.operator.flink.FlinkTargets;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.ExecutorTools;
+import dev.flowscale.operator.runner.Fabric8RunnerCluster;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import dev.flowscale.operator.runner.RunnerCluster;
+import dev.flowscale.operator.runner.RunnerControl;
+import dev.flowscale.operator.runner.RunnerDefaults;
+import dev.flowscale.operator.runner.RunnerExecutor;
+import dev.flowscale.operator.runner.RunnerHealth;
+import dev.flowscale.operator.runner.RunnerTokens;
+import dev.flowscale.operator.runner.RunnerWatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -135,7 +153,7 @@ public final class FlowscaleOperator {
                                 cluster,
                                 control,
                                 events,
-                                new RescaleReporting(events, loops.registry(), loops),
+                                new RescaleReporting(events, loops.registry()),
                                 loops::rescaleTimeout,
                                 clock));
         return new StreamJobReconciler(
@@ -175,7 +193,7 @@ public final class FlowscaleOperator {
     }
 
     /** {@value #RESCALE_TIMEOUT_ENV}'s duration, or 3 minutes when it is unset or empty. */
-    static Duration rescaleTimeout(String env) {
+    public static Duration rescaleTimeout(String env) {
         return env == null || env.isBlank()
                 ? RESCALE_TIMEOUT
                 : DurationText.parse(RESCALE_TIMEOUT_ENV, env);
