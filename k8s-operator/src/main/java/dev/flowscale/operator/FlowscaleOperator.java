@@ -32,6 +32,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator process: one JOSDK {@link Operator} with the StreamJob reconciler. Patches status
@@ -39,6 +41,7 @@ import java.util.function.Function;
  * Fabric8's mock API server.
  */
 public final class FlowscaleOperator {
+    private static final Logger LOG = LoggerFactory.getLogger(FlowscaleOperator.class);
 
     private FlowscaleOperator() {}
 
@@ -256,6 +259,29 @@ public final class FlowscaleOperator {
             System.exit(2);
             return;
         }
+        try {
+            start(client, registry, namespaces, defaults, rescaleTimeout, clock);
+        } catch (RuntimeException e) {
+            // Exit, so that the pod restarts and shows the failure: a live HTTP server would keep
+            // the JVM running with nothing reconciling, its liveness probe still answered.
+            LOG.error("flowscale operator: cannot start", e);
+            System.err.println("flowscale operator: cannot start: " + e);
+            client.close();
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Starts the operator, its autoscaler loops and its endpoints; stopped by the shutdown hook.
+     * Throws when the operator cannot start (no API server, no StreamJob CRD, no permission).
+     */
+    private static void start(
+            KubernetesClient client,
+            PrometheusMeterRegistry registry,
+            Set<String> namespaces,
+            AutoscalerDefaults defaults,
+            Duration rescaleTimeout,
+            Clock clock) {
         JobAutoscalers loops =
                 loops(client, registry, HttpRunnerControl::serviceAddress, rescaleTimeout, clock);
         Operator operator =
@@ -279,6 +305,13 @@ public final class FlowscaleOperator {
                         Integer.parseInt(port),
                         registry,
                         () -> operator.getRuntimeInfo().isStarted());
+        try {
+            operator.start();
+        } catch (RuntimeException e) {
+            http.close();
+            loops.close();
+            throw e;
+        }
         Runtime.getRuntime()
                 .addShutdownHook(
                         new Thread(
@@ -289,6 +322,5 @@ public final class FlowscaleOperator {
                                     client.close();
                                 },
                                 "flowscale-operator-shutdown"));
-        operator.start();
     }
 }
