@@ -56,13 +56,16 @@ The operator's permissions on StreamJobs and the runners' resources, used by the
 k8s-operator/deploy/operator.yaml (a test compares them).
 */}}
 {{- define "flowscale.operatorRules" -}}
-# StreamJobs: watched (informer) and read; status replaced against the latest version; no finalizers.
+# StreamJobs: watched (informer) and read; status replaced against the latest version; no finalizers are set,
+# but the runner's resources name their StreamJob with blockOwnerDeletion, which the
+# OwnerReferencesPermissionEnforcement admission plugin (on in OpenShift) allows only with update on
+# streamjobs/finalizers.
 # k8s-operator's RbacMatchesApiCallsIT checks these rules against the calls the operator makes.
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs"]
   verbs: ["get", "list", "watch"]
 - apiGroups: ["flowscale.dev"]
-  resources: ["streamjobs/status"]
+  resources: ["streamjobs/status", "streamjobs/finalizers"]
   verbs: ["update"]
 # The runner's workload, API Service and configuration: read from informer caches (list, watch), created,
 # replaced; deleted by the garbage collector through owner references, so no delete verb. Runner pods are

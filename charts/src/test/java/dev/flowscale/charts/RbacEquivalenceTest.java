@@ -47,9 +47,9 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentyFiveVerbsOnResources() {
+    void theManifestsClusterRoleGrantsTwentySixVerbsOnResources() {
         assertThat(OperatorRules.of(manifest().one("ClusterRole")))
-                .hasSize(25)
+                .hasSize(26)
                 .contains(
                         "flowscale.dev streamjobs watch",
                         " events create",

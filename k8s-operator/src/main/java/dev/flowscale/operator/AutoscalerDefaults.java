@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flowscale.operator.api.AutoscalerSpec;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.OperatorException;
+import dev.flowscale.operator.loop.SpecSettings;
 import java.util.List;
 import java.util.Map;
 

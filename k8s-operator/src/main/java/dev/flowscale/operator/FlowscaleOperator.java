@@ -1,6 +1,24 @@
 package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.DurationText;
+import dev.flowscale.operator.core.Fabric8JobEvents;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.OperatorException;
+import dev.flowscale.operator.core.RescaleReporting;
+import dev.flowscale.operator.flink.FlinkDeployments;
+import dev.flowscale.operator.flink.FlinkTargets;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.ExecutorTools;
+import dev.flowscale.operator.runner.Fabric8RunnerCluster;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import dev.flowscale.operator.runner.RunnerCluster;
+import dev.flowscale.operator.runner.RunnerControl;
+import dev.flowscale.operator.runner.RunnerDefaults;
+import dev.flowscale.operator.runner.RunnerExecutor;
+import dev.flowscale.operator.runner.RunnerHealth;
+import dev.flowscale.operator.runner.RunnerTokens;
+import dev.flowscale.operator.runner.RunnerWatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -14,6 +32,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator process: one JOSDK {@link Operator} with the StreamJob reconciler. Patches status
@@ -21,6 +41,7 @@ import java.util.function.Function;
  * Fabric8's mock API server.
  */
 public final class FlowscaleOperator {
+    private static final Logger LOG = LoggerFactory.getLogger(FlowscaleOperator.class);
 
     private FlowscaleOperator() {}
 
@@ -135,7 +156,7 @@ public final class FlowscaleOperator {
                                 cluster,
                                 control,
                                 events,
-                                new RescaleReporting(events, loops.registry(), loops),
+                                new RescaleReporting(events, loops.registry()),
                                 loops::rescaleTimeout,
                                 clock));
         return new StreamJobReconciler(
@@ -175,7 +196,7 @@ public final class FlowscaleOperator {
     }
 
     /** {@value #RESCALE_TIMEOUT_ENV}'s duration, or 3 minutes when it is unset or empty. */
-    static Duration rescaleTimeout(String env) {
+    public static Duration rescaleTimeout(String env) {
         return env == null || env.isBlank()
                 ? RESCALE_TIMEOUT
                 : DurationText.parse(RESCALE_TIMEOUT_ENV, env);
@@ -238,6 +259,29 @@ public final class FlowscaleOperator {
             System.exit(2);
             return;
         }
+        try {
+            start(client, registry, namespaces, defaults, rescaleTimeout, clock);
+        } catch (RuntimeException e) {
+            // Exit, so that the pod restarts and shows the failure: a live HTTP server would keep
+            // the JVM running with nothing reconciling, its liveness probe still answered.
+            LOG.error("flowscale operator: cannot start", e);
+            System.err.println("flowscale operator: cannot start: " + e);
+            client.close();
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Starts the operator, its autoscaler loops and its endpoints; stopped by the shutdown hook.
+     * Throws when the operator cannot start (no API server, no StreamJob CRD, no permission).
+     */
+    private static void start(
+            KubernetesClient client,
+            PrometheusMeterRegistry registry,
+            Set<String> namespaces,
+            AutoscalerDefaults defaults,
+            Duration rescaleTimeout,
+            Clock clock) {
         JobAutoscalers loops =
                 loops(client, registry, HttpRunnerControl::serviceAddress, rescaleTimeout, clock);
         Operator operator =
@@ -261,6 +305,13 @@ public final class FlowscaleOperator {
                         Integer.parseInt(port),
                         registry,
                         () -> operator.getRuntimeInfo().isStarted());
+        try {
+            operator.start();
+        } catch (RuntimeException e) {
+            http.close();
+            loops.close();
+            throw e;
+        }
         Runtime.getRuntime()
                 .addShutdownHook(
                         new Thread(
@@ -271,6 +322,5 @@ public final class FlowscaleOperator {
                                     client.close();
                                 },
                                 "flowscale-operator-shutdown"));
-        operator.start();
     }
 }

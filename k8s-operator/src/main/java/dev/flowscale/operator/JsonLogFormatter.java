@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flowscale.operator.core.OperatorException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;

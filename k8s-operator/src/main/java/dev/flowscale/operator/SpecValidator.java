@@ -3,6 +3,13 @@ package dev.flowscale.operator;
 import dev.flowscale.operator.api.AutoscalerSpec;
 import dev.flowscale.operator.api.JobSpec;
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.operator.core.DurationText;
+import dev.flowscale.operator.core.OperatorException;
+import dev.flowscale.operator.flink.FlinkTargetChecks;
+import dev.flowscale.operator.loop.SpecSettings;
+import dev.flowscale.operator.runner.KafkaRunnerSettings;
+import dev.flowscale.operator.runner.RunnerDefaults;
+import dev.flowscale.operator.runner.RunnerProblems;
 import dev.flowscale.runner.api.RunnerJobs;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
@@ -14,13 +21,13 @@ import java.util.Set;
  * Checks what the CRD schema admits but the operator cannot run. Each problem names the field and
  * the fix; an empty list means the spec can run (cluster facts such as the PVC are checked apart).
  */
-final class SpecValidator {
+public final class SpecValidator {
     /** The runner's built-in jobs (the runner API's list, which the engine's catalogue uses). */
     static final Set<String> BUILTIN_JOBS = Set.copyOf(RunnerJobs.IN_RUNNER_IMAGE);
 
     private SpecValidator() {}
 
-    static List<String> problems(StreamJobSpec spec) {
+    public static List<String> problems(StreamJobSpec spec) {
         List<String> problems = new ArrayList<>();
         if (spec == null) {
             problems.add(

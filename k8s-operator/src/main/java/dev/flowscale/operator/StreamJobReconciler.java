@@ -3,6 +3,20 @@ package dev.flowscale.operator;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.operator.core.Conditions;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.ParallelismText;
+import dev.flowscale.operator.core.ReconcileStatus;
+import dev.flowscale.operator.flink.FlinkTargets;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.Changes;
+import dev.flowscale.operator.runner.JobEnd;
+import dev.flowscale.operator.runner.RunnerCluster;
+import dev.flowscale.operator.runner.RunnerDefaults;
+import dev.flowscale.operator.runner.RunnerExecutor;
+import dev.flowscale.operator.runner.RunnerHealth;
+import dev.flowscale.operator.runner.RunnerResources;
+import dev.flowscale.operator.runner.ScaleUpBackoff;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
@@ -117,7 +131,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                 pass.job(),
                 new JobAutoscalers.JobHandle(
                         () -> decisions.propagateEvent(id),
-                        () -> context.getPrimaryCache().get(id).isPresent()));
+                        () -> context.getPrimaryCache().get(id)));
         return recheck == null
                 ? UpdateControl.noUpdate()
                 : UpdateControl.<StreamJob>noUpdate().rescheduleAfter(recheck);
@@ -200,7 +214,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
     private Duration observe(ReconcileStatus pass, Context<StreamJob> context) {
         StreamJob job = pass.job();
         Optional<Deployment> deployment = context.getSecondaryResource(Deployment.class);
-        boolean ready = RunnerExecutor.ready(deployment);
+        boolean ready = Changes.ready(deployment);
         boolean newSpec = !Objects.equals(pass.status().observedGeneration, generation(job));
         pass.write(
                 status -> {
@@ -221,7 +235,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         }
         return status.phase == JobPhase.Deploying
                 ? DEPLOYING_RECHECK
-                : status.phase == JobPhase.Rescaling ? RunnerExecutor.PENDING_RECHECK : null;
+                : status.phase == JobPhase.Rescaling ? Changes.PENDING_RECHECK : null;
     }
 
     private void observed(StreamJob job, StreamJobStatus status, boolean ready) {
@@ -235,7 +249,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                                 : pending
                                         ? JobPhase.Rescaling
                                         : ready ? JobPhase.Running : JobPhase.Deploying;
-        status.parallelismSummary = summary(status.parallelism);
+        status.parallelismSummary = ParallelismText.summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
         status.observedGeneration = generation(job);
         if (ended) {
@@ -260,7 +274,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     "changing the runner ("
                             + status.pending.reason
                             + ") to "
-                            + summary(status.pending.to),
+                            + ParallelismText.summary(status.pending.to),
                     generation(job),
                     clock.instant());
         } else if (status.blockedScaleUp != null) {
@@ -352,12 +366,6 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
             events.warning(pass.job(), reason, message);
         }
         return recheck;
-    }
-
-    static String summary(Map<String, Integer> parallelism) {
-        return parallelism.isEmpty()
-                ? "job defaults"
-                : RunnerDeployment.parallelismArg(new TreeMap<>(parallelism));
     }
 
     private static String readyReason(JobPhase phase) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.AutoscalerSpec;
+import dev.flowscale.operator.loop.SpecSettings;
 import org.junit.jupiter.api.Test;
 
 class AutoscalerDefaultsTest {

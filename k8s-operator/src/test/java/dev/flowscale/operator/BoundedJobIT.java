@@ -6,6 +6,8 @@ import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.Conditions;
+import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.testsupport.Await;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Files;

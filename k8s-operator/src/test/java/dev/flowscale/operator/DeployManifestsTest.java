@@ -48,6 +48,7 @@ class DeployManifestsTest {
                 .containsExactlyInAnyOrder(
                         "streamjobs",
                         "streamjobs/status",
+                        "streamjobs/finalizers",
                         "deployments",
                         "pods",
                         "pods/resize",

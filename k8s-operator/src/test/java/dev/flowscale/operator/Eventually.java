@@ -11,16 +11,17 @@ import java.util.function.Supplier;
  * The shared {@link Await} with this module's default timeout, and Kubernetes resources shown as
  * YAML (their status included) when a wait fails.
  */
-final class Eventually {
+public final class Eventually {
     private static final Duration DEFAULT = Duration.ofSeconds(20);
 
     private Eventually() {}
 
-    static <T> T await(String what, Supplier<T> value, Predicate<T> check) {
+    public static <T> T await(String what, Supplier<T> value, Predicate<T> check) {
         return await(DEFAULT, what, value, check);
     }
 
-    static <T> T await(Duration timeout, String what, Supplier<T> value, Predicate<T> check) {
+    public static <T> T await(
+            Duration timeout, String what, Supplier<T> value, Predicate<T> check) {
         return Await.until(timeout, what, value, check, Eventually::describe);
     }
 

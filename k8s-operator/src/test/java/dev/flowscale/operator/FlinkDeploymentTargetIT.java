@@ -10,6 +10,10 @@ import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.operator.core.Conditions;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.flink.FlinkDeploymentRealizer;
+import dev.flowscale.operator.flink.FlinkDeployments;
 import dev.flowscale.policy.api.Edge;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -42,8 +46,8 @@ import org.junit.jupiter.api.Test;
  * as a real API server would). The Flink job's vertices are a value: what matters here is what
  * reaches the FlinkDeployment; flink-connector's MiniCluster tests cover the REST side.
  */
-class FlinkDeploymentTargetIT {
-    static final String NS = "flink";
+public class FlinkDeploymentTargetIT {
+    public static final String NS = "flink";
     static final String SOURCE = "0a448493b4782967b150582570326227";
     static final String SPLIT = "bc764cd8ddf7a0cff126f51c16239658";
     static final String COUNT = "ea632d67b7d595e5b851708ae9ad79d6";
@@ -242,7 +246,7 @@ class FlinkDeploymentTargetIT {
                 Clock.systemUTC());
     }
 
-    static FlinkJob job(int source, int split, int count) {
+    public static FlinkJob job(int source, int split, int count) {
         return new FlinkJob(
                 "5f1c3a0e9b2d4c6f8a7e1d3b5c9f0a2e",
                 "word count",
@@ -257,7 +261,7 @@ class FlinkDeploymentTargetIT {
                         new Edge("Split", "Count -> Sink")));
     }
 
-    static ScalingDecision decision() {
+    public static ScalingDecision decision() {
         return ScalingDecision.of(
                 Instant.parse("2026-12-01T12:00:00Z"),
                 "word count",
@@ -270,7 +274,7 @@ class FlinkDeploymentTargetIT {
     }
 
     /** A FlinkDeployment in {@link #NS} valid under the Flink operator 1.10 CRD. */
-    static GenericKubernetesResource deployment(String name, Map<String, Object> config) {
+    public static GenericKubernetesResource deployment(String name, Map<String, Object> config) {
         Map<String, Object> spec = new LinkedHashMap<>();
         // Flink 1.20: the newest the Flink Kubernetes operator 1.10 CRD's flinkVersion allows.
         spec.put("image", "flink:1.20");
@@ -310,7 +314,7 @@ class FlinkDeploymentTargetIT {
         return client.resources(StreamJob.class).inNamespace(NS).withName(name).get();
     }
 
-    static StreamJob target(String namespace, String name, String deployment) {
+    public static StreamJob target(String namespace, String name, String deployment) {
         StreamJob job = new StreamJob();
         job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         job.setSpec(new StreamJobSpec());

@@ -3,6 +3,7 @@ package dev.flowscale.operator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.flowscale.operator.flink.FlinkDeployments;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -17,7 +18,7 @@ import java.io.UncheckedIOException;
  * installs), registered on a mock API server that then prunes and validates FlinkDeployments
  * against its v1beta1 schema as a real API server would.
  */
-final class FlinkOperatorCrd {
+public final class FlinkOperatorCrd {
     static final String RESOURCE = "META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml";
     static final String VERSION = "v1beta1";
 
@@ -29,7 +30,7 @@ final class FlinkOperatorCrd {
     private FlinkOperatorCrd() {}
 
     /** Creates the CRD on {@code server} and makes the server enforce its schema. */
-    static void install(OptimisticMockServer server, KubernetesClient client) {
+    public static void install(OptimisticMockServer server, KubernetesClient client) {
         client.resource(crd()).create();
         server.enforceSchema(
                 FlinkDeployments.FLINK_DEPLOYMENT.getGroup(),

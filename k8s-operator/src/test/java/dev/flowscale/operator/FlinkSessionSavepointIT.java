@@ -12,6 +12,7 @@ import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.operator.api.FlinkJar;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.JobEvents;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;

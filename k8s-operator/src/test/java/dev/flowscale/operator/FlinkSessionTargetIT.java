@@ -10,6 +10,9 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.operator.core.Conditions;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.runner.api.MetricName;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -36,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * machine, most of it Flink's start (docs/flink.md).
  */
 @Tag("flink-rescale")
-class FlinkSessionTargetIT {
+public class FlinkSessionTargetIT {
     static final String NS = "flink";
     static final String SOURCE = "Source: Sentences";
     static final String SPLIT = "Split";

@@ -1,5 +1,6 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.operator.runner.RunnerResources;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,8 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.operator.runner.PodResize;
+import dev.flowscale.operator.runner.RunnerDeployment;
+import dev.flowscale.operator.runner.RunnerProblemsTest;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;

@@ -6,6 +6,12 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.ParallelismText;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.Fabric8RunnerCluster;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import dev.flowscale.operator.runner.RunnerResources;
 import dev.flowscale.testsupport.Await;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
@@ -139,7 +145,7 @@ class OneExecutorIT {
         assertThat(args())
                 .contains(
                         "--parallelism "
-                                + StreamJobReconciler.summary(upgraded.getStatus().parallelism))
+                                + ParallelismText.summary(upgraded.getStatus().parallelism))
                 .contains("--restore-from " + savepoint);
         assertThat(runnerParallelism("split"))
                 .isEqualTo(upgraded.getStatus().parallelism.get("split"));

@@ -21,18 +21,18 @@ import java.util.Map;
  * the stock CRUD dispatcher accepts it and silently overwrites the newer version, which hides lost
  * updates between two writers.
  */
-final class OptimisticMockServer implements AutoCloseable {
+public final class OptimisticMockServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final KubernetesMockServer server =
             new KubernetesMockServer(
                     new Context(), new MockWebServer(), new HashMap<>(), new Dispatcher(), false);
     private int conflicts;
 
-    OptimisticMockServer() {
+    public OptimisticMockServer() {
         server.init();
     }
 
-    KubernetesClient client() {
+    public KubernetesClient client() {
         return server.createClient();
     }
 

@@ -3,6 +3,8 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.runner.RunnerDeployment;
+import dev.flowscale.operator.runner.RunnerPodTemplateTest;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;

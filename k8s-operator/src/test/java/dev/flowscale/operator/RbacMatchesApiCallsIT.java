@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.Fabric8RunnerCluster;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import dev.flowscale.operator.runner.RunnerTokens;
 import dev.flowscale.testsupport.Ports;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -27,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -149,6 +154,7 @@ class RbacMatchesApiCallsIT {
         }
         operatorClient.close();
         used.addAll(drain(authorizer, denied));
+        ownerChecks(authorizer, used, denied);
     }
 
     private void lifeCycle() {
@@ -221,6 +227,35 @@ class RbacMatchesApiCallsIT {
      * Takes every recorded request; returns the operator's as "group/resource verb" and adds those
      * the authorizer denies in their namespace to {@code denied}.
      */
+    /**
+     * For the objects the operator wrote with {@code blockOwnerDeletion} on an owner reference to a
+     * StreamJob, the call the OwnerReferencesPermissionEnforcement admission plugin (on in
+     * OpenShift, and wherever a cluster enables it) authorizes too: {@code update} on the owner's
+     * {@code streamjobs/finalizers} in its namespace. (The mock server consumes a request's body
+     * before the test sees it, so the written objects are read back instead.)
+     */
+    private void ownerChecks(ManifestAuthorizer authorizer, Set<String> used, Set<String> denied) {
+        List<HasMetadata> written = new ArrayList<>();
+        written.addAll(client.apps().deployments().inNamespace(NS).list().getItems());
+        written.addAll(client.services().inNamespace(NS).list().getItems());
+        written.addAll(client.configMaps().inNamespace(NS).list().getItems());
+        written.addAll(client.secrets().inNamespace(NS).list().getItems());
+        boolean blocks =
+                written.stream()
+                        .flatMap(o -> o.getMetadata().getOwnerReferences().stream())
+                        .anyMatch(
+                                r ->
+                                        "StreamJob".equals(r.getKind())
+                                                && Boolean.TRUE.equals(r.getBlockOwnerDeletion()));
+        ApiCall finalizers = new ApiCall("flowscale.dev", "streamjobs/finalizers", "update");
+        if (blocks) {
+            used.add(finalizers.toString());
+            if (!authorizer.allows(NS, finalizers)) {
+                denied.add(NS + ": " + finalizers);
+            }
+        }
+    }
+
     private Set<String> drain(ManifestAuthorizer authorizer, Set<String> denied)
             throws InterruptedException {
         Set<String> calls = new TreeSet<>();

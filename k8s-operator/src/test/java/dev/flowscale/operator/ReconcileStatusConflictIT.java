@@ -7,6 +7,8 @@ import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.RescaleOutcome;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.RescaleReporting;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

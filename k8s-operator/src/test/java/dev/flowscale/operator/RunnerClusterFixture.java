@@ -1,6 +1,9 @@
 package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import dev.flowscale.operator.runner.RunnerControl;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;

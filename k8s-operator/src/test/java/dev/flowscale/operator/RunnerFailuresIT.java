@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.Conditions;
+import dev.flowscale.operator.runner.RunnerProblemsTest;
+import dev.flowscale.operator.runner.RunnerWatch;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

@@ -14,6 +14,10 @@ import dev.flowscale.engine.source.GeneratorSplit;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.Conditions;
+import dev.flowscale.operator.core.ParallelismText;
+import dev.flowscale.operator.runner.RunnerProblems;
+import dev.flowscale.operator.runner.RunnerWatch;
 import dev.flowscale.runner.api.CheckpointStatus;
 import dev.flowscale.runner.api.MetricsView;
 import dev.flowscale.runner.api.RunnerClient;
@@ -259,7 +263,7 @@ class RunnerKilledBetweenCheckpointsIT {
     /** The graph the runner builds from the job's args, to read its snapshots with. */
     private static JobGraph graph() {
         List<String> args = new ArrayList<>(JOB_ARGS);
-        args.addAll(List.of("--parallelism", RunnerDeployment.parallelismArg(PARALLELISM)));
+        args.addAll(List.of("--parallelism", ParallelismText.arg(PARALLELISM)));
         JobOptions options =
                 CommandLine.populateCommand(new JobOptions(), args.toArray(String[]::new));
         return BuiltinJobs.build("wordcount", options, false);

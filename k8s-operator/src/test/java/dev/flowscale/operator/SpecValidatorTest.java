@@ -3,6 +3,7 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.StreamJobSpec;
+import dev.flowscale.operator.runner.KafkaRunnerSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

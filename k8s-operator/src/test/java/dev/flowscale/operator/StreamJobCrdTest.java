@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * model change: {@code mvn -pl k8s-operator test -Dtest=StreamJobCrdTest
  * -Dflowscale.crd.update=true}.
  */
-class StreamJobCrdTest {
+public class StreamJobCrdTest {
     static final String FILE_NAME = "streamjobs.flowscale.dev-v1.yml";
 
     @TempDir Path out;
@@ -103,7 +103,7 @@ class StreamJobCrdTest {
         return Files.readString(out.resolve(FILE_NAME));
     }
 
-    static Path checkedInCrd() {
+    public static Path checkedInCrd() {
         String configured = System.getProperty("flowscale.crd.file");
         return configured != null
                 ? Paths.get(configured)

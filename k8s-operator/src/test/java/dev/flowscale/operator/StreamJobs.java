@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /** StreamJobs for tests. */
-final class StreamJobs {
+public final class StreamJobs {
     private StreamJobs() {}
 
     /**
@@ -89,7 +89,7 @@ final class StreamJobs {
     }
 
     /** wordcount with split=2, count=3, savepoints on the claim "savepoints". */
-    static StreamJob wordCount(String namespace, String name) {
+    public static StreamJob wordCount(String namespace, String name) {
         StreamJobSpec spec = new StreamJobSpec();
         spec.image = "registry.example/flowscale-runner:0.1.0";
         spec.job = new JobSpec();

@@ -1,5 +1,8 @@
 package dev.flowscale.operator;
 
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import dev.flowscale.operator.runner.RunnerTokens;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -18,7 +21,7 @@ import java.time.Duration;
  * The operator as main runs it (runners reached through their Services), on a test's API server
  * with the CRD.
  */
-final class TestingOperator implements AutoCloseable {
+public final class TestingOperator implements AutoCloseable {
     private final JobAutoscalers loops;
     private final Operator operator;
 
@@ -67,7 +70,7 @@ final class TestingOperator implements AutoCloseable {
     }
 
     /** Creates the checked-in CRD on the test's API server. */
-    static void installCrd(KubernetesClient client) {
+    public static void installCrd(KubernetesClient client) {
         try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
             client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
         } catch (IOException e) {

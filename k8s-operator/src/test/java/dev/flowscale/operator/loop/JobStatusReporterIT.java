@@ -1,0 +1,186 @@
+package dev.flowscale.operator.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.StreamJobs;
+import dev.flowscale.operator.api.PendingChange;
+import dev.flowscale.operator.api.RescaleOutcome;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.operator.core.Fabric8JobEvents;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.core.JobStatusStore;
+import dev.flowscale.policy.api.BlockReason;
+import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.ScalingDecision;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Decisions and rescales in status and Events, and the launcher's Deployment update, on the mock
+ * API server.
+ */
+@EnableKubernetesMockClient(crud = true)
+class JobStatusReporterIT {
+    static final String NS = "jobs";
+    static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+    final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+    KubernetesClient client;
+    JobStatusReporter reporter;
+
+    @BeforeEach
+    void createJob() {
+        StreamJob job = StreamJobs.wordCount(NS, "wc");
+        job.setStatus(new StreamJobStatus());
+        client.resource(job).create();
+        reporter =
+                new JobStatusReporter(
+                        new JobStatusStore(client),
+                        new Fabric8JobEvents(client, clock),
+                        NS,
+                        "wc",
+                        clock);
+    }
+
+    @Test
+    void aScaleDecisionIsTheLastDecisionInStatusAndAScalingReportEvent() {
+        reporter.onDecision(scaleCount(3, 6));
+
+        StreamJobStatus status = job().getStatus();
+        assertThat(status.lastDecision.summary).isEqualTo("count 3→6");
+        assertThat(status.lastDecision.time).isEqualTo(T0.toString());
+        assertThat(status.lastDecision.operators)
+                .singleElement()
+                .satisfies(
+                        op -> {
+                            assertThat(op.targetRate).isEqualTo(6000.0);
+                            assertThat(op.capacity).isEqualTo(1000.0);
+                        });
+        assertThat(events(JobEvents.SCALING_REPORT))
+                .singleElement()
+                .satisfies(
+                        e ->
+                                assertThat(e.getMessage())
+                                        .contains("count 3→6")
+                                        .contains("target 6000.0/s, 1000.0/s per instance")
+                                        .contains("bottleneck"));
+    }
+
+    @Test
+    void theHistoryKeepsOnlyTheLatestDistinctDecisions() {
+        for (int i = 0; i < StreamJobStatus.HISTORY_LIMIT + 5; i++) {
+            reporter.onDecision(scaleCount(3 + i, 4 + i));
+        }
+        reporter.onDecision(scaleCount(17, 18));
+
+        StreamJobStatus status = job().getStatus();
+        assertThat(status.history).hasSize(StreamJobStatus.HISTORY_LIMIT);
+        assertThat(status.history.get(StreamJobStatus.HISTORY_LIMIT - 1).summary)
+                .isEqualTo("count 17→18");
+    }
+
+    @Test
+    void aBlockedDecisionIsReportedOnceUntilItChanges() {
+        reporter.onDecision(
+                ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
+        reporter.onDecision(
+                ScalingDecision.blocked(T0, "wordcount", BlockReason.WARMING_UP, "warming up"));
+
+        assertThat(job().getStatus().lastDecision.summary).isEqualTo("BLOCKED (WARMING_UP)");
+        assertThat(events(JobEvents.SCALING_BLOCKED)).hasSize(1);
+    }
+
+    @Test
+    void aScaleDecisionIsOnlyRecordedAsTheDesiredParallelismAndAsksTheReconcilerToApplyIt() {
+        int[] reconciles = new int[1];
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(
+                        new JobStatusStore(client),
+                        NS,
+                        "wc",
+                        () -> reconciles[0]++,
+                        Clock.systemUTC());
+
+        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+
+        assertThat(job().getStatus().desiredParallelism).containsExactly(Map.entry("count", 6));
+        assertThat(reconciles[0]).isEqualTo(1);
+        assertThat(client.apps().deployments().inNamespace(NS).withName("wc-runner").get())
+                .as("the autoscaler never touches the runner")
+                .isNull();
+        assertThat(stage).isNotDone();
+        realizer.observe(rescaledTo(6, true));
+        assertThat(stage).isCompleted();
+        assertThat(realizer.inProgress()).isFalse();
+    }
+
+    @Test
+    void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSeen() {
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(
+                        new JobStatusStore(client), NS, "wc", () -> {}, Clock.systemUTC());
+        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+        StreamJob stale = job();
+        stale.getStatus().desiredParallelism.clear();
+
+        realizer.observe(stale.getStatus());
+        assertThat(stage).as("a pass that had not seen the request yet").isNotDone();
+        realizer.observe(job().getStatus());
+        assertThat(stage).isCompletedExceptionally();
+    }
+
+    @Test
+    void aRescaleIsLearnedFromStatusOnlyOnceNothingIsPending() {
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(
+                        new JobStatusStore(client), NS, "wc", () -> {}, Clock.systemUTC());
+        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+        StreamJobStatus rescaling = job().getStatus();
+        rescaling.pending = new PendingChange();
+
+        realizer.observe(rescaling);
+        assertThat(stage).as("the reconciler is still changing the runner").isNotDone();
+        realizer.observe(rescaledTo(6, false));
+        assertThat(stage).as("a failed rescale to the request").isCompletedExceptionally();
+    }
+
+    /** The status the reconciler writes when it finished a rescale of Count to {@code to}. */
+    private StreamJobStatus rescaledTo(int to, boolean succeeded) {
+        StreamJobStatus status = job().getStatus();
+        RescaleOutcome outcome = new RescaleOutcome();
+        outcome.time = Clock.systemUTC().instant().toString();
+        outcome.to = Map.of("count", to);
+        outcome.succeeded = succeeded;
+        status.lastRescale = outcome;
+        if (succeeded) {
+            status.parallelism.put("count", to);
+        }
+        return status;
+    }
+
+    private static ScalingDecision scaleCount(int from, int to) {
+        OperatorDecision count =
+                new OperatorDecision(
+                        "count", from, to, to, 6000, 1000, 1.0, 0, List.of("bottleneck"));
+        return ScalingDecision.of(
+                T0, "wordcount", List.of("count is the bottleneck"), List.of(count));
+    }
+
+    private StreamJob job() {
+        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
+    }
+
+    private List<Event> events(String reason) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason()))
+                .toList();
+    }
+}
