@@ -1,6 +1,6 @@
 package dev.flowscale.operator.loop;
 
-import dev.flowscale.collector.export.ControllerMetrics;
+import dev.flowscale.autoscaler.export.ControllerMetrics;
 import dev.flowscale.operator.api.RescaleOutcome;
 import dev.flowscale.operator.api.StreamJobStatus;
 import java.time.Duration;
