@@ -3,9 +3,11 @@ package dev.flowscale.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.checkpoint.ChildJvm;
+import dev.flowscale.engine.runtime.RunningJob;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -13,6 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A runner process ends within its documented bounds whatever its user code does: on SIGTERM within
@@ -27,6 +30,7 @@ class RunnerProcessBoundsTest {
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final StringBuilder output = new StringBuilder();
     private Process runner;
+    @TempDir Path dir;
 
     @AfterEach
     void endTheRunner() {
@@ -53,7 +57,8 @@ class RunnerProcessBoundsTest {
         Duration duration = Duration.ofSeconds(2);
         long started = System.nanoTime();
         start("--block", "open", "--duration", duration.toMillis() + "ms");
-        Duration bound = duration.plus(JobWatch.DRAIN_GRACE).plus(JobWatch.SHUTDOWN_STEP);
+        Duration bound =
+                duration.plus(JobWatch.DRAIN_GRACE.multipliedBy(2)).plus(RunningJob.CLOSE_JOIN);
 
         boolean ended =
                 runner.waitFor(
@@ -71,6 +76,7 @@ class RunnerProcessBoundsTest {
         args.addAll(List.of(jobArgs));
         runner =
                 ChildJvm.command(List.of("-Xmx128m"), EngineMain.class.getName(), args)
+                        .directory(dir.toFile()) // its snapshot folder goes there
                         .redirectErrorStream(true)
                         .start();
         Thread reader = new Thread(this::readOutput, "runner-output");
