@@ -386,13 +386,19 @@ public final class RunningJob implements AutoCloseable {
         return lifecycle.await(timeout);
     }
 
+    /**
+     * How long {@link #close()} waits for the job's threads; a thread that ignores interruption is
+     * left behind after it.
+     */
+    public static final Duration CLOSE_JOIN = Duration.ofSeconds(10);
+
     /** Cancels the job if it still runs, waits for its threads and unregisters its meters. */
     @Override
     public void close() throws Exception {
         if (!lifecycle.ended()) {
             cancel();
         }
-        run.execution().join(TimeUnit.SECONDS.toMillis(10));
+        run.execution().join(CLOSE_JOIN.toMillis());
         rescaler.abandon();
         timer.shutdownNow();
         closeMeters();

@@ -106,8 +106,7 @@ public final class KeyedStateBackend {
                         n ->
                                 store == null
                                         ? decodeRestored(descriptor)
-                                        : new StateTable(
-                                                descriptor, store.column(n, descriptor.kind())));
+                                        : checkedColumn(descriptor));
         if (!table.descriptor().equals(descriptor)) {
             throw new EngineException(
                     "operator '"
@@ -319,10 +318,21 @@ public final class KeyedStateBackend {
                                 + descriptor.kind()
                                 + "; keep the state's kind or give the new state another name");
             }
-            for (int i = 0; i < raw.groups().length; i++) {
-                table.groups[i] = decoded(descriptor, raw.groups()[i]);
+            try {
+                for (int i = 0; i < raw.groups().length; i++) {
+                    table.groups[i] = decoded(descriptor, raw.groups()[i]);
+                }
+            } catch (RuntimeException e) {
+                throw RestoredValueCheck.unreadable(operator, descriptor, e);
             }
         }
+        return table;
+    }
+
+    private StateTable checkedColumn(StateDescriptor<?> descriptor) {
+        StateTable table =
+                new StateTable(descriptor, store.column(descriptor.name(), descriptor.kind()));
+        RestoredValueCheck.checkFirst(operator, descriptor, store, table.column, range);
         return table;
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
  * Starts a main class of the test classpath in a separate JVM, as a runner process on a host would
  * run.
  */
-final class ChildJvm {
+public final class ChildJvm {
     private ChildJvm() {}
 
     /**
@@ -16,7 +16,8 @@ final class ChildJvm {
      * @param mainClass the class whose {@code main} runs
      * @param args its arguments
      */
-    static ProcessBuilder command(List<String> jvmOptions, String mainClass, List<String> args) {
+    public static ProcessBuilder command(
+            List<String> jvmOptions, String mainClass, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         // C1 only: these children live for a second or two, so start-up matters more than peak
@@ -29,7 +30,7 @@ final class ChildJvm {
     }
 
     /** Starts {@code mainClass} with stdout and stderr merged. */
-    static Process start(Class<?> mainClass, String... args) throws IOException {
+    public static Process start(Class<?> mainClass, String... args) throws IOException {
         return command(List.of(), mainClass.getName(), List.of(args))
                 .redirectErrorStream(true)
                 .start();
