@@ -105,7 +105,7 @@ class RocksDbKeyedStateTest {
 
         assertThat(store.count("count", 5)).isZero();
         assertThat(store.count("count", 64)).isEqualTo(perGroup[64]);
-        assertThat(store.memoryBytes()).isPositive();
+        assertThat(store.figures().memoryBytes()).isPositive();
     }
 
     @Test
