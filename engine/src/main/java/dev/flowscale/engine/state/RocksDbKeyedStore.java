@@ -6,13 +6,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.Env;
-import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -30,26 +27,16 @@ import org.rocksdb.WriteOptions;
  * {@link RocksDbCheckpoints}'s; the memory and size figures are {@link RocksDbStoreFigures}'s.
  */
 public final class RocksDbKeyedStore implements AutoCloseable {
-    /**
-     * Flush threads for every store of this process. RocksDB's flushes run in one process-wide pool
-     * that it grows to what one database's options ask for, one thread with the defaults; a
-     * checkpoint flushes every store at its barrier, so with one thread the stores of a job flushed
-     * one after the other (seen in a 100 MB checkpoint of two instances: the second flush finished
-     * a whole flush after the first). One thread per core, at least two, at most eight.
-     */
-    static final int FLUSH_THREADS =
-            Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors()));
-
     static {
         NativeRocksDb.load();
-        Env.getDefault().setBackgroundThreads(FLUSH_THREADS, Priority.HIGH);
+        NativeRocksDb.sizeFlushPool();
     }
 
     private final Path dir;
     private final StoreOptions options;
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private final RocksDB db;
-    private final Map<String, Column> columns = new LinkedHashMap<>();
+    private final RocksDbColumns columns;
     private final SstDigests digests;
     private final RocksDbCheckpoints checkpoints;
     private final RocksDbStoreFigures figures;
@@ -105,11 +92,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
                             dir.toString(),
                             options.descriptors(states.keySet()),
                             handles);
-            handles.get(0).close();
-            int i = 1;
-            for (Map.Entry<String, StateDescriptor.Kind> state : states.entrySet()) {
-                columns.put(state.getKey(), new Column(handles.get(i++), state.getValue()));
-            }
+            this.columns = new RocksDbColumns(db, options, states, handles, dir);
         } catch (RocksDBException e) {
             closeOptions();
             throw failure("open RocksDB in " + dir, e);
@@ -118,38 +101,16 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /** The column of a state, created on first use; a state keeps its kind. */
     synchronized Column column(String state, StateDescriptor.Kind kind) {
-        Column column = columns.get(state);
-        if (column == null) {
-            try {
-                ColumnFamilyHandle handle = db.createColumnFamily(options.descriptor(state));
-                column = new Column(handle, kind);
-                columns.put(state, column);
-            } catch (RocksDBException e) {
-                throw failure("create a column family for state '" + state + "'", e);
-            }
-        }
-        if (column.kind() != kind) {
-            throw new EngineException(
-                    "state '"
-                            + state
-                            + "' is both "
-                            + column.kind()
-                            + " and "
-                            + kind
-                            + "; use one kind per state name");
-        }
-        return column;
+        return columns.column(state, kind);
     }
 
     synchronized Column existingColumn(String state) {
-        return columns.get(state);
+        return columns.existing(state);
     }
 
     /** The states held, in creation order, with their kinds. */
     public synchronized Map<String, StateDescriptor.Kind> states() {
-        Map<String, StateDescriptor.Kind> states = new LinkedHashMap<>();
-        columns.forEach((name, c) -> states.put(name, c.kind()));
-        return states;
+        return columns.states();
     }
 
     byte[] get(Column column, byte[] key) {
@@ -195,7 +156,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * snapshots stay the same on both backends.
      */
     public int forEach(String state, int keyGroup, EntryConsumer consumer) throws IOException {
-        Column column = columns.get(state);
+        Column column = columns.existing(state);
         if (column == null) {
             return 0;
         }
@@ -245,9 +206,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /** Deletes key groups {@code first..last} of every state at once (a range tombstone each). */
     public void deleteKeyGroups(int first, int last) {
-        for (Column column : columns.values()) {
+        for (ColumnFamilyHandle column : columns.handles()) {
             try {
-                db.deleteRange(column.handle(), writeOptions, prefix(first), prefix(last + 1));
+                db.deleteRange(column, writeOptions, prefix(first), prefix(last + 1));
             } catch (RocksDBException e) {
                 throw failure("delete key groups " + first + ".." + last, e);
             }
@@ -301,9 +262,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         return closed;
     }
 
-    /** The column families of the states held; call under the store's lock. */
+    /** The column families of the states held, in creation order. */
     List<ColumnFamilyHandle> handles() {
-        return columns.values().stream().map(Column::handle).toList();
+        return columns.handles();
     }
 
     /**
@@ -311,9 +272,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * one, the key groups a rescale cut out with range deletes), which gives their disk back.
      */
     public synchronized void compact() {
-        for (Column column : columns.values()) {
+        for (ColumnFamilyHandle column : columns.handles()) {
             try {
-                db.compactRange(column.handle());
+                db.compactRange(column);
             } catch (RocksDBException e) {
                 throw failure("compact", e);
             }
@@ -329,8 +290,8 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     long property(String name) {
         long sum = 0;
         try {
-            for (Column column : columns.values()) {
-                sum += db.getLongProperty(column.handle(), name);
+            for (ColumnFamilyHandle column : columns.handles()) {
+                sum += db.getLongProperty(column, name);
             }
         } catch (RocksDBException e) {
             throw failure("read property " + name, e);
@@ -347,8 +308,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         closed = true;
         checkpoints.stop();
         digests.stop();
-        columns.values().forEach(c -> c.handle().close());
-        columns.clear();
+        columns.close();
         db.close();
         closeOptions();
         WorkingFolders.delete(dir);
@@ -361,6 +321,11 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     private EngineException failure(String what, RocksDBException e) {
+        return failure(dir, what, e);
+    }
+
+    /** The error of operation {@code what} on the store in {@code dir}. */
+    static EngineException failure(Path dir, String what, RocksDBException e) {
         return new EngineException(
                 "RocksDB state in " + dir + ": cannot " + what + " (" + e.getMessage() + ")", e);
     }

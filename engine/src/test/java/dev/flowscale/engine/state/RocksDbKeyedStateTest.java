@@ -49,7 +49,7 @@ class RocksDbKeyedStateTest {
         // RocksDB's flush pool is one per process, one thread with the defaults: the stores of a
         // job would flush one after the other at every checkpoint barrier.
         assertThat(Env.getDefault().getBackgroundThreads(Priority.HIGH))
-                .isEqualTo(RocksDbKeyedStore.FLUSH_THREADS)
+                .isEqualTo(NativeRocksDb.FLUSH_THREADS)
                 .isGreaterThanOrEqualTo(2);
     }
 
