@@ -67,24 +67,27 @@ public final class IncrementalCheckpoint {
         Map<String, StateDescriptor.Kind> states = store.states();
         KeyGroupRange range = keyed.keyGroupRange();
         String prefix = operatorId + "-" + instance + "-";
-        Path checkpoint = store.checkpoint();
-        return store.upload(
-                checkpoint,
-                () -> {
-                    TaskStateHandle base =
-                            InstanceStateFile.write(
-                                    dir,
-                                    identity,
-                                    operatorId,
-                                    instance,
-                                    null,
-                                    lists,
-                                    encodedSplits,
-                                    false);
-                    List<Path> written = new ArrayList<>(List.of(dir.resolve(base.file())));
-                    List<RocksDbFile> files = upload(store, checkpoint, dir, prefix, written);
-                    return handle(base, range, new RocksDbSnapshot(store.id(), states, files));
-                });
+        Path checkpoint = store.checkpoints().checkpoint();
+        return store.checkpoints()
+                .upload(
+                        checkpoint,
+                        () -> {
+                            TaskStateHandle base =
+                                    InstanceStateFile.write(
+                                            dir,
+                                            identity,
+                                            operatorId,
+                                            instance,
+                                            null,
+                                            lists,
+                                            encodedSplits,
+                                            false);
+                            List<Path> written = new ArrayList<>(List.of(dir.resolve(base.file())));
+                            List<RocksDbFile> files =
+                                    upload(store, checkpoint, dir, prefix, written);
+                            return handle(
+                                    base, range, new RocksDbSnapshot(store.id(), states, files));
+                        });
     }
 
     private static TaskStateHandle handle(
@@ -124,7 +127,7 @@ public final class IncrementalCheckpoint {
             // Durable before the manifest names them: every file, and the shared folder's names
             // (the snapshot's own folder is synced after the manifest's rename, see ManifestFile).
             FileCopy.sync(written, List.of(shared));
-            store.recordUploaded(files.stream().filter(RocksDbFile::shared).toList());
+            store.checkpoints().recordUploaded(files.stream().filter(RocksDbFile::shared).toList());
             return files;
         } catch (IOException e) {
             throw new IOException(
@@ -144,7 +147,7 @@ public final class IncrementalCheckpoint {
             RocksDbKeyedStore store, Path local, Path shared, List<Path> written)
             throws IOException {
         String name = local.getFileName().toString();
-        RocksDbFile earlier = store.uploaded().get(name);
+        RocksDbFile earlier = store.checkpoints().uploaded().get(name);
         if (earlier != null
                 && Files.isRegularFile(shared.resolve(earlier.file()))
                 && Files.size(shared.resolve(earlier.file())) == earlier.bytes()) {
@@ -154,7 +157,10 @@ public final class IncrementalCheckpoint {
         Path target = shared.resolve(file);
         FileSums.Sums sums =
                 FileCopy.linkOrCopyUnsynced(
-                        local, target, store.sumsOf(name, Files.size(local)), written);
+                        local,
+                        target,
+                        store.checkpoints().sumsOf(name, Files.size(local)),
+                        written);
         return new RocksDbFile(name, file, true, sums.bytes(), sums.crc32(), sums.sha256());
     }
 

@@ -107,7 +107,7 @@ final class RocksDbHandOver {
             List<HandOff> captured,
             StateBackendConfig config) {
         KeyedStateBackend base = best(range, captured);
-        RocksDbKeyedStore store = base.store().copy(config, name);
+        RocksDbKeyedStore store = base.store().checkpoints().copy(config, name);
         target.prepared = store;
         KeyGroupRange had = base.keyGroupRange();
         if (had.start() < range.start()) {

@@ -4,7 +4,7 @@ import dev.flowscale.engine.metrics.InstanceCounterRecorder;
 import dev.flowscale.engine.metrics.InstanceRates;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
-import dev.flowscale.engine.state.RocksDbKeyedStore;
+import dev.flowscale.engine.state.RocksDbStoreFigures;
 import dev.flowscale.runner.api.MetricName;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import dev.flowscale.runner.api.Rate;
@@ -125,7 +125,7 @@ final class EngineMeters implements AutoCloseable {
                             .register(registry));
         }
         if (task.state.keyed() != null && task.state.keyed().store() != null) {
-            bindRocksDb(task.state.keyed().store(), tags);
+            bindRocksDb(task.state.keyed().store().figures(), tags);
         }
         String op = task.context.operatorId();
         int i = task.context.instanceIndex();
@@ -147,27 +147,27 @@ final class EngineMeters implements AutoCloseable {
      * Native memory and size of an instance's RocksDB: memory in the block cache including write
      * buffers, the configured bound, write buffers, estimated keys and local disk.
      */
-    private void bindRocksDb(RocksDbKeyedStore store, Tags tags) {
-        gauge(MetricName.STATE_ROCKSDB_MEMORY, tags, store, RocksDbKeyedStore::memoryBytes);
+    private void bindRocksDb(RocksDbStoreFigures store, Tags tags) {
+        gauge(MetricName.STATE_ROCKSDB_MEMORY, tags, store, RocksDbStoreFigures::memoryBytes);
         gauge(
                 MetricName.STATE_ROCKSDB_MEMORY_LIMIT,
                 tags,
                 store,
-                RocksDbKeyedStore::memoryLimitBytes);
+                RocksDbStoreFigures::memoryLimitBytes);
         gauge(
                 MetricName.STATE_ROCKSDB_WRITE_BUFFERS,
                 tags,
                 store,
-                RocksDbKeyedStore::writeBufferBytes);
-        gauge(MetricName.STATE_ROCKSDB_KEYS, tags, store, RocksDbKeyedStore::estimatedKeys);
-        gauge(MetricName.STATE_ROCKSDB_DISK, tags, store, RocksDbKeyedStore::diskBytes);
+                RocksDbStoreFigures::writeBufferBytes);
+        gauge(MetricName.STATE_ROCKSDB_KEYS, tags, store, RocksDbStoreFigures::estimatedKeys);
+        gauge(MetricName.STATE_ROCKSDB_DISK, tags, store, RocksDbStoreFigures::diskBytes);
     }
 
     private void gauge(
             MetricName name,
             Tags tags,
-            RocksDbKeyedStore store,
-            ToDoubleFunction<RocksDbKeyedStore> read) {
+            RocksDbStoreFigures store,
+            ToDoubleFunction<RocksDbStoreFigures> read) {
         meters.add(
                 Gauge.builder(name.micrometer(), store, read)
                         .baseUnit(name.unit())

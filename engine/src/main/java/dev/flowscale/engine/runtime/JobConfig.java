@@ -5,6 +5,7 @@ import dev.flowscale.engine.state.StateBackendConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * How a job runs: batch and channel sizes (which bound memory under backpressure), flush timing,
@@ -95,131 +96,35 @@ public record JobConfig(
     }
 
     public JobConfig withBatchSize(int size) {
-        return new JobConfig(
-                size,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                restart,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.batchSize = size);
     }
 
     public JobConfig withChannelCapacity(int batches) {
-        return new JobConfig(
-                batchSize,
-                batches,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                restart,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.channelCapacity = batches);
     }
 
     public JobConfig withInstrumentation(boolean on) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                on,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                restart,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.instrumented = on);
     }
 
     public JobConfig withMeterRegistry(MeterRegistry registry) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                registry,
-                checkpointing,
-                restart,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.meterRegistry = registry);
     }
 
     public JobConfig withRateWindow(Duration window) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                window,
-                meterRegistry,
-                checkpointing,
-                restart,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.rateWindow = window);
     }
 
     public JobConfig withCheckpointing(CheckpointConfig config) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                config,
-                restart,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.checkpointing = config);
     }
 
     public JobConfig withRestartStrategy(RestartStrategy strategy) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                strategy,
-                clock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.restart = strategy);
     }
 
     public JobConfig withClock(Clock newClock) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                restart,
-                newClock,
-                stateBackend,
-                latencyInterval);
+        return with(parts -> parts.clock = newClock);
     }
 
     private static void check(boolean ok, String field, Object value, String fix) {
@@ -231,19 +136,7 @@ public record JobConfig(
 
     /** Where keyed state lives: {@link StateBackendConfig#heap()} or a RocksDB configuration. */
     public JobConfig withStateBackend(StateBackendConfig backend) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                restart,
-                clock,
-                backend,
-                latencyInterval);
+        return with(parts -> parts.stateBackend = backend);
     }
 
     /**
@@ -251,23 +144,65 @@ public record JobConfig(
      * source in every operator instance: docs/metrics.md); {@link Duration#ZERO} turns them off.
      */
     public JobConfig withLatencyTracking(Duration interval) {
-        return new JobConfig(
-                batchSize,
-                channelCapacity,
-                flushInterval,
-                idleFlush,
-                instrumented,
-                rateWindow,
-                meterRegistry,
-                checkpointing,
-                restart,
-                clock,
-                stateBackend,
-                interval);
+        return with(parts -> parts.latencyInterval = interval);
     }
 
     /** Whether sources emit latency markers. */
     public boolean latencyTracking() {
         return !latencyInterval.isZero();
+    }
+
+    /** A copy of this configuration with the parts {@code change} sets. */
+    private JobConfig with(Consumer<Parts> change) {
+        Parts parts = new Parts(this);
+        change.accept(parts);
+        return parts.config();
+    }
+
+    /** The parts of a configuration as given (not resolved by the accessors), to copy it. */
+    private static final class Parts {
+        private int batchSize;
+        private int channelCapacity;
+        private Duration flushInterval;
+        private Duration idleFlush;
+        private boolean instrumented;
+        private Duration rateWindow;
+        private MeterRegistry meterRegistry;
+        private CheckpointConfig checkpointing;
+        private RestartStrategy restart;
+        private Clock clock;
+        private StateBackendConfig stateBackend;
+        private Duration latencyInterval;
+
+        Parts(JobConfig config) {
+            batchSize = config.batchSize;
+            channelCapacity = config.channelCapacity;
+            flushInterval = config.flushInterval;
+            idleFlush = config.idleFlush;
+            instrumented = config.instrumented;
+            rateWindow = config.rateWindow;
+            meterRegistry = config.meterRegistry;
+            checkpointing = config.checkpointing;
+            restart = config.restart;
+            clock = config.clock;
+            stateBackend = config.stateBackend;
+            latencyInterval = config.latencyInterval;
+        }
+
+        JobConfig config() {
+            return new JobConfig(
+                    batchSize,
+                    channelCapacity,
+                    flushInterval,
+                    idleFlush,
+                    instrumented,
+                    rateWindow,
+                    meterRegistry,
+                    checkpointing,
+                    restart,
+                    clock,
+                    stateBackend,
+                    latencyInterval);
+        }
     }
 }

@@ -1,9 +1,12 @@
 package dev.flowscale.engine.state;
 
+import dev.flowscale.engine.api.EngineException;
+import dev.flowscale.engine.api.StateDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.IngestExternalFileOptions;
@@ -26,6 +29,38 @@ import org.rocksdb.SstFileWriter;
  */
 final class KeyRangeIngest {
     private KeyRangeIngest() {}
+
+    /**
+     * Copies key groups {@code first..last} of every state of {@code from} into {@code to} as they
+     * are, one SST file per state; returns the bytes copied (see {@link
+     * RocksDbKeyedStore#copyKeyGroups}).
+     */
+    static long copyKeyGroups(RocksDbKeyedStore from, RocksDbKeyedStore to, int first, int last) {
+        byte[] lo = RocksDbKeyedStore.prefix(first);
+        byte[] hi = RocksDbKeyedStore.prefix(last + 1);
+        long bytes = 0;
+        for (Map.Entry<String, StateDescriptor.Kind> state : from.states().entrySet()) {
+            ColumnFamilyHandle source = from.existingColumn(state.getKey()).handle();
+            ColumnFamilyHandle target = to.column(state.getKey(), state.getValue()).handle();
+            try (Options merged = new Options(to.options().db(), to.options().columns())) {
+                bytes +=
+                        copy(
+                                from.db(),
+                                source,
+                                to.db(),
+                                target,
+                                lo,
+                                hi,
+                                to.nextIngestFile(),
+                                merged);
+            } catch (RocksDBException | IOException e) {
+                throw new EngineException(
+                        "RocksDB state in " + to.dir() + ": cannot copy key groups in (" + e + ")",
+                        e);
+            }
+        }
+        return bytes;
+    }
 
     /**
      * Copies the entries of {@code source} in {@code from} with keys in [{@code lo}, {@code hi})

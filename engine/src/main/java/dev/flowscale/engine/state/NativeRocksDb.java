@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.rocksdb.Env;
+import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.util.Environment;
 
@@ -21,7 +23,22 @@ import org.rocksdb.util.Environment;
  * RocksDB's own loader runs.
  */
 final class NativeRocksDb {
+    /**
+     * Flush threads for every store of this process. RocksDB's flushes run in one process-wide pool
+     * that it grows to what one database's options ask for, one thread with the defaults; a
+     * checkpoint flushes every store at its barrier, so with one thread the stores of a job flushed
+     * one after the other (seen in a 100 MB checkpoint of two instances: the second flush finished
+     * a whole flush after the first). One thread per core, at least two, at most eight.
+     */
+    static final int FLUSH_THREADS =
+            Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors()));
+
     private NativeRocksDb() {}
+
+    /** Sizes RocksDB's process-wide flush pool to {@link #FLUSH_THREADS}. */
+    static void sizeFlushPool() {
+        Env.getDefault().setBackgroundThreads(FLUSH_THREADS, Priority.HIGH);
+    }
 
     static void load() {
         // The jar holds the library as RocksDB's own loader names it; loadLibrary(paths) looks in

@@ -4,24 +4,12 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.StateDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.Env;
-import org.rocksdb.FlushOptions;
-import org.rocksdb.Options;
-import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -35,42 +23,28 @@ import org.rocksdb.WriteOptions;
  *
  * <p>Native memory is bounded by one block cache per instance, which the write buffers are charged
  * to; the write-ahead log is off because snapshots, not the log, make state durable. Reads and
- * writes are not thread safe: used by its task's thread only; checkpoints are copied into storage
- * by the store's own uploader thread, which reads the hard-linked checkpoint folder, not the
- * database.
+ * writes are not thread safe: used by its task's thread only. Checkpoints, copies and uploads are
+ * {@link RocksDbCheckpoints}'s; the memory and size figures are {@link RocksDbStoreFigures}'s.
  */
 public final class RocksDbKeyedStore implements AutoCloseable {
-    /**
-     * Flush threads for every store of this process. RocksDB's flushes run in one process-wide pool
-     * that it grows to what one database's options ask for, one thread with the defaults; a
-     * checkpoint flushes every store at its barrier, so with one thread the stores of a job flushed
-     * one after the other (seen in a 100 MB checkpoint of two instances: the second flush finished
-     * a whole flush after the first). One thread per core, at least two, at most eight.
-     */
-    static final int FLUSH_THREADS =
-            Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors()));
-
     static {
         NativeRocksDb.load();
-        Env.getDefault().setBackgroundThreads(FLUSH_THREADS, Priority.HIGH);
+        NativeRocksDb.sizeFlushPool();
     }
 
     private final Path dir;
-    private final long memoryLimit;
     private final StoreOptions options;
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private final RocksDB db;
-    private final Map<String, Column> columns = new LinkedHashMap<>();
+    private final RocksDbColumns columns;
     private final SstDigests digests;
-    private int checkpoints;
+    private final RocksDbCheckpoints checkpoints;
+    private final RocksDbStoreFigures figures;
 
     /** Numbers the SST files that key-group copies into this store write beside it. */
     private final AtomicInteger ingests = new AtomicInteger();
 
     private boolean closed;
-
-    /** Copies checkpoints into storage one after another, off the task's thread. */
-    private final RocksDbUploads uploads;
 
     /** A state's column family and kind. */
     record Column(ColumnFamilyHandle handle, StateDescriptor.Kind kind) {}
@@ -106,27 +80,19 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     private RocksDbKeyedStore(
             Path dir, StateBackendConfig config, Map<String, StateDescriptor.Kind> states) {
         this.dir = dir;
-        this.uploads = new RocksDbUploads(dir.getFileName().toString());
-        this.digests = new SstDigests(dir.getFileName().toString());
-        this.memoryLimit = config.blockCacheBytes();
+        this.digests = new SstDigests(id());
+        this.checkpoints = new RocksDbCheckpoints(this, digests);
+        this.figures = new RocksDbStoreFigures(this, config.blockCacheBytes());
         this.options = new StoreOptions(config, digests);
         try {
-            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
-            states.keySet()
-                    .forEach(
-                            name ->
-                                    descriptors.add(
-                                            new ColumnFamilyDescriptor(
-                                                    name.getBytes(StandardCharsets.UTF_8),
-                                                    options.columns())));
             List<ColumnFamilyHandle> handles = new ArrayList<>();
-            this.db = RocksDB.open(options.db(), dir.toString(), descriptors, handles);
-            handles.get(0).close();
-            int i = 1;
-            for (Map.Entry<String, StateDescriptor.Kind> state : states.entrySet()) {
-                columns.put(state.getKey(), new Column(handles.get(i++), state.getValue()));
-            }
+            this.db =
+                    RocksDB.open(
+                            options.db(),
+                            dir.toString(),
+                            options.descriptors(states.keySet()),
+                            handles);
+            this.columns = new RocksDbColumns(db, options, states, handles, dir);
         } catch (RocksDBException e) {
             closeOptions();
             throw failure("open RocksDB in " + dir, e);
@@ -135,41 +101,16 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /** The column of a state, created on first use; a state keeps its kind. */
     synchronized Column column(String state, StateDescriptor.Kind kind) {
-        Column column = columns.get(state);
-        if (column == null) {
-            try {
-                ColumnFamilyHandle handle =
-                        db.createColumnFamily(
-                                new ColumnFamilyDescriptor(
-                                        state.getBytes(StandardCharsets.UTF_8), options.columns()));
-                column = new Column(handle, kind);
-                columns.put(state, column);
-            } catch (RocksDBException e) {
-                throw failure("create a column family for state '" + state + "'", e);
-            }
-        }
-        if (column.kind() != kind) {
-            throw new EngineException(
-                    "state '"
-                            + state
-                            + "' is both "
-                            + column.kind()
-                            + " and "
-                            + kind
-                            + "; use one kind per state name");
-        }
-        return column;
+        return columns.column(state, kind);
     }
 
-    private synchronized Column existingColumn(String state) {
-        return columns.get(state);
+    synchronized Column existingColumn(String state) {
+        return columns.existing(state);
     }
 
     /** The states held, in creation order, with their kinds. */
     public synchronized Map<String, StateDescriptor.Kind> states() {
-        Map<String, StateDescriptor.Kind> states = new LinkedHashMap<>();
-        columns.forEach((name, c) -> states.put(name, c.kind()));
-        return states;
+        return columns.states();
     }
 
     byte[] get(Column column, byte[] key) {
@@ -215,7 +156,7 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * snapshots stay the same on both backends.
      */
     public int forEach(String state, int keyGroup, EntryConsumer consumer) throws IOException {
-        Column column = columns.get(state);
+        Column column = columns.existing(state);
         if (column == null) {
             return 0;
         }
@@ -265,9 +206,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
 
     /** Deletes key groups {@code first..last} of every state at once (a range tombstone each). */
     public void deleteKeyGroups(int first, int last) {
-        for (Column column : columns.values()) {
+        for (ColumnFamilyHandle column : columns.handles()) {
             try {
-                db.deleteRange(column.handle(), writeOptions, prefix(first), prefix(last + 1));
+                db.deleteRange(column, writeOptions, prefix(first), prefix(last + 1));
             } catch (RocksDBException e) {
                 throw failure("delete key groups " + first + ".." + last, e);
             }
@@ -282,25 +223,12 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * store).
      */
     public long copyKeyGroups(RocksDbKeyedStore from, int first, int last) {
-        long bytes = 0;
-        for (Map.Entry<String, StateDescriptor.Kind> state : from.states().entrySet()) {
-            Column source = from.existingColumn(state.getKey());
-            Column target = column(state.getKey(), state.getValue());
-            bytes += from.copyRange(source, this, target, prefix(first), prefix(last + 1));
-        }
-        return bytes;
+        return KeyRangeIngest.copyKeyGroups(from, this, first, last);
     }
 
-    private long copyRange(
-            Column source, RocksDbKeyedStore to, Column target, byte[] lo, byte[] hi) {
-        Path file = to.dir.resolveSibling(to.id() + "-ingest-" + to.ingests.incrementAndGet());
-        try (Options merged = new Options(to.options.db(), to.options.columns())) {
-            return KeyRangeIngest.copy(
-                    db, source.handle(), to.db, target.handle(), lo, hi, file, merged);
-        } catch (RocksDBException | IOException e) {
-            throw new EngineException(
-                    "RocksDB state in " + to.dir + ": cannot copy key groups in (" + e + ")", e);
-        }
+    /** A new name beside this store for an SST file that a key-group copy ingests into it. */
+    Path nextIngestFile() {
+        return dir.resolveSibling(id() + "-ingest-" + ingests.incrementAndGet());
     }
 
     /** The name of this store's folder, unique among the stores of the local directory. */
@@ -308,90 +236,35 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         return dir.getFileName().toString();
     }
 
-    /**
-     * Flushes the write buffers and makes a RocksDB checkpoint in a new folder beside the store:
-     * the immutable SST files hard-linked, the small descriptor files copied. The caller deletes
-     * the folder when it has copied what it needs.
-     */
-    public synchronized Path checkpoint() {
-        Path target = dir.resolveSibling(id() + "-chk-" + (++checkpoints));
-        checkpointInto(target);
-        return target;
+    /** This store's checkpoints, copies and uploads. */
+    public RocksDbCheckpoints checkpoints() {
+        return checkpoints;
     }
 
-    /**
-     * A new store that starts with this store's contents as they are now (a RocksDB checkpoint: SST
-     * files hard-linked, so near-instant and without copying on one file system), in a fresh folder
-     * of {@code config}'s local directory; it is independent of this store from then on. Its record
-     * of uploaded files starts with the entries of this store's record whose SST files it shares
-     * (hard links keep their names, and a store never reuses a file number), so its first
-     * incremental checkpoint copies only files made since.
-     */
-    public RocksDbKeyedStore copy(StateBackendConfig config, String name) {
-        Path target = StoreFolders.reserve(config, name);
-        checkpointInto(target);
-        try {
-            RocksDbKeyedStore copy = new RocksDbKeyedStore(target, config, states());
-            copy.recordUploaded(uploads.in(target));
-            return copy;
-        } catch (RuntimeException e) {
-            WorkingFolders.delete(target);
-            throw e;
-        }
+    /** This store's native memory and size, for gauges. */
+    public RocksDbStoreFigures figures() {
+        return figures;
     }
 
-    private synchronized void checkpointInto(Path target) {
-        // Writes may stall while this flush runs: the task's thread, the only writer, waits for it.
-        try (FlushOptions flush =
-                new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true)) {
-            List<ColumnFamilyHandle> handles =
-                    columns.values().stream().map(Column::handle).toList();
-            if (!handles.isEmpty()) {
-                db.flush(flush, handles);
-            }
-            LiveFilesCheckpoint.create(db, dir, target);
-        } catch (RocksDBException | IOException e) {
-            throw new EngineException(
-                    "RocksDB state in "
-                            + dir
-                            + ": cannot make a checkpoint in "
-                            + target
-                            + " ("
-                            + e
-                            + ")",
-                    e);
-        }
+    Path dir() {
+        return dir;
     }
 
-    /**
-     * Runs {@code work}, the upload of RocksDB checkpoint folder {@code checkpoint}, on this
-     * store's uploader thread (see {@link RocksDbUploads#upload}).
-     */
-    public <T> CompletableFuture<T> upload(Path checkpoint, Callable<T> work) {
-        return uploads.upload(checkpoint, work);
+    RocksDB db() {
+        return db;
     }
 
-    /** The SST files of this store already in snapshot storage (see {@link RocksDbUploads}). */
-    public Map<String, RocksDbFile> uploaded() {
-        return uploads.uploaded();
+    StoreOptions options() {
+        return options;
     }
 
-    /** Replaces the record of uploaded files (see {@link RocksDbUploads#record}). */
-    public void recordUploaded(Collection<RocksDbFile> files) {
-        uploads.record(files);
+    synchronized boolean isClosed() {
+        return closed;
     }
 
-    /**
-     * The length, CRC-32 and SHA-256 of this store's SST file {@code name}, measured in the
-     * background when RocksDB wrote it, if they are ready and the file has {@code bytes} bytes;
-     * null otherwise (the caller reads the file). Also forgets files compacted away since.
-     */
-    public FileSums.Sums sumsOf(String name, long bytes) {
-        FileSums.Sums sums = digests.of(name, bytes);
-        if (sums == null) {
-            digests.forgetMissing(dir);
-        }
-        return sums;
+    /** The column families of the states held, in creation order. */
+    List<ColumnFamilyHandle> handles() {
+        return columns.handles();
     }
 
     /**
@@ -399,9 +272,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
      * one, the key groups a rescale cut out with range deletes), which gives their disk back.
      */
     public synchronized void compact() {
-        for (Column column : columns.values()) {
+        for (ColumnFamilyHandle column : columns.handles()) {
             try {
-                db.compactRange(column.handle());
+                db.compactRange(column);
             } catch (RocksDBException e) {
                 throw failure("compact", e);
             }
@@ -413,54 +286,12 @@ public final class RocksDbKeyedStore implements AutoCloseable {
         return new byte[] {(byte) (keyGroup >>> 8), (byte) keyGroup};
     }
 
-    /**
-     * Native memory in use: block cache, including the write buffers charged to it. Like the other
-     * figures, safe to read from any thread; 0 once closed.
-     */
-    public synchronized long memoryBytes() {
-        return closed ? 0 : options.cache().getUsage();
-    }
-
-    /** The configured bound of {@link #memoryBytes}. */
-    public long memoryLimitBytes() {
-        return memoryLimit;
-    }
-
-    /** Bytes in write buffers (memtables), over all states. */
-    public synchronized long writeBufferBytes() {
-        return closed ? 0 : property("rocksdb.cur-size-all-mem-tables");
-    }
-
-    /** Entries in the write buffers (active and immutable memtables), over all states. */
-    synchronized long memTableEntries() {
-        return closed
-                ? 0
-                : property("rocksdb.num-entries-active-mem-table")
-                        + property("rocksdb.num-entries-imm-mem-tables");
-    }
-
-    /** RocksDB's estimate of the live keys, over all states. */
-    public synchronized long estimatedKeys() {
-        return closed ? 0 : property("rocksdb.estimate-num-keys");
-    }
-
-    /** Bytes of the store's files on local disk (SST files and the rest). */
-    public synchronized long diskBytes() {
-        if (closed) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.mapToLong(p -> p.toFile().length()).sum();
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    private long property(String name) {
+    /** The sum of RocksDB property {@code name} over all states; call under the store's lock. */
+    long property(String name) {
         long sum = 0;
         try {
-            for (Column column : columns.values()) {
-                sum += db.getLongProperty(column.handle(), name);
+            for (ColumnFamilyHandle column : columns.handles()) {
+                sum += db.getLongProperty(column, name);
             }
         } catch (RocksDBException e) {
             throw failure("read property " + name, e);
@@ -475,10 +306,9 @@ public final class RocksDbKeyedStore implements AutoCloseable {
             return;
         }
         closed = true;
-        uploads.stop();
+        checkpoints.stop();
         digests.stop();
-        columns.values().forEach(c -> c.handle().close());
-        columns.clear();
+        columns.close();
         db.close();
         closeOptions();
         WorkingFolders.delete(dir);
@@ -491,6 +321,11 @@ public final class RocksDbKeyedStore implements AutoCloseable {
     }
 
     private EngineException failure(String what, RocksDBException e) {
+        return failure(dir, what, e);
+    }
+
+    /** The error of operation {@code what} on the store in {@code dir}. */
+    static EngineException failure(Path dir, String what, RocksDBException e) {
         return new EngineException(
                 "RocksDB state in " + dir + ": cannot " + what + " (" + e.getMessage() + ")", e);
     }

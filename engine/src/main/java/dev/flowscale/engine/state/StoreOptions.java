@@ -1,13 +1,18 @@
 package dev.flowscale.engine.state;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.rocksdb.AbstractEventListener;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBufferManager;
 
 /**
@@ -41,6 +46,19 @@ final class StoreOptions implements AutoCloseable {
                                 new BlockBasedTableConfig()
                                         .setBlockCache(cache)
                                         .setCacheIndexAndFilterBlocks(true));
+    }
+
+    /** The default column family's descriptor, then one for each of {@code states}. */
+    List<ColumnFamilyDescriptor> descriptors(Collection<String> states) {
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
+        states.forEach(state -> descriptors.add(descriptor(state)));
+        return descriptors;
+    }
+
+    /** The descriptor of state {@code state}'s column family. */
+    ColumnFamilyDescriptor descriptor(String state) {
+        return new ColumnFamilyDescriptor(state.getBytes(StandardCharsets.UTF_8), columns);
     }
 
     Cache cache() {

@@ -89,6 +89,7 @@ class IncrementalCheckpointTest {
                         128,
                         new KeyGroupRange(0, 127),
                         stopped.store()
+                                .checkpoints()
                                 .copy(StateBackendConfig.rocksDb().withLocalDir(local), "op-1"));
         text = KeyedStates.value(backend, backend.table(TEXT));
         stopped.close();
@@ -152,12 +153,16 @@ class IncrementalCheckpointTest {
                             "the background sums of " + file.name(),
                             () ->
                                     Optional.ofNullable(
-                                            backend.store().sumsOf(file.name(), file.bytes())));
+                                            backend.store()
+                                                    .checkpoints()
+                                                    .sumsOf(file.name(), file.bytes())));
             assertThat(ready)
                     .isEqualTo(new FileSums.Sums(file.bytes(), file.crc32(), file.sha256()))
                     .isEqualTo(FileSums.of(root.resolve("shared").resolve(file.file())));
         }
-        assertThat(backend.store().sumsOf("999999.sst", 1)).as("a file never written").isNull();
+        assertThat(backend.store().checkpoints().sumsOf("999999.sst", 1))
+                .as("a file never written")
+                .isNull();
     }
 
     @Test

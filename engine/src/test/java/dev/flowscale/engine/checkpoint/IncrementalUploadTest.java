@@ -145,6 +145,7 @@ class IncrementalUploadTest {
                 Files.createDirectories(
                         RocksDbBackends.workingFolder(local).resolve("op-0-chk-held"));
         return backend.store()
+                .checkpoints()
                 .upload(
                         folder,
                         () -> {

@@ -52,7 +52,8 @@ class RocksDbTimersRestoreTest {
     @Test
     void timersFireExactlyOnceAfterARestartFromACheckpoint() throws Exception {
         KeyedStateBackend before = withTimers(all());
-        try (RocksDbKeyedStore checkpoint = before.store().copy(config(), "checkpoint")) {
+        try (RocksDbKeyedStore checkpoint =
+                before.store().checkpoints().copy(config(), "checkpoint")) {
             KeyedStateBackend after = restored(g -> InstanceStateFile.rocksDbBlock(checkpoint, g));
             assertFireExactlyOnce(List.of(after));
         }

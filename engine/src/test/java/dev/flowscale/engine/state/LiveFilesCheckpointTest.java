@@ -29,9 +29,9 @@ class LiveFilesCheckpointTest {
         try {
             ValueState<Long> count = KeyedStates.value(backend, backend.table(COUNT));
             write(backend, count, 1L);
-            backend.store().checkpoint();
+            backend.store().checkpoints().checkpoint();
             write(backend, count, 2L);
-            Path checkpoint = backend.store().checkpoint();
+            Path checkpoint = backend.store().checkpoints().checkpoint();
             write(backend, count, 3L);
             List<String> names;
             try (Stream<Path> files = Files.list(checkpoint)) {

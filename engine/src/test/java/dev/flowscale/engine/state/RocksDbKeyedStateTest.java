@@ -49,7 +49,7 @@ class RocksDbKeyedStateTest {
         // RocksDB's flush pool is one per process, one thread with the defaults: the stores of a
         // job would flush one after the other at every checkpoint barrier.
         assertThat(Env.getDefault().getBackgroundThreads(Priority.HIGH))
-                .isEqualTo(RocksDbKeyedStore.FLUSH_THREADS)
+                .isEqualTo(NativeRocksDb.FLUSH_THREADS)
                 .isGreaterThanOrEqualTo(2);
     }
 
@@ -105,7 +105,7 @@ class RocksDbKeyedStateTest {
 
         assertThat(store.count("count", 5)).isZero();
         assertThat(store.count("count", 64)).isEqualTo(perGroup[64]);
-        assertThat(store.memoryBytes()).isPositive();
+        assertThat(store.figures().memoryBytes()).isPositive();
     }
 
     @Test

@@ -44,7 +44,7 @@ class RocksDbStoreCopyTest {
     @Test
     void aCopyStartsWithTheStoresEntriesAndChangesApartFromIt() {
         StateBackendConfig config = StateBackendConfig.rocksDb().withLocalDir(dir);
-        KeyedStateBackend copy = over(original.store().copy(config, "copy"));
+        KeyedStateBackend copy = over(original.store().checkpoints().copy(config, "copy"));
         try {
             ValueState<Long> copied = KeyedStates.value(copy, copy.table(COUNT));
             ValueState<Long> kept = KeyedStates.value(original, original.table(COUNT));
@@ -84,7 +84,7 @@ class RocksDbStoreCopyTest {
                 over(RocksDbKeyedStore.open(StateBackendConfig.rocksDb().withLocalDir(dir), "t"));
         try {
             target.store().copyKeyGroups(original.store(), 0, GROUPS - 1);
-            assertThat(target.store().memTableEntries()).isZero();
+            assertThat(target.store().figures().memTableEntries()).isZero();
             assertThat(target.store().count("count", 7))
                     .isEqualTo(original.store().count("count", 7))
                     .isPositive();
@@ -108,10 +108,12 @@ class RocksDbStoreCopyTest {
             String name = ssts.get(0).getFileName().toString();
             long bytes = Files.size(ssts.get(0));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (target.store().sumsOf(name, bytes) == null && System.nanoTime() < deadline) {
+            while (target.store().checkpoints().sumsOf(name, bytes) == null
+                    && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
-            assertThat(target.store().sumsOf(name, bytes)).isEqualTo(FileSums.of(ssts.get(0)));
+            assertThat(target.store().checkpoints().sumsOf(name, bytes))
+                    .isEqualTo(FileSums.of(ssts.get(0)));
         } finally {
             target.close();
         }
