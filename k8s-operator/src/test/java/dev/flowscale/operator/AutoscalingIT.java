@@ -112,7 +112,17 @@ class AutoscalingIT {
         assertThat(args()).contains("--restore-from");
         assertThat(job.getStatus().lastSavepoint).startsWith(dir.resolve("savepoints").toString());
         assertThat(args()).contains("split=" + job.getStatus().parallelism.get("split"));
-        // The rescale meters exist at zero from the first decision: the rescale must count.
+        // The rescale meters exist at zero from the first decision: the rescale must count. The
+        // loop learns that the rescale ended, and its downtime, from the status at its next tick.
+        Eventually.await(
+                WAIT,
+                "the loop to record the rescale it observes in the status",
+                registry::scrape,
+                scrape ->
+                        scrape.contains(
+                                "flowscale_controller_rescale_downtime_seconds_count{job=\""
+                                        + NS
+                                        + "/wc\"} 1"));
         assertThat(registry.scrape())
                 .containsPattern(
                         "flowscale_controller_rescale_downtime_seconds_count\\{job=\""

@@ -253,20 +253,31 @@ final class JobExecution {
         for (String op : graph.topologicalOrder()) {
             for (Task t : tasks) {
                 if (t.context.operatorId().equals(op)) {
-                    // A chained task reports its chain's thread: the wait for a core is the
-                    // thread's, whichever of its operators was running.
                     int h = heads.indexOf(t.chain.head());
                     Thread thread = h < threads.size() ? threads.get(h) : null;
+                    int shared = t.chain.tasks().size();
                     instances.add(
                             t.metrics
                                     .snapshot(now)
                                     .withThreadTimes(
-                                            ThreadCpu.nanos(thread),
-                                            ThreadSchedule.runDelayNanos(kernelIds.get(h))));
+                                            perOperator(ThreadCpu.nanos(thread), shared),
+                                            perOperator(
+                                                    ThreadSchedule.runDelayNanos(kernelIds.get(h)),
+                                                    shared)));
                 }
             }
         }
         return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances, runId);
+    }
+
+    /**
+     * A chain's thread times split evenly over its operators: the thread's CPU time and wait for a
+     * core are known only for the whole chain, and every operator of it takes a turn (and wakes up)
+     * for each record, so an even split estimates each one's part without a clock read per record.
+     * Unknown (negative) stays unknown.
+     */
+    private static long perOperator(long threadNanos, int operators) {
+        return threadNanos < 0 ? threadNanos : threadNanos / operators;
     }
 
     void stopSources() {
