@@ -24,6 +24,7 @@ import dev.flowscale.engine.testing.HotKeyJob;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
@@ -145,11 +146,11 @@ class KeyGroupRatesEndToEndTest {
                 .isCloseTo(sent[hot] / (double) RECORDS, org.assertj.core.data.Offset.offset(0.02));
 
         PolicyConfig skewAware = PolicyConfig.builder().skewCorrection(true).build();
-        OperatorDecision keyed =
+        ScalingDecision decision =
                 new Ds2Policy(skewAware, Clock.fixed(window.end(), ZoneOffset.UTC))
-                        .decide(last.topology(), window, ScalingHistory.empty())
-                        .operators()
-                        .get(HotKeyJob.KEYED);
+                        .decide(last.topology(), window, ScalingHistory.empty());
+        assertThat(decision.operators()).as(decision.toString()).containsKey(HotKeyJob.KEYED);
+        OperatorDecision keyed = decision.operators().get(HotKeyJob.KEYED);
         // Hot key groups are named hottest first; a few lukewarm ones may follow the hot one.
         assertThat(keyed.reasons())
                 .anySatisfy(
