@@ -116,7 +116,17 @@ class KeyGroupRatesEndToEndTest {
         WindowedMetricsProvider provider =
                 new WindowedMetricsProvider(
                         source, new WindowSettings(WINDOW, Duration.ZERO), List.of());
-        MetricsSample first = source.sample();
+        // A source reports no backlog signal until its task has started: a window must not begin
+        // before that (its offered rate would be unknown and the policy would hold).
+        MetricsSample first =
+                Await.until(
+                        Duration.ofSeconds(60),
+                        "the source to report its backlog",
+                        source::sample,
+                        s ->
+                                s.instance(HotKeyJob.SOURCE, 0)
+                                        .map(c -> !c.backlogUnknown())
+                                        .orElse(false));
         provider.add(first);
         firstSampleTaken.countDown();
         MetricsSample last = awaitAllProcessed(source, first.time().plus(WINDOW));
