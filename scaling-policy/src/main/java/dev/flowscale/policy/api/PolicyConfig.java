@@ -48,6 +48,10 @@ import java.util.Map;
  *     rate (fitted to its past decisions) until the next decision can take effect: the window
  *     length plus the expected rescale downtime
  * @param forecastPeriod period of the sources' rate the forecast fits; zero detects it
+ * @param coreWaitCorrection take true rates over useful time less the operators' wait for a core
+ *     (off by default: the wait is always reported in the decision's reasons, but the run delay a
+ *     thread accumulates is not yet attributed to the useful time it fell in exactly enough to size
+ *     by it)
  */
 public record PolicyConfig(
         Duration catchUpDuration,
@@ -74,7 +78,8 @@ public record PolicyConfig(
         double scalabilityPrior,
         boolean confirmNeed,
         boolean predictive,
-        Duration forecastPeriod) {
+        Duration forecastPeriod,
+        boolean coreWaitCorrection) {
 
     public PolicyConfig {
         Checks.notNegative(catchUpDuration, "policy catchUpDuration");
@@ -179,6 +184,7 @@ public record PolicyConfig(
         b.prior = scalabilityPrior;
         b.predictive = predictive;
         b.forecastPeriod = forecastPeriod;
+        b.coreWait = coreWaitCorrection;
         return b;
     }
 
@@ -215,6 +221,7 @@ public record PolicyConfig(
         private double prior = 1;
         private boolean predictive;
         private Duration forecastPeriod = Duration.ZERO;
+        private boolean coreWait;
 
         public Builder catchUpDuration(Duration d) {
             catchUp = d;
@@ -346,6 +353,12 @@ public record PolicyConfig(
             return this;
         }
 
+        /** Whether true rates are taken over useful time less the wait for a core. */
+        public Builder coreWaitCorrection(boolean enabled) {
+            coreWait = enabled;
+            return this;
+        }
+
         public PolicyConfig build() {
             return new PolicyConfig(
                     catchUp,
@@ -372,7 +385,8 @@ public record PolicyConfig(
                     prior,
                     confirm,
                     predictive,
-                    forecastPeriod);
+                    forecastPeriod,
+                    coreWait);
         }
     }
 }

@@ -49,7 +49,8 @@ public final class Ds2Policy implements ScalingPolicy {
             JobTopology topology, MetricsWindow measured, ScalingHistory history) {
         Instant now = clock.instant();
         // true rates over useful time less the wait for a core (a loaded machine, a throttled pod)
-        MetricsWindow window = CoreWait.corrected(measured);
+        MetricsWindow window =
+                config.coreWaitCorrection() ? CoreWait.corrected(measured) : measured;
         // the window's metrics by topological position, looked up once: validated, then read by
         // every pass
         OperatorMetrics[] inOrder = Ds2Formula.withGaps(topology, window);

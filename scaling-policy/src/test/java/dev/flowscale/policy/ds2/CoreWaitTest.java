@@ -34,7 +34,7 @@ class CoreWaitTest {
         OperatorMetrics count =
                 OperatorMetrics.of("count", 1, 400 * countSlowdown, 0, 400, 0)
                         .withCoreWaitShare(countWait);
-        return new Ds2Policy(PolicyConfig.builder().build(), clockAt(END))
+        return new Ds2Policy(PolicyConfig.builder().coreWaitCorrection(true).build(), clockAt(END))
                 .decide(
                         WORD_COUNT,
                         window(source("src", 1, 10_000, 400, 0), split, count),
