@@ -77,11 +77,12 @@ final class EventTimeRuns {
      * Waits until {@code results} has processed the final watermark ({@link Long#MAX_VALUE}): every
      * source has read all its splits to their end, and all they sent, with every window and timer
      * it fired, has gone through {@code results}. Unlike a quiet spell, this cannot come true early
-     * on a slow machine.
+     * on a slow machine. The bound only ends a run that never drains: a machine loaded many times
+     * its cores takes minutes to replay what a quiet one replays in seconds.
      */
     static void awaitDrained(RunningJob job, String results) {
         Await.until(
-                Duration.ofSeconds(60),
+                Duration.ofMinutes(5),
                 "the final watermark processed by '" + results + "'",
                 () ->
                         job.status() == RunningJob.Status.RUNNING
