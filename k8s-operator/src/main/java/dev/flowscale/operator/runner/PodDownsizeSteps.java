@@ -155,34 +155,19 @@ final class PodDownsizeSteps {
      */
     private Duration replaceOrKeep(Supplier<Duration> replace) {
         PodDownsize d = pass.status().downsize;
-        int freed = d.fromSlots - d.toSlots;
         Duration horizon =
                 DurationText.parse(
                         "spec.autoscaler.savingsHorizon",
                         pass.job().getSpec().autoscaler.savingsHorizon);
-        double saved = freed * seconds(horizon);
-        int running = PodSizing.totalSlots(pass.status().parallelism);
-        Downtime downtime = downtime();
-        double cost = running * downtime.seconds();
-        boolean replaces = saved > cost;
-        String message =
-                String.format(
-                        "pod %s %s: giving back %d of its %d slots saves %d slots × %d s"
-                                + " (spec.autoscaler.savingsHorizon) = %.0f slot-s, %s the %.0f"
-                                + " slot-s a replacement costs (%d running slots × %.1f s, %s)%s",
-                        d.pod,
-                        replaces ? "is replaced by a pod sized for its parallelism" : "is kept",
-                        freed,
+        Trade trade =
+                new Trade(
+                        d.fromSlots - d.toSlots,
                         d.fromSlots,
-                        freed,
-                        horizon.toSeconds(),
-                        saved,
-                        replaces ? "more than" : "no more than",
-                        cost,
-                        running,
-                        downtime.seconds(),
-                        downtime.source(),
-                        d.refused == null ? "" : "; no in-place resize: " + d.refused);
+                        horizon,
+                        PodSizing.totalSlots(pass.status().parallelism),
+                        downtime());
+        boolean replaces = trade.worthIt();
+        String message = trade.explain(d.pod, d.refused);
         pass.write(
                 st -> {
                     st.downsize.path = replaces ? PodDownsize.POD_REPLACEMENT : PodDownsize.KEPT;
@@ -193,6 +178,41 @@ final class PodDownsizeSteps {
     }
 
     private record Downtime(double seconds, String source) {}
+
+    /** What replacing the pod saves and costs, in slot-seconds. */
+    private record Trade(int freed, int had, Duration horizon, int running, Downtime downtime) {
+        double saved() {
+            return freed * seconds(horizon);
+        }
+
+        double cost() {
+            return running * downtime.seconds();
+        }
+
+        boolean worthIt() {
+            return saved() > cost();
+        }
+
+        String explain(String pod, String refused) {
+            return String.format(
+                    "pod %s %s: giving back %d of its %d slots saves %d slots × %d s"
+                            + " (spec.autoscaler.savingsHorizon) = %.0f slot-s, %s the %.0f"
+                            + " slot-s a replacement costs (%d running slots × %.1f s, %s)%s",
+                    pod,
+                    worthIt() ? "is replaced by a pod sized for its parallelism" : "is kept",
+                    freed,
+                    had,
+                    freed,
+                    horizon.toSeconds(),
+                    saved(),
+                    worthIt() ? "more than" : "no more than",
+                    cost(),
+                    running,
+                    downtime.seconds(),
+                    downtime.source(),
+                    refused == null ? "" : "; no in-place resize: " + refused);
+        }
+    }
 
     /**
      * The downtime of the job's last pod replacement where status holds one that succeeded, else
