@@ -74,8 +74,13 @@ k8s-operator/deploy/operator.yaml (a test compares them).
   resources: ["deployments"]
   verbs: ["list", "watch", "create", "update"]
 - apiGroups: [""]
-  resources: ["services", "configmaps"]
+  resources: ["services"]
   verbs: ["list", "watch", "create", "update"]
+# ConfigMaps also hold each job's autoscaler memory (<job>-autoscaler, not cached): read (get) when
+# its loop starts, written after each decision.
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get", "list", "watch", "create", "update"]
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["list", "watch"]

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The autoscaler's main classes never use the engine (the operator's image carries neither the
  * engine nor RocksDB), and its packages are layered: metrics at the bottom, then window, export and
- * loop; the realizer stands apart. Read from the compiled classes by the JDK's jdeps, so a fully
- * qualified name counts as much as an import.
+ * loop, which keeps its memory through state; the realizer stands apart. Read from the compiled
+ * classes by the JDK's jdeps, so a fully qualified name counts as much as an import.
  */
 class AutoscalerPackagesTest {
     private static final String ROOT = "dev.flowscale.autoscaler";
@@ -36,7 +36,8 @@ class AutoscalerPackagesTest {
                         "metrics", Set.of(""),
                         "window", Set.of("metrics"),
                         "export", Set.of("window"),
-                        "loop", Set.of("metrics", "window", "export"),
+                        "state", Set.of(""),
+                        "loop", Set.of("metrics", "window", "export", "state"),
                         "realizer", Set.of(""));
         dependencies()
                 .forEach(

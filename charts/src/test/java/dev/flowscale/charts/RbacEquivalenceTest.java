@@ -47,11 +47,12 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentySixVerbsOnResources() {
+    void theManifestsClusterRoleGrantsTwentySevenVerbsOnResources() {
         assertThat(OperatorRules.of(manifest().one("ClusterRole")))
-                .hasSize(26)
+                .hasSize(27)
                 .contains(
                         "flowscale.dev streamjobs watch",
+                        " configmaps get",
                         " events create",
                         " pods/resize patch",
                         "flink.apache.org flinkdeployments update");

@@ -3,6 +3,7 @@ package dev.flowscale.operator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
@@ -23,8 +24,9 @@ import java.util.function.Function;
  * sends; containers merge by name) may change only the cpu and memory of containers' requests and
  * limits (422 otherwise); a JSON merge patch would replace the container list and is refused as
  * invalid (the containers lose their image); a change of container resources through the pod itself
- * is forbidden (422), as on a real server. The kubelet's side (conditions, actual resources) is
- * {@link LocalScheduler}'s.
+ * is forbidden (422), as on a real server, and so is lowering a memory limit unless the container's
+ * resizePolicy restarts it for memory (Kubernetes 1.33's rule). The kubelet's side (conditions,
+ * actual resources) is {@link LocalScheduler}'s.
  */
 final class PodResizeApi {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -101,6 +103,15 @@ final class PodResizeApi {
                 Iterator<String> names = c.path("resources").path(part).fieldNames();
                 while (names.hasNext()) {
                     String name = names.next();
+                    JsonNode value = c.path("resources").path(part).get(name);
+                    if (part.equals("limits")
+                            && name.equals("memory")
+                            && lowers(target, value)
+                            && !restartsOnMemory(target)) {
+                        return "spec.containers[0].resources.limits[memory]: Forbidden: memory"
+                                + " limits cannot be decreased unless resizePolicy is"
+                                + " RestartContainer";
+                    }
                     if (!RESIZABLE.contains(name)) {
                         return "spec.containers[0].resources."
                                 + part
@@ -115,6 +126,26 @@ final class PodResizeApi {
             }
         }
         return null;
+    }
+
+    /** Whether the patch's memory limit is below the container's (Kubernetes 1.33 refuses it). */
+    private static boolean lowers(ObjectNode container, JsonNode limit) {
+        JsonNode current = container.path("resources").path("limits").path("memory");
+        return !current.isMissingNode()
+                && limit != null
+                && Quantity.getAmountInBytes(new Quantity(limit.asText()))
+                                .compareTo(
+                                        Quantity.getAmountInBytes(new Quantity(current.asText())))
+                        < 0;
+    }
+
+    private static boolean restartsOnMemory(ObjectNode container) {
+        for (JsonNode policy : container.path("resizePolicy")) {
+            if (policy.path("resourceName").asText().equals("memory")) {
+                return policy.path("restartPolicy").asText().equals("RestartContainer");
+            }
+        }
+        return false;
     }
 
     private static ObjectNode container(ObjectNode pod, String name) {

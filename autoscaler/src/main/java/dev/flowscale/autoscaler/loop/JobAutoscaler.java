@@ -2,12 +2,14 @@ package dev.flowscale.autoscaler.loop;
 
 import dev.flowscale.autoscaler.export.ControllerMetrics;
 import dev.flowscale.autoscaler.metrics.MetricsSource;
+import dev.flowscale.autoscaler.state.HistoryStore;
 import dev.flowscale.autoscaler.window.WindowSettings;
 import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
@@ -36,6 +38,9 @@ public final class JobAutoscaler implements AutoCloseable {
     private final ControllerMetrics metrics;
     private final WindowedMetricsProvider provider;
     private final Autoscaler loop;
+    private final HistoryStore memory;
+    private final Consumer<Throwable> errors;
+    private ScalingHistory saved;
 
     /**
      * What the autoscaler decides with.
@@ -99,6 +104,22 @@ public final class JobAutoscaler implements AutoCloseable {
             ScalingRealizer realizer,
             List<DecisionListener> listeners,
             Reporting reporting) {
+        this(settings, bound, source, realizer, listeners, reporting, HistoryStore.NONE);
+    }
+
+    /**
+     * @param memory where what the loop learns is kept: loaded now (a history that cannot be read
+     *     is reported as an error and the loop starts afresh), saved after each decision and after
+     *     each rescale's end
+     */
+    public JobAutoscaler(
+            Settings settings,
+            UnaryOperator<ScalingPolicy> bound,
+            MetricsSource source,
+            ScalingRealizer realizer,
+            List<DecisionListener> listeners,
+            Reporting reporting,
+            HistoryStore memory) {
         Clock clock = reporting.clock();
         this.jobLabel = reporting.jobLabel();
         this.metrics =
@@ -121,12 +142,49 @@ public final class JobAutoscaler implements AutoCloseable {
                         all,
                         clock,
                         reporting.errors());
+        this.memory = memory;
+        this.errors = reporting.errors();
+        restore();
+    }
+
+    private void restore() {
+        try {
+            memory.load().ifPresent(loop::restore);
+        } catch (RuntimeException e) {
+            errors.accept(e);
+        }
+        saved = loop.history();
     }
 
     /** Samples the source, and decides if the policy interval has passed: that decision. */
     public Optional<ScalingDecision> tick() {
         provider.poll();
-        return loop.tick();
+        Optional<ScalingDecision> decision = loop.tick();
+        save();
+        return decision;
+    }
+
+    /**
+     * Stores the loop's history when it holds a decision or a rescale's progress it did not hold
+     * when last stored; a store that fails is reported and tried again at the next tick.
+     */
+    private void save() {
+        ScalingHistory now = loop.history();
+        if (sameDecisions(now, saved) && now.lastRescale().equals(saved.lastRescale())) {
+            return;
+        }
+        try {
+            memory.save(now);
+            saved = now;
+        } catch (RuntimeException e) {
+            errors.accept(e);
+        }
+    }
+
+    private static boolean sameDecisions(ScalingHistory a, ScalingHistory b) {
+        int n = a.decisions().size();
+        return n == b.decisions().size()
+                && (n == 0 || a.decisions().get(n - 1) == b.decisions().get(n - 1));
     }
 
     /** The loop: its history, rescale durations and error count. */

@@ -26,7 +26,8 @@ public class PendingChange {
     public static final String POD_REPLACEMENT = "pod-replacement";
 
     @JsonPropertyDescription(
-            "What asked for the change: spec, autoscaler, suspend, upgrade or repair")
+            "What asked for the change: spec, autoscaler, suspend, upgrade, repair or resources (a"
+                    + " pod replaced to give back slots a scale-down left unused)")
     public String reason;
 
     @JsonPropertyDescription("in-place, in-place-resize or pod-replacement")

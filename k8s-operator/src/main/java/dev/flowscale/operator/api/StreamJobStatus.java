@@ -49,6 +49,11 @@ public class StreamJobStatus {
     @JsonPropertyDescription("Slots the pod resizedPod was resized to")
     public Integer resizedSlots;
 
+    @JsonPropertyDescription(
+            "How the runner pod last gave back slots a scale-down left unused (in-place-resize,"
+                    + " pod-replacement or kept)")
+    public PodDownsize downsize;
+
     @JsonPropertyDescription("Savepoint the runner pod was started from (its --restore-from)")
     public String deployedSavepoint;
 

@@ -43,10 +43,13 @@ import org.slf4j.LoggerFactory;
  * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
  * realizer from {@link FlinkLoops} instead: the loop itself carries decisions out there, and {@link
  * FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a runner.
+ * What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt here or
+ * by the next leader resumes from it.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
     static final Duration RUNNER_TIMEOUT = Duration.ofSeconds(5);
+    private final KubernetesClient client;
     private final JobStatusStore store;
     private final FlinkDeployments deployments;
     private final JobEvents events;
@@ -99,6 +102,7 @@ public final class JobAutoscalers implements AutoCloseable {
             Duration tick,
             Duration rescaleTimeout,
             Clock clock) {
+        this.client = client;
         this.store = new JobStatusStore(client);
         this.deployments = new FlinkDeployments(client);
         this.events = events;
@@ -196,7 +200,8 @@ public final class JobAutoscalers implements AutoCloseable {
                                         LOG.warn(
                                                 "StreamJob {}: autoscaler error: {}",
                                                 key(job),
-                                                error.toString())));
+                                                error.toString())),
+                        new ConfigMapHistoryStore(client, job));
         String key = key(job);
         RescaleObserver rescales = new RescaleObserver(autoscaler.metrics(), key, job.getStatus());
         ScheduledFuture<?> ticks =

@@ -5,6 +5,7 @@ import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.operator.core.JobStatusStore;
 import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingRealizer;
 import java.time.Clock;
@@ -63,6 +64,19 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
         CompletableFuture<Void> recorded = inFlight;
         reconcile.run();
         return recorded;
+    }
+
+    /**
+     * Follows a rescale an earlier loop of the job recorded (before an operator restart or a leader
+     * change) as if this loop had asked for it: {@link #observe} completes the stage when status
+     * shows its end, at once if it ended meanwhile.
+     */
+    @Override
+    public synchronized CompletionStage<Void> resume(RescaleRecord started) {
+        requested = Map.copyOf(started.target());
+        requestedAt = started.started();
+        inFlight = new CompletableFuture<>();
+        return inFlight;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -71,6 +72,33 @@ public final class PodResize {
                         .map(c -> same(c.getResources(), desired))
                         .orElse(false);
         return new Observed(applied ? State.DONE : State.ASKED, null);
+    }
+
+    /**
+     * What a resize of the pod's container to {@code sized} (a pod template's resources) asks for:
+     * its requests, with the memory limit never lowered. Kubernetes 1.33 refuses to lower a memory
+     * limit in place unless the container's resizePolicy for memory is RestartContainer (which
+     * would restart the runner and lose its running state), and a runner's JVM sized its heap at
+     * start and does not give that memory back; lowering the requests is what frees the node's
+     * capacity for the scheduler and the cluster autoscaler.
+     */
+    static ResourceRequirements target(Pod pod, String container, ResourceRequirements sized) {
+        Quantity limit =
+                pod.getSpec().getContainers().stream()
+                        .filter(c -> container.equals(c.getName()))
+                        .findFirst()
+                        .map(c -> c.getResources())
+                        .map(r -> r.getLimits() == null ? null : r.getLimits().get("memory"))
+                        .orElse(null);
+        Quantity wanted = sized.getLimits() == null ? null : sized.getLimits().get("memory");
+        ResourceRequirements target = new ResourceRequirementsBuilder(sized).build();
+        if (limit != null
+                && wanted != null
+                && Quantity.getAmountInBytes(limit).compareTo(Quantity.getAmountInBytes(wanted))
+                        > 0) {
+            target.getLimits().put("memory", limit);
+        }
+        return target;
     }
 
     /** Requests and limits equal as quantities (250m and 0.25 are the same CPU). */

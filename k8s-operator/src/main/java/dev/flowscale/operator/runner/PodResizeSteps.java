@@ -40,14 +40,17 @@ final class PodResizeSteps {
                     "confirmed by the runner after the pod was resized in place");
             return null;
         }
-        ResourceRequirements desired =
-                RunnerDeployment.resources(job.getSpec().resources, slots(c));
         Optional<Pod> pod =
                 tools.cluster()
                         .pod(job.getMetadata().getNamespace(), RunnerResources.selector(job));
         if (pod.isEmpty()) {
             return steps.replaceInstead("the runner pod is gone");
         }
+        ResourceRequirements desired =
+                PodResize.target(
+                        pod.get(),
+                        RunnerDeployment.CONTAINER,
+                        RunnerDeployment.resources(job.getSpec().resources, slots(c)));
         if (!PodResize.asked(pod.get(), RunnerDeployment.CONTAINER, desired)) {
             if (!tools.cluster().resize(pod.get(), RunnerDeployment.CONTAINER, desired)) {
                 return steps.replaceInstead(

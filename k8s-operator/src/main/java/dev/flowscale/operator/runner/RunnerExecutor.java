@@ -71,7 +71,15 @@ public final class RunnerExecutor {
         }
         String reason = changeReason(pass, existing.get(), target);
         if (reason == null) {
-            return null;
+            return new PodDownsizeSteps(pass, tools)
+                    .carryOn(
+                            podSlots(pass),
+                            runnerPod(pass.job()),
+                            () ->
+                                    steps(pass, existing)
+                                            .replacePod(
+                                                    PodDownsizeSteps.REASON,
+                                                    new TreeMap<>(pass.status().parallelism)));
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
@@ -190,7 +198,7 @@ public final class RunnerExecutor {
                     });
             return template;
         }
-        return Math.max(template, st.resizedSlots);
+        return st.resizedSlots; // resized up, or down after a scale-down
     }
 
     private Optional<Pod> runnerPod(StreamJob job) {

@@ -12,6 +12,7 @@ import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.JobStatusStore;
 import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -150,6 +151,23 @@ class JobStatusReporterIT {
         assertThat(stage).as("the reconciler is still changing the runner").isNotDone();
         realizer.observe(rescaledTo(6, false));
         assertThat(stage).as("a failed rescale to the request").isCompletedExceptionally();
+    }
+
+    @Test
+    void aRescaleAnEarlierLoopStartedIsFollowedToItsEndInStatus() {
+        StatusScalingRealizer realizer =
+                new StatusScalingRealizer(
+                        new JobStatusStore(client), NS, "wc", () -> {}, Clock.systemUTC());
+        RescaleRecord started =
+                RescaleRecord.started(
+                        Clock.systemUTC().instant().minusSeconds(5), Map.of("count", 6));
+
+        var stage = realizer.resume(started).toCompletableFuture();
+
+        assertThat(stage).isNotDone();
+        assertThat(realizer.inProgress()).isTrue();
+        realizer.observe(rescaledTo(6, true));
+        assertThat(stage).isCompleted();
     }
 
     /** The status the reconciler writes when it finished a rescale of Count to {@code to}. */

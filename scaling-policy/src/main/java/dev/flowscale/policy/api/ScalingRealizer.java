@@ -1,7 +1,9 @@
 package dev.flowscale.policy.api;
 
+import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -33,6 +35,23 @@ public interface ScalingRealizer {
     }
 
     /**
+     * Follows a rescale that an earlier loop of the job started and recorded in the history it
+     * stored, and that had not finished when that loop stopped: a stage as {@link #realize}'s. The
+     * default cannot follow one and fails at once, so the rescale is recorded as failed (its
+     * downtime is not learned) and the loop decides afresh.
+     */
+    default CompletionStage<Void> resume(RescaleRecord started) {
+        return CompletableFuture.failedFuture(
+                new PolicyException(
+                        "the rescale to "
+                                + started.target()
+                                + " started at "
+                                + started.started()
+                                + " by an earlier autoscaler loop cannot be followed by this"
+                                + " realizer"));
+    }
+
+    /**
      * A realizer that carries decisions out with {@code realize} (which wraps {@code inner}'s, e.g.
      * to time or report them) and takes the path and the input cost from {@code inner}.
      */
@@ -52,6 +71,11 @@ public interface ScalingRealizer {
             @Override
             public Optional<Duration> lastInputCost() {
                 return inner.lastInputCost();
+            }
+
+            @Override
+            public CompletionStage<Void> resume(RescaleRecord started) {
+                return inner.resume(started);
             }
         };
     }

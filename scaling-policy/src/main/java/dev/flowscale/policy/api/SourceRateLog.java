@@ -4,6 +4,7 @@ import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.ObjDoubleConsumer;
 
 /**
@@ -61,6 +62,11 @@ public final class SourceRateLog {
                 sink.accept(start, s.means()[i]);
             }
         }
+    }
+
+    /** Calls {@code sink} with each source's id and series. */
+    public void forEachSeries(BiConsumer<String, Series> sink) {
+        sources.forEach(sink);
     }
 
     /** Buckets held for the source (with or without samples). */

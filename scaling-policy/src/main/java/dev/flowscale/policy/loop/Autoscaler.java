@@ -1,5 +1,6 @@
 package dev.flowscale.policy.loop;
 
+import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.BlockReason;
 import dev.flowscale.policy.api.Checks;
@@ -57,6 +58,31 @@ public final class Autoscaler {
         this.clock = Checks.notNull(clock, "autoscaler clock");
         this.errorHandler = Checks.notNull(errorHandler, "autoscaler error handler");
         this.history = new BoundedHistory(config.historySize());
+    }
+
+    /**
+     * Resumes from a memory an earlier loop of the job stored (its {@link #history()}), before the
+     * first tick: the next decision falls one policy interval after the stored last one, and a
+     * rescale it holds as started is followed through {@link ScalingRealizer#resume}.
+     */
+    public synchronized void restore(ScalingHistory stored) {
+        Checks.notNull(stored, "stored autoscaler history");
+        if (!history.isEmpty()) {
+            throw new PolicyException(
+                    "the autoscaler loop already decided; restore its stored history before the"
+                            + " first tick");
+        }
+        history.restore(stored);
+        ScalingDecision last = history.lastDecision();
+        nextEvaluation = last == null ? null : last.time().plus(config.policyInterval());
+        RescaleRecord rescale = history.lastRescale();
+        if (rescale != null && rescale.inProgress()) {
+            try {
+                realizer.resume(rescale).whenComplete((ok, failure) -> finished(failure));
+            } catch (RuntimeException e) {
+                finished(e);
+            }
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * The autoscaler's memory: the last N decisions and the last N rescales, and the sources' offered
@@ -25,6 +26,29 @@ final class BoundedHistory {
 
     BoundedHistory(int capacity) {
         this.capacity = capacity;
+    }
+
+    /**
+     * Takes over a stored memory (before anything was added): its last {@code capacity} decisions
+     * and rescales and its source rate log, with the index built from those decisions.
+     */
+    void restore(ScalingHistory stored) {
+        List<ScalingDecision> kept = last(stored.decisions());
+        kept.forEach(this::add);
+        last(stored.rescales()).forEach(rescales::addLast);
+        rates.restore(stored.sourceRates());
+    }
+
+    boolean isEmpty() {
+        return decisions.isEmpty() && rescales.isEmpty();
+    }
+
+    ScalingDecision lastDecision() {
+        return decisions.peekLast();
+    }
+
+    private <T> List<T> last(List<T> items) {
+        return items.subList(Math.max(0, items.size() - capacity), items.size());
     }
 
     /** Remembers the window's offered source rates. */

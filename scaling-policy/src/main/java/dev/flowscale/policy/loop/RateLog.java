@@ -55,6 +55,30 @@ final class RateLog {
         }
     }
 
+    /**
+     * Takes over a stored log's closed buckets (the newest {@code buckets} per source); the bucket
+     * being filled when it was stored is not in it and starts empty.
+     */
+    void restore(SourceRateLog stored) {
+        if (!stored.bucket().equals(BUCKET)) {
+            return; // kept by another release with other buckets: start afresh
+        }
+        stored.forEachSeries(
+                (id, series) -> {
+                    double[] means = series.means();
+                    int from = Math.max(0, means.length - buckets);
+                    long first =
+                            Math.floorDiv(series.first().getEpochSecond(), BUCKET.toSeconds())
+                                    + from;
+                    Ring ring = new Ring(buckets, first);
+                    for (int i = from; i < means.length; i++) {
+                        ring.close(means[i]);
+                    }
+                    rings.put(id, ring);
+                });
+        changed = true;
+    }
+
     /** The closed buckets of every source. */
     SourceRateLog snapshot() {
         if (changed) {

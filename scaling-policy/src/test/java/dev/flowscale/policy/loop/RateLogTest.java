@@ -53,6 +53,25 @@ class RateLogTest {
     }
 
     @Test
+    void aRestoredLogHoldsTheStoredBucketsAndGoesOnFromThem() {
+        RateLog stored = new RateLog(10);
+        for (int minute = 0; minute <= 4; minute++) {
+            stored.record(window(60L * minute + 30, minute, 0));
+        }
+        RateLog restored = new RateLog(3);
+
+        restored.restore(stored.snapshot());
+        restored.record(window(60L * 5 + 30, 5, 0));
+
+        assertThat(read(restored.snapshot(), "src"))
+                .as(
+                        "the newest three closed buckets that fit (1 to 3), then minute 4, open"
+                                + " when stored and so without a sample, closed by minute 5")
+                .containsExactly("120:2.0", "180:3.0");
+        assertThat(restored.snapshot().size("src")).isEqualTo(3);
+    }
+
+    @Test
     void aGapLongerThanTheLogForgetsWhatCameBefore() {
         RateLog log = new RateLog(3);
 
