@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.FieldSource;
 class RbacEquivalenceTest {
     static final Path MANIFEST = Path.of("..", "k8s-operator", "deploy", "operator.yaml");
     static final List<ValuesCase> CASES = ValuesCase.DOCUMENTED;
+    static final String OPERATOR = "flowscale-operator";
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("CASES")
@@ -23,7 +24,7 @@ class RbacEquivalenceTest {
         Rendered manifest = manifest();
         Rendered chart = FlowscaleChart.template(values);
 
-        JsonNode expected = manifest.one("ClusterRole");
+        JsonNode expected = manifest.one("ClusterRole", OPERATOR);
         assertThat(OperatorRules.grants(chart))
                 .allSatisfy(
                         role ->
@@ -47,9 +48,9 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentySixVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole")))
-                .hasSize(26)
+    void theManifestsClusterRoleGrantsTwentyEightVerbsOnResources() {
+        assertThat(OperatorRules.of(manifest().one("ClusterRole", OPERATOR)))
+                .hasSize(28)
                 .contains(
                         "flowscale.dev streamjobs watch",
                         " events create",
@@ -57,9 +58,20 @@ class RbacEquivalenceTest {
                         "flink.apache.org flinkdeployments update");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("CASES")
+    void theCrdReadersRuleEqualsTheHandWrittenManifests(ValuesCase values) {
+        JsonNode expected = manifest().one("ClusterRole", OPERATOR + "-crd");
+        JsonNode rendered = FlowscaleChart.template(values).one("ClusterRole", OPERATOR + "-crd");
+
+        assertThat(rendered.path("rules")).isEqualTo(expected.path("rules"));
+        assertThat(rendered.at("/rules/0/resourceNames/0").asText())
+                .isEqualTo("streamjobs.flowscale.dev");
+    }
+
     @Test
     void rulesWithOneMoreVerbAreNotEquivalent() throws IOException {
-        JsonNode role = manifest().one("ClusterRole");
+        JsonNode role = manifest().one("ClusterRole", OPERATOR);
         JsonNode widened =
                 Rendered.YAML.readTree(
                         role.toString()

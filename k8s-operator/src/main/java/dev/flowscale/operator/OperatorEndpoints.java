@@ -18,8 +18,8 @@ import java.util.function.Supplier;
  * The operator's HTTP endpoints on the JDK's server: {@code GET /metrics} (Prometheus: the
  * controller metrics of every job, {@code flowscale_controller_*}), {@code GET /health} (liveness:
  * 200 while the operator works, 503 once it has died; see {@link OperatorLiveness}) and {@code GET
- * /readyz} (200 once the operator's controllers have started, 503 before). Other
- * paths answer 404, other methods 405. Two threads serve, so a slow scrape never delays a probe.
+ * /readyz} (200 once the operator's controllers have started, 503 before). Other paths answer 404,
+ * other methods 405. Two threads serve, so a slow scrape never delays a probe.
  */
 final class OperatorEndpoints implements AutoCloseable {
     static final int DEFAULT_PORT = 8080;

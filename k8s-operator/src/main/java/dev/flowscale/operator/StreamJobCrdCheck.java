@@ -52,40 +52,62 @@ final class StreamJobCrdCheck {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the operator's jar");
             }
-            return new StreamJobCrdCheck(Serialization.unmarshal(in, CustomResourceDefinition.class));
+            return new StreamJobCrdCheck(
+                    Serialization.unmarshal(in, CustomResourceDefinition.class));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Reads the installed CRD and throws, naming the revisions and the fix, when it falls short. */
+    /**
+     * Reads the installed CRD and throws, naming the revisions and the fix, when it falls short.
+     */
     void verify(KubernetesClient client) {
         verify(client.apiextensions().v1().customResourceDefinitions().withName(NAME).get());
     }
 
-    /** Throws, naming the revisions and the fix, when {@code installed} (null: none) falls short. */
+    /**
+     * Throws, naming the revisions and the fix, when {@code installed} (null: none) falls short.
+     */
     void verify(CustomResourceDefinition installed) {
         String need = VERSION + " schema " + revision(needed);
         if (installed == null) {
             throw new OperatorException(
-                    "the StreamJob CRD " + NAME + " is not installed; this operator needs " + need
-                            + ": " + FIX);
+                    "the StreamJob CRD "
+                            + NAME
+                            + " is not installed; this operator needs "
+                            + need
+                            + ": "
+                            + FIX);
         }
         CustomResourceDefinitionVersion found = served(installed);
-        if (found == null || found.getSubresources() == null
+        if (found == null
+                || found.getSubresources() == null
                 || found.getSubresources().getStatus() == null) {
             throw new OperatorException(
-                    "the installed StreamJob CRD " + NAME + " does not serve " + VERSION
-                            + " with a status subresource; this operator needs " + need + ": "
+                    "the installed StreamJob CRD "
+                            + NAME
+                            + " does not serve "
+                            + VERSION
+                            + " with a status subresource; this operator needs "
+                            + need
+                            + ": "
                             + FIX);
         }
         List<String> missing = new ArrayList<>();
         missingFields(schema(needed), schema(found), "", missing);
         if (!missing.isEmpty()) {
             throw new OperatorException(
-                    "the installed StreamJob CRD " + NAME + " is older than this operator: found "
-                            + VERSION + " schema " + revision(found) + ", needed " + need
-                            + "; it lacks " + listed(missing)
+                    "the installed StreamJob CRD "
+                            + NAME
+                            + " is older than this operator: found "
+                            + VERSION
+                            + " schema "
+                            + revision(found)
+                            + ", needed "
+                            + need
+                            + "; it lacks "
+                            + listed(missing)
                             + ", which the API server would drop from what the operator writes: "
                             + FIX);
         }
@@ -95,7 +117,8 @@ final class StreamJobCrdCheck {
     static String revision(CustomResourceDefinitionVersion version) {
         try {
             ObjectMapper sorted =
-                    new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+                    new ObjectMapper()
+                            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
             Object tree = sorted.readValue(Serialization.asJson(schema(version)), Map.class);
             byte[] hash =
                     MessageDigest.getInstance("SHA-256").digest(sorted.writeValueAsBytes(tree));
@@ -111,7 +134,8 @@ final class StreamJobCrdCheck {
      */
     static void missingFields(
             JSONSchemaProps needed, JSONSchemaProps installed, String path, List<String> missing) {
-        if (needed == null || Boolean.TRUE.equals(installed.getXKubernetesPreserveUnknownFields())) {
+        if (needed == null
+                || Boolean.TRUE.equals(installed.getXKubernetesPreserveUnknownFields())) {
             return;
         }
         Map<String, JSONSchemaProps> have = installed.getProperties();

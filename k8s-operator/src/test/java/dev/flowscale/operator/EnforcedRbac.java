@@ -75,9 +75,16 @@ final class EnforcedRbac implements OptimisticMockServer.Gate {
         if (refused.isPresent()) {
             return forbidden(namespace, call.get(), refused.get());
         }
-        return firstCreateConflicts(call.get())
-                ? alreadyExists(server.serve(request), call.get(), request)
-                : server.serve(request);
+        if (!firstCreateConflicts(call.get())) {
+            return server.serve(request);
+        }
+        String name =
+                Serialization.unmarshal(
+                                OwnerReferencesAdmission.body(request),
+                                GenericKubernetesResource.class)
+                        .getMetadata()
+                        .getName();
+        return alreadyExists(server.serve(request), call.get(), name);
     }
 
     /** Every call the client made so far, as "group/resource verb". */
@@ -103,7 +110,9 @@ final class EnforcedRbac implements OptimisticMockServer.Gate {
 
     private MockResponse rulesReview(RecordedRequest request) {
         String namespace =
-                Serialization.unmarshal(request.getUtf8Body(), SelfSubjectRulesReview.class)
+                Serialization.unmarshal(
+                                OwnerReferencesAdmission.body(request),
+                                SelfSubjectRulesReview.class)
                         .getSpec()
                         .getNamespace();
         return new MockResponse()
@@ -118,15 +127,10 @@ final class EnforcedRbac implements OptimisticMockServer.Gate {
         return status(403, "Forbidden", call.resource() + " is forbidden: " + reason);
     }
 
-    private static MockResponse alreadyExists(
-            MockResponse created, ApiCall call, RecordedRequest request) {
+    private static MockResponse alreadyExists(MockResponse created, ApiCall call, String name) {
         if (created.code() >= 300) {
             return created; // not stored: answer as the server did
         }
-        Object name =
-                Serialization.unmarshal(request.getUtf8Body(), GenericKubernetesResource.class)
-                        .getMetadata()
-                        .getName();
         return status(409, "AlreadyExists", call.resource() + " \"" + name + "\" already exists");
     }
 

@@ -22,8 +22,8 @@ import java.util.List;
  * ClusterRoles and bindings of a manifest: a ClusterRoleBinding grants its ClusterRole in every
  * namespace and on cluster-scoped resources, a RoleBinding grants its Role (or ClusterRole) in the
  * binding's namespace only; a rule matches a call when its apiGroups, resources and verbs each
- * contain the call's value or "*" and its resourceNames, when it has any, the object's name.
- * The mock API server has no authorizer: {@link #answerRulesReviews} makes it answer
+ * contain the call's value or "*" and its resourceNames, when it has any, the object's name. The
+ * mock API server has no authorizer: {@link #answerRulesReviews} makes it answer
  * SelfSubjectRulesReviews from these rules, as a real one does, instead of with a wildcard.
  */
 final class ManifestAuthorizer {
@@ -65,8 +65,8 @@ final class ManifestAuthorizer {
     /**
      * Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped
      * call) on the object named {@code name} (null: a call without a name, such as a list or a
-     * create), as RBAC's rule evaluation decides (Kubernetes' rbac/v1 evaluation helpers): a
-     * rule's resource matches the call's resource with its subresource exactly, or "*", or
+     * create), as RBAC's rule evaluation decides (Kubernetes' rbac/v1 evaluation helpers): a rule's
+     * resource matches the call's resource with its subresource exactly, or "*", or
      * "*&#47;subresource"; a plain resource never grants its subresources.
      */
     boolean allows(String namespace, ApiCall call, String name) {

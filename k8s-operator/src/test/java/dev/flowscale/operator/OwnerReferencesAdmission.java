@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,18 +46,23 @@ final class OwnerReferencesAdmission {
             return Optional.empty();
         }
         if (verb.equals("patch")) {
-            return request.getUtf8Body().contains("ownerReferences")
+            return body(request).contains("ownerReferences")
                     ? Optional.of(
                             "this test's API server does not compute a patch of ownerReferences:"
                                     + " write owner references with create or update")
                     : Optional.empty();
         }
-        JsonNode written = read(request.getUtf8Body());
+        JsonNode written = read(body(request));
         String old = verb.equals("create") ? null : server.stored(request.getPath());
-        return refusal(call, ApiCall.namespace(request.getPath()), written, old == null ? null : read(old));
+        return refusal(
+                call,
+                ApiCall.namespace(request.getPath()),
+                written,
+                old == null ? null : read(old));
     }
 
-    private Optional<String> refusal(ApiCall call, String namespace, JsonNode written, JsonNode old) {
+    private Optional<String> refusal(
+            ApiCall call, String namespace, JsonNode written, JsonNode old) {
         List<JsonNode> refs = refs(written);
         boolean changing = old == null ? !refs.isEmpty() : !refs.equals(refs(old));
         if (!changing) {
@@ -64,7 +70,8 @@ final class OwnerReferencesAdmission {
         }
         String name = written.path("metadata").path("name").asText();
         if (old != null
-                && !rules.allows(namespace, new ApiCall(call.group(), call.resource(), "delete"), name)) {
+                && !rules.allows(
+                        namespace, new ApiCall(call.group(), call.resource(), "delete"), name)) {
             return Optional.of("cannot set an ownerRef on a resource you can't delete");
         }
         for (JsonNode ref : newlyBlocking(refs, old == null ? List.of() : refs(old))) {
@@ -117,6 +124,11 @@ final class OwnerReferencesAdmission {
         List<JsonNode> refs = new ArrayList<>();
         object.path("metadata").path("ownerReferences").forEach(refs::add);
         return refs;
+    }
+
+    /** The request's body, left in place for the server behind the check. */
+    static String body(RecordedRequest request) {
+        return new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
     }
 
     private static JsonNode read(String json) {

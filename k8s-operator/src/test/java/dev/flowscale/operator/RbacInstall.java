@@ -70,7 +70,9 @@ record RbacInstall(String name, List<HasMetadata> manifest, Set<String> watched)
             }
         }
         // Every authenticated user may review its own rules (system:basic-user); not granted here.
-        grants.add(new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create").toString());
+        grants.add(
+                new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create")
+                        .toString());
         return grants;
     }
 
@@ -107,7 +109,11 @@ record RbacInstall(String name, List<HasMetadata> manifest, Set<String> watched)
                 kept.add(new PolicyRuleBuilder(rule).withResources(others).build());
             }
             if (!verbs.isEmpty()) {
-                kept.add(new PolicyRuleBuilder(rule).withResources(resource).withVerbs(verbs).build());
+                kept.add(
+                        new PolicyRuleBuilder(rule)
+                                .withResources(resource)
+                                .withVerbs(verbs)
+                                .build());
             }
         }
         return kept;

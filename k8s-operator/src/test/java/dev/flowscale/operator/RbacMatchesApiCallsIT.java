@@ -41,9 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * spec; autoscaling with a rescale; a savepoint upgrade; suspend; delete) on the mock API server
  * with a client of its own, and every request that client sends is authorized against the install's
  * rules and admitted by OwnerReferencesPermissionEnforcement as a cluster does ({@link
- * EnforcedRbac}): a call they do not grant is refused with 403 and fails the test. The first
- * create of each runner resource is answered 409 AlreadyExists, so the operator's fallback for an
- * existing object runs under the same rules. The calls made must equal the rules' grants.
+ * EnforcedRbac}): a call they do not grant is refused with 403 and fails the test. The first create
+ * of each runner resource is answered 409 AlreadyExists, so the operator's fallback for an existing
+ * object runs under the same rules. The calls made must equal the rules' grants.
  */
 class RbacMatchesApiCallsIT {
     static final String NS = "jobs";
@@ -105,8 +105,7 @@ class RbacMatchesApiCallsIT {
 
     @Test
     void withoutGetOnDeploymentsTheFallbackAfterAConflictIsRefused() throws Exception {
-        RbacInstall install =
-                RbacInstall.clusterWide().without("apps", "deployments", "get");
+        RbacInstall install = RbacInstall.clusterWide().without("apps", "deployments", "get");
 
         assertThat(firstDenial(install)).contains("jobs: apps/deployments get");
     }
@@ -114,7 +113,8 @@ class RbacMatchesApiCallsIT {
     @Test
     void withoutUpdateOnStreamJobFinalizersABlockingOwnerReferenceIsRefused() throws Exception {
         RbacInstall install =
-                RbacInstall.clusterWide().without("flowscale.dev", "streamjobs/finalizers", "update");
+                RbacInstall.clusterWide()
+                        .without("flowscale.dev", "streamjobs/finalizers", "update");
 
         assertThat(firstDenial(install))
                 .contains("cannot set blockOwnerDeletion")
@@ -134,13 +134,17 @@ class RbacMatchesApiCallsIT {
         assertThat(rbac.calls()).as("API calls the operator made").isEqualTo(expected);
     }
 
-    /** Starts the operator under {@code install}'s rules, creates a job, returns the first denial. */
+    /**
+     * Starts the operator under {@code install}'s rules, creates a job, returns the first denial.
+     */
     private String firstDenial(RbacInstall install) throws Exception {
         createCrd();
         client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
         try (KubernetesClient operatorClient = operatorClient(install);
-                JobAutoscalers loops = loops(operatorClient, j -> URI.create("http://localhost:1"))) {
-            Operator operator = operator(operatorClient, loops, install, j -> URI.create("http://localhost:1"));
+                JobAutoscalers loops =
+                        loops(operatorClient, j -> URI.create("http://localhost:1"))) {
+            Operator operator =
+                    operator(operatorClient, loops, install, j -> URI.create("http://localhost:1"));
             operator.start();
             try {
                 client.resource(StreamJobs.wordCount(NS, "wc")).create();
