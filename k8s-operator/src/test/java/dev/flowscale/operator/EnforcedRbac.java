@@ -40,7 +40,7 @@ final class EnforcedRbac implements OptimisticMockServer.Gate {
     EnforcedRbac(ManifestAuthorizer rules, String userAgent, Set<String> conflicting) {
         this.rules = rules;
         this.userAgent = userAgent;
-        this.owners = new OwnerReferencesAdmission(rules);
+        this.owners = new OwnerReferencesAdmission(rules, this::called);
         this.conflicting = Set.copyOf(conflicting);
     }
 
@@ -87,7 +87,10 @@ final class EnforcedRbac implements OptimisticMockServer.Gate {
         return alreadyExists(server.serve(request), call.get(), name);
     }
 
-    /** Every call the client made so far, as "group/resource verb". */
+    /**
+     * Every call the client made so far, and those admission authorized for its writes, as
+     * "group/resource verb".
+     */
     synchronized Set<String> calls() {
         return new TreeSet<>(calls);
     }

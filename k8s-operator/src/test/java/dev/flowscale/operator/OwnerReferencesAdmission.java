@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The OwnerReferencesPermissionEnforcement admission plugin (Kubernetes' plugin/pkg/admission/gc;
@@ -32,9 +33,17 @@ final class OwnerReferencesAdmission {
                     "flink.apache.org/FlinkDeployment", "flinkdeployments");
 
     private final ManifestAuthorizer rules;
+    private final Consumer<ApiCall> checked;
 
-    OwnerReferencesAdmission(ManifestAuthorizer rules) {
+    /** Authorizes with {@code rules}, telling {@code checked} each call it authorizes. */
+    OwnerReferencesAdmission(ManifestAuthorizer rules, Consumer<ApiCall> checked) {
         this.rules = rules;
+        this.checked = checked;
+    }
+
+    private boolean allows(String namespace, ApiCall call, String name) {
+        checked.accept(call);
+        return rules.allows(namespace, call, name);
     }
 
     /** Why the plugin refuses the request, or empty when it admits it. */
@@ -70,8 +79,7 @@ final class OwnerReferencesAdmission {
         }
         String name = written.path("metadata").path("name").asText();
         if (old != null
-                && !rules.allows(
-                        namespace, new ApiCall(call.group(), call.resource(), "delete"), name)) {
+                && !allows(namespace, new ApiCall(call.group(), call.resource(), "delete"), name)) {
             return Optional.of("cannot set an ownerRef on a resource you can't delete");
         }
         for (JsonNode ref : newlyBlocking(refs, old == null ? List.of() : refs(old))) {
@@ -86,7 +94,7 @@ final class OwnerReferencesAdmission {
                                 + ref.path("kind").asText());
             }
             ApiCall finalizers = new ApiCall(group, resource + "/finalizers", "update");
-            if (!rules.allows(namespace, finalizers, ref.path("name").asText())) {
+            if (!allows(namespace, finalizers, ref.path("name").asText())) {
                 return Optional.of(
                         "cannot set blockOwnerDeletion if an ownerReference refers to a resource"
                                 + " you can't set finalizers on: "

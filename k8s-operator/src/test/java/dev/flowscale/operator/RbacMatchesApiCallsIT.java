@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,16 +103,16 @@ class RbacMatchesApiCallsIT {
     }
 
     @Test
-    void withoutGetOnDeploymentsTheFallbackAfterAConflictIsRefused() throws Exception {
-        RbacInstall install = RbacInstall.clusterWide().without("apps", "deployments", "get");
+    void aRoleWithoutGetOnDeploymentsFailsTheCheckAtTheFallbackAfterAConflict() throws Exception {
+        RbacInstall install = RbacInstall.namespaced(NS).without("apps", "deployments", "get");
 
         assertThat(firstDenial(install)).contains("jobs: apps/deployments get");
     }
 
     @Test
-    void withoutUpdateOnStreamJobFinalizersABlockingOwnerReferenceIsRefused() throws Exception {
+    void aRoleWithoutStreamJobFinalizersFailsTheCheckAtABlockingOwnerReference() throws Exception {
         RbacInstall install =
-                RbacInstall.clusterWide()
+                RbacInstall.namespaced(NS)
                         .without("flowscale.dev", "streamjobs/finalizers", "update");
 
         assertThat(firstDenial(install))
@@ -216,18 +215,7 @@ class RbacMatchesApiCallsIT {
             JobAutoscalers loops,
             RbacInstall install,
             Function<StreamJob, URI> runner) {
-        // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops
-        // leading.
-        var election =
-                new LeaderElectionConfiguration(
-                        FlowscaleOperator.LEASE,
-                        RbacInstall.SYSTEM,
-                        Duration.ofSeconds(15),
-                        Duration.ofSeconds(10),
-                        Duration.ofSeconds(2),
-                        "test-replica",
-                        null,
-                        false);
+        var election = TestingOperator.testElection();
         return FlowscaleOperator.create(
                 operatorClient,
                 loops,
