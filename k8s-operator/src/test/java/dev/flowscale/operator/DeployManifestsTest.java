@@ -61,6 +61,27 @@ class DeployManifestsTest {
     }
 
     @Test
+    void clusterWideTheCrdReaderMayOnlyGetTheStreamJobCrd() throws IOException {
+        ClusterRole role =
+                resources("operator.yaml").stream()
+                        .filter(ClusterRole.class::isInstance)
+                        .map(ClusterRole.class::cast)
+                        .filter(r -> r.getMetadata().getName().equals("flowscale-operator-crd"))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(role.getRules())
+                .singleElement()
+                .satisfies(
+                        rule -> {
+                            assertThat(rule.getResources())
+                                    .containsExactly("customresourcedefinitions");
+                            assertThat(rule.getResourceNames())
+                                    .containsExactly(StreamJobCrdCheck.NAME);
+                            assertThat(rule.getVerbs()).containsExactly("get");
+                        });
+    }
+
+    @Test
     void leaderElectionMayOnlyTouchLeasesInTheOperatorsNamespace() throws IOException {
         Role role =
                 resources("operator.yaml").stream()
