@@ -35,12 +35,7 @@ class DeployManifestsTest {
 
     @Test
     void theOperatorRoleGrantsNoDeleteAndOnlyTheResourcesTheOperatorUses() throws IOException {
-        ClusterRole role =
-                resources("operator.yaml").stream()
-                        .filter(ClusterRole.class::isInstance)
-                        .map(ClusterRole.class::cast)
-                        .findFirst()
-                        .orElseThrow();
+        ClusterRole role = clusterRole("flowscale-operator");
         assertThat(role.getRules())
                 .allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
         assertThat(role.getRules())
@@ -62,13 +57,7 @@ class DeployManifestsTest {
 
     @Test
     void clusterWideTheCrdReaderMayOnlyGetTheStreamJobCrd() throws IOException {
-        ClusterRole role =
-                resources("operator.yaml").stream()
-                        .filter(ClusterRole.class::isInstance)
-                        .map(ClusterRole.class::cast)
-                        .filter(r -> r.getMetadata().getName().equals("flowscale-operator-crd"))
-                        .findFirst()
-                        .orElseThrow();
+        ClusterRole role = clusterRole("flowscale-operator-crd");
         assertThat(role.getRules())
                 .singleElement()
                 .satisfies(
@@ -98,6 +87,15 @@ class DeployManifestsTest {
                             assertThat(rule.getVerbs())
                                     .containsExactlyInAnyOrder("get", "create", "update", "patch");
                         });
+    }
+
+    private static ClusterRole clusterRole(String name) throws IOException {
+        return resources("operator.yaml").stream()
+                .filter(ClusterRole.class::isInstance)
+                .map(ClusterRole.class::cast)
+                .filter(r -> r.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The objects of a manifest in deploy/. */

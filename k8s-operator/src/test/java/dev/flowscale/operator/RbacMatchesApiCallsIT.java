@@ -49,6 +49,9 @@ class RbacMatchesApiCallsIT {
     static final String AGENT = "flowscale-operator-under-test";
     static final Duration WAIT = Duration.ofSeconds(90);
 
+    /** No runner listens here: the refusals checked come before a runner would start. */
+    static final URI NO_RUNNER = URI.create("http://localhost:1");
+
     /** Resources the operator creates with a fallback to replacing them when they exist. */
     static final Set<String> CREATED_OR_REPLACED =
             Set.of("apps/deployments", "core/services", "core/configmaps");
@@ -140,10 +143,8 @@ class RbacMatchesApiCallsIT {
         createCrd();
         client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
         try (KubernetesClient operatorClient = operatorClient(install);
-                JobAutoscalers loops =
-                        loops(operatorClient, j -> URI.create("http://localhost:1"))) {
-            Operator operator =
-                    operator(operatorClient, loops, install, j -> URI.create("http://localhost:1"));
+                JobAutoscalers loops = loops(operatorClient, j -> NO_RUNNER)) {
+            Operator operator = operator(operatorClient, loops, install, j -> NO_RUNNER);
             operator.start();
             try {
                 client.resource(StreamJobs.wordCount(NS, "wc")).create();
