@@ -48,11 +48,15 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentyEightVerbsOnResources() {
+    void theManifestsClusterRoleGrantsTwentyNineVerbsOnResources() {
         assertThat(OperatorRules.of(manifest().one("ClusterRole", OPERATOR)))
-                .hasSize(28)
+                .hasSize(29)
                 .contains(
                         "flowscale.dev streamjobs watch",
+                        "flowscale.dev streamjobs/finalizers update",
+                        "apps deployments get",
+                        " services get",
+                        " configmaps get",
                         " events create",
                         " pods/resize patch",
                         "flink.apache.org flinkdeployments update");

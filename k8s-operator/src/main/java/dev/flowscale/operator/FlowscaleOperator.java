@@ -273,7 +273,6 @@ public final class FlowscaleOperator {
         } catch (OperatorException e) {
             // A refusal with its fix in the message (an outdated CRD): one line, no stack trace.
             LOG.error("flowscale operator: cannot start: {}", e.getMessage());
-            System.err.println("flowscale operator: cannot start: " + e.getMessage());
             client.close();
             System.exit(1);
         } catch (RuntimeException e) {
