@@ -70,47 +70,34 @@ final class StreamJobCrdCheck {
      * Throws, naming the revisions and the fix, when {@code installed} (null: none) falls short.
      */
     void verify(CustomResourceDefinition installed) {
-        String need = VERSION + " schema " + revision(needed);
+        CustomResourceDefinitionVersion found = installed == null ? null : served(installed);
         if (installed == null) {
-            throw new OperatorException(
-                    "the StreamJob CRD "
-                            + NAME
-                            + " is not installed; this operator needs "
-                            + need
-                            + ": "
-                            + FIX);
+            throw refusal("the StreamJob CRD " + NAME + " is not installed");
         }
-        CustomResourceDefinitionVersion found = served(installed);
-        if (found == null
-                || found.getSubresources() == null
-                || found.getSubresources().getStatus() == null) {
-            throw new OperatorException(
-                    "the installed StreamJob CRD "
-                            + NAME
-                            + " does not serve "
-                            + VERSION
-                            + " with a status subresource; this operator needs "
-                            + need
-                            + ": "
-                            + FIX);
+        if (found == null || !hasStatus(found)) {
+            throw refusal(
+                    "the installed StreamJob CRD %s does not serve %s with a status subresource"
+                            .formatted(NAME, VERSION));
         }
         List<String> missing = new ArrayList<>();
         missingFields(schema(needed), schema(found), "", missing);
         if (!missing.isEmpty()) {
-            throw new OperatorException(
-                    "the installed StreamJob CRD "
-                            + NAME
-                            + " is older than this operator: found "
-                            + VERSION
-                            + " schema "
-                            + revision(found)
-                            + ", needed "
-                            + need
-                            + "; it lacks "
-                            + listed(missing)
-                            + ", which the API server would drop from what the operator writes: "
-                            + FIX);
+            throw refusal(
+                    ("the installed StreamJob CRD %s is older than this operator: found %s schema"
+                                    + " %s, which lacks %s (the API server would drop them from"
+                                    + " what the operator writes)")
+                            .formatted(NAME, VERSION, revision(found), listed(missing)));
         }
+    }
+
+    private OperatorException refusal(String problem) {
+        return new OperatorException(
+                "%s; this operator needs %s schema %s: %s"
+                        .formatted(problem, VERSION, revision(needed), FIX));
+    }
+
+    private static boolean hasStatus(CustomResourceDefinitionVersion version) {
+        return version.getSubresources() != null && version.getSubresources().getStatus() != null;
     }
 
     /** The first 12 hex digits of the SHA-256 of the version's schema as JSON with sorted keys. */

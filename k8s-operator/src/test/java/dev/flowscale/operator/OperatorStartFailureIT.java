@@ -67,7 +67,7 @@ class OperatorStartFailureIT {
                                 line ->
                                         assertThat(line)
                                                 .contains("found v1alpha1 schema")
-                                                .contains("needed v1alpha1 schema")
+                                                .contains("needs v1alpha1 schema")
                                                 .contains("status.lastDecision")
                                                 .contains("kubectl apply --server-side -f"));
             } finally {

@@ -31,7 +31,7 @@ class StreamJobCrdCheckTest {
         assertThatThrownBy(() -> check.verify(old))
                 .isInstanceOf(OperatorException.class)
                 .hasMessageContaining("found v1alpha1 schema " + older)
-                .hasMessageContaining("needed v1alpha1 schema " + current)
+                .hasMessageContaining("needs v1alpha1 schema " + current)
                 .hasMessageContaining("status.lastDecision")
                 .hasMessageContaining("status.observedGeneration")
                 .hasMessageContaining(
