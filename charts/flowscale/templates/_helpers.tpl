@@ -67,19 +67,16 @@ k8s-operator/deploy/operator.yaml (a test compares them).
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs/status", "streamjobs/finalizers"]
   verbs: ["update"]
-# The runner's workload, API Service and configuration: read from informer caches (list, watch), created,
-# replaced; deleted by the garbage collector through owner references, so no delete verb. Runner pods are
+# The runner's workload, API Service, configuration and autoscaler memory (<job>-autoscaler): read from informer caches (list, watch), created,
+# replaced; read (get) when a create finds the object already there (the cache had not seen it yet) and
+# the client replaces it against the stored version; deleted by the garbage collector through owner
+# references, so no delete verb. Runner pods are
 # watched (an informer) so that their failures reach the StreamJob's status.
 - apiGroups: ["apps"]
   resources: ["deployments"]
-  verbs: ["list", "watch", "create", "update"]
+  verbs: ["get", "list", "watch", "create", "update"]
 - apiGroups: [""]
-  resources: ["services"]
-  verbs: ["list", "watch", "create", "update"]
-# ConfigMaps also hold each job's autoscaler memory (<job>-autoscaler, not cached): read (get) when
-# its loop starts, written after each decision.
-- apiGroups: [""]
-  resources: ["configmaps"]
+  resources: ["services", "configmaps"]
   verbs: ["get", "list", "watch", "create", "update"]
 - apiGroups: [""]
   resources: ["pods"]

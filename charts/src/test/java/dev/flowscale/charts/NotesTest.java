@@ -30,7 +30,8 @@ class NotesTest {
                 .contains(
                         "Roles and RoleBindings in team-a, team-b",
                         "kubectl -n team-a apply -f",
-                        "a PodMonitor for the job runners' metrics")
-                .doesNotContain("ClusterRole");
+                        "a PodMonitor for the job runners' metrics",
+                        "a ClusterRole that may read the StreamJob CRD by name")
+                .doesNotContain("a ClusterRole and ClusterRoleBinding");
     }
 }

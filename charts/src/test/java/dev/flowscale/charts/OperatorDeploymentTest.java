@@ -173,8 +173,10 @@ class OperatorDeploymentTest {
         assertThat(rendered.ofKind("ServiceAccount")).isEmpty();
         assertThat(rendered.one("Deployment").at("/spec/template/spec/serviceAccountName").asText())
                 .isEqualTo("ops-robot");
-        assertThat(rendered.one("ClusterRoleBinding").at("/subjects/0/name").asText())
-                .isEqualTo("ops-robot");
+        assertThat(rendered.ofKind("ClusterRoleBinding"))
+                .hasSize(2)
+                .allSatisfy(
+                        b -> assertThat(b.at("/subjects/0/name").asText()).isEqualTo("ops-robot"));
     }
 
     private static JsonNode operatorContainer(ValuesCase values) {

@@ -12,11 +12,15 @@ import java.util.TreeSet;
 final class OperatorRules {
     private OperatorRules() {}
 
-    /** The ClusterRole or the watched namespaces' Roles that grant the operator its rules. */
+    /**
+     * The ClusterRole or the watched namespaces' Roles that grant the operator its rules (not the
+     * leader election's Role nor the CRD reader's ClusterRole).
+     */
     static List<JsonNode> grants(Rendered rendered) {
         return rendered.objects().stream()
                 .filter(o -> o.path("kind").asText().endsWith("Role"))
                 .filter(o -> !o.at("/metadata/name").asText().endsWith("-leader"))
+                .filter(o -> !o.at("/metadata/name").asText().endsWith("-crd"))
                 .toList();
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.FieldSource;
 class RbacEquivalenceTest {
     static final Path MANIFEST = Path.of("..", "k8s-operator", "deploy", "operator.yaml");
     static final List<ValuesCase> CASES = ValuesCase.DOCUMENTED;
+    static final String OPERATOR = "flowscale-operator";
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("CASES")
@@ -23,7 +24,7 @@ class RbacEquivalenceTest {
         Rendered manifest = manifest();
         Rendered chart = FlowscaleChart.template(values);
 
-        JsonNode expected = manifest.one("ClusterRole");
+        JsonNode expected = manifest.one("ClusterRole", OPERATOR);
         assertThat(OperatorRules.grants(chart))
                 .allSatisfy(
                         role ->
@@ -47,20 +48,34 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentySevenVerbsOnResources() {
-        assertThat(OperatorRules.of(manifest().one("ClusterRole")))
-                .hasSize(27)
+    void theManifestsClusterRoleGrantsTwentyNineVerbsOnResources() {
+        assertThat(OperatorRules.of(manifest().one("ClusterRole", OPERATOR)))
+                .hasSize(29)
                 .contains(
                         "flowscale.dev streamjobs watch",
+                        "flowscale.dev streamjobs/finalizers update",
+                        "apps deployments get",
+                        " services get",
                         " configmaps get",
                         " events create",
                         " pods/resize patch",
                         "flink.apache.org flinkdeployments update");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("CASES")
+    void theCrdReadersRuleEqualsTheHandWrittenManifests(ValuesCase values) {
+        JsonNode expected = manifest().one("ClusterRole", OPERATOR + "-crd");
+        JsonNode rendered = FlowscaleChart.template(values).one("ClusterRole", OPERATOR + "-crd");
+
+        assertThat(rendered.path("rules")).isEqualTo(expected.path("rules"));
+        assertThat(rendered.at("/rules/0/resourceNames/0").asText())
+                .isEqualTo("streamjobs.flowscale.dev");
+    }
+
     @Test
     void rulesWithOneMoreVerbAreNotEquivalent() throws IOException {
-        JsonNode role = manifest().one("ClusterRole");
+        JsonNode role = manifest().one("ClusterRole", OPERATOR);
         JsonNode widened =
                 Rendered.YAML.readTree(
                         role.toString()

@@ -16,9 +16,9 @@ class RbacTemplateTest {
     void watchingEveryNamespaceGrantsOneClusterRoleAndNoNamespacedRoles() {
         Rendered rendered = FlowscaleChart.template(ValuesCase.named("defaults"));
 
-        JsonNode binding = rendered.one("ClusterRoleBinding");
+        JsonNode binding = rendered.one("ClusterRoleBinding", OPERATOR);
         assertThat(binding.at("/roleRef/name").asText())
-                .isEqualTo(rendered.one("ClusterRole").at("/metadata/name").asText());
+                .isEqualTo(rendered.one("ClusterRole", OPERATOR).at("/metadata/name").asText());
         assertThat(binding.at("/subjects/0/namespace").asText())
                 .isEqualTo(FlowscaleChart.NAMESPACE);
         assertThat(rendered.ofKind("Role"))
@@ -27,11 +27,22 @@ class RbacTemplateTest {
     }
 
     @Test
-    void watchingTwoNamespacesGrantsARoleInEachAndNothingClusterWide() {
+    void watchingTwoNamespacesGrantsARoleInEachAndClusterWideOnlyTheCrdByName() {
         Rendered rendered = FlowscaleChart.template(ValuesCase.named("namespaced watch"));
 
-        assertThat(rendered.ofKind("ClusterRole")).isEmpty();
-        assertThat(rendered.ofKind("ClusterRoleBinding")).isEmpty();
+        assertThat(rendered.ofKind("ClusterRole"))
+                .singleElement()
+                .satisfies(
+                        role ->
+                                assertThat(role.path("rules").toString())
+                                        .isEqualTo(
+                                                "[{\"apiGroups\":[\"apiextensions.k8s.io\"],"
+                                                        + "\"resources\":[\"customresourcedefinitions\"],"
+                                                        + "\"resourceNames\":[\"streamjobs.flowscale.dev\"],"
+                                                        + "\"verbs\":[\"get\"]}]"));
+        assertThat(rendered.ofKind("ClusterRoleBinding"))
+                .extracting(b -> b.at("/roleRef/name").asText())
+                .containsExactly(OPERATOR + "-crd");
         for (String namespace : List.of("team-a", "team-b")) {
             assertThat(namespaced(rendered, "Role", namespace).path("rules").size()).isEqualTo(10);
             JsonNode binding = namespaced(rendered, "RoleBinding", namespace);

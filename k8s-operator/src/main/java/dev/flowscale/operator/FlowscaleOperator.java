@@ -211,6 +211,15 @@ public final class FlowscaleOperator {
     }
 
     /**
+     * Refuses to go on when the installed StreamJob CRD lacks fields of the one this operator was
+     * built with (the API server would prune them): throws an {@link OperatorException} naming the
+     * installed and needed schema revisions and the fix. Needs {@code get} on the CRD.
+     */
+    public static void checkCrd(KubernetesClient client) {
+        StreamJobCrdCheck.ofThisRelease().verify(client);
+    }
+
+    /**
      * The autoscaler loops of an operator in the cluster, reaching runners through their Services.
      */
     public static JobAutoscalers loops(
@@ -261,6 +270,11 @@ public final class FlowscaleOperator {
         }
         try {
             start(client, registry, namespaces, defaults, rescaleTimeout, clock);
+        } catch (OperatorException e) {
+            // A refusal with its fix in the message (an outdated CRD): one line, no stack trace.
+            LOG.error("flowscale operator: cannot start: {}", e.getMessage());
+            client.close();
+            System.exit(1);
         } catch (RuntimeException e) {
             // Exit, so that the pod restarts and shows the failure: a live HTTP server would keep
             // the JVM running with nothing reconciling, its liveness probe still answered.
@@ -282,6 +296,7 @@ public final class FlowscaleOperator {
             AutoscalerDefaults defaults,
             Duration rescaleTimeout,
             Clock clock) {
+        checkCrd(client);
         JobAutoscalers loops =
                 loops(client, registry, HttpRunnerControl::serviceAddress, rescaleTimeout, clock);
         Operator operator =
@@ -304,7 +319,8 @@ public final class FlowscaleOperator {
                 OperatorEndpoints.start(
                         Integer.parseInt(port),
                         registry,
-                        () -> operator.getRuntimeInfo().isStarted());
+                        () -> operator.getRuntimeInfo().isStarted(),
+                        OperatorLiveness.of(operator));
         try {
             operator.start();
         } catch (RuntimeException e) {

@@ -16,12 +16,14 @@ import java.util.function.Supplier;
 
 /**
  * The operator's HTTP endpoints on the JDK's server: {@code GET /metrics} (Prometheus: the
- * controller metrics of every job, {@code flowscale_controller_*}), {@code GET /health} (liveness)
- * and {@code GET /readyz} (200 once the operator's controllers have started, 503 before). Other
- * paths answer 404, other methods 405. Two threads serve, so a slow scrape never delays a probe.
+ * controller metrics of every job, {@code flowscale_controller_*}), {@code GET /health} (liveness:
+ * 200 while the operator works, 503 once it has died; see {@link OperatorLiveness}) and {@code GET
+ * /readyz} (200 once the operator's controllers have started, 503 before). Other paths answer 404,
+ * other methods 405. Two threads serve, so a slow scrape never delays a probe.
  */
 final class OperatorEndpoints implements AutoCloseable {
     static final int DEFAULT_PORT = 8080;
+    private static final String JSON = "application/json";
     private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
 
     /** One answer: status, content type and body. */
@@ -37,7 +39,10 @@ final class OperatorEndpoints implements AutoCloseable {
 
     /** Serves on {@code port} of every interface (0 picks a free one). */
     static OperatorEndpoints start(
-            int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+            int port,
+            PrometheusMeterRegistry registry,
+            BooleanSupplier ready,
+            BooleanSupplier alive) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(port), 0);
@@ -53,7 +58,11 @@ final class OperatorEndpoints implements AutoCloseable {
         Map<String, Supplier<Reply>> routes =
                 Map.of(
                         "/metrics", () -> new Reply(200, TEXT_FORMAT, registry.scrape()),
-                        "/health", () -> new Reply(200, "application/json", "{\"status\":\"UP\"}"),
+                        "/health",
+                                () ->
+                                        alive.getAsBoolean()
+                                                ? new Reply(200, JSON, "{\"status\":\"UP\"}")
+                                                : new Reply(503, JSON, "{\"status\":\"DOWN\"}"),
                         "/readyz",
                                 () ->
                                         ready.getAsBoolean()

@@ -48,6 +48,19 @@ record ApiCall(String group, String resource, String verb) {
         return parts.length > at + 2 && parts[at].equals("namespaces") ? parts[at + 1] : null;
     }
 
+    /**
+     * The object name a request's path names ({@code .../<resource>/<name>[/<subresource>]}), or
+     * null for a collection (list, watch, create).
+     */
+    static String name(String pathAndQuery) {
+        String[] parts = pathAndQuery.split("\\?", 2)[0].replaceAll("^/+", "").split("/");
+        int at = parts[0].equals("api") ? 2 : 3;
+        if (parts.length > at + 2 && parts[at].equals("namespaces")) {
+            at += 2;
+        }
+        return parts.length > at + 1 ? parts[at + 1] : null;
+    }
+
     private static String verb(String method, boolean named, String query) {
         return switch (method) {
             case "GET" -> query.contains("watch=true") ? "watch" : named ? "get" : "list";

@@ -2,7 +2,6 @@ package dev.flowscale.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.examples.WordCount;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -140,7 +139,7 @@ class BoundedJobIT {
                         RunnerJobHarness.NS, "wc", AutoscalerMode.RECOMMEND, dir.resolve("claim"));
         job.getSpec().job.args = args(sentences);
         job.getSpec().parallelism.clear();
-        job.getSpec().parallelism.putAll(Map.of(WordCount.SPLIT, 1, WordCount.COUNT, 2));
+        job.getSpec().parallelism.putAll(Map.of("split", 1, "count", 2));
         job.getSpec().savepoints.checkpointInterval = "1s";
         return job;
     }

@@ -35,12 +35,7 @@ class DeployManifestsTest {
 
     @Test
     void theOperatorRoleGrantsNoDeleteAndOnlyTheResourcesTheOperatorUses() throws IOException {
-        ClusterRole role =
-                resources("operator.yaml").stream()
-                        .filter(ClusterRole.class::isInstance)
-                        .map(ClusterRole.class::cast)
-                        .findFirst()
-                        .orElseThrow();
+        ClusterRole role = clusterRole("flowscale-operator");
         assertThat(role.getRules())
                 .allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("delete", "*"));
         assertThat(role.getRules())
@@ -61,6 +56,21 @@ class DeployManifestsTest {
     }
 
     @Test
+    void clusterWideTheCrdReaderMayOnlyGetTheStreamJobCrd() throws IOException {
+        ClusterRole role = clusterRole("flowscale-operator-crd");
+        assertThat(role.getRules())
+                .singleElement()
+                .satisfies(
+                        rule -> {
+                            assertThat(rule.getResources())
+                                    .containsExactly("customresourcedefinitions");
+                            assertThat(rule.getResourceNames())
+                                    .containsExactly(StreamJobCrdCheck.NAME);
+                            assertThat(rule.getVerbs()).containsExactly("get");
+                        });
+    }
+
+    @Test
     void leaderElectionMayOnlyTouchLeasesInTheOperatorsNamespace() throws IOException {
         Role role =
                 resources("operator.yaml").stream()
@@ -77,6 +87,15 @@ class DeployManifestsTest {
                             assertThat(rule.getVerbs())
                                     .containsExactlyInAnyOrder("get", "create", "update", "patch");
                         });
+    }
+
+    private static ClusterRole clusterRole(String name) throws IOException {
+        return resources("operator.yaml").stream()
+                .filter(ClusterRole.class::isInstance)
+                .map(ClusterRole.class::cast)
+                .filter(r -> r.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The objects of a manifest in deploy/. */

@@ -22,8 +22,8 @@ import java.util.List;
  * ClusterRoles and bindings of a manifest: a ClusterRoleBinding grants its ClusterRole in every
  * namespace and on cluster-scoped resources, a RoleBinding grants its Role (or ClusterRole) in the
  * binding's namespace only; a rule matches a call when its apiGroups, resources and verbs each
- * contain the call's value or "*" (resourceNames, unused by the manifests, narrow a rule to names).
- * The mock API server has no authorizer: {@link #answerRulesReviews} makes it answer
+ * contain the call's value or "*" and its resourceNames, when it has any, the object's name. The
+ * mock API server has no authorizer: {@link #answerRulesReviews} makes it answer
  * SelfSubjectRulesReviews from these rules, as a real one does, instead of with a wildcard.
  */
 final class ManifestAuthorizer {
@@ -49,19 +49,48 @@ final class ManifestAuthorizer {
                 "flowscale-operator");
     }
 
+    /** The ServiceAccount's user name, as the API server names it in a refusal. */
+    String user() {
+        return "system:serviceaccount:" + serviceAccountNamespace + ":" + serviceAccount;
+    }
+
     /**
      * Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped
-     * call).
+     * call) on any object: rules narrowed by resourceNames do not count.
      */
     boolean allows(String namespace, ApiCall call) {
+        return allows(namespace, call, null);
+    }
+
+    /**
+     * Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped
+     * call) on the object named {@code name} (null: a call without a name, such as a list or a
+     * create), as RBAC's rule evaluation decides (Kubernetes' rbac/v1 evaluation helpers): a rule's
+     * resource matches the call's resource with its subresource exactly, or "*", or
+     * "*&#47;subresource"; a plain resource never grants its subresources.
+     */
+    boolean allows(String namespace, ApiCall call, String name) {
         return rulesIn(namespace).stream()
                 .anyMatch(
                         rule ->
                                 matches(rule.getApiGroups(), call.group())
-                                        && matches(rule.getResources(), call.resource())
+                                        && resourceMatches(rule.getResources(), call.resource())
                                         && matches(rule.getVerbs(), call.verb())
-                                        && (rule.getResourceNames() == null
-                                                || rule.getResourceNames().isEmpty()));
+                                        && nameMatches(rule.getResourceNames(), name));
+    }
+
+    private static boolean resourceMatches(List<String> ruleResources, String resource) {
+        if (matches(ruleResources, resource)) {
+            return true;
+        }
+        int slash = resource.indexOf('/');
+        return slash > 0
+                && ruleResources != null
+                && ruleResources.contains("*" + resource.substring(slash));
+    }
+
+    private static boolean nameMatches(List<String> names, String name) {
+        return names == null || names.isEmpty() || (name != null && names.contains(name));
     }
 
     /**
@@ -104,7 +133,8 @@ final class ManifestAuthorizer {
                 .always();
     }
 
-    private SelfSubjectRulesReview review(String namespace) {
+    /** The SelfSubjectRulesReview an API server answers for {@code namespace}. */
+    SelfSubjectRulesReview review(String namespace) {
         List<ResourceRule> rules =
                 new ArrayList<>(
                         rulesIn(namespace).stream()

@@ -31,6 +31,26 @@ class ManifestAuthorizerTest {
               subjects: [{kind: ServiceAccount, name: op, namespace: sys}]
             """;
 
+    /** Subresources and resourceNames, bound cluster-wide. */
+    static final String RULES =
+            """
+            - apiVersion: rbac.authorization.k8s.io/v1
+              kind: ClusterRole
+              metadata: {name: op}
+              rules:
+              - {apiGroups: [flowscale.dev], resources: [streamjobs], verbs: [update]}
+              - {apiGroups: [flowscale.dev], resources: ["*/finalizers"], verbs: [update]}
+              - apiGroups: [apiextensions.k8s.io]
+                resources: [customresourcedefinitions]
+                resourceNames: [streamjobs.flowscale.dev]
+                verbs: [get]
+            - apiVersion: rbac.authorization.k8s.io/v1
+              kind: ClusterRoleBinding
+              metadata: {name: op}
+              roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: op}
+              subjects: [{kind: ServiceAccount, name: op, namespace: sys}]
+            """;
+
     @Test
     void aClusterRoleBindingGrantsInEveryNamespaceAndARoleBindingOnlyInItsOwn() {
         ManifestAuthorizer rbac = new ManifestAuthorizer(manifest(), "sys", "op");
@@ -50,6 +70,33 @@ class ManifestAuthorizerTest {
         assertThat(rbac.allows("sys", new ApiCall("coordination.k8s.io", "leases", "update")))
                 .isFalse();
         assertThat(rbac.allows("jobs", new ApiCall("apps", "deployments", "update"))).isFalse();
+    }
+
+    @Test
+    void aResourceGrantsNoneOfItsSubresourcesButAStarSubresourceRuleGrantsThatOneOfEvery() {
+        ManifestAuthorizer rbac = new ManifestAuthorizer(manifest(RULES), "sys", "op");
+
+        assertThat(rbac.allows("jobs", new ApiCall("flowscale.dev", "streamjobs", "update")))
+                .isTrue();
+        assertThat(rbac.allows("jobs", new ApiCall("flowscale.dev", "streamjobs/status", "update")))
+                .isFalse();
+        assertThat(
+                        rbac.allows(
+                                "jobs",
+                                new ApiCall("flowscale.dev", "streamjobs/finalizers", "update")))
+                .isTrue();
+        assertThat(rbac.allows("jobs", new ApiCall("apps", "deployments/finalizers", "update")))
+                .isFalse();
+    }
+
+    @Test
+    void resourceNamesGrantOnlyTheNamedObjects() {
+        ManifestAuthorizer rbac = new ManifestAuthorizer(manifest(RULES), "sys", "op");
+        ApiCall getCrd = new ApiCall("apiextensions.k8s.io", "customresourcedefinitions", "get");
+
+        assertThat(rbac.allows(null, getCrd, "streamjobs.flowscale.dev")).isTrue();
+        assertThat(rbac.allows(null, getCrd, "flinkdeployments.flink.apache.org")).isFalse();
+        assertThat(rbac.allows(null, getCrd, null)).as("a call without a name").isFalse();
     }
 
     @Test
@@ -75,7 +122,11 @@ class ManifestAuthorizerTest {
     }
 
     private static List<HasMetadata> manifest() {
-        List<?> items = Serialization.unmarshal(MANIFEST, List.class);
+        return manifest(MANIFEST);
+    }
+
+    private static List<HasMetadata> manifest(String yaml) {
+        List<?> items = Serialization.unmarshal(yaml, List.class);
         return items.stream()
                 .map(i -> Serialization.unmarshal(Serialization.asJson(i), HasMetadata.class))
                 .toList();

@@ -23,11 +23,17 @@ class OperatorEndpointsTest {
     private final PrometheusMeterRegistry registry =
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean informersHealthy = new AtomicBoolean(true);
     private OperatorEndpoints endpoints;
 
     @BeforeEach
     void start() {
-        endpoints = OperatorEndpoints.start(0, registry, started::get);
+        endpoints =
+                OperatorEndpoints.start(
+                        0,
+                        registry,
+                        started::get,
+                        new OperatorLiveness(started::get, informersHealthy::get));
     }
 
     @AfterEach
@@ -52,7 +58,8 @@ class OperatorEndpointsTest {
     }
 
     @Test
-    void readyzAnswers503UntilTheControllersHaveStartedWhileHealthIsAlwaysUp() throws Exception {
+    void readyzAnswers503UntilTheControllersHaveStartedWhileHealthIsUpAsTheyStart()
+            throws Exception {
         assertThat(get("GET", "/readyz").statusCode()).isEqualTo(503);
         assertThat(get("GET", "/health").body()).isEqualTo("{\"status\":\"UP\"}");
 
@@ -60,6 +67,29 @@ class OperatorEndpointsTest {
 
         assertThat(get("GET", "/readyz").statusCode()).isEqualTo(200);
         assertThat(get("HEAD", "/readyz").statusCode()).isEqualTo(200);
+        assertThat(get("GET", "/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void healthAnswers503OnceAnInformerHasDied() throws Exception {
+        started.set(true);
+        assertThat(get("GET", "/health").statusCode()).isEqualTo(200);
+
+        informersHealthy.set(false);
+
+        HttpResponse<String> health = get("GET", "/health");
+        assertThat(health.statusCode()).isEqualTo(503);
+        assertThat(health.body()).isEqualTo("{\"status\":\"DOWN\"}");
+    }
+
+    @Test
+    void healthAnswers503OnceTheOperatorHasStoppedAfterRunning() throws Exception {
+        started.set(true);
+        assertThat(get("GET", "/health").statusCode()).isEqualTo(200);
+
+        started.set(false);
+
+        assertThat(get("GET", "/health").statusCode()).isEqualTo(503);
     }
 
     @Test

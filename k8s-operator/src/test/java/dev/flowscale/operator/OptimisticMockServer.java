@@ -203,7 +203,53 @@ public final class OptimisticMockServer implements AutoCloseable {
     private final Map<String, StructuralSchema> schemas = new HashMap<>();
     private final java.util.List<String> pruned = new java.util.ArrayList<>();
 
-    private final class Dispatcher extends KubernetesCrudDispatcher {
+    /**
+     * A check in front of the API server (an authorizer and admission plugins): it sees every
+     * request first and answers it itself, or through {@code server}.
+     */
+    interface Gate {
+        MockResponse answer(RecordedRequest request, Served server);
+    }
+
+    /** The API server behind a {@link Gate}. */
+    interface Served {
+        /** Serves the request as the server does without the gate. */
+        MockResponse serve(RecordedRequest request);
+
+        /** The stored object at a resource's path (JSON), or null when there is none. */
+        String stored(String path);
+    }
+
+    /** Puts {@code gate} in front of every request from now on. */
+    synchronized void guard(Gate gate) {
+        this.gate = gate;
+    }
+
+    private synchronized Gate gate() {
+        return gate;
+    }
+
+    private Gate gate;
+
+    private final class Dispatcher extends KubernetesCrudDispatcher implements Served {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            Gate in = gate();
+            return in == null ? super.dispatch(request) : in.answer(request, this);
+        }
+
+        @Override
+        public MockResponse serve(RecordedRequest request) {
+            return super.dispatch(request);
+        }
+
+        @Override
+        public String stored(String path) {
+            Map.Entry<?, String> found =
+                    findResource(getKey(path.replaceAll("\\?.*$", "").replaceAll("/status$", "")));
+            return found == null ? null : found.getValue();
+        }
+
         @Override
         public MockResponse handlePatch(RecordedRequest request) {
             String path = request.getPath().replaceAll("\\?.*$", "");

@@ -10,50 +10,68 @@ import dev.flowscale.operator.runner.Fabric8RunnerCluster;
 import dev.flowscale.operator.runner.HttpRunnerControl;
 import dev.flowscale.operator.runner.RunnerTokens;
 import dev.flowscale.testsupport.Ports;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The RBAC rules users install (deploy/operator.yaml, and the Helm chart, whose tests compare its
- * rules with this file) grant exactly the API calls the operator makes: the operator runs a whole
- * life cycle (leader election; create; an invalid spec; autoscaling with a rescale; a savepoint
- * upgrade; suspend; delete) on the mock API server with a client of its own, every request that
- * client sends is recorded as (API group, resource, verb), and the set must equal the rules'.
+ * rules with this file) grant exactly the API calls the operator makes, in a cluster-wide and in a
+ * namespaced install: the operator runs a whole life cycle (leader election; create; an invalid
+ * spec; autoscaling with a rescale; a savepoint upgrade; suspend; delete) on the mock API server
+ * with a client of its own, and every request that client sends is authorized against the install's
+ * rules and admitted by OwnerReferencesPermissionEnforcement as a cluster does ({@link
+ * EnforcedRbac}): a call they do not grant is refused with 403 and fails the test. The first create
+ * of each runner resource is answered 409 AlreadyExists, so the operator's fallback for an existing
+ * object runs under the same rules. The calls made must equal the rules' grants.
  */
-@EnableKubernetesMockClient(crud = true)
 class RbacMatchesApiCallsIT {
     static final String NS = "jobs";
     static final String AGENT = "flowscale-operator-under-test";
     static final Duration WAIT = Duration.ofSeconds(90);
-    KubernetesClient client;
-    KubernetesMockServer server;
+
+    /** No runner listens here: the refusals checked come before a runner would start. */
+    static final URI NO_RUNNER = URI.create("http://localhost:1");
+
+    /** Resources the operator creates with a fallback to replacing them when they exist. */
+    static final Set<String> CREATED_OR_REPLACED =
+            Set.of("apps/deployments", "core/services", "core/configmaps");
+
     @TempDir Path dir;
+    OptimisticMockServer server;
+    KubernetesClient client;
+    EnforcedRbac rbac;
+
+    @BeforeEach
+    void startTheApiServer() {
+        server = new OptimisticMockServer();
+        client = server.client();
+    }
+
+    @AfterEach
+    void stopTheApiServer() {
+        client.close();
+        server.close();
+    }
 
     /**
      * Granted but never called: JOSDK's start-up check (LeaderElectionManager.checkLeaseAccess)
@@ -78,38 +96,75 @@ class RbacMatchesApiCallsIT {
             Set.of("flink.apache.org/flinkdeployments update");
 
     @Test
-    void theRulesGrantExactlyTheVerbsTheOperatorUses() throws Exception {
-        Set<String> used = new TreeSet<>();
-        Set<String> denied = new TreeSet<>();
-        runLifeCycle(used, denied);
-        assertThat(denied)
-                .as("API calls the manifest's RBAC would deny (namespace and call)")
+    void theClusterWideRulesGrantExactlyTheCallsTheOperatorMakes() throws Exception {
+        theRulesGrantExactlyTheCallsTheOperatorMakes(RbacInstall.clusterWide());
+    }
+
+    @Test
+    void theNamespacedRulesGrantExactlyTheCallsTheOperatorMakes() throws Exception {
+        theRulesGrantExactlyTheCallsTheOperatorMakes(RbacInstall.namespaced(NS));
+    }
+
+    @Test
+    void aRoleWithoutGetOnDeploymentsFailsTheCheckAtTheFallbackAfterAConflict() throws Exception {
+        RbacInstall install = RbacInstall.namespaced(NS).without("apps", "deployments", "get");
+
+        assertThat(firstDenial(install)).contains("jobs: apps/deployments get");
+    }
+
+    @Test
+    void aRoleWithoutStreamJobFinalizersFailsTheCheckAtABlockingOwnerReference() throws Exception {
+        RbacInstall install =
+                RbacInstall.namespaced(NS)
+                        .without("flowscale.dev", "streamjobs/finalizers", "update");
+
+        assertThat(firstDenial(install))
+                .contains("cannot set blockOwnerDeletion")
+                .contains("flowscale.dev/streamjobs/finalizers update");
+    }
+
+    private void theRulesGrantExactlyTheCallsTheOperatorMakes(RbacInstall install)
+            throws Exception {
+        runLifeCycle(install);
+        assertThat(rbac.denials())
+                .as("API calls the install's RBAC refused (namespace, call and reason)")
                 .isEmpty();
-        Set<String> expected = new TreeSet<>(granted());
+        Set<String> expected = new TreeSet<>(install.granted());
         expected.removeAll(REQUIRED_BY_THE_SDKS_CHECK);
         expected.removeAll(CALLED_IN_IN_PLACE_POD_RESIZE_IT);
         expected.removeAll(CALLED_IN_FLINK_DEPLOYMENT_TARGET_IT);
-        assertThat(used).as("API calls the operator made").isEqualTo(expected);
+        assertThat(rbac.calls()).as("API calls the operator made").isEqualTo(expected);
     }
 
-    private void runLifeCycle(Set<String> used, Set<String> denied) throws Exception {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
-        // JOSDK reviews its Lease permissions first: answered from the manifest's rules, as a
-        // cluster would.
-        ManifestAuthorizer authorizer = ManifestAuthorizer.operatorManifest();
-        authorizer.answerRulesReviews(server);
-        KubernetesClient operatorClient =
-                new KubernetesClientBuilder()
-                        .withConfig(
-                                new ConfigBuilder(client.getConfiguration())
-                                        .withUserAgent(AGENT)
-                                        .build())
-                        .build();
-        drain(authorizer, new TreeSet<>()); // the test's own setup
+    /**
+     * Starts the operator under {@code install}'s rules, creates a job, returns the first denial.
+     */
+    private String firstDenial(RbacInstall install) throws Exception {
+        createCrd();
         client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
-        try (LocalKubelet kubelet =
+        try (KubernetesClient operatorClient = operatorClient(install);
+                JobAutoscalers loops = loops(operatorClient, j -> NO_RUNNER)) {
+            Operator operator = operator(operatorClient, loops, install, j -> NO_RUNNER);
+            operator.start();
+            try {
+                client.resource(StreamJobs.wordCount(NS, "wc")).create();
+                return Eventually.await(
+                                WAIT,
+                                "a refused call",
+                                rbac::denials,
+                                denials -> !denials.isEmpty())
+                        .get(0);
+            } finally {
+                operator.stop();
+            }
+        }
+    }
+
+    private void runLifeCycle(RbacInstall install) throws Exception {
+        createCrd();
+        client.resource(StreamJobs.savepointClaim(NS, "savepoints")).create();
+        try (KubernetesClient operatorClient = operatorClient(install);
+                LocalKubelet kubelet =
                         new LocalKubelet(
                                 client,
                                 NS,
@@ -118,33 +173,9 @@ class RbacMatchesApiCallsIT {
                                 freePort(),
                                 dir,
                                 args -> true);
-                JobAutoscalers loops =
-                        FlowscaleOperator.loops(
-                                operatorClient,
-                                new SimpleMeterRegistry(),
-                                j -> kubelet.address(),
-                                Duration.ofSeconds(60),
-                                Clock.systemUTC())) {
-            var election =
-                    new LeaderElectionConfiguration(
-                            FlowscaleOperator.LEASE,
-                            "flowscale-system",
-                            Duration.ofSeconds(15),
-                            Duration.ofSeconds(10),
-                            Duration.ofSeconds(2),
-                            "test-replica",
-                            null,
-                            false);
-            Operator operator =
-                    FlowscaleOperator.create(
-                            operatorClient,
-                            loops,
-                            new HttpRunnerControl(
-                                    j -> kubelet.address(),
-                                    Duration.ofSeconds(20),
-                                    new RunnerTokens(operatorClient)),
-                            Clock.systemUTC(),
-                            election);
+                JobAutoscalers loops = loops(operatorClient, j -> kubelet.address())) {
+            FlowscaleOperator.checkCrd(operatorClient);
+            Operator operator = operator(operatorClient, loops, install, j -> kubelet.address());
             operator.start();
             try {
                 lifeCycle();
@@ -152,9 +183,49 @@ class RbacMatchesApiCallsIT {
                 operator.stop();
             }
         }
-        operatorClient.close();
-        used.addAll(drain(authorizer, denied));
-        ownerChecks(authorizer, used, denied);
+    }
+
+    private void createCrd() throws IOException {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+    }
+
+    /** A client of the operator's own, whose every request passes the install's RBAC. */
+    private KubernetesClient operatorClient(RbacInstall install) {
+        rbac = new EnforcedRbac(install.authorizer(), AGENT, CREATED_OR_REPLACED);
+        server.guard(rbac);
+        return new KubernetesClientBuilder()
+                .withConfig(
+                        new ConfigBuilder(client.getConfiguration()).withUserAgent(AGENT).build())
+                .build();
+    }
+
+    private static JobAutoscalers loops(
+            KubernetesClient operatorClient, Function<StreamJob, URI> runner) {
+        return FlowscaleOperator.loops(
+                operatorClient,
+                new SimpleMeterRegistry(),
+                runner,
+                Duration.ofSeconds(60),
+                Clock.systemUTC());
+    }
+
+    private static Operator operator(
+            KubernetesClient operatorClient,
+            JobAutoscalers loops,
+            RbacInstall install,
+            Function<StreamJob, URI> runner) {
+        var election = TestingOperator.testElection();
+        return FlowscaleOperator.create(
+                operatorClient,
+                loops,
+                new HttpRunnerControl(
+                        runner, Duration.ofSeconds(20), new RunnerTokens(operatorClient)),
+                Clock.systemUTC(),
+                election,
+                install.watched(),
+                AutoscalerDefaults.builtIn());
     }
 
     private void lifeCycle() {
@@ -221,89 +292,6 @@ class RbacMatchesApiCallsIT {
                 "StreamJob jobs/wc",
                 () -> client.resources(StreamJob.class).inNamespace(NS).withName("wc").get(),
                 j -> j.getStatus() != null && j.getStatus().phase != null && check.test(j));
-    }
-
-    /**
-     * Takes every recorded request; returns the operator's as "group/resource verb" and adds those
-     * the authorizer denies in their namespace to {@code denied}.
-     */
-    /**
-     * For the objects the operator wrote with {@code blockOwnerDeletion} on an owner reference to a
-     * StreamJob, the call the OwnerReferencesPermissionEnforcement admission plugin (on in
-     * OpenShift, and wherever a cluster enables it) authorizes too: {@code update} on the owner's
-     * {@code streamjobs/finalizers} in its namespace. (The mock server consumes a request's body
-     * before the test sees it, so the written objects are read back instead.)
-     */
-    private void ownerChecks(ManifestAuthorizer authorizer, Set<String> used, Set<String> denied) {
-        List<HasMetadata> written = new ArrayList<>();
-        written.addAll(client.apps().deployments().inNamespace(NS).list().getItems());
-        written.addAll(client.services().inNamespace(NS).list().getItems());
-        written.addAll(client.configMaps().inNamespace(NS).list().getItems());
-        written.addAll(client.secrets().inNamespace(NS).list().getItems());
-        boolean blocks =
-                written.stream()
-                        .flatMap(o -> o.getMetadata().getOwnerReferences().stream())
-                        .anyMatch(
-                                r ->
-                                        "StreamJob".equals(r.getKind())
-                                                && Boolean.TRUE.equals(r.getBlockOwnerDeletion()));
-        ApiCall finalizers = new ApiCall("flowscale.dev", "streamjobs/finalizers", "update");
-        if (blocks) {
-            used.add(finalizers.toString());
-            if (!authorizer.allows(NS, finalizers)) {
-                denied.add(NS + ": " + finalizers);
-            }
-        }
-    }
-
-    private Set<String> drain(ManifestAuthorizer authorizer, Set<String> denied)
-            throws InterruptedException {
-        Set<String> calls = new TreeSet<>();
-        RecordedRequest request;
-        while ((request = server.takeRequest(10, TimeUnit.MILLISECONDS)) != null) {
-            String agent = request.getHeader("User-Agent");
-            if (agent != null && agent.startsWith(AGENT)) {
-                String path = request.getPath();
-                ApiCall.of(request.getMethod(), path)
-                        .ifPresent(
-                                c -> {
-                                    calls.add(c.toString());
-                                    String ns = ApiCall.namespace(path);
-                                    if (!authorizer.allows(ns, c)
-                                            && !c.resource().startsWith("selfsubject")) {
-                                        denied.add((ns == null ? "cluster" : ns) + ": " + c);
-                                    }
-                                });
-            }
-        }
-        return calls;
-    }
-
-    /** Every (group, resource, verb) the manifest's ClusterRole and Role grant. */
-    private static Set<String> granted() throws IOException {
-        Set<String> rules = new TreeSet<>();
-        for (HasMetadata resource : DeployManifestsTest.resources("operator.yaml")) {
-            List<PolicyRule> policy =
-                    resource instanceof ClusterRole c
-                            ? c.getRules()
-                            : resource instanceof Role r ? r.getRules() : List.of();
-            for (PolicyRule rule : policy) {
-                for (String group : rule.getApiGroups()) {
-                    for (String res : rule.getResources()) {
-                        rule.getVerbs()
-                                .forEach(
-                                        verb ->
-                                                rules.add(
-                                                        new ApiCall(group, res, verb).toString()));
-                    }
-                }
-            }
-        }
-        // Every authenticated user may review its own rules (system:basic-user); not granted here.
-        rules.add(
-                new ApiCall("authorization.k8s.io", "selfsubjectrulesreviews", "create")
-                        .toString());
-        return rules;
     }
 
     private static int freePort() throws IOException {

@@ -2,15 +2,6 @@ package dev.flowscale.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.StateDescriptor;
-import dev.flowscale.engine.checkpoint.SnapshotInspector;
-import dev.flowscale.engine.cli.BuiltinJobs;
-import dev.flowscale.engine.cli.JobOptions;
-import dev.flowscale.engine.examples.SentenceGenerator;
-import dev.flowscale.engine.examples.WordCount;
-import dev.flowscale.engine.graph.JobGraph;
-import dev.flowscale.engine.source.GeneratorProgress;
-import dev.flowscale.engine.source.GeneratorSplit;
 import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
@@ -27,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
@@ -36,7 +26,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A StreamJob's runner killed with SIGKILL between two periodic checkpoints while records flow, as
@@ -54,17 +43,20 @@ import picocli.CommandLine;
  * replayed-twice range of sentences breaks that for some word). That set is not "sentences 0 to
  * n-1": the restored source emits round robin over four splits, a whole batch from one split at a
  * time, so while it works off the backlog of its downtime (long on a loaded machine) its splits
- * stand at different positions (see {@link GeneratorProgress}).
+ * stand at different positions (see the engine's GeneratorProgress). The snapshots are read with
+ * the runner's jar in a process of its own ({@link SnapshotReport}).
  */
 class RunnerKilledBetweenCheckpointsIT {
+    /** The built-in wordcount's operators. */
+    private static final String SOURCE = "sentences";
+
+    private static final String SPLIT = "split";
+    private static final String COUNT = "count";
     private static final int WORDS_PER_SENTENCE = 10;
     private static final int VOCABULARY = 100;
     private static final List<String> JOB_ARGS =
             List.of("--rate", "1500", "--vocabulary", String.valueOf(VOCABULARY));
-    private static final Map<String, Integer> PARALLELISM =
-            Map.of(WordCount.SPLIT, 1, WordCount.COUNT, 2);
-    private static final StateDescriptor<Long> COUNT_STATE =
-            StateDescriptor.value("count", Long.class);
+    private static final Map<String, Integer> PARALLELISM = Map.of(SPLIT, 1, COUNT, 2);
     private static final Pattern RESTORED =
             Pattern.compile(
                     "restore: restoring the latest complete snapshot in storage, checkpoint (\\d+) at (\\S+) ");
@@ -90,7 +82,7 @@ class RunnerKilledBetweenCheckpointsIT {
                 countedJob());
         RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Running);
         long committed = awaitCheckpoint(2).lastCompletedId();
-        long emitted = recordsOut(WordCount.SOURCE);
+        long emitted = recordsOut(SOURCE);
 
         cluster.kubelet.kill();
 
@@ -132,12 +124,8 @@ class RunnerKilledBetweenCheckpointsIT {
 
         Path savepoint = Path.of(suspended.getStatus().lastSavepoint);
         assertThat(savepoint).startsWith(storage().resolve("savepoints"));
-        Map<Object, Long> counts =
-                SnapshotInspector.mergedKeyedState(
-                        savepoint, graph(), WordCount.COUNT, COUNT_STATE);
-        long words = counts.values().stream().mapToLong(Long::longValue).sum();
-        List<GeneratorSplit> splits = sourceSplits(savepoint);
-        long[] sentences = GeneratorProgress.emitted(splits).toArray();
+        SnapshotReport report = read(savepoint);
+        long words = report.words();
         System.out.printf(
                 "killed after checkpoint %d with %d sentences emitted; resumed from checkpoint %d;"
                         + " the final savepoint counts %d words of %d sentences; its source"
@@ -147,20 +135,21 @@ class RunnerKilledBetweenCheckpointsIT {
                 restoredId,
                 words,
                 words / WORDS_PER_SENTENCE,
-                splits,
-                isPrefix(sentences));
+                report.splits(),
+                report.prefix());
         assertThat(words % WORDS_PER_SENTENCE).as("words counted: whole sentences only").isZero();
         assertThat(words / WORDS_PER_SENTENCE)
                 .as("sentences counted: past those emitted before the kill")
                 .isGreaterThanOrEqualTo(emitted);
-        assertThat(counts)
+        assertThat(report.wrong())
                 .as(
-                        "every word's count in the final savepoint: those of the "
-                                + sentences.length
+                        "words whose count in the final savepoint differs from that of the "
+                                + report.sentences()
                                 + " sentences its source positions "
-                                + splits
-                                + " say were emitted, each counted once")
-                .isEqualTo(countsOf(sentences));
+                                + report.splits()
+                                + " say were emitted, each counted once: "
+                                + report.examples())
+                .isZero();
         assertThat(cluster.kubelet.restarts())
                 .as("the kill restarted the container once, with the same args")
                 .isEqualTo(1);
@@ -239,56 +228,22 @@ class RunnerKilledBetweenCheckpointsIT {
      * the final savepoint holds the records replayed from the checkpoint (counted twice if recovery
      * were not exactly once).
      */
-    private void awaitReplayedPastTheKill(Path checkpoint, long sentencesBeforeKill) {
-        long restored =
-                SnapshotInspector.mergedKeyedState(
-                                checkpoint, graph(), WordCount.COUNT, COUNT_STATE)
-                        .values()
-                        .stream()
-                        .mapToLong(Long::longValue)
-                        .sum();
+    private void awaitReplayedPastTheKill(Path checkpoint, long sentencesBeforeKill)
+            throws IOException, InterruptedException {
+        long restored = read(checkpoint).words();
         assertThat(restored).as("words counted in the restored checkpoint").isPositive();
         long needed = sentencesBeforeKill * WORDS_PER_SENTENCE;
         Eventually.await(
                 RunnerJobHarness.WAIT,
                 needed + " words counted (" + restored + " in the restored checkpoint)",
-                () ->
-                        counts(
-                                runner().metrics(),
-                                WordCount.COUNT,
-                                MetricsView.InstanceCounts::recordsIn),
+                () -> counts(runner().metrics(), COUNT, MetricsView.InstanceCounts::recordsIn),
                 since -> restored + since >= needed);
     }
 
-    /** The graph the runner builds from the job's args, to read its snapshots with. */
-    private static JobGraph graph() {
+    /** What {@code snapshot} holds, read by the runner's jar in a process of its own. */
+    private static SnapshotReport read(Path snapshot) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(JOB_ARGS);
         args.addAll(List.of("--parallelism", ParallelismText.arg(PARALLELISM)));
-        JobOptions options =
-                CommandLine.populateCommand(new JobOptions(), args.toArray(String[]::new));
-        return BuiltinJobs.build("wordcount", options, false);
-    }
-
-    /** The positions of wordcount's source recorded in {@code snapshot}, over its instances. */
-    private static List<GeneratorSplit> sourceSplits(Path snapshot) {
-        return SnapshotInspector.sourceSplits(snapshot, graph(), WordCount.SOURCE).stream()
-                .map(GeneratorSplit.class::cast)
-                .toList();
-    }
-
-    private static boolean isPrefix(long[] sentences) {
-        return sentences.length == 0 || sentences[sentences.length - 1] == sentences.length - 1;
-    }
-
-    /**
-     * Each word's count in the given sentences, each counted once (wordcount's generator, seed 42).
-     */
-    private static Map<Object, Long> countsOf(long[] sentences) {
-        SentenceGenerator generator = new SentenceGenerator(WORDS_PER_SENTENCE, VOCABULARY, 42L);
-        Map<Object, Long> counts = new HashMap<>();
-        for (long seq : sentences) {
-            WordCount.split(generator.sentence(seq), word -> counts.merge(word, 1L, Long::sum));
-        }
-        return counts;
+        return SnapshotReport.of(snapshot, WORDS_PER_SENTENCE, VOCABULARY, args);
     }
 }

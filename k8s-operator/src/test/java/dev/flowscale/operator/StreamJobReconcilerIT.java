@@ -22,10 +22,8 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -313,18 +311,7 @@ class StreamJobReconcilerIT {
         // deploy/operator.yaml's
         // Roles and bindings as the API server would, so a missing verb fails here as in a cluster.
         ManifestAuthorizer.operatorManifest().answerRulesReviews(server);
-        // As FlowscaleOperator.leaderElection, but without exiting the JVM when the test stops
-        // leading.
-        var election =
-                new LeaderElectionConfiguration(
-                        FlowscaleOperator.LEASE,
-                        "flowscale-system",
-                        Duration.ofSeconds(15),
-                        Duration.ofSeconds(10),
-                        Duration.ofSeconds(2),
-                        "test-replica",
-                        null,
-                        false);
+        var election = TestingOperator.testElection();
         operator = TestingOperator.electing(client, election);
         createClaim("savepoints");
         client.resource(StreamJobs.wordCount(NS, "wc")).create();

@@ -52,6 +52,22 @@ public final class TestingOperator implements AutoCloseable {
         return electing(client, null);
     }
 
+    /**
+     * As {@link FlowscaleOperator#leaderElection}, in flowscale-system, but without exiting the JVM
+     * when the test stops leading.
+     */
+    static LeaderElectionConfiguration testElection() {
+        return new LeaderElectionConfiguration(
+                FlowscaleOperator.LEASE,
+                "flowscale-system",
+                java.time.Duration.ofSeconds(15),
+                java.time.Duration.ofSeconds(10),
+                java.time.Duration.ofSeconds(2),
+                "test-replica",
+                null,
+                false);
+    }
+
     /** Starts an operator on a server that has the CRD, electing a leader (null: no election). */
     static TestingOperator electing(KubernetesClient client, LeaderElectionConfiguration election) {
         return started(new TestingOperator(client, election, new SimpleMeterRegistry()));
