@@ -28,6 +28,7 @@ public final class BenchRun {
             case FLOWSCALE_MARKERS ->
                     FlowscaleJobs.runMetered(workload, size, Duration.ofMillis(10));
             case FLINK -> FlinkJobs.run(workload, size);
+            case FUSED -> FusedLoop.run(workload, size);
         }
         double total = (System.nanoTime() - start) / 1e9;
         if (!meter.complete()) {

@@ -20,7 +20,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" dev.flowscale.bench.ThroughputBenchmark \
- *     [--runs 5] [--workloads wordcount,mapfilter] [--contenders flowscale_on,flowscale_off,flink]
+ *     [--runs 5] [--workloads wordcount,mapfilter] [--contenders flowscale_on,flowscale_off,flink,fused]
  *     [--wordcount-size SENTENCES] [--mapfilter-size RECORDS]
  *     [--warmup 0.2] [--jvm "-Xms2g -Xmx2g -XX:+UseG1GC -XX:+AlwaysPreTouch"] [--timeout-seconds 300]
  *     [--quiet-cores 0.25] [--quiet-wait-seconds 90]
@@ -186,6 +186,14 @@ public final class ThroughputBenchmark {
         Stats off = stats.get(Contender.FLOWSCALE_OFF);
         Stats flink = stats.get(Contender.FLINK);
         summary.append('\n');
+        if (on != null && stats.containsKey(Contender.FUSED)) {
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "flowscale instrumented / fused loop, CPU ns per unit (medians): %.2f×%n",
+                            Stats.of(cpu.get(Contender.FLOWSCALE_ON)).median()
+                                    / Stats.of(cpu.get(Contender.FUSED)).median()));
+        }
         if (flink != null && on != null) {
             summary.append(
                     String.format(
