@@ -225,6 +225,18 @@ final class InputGate {
         }
     }
 
+    /**
+     * Wakes a producer blocked on the channel once half of its capacity is free, not at every batch
+     * taken: it then puts several batches before it blocks again, so a fast producer parks, is
+     * woken and switches its phase clock once per half capacity rather than once per batch. An
+     * empty channel always wakes it (a record limit may be what blocks it).
+     */
+    private void wakeProducer(int channel) {
+        if (queues[channel].size() <= capacity / 2) {
+            notFull[channel].signal();
+        }
+    }
+
     private Batch dequeue() {
         for (int i = 0; i < queues.length; i++) {
             int c = (next + i) % queues.length;
@@ -234,7 +246,7 @@ final class InputGate {
                 available--;
                 queuedRecords[c] -= batch.size;
                 lastChannel = c;
-                notFull[c].signal();
+                wakeProducer(c);
                 return batch;
             }
         }
