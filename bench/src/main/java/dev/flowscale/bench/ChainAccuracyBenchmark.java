@@ -30,6 +30,8 @@ import java.util.Map;
  * </pre>
  */
 public final class ChainAccuracyBenchmark {
+    private static final Duration STARTUP_LIMIT = Duration.ofSeconds(120);
+
     private ChainAccuracyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -101,11 +103,36 @@ public final class ChainAccuracyBenchmark {
             JobGraph graph, Duration warmUp, Duration window) throws Exception {
         try (RunningJob job = RunningJob.start(graph, JobConfig.defaults())) {
             Thread.sleep(warmUp.toMillis());
+            awaitRecordsEverywhere(job, graph);
             JobMetricsSnapshot start = job.metrics();
             Thread.sleep(window.toMillis());
             Map<String, OperatorRates> rates = job.metrics().ratesSince(start);
+            if (job.status() != RunningJob.Status.RUNNING) {
+                throw new IllegalStateException(
+                        graph.jobName() + " is " + job.status() + " at the end of the window");
+            }
             job.cancel();
             return rates;
+        }
+    }
+
+    /**
+     * Waits until every operator has taken in records: a window that opens while one is still
+     * starting (a slow first window firing, class loading on a loaded machine) would find the
+     * operators before it blocked on output all along, with no records and no useful time, and
+     * their rates 0 / 0 (NaN).
+     */
+    private static void awaitRecordsEverywhere(RunningJob job, JobGraph graph)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + STARTUP_LIMIT.toNanos();
+        for (String op : graph.topologicalOrder()) {
+            while (job.metrics().find(op, 0).recordsIn() == 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            graph.jobName() + ": " + op + " took no records in " + STARTUP_LIMIT);
+                }
+                Thread.sleep(50);
+            }
         }
     }
 }
