@@ -7,9 +7,10 @@ import java.util.Locale;
 /**
  * One measured run in its own JVM: {@code BenchRun <workload> <contender> <size> <warmupFraction>}.
  * Prints one line {@code RESULT rate=<per second> measured=<records> seconds=<s> total=<s> cpu=<s>
- * cpuPerUnit=<ns>} on success: rate counts the workload's reported unit over the steady part of the
- * run, cpu is this JVM's CPU time (all threads), cpuPerUnit the CPU nanoseconds per reported unit
- * over the steady part.
+ * cpuPerUnit=<ns> threadCpuPerUnit=<ns>} on success: rate counts the workload's reported unit over
+ * the steady part of the run, cpu is this JVM's CPU time (all threads), cpuPerUnit the CPU
+ * nanoseconds per reported unit over the steady part, threadCpuPerUnit the same for the Java
+ * threads alone (no JIT compiler, no garbage collector).
  */
 public final class BenchRun {
     private BenchRun() {}
@@ -28,6 +29,7 @@ public final class BenchRun {
             case FLOWSCALE_MARKERS ->
                     FlowscaleJobs.runMetered(workload, size, Duration.ofMillis(10));
             case FLINK -> FlinkJobs.run(workload, size);
+            case FUSED -> FusedLoop.run(workload, size);
         }
         double total = (System.nanoTime() - start) / 1e9;
         if (!meter.complete()) {
@@ -39,13 +41,14 @@ public final class BenchRun {
         System.out.printf(
                 Locale.ROOT,
                 "RESULT rate=%.1f measured=%.0f seconds=%.3f total=%.3f cpu=%.3f"
-                        + " cpuPerUnit=%.3f%n",
+                        + " cpuPerUnit=%.3f threadCpuPerUnit=%.3f%n",
                 reported / meter.measuredSeconds(),
                 reported,
                 meter.measuredSeconds(),
                 total,
                 cpuSeconds(),
-                meter.measuredCpuSeconds() * 1e9 / reported);
+                meter.measuredCpuSeconds() * 1e9 / reported,
+                meter.measuredThreadCpuSeconds() * 1e9 / reported);
         System.exit(0);
     }
 

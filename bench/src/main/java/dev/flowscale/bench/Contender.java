@@ -11,7 +11,9 @@ enum Contender {
      * --latency-interval 1s).
      */
     FLOWSCALE_MARKERS("flowscale, metered, markers every 10 ms"),
-    FLINK("Flink " + FlinkJobs.VERSION + " local");
+    FLINK("Flink " + FlinkJobs.VERSION + " local"),
+    /** The workload as one loop on one thread, no engine: the floor of CPU per record. */
+    FUSED("fused loop, one thread");
 
     private final String label;
 

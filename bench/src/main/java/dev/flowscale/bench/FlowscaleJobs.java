@@ -11,7 +11,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 
-/** The workloads on the embedded engine: every operator its own thread, parallelism 1. */
+/**
+ * The workloads on the embedded engine at parallelism 1, chained as the engine plans it: a source
+ * on a thread of its own, map→filter→sink on one thread; word count's count and sink on one.
+ */
 final class FlowscaleJobs {
     private FlowscaleJobs() {}
 

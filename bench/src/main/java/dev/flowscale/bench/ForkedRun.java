@@ -14,14 +14,16 @@ final class ForkedRun {
 
     /**
      * The measured result of one run; {@code foreignCores} is the CPU that other processes used
-     * meanwhile, in cores (machine busy time minus the run's own CPU time, over wall time).
+     * meanwhile, in cores (machine busy time minus the run's own CPU time, over wall time); {@code
+     * threadCpuNanosPerUnit} counts the Java threads' CPU time only.
      */
     record Result(
             double rate,
             double measuredSeconds,
             double totalSeconds,
             double foreignCores,
-            double cpuNanosPerUnit) {}
+            double cpuNanosPerUnit,
+            double threadCpuNanosPerUnit) {}
 
     static Result run(
             List<String> jvmFlags,
@@ -77,7 +79,8 @@ final class ForkedRun {
                 printed.measuredSeconds(),
                 printed.totalSeconds(),
                 foreign,
-                printed.cpuNanosPerUnit());
+                printed.cpuNanosPerUnit(),
+                printed.threadCpuNanosPerUnit());
     }
 
     /** What the forked run printed. */
@@ -86,7 +89,8 @@ final class ForkedRun {
             double measuredSeconds,
             double totalSeconds,
             double cpuSeconds,
-            double cpuNanosPerUnit) {}
+            double cpuNanosPerUnit,
+            double threadCpuNanosPerUnit) {}
 
     private static Printed parse(
             List<String> lines, Workload workload, Contender contender, Path log)
@@ -99,7 +103,8 @@ final class ForkedRun {
                         field(line, "seconds"),
                         field(line, "total"),
                         field(line, "cpu"),
-                        field(line, "cpuPerUnit"));
+                        field(line, "cpuPerUnit"),
+                        field(line, "threadCpuPerUnit"));
             }
         }
         throw new IllegalStateException(

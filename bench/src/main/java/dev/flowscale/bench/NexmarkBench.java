@@ -22,16 +22,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Nexmark Q1 and Q5 throughput on flowscale (every operator its own thread, parallelism 1) and on
+ * Nexmark Q1 and Q5 throughput on flowscale (chained where the graph allows, parallelism 1) and on
  * Flink 2.3 in local mode (parallelism 1, default chaining), each run a fresh JVM, the two
  * interleaved. Both read the same generated events (seed 42, 10,000 events per second of event
  * time; Q5: 10 s windows every 2 s). The rate counts events as the source makes them, between the
  * first 20 % and the last: the channels are bounded on both engines, so the source keeps the pace
- * of the slowest operator. Prints figures; asserts nothing.
+ * of the slowest operator; CPU per event is this JVM's CPU time (all threads) over the same part.
+ * Prints figures; asserts nothing.
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" dev.flowscale.bench.NexmarkBench \
- *     [--runs 3] [--events 5000000] [--queries q1,q5]
+ *     [--runs 3] [--events 5000000] [--queries q1,q5] [--contenders flowscale,flink]
  * </pre>
  */
 public final class NexmarkBench {
@@ -57,19 +58,24 @@ public final class NexmarkBench {
         Map<String, String> options = options(args);
         int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
         long events = Long.parseLong(options.getOrDefault("events", "5000000"));
+        List<String> contenders =
+                List.of(options.getOrDefault("contenders", "flowscale,flink").split(","));
         for (String query : options.getOrDefault("queries", "q1,q5").split(",")) {
             Map<String, List<Double>> rates = new LinkedHashMap<>();
+            Map<String, List<Double>> cpu = new LinkedHashMap<>();
             for (int run = 0; run < runs; run++) {
-                for (String contender : List.of("flowscale", "flink")) {
-                    double rate = fork(query, contender, events);
-                    rates.computeIfAbsent(contender, c -> new ArrayList<>()).add(rate);
+                for (String contender : contenders) {
+                    double[] result = fork(query, contender, events);
+                    rates.computeIfAbsent(contender, c -> new ArrayList<>()).add(result[0]);
+                    cpu.computeIfAbsent(contender, c -> new ArrayList<>()).add(result[1]);
                     System.out.printf(
                             Locale.ROOT,
-                            "nexmark-%s %-9s run %d: %,.0f events/s%n",
+                            "nexmark-%s %-9s run %d: %,.0f events/s, %.1f CPU ns per event%n",
                             query,
                             contender,
                             run + 1,
-                            rate);
+                            result[0],
+                            result[1]);
                 }
             }
             rates.forEach(
@@ -77,12 +83,14 @@ public final class NexmarkBench {
                         Stats stats = Stats.of(r);
                         System.out.printf(
                                 Locale.ROOT,
-                                "nexmark-%s %-9s median %,.0f events/s (min %,.0f, max %,.0f) over %d runs of %,d events%n",
+                                "nexmark-%s %-9s median %,.0f events/s (min %,.0f, max %,.0f),"
+                                        + " %.1f CPU ns per event, over %d runs of %,d events%n",
                                 query,
                                 contender,
                                 stats.median(),
                                 stats.min(),
                                 stats.max(),
+                                Stats.of(cpu.get(contender)).median(),
                                 stats.runs(),
                                 events);
                     });
@@ -104,7 +112,10 @@ public final class NexmarkBench {
             }
         }
         System.out.printf(
-                Locale.ROOT, "RESULT %.1f%n", meter.measuredRecords() / meter.measuredSeconds());
+                Locale.ROOT,
+                "RESULT %.1f %.1f%n",
+                meter.measuredRecords() / meter.measuredSeconds(),
+                meter.measuredCpuSeconds() * 1e9 / meter.measuredRecords());
         System.exit(0);
     }
 
@@ -112,7 +123,8 @@ public final class NexmarkBench {
         return new GeneratorSource<>(null, NexmarkBench::event, events);
     }
 
-    private static double fork(String query, String contender, long events)
+    /** Events per second and CPU nanoseconds per event (this JVM's, all threads). */
+    private static double[] fork(String query, String contender, long events)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -140,7 +152,8 @@ public final class NexmarkBench {
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             if (line.startsWith("RESULT ")) {
                 Files.delete(log);
-                return Double.parseDouble(line.substring(7));
+                String[] fields = line.split(" ");
+                return new double[] {Double.parseDouble(fields[1]), Double.parseDouble(fields[2])};
             }
         }
         throw new IllegalStateException(
@@ -154,7 +167,8 @@ public final class NexmarkBench {
                 throw new IllegalArgumentException(
                         "expected an option, got '"
                                 + args[i]
-                                + "'; use --runs N, --events N, --queries q1,q5");
+                                + "'; use --runs N, --events N, --queries q1,q5,"
+                                + " --contenders flowscale,flink");
             }
             options.put(args[i].substring(2), args[i + 1]);
         }

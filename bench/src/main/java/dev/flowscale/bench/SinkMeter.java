@@ -3,8 +3,9 @@ package dev.flowscale.bench;
 /**
  * Times the steady part of one run at the sink: it counts the records that reach the sink, stamps
  * the clock when the warm-up share of the expected records has arrived and again when the last one
- * has, with this JVM's CPU time (all threads) at both stamps. Startup, JIT warm-up and the first
- * records are thus left out for every contender alike, in time and in CPU time.
+ * has, with this JVM's CPU time (all threads) and its Java threads' CPU time at both stamps.
+ * Startup, JIT warm-up and the first records are thus left out for every contender alike, in time
+ * and in CPU time.
  *
  * <p>One meter per benchmark JVM; each workload runs its sink at parallelism 1, so only one thread
  * counts. The stamps are read after the job has ended (its threads joined).
@@ -19,6 +20,7 @@ final class SinkMeter {
     private long endNanos;
     private long warmCpuNanos;
     private long endCpuNanos;
+    private final ThreadCpuClock threads = new ThreadCpuClock();
 
     private SinkMeter(long expected, double warmupFraction) {
         this.expected = expected;
@@ -41,9 +43,11 @@ final class SinkMeter {
         if (n == warmupRecords) {
             warmNanos = System.nanoTime();
             warmCpuNanos = processCpuNanos();
+            threads.start();
         } else if (n == expected) {
             endNanos = System.nanoTime();
             endCpuNanos = processCpuNanos();
+            threads.stop();
         }
     }
 
@@ -69,6 +73,14 @@ final class SinkMeter {
         return warmCpuNanos < 0 || endCpuNanos < 0
                 ? Double.NaN
                 : (endCpuNanos - warmCpuNanos) / 1e9;
+    }
+
+    /**
+     * CPU seconds the JVM's Java threads used between the two stamps: the record path without the
+     * JIT compiler and the garbage collector (NaN if the JVM cannot tell).
+     */
+    double measuredThreadCpuSeconds() {
+        return threads.seconds();
     }
 
     private static long processCpuNanos() {

@@ -20,7 +20,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" dev.flowscale.bench.ThroughputBenchmark \
- *     [--runs 5] [--workloads wordcount,mapfilter] [--contenders flowscale_on,flowscale_off,flink]
+ *     [--runs 5] [--workloads wordcount,mapfilter] [--contenders flowscale_on,flowscale_off,flink,fused]
  *     [--wordcount-size SENTENCES] [--mapfilter-size RECORDS]
  *     [--warmup 0.2] [--jvm "-Xms2g -Xmx2g -XX:+UseG1GC -XX:+AlwaysPreTouch"] [--timeout-seconds 300]
  *     [--quiet-cores 0.25] [--quiet-wait-seconds 90]
@@ -120,6 +120,7 @@ public final class ThroughputBenchmark {
         Map<Contender, List<Double>> rates = new EnumMap<>(Contender.class);
         Map<Contender, List<Double>> foreign = new EnumMap<>(Contender.class);
         Map<Contender, List<Double>> cpu = new EnumMap<>(Contender.class);
+        Map<Contender, List<Double>> threadCpu = new EnumMap<>(Contender.class);
         for (int round = 1; round <= runs; round++) {
             for (Contender contender : contenders) {
                 double busyBefore = MachineLoad.awaitQuiet(quietCores, quietWaitSeconds);
@@ -128,15 +129,20 @@ public final class ThroughputBenchmark {
                 rates.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.rate());
                 foreign.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.foreignCores());
                 cpu.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.cpuNanosPerUnit());
+                threadCpu
+                        .computeIfAbsent(contender, c -> new ArrayList<>())
+                        .add(r.threadCpuNanosPerUnit());
                 System.out.printf(
                         Locale.ROOT,
-                        "run %d %-32s %,14.0f %s  %.1f CPU ns each  (timed %.2f s of %.2f s;"
+                        "run %d %-32s %,14.0f %s  %.1f CPU ns each, %.1f in Java threads"
+                                + "  (timed %.2f s of %.2f s;"
                                 + " other processes: %.2f cores before, %.2f during; load avg %.2f)%n",
                         round,
                         contender.label(),
                         r.rate(),
                         workload.unit(),
                         r.cpuNanosPerUnit(),
+                        r.threadCpuNanosPerUnit(),
                         r.measuredSeconds(),
                         r.totalSeconds(),
                         busyBefore,
@@ -146,6 +152,7 @@ public final class ThroughputBenchmark {
         }
         System.out.printf("load average after %.2f%n", load());
         summarise(workload, size, rates, foreign, cpu);
+        summariseThreadCpu(threadCpu);
     }
 
     private void summarise(
@@ -186,6 +193,14 @@ public final class ThroughputBenchmark {
         Stats off = stats.get(Contender.FLOWSCALE_OFF);
         Stats flink = stats.get(Contender.FLINK);
         summary.append('\n');
+        if (on != null && stats.containsKey(Contender.FUSED)) {
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "flowscale instrumented / fused loop, CPU ns per unit (medians): %.2f×%n",
+                            Stats.of(cpu.get(Contender.FLOWSCALE_ON)).median()
+                                    / Stats.of(cpu.get(Contender.FUSED)).median()));
+        }
         if (flink != null && on != null) {
             summary.append(
                     String.format(
@@ -217,6 +232,35 @@ public final class ThroughputBenchmark {
                                     + " %.1f %% of the medians; median of the per-round paired figures: %.1f %%%n",
                             (cpuOn - cpuOff) / cpuOff * 100,
                             -pairedOverhead(cpu) * 100));
+        }
+        summary.append('\n');
+    }
+
+    /**
+     * CPU per unit of the Java threads alone (no JIT compiler, no garbage collector): the record
+     * path's own cost, and the instrumentation's share of it from the per-round pairs.
+     */
+    private void summariseThreadCpu(Map<Contender, List<Double>> threadCpu) {
+        threadCpu.forEach(
+                (c, v) -> {
+                    Stats s = Stats.of(v);
+                    summary.append(
+                            String.format(
+                                    Locale.ROOT,
+                                    "Java threads' CPU ns per unit, %s: %.1f (%.1f – %.1f)%n",
+                                    c.label(),
+                                    s.median(),
+                                    s.min(),
+                                    s.max()));
+                });
+        if (threadCpu.containsKey(Contender.FLOWSCALE_ON)
+                && threadCpu.containsKey(Contender.FLOWSCALE_OFF)) {
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "instrumentation cost in Java threads' CPU per unit, median of the"
+                                    + " per-round paired figures: %.1f %%%n",
+                            -pairedOverhead(threadCpu) * 100));
         }
         summary.append('\n');
     }

@@ -6,9 +6,7 @@ import dev.flowscale.engine.examples.SentenceGenerator;
 enum Workload {
     /** sentences → flatMap split → keyBy word → count (ValueState) → sink; unit: words. */
     WORDCOUNT("words/s", 2_500_000, 10),
-    /**
-     * sequence → map(x + 1) → filter(even) → sink, every operator its own thread; unit: records.
-     */
+    /** sequence → map(x + 1) → filter(even) → sink; unit: records. */
     MAPFILTER("records/s", 80_000_000, 1);
 
     static final int WORDS_PER_SENTENCE = 10;

@@ -9,10 +9,13 @@ import java.util.Arrays;
  * gets of it is its share, estimated from samples:
  *
  * <ul>
- *   <li>one data batch in {@value #SAMPLE_EVERY} is timed per operator: the clock is read when a
- *       record enters a chained operator and when the call returns, so every nanosecond of the
+ *   <li>a data batch is timed per operator when the sampling budget allows: the clock is read when
+ *       a record enters a chained operator and when the call returns, so every nanosecond of the
  *       batch goes to exactly the operator that ran it (exclusive time), less the calibrated cost
- *       of the clock read itself;
+ *       of the clock read itself. A sample's clock reads cost about {@link #READ_NANOS} each (50-75
+ *       ns on a virtual machine's clock), so the next batch is timed only once the thread has run
+ *       {@code 1 / }{@value #BUDGET} times as long as that sample's reads took: timing costs the
+ *       chain at most that share of its time, whatever its records cost;
  *   <li>control events that can cause work (barriers, watermarks) are timed the same way every
  *       time, since they are few and their work (a window firing) is not like a batch's.
  * </ul>
@@ -23,11 +26,8 @@ import java.util.Arrays;
  * so the shares follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming {
-    /** At most this many data batches pass between two timed ones; a power of two. */
-    static final int SAMPLE_EVERY = 64;
-
-    /** A batch is timed at the latest this long after the last timed one. */
-    static final long SAMPLE_INTERVAL_NANOS = 5_000_000L;
+    /** The share of the chain's time that timing samples may cost. */
+    static final double BUDGET = 0.002;
 
     /** Samples between two updates of the shares... */
     private static final int UPDATE_AFTER = 8;
@@ -51,13 +51,20 @@ final class ChainTiming {
     private int current;
     private long last;
     private int sinceSample;
-    private long sampledAt;
+
+    /** Clock reads of the sample under way. */
+    private long reads;
+
+    /** When the next batch may be timed (a System.nanoTime value). */
+    private long nextSampleAt;
+
     private boolean due;
     private int samples;
     private long updatedAt;
 
     ChainTiming(boolean instrumented) {
         this.instrumented = instrumented;
+        this.nextSampleAt = System.nanoTime();
     }
 
     /**
@@ -77,16 +84,17 @@ final class ChainTiming {
         return index;
     }
 
-    /** The head read the clock after a batch: a slow chain's next batch is timed when due. */
+    /** The head read the clock after a batch: the next batch is timed if the budget allows. */
     void tick(long now) {
-        if (enabled && now - sampledAt >= SAMPLE_INTERVAL_NANOS) {
+        if (enabled && now - nextSampleAt >= 0) {
             due = true;
         }
     }
 
     /** A data batch starts at the head. */
     void beginBatch() {
-        if (enabled && (++sinceSample >= SAMPLE_EVERY || due) && !active) {
+        sinceSample++;
+        if (due && !active) {
             start(false);
         }
     }
@@ -97,7 +105,7 @@ final class ChainTiming {
             stop(sinceSample);
             sinceSample = 0;
             due = false;
-            sampledAt = last;
+            nextSampleAt = last + (long) (reads * (double) Math.max(1, READ_NANOS) / BUDGET);
         }
     }
 
@@ -118,6 +126,7 @@ final class ChainTiming {
 
     /** Work passes to chained operator {@code index}; returns the operator it came from. */
     int enter(int index) {
+        reads++;
         long now = System.nanoTime();
         sample[current] += now - last - READ_NANOS;
         int from = current;
@@ -128,6 +137,7 @@ final class ChainTiming {
 
     /** The chained call returned to operator {@code from}. */
     void exit(int from) {
+        reads++;
         long now = System.nanoTime();
         sample[current] += now - last - READ_NANOS;
         current = from;
@@ -155,6 +165,7 @@ final class ChainTiming {
         event = isEvent;
         current = 0;
         active = true;
+        reads = 2;
         last = System.nanoTime();
     }
 

@@ -56,21 +56,52 @@ final class InputGate {
         return queues.length;
     }
 
-    /** Puts a batch, blocking while the channel is full; end-of-stream never blocks. */
+    /**
+     * Puts a batch, blocking while the channel is full; events never block. The producer's phase
+     * clock switches to backpressure and back outside the lock, so the consumer never waits for the
+     * lock while the producer reads the clock and writes its counters.
+     */
     void put(int channel, Batch batch, PhaseClock producer) throws InterruptedException {
-        lock.lockInterruptibly();
+        if (offer(channel, batch)) {
+            return;
+        }
+        Phase before = producer.current();
+        producer.enter(Phase.BACKPRESSURE);
         try {
-            ArrayDeque<Batch> queue = queues[channel];
-            if (batch.isData() && full(channel, batch.size)) {
-                awaitRoom(channel, batch.size, producer);
-            }
-            queue.addLast(batch);
-            queuedRecords[channel] += batch.size;
-            if (!blocked[channel] && available++ == 0) {
-                notEmpty.signal();
+            lock.lockInterruptibly();
+            try {
+                while (full(channel, batch.size)) {
+                    cancellation.check();
+                    notFull[channel].awaitNanos(CHECK_NANOS);
+                }
+                enqueue(channel, batch);
+            } finally {
+                lock.unlock();
             }
         } finally {
+            producer.enter(before);
+        }
+    }
+
+    /** Queues the batch unless it is data and the channel is full; returns whether it did. */
+    private boolean offer(int channel, Batch batch) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            if (batch.isData() && full(channel, batch.size)) {
+                return false;
+            }
+            enqueue(channel, batch);
+            return true;
+        } finally {
             lock.unlock();
+        }
+    }
+
+    private void enqueue(int channel, Batch batch) {
+        queues[channel].addLast(batch);
+        queuedRecords[channel] += batch.size;
+        if (!blocked[channel] && available++ == 0) {
+            notEmpty.signal();
         }
     }
 
@@ -98,20 +129,6 @@ final class InputGate {
 
     int recordLimit() {
         return recordLimit;
-    }
-
-    private void awaitRoom(int channel, int records, PhaseClock producer)
-            throws InterruptedException {
-        Phase before = producer.current();
-        producer.enter(Phase.BACKPRESSURE);
-        try {
-            while (full(channel, records)) {
-                cancellation.check();
-                notFull[channel].awaitNanos(CHECK_NANOS);
-            }
-        } finally {
-            producer.enter(before);
-        }
     }
 
     /** The next batch, or null if none is queued now. */
@@ -225,6 +242,18 @@ final class InputGate {
         }
     }
 
+    /**
+     * Wakes a producer blocked on the channel once half of its capacity is free, not at every batch
+     * taken: it then puts several batches before it blocks again, so a fast producer parks, is
+     * woken and switches its phase clock once per half capacity rather than once per batch. An
+     * empty channel always wakes it (a record limit may be what blocks it).
+     */
+    private void wakeProducer(int channel) {
+        if (queues[channel].size() <= capacity / 2) {
+            notFull[channel].signal();
+        }
+    }
+
     private Batch dequeue() {
         for (int i = 0; i < queues.length; i++) {
             int c = (next + i) % queues.length;
@@ -234,7 +263,7 @@ final class InputGate {
                 available--;
                 queuedRecords[c] -= batch.size;
                 lastChannel = c;
-                notFull[c].signal();
+                wakeProducer(c);
                 return batch;
             }
         }

@@ -108,8 +108,9 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
     /** One instance's splits; emits round robin over them. */
     private final class Reader implements SourceReader<T> {
         /**
-         * Next sequence number per split; published per record so another thread can read the
-         * backlog.
+         * Next sequence number per split; published after each poll's records of the split (not per
+         * record, which would cost a release store on the hot path), so another thread reads the
+         * backlog at most one poll's records behind.
          */
         private final AtomicLongArray next;
 
@@ -146,9 +147,13 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
                         Math.min(
                                 max - emitted,
                                 new GeneratorSplit(position, step[s], 0).dueCount(due));
-                for (long i = 0; i < n; i++) {
-                    out.collect(recordOf.apply(position));
-                    position += step[s];
+                try {
+                    for (long i = 0; i < n; i++) {
+                        out.collect(recordOf.apply(position));
+                        position += step[s];
+                    }
+                } finally {
+                    // A failed or cancelled emit must not replay the records already emitted.
                     next.lazySet(s, position);
                 }
                 emitted += (int) n;

@@ -98,7 +98,13 @@ public final class WindowOperator<K, T, A, R, O> extends KeyedProcessFunction<K,
                 windows.put(
                         window,
                         aggregate.add(value, acc == null ? aggregate.createAccumulator() : acc));
-                schedule(window, ctx, out);
+                if (acc == null) {
+                    schedule(window, ctx, out);
+                } else if (window.maxTimestamp() <= ctx.timerService().currentWatermark()) {
+                    // A late record within lateness fires its window again.
+                    emit(window, ctx.currentKey(), out);
+                }
+                // Otherwise the window's timers were registered with its first record.
                 added = true;
             }
         }
