@@ -32,11 +32,16 @@ class ChainedUsefulTimeAccuracyTest {
     /**
      * The engine's own work per record (a few microseconds, more on a loaded machine) counts as
      * useful too, and a record under way as the window opens or closes is in one total but not the
-     * other: 10 % below to 5 % above what the records took.
+     * other. On a machine loaded many times its cores, a thread descheduled inside a timed batch
+     * charges that wait to the operator the batch sampled, and the shares follow the last few
+     * updates rather than the whole window: runs at a load of 20 on two cores land 15 % below to
+     * 11 % above. Hence 20 % either way; shares split evenly over the three operators, or by
+     * record count, would be 40 % off or more. The quiet-machine accuracy (within 5 %) is measured
+     * by {@code ChainAccuracyBenchmark}, not asserted here.
      */
-    private static final double BELOW = 0.90;
+    private static final double BELOW = 0.80;
 
-    private static final double ABOVE = 1.05;
+    private static final double ABOVE = 1.20;
 
     private static final Duration WINDOW = Duration.ofSeconds(3);
 
