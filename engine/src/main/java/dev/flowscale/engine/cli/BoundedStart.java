@@ -8,24 +8,22 @@ import java.util.function.Consumer;
 
 /**
  * A step of a run's start-up (building the job's graph, restoring its snapshot, starting its
- * threads) bounded by the run's {@code --duration}: the step runs on a daemon thread of its own,
- * and when the deadline comes first it is interrupted and left behind, so that code which ignores
- * interruption (a user's {@code build}, a codec, a slow disk) cannot hold the run past its duration
- * by more than {@link #GRACE}. What such a step returns after the deadline is handed to a discard
- * action (a started job is closed, its storage released), never to the run.
+ * threads) bounded by the run's {@code --duration}: the step runs on a daemon thread of its own. A
+ * step that ends within {@link #GRACE} after the deadline (a start-up slowed by a loaded machine)
+ * hands its job to the run, which then ends at once; one still running then is interrupted and left
+ * behind, so that code which ignores interruption (a user's {@code build}, a codec, a slow disk)
+ * cannot hold the run past its duration by more than the grace. What such a step returns later is
+ * handed to a discard action (a started job is closed, its storage released), never to the run.
  */
 public final class BoundedStart<T> implements Runnable {
+    /** How long after the deadline a step may still end and hand its job to the run. */
+    public static final Duration GRACE = Duration.ofSeconds(5);
+
     /** What a step does; it may throw what the run would have thrown without a bound. */
     @FunctionalInterface
     public interface Step<T> {
         T run() throws Exception;
     }
-
-    /**
-     * How long a step interrupted at the deadline may take to end, and what it returned to be
-     * discarded, before the run ends without it.
-     */
-    public static final Duration GRACE = Duration.ofSeconds(5);
 
     private final Step<T> step;
     private final Consumer<? super T> discard;
@@ -34,7 +32,6 @@ public final class BoundedStart<T> implements Runnable {
     private Error error;
     private boolean done;
     private boolean abandoned;
-    private boolean discarded;
 
     private BoundedStart(Step<T> step, Consumer<? super T> discard) {
         this.step = step;
@@ -43,10 +40,10 @@ public final class BoundedStart<T> implements Runnable {
 
     /**
      * Runs {@code step} until {@code deadlineNanos} ({@link System#nanoTime()}; {@link
-     * Long#MAX_VALUE}: no bound, and the step runs on this thread).
+     * Long#MAX_VALUE}: no bound, and the step runs on this thread) plus {@link #GRACE}.
      *
-     * @param discard receives what the step returns after the deadline left it behind
-     * @return the step's value, or empty if the deadline came first
+     * @param discard receives what the step returns after it was left behind
+     * @return the step's value, or empty if it was still running at the deadline plus the grace
      * @throws Exception what the step threw, unchanged
      */
     public static <T> Optional<T> within(
@@ -60,11 +57,10 @@ public final class BoundedStart<T> implements Runnable {
         thread.setDaemon(true);
         thread.start();
         try {
-            return bounded.await(deadlineNanos);
+            return bounded.await(deadlineNanos + GRACE.toNanos());
         } finally {
             if (bounded.isAbandoned()) {
                 thread.interrupt();
-                bounded.awaitDiscarded(System.nanoTime() + GRACE.toNanos());
             }
         }
     }
@@ -78,7 +74,9 @@ public final class BoundedStart<T> implements Runnable {
     public static String overran(Duration duration) {
         return "\nduration reached during start-up (--duration "
                 + DurationText.format(duration)
-                + "): the job never ran (its start-up was interrupted)";
+                + "): the job never ran; its start-up, still under way "
+                + GRACE.toSeconds()
+                + " s later, was interrupted";
     }
 
     @Override
@@ -98,15 +96,8 @@ public final class BoundedStart<T> implements Runnable {
             late = abandoned;
             notifyAll();
         }
-        try {
-            if (late && result != null) {
-                discard.accept(result);
-            }
-        } finally {
-            synchronized (this) {
-                discarded = true;
-                notifyAll();
-            }
+        if (late && result != null) {
+            discard.accept(result);
         }
     }
 
@@ -131,15 +122,6 @@ public final class BoundedStart<T> implements Runnable {
             throw failure;
         }
         return Optional.of(value);
-    }
-
-    /** Until the step left behind has ended and its value was discarded, or {@code deadline}. */
-    private synchronized void awaitDiscarded(long deadline) throws InterruptedException {
-        for (long left = deadline - System.nanoTime();
-                !discarded && left > 0;
-                left = deadline - System.nanoTime()) {
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
     }
 
     private synchronized boolean isAbandoned() {
