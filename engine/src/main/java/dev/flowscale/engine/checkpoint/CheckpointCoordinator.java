@@ -115,10 +115,7 @@ public final class CheckpointCoordinator {
                                         + jobName
                                         + "' is still in progress"));
             }
-            abort(
-                    pending,
-                    new SnapshotException(
-                            "checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
+            abort(pending, new Superseded(pending.barrier.id()));
         }
         runOwedRetention();
         long id = ids.incrementAndGet();
@@ -290,5 +287,15 @@ public final class CheckpointCoordinator {
 
     private int totalTasks() {
         return parallelism.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * A checkpoint aborted because a savepoint began: the savepoint carries the same state, so this
+     * is no failure of the storage and counts against no tolerance.
+     */
+    public static final class Superseded extends SnapshotException {
+        Superseded(long id) {
+            super("checkpoint " + id + " superseded by a savepoint");
+        }
     }
 }

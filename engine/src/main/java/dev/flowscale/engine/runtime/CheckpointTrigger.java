@@ -135,6 +135,9 @@ final class CheckpointTrigger {
                 error instanceof CompletionException && error.getCause() != null
                         ? error.getCause()
                         : error;
+        if (cause instanceof CheckpointCoordinator.Superseded) {
+            return; // the savepoint that superseded it is counted on its own
+        }
         int inARow = stats.failed(kind.noun(), kind.periodic(), cause);
         if (cause instanceof StorageOwner.FencedException) {
             lifecycle.moveTo(JobLifecycle.Phase.FENCED);
