@@ -9,11 +9,11 @@ import java.util.function.Function;
 
 /**
  * A sink instance's next transaction, opened ahead on a thread of its own. Opening one (a new
- * producer, then {@code initTransactions}: round trips to find and register with the transaction
- * coordinator) is a cost per checkpoint, not per record; paid on the record path it counted as the
- * sink's useful time, so the sink's measured capacity fell with its input rate (halved when the
- * input halved), and the autoscaler saw a bottleneck that was not one. Opened here, the first
- * record after a checkpoint finds its transaction ready.
+ * producer, {@code initTransactions}: round trips to find and register with the transaction
+ * coordinator, and the topic's metadata) is a cost per checkpoint, not per record; paid on the
+ * record path it counted as the sink's useful time, so the sink's measured capacity fell with its
+ * input rate (halved when the input halved), and the autoscaler saw a bottleneck that was not one.
+ * Opened here, the first record after a checkpoint finds its transaction ready.
  *
  * @param <T> the transaction ({@link SinkTransaction}; tests use their own)
  */
