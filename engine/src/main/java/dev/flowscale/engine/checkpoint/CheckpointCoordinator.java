@@ -115,7 +115,10 @@ public final class CheckpointCoordinator {
                                         + jobName
                                         + "' is still in progress"));
             }
-            abort(pending, new Superseded(pending.barrier.id()));
+            abort(
+                    pending,
+                    new Abandoned(
+                            "checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
         }
         runOwedRetention();
         long id = ids.incrementAndGet();
@@ -183,6 +186,24 @@ public final class CheckpointCoordinator {
                                             ? cause.toString()
                                             : cause.getMessage()),
                             cause));
+        }
+    }
+
+    /**
+     * Gives the pending snapshot up for a reason that is no failure of it (the job's tasks ended),
+     * so that it is not counted as one.
+     */
+    public synchronized void abandonPending(String reason) {
+        if (pending != null) {
+            abort(
+                    pending,
+                    new Abandoned(
+                            "snapshot "
+                                    + pending.barrier.id()
+                                    + " of job '"
+                                    + jobName
+                                    + "' given up: "
+                                    + reason));
         }
     }
 
@@ -290,12 +311,13 @@ public final class CheckpointCoordinator {
     }
 
     /**
-     * A checkpoint aborted because a savepoint began: the savepoint carries the same state, so this
-     * is no failure of the storage and counts against no tolerance.
+     * A snapshot given up for a reason that is no failure of it: a savepoint began (it carries the
+     * same state) or the job's tasks ended. It is neither logged nor counted, and counts against no
+     * tolerance.
      */
-    public static final class Superseded extends SnapshotException {
-        Superseded(long id) {
-            super("checkpoint " + id + " superseded by a savepoint");
+    public static final class Abandoned extends SnapshotException {
+        Abandoned(String message) {
+            super(message);
         }
     }
 }

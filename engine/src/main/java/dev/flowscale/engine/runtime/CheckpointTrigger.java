@@ -135,8 +135,8 @@ final class CheckpointTrigger {
                 error instanceof CompletionException && error.getCause() != null
                         ? error.getCause()
                         : error;
-        if (cause instanceof CheckpointCoordinator.Superseded) {
-            return; // the savepoint that superseded it is counted on its own
+        if (cause instanceof CheckpointCoordinator.Abandoned) {
+            return; // superseded by a savepoint (counted on its own), or the job ended
         }
         int inARow = stats.failed(kind.noun(), kind.periodic(), cause);
         if (cause instanceof StorageOwner.FencedException) {

@@ -42,7 +42,7 @@ class SupersededCheckpointTest {
 
             Await.until(TIMEOUT, "the checkpoint ended", checkpoint::isDone);
             assertThat(savepoint.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isDirectory();
-            assertThat(causeOf(checkpoint)).isInstanceOf(CheckpointCoordinator.Superseded.class);
+            assertThat(causeOf(checkpoint)).isInstanceOf(CheckpointCoordinator.Abandoned.class);
             assertThat(running.checkpointStatus().failed()).isZero();
             assertThat(running.checkpointStatus().completed()).isEqualTo(1);
         }
