@@ -58,7 +58,7 @@ final class KafkaDemoCommand implements Callable<Integer> {
      * downtime), and its coordinator warns of the request it left pending, in two lines each time.
      */
     private static final Logger COORDINATOR_LOG =
-            Logger.getLogger("org.apache.kafka.clients.consumer.internals.AbstractCoordinator");
+            Logger.getLogger("org.apache.kafka.clients.consumer.internals.ConsumerCoordinator");
 
     /** kafka-wordcount on the demo's topics, checkpointed, at the demo's costs. */
     private static final List<String> JOB =
