@@ -195,31 +195,26 @@ public final class CheckpointCoordinator {
      */
     public synchronized void abandonPending(String reason) {
         if (pending != null) {
-            abort(
-                    pending,
-                    new Abandoned(
-                            "snapshot "
-                                    + pending.barrier.id()
-                                    + " of job '"
-                                    + jobName
-                                    + "' given up: "
-                                    + reason));
+            abort(pending, new Abandoned(pendingEnd("given up", reason)));
         }
     }
 
     /** Fails the pending snapshot, e.g. because the job failed or was cancelled. */
     public synchronized void abortPending(String reason) {
         if (pending != null) {
-            abort(
-                    pending,
-                    new SnapshotException(
-                            "snapshot "
-                                    + pending.barrier.id()
-                                    + " of job '"
-                                    + jobName
-                                    + "' aborted: "
-                                    + reason));
+            abort(pending, new SnapshotException(pendingEnd("aborted", reason)));
         }
+    }
+
+    private String pendingEnd(String how, String reason) {
+        return "snapshot "
+                + pending.barrier.id()
+                + " of job '"
+                + jobName
+                + "' "
+                + how
+                + ": "
+                + reason;
     }
 
     private void complete(Pending done) {
