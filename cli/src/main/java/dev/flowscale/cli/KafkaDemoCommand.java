@@ -53,6 +53,13 @@ final class KafkaDemoCommand implements Callable<Integer> {
     static final String OUTPUT = "counts";
     private static final Logger KAFKA_LOG = Logger.getLogger("org.apache.kafka");
 
+    /**
+     * The source's consumer closes without waiting at each rescale (a wait would only lengthen the
+     * downtime), and its coordinator warns of the request it left pending, in two lines each time.
+     */
+    private static final Logger COORDINATOR_LOG =
+            Logger.getLogger("org.apache.kafka.clients.consumer.internals.ConsumerCoordinator");
+
     /** kafka-wordcount on the demo's topics, checkpointed, at the demo's costs. */
     private static final List<String> JOB =
             List.of(
@@ -126,6 +133,7 @@ final class KafkaDemoCommand implements Callable<Integer> {
         RunCommand.parsed(runArguments("127.0.0.1:9092", Path.of("flowscale-data")));
         // The clients' INFO lines (every config value) would bury the live view.
         KAFKA_LOG.setLevel(Level.WARNING);
+        COORDINATOR_LOG.setLevel(Level.SEVERE);
         Path dir = Files.createTempDirectory("flowscale-kafka-demo-");
         // On Ctrl-C the session stops its job and this thread stops the broker and removes dir;
         // the hook keeps the JVM up for that.

@@ -4,6 +4,7 @@ import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.cli.inprocess.InProcessScalingRealizer;
 import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.checkpoint.Recovery;
+import dev.flowscale.engine.cli.BoundedStart;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
 import dev.flowscale.engine.cli.JobOptions;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.DoubleUnaryOperator;
 import picocli.CommandLine.Command;
@@ -149,18 +151,26 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // --duration bounds the start-up too: the deadline counts from before the job is built.
+        long deadline = BoundedStart.deadline(run.duration());
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         try (UserJob userJob = run.loadUserJob()) {
             if (userJob != null) { // the job's threads (started from this one) load its classes
                 Thread.currentThread().setContextClassLoader(userJob.classLoader());
             }
-            return run(run.graph(userJob, true));
+            Optional<JobGraph> graph =
+                    BoundedStart.within(deadline, () -> run.graph(userJob, true), g -> {});
+            if (graph.isEmpty()) {
+                out.println(BoundedStart.overran(run.duration()));
+                return 0;
+            }
+            return run(graph.get(), deadline);
         } finally {
             Thread.currentThread().setContextClassLoader(context);
         }
     }
 
-    private int run(JobGraph graph) throws Exception {
+    private int run(JobGraph graph, long deadline) throws Exception {
         MachineLimits.check(graph, StateBackendConfig.heap());
         RunSettings settings = settings(graph.keyGroups(), graph.jobName());
         Session.Output output = output();
@@ -172,7 +182,8 @@ final class RunCommand implements Callable<Integer> {
             if (server != null) {
                 out.println("metrics: http://localhost:" + server.port() + "/metrics");
             }
-            return new Session(graph, settings, registry, output, out, Clock.systemUTC()).run();
+            return new Session(graph, settings, registry, output, out, Clock.systemUTC())
+                    .run(deadline);
         }
     }
 

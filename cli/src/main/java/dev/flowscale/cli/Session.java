@@ -2,6 +2,7 @@ package dev.flowscale.cli;
 
 import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.autoscaler.realizer.RescaleReport;
+import dev.flowscale.engine.cli.BoundedStart;
 import dev.flowscale.engine.cli.ShutdownHook;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.policy.api.Outcome;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
@@ -97,37 +99,63 @@ final class Session {
     }
 
     int run() throws Exception {
-        Duration duration = output.duration();
-        double printEvery = output.printEvery().toMillis() / 1000.0;
+        return run(BoundedStart.deadline(output.duration()));
+    }
+
+    /**
+     * Runs until {@code end} ({@link System#nanoTime()}, from {@link BoundedStart#deadline}, taken
+     * before anything of the run started: --duration bounds the start-up too), then reports.
+     */
+    int run(long end) throws Exception {
         Instant started = clock.instant();
-        // --duration bounds the start-up too: the deadline counts from before the job starts.
-        long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
-        out.println(
-                "flowscale: "
-                        + subject.banner()
-                        + " with the DS2 autoscaler in mode "
-                        + settings.loop().mode()
-                        + ", deciding every "
-                        + settings.loop().policyInterval().toSeconds()
-                        + "s"
-                        + (duration == null
-                                ? "; Ctrl-C to stop"
-                                : " for " + duration.toSeconds() + "s"));
+        out.println(banner());
         try (ShutdownHook hook =
-                        ShutdownHook.install(() -> stopRequested = true, Duration.ofSeconds(30));
-                ScaledRun job =
-                        subject.start()
-                                .apply(List.of(new LiveConsole(out, printEvery), recorder))) {
-            String outcome = "failed";
-            try {
-                loop(job, end);
-                awaitRescale(job);
-                outcome = stopRequested ? "stopped by Ctrl-C" : "completed";
-            } finally {
-                report(job, started, outcome); // also when the run failed: what it recorded is kept
+                ShutdownHook.install(() -> stopRequested = true, Duration.ofSeconds(30))) {
+            Optional<ScaledRun> start =
+                    BoundedStart.within(
+                            end,
+                            () -> subject.start().apply(List.of(live(), recorder)),
+                            Session::closeQuietly);
+            if (start.isEmpty()) {
+                out.println(BoundedStart.overran(output.duration()));
+                return 0;
+            }
+            try (ScaledRun job = start.get()) {
+                String outcome = "failed";
+                try {
+                    loop(job, end);
+                    awaitRescale(job);
+                    outcome = stopRequested ? "stopped by Ctrl-C" : "completed";
+                } finally {
+                    report(job, started, outcome); // also when the run failed: it is kept
+                }
             }
         }
         return 0;
+    }
+
+    private String banner() {
+        Duration duration = output.duration();
+        return "flowscale: "
+                + subject.banner()
+                + " with the DS2 autoscaler in mode "
+                + settings.loop().mode()
+                + ", deciding every "
+                + settings.loop().policyInterval().toSeconds()
+                + "s"
+                + (duration == null ? "; Ctrl-C to stop" : " for " + duration.toSeconds() + "s");
+    }
+
+    private LiveConsole live() {
+        return new LiveConsole(out, output.printEvery().toMillis() / 1000.0);
+    }
+
+    private static void closeQuietly(ScaledRun job) {
+        try {
+            job.close();
+        } catch (Exception e) {
+            System.err.println("warning: closing the job started after the duration: " + e);
+        }
     }
 
     /** Ticks {@code job} about once a second until {@code end} (nanoTime) or it ends. */

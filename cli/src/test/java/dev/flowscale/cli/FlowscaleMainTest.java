@@ -71,6 +71,9 @@ class FlowscaleMainTest {
         assertThat(demo.output().duration()).isEqualTo(Duration.ofSeconds(5));
         assertThat(demo.settings().autoscaler().loop().policyInterval())
                 .isEqualTo(Duration.ofSeconds(8));
+        assertThat(demo.settings().startFresh())
+                .as("a demo run again starts at its script's parallelism, not at the last run's")
+                .isTrue();
         assertThat(run("demo", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", ""))
                 .as("the demo's arguments, however the help wraps them")

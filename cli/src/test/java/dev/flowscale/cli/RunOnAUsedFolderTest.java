@@ -22,10 +22,13 @@ class RunOnAUsedFolderTest {
 
     @Test
     void aSecondRunResumesFromTheFirstRunsNewestCheckpointAndKeepsThemAll() {
-        assertThat(run().code).isZero();
+        Run firstRun = run();
+        assertThat(firstRun.code).isZero();
         CheckpointStorage storage = new CheckpointStorage(dir);
         List<Path> first = storage.completedSnapshots();
-        assertThat(first).as("the first run checkpointed").isNotEmpty();
+        assertThat(first)
+                .as("the first run checkpointed; it printed:%n%s", firstRun.out)
+                .isNotEmpty();
 
         Run second = run();
         assertThat(second.code).as(second.err).isZero();
@@ -72,8 +75,9 @@ class RunOnAUsedFolderTest {
                                 "wordcount",
                                 "--rate",
                                 "2000",
+                                // --duration counts the start-up: leave a loaded machine time
                                 "--duration",
-                                "2s",
+                                "6s",
                                 "--checkpoint-interval",
                                 "200ms",
                                 "--savepoint-dir",

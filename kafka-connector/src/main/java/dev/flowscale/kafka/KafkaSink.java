@@ -48,6 +48,7 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
     private int instance;
     private long nextSequence;
     private SinkTransaction current;
+    private NextTransaction<SinkTransaction> next;
     private AtLeastOnceWriter plain;
     private boolean closed;
 
@@ -76,6 +77,12 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
         prepared = context.operatorListState(PREPARED);
         cursors = context.unionListState(CURSORS);
         recover(context.parallelism());
+        next =
+                new NextTransaction<>(
+                        id -> SinkTransaction.begin(config, id),
+                        SinkTransaction::abort,
+                        "kafka-sink-open-" + context.operatorId() + "-" + instance);
+        next.openAhead(ids.id(instance, nextSequence));
     }
 
     /**
@@ -96,7 +103,7 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
     }
 
     @Override
-    public void processElement(T value, Collector<Void> out) {
+    public void processElement(T value, Collector<Void> out) throws InterruptedException {
         byte[] key = serializer.key(value);
         byte[] bytes = serializer.value(value);
         if (plain != null) {
@@ -105,8 +112,9 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
         }
         if (current == null) {
             // The next id of this instance's namespace: a restore finds the ones after its
-            // snapshot through the cursor, and asks the broker about each one before it.
-            current = SinkTransaction.begin(config, ids.id(instance, nextSequence++));
+            // snapshot through the cursor, and asks the broker about each one before it. It was
+            // opened ahead, off the record path (see NextTransaction).
+            current = next.take(ids.id(instance, nextSequence++));
         }
         current.send(key, bytes);
         current.checkSent();
@@ -128,7 +136,10 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
             snapshot.addAll(preparedList);
         }
         prepared.update(snapshot);
+        // The cursor is the first id not taken: one opened ahead but not yet taken is at or after
+        // it, so a restore of this snapshot aborts it if it was written to after the snapshot.
         cursors.update(List.of(new TransactionCursor(instance, nextSequence)));
+        next.openAhead(ids.id(instance, nextSequence));
     }
 
     /** Commits every transaction prepared at or before this snapshot. */
@@ -163,6 +174,9 @@ public final class KafkaSink<T> extends ProcessFunction<T, Void> implements Chec
                 current.abort();
                 current = null;
             }
+        }
+        if (next != null) {
+            next.close();
         }
     }
 }

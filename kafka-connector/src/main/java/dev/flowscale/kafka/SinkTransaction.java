@@ -38,13 +38,15 @@ final class SinkTransaction {
     }
 
     /**
-     * Opens a transaction under {@code transactionalId}; an earlier producer of that id is fenced
-     * and its open transaction aborted.
+     * Opens a transaction under {@code transactionalId}, with the topic's metadata fetched; an
+     * earlier producer of that id is fenced and its open transaction aborted.
      */
     static SinkTransaction begin(KafkaSinkConfig config, String transactionalId) {
         SinkTransaction transaction = new SinkTransaction(config, transactionalId);
         try {
             transaction.producer.initTransactions();
+            // The topic's metadata now, not at the first send: that send would wait for it.
+            transaction.producer.partitionsFor(config.topic());
             transaction.producer.beginTransaction();
             return transaction;
         } catch (RuntimeException e) {

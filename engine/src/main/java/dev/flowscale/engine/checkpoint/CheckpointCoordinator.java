@@ -117,7 +117,7 @@ public final class CheckpointCoordinator {
             }
             abort(
                     pending,
-                    new SnapshotException(
+                    new Abandoned(
                             "checkpoint " + pending.barrier.id() + " superseded by a savepoint"));
         }
         runOwedRetention();
@@ -189,19 +189,32 @@ public final class CheckpointCoordinator {
         }
     }
 
+    /**
+     * Gives the pending snapshot up for a reason that is no failure of it (the job's tasks ended),
+     * so that it is not counted as one.
+     */
+    public synchronized void abandonPending(String reason) {
+        if (pending != null) {
+            abort(pending, new Abandoned(pendingEnd("given up", reason)));
+        }
+    }
+
     /** Fails the pending snapshot, e.g. because the job failed or was cancelled. */
     public synchronized void abortPending(String reason) {
         if (pending != null) {
-            abort(
-                    pending,
-                    new SnapshotException(
-                            "snapshot "
-                                    + pending.barrier.id()
-                                    + " of job '"
-                                    + jobName
-                                    + "' aborted: "
-                                    + reason));
+            abort(pending, new SnapshotException(pendingEnd("aborted", reason)));
         }
+    }
+
+    private String pendingEnd(String how, String reason) {
+        return "snapshot "
+                + pending.barrier.id()
+                + " of job '"
+                + jobName
+                + "' "
+                + how
+                + ": "
+                + reason;
     }
 
     private void complete(Pending done) {
@@ -290,5 +303,16 @@ public final class CheckpointCoordinator {
 
     private int totalTasks() {
         return parallelism.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * A snapshot given up for a reason that is no failure of it: a savepoint began (it carries the
+     * same state) or the job's tasks ended. It is neither logged nor counted, and counts against no
+     * tolerance.
+     */
+    public static final class Abandoned extends SnapshotException {
+        Abandoned(String message) {
+            super(message);
+        }
     }
 }

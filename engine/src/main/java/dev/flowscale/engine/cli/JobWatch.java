@@ -69,7 +69,7 @@ final class JobWatch {
         }
     }
 
-    private static void closeQuietly(RunningJob job) {
+    static void closeQuietly(RunningJob job) {
         try {
             job.close();
         } catch (Exception e) {

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -257,16 +258,25 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws Exception {
+        // --duration bounds the start-up too: the deadline counts from before the job is built.
+        long deadline = BoundedStart.deadline(run.duration);
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         try (UserJob userJob = run.loadUserJob()) {
             if (userJob != null) { // the job's threads (started from this one) load its classes
                 Thread.currentThread().setContextClassLoader(userJob.classLoader());
             }
-            return run(graph(userJob));
+            Optional<JobGraph> graph = BoundedStart.within(deadline, () -> graph(userJob), g -> {});
+            return graph.isEmpty() ? startUpOverran() : run(graph.get(), deadline);
         } finally {
             Thread.currentThread().setContextClassLoader(context);
         }
+    }
+
+    /** The run's end when its duration passed before its job started. */
+    private int startUpOverran() {
+        out.println(BoundedStart.overran(run.duration));
+        return CommandLines.DONE;
     }
 
     private StateBackendConfig stateBackend() {
@@ -276,8 +286,7 @@ public final class RunCommand implements Callable<Integer> {
                 .withMemory(memory, memory / 4);
     }
 
-    private int run(JobGraph graph) throws InterruptedException {
-        long started = System.nanoTime();
+    private int run(JobGraph graph, long deadline) throws Exception {
         MachineLimits.check(graph, stateBackend());
         // Read here, not in graph(): the token file exists only where the runner runs (e.g. its
         // pod).
@@ -304,9 +313,15 @@ public final class RunCommand implements Callable<Integer> {
                             + (run.duration == null
                                     ? " until Ctrl-C"
                                     : " for " + run.duration.toSeconds() + "s"));
-            RunningJob running = start(graph, config);
+            Optional<RunningJob> started =
+                    BoundedStart.within(
+                            deadline, () -> start(graph, config), JobWatch::closeQuietly);
+            if (started.isEmpty()) {
+                return startUpOverran();
+            }
+            RunningJob running = started.get();
             JobControlApi control = server == null ? null : serveApi(server, running, token);
-            int code = new JobWatch(out).watch(running, remaining(started), printInterval);
+            int code = new JobWatch(out).watch(running, remaining(deadline), printInterval);
             if (control != null) {
                 control.awaitStopAnswered(
                         Duration.ofSeconds(10)); // a stop request ended the job: answer it first
@@ -332,15 +347,14 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * What is left of {@code --duration} (null: no bound) since {@code started}: the bound counts
-     * the job's start-up (a restore, its threads) too.
+     * What is left until {@code deadline} ({@link BoundedStart#deadline}; null: no bound): the
+     * bound counts the job's start-up (its graph, a restore, its threads) too.
      */
-    private Duration remaining(long started) {
-        if (run.duration == null) {
+    private static Duration remaining(long deadline) {
+        if (deadline == Long.MAX_VALUE) {
             return null;
         }
-        Duration left = run.duration.minusNanos(System.nanoTime() - started);
-        return left.isNegative() ? Duration.ZERO : left;
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
     private JobControlApi serveApi(MetricsHttpServer server, RunningJob running, String token) {

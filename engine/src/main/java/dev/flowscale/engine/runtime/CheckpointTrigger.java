@@ -135,6 +135,9 @@ final class CheckpointTrigger {
                 error instanceof CompletionException && error.getCause() != null
                         ? error.getCause()
                         : error;
+        if (cause instanceof CheckpointCoordinator.Abandoned) {
+            return; // superseded by a savepoint (counted on its own), or the job ended
+        }
         int inARow = stats.failed(kind.noun(), kind.periodic(), cause);
         if (cause instanceof StorageOwner.FencedException) {
             lifecycle.moveTo(JobLifecycle.Phase.FENCED);

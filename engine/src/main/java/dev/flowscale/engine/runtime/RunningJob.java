@@ -212,7 +212,7 @@ public final class RunningJob implements AutoCloseable {
             CheckpointCoordinator coordinator = run.coordinator();
             if (coordinator != null && !rescaler.capturing()) {
                 // A hand-over's savepoint is written after its tasks ended.
-                coordinator.abortPending("the job's tasks ended");
+                coordinator.abandonPending("the job's tasks ended");
             }
             JobLifecycle.Phase phase = lifecycle.phase();
             if (phase == JobLifecycle.Phase.STOPPING || phase == JobLifecycle.Phase.RESCALING) {

@@ -10,15 +10,19 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A user job that blocks forever, ignoring interruption, where {@code --block} says: in its map
- * function on the first record ({@code function}), or as its source opens ({@code open}). It prints
- * {@link #BLOCKED} once it is blocked.
+ * function on the first record ({@code function}), as its source opens ({@code open}), or while the
+ * runner builds its graph ({@code build}, a start-up that never ends). It prints {@link #BLOCKED}
+ * once it is blocked.
  */
 public class BlockingJob implements StreamingJob {
-    static final String BLOCKED = "blocked forever in ";
+    public static final String BLOCKED = "blocked forever in ";
 
     @Override
     public JobBuilder build(JobArguments arguments) {
         String where = arguments.text("block", "function");
+        if (where.equals("build")) {
+            blockForever("build");
+        }
         JobBuilder job = JobBuilder.named("blocking");
         SourceFunction<Long> source =
                 where.equals("open")

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A runner process ends within its documented bounds whatever its user code does: on SIGTERM within
  * two {@link JobWatch#SHUTDOWN_STEP}s while a function blocks forever (ignoring interruption), and
  * by its {@code --duration} plus {@link JobWatch#DRAIN_GRACE} and a shutdown step while its source
- * never finishes opening. The waits add {@link #LOADED_MACHINE} for a busy host; the bounds
- * themselves are not asserted as speeds.
+ * never finishes opening, and by its {@code --duration} plus {@link BoundedStart#GRACE} while its
+ * start-up never ends. The waits add {@link #LOADED_MACHINE} for a busy host; the bounds themselves
+ * are not asserted as speeds.
  */
 class RunnerProcessBoundsTest {
     private static final Duration LOADED_MACHINE = Duration.ofSeconds(20);
@@ -54,19 +55,36 @@ class RunnerProcessBoundsTest {
 
     @Test
     void durationEndsARunWhoseSourceNeverOpens() throws Exception {
+        Duration beyond = JobWatch.DRAIN_GRACE.multipliedBy(2).plus(RunningJob.CLOSE_JOIN);
+
+        assertThat(runsForTwoSecondsBlockedIn("open", beyond))
+                .as("the run ended by its duration; its output:\n%s", output)
+                .isTrue();
+        assertThat(output).contains(BlockingJob.BLOCKED + "open").contains("duration reached");
+    }
+
+    @Test
+    void durationEndsARunWhoseStartUpNeverEnds() throws Exception {
+        assertThat(runsForTwoSecondsBlockedIn("build", BoundedStart.GRACE))
+                .as("the run ended by its duration; its output:\n%s", output)
+                .isTrue();
+        assertThat(runner.exitValue()).as("output:\n%s", output).isZero();
+        assertThat(output)
+                .contains(BlockingJob.BLOCKED + "build")
+                .contains("duration reached during start-up");
+    }
+
+    /**
+     * Starts a runner with {@code --duration 2s} whose job blocks in {@code where}; whether it
+     * ended within the duration, {@code beyond} it and {@link #LOADED_MACHINE}.
+     */
+    private boolean runsForTwoSecondsBlockedIn(String where, Duration beyond) throws Exception {
         Duration duration = Duration.ofSeconds(2);
         long started = System.nanoTime();
-        start("--block", "open", "--duration", duration.toMillis() + "ms");
-        Duration bound =
-                duration.plus(JobWatch.DRAIN_GRACE.multipliedBy(2)).plus(RunningJob.CLOSE_JOIN);
-
-        boolean ended =
-                runner.waitFor(
-                        bound.plus(LOADED_MACHINE).toNanos() - (System.nanoTime() - started),
-                        TimeUnit.NANOSECONDS);
-
-        assertThat(ended).as("the run ended by its duration; its output:\n%s", output).isTrue();
-        assertThat(output).contains(BlockingJob.BLOCKED + "open").contains("duration reached");
+        start("--block", where, "--duration", duration.toMillis() + "ms");
+        Duration bound = duration.plus(beyond).plus(LOADED_MACHINE);
+        return runner.waitFor(
+                bound.toNanos() - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
     }
 
     private void start(String... jobArgs) throws Exception {

@@ -1,0 +1,99 @@
+package dev.flowscale.kafka;
+
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A sink instance's next transaction, opened ahead on a thread of its own. Opening one (a new
+ * producer, {@code initTransactions}: round trips to find and register with the transaction
+ * coordinator, and the topic's metadata) is a cost per checkpoint, not per record; paid on the
+ * record path it counted as the sink's useful time, so the sink's measured capacity fell with its
+ * input rate (halved when the input halved), and the autoscaler saw a bottleneck that was not one.
+ * Opened here, the first record after a checkpoint finds its transaction ready.
+ *
+ * @param <T> the transaction ({@link SinkTransaction}; tests use their own)
+ */
+final class NextTransaction<T> implements AutoCloseable {
+    private final Function<String, T> open;
+    private final Consumer<T> discard;
+    private final ExecutorService opener;
+    private Future<T> pending;
+    private String pendingId;
+
+    /**
+     * @param open opens the transaction of an id (on the opener thread)
+     * @param discard aborts a transaction opened but never taken (at close)
+     * @param name the opener thread's name
+     */
+    NextTransaction(Function<String, T> open, Consumer<T> discard, String name) {
+        this.open = open;
+        this.discard = discard;
+        this.opener =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, name);
+                            t.setDaemon(true);
+                            return t;
+                        });
+    }
+
+    /** Starts opening the transaction {@code id} unless one is already opened ahead. */
+    synchronized void openAhead(String id) {
+        if (pending == null) {
+            pendingId = id;
+            pending = opener.submit(() -> open.apply(id));
+        }
+    }
+
+    /**
+     * The transaction opened ahead as {@code id} (waiting for its opening if still under way), or,
+     * if none was, one opened now on this thread.
+     */
+    T take(String id) throws InterruptedException {
+        Future<T> opening;
+        synchronized (this) {
+            if (pending == null || !id.equals(pendingId)) {
+                return open.apply(id);
+            }
+            opening = pending;
+            pending = null;
+            pendingId = null;
+        }
+        try {
+            return opening.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new KafkaConnectorException(
+                    "kafka sink: opening transaction " + id + " failed", e);
+        }
+    }
+
+    /** Aborts a transaction opened ahead and not taken, once its opening ends; stops the thread. */
+    @Override
+    public synchronized void close() {
+        if (pending != null) {
+            Future<T> opening = pending;
+            pending = null;
+            pendingId = null;
+            // Runs after the opening on the same thread, so the transaction exists by then.
+            opener.execute(() -> discardOpened(opening));
+        }
+        opener.shutdown();
+    }
+
+    private void discardOpened(Future<T> opening) {
+        try {
+            discard.accept(opening.get());
+        } catch (ExecutionException | RuntimeException e) {
+            // It never opened, or its abort failed: the broker times it out; nothing was sent.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
