@@ -185,18 +185,28 @@ final class PhaseCheck {
 
     /**
      * One trim more than allowed is exempt where the first was sized on a guess it replaced with a
-     * measurement: an operator's capacity below its only parallelism, or the rescale downtime.
+     * measurement: an operator's capacity below its only parallelism, or the rescale downtime (two
+     * more where the prior was below the real downtime).
      */
     private void exemptSecondTrim(Violation v, int sustaining, int trims) {
-        if (trims != criteria.maxTrims() + 1) {
-            violations.add(v);
-            return;
-        }
-        guessedCurve(sustaining)
-                .map(why -> new Exemption(v, Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM, why))
-                .or(
+        // a first trim planned on a prior below the real downtime keeps too little spare to drain
+        // it: a scale-up on the measured downtime follows, then the trim sized on it
+        int afterGuess = criteria.priorBelowReal() ? 2 : 1;
+        Optional<Exemption> curve =
+                trims == criteria.maxTrims() + 1
+                        ? guessedCurve(sustaining)
+                                .map(
+                                        why ->
+                                                new Exemption(
+                                                        v,
+                                                        Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM,
+                                                        why))
+                        : Optional.empty();
+        curve.or(
                         () ->
-                                guessedDowntime(sustaining)
+                                (trims <= criteria.maxTrims() + afterGuess
+                                                ? guessedDowntime(sustaining)
+                                                : Optional.<String>empty())
                                         .map(
                                                 why ->
                                                         new Exemption(

@@ -141,6 +141,11 @@ public record SettlingCriteria(
         return !prior().isZero() && Math.abs(prior - real) > 0.1 * Math.max(prior, real);
     }
 
+    /** Whether the prior is off the real downtime ({@link #priorOff}) and below it. */
+    boolean priorBelowReal() {
+        return priorOff() && prior().toNanos() / 1e9 < downtimeSeconds();
+    }
+
     /** The downtime a policy plans with: the prior until a rescale has been measured. */
     double plannedDowntimeSeconds(boolean measured) {
         return measured || prior().isZero() ? downtimeSeconds() : prior().toNanos() / 1e9;
