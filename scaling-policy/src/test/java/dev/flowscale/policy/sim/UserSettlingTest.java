@@ -37,8 +37,8 @@ class UserSettlingTest {
      */
     static final Map<Setting.Profile, List<Integer>> SETTLED =
             Map.of(
-                    Setting.Profile.CLUSTER, List.of(31, 25, 24),
-                    Setting.Profile.LOCAL, List.of(25, 22, 22));
+                    Setting.Profile.CLUSTER, List.of(31, 27, 25),
+                    Setting.Profile.LOCAL, List.of(25, 26, 23));
 
     static Stream<Arguments> runs() {
         List<Arguments> runs = new ArrayList<>();
