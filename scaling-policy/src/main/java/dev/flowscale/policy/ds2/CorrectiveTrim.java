@@ -7,11 +7,15 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * When a second trim may follow a trim at the same load: the first lowered some operator that had
- * only ever run at one parallelism, so its capacity below was assumed (linear, which errs on more
- * instances), not measured; after it, the operator has run at two and its fitted curve sizes the
- * trim. One such correction per load: a trim that followed a trim is never corrected again. The
- * second trim still passes every other test (spare for its downtime, savings over its cost).
+ * When a second trim may follow a trim at the same load: the first was sized on a guess that the
+ * trim itself replaced with a measurement. Either it lowered some operator that had only ever run
+ * at one parallelism, so its capacity below was assumed (linear, which errs on more instances), not
+ * measured, and after it the operator has run at two and its fitted curve sizes the trim; or no
+ * rescale had been measured yet, so it planned the configured downtime prior, and the rescale
+ * downtime now measured differs from that prior by more than the load-change fraction (the spare
+ * each operator keeps for its own rescale is sized on that downtime). One such correction per load:
+ * a trim that followed a trim is never corrected again. The second trim still passes every other
+ * test (spare for its downtime, savings over its cost).
  */
 final class CorrectiveTrim {
 
@@ -28,14 +32,30 @@ final class CorrectiveTrim {
             List<ScalingDecision> decisions,
             int index,
             Collection<String> sources,
-            PolicyConfig config) {
-        if (!config.learnScalability() || followsATrim(decisions, index, sources, config)) {
+            PolicyConfig config,
+            RescaleCost cost) {
+        if (followsATrim(decisions, index, sources, config)) {
             return false;
         }
         ScalingDecision trim = decisions.get(index);
-        return trim.operators().values().stream()
-                .filter(Load::lowers)
-                .anyMatch(op -> onlyEverRanAt(decisions, index, op));
+        return downtimeNowMeasured(trim, config, cost)
+                || config.learnScalability()
+                        && trim.operators().values().stream()
+                                .filter(Load::lowers)
+                                .anyMatch(op -> onlyEverRanAt(decisions, index, op));
+    }
+
+    /**
+     * Whether the trim planned the configured prior and the downtime measured since differs from it
+     * by more than the load-change fraction.
+     */
+    private static boolean downtimeNowMeasured(
+            ScalingDecision trim, PolicyConfig config, RescaleCost cost) {
+        double prior = config.expectedRescaleDuration().toNanos() / 1e9;
+        return RescaleCost.plannedOnPrior(trim)
+                && !cost.prior()
+                && Math.abs(cost.seconds() - prior)
+                        > config.loadChange() * Math.max(prior, cost.seconds());
     }
 
     private static boolean followsATrim(

@@ -35,7 +35,9 @@ import java.util.Optional;
  * ramp goes in the horizon rather than for where it was. With a period the plan's horizon extends
  * by the scale-down delay, the least time a planned configuration stands, as the period says where
  * a ramp ends; a trend extrapolated that far overshoots the top of every ramp (on the simulator's
- * sine, by about a fifth more over-provisioned instance-time).
+ * sine, by about a fifth more over-provisioned instance-time). A trend forecast that rises no more
+ * than the noise of the offered rate ({@link ForecastNoise}) is flat: the plan is sized for the
+ * offered rate, as in reactive mode, so a constant load gets one steady recommendation.
  *
  * <p>A periodic forecast is shifted onto the offered rate measured now ({@link AnchoredForecast}):
  * on a real day's pattern the fit's own level error, not the rise, called scale-ups a quarter of an
@@ -90,7 +92,11 @@ record Forecasts(
             }
             List<RateSample> samples = samples(id, history, now, offered.get());
             samples = resampled(samples, step(samples, window.length()));
-            c.add(id, offered.get(), RateForecaster.fit(samples, period));
+            c.add(
+                    id,
+                    offered.get(),
+                    RateForecaster.fit(samples, period),
+                    ForecastNoise.deviation(samples));
         }
         return c.forecasts();
     }
@@ -110,11 +116,20 @@ record Forecasts(
             this.now = now;
         }
 
-        void add(String id, double offered, RateForecast forecast) {
+        /**
+         * @param noise the deviation of the source's offered rate by noise ({@link ForecastNoise})
+         */
+        void add(String id, double offered, RateForecast forecast, double noise) {
             if (forecast.period().isEmpty()) {
                 double max = forecast.maxOver(now, horizons.next());
-                planRates.put(id, max);
                 noRise = false;
+                if (ForecastNoise.flat(max, offered, noise)) {
+                    explain.add(
+                            explain(id, offered, forecast, max, horizons.next())
+                                    + flat(max - offered, noise));
+                    return;
+                }
+                planRates.put(id, max);
                 explain.add(
                         explain(id, offered, forecast, max, horizons.next())
                                 + sizedFor(max, horizons.next()));
@@ -144,6 +159,16 @@ record Forecasts(
             }
             return new Forecasts(rates, planRates, trimsAhead, List.copyOf(explain));
         }
+    }
+
+    private static String flat(double rise, double noise) {
+        return String.format(
+                Locale.ROOT,
+                "; flat: it rises %,.0f rec/s, within %.0f× the noise of %,.0f rec/s, so a plan is"
+                        + " sized for the offered rate",
+                Math.max(0, rise),
+                ForecastNoise.DEVIATIONS,
+                noise);
     }
 
     private static String sizedFor(double max, Duration horizon) {

@@ -2,6 +2,7 @@ package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.RescaleRecord;
+import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +26,9 @@ import java.util.function.Function;
  */
 record RescaleCost(Duration downtime, Duration input, String explain) {
 
+    /** What a decision's reasons say when it planned the configured prior. */
+    private static final String PRIOR = "(configured prior; no rescale measured yet)";
+
     static RescaleCost of(ScalingHistory history, PolicyConfig config) {
         List<RescaleRecord> done =
                 history.rescales().stream()
@@ -35,9 +39,7 @@ record RescaleCost(Duration downtime, Duration input, String explain) {
             return new RescaleCost(
                     prior,
                     prior,
-                    String.format(
-                            "expected rescale downtime %.1f s (configured prior; no rescale measured yet)",
-                            seconds(prior)));
+                    String.format("expected rescale downtime %.1f s " + PRIOR, seconds(prior)));
         }
         String path = done.get(done.size() - 1).path();
         List<RescaleRecord> onPath = done.stream().filter(r -> r.path().equals(path)).toList();
@@ -75,6 +77,16 @@ record RescaleCost(Duration downtime, Duration input, String explain) {
         List<Duration> sorted = records.stream().map(of).sorted().toList();
         int rank = (int) Math.ceil(c.downtimePercentile() * sorted.size());
         return sorted.get(Math.max(0, rank - 1));
+    }
+
+    /** Whether this cost is the configured prior: no rescale of the job has been measured. */
+    boolean prior() {
+        return explain.endsWith(PRIOR);
+    }
+
+    /** Whether {@code d} planned the configured prior, as its reasons say. */
+    static boolean plannedOnPrior(ScalingDecision d) {
+        return d.reasons().stream().anyMatch(r -> r.endsWith(PRIOR));
     }
 
     /** The input a rescale costs, in seconds at the sources' rate. */

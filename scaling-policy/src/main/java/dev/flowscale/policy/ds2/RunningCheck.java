@@ -6,10 +6,14 @@ import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ParallelismBounds;
 import dev.flowscale.policy.api.PolicyConfig;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Whether the running configuration is enough, judged on what was measured and nothing planned:
@@ -76,28 +80,45 @@ record RunningCheck(
                         : String.format(
                                 "running configuration: bottleneck '%s' has capacity %.2f× its required rate",
                                 bottleneck, headroom));
-        drain(w, sources, c, headroom, why, explain);
+        Set<String> shared = bottleneck == null ? Set.of() : sourcesOf(t, bottleneck);
+        drain(w, sources, shared, c, headroom, why, explain);
         Optional<String> needed =
                 why.isEmpty() ? Optional.empty() : Optional.of(NEEDED + String.join("; ", why));
         return new RunningCheck(needed, headroom, explain, outOfBounds);
     }
 
+    /**
+     * Each source's backlog drains with the spare of the bottleneck. The sources upstream of the
+     * bottleneck ({@code shared}) drain through its spare together: whichever drains first leaves
+     * its share to the others, so each drains within the time their backlogs take together over
+     * their spare together (one source's share alone would call a rescale where the spare the
+     * others free drains it in time).
+     */
     private static void drain(
             MetricsWindow w,
             Map<String, SourceTarget> sources,
+            Set<String> shared,
             PolicyConfig c,
             double headroom,
             List<String> why,
             List<String> explain) {
+        double sharedExcess = 0;
+        double sharedBase = 0;
+        for (String id : shared) {
+            sharedExcess += excess(sources.get(id), c);
+            sharedBase += sources.get(id).base();
+        }
         for (Map.Entry<String, SourceTarget> s : sources.entrySet()) {
             double excess = excess(s.getValue(), c);
             if (excess <= 0) {
                 continue;
             }
+            boolean together = shared.contains(s.getKey()) && !Double.isInfinite(headroom);
             double spare =
                     Double.isInfinite(headroom)
                             ? w.metrics(s.getKey()).orElseThrow().trueProcessingRate()
-                            : s.getValue().base() * (headroom - 1);
+                            : (together ? sharedBase : s.getValue().base()) * (headroom - 1);
+            excess = together ? sharedExcess : excess;
             double seconds = spare > 0 ? excess / spare : Double.POSITIVE_INFINITY;
             String line =
                     String.format(
@@ -113,6 +134,23 @@ record RunningCheck(
                 why.add(line);
             }
         }
+    }
+
+    /** The sources with a path to {@code operator}. */
+    private static Set<String> sourcesOf(JobTopology t, String operator) {
+        Set<String> seen = new HashSet<>();
+        Deque<String> open = new ArrayDeque<>(List.of(operator));
+        Set<String> sources = new HashSet<>();
+        while (!open.isEmpty()) {
+            String id = open.pop();
+            if (seen.add(id)) {
+                if (t.isSource(id)) {
+                    sources.add(id);
+                }
+                open.addAll(t.inputsOf(id));
+            }
+        }
+        return sources;
     }
 
     /** Operators running outside their configured bounds must be moved into them. */

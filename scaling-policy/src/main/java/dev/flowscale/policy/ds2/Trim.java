@@ -170,7 +170,7 @@ final class Trim {
     /**
      * After a trim, the next one waits for a load change: the sources' base rate must have fallen
      * by more than the load-change fraction since; noise alone never trims twice. The exception is
-     * a {@link CorrectiveTrim}, once the trim's guessed capacity has been measured.
+     * a {@link CorrectiveTrim}, once the trim's guessed capacity or downtime has been measured.
      */
     private Optional<String> sameLoad(Map<String, SourceTarget> base) {
         double rate = base.values().stream().mapToDouble(SourceTarget::offered).sum();
@@ -181,7 +181,7 @@ final class Trim {
                 return !Load.isTrim(d)
                                 || Load.fell(then, rate, config)
                                 || CorrectiveTrim.allowedAfter(
-                                        history.decisions(), i, base.keySet(), config)
+                                        history.decisions(), i, base.keySet(), config, cost)
                         ? Optional.empty()
                         : Optional.of(
                                 String.format(

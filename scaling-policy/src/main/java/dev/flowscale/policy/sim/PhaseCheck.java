@@ -26,6 +26,8 @@ final class PhaseCheck {
     private final List<Exemption> exemptions = new ArrayList<>();
     private final LoadChange outcome;
     private final double downtime;
+    // when the job's first rescale ended, measuring the downtime (-1: none ended)
+    private final long firstMeasured;
     // the configurations the job ran before this phase, its start included
     private final List<Map<String, Integer>> trajectoryConfigs = new ArrayList<>();
 
@@ -63,6 +65,8 @@ final class PhaseCheck {
                         .mapToLong(r -> r.restartSecond() - r.startSecond())
                         .max()
                         .orElse(0);
+        this.firstMeasured =
+                all.stream().mapToLong(Rescale::restartSecond).filter(s -> s >= 0).min().orElse(-1);
         this.outcome = check();
         cutShort();
     }
@@ -132,14 +136,7 @@ final class PhaseCheck {
                                     + " rescales after the sustaining configuration (at most "
                                     + criteria.maxTrims()
                                     + ")");
-            Optional<String> guessed =
-                    trims == criteria.maxTrims() + 1 ? guessedCurve(sustaining) : Optional.empty();
-            guessed.ifPresentOrElse(
-                    why ->
-                            exemptions.add(
-                                    new Exemption(
-                                            v, Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM, why)),
-                    () -> violations.add(v));
+            exemptSecondTrim(v, sustaining, trims);
         }
         checkSustainedInTime(sustaining, toSustain);
         checkNeverBelowNeed(sustaining);
@@ -184,6 +181,58 @@ final class PhaseCheck {
                                 + below);
             }
         }
+    }
+
+    /**
+     * One trim more than allowed is exempt where the first was sized on a guess it replaced with a
+     * measurement: an operator's capacity below its only parallelism, or the rescale downtime (two
+     * more where the prior was below the real downtime).
+     */
+    private void exemptSecondTrim(Violation v, int sustaining, int trims) {
+        // a first trim planned on a prior below the real downtime keeps too little spare to drain
+        // it: a scale-up on the measured downtime follows, then the trim sized on it
+        int afterGuess = criteria.priorBelowReal() ? 2 : 1;
+        Optional<Exemption> curve =
+                trims == criteria.maxTrims() + 1
+                        ? guessedCurve(sustaining)
+                                .map(
+                                        why ->
+                                                new Exemption(
+                                                        v,
+                                                        Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM,
+                                                        why))
+                        : Optional.empty();
+        curve.or(
+                        () ->
+                                (trims <= criteria.maxTrims() + afterGuess
+                                                ? guessedDowntime(sustaining)
+                                                : Optional.<String>empty())
+                                        .map(
+                                                why ->
+                                                        new Exemption(
+                                                                v,
+                                                                Exemption.Kind
+                                                                        .DOWNTIME_UNKNOWN_AT_THE_TRIM,
+                                                                why)))
+                .ifPresentOrElse(exemptions::add, () -> violations.add(v));
+    }
+
+    /**
+     * Why no policy could size the first trim's spare right: it was the job's first rescale, so the
+     * downtime it planned to drain was the configured prior, off the real one.
+     */
+    private Optional<String> guessedDowntime(int sustaining) {
+        long start = rescales.get(sustaining).startSecond();
+        return criteria.priorOff() && (firstMeasured < 0 || firstMeasured > start)
+                ? Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "the first trim, at %d s, was the job's first rescale: it planned the"
+                                        + " configured %.1f s of downtime, where a rescale takes %.1f s",
+                                start,
+                                criteria.prior().toNanos() / 1e9,
+                                criteria.downtimeSeconds()))
+                : Optional.empty();
     }
 
     /**
@@ -359,7 +408,10 @@ final class PhaseCheck {
                             rates.get(id),
                             optimum.get(id)));
         }
-        Optional<String> notWorthIt = trimNotWorthIt(last);
+        // until a rescale has been measured, a policy can only plan its configured prior
+        Optional<String> notWorthIt =
+                TrimBound.notWorthIt(
+                        scenario, criteria, rates, last, firstMeasured >= 0 && firstMeasured < to);
         for (SimOperator op : scenario.operators()) {
             boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
             int allowed = optimum.get(op.id()) + (linear ? 0 : 1);
@@ -386,47 +438,6 @@ final class PhaseCheck {
                         () -> violations.add(v));
             }
         }
-    }
-
-    /**
-     * Why a trim from {@code last} to the minimum would not pay for its downtime: it saves no
-     * instances net (the operators below the minimum, which keeps the spare to drain the trim's
-     * downtime, must rise), or the instances it saves over the savings horizon are no more than
-     * every running instance times the downtime (the cost test the policy applies before a trim);
-     * empty when it would pay.
-     */
-    private Optional<String> trimNotWorthIt(Map<String, Integer> last) {
-        // net: reaching the minimum raises what lacks the reserve as it lowers the rest
-        int saved = 0;
-        int running = 0;
-        for (SimOperator op : scenario.operators()) {
-            saved += last.get(op.id()) - optimum.get(op.id());
-            running += last.get(op.id());
-        }
-        if (saved <= 0) {
-            return Optional.of(
-                    String.format(
-                            Locale.ROOT,
-                            "the rescale to the minimum saves no instances: it raises the operators"
-                                    + " that lack the spare to drain its downtime by %d more than it"
-                                    + " lowers the rest",
-                            -saved));
-        }
-        double savedSeconds = saved * criteria.savingsHorizon().toSeconds();
-        double costSeconds = running * criteria.downtimeSeconds();
-        return savedSeconds > 0 && savedSeconds <= costSeconds
-                ? Optional.of(
-                        String.format(
-                                Locale.ROOT,
-                                "a trim to the minimum saves %d instances × %d s = %.0f instance-s"
-                                        + " and its downtime costs %d instances × %.0f s = %.0f instance-s",
-                                saved,
-                                criteria.savingsHorizon().toSeconds(),
-                                savedSeconds,
-                                running,
-                                criteria.downtimeSeconds(),
-                                costSeconds))
-                : Optional.empty();
     }
 
     private void violate(Criterion criterion, String operator, long second, String detail) {

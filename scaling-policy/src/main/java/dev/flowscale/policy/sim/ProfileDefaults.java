@@ -67,7 +67,8 @@ public record ProfileDefaults(Setting.Profile profile, Duration downtime, double
 
     /**
      * The settling bar at the profile's catch-up time, interval, warm-up and savings horizon, with
-     * the reserve to drain one rescale of the real downtime.
+     * the reserve to drain one rescale of the real downtime, and the downtime the policy expects
+     * before it has measured one.
      */
     public SettlingCriteria criteria() {
         SettingValues v = values();
@@ -75,7 +76,8 @@ public record ProfileDefaults(Setting.Profile profile, Duration downtime, double
                         v.policy().catchUpDuration(), v.duration(Setting.POLICY_INTERVAL))
                 .withDowntimeReserve(downtime)
                 .withSavingsHorizon(v.duration(Setting.SAVINGS_HORIZON))
-                .withWarmUp(v.duration(Setting.WARM_UP));
+                .withWarmUp(v.duration(Setting.WARM_UP))
+                .withPrior(v.policy().expectedRescaleDuration());
     }
 
     @Override

@@ -24,6 +24,8 @@ import java.time.Duration;
  * @param warmUp how long after a restart the policy drops the metrics: with the interval and the
  *     downtime it bounds how long any policy may leave a job below its need ({@link
  *     #sustainSeconds})
+ * @param prior the rescale downtime the policy was configured to expect: all it knows of the
+ *     downtime until a rescale has been measured (zero: the real downtime, known from the start)
  */
 public record SettlingCriteria(
         Duration catchUp,
@@ -33,9 +35,11 @@ public record SettlingCriteria(
         double backlogToleranceSeconds,
         double reserve,
         Duration savingsHorizon,
-        Duration warmUp) {
+        Duration warmUp,
+        Duration prior) {
 
     public SettlingCriteria {
+        Checks.notNegative(prior, "settling criteria prior");
         Checks.notNegative(warmUp, "settling criteria warmUp");
         Checks.notNegative(catchUp, "settling criteria catchUp");
         Checks.notNegative(policyInterval, "settling criteria policyInterval");
@@ -56,7 +60,7 @@ public record SettlingCriteria(
     /** Issue 12's bar: one rescale to sustain, one trim, a backlog under one second of input. */
     public static SettlingCriteria of(Duration catchUp, Duration policyInterval) {
         return new SettlingCriteria(
-                catchUp, policyInterval, 1, 1, 1.0, 0, Duration.ZERO, Duration.ZERO);
+                catchUp, policyInterval, 1, 1, 1.0, 0, Duration.ZERO, Duration.ZERO, Duration.ZERO);
     }
 
     /**
@@ -75,7 +79,8 @@ public record SettlingCriteria(
                 backlogToleranceSeconds,
                 share,
                 savingsHorizon,
-                warmUp);
+                warmUp,
+                prior);
     }
 
     /**
@@ -91,7 +96,8 @@ public record SettlingCriteria(
                 backlogToleranceSeconds,
                 reserve,
                 horizon,
-                warmUp);
+                warmUp,
+                prior);
     }
 
     /** The same bar for a policy that drops {@code length} of metrics after every restart. */
@@ -104,7 +110,45 @@ public record SettlingCriteria(
                 backlogToleranceSeconds,
                 reserve,
                 savingsHorizon,
-                length);
+                length,
+                prior);
+    }
+
+    /**
+     * The same bar for a policy configured to expect a rescale downtime of {@code expected} until
+     * it has measured one.
+     */
+    public SettlingCriteria withPrior(Duration expected) {
+        return new SettlingCriteria(
+                catchUp,
+                policyInterval,
+                maxRescalesToSustain,
+                maxTrims,
+                backlogToleranceSeconds,
+                reserve,
+                savingsHorizon,
+                warmUp,
+                expected);
+    }
+
+    /**
+     * Whether a policy that has measured no rescale plans a downtime other than the real one: its
+     * prior differs from it by more than a tenth (a policy treats closer figures as the same load).
+     */
+    boolean priorOff() {
+        double prior = prior().toNanos() / 1e9;
+        double real = downtimeSeconds();
+        return !prior().isZero() && Math.abs(prior - real) > 0.1 * Math.max(prior, real);
+    }
+
+    /** Whether the prior is off the real downtime ({@link #priorOff}) and below it. */
+    boolean priorBelowReal() {
+        return priorOff() && prior().toNanos() / 1e9 < downtimeSeconds();
+    }
+
+    /** The downtime a policy plans with: the prior until a rescale has been measured. */
+    double plannedDowntimeSeconds(boolean measured) {
+        return measured || prior().isZero() ? downtimeSeconds() : prior().toNanos() / 1e9;
     }
 
     /** The rescale downtime the reserve was set for. */

@@ -68,7 +68,12 @@ public record SettlingReport(
              * A second trim after a first that lowered a non-linear operator from the only
              * parallelism it had run at: no policy knew its capacity below.
              */
-            CURVE_UNKNOWN_BELOW_THE_TRIM
+            CURVE_UNKNOWN_BELOW_THE_TRIM,
+            /**
+             * A second trim after a first that was the job's first rescale, planned on a configured
+             * downtime off the real one: no policy had measured the downtime.
+             */
+            DOWNTIME_UNKNOWN_AT_THE_TRIM
         }
 
         @Override
