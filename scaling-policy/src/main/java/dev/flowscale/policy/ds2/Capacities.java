@@ -114,19 +114,17 @@ final class Capacities {
             return;
         }
         curve.fitted = ScalabilityFit.fitMedians(observed.medians(p, now)).anchoredAt(p, now);
-        observed.before(p).stream()
-                .boxed()
-                .findFirst()
-                .flatMap(
-                        from ->
-                                IneffectiveScaleUp.check(
-                                        m.operatorId(),
-                                        from,
-                                        observed.upperMedian(from, p, now),
-                                        p,
-                                        observed.upperMedian(p, p, now),
-                                        IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
-                .ifPresent(v -> curve.ineffective = v);
+        OptionalInt from = observed.before(p);
+        if (from.isPresent()) {
+            IneffectiveScaleUp.check(
+                            m.operatorId(),
+                            from.getAsInt(),
+                            observed.upperMedian(from.getAsInt(), p, now),
+                            p,
+                            observed.upperMedian(p, p, now),
+                            IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE)
+                    .ifPresent(v -> curve.ineffective = v);
+        }
     }
 
     private void findHotSpots(JobTopology topology, OperatorMetrics[] inOrder) {
