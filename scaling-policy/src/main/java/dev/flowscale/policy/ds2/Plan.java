@@ -135,7 +135,7 @@ final class Plan {
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
         boolean[] upstream = upstreamOf(limited);
-        String[] why = new String[2]; // formatted once each: upstream, downstream
+        String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
         double[] baseOut = new double[specs.size()];
@@ -154,17 +154,20 @@ final class Plan {
             } else if (upstream[i]) {
                 target = Math.max(baseTarget, feasible * target);
             }
+            // neither upstream nor downstream of a cap, an operator keeps its full plan's sizing
             OperatorDecision op =
-                    Sizing.recommend(
-                            specs.get(i),
-                            metrics[i],
-                            retargeted(b, baseTarget),
-                            retargeted(e, target),
-                            topology.isSourceAt(i) ? sources.get(e.operatorId()) : null,
-                            config,
-                            margin,
-                            drain,
-                            capacities);
+                    !downstream[i] && !upstream[i]
+                            ? full.get(i)
+                            : Sizing.recommend(
+                                    specs.get(i),
+                                    metrics[i],
+                                    retargeted(b, baseTarget),
+                                    retargeted(e, target),
+                                    topology.isSourceAt(i) ? sources.get(e.operatorId()) : null,
+                                    config,
+                                    margin,
+                                    drain,
+                                    capacities);
             double carried =
                     op.capacityPerInstance() > 0
                             ? capacities.at(
@@ -241,12 +244,15 @@ final class Plan {
     private String cappedWhy(
             List<OperatorDecision> full, boolean downstream, double feasible, String[] why) {
         int kind = downstream ? 1 : 0;
+        if (why[2] == null) {
+            why[2] = bottleneck(full, capacities);
+        }
         if (why[kind] == null) {
             why[kind] =
                     String.format(
                             "capped: '%s' at its upper bound carries only %.0f %% of the planned"
                                     + " rate; %s",
-                            bottleneck(full, capacities),
+                            why[2],
                             100 * feasible,
                             downstream
                                     ? "sized for the flow it passes on"
