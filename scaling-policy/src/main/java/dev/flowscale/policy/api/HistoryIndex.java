@@ -1,6 +1,7 @@
 package dev.flowscale.policy.api;
 
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +36,9 @@ public final class HistoryIndex {
         this.first = b.next - b.size;
         this.next = b.next;
         this.last = b.last;
-        this.observed = Map.copyOf(b.observed);
+        Map<String, ObservedCapacity> read = new HashMap<>(b.observed.size() * 4 / 3 + 1);
+        b.observed.forEach((id, samples) -> read.put(id, samples.observed()));
+        this.observed = Collections.unmodifiableMap(read);
         this.runs = Map.copyOf(b.runs);
     }
 
@@ -78,7 +81,7 @@ public final class HistoryIndex {
      */
     public static final class Builder {
         private final Deque<ScalingDecision> window = new ArrayDeque<>();
-        private final Map<String, ObservedCapacity> observed = new HashMap<>();
+        private final Map<String, CapacitySamples> observed = new HashMap<>();
         private final Map<String, Run> runs = new HashMap<>();
         private long next;
         private int size;
@@ -96,11 +99,8 @@ public final class HistoryIndex {
             for (OperatorDecision op : decision.operators().values()) {
                 double capacity = capacity(op);
                 if (capacity > 0 && Double.isFinite(capacity)) {
-                    observed.compute(
-                            op.operatorId(),
-                            (id, old) ->
-                                    (old == null ? ObservedCapacity.NONE : old)
-                                            .plus(op.currentParallelism(), capacity, seq));
+                    observed.computeIfAbsent(op.operatorId(), id -> new CapacitySamples())
+                            .add(op.currentParallelism(), capacity, seq);
                 }
                 extendRun(op, seq);
             }
@@ -125,12 +125,10 @@ public final class HistoryIndex {
             for (OperatorDecision op : decision.operators().values()) {
                 double capacity = capacity(op);
                 if (capacity > 0 && Double.isFinite(capacity)) {
-                    ObservedCapacity left =
-                            observed.get(op.operatorId()).minus(op.currentParallelism(), capacity);
-                    if (left.size() == 0) {
+                    CapacitySamples left = observed.get(op.operatorId());
+                    left.remove(op.currentParallelism(), capacity);
+                    if (left.isEmpty()) {
                         observed.remove(op.operatorId());
-                    } else {
-                        observed.put(op.operatorId(), left);
                     }
                 }
             }

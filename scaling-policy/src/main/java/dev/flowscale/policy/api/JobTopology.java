@@ -199,6 +199,29 @@ public final class JobTopology {
         return sum;
     }
 
+    /**
+     * Whether {@code flags}, indexed by topological position, is set at some input of the operator
+     * at {@code position} of {@link #topologicalOrder()}.
+     */
+    public boolean anyInputFlagged(int position, boolean[] flags) {
+        for (int input : inputPositions[position]) {
+            if (flags[input]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Sets {@code flags}, indexed by topological position, at every input of the operator at {@code
+     * position} of {@link #topologicalOrder()}.
+     */
+    public void flagInputs(int position, boolean[] flags) {
+        for (int input : inputPositions[position]) {
+            flags[input] = true;
+        }
+    }
+
     public boolean isSource(String id) {
         return inputsOf(id).isEmpty();
     }

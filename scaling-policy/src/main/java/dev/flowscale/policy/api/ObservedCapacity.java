@@ -1,87 +1,50 @@
 package dev.flowscale.policy.api;
 
-import java.util.Arrays;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
- * The capacities one operator's recent decisions recorded (capacity per instance × parallelism),
- * grouped by parallelism and kept sorted, so medians and the parallelism before the latest change
- * are read without scanning the decisions. Immutable: {@link #plus} and {@link #minus} return a
- * copy that shares every parallelism's values but the one changed. At most one value per decision
- * is held, so its size is bounded by the decisions a {@link HistoryIndex} observes.
+ * What the policy reads of the capacities one operator's recent decisions recorded (capacity per
+ * instance × parallelism), per parallelism: how many values are held, the latest decision that
+ * recorded one, and only the values around the middle of their sorted order. Medians, with or
+ * without the capacity measured now, are read off those values exactly as over all of them, so its
+ * size does not depend on how many decisions are observed ({@link CapacitySamples} holds them all).
+ * Immutable.
  */
 public final class ObservedCapacity {
 
     static final ObservedCapacity NONE =
-            new ObservedCapacity(new int[0], new double[0][], new long[0]);
+            new ObservedCapacity(new int[0], new int[0], new double[0][], new long[0]);
+
+    /** Ranks kept per parallelism: from one below the middle rank ⌊n/2⌋ to one above it. */
+    private static final int BELOW = 1;
+
+    private static final int KEPT = 3;
 
     private final int[] parallelisms;
-    private final double[][] sorted;
+    private final int[] counts;
+    private final double[][] middles; // ranks ⌊n/2⌋ − 1 .. ⌊n/2⌋ + 1, ±∞ beyond the values
     private final long[] latest; // sequence number of the latest value at each parallelism
 
-    private ObservedCapacity(int[] parallelisms, double[][] sorted, long[] latest) {
+    ObservedCapacity(int[] parallelisms, int[] counts, double[][] middles, long[] latest) {
         this.parallelisms = parallelisms;
-        this.sorted = sorted;
+        this.counts = counts;
+        this.middles = middles;
         this.latest = latest;
     }
 
-    /** This plus {@code capacity} recorded at parallelism {@code p} by decision {@code seq}. */
-    ObservedCapacity plus(int p, double capacity, long seq) {
-        int i = indexOf(p);
-        if (i < 0) {
-            int n = parallelisms.length;
-            ObservedCapacity c =
-                    new ObservedCapacity(
-                            Arrays.copyOf(parallelisms, n + 1),
-                            Arrays.copyOf(sorted, n + 1),
-                            Arrays.copyOf(latest, n + 1));
-            c.parallelisms[n] = p;
-            c.sorted[n] = new double[] {capacity};
-            c.latest[n] = seq;
-            return c;
+    /** The values of {@code sorted}'s first {@code n} around their middle rank, as kept. */
+    static double[] middle(double[] sorted, int n) {
+        double[] kept = new double[KEPT];
+        int first = n / 2 - BELOW;
+        for (int k = 0; k < KEPT; k++) {
+            int rank = first + k;
+            kept[k] =
+                    rank < 0
+                            ? Double.NEGATIVE_INFINITY
+                            : rank >= n ? Double.POSITIVE_INFINITY : sorted[rank];
         }
-        double[] old = sorted[i];
-        int at = Arrays.binarySearch(old, capacity);
-        at = at < 0 ? -at - 1 : at;
-        double[] values = new double[old.length + 1];
-        System.arraycopy(old, 0, values, 0, at);
-        values[at] = capacity;
-        System.arraycopy(old, at, values, at + 1, old.length - at);
-        ObservedCapacity c = replaced(i, values);
-        c.latest[i] = Math.max(latest[i], seq);
-        return c;
-    }
-
-    /** This without one value {@code capacity} at parallelism {@code p} (it must be held). */
-    ObservedCapacity minus(int p, double capacity) {
-        int i = indexOf(p);
-        double[] old = sorted[i];
-        if (old.length == 1) {
-            int n = parallelisms.length - 1;
-            int[] ps = new int[n];
-            double[][] vs = new double[n][];
-            long[] ls = new long[n];
-            for (int j = 0, k = 0; j <= n; j++) {
-                if (j != i) {
-                    ps[k] = parallelisms[j];
-                    vs[k] = sorted[j];
-                    ls[k++] = latest[j];
-                }
-            }
-            return new ObservedCapacity(ps, vs, ls);
-        }
-        int at = Arrays.binarySearch(old, capacity);
-        double[] values = new double[old.length - 1];
-        System.arraycopy(old, 0, values, 0, at);
-        System.arraycopy(old, at + 1, values, at, old.length - at - 1);
-        return replaced(i, values);
-    }
-
-    private ObservedCapacity replaced(int i, double[] values) {
-        double[][] vs = sorted.clone();
-        vs[i] = values;
-        return new ObservedCapacity(parallelisms, vs, latest.clone());
+        return kept;
     }
 
     private int indexOf(int p) {
@@ -105,7 +68,7 @@ public final class ObservedCapacity {
     public TreeMap<Integer, Double> medians(int p, double capacity) {
         TreeMap<Integer, Double> points = new TreeMap<>();
         for (int i = 0; i < parallelisms.length; i++) {
-            Rank r = new Rank(sorted[i], parallelisms[i] == p, capacity);
+            Rank r = new Rank(this, i, parallelisms[i] == p, capacity);
             int n = r.size();
             // the interpolation of the median by rank (n + 1) / 2, as Commons Math computes it
             double pos = 0.5 * (n + 1);
@@ -130,7 +93,7 @@ public final class ObservedCapacity {
         if (i < 0) {
             return capacity;
         }
-        Rank r = new Rank(sorted[i], q == p, capacity);
+        Rank r = new Rank(this, i, q == p, capacity);
         return r.at(r.size() / 2);
     }
 
@@ -151,36 +114,38 @@ public final class ObservedCapacity {
     /** Values held in all. */
     public int size() {
         int n = 0;
-        for (double[] values : sorted) {
-            n += values.length;
+        for (int count : counts) {
+            n += count;
         }
         return n;
     }
 
-    /** A sorted array with, optionally, one more value inserted, read by rank without copying. */
-    private record Rank(double[] values, boolean inserted, double extra, int at) {
-
-        Rank(double[] values, boolean inserted, double extra) {
-            this(values, inserted, extra, insertionPoint(values, inserted, extra));
+    /** The value at {@code rank} of parallelism {@code i}'s values: ±∞ beyond them. */
+    private double value(int i, int rank) {
+        if (rank < 0) {
+            return Double.NEGATIVE_INFINITY;
         }
-
-        private static int insertionPoint(double[] values, boolean inserted, double extra) {
-            if (!inserted) {
-                return values.length;
-            }
-            int i = Arrays.binarySearch(values, extra);
-            return i < 0 ? -i - 1 : i;
+        if (rank >= counts[i]) {
+            return Double.POSITIVE_INFINITY;
         }
+        return middles[i][rank - (counts[i] / 2 - BELOW)];
+    }
+
+    /**
+     * One parallelism's values with, optionally, one more inserted, read by rank near the middle:
+     * the k-th of the merged values is the k-th held one, the inserted one, or the (k−1)-th.
+     */
+    private record Rank(ObservedCapacity c, int i, boolean inserted, double extra) {
 
         int size() {
-            return values.length + (inserted ? 1 : 0);
+            return c.counts[i] + (inserted ? 1 : 0);
         }
 
         double at(int rank) {
-            if (!inserted || rank < at) {
-                return values[rank];
+            if (!inserted) {
+                return c.value(i, rank);
             }
-            return rank == at ? extra : values[rank - 1];
+            return Math.min(Math.max(c.value(i, rank - 1), extra), c.value(i, rank));
         }
     }
 }

@@ -26,12 +26,13 @@ import java.util.Random;
 /**
  * Times one {@code Ds2Policy.decide} with the cluster defaults on random DAGs of each given size,
  * after each given length of history ({@link RunHistory}: what the loop hands the policy after
- * running the job that long at the default policy interval): warm-up, then N timed runs; prints per
- * size and history a Markdown row with the thread CPU time's median, p90 and p99, the wall median,
- * decisions per CPU second and CPU time per operator (flat when a decision is linear in the graph's
- * size). Run with {@code mvn -q -pl common,scaling-policy -am compile && mvn -q -pl scaling-policy
- * exec:java -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark -Dexec.args="1000,10000
- * 200 0s,2.5h,24h"} (operator counts, timed runs at 1,000 operators, fewer in proportion above,
+ * running the job that long at the default policy interval): as many untimed decisions as are timed
+ * (at least 50, so that the compiler has settled), then N timed runs; prints per size and history a
+ * Markdown row with the thread CPU time's median, p90 and p99, the wall median, decisions per CPU
+ * second and CPU time per operator (flat when a decision is linear in the graph's size). Run with
+ * {@code mvn -q -pl common,scaling-policy -am compile && mvn -q -pl scaling-policy exec:java
+ * -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark -Dexec.args="1000,10000 200
+ * 0s,2.5h,24h"} (operator counts, timed runs at 1,000 operators, fewer in proportion above,
  * histories).
  */
 public final class DecisionBenchmark {
@@ -65,12 +66,7 @@ public final class DecisionBenchmark {
                                 loop.historySize(),
                                 new Random(7));
                 int n = Math.max(20, (int) ((long) runs * 1000 / Math.max(1000, operators)));
-                row(
-                        dag,
-                        text.trim(),
-                        history,
-                        n,
-                        time(policy, dag, history, Math.max(10, n / 2), n));
+                row(dag, text.trim(), history, n, time(policy, dag, history, Math.max(50, n), n));
             }
         }
     }

@@ -40,16 +40,34 @@ final class Capacities {
      */
     static final double NEARLY_BEST = 0.05;
 
-    private final Map<String, ScalabilityModel> fitted = new HashMap<>();
-    private final Map<String, OperatorMetrics> measured = new HashMap<>();
-    private final Map<String, IneffectiveScaleUp.Verdict> ineffective = new HashMap<>();
-    private final Map<String, HotKeyAnalysis.HotSpot> hotSpots = new HashMap<>();
-    private final Map<String, Integer> keyGroups = new HashMap<>();
-    private final Map<String, KeyGroupLoad> keyGroupLoads = new HashMap<>();
+    private final Map<String, Curve> curves = new HashMap<>();
     private final double prior;
+
+    /**
+     * What is known of one operator's capacity, read with one lookup per question: sizing asks
+     * about every operator several times per plan.
+     */
+    private static final class Curve {
+        private ScalabilityModel fitted;
+        private OperatorMetrics measured;
+        private IneffectiveScaleUp.Verdict ineffective;
+        private HotKeyAnalysis.HotSpot hot;
+        private int keyGroups;
+        private KeyGroupLoad load;
+        // the last searches for the most capable and the most useful parallelism: every plan of a
+        // decision asks them again with the same bound and capacity
+        private final Search[] searches = new Search[2];
+    }
+
+    /** A search of {@link #within} and its result. */
+    private record Search(int max, double measuredPerInstance, double tolerance, int result) {}
 
     private Capacities(double prior) {
         this.prior = prior;
+    }
+
+    private Curve curve(String operatorId) {
+        return curves.computeIfAbsent(operatorId, id -> new Curve());
     }
 
     static Capacities of(
@@ -90,26 +108,23 @@ final class Capacities {
     private void learn(OperatorMetrics m, ObservedCapacity observed) {
         int p = m.parallelism();
         double now = m.trueProcessingRate();
-        measured.put(m.operatorId(), m);
+        Curve curve = curve(m.operatorId());
+        curve.measured = m;
         if (observed.distinctWith(p) < 2) {
             return;
         }
-        fitted.put(
-                m.operatorId(),
-                ScalabilityFit.fitMedians(observed.medians(p, now)).anchoredAt(p, now));
-        observed.before(p).stream()
-                .boxed()
-                .findFirst()
-                .flatMap(
-                        from ->
-                                IneffectiveScaleUp.check(
-                                        m.operatorId(),
-                                        from,
-                                        observed.upperMedian(from, p, now),
-                                        p,
-                                        observed.upperMedian(p, p, now),
-                                        IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE))
-                .ifPresent(v -> ineffective.put(m.operatorId(), v));
+        curve.fitted = ScalabilityFit.fitMedians(observed.medians(p, now)).anchoredAt(p, now);
+        OptionalInt from = observed.before(p);
+        if (from.isPresent()) {
+            IneffectiveScaleUp.check(
+                            m.operatorId(),
+                            from.getAsInt(),
+                            observed.upperMedian(from.getAsInt(), p, now),
+                            p,
+                            observed.upperMedian(p, p, now),
+                            IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE)
+                    .ifPresent(v -> curve.ineffective = v);
+        }
     }
 
     private void findHotSpots(JobTopology topology, OperatorMetrics[] inOrder) {
@@ -117,12 +132,14 @@ final class Capacities {
         for (int i = 0; i < inOrder.length; i++) {
             OperatorMetrics m = inOrder[i];
             int k = specs.get(i).keyGroups();
-            if (!topology.isSourceAt(i)) {
-                HotKeyAnalysis.hotSpot(m, k).ifPresent(h -> hotSpots.put(m.operatorId(), h));
-                keyGroups.put(m.operatorId(), k);
-                if (hotSpots.containsKey(m.operatorId()) && m.keyGroupRates().size() == k) {
-                    KeyGroupLoad.of(m.keyGroupRates())
-                            .ifPresent(load -> keyGroupLoads.put(m.operatorId(), load));
+            Optional<HotKeyAnalysis.HotSpot> hot =
+                    topology.isSourceAt(i) ? Optional.empty() : HotKeyAnalysis.hotSpot(m, k);
+            if (hot.isPresent()) {
+                Curve curve = curve(m.operatorId());
+                curve.hot = hot.get();
+                curve.keyGroups = k;
+                if (m.keyGroupRates().size() == k) {
+                    curve.load = KeyGroupLoad.of(m.keyGroupRates()).orElse(null);
                 }
             }
         }
@@ -135,30 +152,28 @@ final class Capacities {
      * them ({@link KeyGroupLoad}), otherwise from the one-hot-spot model.
      */
     double at(String operatorId, int p, double measuredPerInstance) {
-        double all = aggregate(operatorId, p, measuredPerInstance);
-        HotKeyAnalysis.HotSpot hot = hotSpots.get(operatorId);
-        if (hot == null) {
+        Curve curve = curves.get(operatorId);
+        if (curve == null) {
+            return p * measuredPerInstance;
+        }
+        double all = aggregate(curve, p, measuredPerInstance);
+        if (curve.hot == null) {
             return all;
         }
-        KeyGroupLoad load = keyGroupLoads.get(operatorId);
         double busiest =
-                load != null
-                        ? load.busiestShare(p)
-                        : HotKeyAnalysis.busiestShare(hot.share(), p, keyGroups.get(operatorId));
+                curve.load != null
+                        ? curve.load.busiestShare(p)
+                        : HotKeyAnalysis.busiestShare(curve.hot.share(), p, curve.keyGroups);
         return all / p / busiest;
     }
 
-    private double aggregate(String operatorId, int p, double measuredPerInstance) {
-        ScalabilityModel m = fitted.get(operatorId);
-        OperatorMetrics now = measured.get(operatorId);
-        if (m != null) {
-            return m.capacityAt(p);
+    private double aggregate(Curve curve, int p, double measuredPerInstance) {
+        if (curve.fitted != null) {
+            return curve.fitted.capacityAt(p);
         }
+        OperatorMetrics now = curve.measured;
         // A measured hot spot is the operator's non-linearity: the prior is not stacked on it.
-        if (now == null
-                || p <= now.parallelism()
-                || prior == 1
-                || hotSpots.containsKey(operatorId)) {
+        if (now == null || p <= now.parallelism() || prior == 1 || curve.hot != null) {
             return p * measuredPerInstance;
         }
         return now.trueProcessingRate() * Math.pow((double) p / now.parallelism(), prior);
@@ -169,7 +184,8 @@ final class Capacities {
      * {@code max}, empty when none does (more instances will not help); otherwise unbounded.
      */
     OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
-        if (hotSpots.containsKey(operatorId)) {
+        Curve curve = curves.get(operatorId);
+        if (curve != null && curve.hot != null) {
             for (int q = 1; q <= max; q++) {
                 if (at(operatorId, q, measuredPerInstance) >= required * (1 - 1e-9)) {
                     return OptionalInt.of(q);
@@ -177,12 +193,11 @@ final class Capacities {
             }
             return OptionalInt.empty();
         }
-        ScalabilityModel m = fitted.get(operatorId);
-        if (m != null) {
-            return m.smallestParallelismFor(required, max);
+        if (curve != null && curve.fitted != null) {
+            return curve.fitted.smallestParallelismFor(required, max);
         }
         int p = Math.max(1, Ds2Formula.ceil(required / measuredPerInstance));
-        OperatorMetrics now = measured.get(operatorId);
+        OperatorMetrics now = curve == null ? null : curve.measured;
         if (now != null && prior < 1 && p > now.parallelism()) {
             p =
                     Ds2Formula.ceil(
@@ -213,6 +228,30 @@ final class Capacities {
     }
 
     private int within(String operatorId, int max, double measuredPerInstance, double tolerance) {
+        Curve curve = curves.get(operatorId);
+        if (curve == null) {
+            return scan(operatorId, max, measuredPerInstance, tolerance);
+        }
+        int slot = tolerance == 0 ? 0 : 1;
+        Search last = curve.searches[slot];
+        if (last == null
+                || last.max() != max
+                || Double.compare(last.measuredPerInstance(), measuredPerInstance) != 0
+                || Double.compare(last.tolerance(), tolerance) != 0) {
+            int result =
+                    curve.hot == null
+                                    && curve.fitted != null
+                                    && curve.fitted.kind() != ScalabilityModel.Kind.USL
+                            ? bisect(curve.fitted, max, tolerance)
+                            : scan(operatorId, max, measuredPerInstance, tolerance);
+            last = new Search(max, measuredPerInstance, tolerance, result);
+            curve.searches[slot] = last;
+        }
+        return last.result();
+    }
+
+    /** Every parallelism up to {@code max} evaluated: the curve may rise and fall. */
+    private int scan(String operatorId, int max, double measuredPerInstance, double tolerance) {
         double best = 0;
         for (int q = 1; q <= max; q++) {
             best = Math.max(best, at(operatorId, q, measuredPerInstance));
@@ -225,20 +264,45 @@ final class Capacities {
         return max;
     }
 
+    /**
+     * As {@link #scan} on a curve that never falls (linear or power law: Math.pow is
+     * semi-monotonic), in logarithmic time: the best is at {@code max}, and the smallest
+     * parallelism within the tolerance of it is found by bisection, the same one the scan finds.
+     */
+    private static int bisect(ScalabilityModel curve, int max, double tolerance) {
+        double least = curve.capacityAt(max) * (1 - tolerance);
+        int lo = 1;
+        int hi = max;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (curve.capacityAt(mid) >= least) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo;
+    }
+
     Optional<HotKeyAnalysis.HotSpot> hotSpot(String operatorId) {
-        return Optional.ofNullable(hotSpots.get(operatorId));
+        Curve curve = curves.get(operatorId);
+        return Optional.ofNullable(curve == null ? null : curve.hot);
     }
 
     /** The explanation of the curve used, when it is not DS2's linear one. */
     Optional<String> explain(String operatorId) {
-        ScalabilityModel m = fitted.get(operatorId);
+        Curve curve = curves.get(operatorId);
+        if (curve == null) {
+            return Optional.empty();
+        }
+        ScalabilityModel m = curve.fitted;
         if (m != null) {
             return m.kind() == ScalabilityModel.Kind.LINEAR
                     ? Optional.empty()
                     : Optional.of(m.explanation());
         }
-        OperatorMetrics now = measured.get(operatorId);
-        return now == null || prior == 1 || hotSpots.containsKey(operatorId)
+        OperatorMetrics now = curve.measured;
+        return now == null || prior == 1 || curve.hot != null
                 ? Optional.empty()
                 : Optional.of(
                         String.format(
@@ -247,6 +311,7 @@ final class Capacities {
     }
 
     Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {
-        return Optional.ofNullable(ineffective.get(operatorId));
+        Curve curve = curves.get(operatorId);
+        return Optional.ofNullable(curve == null ? null : curve.ineffective);
     }
 }

@@ -8,7 +8,6 @@ import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -134,9 +133,9 @@ final class Plan {
             double feasible) {
         Map<String, Ds2Formula.Estimate> planned =
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
-        Map<String, Integer> position = positions();
         boolean[] limited = limitedAt(full, planned);
-        boolean[] upstream = upstreamOf(limited, position);
+        boolean[] upstream = upstreamOf(limited);
+        String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
         double[] baseOut = new double[specs.size()];
@@ -146,7 +145,7 @@ final class Plan {
         int i = 0;
         for (Ds2Formula.Estimate e : planned.values()) {
             Ds2Formula.Estimate b = baseInOrder.next();
-            downstream[i] = !topology.isSourceAt(i) && anyInput(i, limited, downstream, position);
+            downstream[i] = !topology.isSourceAt(i) && anyInput(i, limited, downstream);
             double target = e.targetInputRate();
             double baseTarget = b.targetInputRate();
             if (downstream[i]) {
@@ -155,17 +154,20 @@ final class Plan {
             } else if (upstream[i]) {
                 target = Math.max(baseTarget, feasible * target);
             }
+            // neither upstream nor downstream of a cap, an operator keeps its full plan's sizing
             OperatorDecision op =
-                    Sizing.recommend(
-                            specs.get(i),
-                            metrics[i],
-                            retargeted(b, baseTarget),
-                            retargeted(e, target),
-                            topology.isSourceAt(i) ? sources.get(e.operatorId()) : null,
-                            config,
-                            margin,
-                            drain,
-                            capacities);
+                    !downstream[i] && !upstream[i]
+                            ? full.get(i)
+                            : Sizing.recommend(
+                                    specs.get(i),
+                                    metrics[i],
+                                    retargeted(b, baseTarget),
+                                    retargeted(e, target),
+                                    topology.isSourceAt(i) ? sources.get(e.operatorId()) : null,
+                                    config,
+                                    margin,
+                                    drain,
+                                    capacities);
             double carried =
                     op.capacityPerInstance() > 0
                             ? capacities.at(
@@ -184,7 +186,7 @@ final class Plan {
             ops.add(
                     op.newParallelism() == full.get(i).newParallelism()
                             ? op
-                            : op.withReason(cappedWhy(full, i, downstream[i], feasible)));
+                            : op.withReason(cappedWhy(full, downstream[i], feasible, why)));
             i++;
         }
         return ops;
@@ -210,41 +212,25 @@ final class Plan {
         return limited;
     }
 
-    /** Operators with a path to a limited one (in reverse topological order). */
-    private boolean[] upstreamOf(boolean[] limited, Map<String, Integer> position) {
-        List<String> order = topology.topologicalOrder();
-        boolean[] upstream = new boolean[order.size()];
-        for (int i = order.size() - 1; i >= 0; i--) {
-            for (String out : topology.outputsOf(order.get(i))) {
-                int j = position.get(out);
-                upstream[i] |= limited[j] || upstream[j];
+    /**
+     * Operators with a path to a limited one: in reverse topological order, each limited or
+     * upstream operator marks its inputs.
+     */
+    private boolean[] upstreamOf(boolean[] limited) {
+        boolean[] upstream = new boolean[limited.length];
+        for (int i = limited.length - 1; i >= 0; i--) {
+            if (limited[i] || upstream[i]) {
+                topology.flagInputs(i, upstream);
             }
         }
         return upstream;
     }
 
     /** Whether the operator is limited itself or reads from a limited or downstream operator. */
-    private boolean anyInput(
-            int i, boolean[] limited, boolean[] downstream, Map<String, Integer> position) {
-        if (limited[i]) {
-            return true;
-        }
-        for (String in : topology.inputsOf(topology.topologicalOrder().get(i))) {
-            int j = position.get(in);
-            if (limited[j] || downstream[j]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private Map<String, Integer> positions() {
-        List<String> order = topology.topologicalOrder();
-        Map<String, Integer> position = new HashMap<>(order.size() * 4 / 3 + 1);
-        for (int i = 0; i < order.size(); i++) {
-            position.put(order.get(i), i);
-        }
-        return position;
+    private boolean anyInput(int i, boolean[] limited, boolean[] downstream) {
+        return limited[i]
+                || topology.anyInputFlagged(i, limited)
+                || topology.anyInputFlagged(i, downstream);
     }
 
     private static Ds2Formula.Estimate retargeted(Ds2Formula.Estimate e, double target) {
@@ -254,15 +240,26 @@ final class Plan {
                 e.operatorId(), target, e.capacityPerInstance(), target * selectivity);
     }
 
+    /** The reason of a capped operator, formatted once per kind into {@code why}. */
     private String cappedWhy(
-            List<OperatorDecision> full, int i, boolean downstream, double feasible) {
-        return String.format(
-                "capped: '%s' at its upper bound carries only %.0f %% of the planned rate; %s",
-                bottleneck(full, capacities),
-                100 * feasible,
-                downstream
-                        ? "sized for the flow it passes on"
-                        : "sized for its base rate or that share of its planned rate, whichever is more");
+            List<OperatorDecision> full, boolean downstream, double feasible, String[] why) {
+        int kind = downstream ? 1 : 0;
+        if (why[2] == null) {
+            why[2] = bottleneck(full, capacities);
+        }
+        if (why[kind] == null) {
+            why[kind] =
+                    String.format(
+                            "capped: '%s' at its upper bound carries only %.0f %% of the planned"
+                                    + " rate; %s",
+                            why[2],
+                            100 * feasible,
+                            downstream
+                                    ? "sized for the flow it passes on"
+                                    : "sized for its base rate or that share of its planned rate,"
+                                            + " whichever is more");
+        }
+        return why[kind];
     }
 
     private List<OperatorDecision> full(

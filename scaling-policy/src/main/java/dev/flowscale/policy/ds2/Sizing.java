@@ -41,7 +41,7 @@ final class Sizing {
             Capacities capacities) {
         Reasons reasons = new Reasons();
         if (source != null) {
-            reasons.add(source.explain(c));
+            reasons.addLater(() -> source.explain(c));
         }
         double cap = plan.capacityPerInstance();
         int upper = op.keyGroups();

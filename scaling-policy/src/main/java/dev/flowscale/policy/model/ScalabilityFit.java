@@ -52,14 +52,21 @@ public final class ScalabilityFit {
         }
         if (points.size() == 1) {
             Map.Entry<Integer, Double> only = points.entrySet().iterator().next();
-            return ScalabilityModel.linear(
-                    only.getValue() / only.getKey(),
-                    String.format(
-                            Locale.ROOT,
-                            "only parallelism %d observed: capacity assumed linear in parallelism (DS2),"
-                                    + " %.1f rec/s per instance",
-                            only.getKey(),
-                            only.getValue() / only.getKey()));
+            double perInstance = only.getValue() / only.getKey();
+            return new ScalabilityModel(
+                    ScalabilityModel.Kind.LINEAR,
+                    perInstance,
+                    1,
+                    0,
+                    0,
+                    0,
+                    () ->
+                            String.format(
+                                    Locale.ROOT,
+                                    "only parallelism %d observed: capacity assumed linear in"
+                                            + " parallelism (DS2), %.1f rec/s per instance",
+                                    only.getKey(),
+                                    perInstance));
         }
         ScalabilityModel power = power(points);
         if (points.size() < 3) {
@@ -104,33 +111,35 @@ public final class ScalabilityFit {
                         .orElseThrow();
         ScalabilityModel unexplained =
                 new ScalabilityModel(
-                        ScalabilityModel.Kind.POWER, Math.exp(logLambda), alpha, 0, 0, 0, "");
+                        ScalabilityModel.Kind.POWER, Math.exp(logLambda), alpha, 0, 0, 0, () -> "");
         double rms = rmsRelativeError(unexplained, points);
-        String clamp =
-                slope > 1
-                        ? " (fitted "
-                                + fmt(slope)
-                                + ", clamped: capacity never grows faster than linearly)"
-                        : slope < MIN_ALPHA
-                                ? " (fitted "
-                                        + fmt(slope)
-                                        + ", clamped: added instances added no capacity)"
-                                : "";
+        double lambda = Math.exp(logLambda);
+        List<Integer> fitted = List.copyOf(points.keySet());
         return new ScalabilityModel(
                 ScalabilityModel.Kind.POWER,
-                Math.exp(logLambda),
+                lambda,
                 alpha,
                 0,
                 0,
                 rms,
-                String.format(
-                        Locale.ROOT,
-                        "capacity ≈ %.1f · p^%.2f%s, fitted on parallelisms %s (rms error %.1f %%)",
-                        Math.exp(logLambda),
-                        alpha,
-                        clamp,
-                        points.keySet(),
-                        100 * rms));
+                () ->
+                        String.format(
+                                Locale.ROOT,
+                                "capacity ≈ %.1f · p^%.2f%s, fitted on parallelisms %s (rms error"
+                                        + " %.1f %%)",
+                                lambda,
+                                alpha,
+                                clamp(slope),
+                                fitted,
+                                100 * rms));
+    }
+
+    private static String clamp(double slope) {
+        return slope > 1
+                ? " (fitted " + fmt(slope) + ", clamped: capacity never grows faster than linearly)"
+                : slope < MIN_ALPHA
+                        ? " (fitted " + fmt(slope) + ", clamped: added instances added no capacity)"
+                        : "";
     }
 
     static double rmsRelativeError(ScalabilityModel m, Map<Integer, Double> points) {

@@ -2,7 +2,9 @@ package dev.flowscale.policy.model;
 
 import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.Checks;
+import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * An operator's aggregate capacity c(p) at parallelism p, in records per second:
@@ -14,17 +16,19 @@ import java.util.OptionalInt;
  *       contention and κ coherency cost; capacity peaks at p = √((1−σ)/κ) and falls beyond.
  * </ul>
  *
- * @param rmsRelativeError root mean square of (fitted − observed) / observed over the fitted points
- * @param explanation one sentence saying which model was chosen and why
+ * <p>Immutable. The explanation is formatted when first read: a decision fits every operator's
+ * curve but reads the explanation of only the few whose sizing it reports.
  */
-public record ScalabilityModel(
-        Kind kind,
-        double lambda,
-        double alpha,
-        double sigma,
-        double kappa,
-        double rmsRelativeError,
-        String explanation) {
+public final class ScalabilityModel {
+
+    private final Kind kind;
+    private final double lambda;
+    private final double alpha;
+    private final double sigma;
+    private final double kappa;
+    private final double rmsRelativeError;
+    private final Supplier<String> explain;
+    private String explanation; // cached; a race only formats it twice
 
     /** The model's shape. */
     public enum Kind {
@@ -33,7 +37,19 @@ public record ScalabilityModel(
         USL
     }
 
-    public ScalabilityModel {
+    /**
+     * @param rmsRelativeError root mean square of (fitted − observed) / observed over the fitted
+     *     points
+     * @param explain one sentence saying which model was chosen and why, formatted when first read
+     */
+    public ScalabilityModel(
+            Kind kind,
+            double lambda,
+            double alpha,
+            double sigma,
+            double kappa,
+            double rmsRelativeError,
+            Supplier<String> explain) {
         Checks.notNull(kind, "scalability model kind");
         if (!(lambda > 0 && Double.isFinite(lambda))) {
             throw new PolicyException(
@@ -49,11 +65,63 @@ public record ScalabilityModel(
                             + kappa
                             + "; alpha must be in (0, 1], sigma and kappa at least 0");
         }
-        Checks.notNull(explanation, "scalability model explanation");
+        this.kind = kind;
+        this.lambda = lambda;
+        this.alpha = alpha;
+        this.sigma = sigma;
+        this.kappa = kappa;
+        this.rmsRelativeError = rmsRelativeError;
+        this.explain = Checks.notNull(explain, "scalability model explanation");
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public double lambda() {
+        return lambda;
+    }
+
+    public double alpha() {
+        return alpha;
+    }
+
+    public double sigma() {
+        return sigma;
+    }
+
+    public double kappa() {
+        return kappa;
+    }
+
+    /** Root mean square of (fitted − observed) / observed over the fitted points. */
+    public double rmsRelativeError() {
+        return rmsRelativeError;
+    }
+
+    /** One sentence saying which model was chosen and why. */
+    public String explanation() {
+        if (explanation == null) {
+            explanation = Checks.notNull(explain.get(), "scalability model explanation");
+        }
+        return explanation;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(
+                Locale.ROOT,
+                "%s(λ %s, α %s, σ %s, κ %s): %s",
+                kind,
+                lambda,
+                alpha,
+                sigma,
+                kappa,
+                explanation());
     }
 
     static ScalabilityModel linear(double perInstance, String explanation) {
-        return new ScalabilityModel(Kind.LINEAR, perInstance, 1, 0, 0, 0, explanation);
+        return new ScalabilityModel(Kind.LINEAR, perInstance, 1, 0, 0, 0, () -> explanation);
     }
 
     /** Fitted aggregate capacity at parallelism {@code p}. */
@@ -129,6 +197,6 @@ public record ScalabilityModel(
         }
         double scale = capacity / capacityAt(p);
         return new ScalabilityModel(
-                kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, explanation);
+                kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, this::explanation);
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowscale.policy.model;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
@@ -38,8 +39,9 @@ final class UslFit {
                                         .build());
         double[] x = feasible(optimum.getPoint()).toArray();
         ScalabilityModel m =
-                new ScalabilityModel(ScalabilityModel.Kind.USL, x[0], 1, x[1], x[2], 0, "");
+                new ScalabilityModel(ScalabilityModel.Kind.USL, x[0], 1, x[1], x[2], 0, () -> "");
         double rms = ScalabilityFit.rmsRelativeError(m, points);
+        List<Integer> fitted = List.copyOf(points.keySet());
         return new ScalabilityModel(
                 ScalabilityModel.Kind.USL,
                 x[0],
@@ -47,16 +49,17 @@ final class UslFit {
                 x[1],
                 x[2],
                 rms,
-                String.format(
-                        Locale.ROOT,
-                        "capacity ≈ %.1f·p / (1 + %.4f·(p−1) + %.5f·p(p−1)) (Universal Scalability Law), fitted on"
-                                + " parallelisms %s (rms error %.1f %%)%s",
-                        x[0],
-                        x[1],
-                        x[2],
-                        points.keySet(),
-                        100 * rms,
-                        peak(x[1], x[2])));
+                () ->
+                        String.format(
+                                Locale.ROOT,
+                                "capacity ≈ %.1f·p / (1 + %.4f·(p−1) + %.5f·p(p−1)) (Universal Scalability Law), fitted on"
+                                        + " parallelisms %s (rms error %.1f %%)%s",
+                                x[0],
+                                x[1],
+                                x[2],
+                                fitted,
+                                100 * rms,
+                                peak(x[1], x[2])));
     }
 
     private static String peak(double sigma, double kappa) {

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowscale.policy.PolicyException;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
@@ -47,16 +49,48 @@ class HistoryIndexTest {
         for (int n = 1; n <= 40; n++) {
             double[] values = random.doubles(n, 1, 5).map(v -> Math.rint(v * 4) / 4).toArray();
             double now = Math.rint(random.nextDouble(1, 5) * 4) / 4;
-            ObservedCapacity c = ObservedCapacity.NONE;
+            CapacitySamples samples = new CapacitySamples();
             for (int i = 0; i < n; i++) {
-                c = c.plus(4, values[i], i);
+                samples.add(4, values[i], i);
             }
+            ObservedCapacity c = samples.observed();
             double[] with = Arrays.copyOf(values, n + 1);
             with[n] = now;
             Arrays.sort(with);
             assertThat(c.medians(4, now).get(4)).isEqualTo(new Median().evaluate(with));
             assertThat(c.upperMedian(4, 4, now)).isEqualTo(with[with.length / 2]);
             assertThat(c.medians(7, now)).containsEntry(7, now);
+        }
+    }
+
+    @Test
+    void mediansReadOffTheMiddleValuesAreThoseOfAllValuesAsTheyComeAndGo() {
+        Random random = new Random(11);
+        CapacitySamples samples = new CapacitySamples();
+        Deque<Double> held = new ArrayDeque<>();
+        for (int step = 0; step < 2_000; step++) {
+            if (held.size() < 250 && (held.isEmpty() || random.nextInt(3) > 0)) {
+                double v = Math.rint(random.nextDouble(1, 9) * 8) / 8; // ties included
+                samples.add(6, v, step);
+                held.addLast(v);
+            } else {
+                samples.remove(6, held.pollFirst());
+            }
+            if (held.isEmpty()) {
+                assertThat(samples.isEmpty()).isTrue();
+                continue;
+            }
+            double now = Math.rint(random.nextDouble(0, 10) * 8) / 8;
+            double[] all = held.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] with = Arrays.copyOf(all, all.length + 1);
+            with[all.length] = now;
+            Arrays.sort(with);
+            ObservedCapacity c = samples.observed();
+            assertThat(c.size()).isEqualTo(all.length);
+            assertThat(c.medians(6, now).get(6)).isEqualTo(new Median().evaluate(with));
+            assertThat(c.medians(2, now).get(6)).isEqualTo(new Median().evaluate(all));
+            assertThat(c.upperMedian(6, 6, now)).isEqualTo(with[with.length / 2]);
+            assertThat(c.upperMedian(6, 2, now)).isEqualTo(all[all.length / 2]);
         }
     }
 

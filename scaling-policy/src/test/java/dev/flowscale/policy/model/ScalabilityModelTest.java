@@ -33,7 +33,7 @@ class ScalabilityModelTest {
                                         0,
                                         0,
                                         0,
-                                        "power");
+                                        () -> "power");
                         default ->
                                 new ScalabilityModel(
                                         ScalabilityModel.Kind.USL,
@@ -42,7 +42,7 @@ class ScalabilityModelTest {
                                         random.nextDouble() * 0.2,
                                         random.nextDouble() * 0.01,
                                         0,
-                                        "usl");
+                                        () -> "usl");
                     };
             double required = random.nextDouble() * 20 * m.capacityAt(8);
             int max = 1 + random.nextInt(256);
