@@ -69,7 +69,8 @@ k8s-operator/deploy/operator.yaml (a test compares them).
   verbs: ["update"]
 # The runner's workload, API Service and configuration: read from informer caches (list, watch), created,
 # replaced; deleted by the garbage collector through owner references, so no delete verb. Runner pods are
-# watched (an informer) so that their failures reach the StreamJob's status.
+# watched (an informer) so that their failures reach the StreamJob's status; a runner pod stuck Terminating
+# on a lost node is deleted with grace period 0 so that its replacement can start.
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["list", "watch", "create", "update"]
@@ -78,7 +79,7 @@ k8s-operator/deploy/operator.yaml (a test compares them).
   verbs: ["list", "watch", "create", "update"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["list", "watch"]
+  verbs: ["list", "watch", "delete"]
 # A rescale that needs a bigger pod resizes the running one in place where the cluster can (1.33+).
 - apiGroups: [""]
   resources: ["pods/resize"]

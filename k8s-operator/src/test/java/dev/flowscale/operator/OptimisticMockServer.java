@@ -203,7 +203,57 @@ public final class OptimisticMockServer implements AutoCloseable {
     private final Map<String, StructuralSchema> schemas = new HashMap<>();
     private final java.util.List<String> pruned = new java.util.ArrayList<>();
 
+    /**
+     * From now on, serves deletes of pods on {@code node} as a real API server does for a lost node
+     * ({@link LostNodes}), with deletion deadlines read from {@code clock}.
+     */
+    synchronized void loseNode(String node, java.util.function.Supplier<java.time.Instant> clock) {
+        if (lostNodes == null) {
+            lostNodes = new LostNodes(clock);
+        }
+        lostNodes.lose(node);
+    }
+
+    /** The deletes with grace period 0 of pods on lost nodes served so far (method and path). */
+    synchronized java.util.List<String> forcedDeletes() {
+        return lostNodes == null ? java.util.List.of() : lostNodes.forcedDeletes();
+    }
+
+    private synchronized LostNodes lostNodes() {
+        return lostNodes;
+    }
+
+    private LostNodes lostNodes;
+
     private final class Dispatcher extends KubernetesCrudDispatcher {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            LostNodes lost = lostNodes();
+            MockResponse served =
+                    lost == null || !"DELETE".equals(request.getMethod())
+                            ? null
+                            : lost.delete(
+                                    request,
+                                    path -> findResource(getKey(path)),
+                                    (path, pod) -> store(request, path, pod));
+            return served != null ? served : super.dispatch(request);
+        }
+
+        private void store(RecordedRequest delete, String path, JsonNode resource) {
+            try {
+                super.handleUpdate(
+                        new RecordedRequest(
+                                delete.getHttpVersion(),
+                                io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+                                path,
+                                delete.getHeaders(),
+                                new io.fabric8.mockwebserver.http.Buffer(
+                                        JSON.writeValueAsBytes(resource))));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
         @Override
         public MockResponse handlePatch(RecordedRequest request) {
             String path = request.getPath().replaceAll("\\?.*$", "");

@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The operator on an {@link OptimisticMockServer} with what a cluster adds for the runner
@@ -34,6 +36,7 @@ final class RunnerClusterFixture implements AutoCloseable {
     private LocalScheduler scheduler;
     private JobAutoscalers loops;
     private Operator operator;
+    private boolean podLifeCycle;
 
     /**
      * Starts the pod life cycle and the operator and creates {@code job}.
@@ -70,6 +73,9 @@ final class RunnerClusterFixture implements AutoCloseable {
                         "wc-runner",
                         new Quantity(freeCpu),
                         new Quantity(nodeCpu));
+        if (podLifeCycle) {
+            kubelet.runOnly(scheduler::runningPod);
+        }
         loops =
                 FlowscaleOperator.loops(
                         client,
@@ -85,6 +91,28 @@ final class RunnerClusterFixture implements AutoCloseable {
                         clock);
         operator.start();
         client.resource(job).create();
+    }
+
+    /**
+     * Before {@link #start}: the runner process runs only for a scheduled pod on a node that is not
+     * lost ({@link LocalKubelet#runOnly}), so {@link #loseNode} stops it.
+     */
+    void withPodLifeCycle() {
+        podLifeCycle = true;
+    }
+
+    /**
+     * Loses the runner pod's node: its runner process dies, its pod is marked not ready, and the
+     * API server keeps a pod of that node that is deleted without grace period 0 Terminating
+     * ({@link LostNodes}), with deletion deadlines from {@code clock}.
+     */
+    void loseNode(Supplier<Instant> clock) {
+        server.loseNode(scheduler.loseNode(), clock);
+    }
+
+    /** The taint-based eviction of the lost node's pods: they turn Terminating, and stay. */
+    void evictFromLostNodes() {
+        scheduler.evictFromLostNodes();
     }
 
     /** What the runner process says it runs. */

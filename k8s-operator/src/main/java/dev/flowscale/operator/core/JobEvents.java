@@ -20,6 +20,7 @@ public interface JobEvents {
     String SCALING_BLOCKED = "ScalingBlocked";
     String STRANDED_RUNNER = "StrandedRunnerRestarted";
     String POD_RESIZE_REFUSED = "PodResizeRefused";
+    String STUCK_POD_DELETED = "StuckPodDeleted";
     String JOB_FINISHED = "JobFinished";
     String JOB_FAILED = "JobFailed";
     String JOB_CANCELLED = "JobCancelled";
