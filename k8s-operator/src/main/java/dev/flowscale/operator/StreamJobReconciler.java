@@ -17,6 +17,7 @@ import dev.flowscale.operator.runner.RunnerExecutor;
 import dev.flowscale.operator.runner.RunnerHealth;
 import dev.flowscale.operator.runner.RunnerResources;
 import dev.flowscale.operator.runner.ScaleUpBackoff;
+import dev.flowscale.operator.runner.StopAttempts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
@@ -265,6 +266,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     clock.instant());
             Conditions.specValid(status, generation(job), clock.instant());
         }
+        StopAttempts.condition(status, generation(job), clock.instant());
         if (pending) {
             Conditions.set(
                     status,

@@ -120,11 +120,15 @@ class NodeLossIT {
 
         cluster.kubelet.freeze();
         try {
+            // The pass that saw the runner not ready and unreachable (up to the control API's
+            // timeouts) writes Ready False after it decided what to do with it.
             awaitJob(
                     j ->
                             !Conditions.isTrue(j.getStatus(), Conditions.READY)
                                     && j.getStatus().phase == JobPhase.Deploying);
-            assertThat(RunnerJobHarness.args(client)).isEqualTo(args);
+            assertThat(RunnerJobHarness.args(client))
+                    .as("the runner's pod template is left as it was")
+                    .isEqualTo(args);
         } finally {
             cluster.kubelet.thaw();
         }
@@ -148,7 +152,11 @@ class NodeLossIT {
                                         && j.getStatus().pending == null);
         assertThat(rescaled.getStatus().lastRescale.path).isEqualTo(PendingChange.IN_PLACE);
         assertThat(RunnerJobHarness.args(client)).contains("--parallelism count=1,split=1");
-        return rescaled;
+        // Ready again after the rescale, so that a later Ready False comes from a later pass.
+        return awaitJob(
+                j ->
+                        j.getStatus().phase == JobPhase.Running
+                                && Conditions.isTrue(j.getStatus(), Conditions.READY));
     }
 
     private void start() throws IOException {

@@ -73,8 +73,10 @@ public final class RunnerExecutor {
             pass.write(s -> s.blockedScaleUp = null); // the load or the spec changed: start afresh
         }
         String reason = changeReason(pass, existing.get(), target);
-        if (reason == null) {
-            return null;
+        if (reason == null
+                || !Changes.parallelismOnly(reason) && StopAttempts.abandoned(st, generation)) {
+            return null; // no savepoint could be taken for this spec: StopAttempts.CONDITION says
+            // why
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
