@@ -19,6 +19,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -37,6 +40,7 @@ final class RunnerClusterFixture implements AutoCloseable {
     private JobAutoscalers loops;
     private Operator operator;
     private boolean podLifeCycle;
+    private final AtomicInteger stops = new AtomicInteger();
 
     /**
      * Starts the pod life cycle and the operator and creates {@code job}.
@@ -87,7 +91,10 @@ final class RunnerClusterFixture implements AutoCloseable {
                 FlowscaleOperator.create(
                         client,
                         loops,
-                        new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
+                        new CountingStops(
+                                new HttpRunnerControl(
+                                        j -> kubelet.address(), Duration.ofSeconds(10)),
+                                stops),
                         clock);
         operator.start();
         client.resource(job).create();
@@ -113,6 +120,36 @@ final class RunnerClusterFixture implements AutoCloseable {
     /** The taint-based eviction of the lost node's pods: they turn Terminating, and stay. */
     void evictFromLostNodes() {
         scheduler.evictFromLostNodes();
+    }
+
+    /** How many stop-with-savepoint requests the operator sent the runner so far. */
+    int stopRequests() {
+        return stops.get();
+    }
+
+    /** The operator's runner control, counting its stop-with-savepoint requests. */
+    private record CountingStops(RunnerControl control, AtomicInteger stops)
+            implements RunnerControl {
+        @Override
+        public String stopWithSavepoint(StreamJob job) {
+            stops.incrementAndGet();
+            return control.stopWithSavepoint(job);
+        }
+
+        @Override
+        public InPlaceRescale rescale(StreamJob job, Map<String, Integer> parallelism) {
+            return control.rescale(job, parallelism);
+        }
+
+        @Override
+        public RunnerState state(StreamJob job) {
+            return control.state(job);
+        }
+
+        @Override
+        public Optional<String> latestSnapshot(StreamJob job) {
+            return control.latestSnapshot(job);
+        }
     }
 
     /** What the runner process says it runs. */
