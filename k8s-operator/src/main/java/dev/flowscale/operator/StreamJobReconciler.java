@@ -223,7 +223,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     health.observe(job, deployment, context, status, clock.instant());
                 });
         StreamJobStatus status = pass.status();
-        if (newSpec) {
+        if (newSpec && Objects.equals(status.observedGeneration, generation(job))) {
             events.normal(
                     pass.job(),
                     JobEvents.DEPLOYED,
@@ -252,7 +252,11 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                                         : ready ? JobPhase.Running : JobPhase.Deploying;
         status.parallelismSummary = ParallelismText.summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
-        status.observedGeneration = generation(job);
+        if (!pending && !StopAttempts.abandoned(status, generation(job))) {
+            // The spec has run (a change of it ends only once the runner runs it), or it needs
+            // no change of the runner; not while a change is under way or was abandoned.
+            status.observedGeneration = generation(job);
+        }
         if (ended) {
             jobEnded(job, status);
         } else {

@@ -71,7 +71,7 @@ public final class StopAttempts {
     }
 
     /** Whether a change of this generation was abandoned because no savepoint could be taken. */
-    static boolean abandoned(StreamJobStatus st, Long generation) {
+    public static boolean abandoned(StreamJobStatus st, Long generation) {
         SavepointFailure f = st.savepointFailure;
         return f != null
                 && f.fallbackCheckpoint == null
