@@ -15,7 +15,9 @@ import dev.flowscale.operator.runner.RunnerCluster;
 import dev.flowscale.operator.runner.RunnerDefaults;
 import dev.flowscale.operator.runner.RunnerExecutor;
 import dev.flowscale.operator.runner.RunnerHealth;
+import dev.flowscale.operator.runner.RunnerProblems;
 import dev.flowscale.operator.runner.RunnerResources;
+import dev.flowscale.operator.runner.RunnerWatch;
 import dev.flowscale.operator.runner.ScaleUpBackoff;
 import dev.flowscale.operator.runner.StopAttempts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -217,12 +219,16 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         Optional<Deployment> deployment = context.getSecondaryResource(Deployment.class);
         boolean ready = Changes.ready(deployment);
         boolean newSpec = !Objects.equals(pass.status().observedGeneration, generation(job));
+        Optional<String> refusedBefore = refusal(pass.status());
         pass.write(
                 status -> {
                     observed(job, status, ready);
                     health.observe(job, deployment, context, status, clock.instant());
                 });
         StreamJobStatus status = pass.status();
+        refusal(status)
+                .filter(message -> !refusedBefore.equals(Optional.of(message)))
+                .ifPresent(message -> events.warning(job, RunnerProblems.FAILED_CREATE, message));
         if (newSpec && Objects.equals(status.observedGeneration, generation(job))) {
             events.normal(
                     pass.job(),
@@ -239,6 +245,13 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                 : status.phase == JobPhase.Rescaling ? Changes.PENDING_RECHECK : null;
     }
 
+    /** The message of a pod creation the cluster refused, from condition RunnerHealthy. */
+    private static Optional<String> refusal(StreamJobStatus status) {
+        return Conditions.find(status, RunnerWatch.CONDITION)
+                .filter(c -> RunnerProblems.FAILED_CREATE.equals(c.getReason()))
+                .map(c -> c.getMessage());
+    }
+
     private void observed(StreamJob job, StreamJobStatus status, boolean ready) {
         boolean pending = status.pending != null;
         boolean ended = JobEnd.ended(job, status);
@@ -252,9 +265,10 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                                         : ready ? JobPhase.Running : JobPhase.Deploying;
         status.parallelismSummary = ParallelismText.summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
-        if (!pending && !StopAttempts.abandoned(status, generation(job))) {
-            // The spec has run (a change of it ends only once the runner runs it), or it needs
-            // no change of the runner; not while a change is under way or was abandoned.
+        boolean runs = ready || job.getSpec().suspend || status.endedAs != null;
+        if (runs && !pending && !StopAttempts.abandoned(status, generation(job))) {
+            // The runner runs the spec (a change of it ends only once the runner runs it), or
+            // nothing should run; not while a change is under way or was abandoned.
             status.observedGeneration = generation(job);
         }
         if (ended) {

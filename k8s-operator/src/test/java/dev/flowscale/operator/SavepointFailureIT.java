@@ -19,8 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
@@ -70,8 +68,8 @@ class SavepointFailureIT {
                 events -> events.stream().anyMatch(e -> e.getMessage().contains("abandoned")));
 
         clock.advance(Duration.ofMinutes(10));
-        poke("later");
-        holdFor(
+        RunnerJobHarness.poke(client, "later");
+        RunnerJobHarness.holdFor(
                 Duration.ofSeconds(3),
                 () -> cluster.stopRequests() == 3,
                 "no attempt after giving up");
@@ -121,10 +119,12 @@ class SavepointFailureIT {
                                                 .map(c -> c.getReason().equals("Retrying"))
                                                 .orElse(false)));
         assertThat(retrying.getMessage()).contains("failed 1 of 3 times");
-        holdFor(Duration.ofSeconds(3), () -> cluster.stopRequests() == 1, "no attempt before 10 s");
+        RunnerJobHarness.holdFor(
+                Duration.ofSeconds(3), () -> cluster.stopRequests() == 1, "no attempt before 10 s");
         clock.advance(Duration.ofSeconds(10));
         awaitAttempts(2);
-        holdFor(Duration.ofSeconds(2), () -> cluster.stopRequests() == 2, "no attempt before 20 s");
+        RunnerJobHarness.holdFor(
+                Duration.ofSeconds(2), () -> cluster.stopRequests() == 2, "no attempt before 20 s");
         clock.advance(Duration.ofSeconds(20));
         awaitAttempts(3);
         assertThat(
@@ -203,27 +203,6 @@ class SavepointFailureIT {
 
     private static Condition condition(StreamJob job) {
         return Conditions.find(job.getStatus(), StopAttempts.CONDITION).orElseThrow();
-    }
-
-    /** An annotation change: the reconciler is not generation-aware, so it makes a pass. */
-    private void poke(String value) {
-        client.resources(StreamJob.class)
-                .inNamespace(NS)
-                .withName("wc")
-                .edit(
-                        j -> {
-                            j.getMetadata().getAnnotations().put("test/poke", value);
-                            return j;
-                        });
-    }
-
-    /** Checks {@code check} stays true for {@code period} (polled, not slept). */
-    private static void holdFor(Duration period, BooleanSupplier check, String what) {
-        long end = System.nanoTime() + period.toNanos();
-        while (System.nanoTime() < end) {
-            assertThat(check.getAsBoolean()).as(what).isTrue();
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
     }
 
     private StreamJob awaitJob(Predicate<StreamJob> check) {

@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The steps of one change of the runner, recorded in {@code status.pending} before each is taken,
@@ -23,7 +21,6 @@ import org.slf4j.LoggerFactory;
  * a savepoint → record it → apply → observe → roll back from the same savepoint.
  */
 final class PendingSteps implements ChangeSteps {
-    private static final Logger LOG = LoggerFactory.getLogger(PendingSteps.class);
     private final ReconcileStatus pass;
     private final Optional<Deployment> existing;
     private final ExecutorTools tools;
@@ -82,90 +79,7 @@ final class PendingSteps implements ChangeSteps {
     }
 
     private Duration stopThenCarryOn() {
-        String savepoint;
-        try {
-            savepoint = tools.control().stopWithSavepoint(pass.job());
-        } catch (OperatorException e) {
-            return stopFailed(e.getMessage());
-        }
-        stoppedNow();
-        savepointTaken(savepoint, "stopped with savepoint");
-        return carryOn();
-    }
-
-    /**
-     * Records the failed attempt and says so; the runner may have stopped and the reply been lost,
-     * so the next pass asks it first ({@link #findSavepoint}).
-     */
-    private Duration stopFailed(String error) {
-        Instant now = tools.clock().instant();
-        pass.write(st -> StopAttempts.failed(st, error, now));
-        String message = StopAttempts.attemptMessage(pass.job(), pass.status().pending);
-        LOG.warn("StreamJob {}: {}", name(), message);
-        tools.events().warning(pass.job(), JobEvents.SAVEPOINT_FAILED, message);
-        return Changes.PENDING_RECHECK;
-    }
-
-    /** The runner runs on: stop it again once the backoff is over, or give up. */
-    private Duration stopAgain(RunnerState state) {
-        PendingChange c = pass.status().pending;
-        if (StopAttempts.exhausted(c)) {
-            return giveUp(state);
-        }
-        Duration wait = StopAttempts.untilNext(c, tools.clock().instant());
-        return wait.isZero() ? stopThenCarryOn() : wait;
-    }
-
-    /**
-     * No attempt is left: replace the runner from its latest checkpoint where the spec allows it,
-     * else abandon the change (the job runs on as it is).
-     */
-    private Duration giveUp(RunnerState state) {
-        PendingChange c = pass.status().pending;
-        Optional<String> checkpoint =
-                StopAttempts.fallsBack(pass.job())
-                        ? tools.control().latestSnapshotIfReachable(pass.job())
-                        : Optional.empty();
-        String message = StopAttempts.gaveUpMessage(pass.job(), c, checkpoint.orElse(null));
-        Instant now = tools.clock().instant();
-        pass.write(
-                st -> {
-                    StopAttempts.gaveUp(st, checkpoint.orElse(null), now);
-                    st.pending.stopError = null;
-                    checkpoint.ifPresent(
-                            cp -> {
-                                st.pending.savepoint = cp;
-                                st.pending.replacedRun = state.runId();
-                                st.lastSavepoint = cp;
-                            });
-                });
-        LOG.warn("StreamJob {}: {}", name(), message);
-        tools.events()
-                .warning(
-                        pass.job(),
-                        JobEvents.SAVEPOINT_FAILED,
-                        "runner " + RunnerResources.runnerName(pass.job()) + ": " + message);
-        if (checkpoint.isPresent()) {
-            stoppedNow();
-            return carryOn();
-        }
-        finish(false, c.from, elapsed(), message);
-        return null;
-    }
-
-    /**
-     * The job goes down now: after failed attempts (it ran on meanwhile) its downtime and the
-     * deadline for the new runner count from here, not from the first attempt.
-     */
-    private void stoppedNow() {
-        if (pass.status().pending.stopAttempts != null) {
-            String now = tools.clock().instant().toString();
-            pass.write(st -> st.pending.started = now);
-        }
-    }
-
-    private String name() {
-        return pass.job().getMetadata().getNamespace() + "/" + pass.job().getMetadata().getName();
+        return new SavepointStop(pass, this, tools).stop();
     }
 
     private void record(String reason, String path, Map<String, Integer> target) {
@@ -183,7 +97,8 @@ final class PendingSteps implements ChangeSteps {
                 });
     }
 
-    private void savepointTaken(String savepoint, String how) {
+    @Override
+    public void savepointTaken(String savepoint, String how) {
         pass.write(
                 st -> {
                     st.pending.savepoint = savepoint;
@@ -211,7 +126,8 @@ final class PendingSteps implements ChangeSteps {
     }
 
     /** Carries on the change in status.pending from where the last pass (or operator) left it. */
-    Duration carryOn() {
+    @Override
+    public Duration carryOn() {
         PendingChange c = pass.status().pending;
         if (PendingChange.IN_PLACE.equals(c.path)) {
             return carryOnInPlace("the operator restarted during the in-place rescale");
@@ -323,7 +239,7 @@ final class PendingSteps implements ChangeSteps {
             return Changes.PENDING_RECHECK;
         }
         if (state.get().status().equals("RUNNING")) {
-            return stopAgain(state.get()); // it never stopped
+            return new SavepointStop(pass, this, tools).again(state.get()); // it never stopped
         }
         Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
         if (savepoint.isEmpty()) {
