@@ -70,17 +70,7 @@ class RunnerFailuresIT {
 
     @Test
     void aPodTheClusterRefusesToCreateShowsInStatusAndAnEventWithTheApisMessage() {
-        client.resource(StreamJobs.wordCount(NS, "wc")).create();
-        Deployment runner =
-                Eventually.await(
-                        "Deployment wc-runner",
-                        () ->
-                                client.apps()
-                                        .deployments()
-                                        .inNamespace(NS)
-                                        .withName("wc-runner")
-                                        .get(),
-                        d -> d != null);
+        Deployment runner = createJobAndAwaitRunner();
         runner.setStatus(
                 new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
                         .withReplicas(0)
@@ -124,17 +114,7 @@ class RunnerFailuresIT {
      * condition.
      */
     private Condition runnerPodWithStatus(String podJson) {
-        client.resource(StreamJobs.wordCount(NS, "wc")).create();
-        Deployment runner =
-                Eventually.await(
-                        "Deployment wc-runner",
-                        () ->
-                                client.apps()
-                                        .deployments()
-                                        .inNamespace(NS)
-                                        .withName("wc-runner")
-                                        .get(),
-                        d -> true);
+        Deployment runner = createJobAndAwaitRunner();
         Pod pod = Serialization.unmarshal(podJson, Pod.class);
         pod.getMetadata().setLabels(runner.getSpec().getTemplate().getMetadata().getLabels());
         pod.getMetadata()
@@ -146,6 +126,15 @@ class RunnerFailuresIT {
         return Conditions.find(job.getStatus(), RunnerWatch.CONDITION)
                 .filter(c -> "False".equals(c.getStatus()))
                 .orElseThrow();
+    }
+
+    /** Creates the job jobs/wc; returns its runner Deployment once the operator created it. */
+    private Deployment createJobAndAwaitRunner() {
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+        return Eventually.await(
+                "Deployment wc-runner",
+                () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(),
+                d -> d != null);
     }
 
     private StreamJob awaitJob(java.util.function.Predicate<StreamJob> check) {
