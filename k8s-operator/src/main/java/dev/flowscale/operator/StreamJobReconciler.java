@@ -13,6 +13,7 @@ import dev.flowscale.operator.runner.Changes;
 import dev.flowscale.operator.runner.JobEnd;
 import dev.flowscale.operator.runner.RunnerCluster;
 import dev.flowscale.operator.runner.RunnerDefaults;
+import dev.flowscale.operator.runner.RunnerDeployment;
 import dev.flowscale.operator.runner.RunnerExecutor;
 import dev.flowscale.operator.runner.RunnerHealth;
 import dev.flowscale.operator.runner.RunnerProblems;
@@ -220,9 +221,10 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         boolean ready = Changes.ready(deployment);
         boolean newSpec = !Objects.equals(pass.status().observedGeneration, generation(job));
         Optional<String> refusedBefore = refusal(pass.status());
+        boolean applied = deployment.map(d -> applied(pass.status(), job, d)).orElse(false);
         pass.write(
                 status -> {
-                    observed(job, status, ready);
+                    observed(job, status, ready, applied);
                     health.observe(job, deployment, context, status, clock.instant());
                 });
         StreamJobStatus status = pass.status();
@@ -252,7 +254,15 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                 .map(c -> c.getMessage());
     }
 
-    private void observed(StreamJob job, StreamJobStatus status, boolean ready) {
+    /** Whether the runner's Deployment holds this spec (at the parallelism it was deployed at). */
+    private boolean applied(StreamJobStatus status, StreamJob job, Deployment deployment) {
+        return cluster.upToDate(
+                RunnerDeployment.desired(
+                        job, new TreeMap<>(status.deployedParallelism), status.deployedSavepoint),
+                deployment);
+    }
+
+    private void observed(StreamJob job, StreamJobStatus status, boolean ready, boolean applied) {
         boolean pending = status.pending != null;
         boolean ended = JobEnd.ended(job, status);
         status.phase =
@@ -265,10 +275,11 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                                         : ready ? JobPhase.Running : JobPhase.Deploying;
         status.parallelismSummary = ParallelismText.summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
-        boolean runs = ready || job.getSpec().suspend || status.endedAs != null;
-        if (runs && !pending && !StopAttempts.abandoned(status, generation(job))) {
-            // The runner runs the spec (a change of it ends only once the runner runs it), or
-            // nothing should run; not while a change is under way or was abandoned.
+        if ((applied || status.endedAs != null)
+                && !pending
+                && !StopAttempts.abandoned(status, generation(job))) {
+            // The runner's Deployment holds the spec (a change of it ends only once the runner
+            // runs it); not while a change is under way, was abandoned or has yet to start.
             status.observedGeneration = generation(job);
         }
         if (ended) {
