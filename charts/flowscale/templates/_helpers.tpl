@@ -67,11 +67,12 @@ k8s-operator/deploy/operator.yaml (a test compares them).
 - apiGroups: ["flowscale.dev"]
   resources: ["streamjobs/status", "streamjobs/finalizers"]
   verbs: ["update"]
-# The runner's workload, API Service, configuration and autoscaler memory (<job>-autoscaler): read from informer caches (list, watch), created,
-# replaced; read (get) when a create finds the object already there (the cache had not seen it yet) and
-# the client replaces it against the stored version; deleted by the garbage collector through owner
-# references, so no delete verb. Runner pods are
-# watched (an informer) so that their failures reach the StreamJob's status.
+# The runner's workload, API Service, configuration and autoscaler memory (<job>-autoscaler): read from
+# informer caches (list, watch), created, replaced; read (get) when a create finds the object already
+# there (the cache had not seen it yet) and the client replaces it against the stored version; deleted by
+# the garbage collector through owner references, so no delete verb. Runner pods are watched (an
+# informer) so that their failures reach the StreamJob's status; a runner pod stuck Terminating on a lost
+# node is deleted with grace period 0 so that its replacement can start.
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["get", "list", "watch", "create", "update"]
@@ -80,7 +81,7 @@ k8s-operator/deploy/operator.yaml (a test compares them).
   verbs: ["get", "list", "watch", "create", "update"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["list", "watch"]
+  verbs: ["list", "watch", "delete"]
 # A rescale that needs a bigger pod resizes the running one in place where the cluster can (1.33+).
 - apiGroups: [""]
   resources: ["pods/resize"]

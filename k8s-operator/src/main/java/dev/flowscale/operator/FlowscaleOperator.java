@@ -17,6 +17,7 @@ import dev.flowscale.operator.runner.RunnerControl;
 import dev.flowscale.operator.runner.RunnerDefaults;
 import dev.flowscale.operator.runner.RunnerExecutor;
 import dev.flowscale.operator.runner.RunnerHealth;
+import dev.flowscale.operator.runner.RunnerPodAddress;
 import dev.flowscale.operator.runner.RunnerTokens;
 import dev.flowscale.operator.runner.RunnerWatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -304,7 +305,7 @@ public final class FlowscaleOperator {
                         client,
                         loops,
                         new HttpRunnerControl(
-                                HttpRunnerControl::serviceAddress,
+                                new RunnerPodAddress(new Fabric8RunnerCluster(client)),
                                 rescaleTimeout,
                                 new RunnerTokens(client)),
                         clock,

@@ -2,6 +2,7 @@ package dev.flowscale.operator;
 
 import dev.flowscale.operator.api.AutoscalerSpec;
 import dev.flowscale.operator.api.JobSpec;
+import dev.flowscale.operator.api.SavepointStorage;
 import dev.flowscale.operator.api.StreamJobSpec;
 import dev.flowscale.operator.core.DurationText;
 import dev.flowscale.operator.core.OperatorException;
@@ -63,8 +64,22 @@ public final class SpecValidator {
                             + " for a demo");
         }
         checkRetain(spec, problems);
+        checkUpgradeMode(spec.savepoints, problems);
         checkRescaling(spec, problems);
         return problems;
+    }
+
+    private static void checkUpgradeMode(SavepointStorage savepoints, List<String> problems) {
+        String mode = savepoints == null ? null : savepoints.upgradeMode;
+        if (mode != null
+                && !mode.equals(SavepointStorage.SAVEPOINT)
+                && !mode.equals(SavepointStorage.LAST_STATE)) {
+            problems.add(
+                    "spec.savepoints.upgradeMode is '"
+                            + mode
+                            + "': use savepoint (a change whose savepoint fails is abandoned) or"
+                            + " last-state (it restores the latest checkpoint instead)");
+        }
     }
 
     private static void checkJob(JobSpec job, List<String> problems) {

@@ -13,10 +13,14 @@ import dev.flowscale.operator.runner.Changes;
 import dev.flowscale.operator.runner.JobEnd;
 import dev.flowscale.operator.runner.RunnerCluster;
 import dev.flowscale.operator.runner.RunnerDefaults;
+import dev.flowscale.operator.runner.RunnerDeployment;
 import dev.flowscale.operator.runner.RunnerExecutor;
 import dev.flowscale.operator.runner.RunnerHealth;
+import dev.flowscale.operator.runner.RunnerProblems;
 import dev.flowscale.operator.runner.RunnerResources;
+import dev.flowscale.operator.runner.RunnerWatch;
 import dev.flowscale.operator.runner.ScaleUpBackoff;
+import dev.flowscale.operator.runner.StopAttempts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
@@ -216,13 +220,18 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
         Optional<Deployment> deployment = context.getSecondaryResource(Deployment.class);
         boolean ready = Changes.ready(deployment);
         boolean newSpec = !Objects.equals(pass.status().observedGeneration, generation(job));
+        Optional<String> refusedBefore = refusal(pass.status());
+        boolean applied = deployment.map(d -> applied(pass.status(), job, d)).orElse(false);
         pass.write(
                 status -> {
-                    observed(job, status, ready);
+                    observed(job, status, ready, applied);
                     health.observe(job, deployment, context, status, clock.instant());
                 });
         StreamJobStatus status = pass.status();
-        if (newSpec) {
+        refusal(status)
+                .filter(message -> !refusedBefore.equals(Optional.of(message)))
+                .ifPresent(message -> events.warning(job, RunnerProblems.FAILED_CREATE, message));
+        if (newSpec && Objects.equals(status.observedGeneration, generation(job))) {
             events.normal(
                     pass.job(),
                     JobEvents.DEPLOYED,
@@ -238,7 +247,22 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                 : status.phase == JobPhase.Rescaling ? Changes.PENDING_RECHECK : null;
     }
 
-    private void observed(StreamJob job, StreamJobStatus status, boolean ready) {
+    /** The message of a pod creation the cluster refused, from condition RunnerHealthy. */
+    private static Optional<String> refusal(StreamJobStatus status) {
+        return Conditions.find(status, RunnerWatch.CONDITION)
+                .filter(c -> RunnerProblems.FAILED_CREATE.equals(c.getReason()))
+                .map(c -> c.getMessage());
+    }
+
+    /** Whether the runner's Deployment holds this spec (at the parallelism it was deployed at). */
+    private boolean applied(StreamJobStatus status, StreamJob job, Deployment deployment) {
+        return cluster.upToDate(
+                RunnerDeployment.desired(
+                        job, new TreeMap<>(status.deployedParallelism), status.deployedSavepoint),
+                deployment);
+    }
+
+    private void observed(StreamJob job, StreamJobStatus status, boolean ready, boolean applied) {
         boolean pending = status.pending != null;
         boolean ended = JobEnd.ended(job, status);
         status.phase =
@@ -251,7 +275,13 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                                         : ready ? JobPhase.Running : JobPhase.Deploying;
         status.parallelismSummary = ParallelismText.summary(status.parallelism);
         forgetOverridesOfChangedSpec(job, status);
-        status.observedGeneration = generation(job);
+        if ((applied || status.endedAs != null)
+                && !pending
+                && !StopAttempts.abandoned(status, generation(job))) {
+            // The runner's Deployment holds the spec (a change of it ends only once the runner
+            // runs it); not while a change is under way, was abandoned or has yet to start.
+            status.observedGeneration = generation(job);
+        }
         if (ended) {
             jobEnded(job, status);
         } else {
@@ -265,6 +295,7 @@ public final class StreamJobReconciler implements Reconciler<StreamJob> {
                     clock.instant());
             Conditions.specValid(status, generation(job), clock.instant());
         }
+        StopAttempts.condition(status, generation(job), clock.instant());
         if (pending) {
             Conditions.set(
                     status,

@@ -197,20 +197,22 @@ class AutoscalingIT {
         editSpec(
                 j -> j.getSpec().job.args = List.of("--rate", "1000", "--cost", "split=sleep:2ms"));
 
-        // The status may report generation 2 before the runner runs its arguments (a known
-        // defect: observedGeneration is written before the change has run), so the wait includes
-        // the runner's arguments.
-        StreamJob upgraded =
-                awaitJob(
-                        j ->
-                                j.getStatus().observedGeneration == 2L
-                                        && j.getStatus().lastSavepoint != null
-                                        && j.getStatus().phase == JobPhase.Running
-                                        && args().contains("--rate 1000"));
+        // The first status that reports generation 2 is written once the runner runs it.
+        StreamJob upgraded = awaitJob(j -> j.getStatus().observedGeneration == 2L);
+        assertThat(upgraded.getStatus().pending).isNull();
+        assertThat(upgraded.getStatus().phase).isEqualTo(JobPhase.Running);
+        assertThat(upgraded.getStatus().lastSavepoint).isNotNull();
         assertThat(args())
                 .contains("--rate 1000")
                 .contains("--restore-from " + upgraded.getStatus().lastSavepoint);
         assertThat(events(JobEvents.SAVEPOINT_UPGRADE)).hasSize(1);
+        assertThat(
+                        Eventually.await(
+                                "the Event that generation 2 was applied",
+                                () -> events(JobEvents.DEPLOYED),
+                                e -> e.stream().anyMatch(d -> d.getMessage().endsWith(" 2"))))
+                .filteredOn(d -> d.getMessage().endsWith("for generation 2"))
+                .singleElement();
         assertThat(kubelet.restarts())
                 .as("the stopped runner lingered until its pod was replaced")
                 .isZero();

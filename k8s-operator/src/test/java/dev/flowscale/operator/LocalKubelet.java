@@ -1,6 +1,8 @@
 package dev.flowscale.operator;
 
 import dev.flowscale.operator.runner.RunnerResources;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,10 +16,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Plays the kubelet for one runner Deployment on the mock API server: runs its container as a local
@@ -53,6 +57,7 @@ final class LocalKubelet implements AutoCloseable {
     private int started;
     private int restarts;
     private String readyPath = "/";
+    private Supplier<Optional<Pod>> runningPod;
 
     LocalKubelet(
             KubernetesClient client,
@@ -101,19 +106,19 @@ final class LocalKubelet implements AutoCloseable {
             if (d == null) {
                 return;
             }
-            List<String> desired =
-                    new ArrayList<>(
-                            d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+            Optional<Pod> node = runningPod == null ? null : runningPod.get();
+            if (node != null && node.isEmpty()) {
+                lose(d); // the pod's node is lost, or no pod runs: no container runs here
+                return;
+            }
+            PodSpec spec =
+                    node == null ? d.getSpec().getTemplate().getSpec() : node.get().getSpec();
+            List<String> desired = new ArrayList<>(spec.getContainers().get(0).getArgs());
             desired.add("replicas=" + d.getSpec().getReplicas());
-            readyPath =
-                    d.getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getReadinessProbe()
-                            .getHttpGet()
-                            .getPath();
+            if (node != null) {
+                desired.add("pod=" + node.get().getMetadata().getName());
+            }
+            readyPath = spec.getContainers().get(0).getReadinessProbe().getHttpGet().getPath();
             if (!desired.equals(args)) {
                 replace(desired, d.getSpec().getReplicas());
             } else if (process != null
@@ -138,6 +143,29 @@ final class LocalKubelet implements AutoCloseable {
             }
         } catch (RuntimeException | IOException e) {
             System.err.println("local kubelet: " + e);
+        }
+    }
+
+    /**
+     * From now on runs the container of {@code pod}'s pod only (its arguments, a new process for a
+     * new pod), as the kubelet of that pod's node does; while it gives none (the pod's node is
+     * lost, or no pod is scheduled), no runner process runs.
+     */
+    synchronized void runOnly(Supplier<Optional<Pod>> pod) {
+        runningPod = pod;
+    }
+
+    /** A lost node: its runner process is gone without a word (SIGKILL), and it is not ready. */
+    private void lose(Deployment d) {
+        if (process != null) {
+            process.destroyForcibly();
+            process = null;
+        }
+        args = null;
+        if (reportedReady || d.getStatus() == null) {
+            d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(0).build());
+            client.resource(d).updateStatus();
+            reportedReady = false;
         }
     }
 
@@ -186,6 +214,30 @@ final class LocalKubelet implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the runner process (SIGSTOP) without ending it: a runner that is alive but answers
+     * nothing, as one starved of CPU or in a long garbage collection pause.
+     */
+    synchronized void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a {@link #freeze frozen} runner process go on (SIGCONT). */
+    synchronized void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("no runner process is running for " + deployment);
+        }
+        Process kill =
+                new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     private void replace(List<String> desired, Integer replicas) throws IOException {
         stopProcess();
         pod.reset();
@@ -204,7 +256,7 @@ final class LocalKubelet implements AutoCloseable {
                                     "-XX:+UseSerialGC",
                                     "-jar",
                                     engineJar.toString()));
-            desired.subList(0, desired.size() - 1)
+            desired.subList(0, desired.size() - (runningPod == null ? 1 : 2)) // not replicas, pod
                     .forEach(
                             a ->
                                     command.add(

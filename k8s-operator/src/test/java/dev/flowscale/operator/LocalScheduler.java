@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -23,12 +24,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * Plays the ReplicaSet controller and the scheduler for one runner Deployment on the mock API
  * server, which has neither: keeps one pod for the Deployment's current pod template (the old pod
- * deleted first, as the Recreate strategy does) with the template's labels, annotations and spec,
- * and the status the scheduler writes: scheduled when the runner container's CPU request fits the
- * CPU a node has free, else Pending with PodScheduled False, reason Unschedulable and the
- * scheduler's message ({@link RunnerProblemsTest#UNSCHEDULABLE}, as a real API server returns it).
- * A scheduled pod reports its container's resources in its status, and is resized in place as a
- * Kubernetes 1.33+ kubelet resizes it ({@link #resize}).
+ * deleted first, and the new one created only once no old pod is left, as the Recreate strategy
+ * does; a terminating pod of the current template replaced at once, as a ReplicaSet does) with the
+ * template's labels, annotations and spec, on a node ({@link #loseNode} loses it), and the status
+ * the scheduler writes: scheduled when the runner container's CPU request fits the CPU a node has
+ * free, else Pending with PodScheduled False, reason Unschedulable and the scheduler's message
+ * ({@link RunnerProblemsTest#UNSCHEDULABLE}, as a real API server returns it). A scheduled pod
+ * reports its container's resources in its status, and is resized in place as a Kubernetes 1.33+
+ * kubelet resizes it ({@link #resize}).
  */
 final class LocalScheduler implements AutoCloseable {
     /** A scheduled pod as the API server shows it once the kubelet started it. */
@@ -47,6 +50,13 @@ final class LocalScheduler implements AutoCloseable {
     private String podName;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
     private String template;
+
+    /** The annotation that names the template a pod was created from (a ReplicaSet's hash). */
+    static final String TEMPLATE = "test.flowscale.dev/template";
+
+    private final java.util.Set<String> lostNodes = new java.util.HashSet<>();
+    private String node = "node-1";
+    private int created;
 
     LocalScheduler(KubernetesClient client, String namespace, String deployment, Quantity freeCpu) {
         this(client, namespace, deployment, freeCpu, freeCpu);
@@ -78,21 +88,108 @@ final class LocalScheduler implements AutoCloseable {
             if (d == null) {
                 return;
             }
-            if (Serialization.asJson(d.getSpec().getTemplate()).equals(template)) {
-                resize();
-                return;
+            String current = Serialization.asJson(d.getSpec().getTemplate());
+            if (!current.equals(template)) {
+                template = current;
+                pods(d).stream()
+                        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                        .forEach(p -> client.resource(p).delete());
             }
-            template = Serialization.asJson(d.getSpec().getTemplate());
-            client.pods()
-                    .inNamespace(namespace)
-                    .withLabels(d.getSpec().getSelector().getMatchLabels())
-                    .delete();
-            if (d.getSpec().getReplicas() > 0) {
+            if (d.getSpec().getReplicas() > 0 && noneRuns(d)) {
                 client.resource(pod(d.getSpec().getTemplate())).create();
             }
+            resize();
         } catch (RuntimeException e) {
             System.err.println("local scheduler: " + e);
         }
+    }
+
+    /**
+     * Whether the Deployment needs a new pod: none of its template runs or is starting (the
+     * ReplicaSet controller does not count a terminating pod), and no pod of an older template is
+     * left (the Recreate strategy waits for every old pod that is not Succeeded or Failed: {@code
+     * oldPodsRunning} in the Deployment controller's recreate.go, terminating ones included).
+     */
+    private boolean noneRuns(Deployment d) {
+        List<Pod> pods =
+                pods(d).stream()
+                        .filter(p -> p.getMetadata().getAnnotations().containsKey(TEMPLATE))
+                        .toList();
+        boolean oldLeft = pods.stream().anyMatch(p -> !ofTemplate(p));
+        boolean current =
+                pods.stream()
+                        .anyMatch(
+                                p ->
+                                        ofTemplate(p)
+                                                && p.getMetadata().getDeletionTimestamp() == null);
+        return !oldLeft && !current;
+    }
+
+    private boolean ofTemplate(Pod p) {
+        return String.valueOf(template.hashCode())
+                .equals(p.getMetadata().getAnnotations().get(TEMPLATE));
+    }
+
+    private List<Pod> pods(Deployment d) {
+        return client.pods()
+                .inNamespace(namespace)
+                .withLabels(d.getSpec().getSelector().getMatchLabels())
+                .list()
+                .getItems();
+    }
+
+    /**
+     * The node the runner's pod ran on is lost: the node lifecycle controller marks its pods not
+     * ready (MarkPodsNotReady), and new pods go to another node. Returns the lost node's name.
+     */
+    synchronized String loseNode() {
+        String lost = node;
+        lostNodes.add(lost);
+        node = "node-" + (lostNodes.size() + 1);
+        for (Pod p : client.pods().inNamespace(namespace).list().getItems()) {
+            if (lost.equals(p.getSpec().getNodeName())) {
+                List<PodCondition> conditions = new ArrayList<>(p.getStatus().getConditions());
+                conditions.add(condition("Ready", "NodeNotReady", "Node is not ready", "False"));
+                p.getStatus().setConditions(conditions);
+                client.pods().inNamespace(namespace).resource(p).updateStatus();
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * The taint-based eviction of the pods on lost nodes, once their toleration of
+     * node.kubernetes.io/unreachable ran out (300 s by default): condition DisruptionTarget, reason
+     * DeletionByTaintManager, then a delete with the pod's grace period.
+     */
+    synchronized void evictFromLostNodes() {
+        for (Pod p : client.pods().inNamespace(namespace).list().getItems()) {
+            if (lostNodes.contains(p.getSpec().getNodeName())) {
+                List<PodCondition> conditions = new ArrayList<>(p.getStatus().getConditions());
+                conditions.add(
+                        condition(
+                                "DisruptionTarget",
+                                "DeletionByTaintManager",
+                                "Taint manager: deleting due to NoExecute taint",
+                                "True"));
+                p.getStatus().setConditions(conditions);
+                client.resource(client.pods().inNamespace(namespace).resource(p).updateStatus())
+                        .delete();
+            }
+        }
+    }
+
+    /**
+     * The pod whose containers a kubelet runs: the newest scheduled pod that is not terminating, on
+     * a node that is not lost.
+     */
+    synchronized java.util.Optional<Pod> runningPod() {
+        return client.pods().inNamespace(namespace).list().getItems().stream()
+                .filter(p -> p.getMetadata().getAnnotations().containsKey(TEMPLATE))
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                .filter(p -> !lostNodes.contains(p.getSpec().getNodeName()))
+                .max(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
     }
 
     private Pod pod(PodTemplateSpec t) {
@@ -101,7 +198,7 @@ final class LocalScheduler implements AutoCloseable {
         Pod pod =
                 Serialization.unmarshal(
                         fits ? SCHEDULED : RunnerProblemsTest.UNSCHEDULABLE, Pod.class);
-        podName = deployment + "-" + Integer.toHexString(template.hashCode());
+        podName = String.format("%s-%08x-%d", deployment, template.hashCode(), ++created);
         pod.getMetadata().setName(podName);
         if (fits) {
             var requirements = t.getSpec().getContainers().get(0).getResources();
@@ -122,8 +219,9 @@ final class LocalScheduler implements AutoCloseable {
         }
         pod.getMetadata().setNamespace(namespace);
         pod.getMetadata().setLabels(t.getMetadata().getLabels());
-        pod.getMetadata().setAnnotations(t.getMetadata().getAnnotations());
-        pod.setSpec(t.getSpec());
+        pod.getMetadata().setAnnotations(new java.util.HashMap<>(t.getMetadata().getAnnotations()));
+        pod.getMetadata().getAnnotations().put(TEMPLATE, String.valueOf(template.hashCode()));
+        pod.setSpec(new PodSpecBuilder(t.getSpec()).withNodeName(fits ? node : null).build());
         return pod;
     }
 
@@ -178,9 +276,14 @@ final class LocalScheduler implements AutoCloseable {
     }
 
     private static PodCondition condition(String type, String reason, String message) {
+        return condition(type, reason, message, "True");
+    }
+
+    private static PodCondition condition(
+            String type, String reason, String message, String status) {
         return new PodConditionBuilder()
                 .withType(type)
-                .withStatus("True")
+                .withStatus(status)
                 .withReason(reason)
                 .withMessage(message)
                 .withLastTransitionTime(java.time.Instant.now().toString())

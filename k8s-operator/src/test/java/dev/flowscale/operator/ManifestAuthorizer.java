@@ -58,6 +58,15 @@ final class ManifestAuthorizer {
      * Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped
      * call) on any object: rules narrowed by resourceNames do not count.
      */
+    /**
+     * {@link #allows(String, ApiCall)} for a request written as {@code METHOD path} (as the mock
+     * server's request logs give it).
+     */
+    boolean allowsRequest(String namespace, String request) {
+        String[] methodAndPath = request.split(" ", 2);
+        return allows(namespace, ApiCall.of(methodAndPath[0], methodAndPath[1]).orElseThrow());
+    }
+
     boolean allows(String namespace, ApiCall call) {
         return allows(namespace, call, null);
     }

@@ -231,16 +231,33 @@ public final class OptimisticMockServer implements AutoCloseable {
 
     private Gate gate;
 
+    /**
+     * From now on, serves deletes of pods on {@code node} as a real API server does for a lost node
+     * ({@link LostNodes}), with deletion deadlines read from {@code clock}.
+     */
+    synchronized void loseNode(String node, java.util.function.Supplier<java.time.Instant> clock) {
+        if (lostNodes == null) {
+            lostNodes = new LostNodes(clock);
+        }
+        lostNodes.lose(node);
+    }
+
+    /** The deletes with grace period 0 of pods on lost nodes served so far (method and path). */
+    synchronized java.util.List<String> forcedDeletes() {
+        return lostNodes == null ? java.util.List.of() : lostNodes.forcedDeletes();
+    }
+
+    private synchronized LostNodes lostNodes() {
+        return lostNodes;
+    }
+
+    private LostNodes lostNodes;
+
     private final class Dispatcher extends KubernetesCrudDispatcher implements Served {
         @Override
         public MockResponse dispatch(RecordedRequest request) {
             Gate in = gate();
-            return in == null ? super.dispatch(request) : in.answer(request, this);
-        }
-
-        @Override
-        public MockResponse serve(RecordedRequest request) {
-            return super.dispatch(request);
+            return in == null ? serve(request) : in.answer(request, this);
         }
 
         @Override
@@ -248,6 +265,35 @@ public final class OptimisticMockServer implements AutoCloseable {
             Map.Entry<?, String> found =
                     findResource(getKey(path.replaceAll("\\?.*$", "").replaceAll("/status$", "")));
             return found == null ? null : found.getValue();
+        }
+
+        /** Serves the request as the server does without the gate. */
+        @Override
+        public MockResponse serve(RecordedRequest request) {
+            LostNodes lost = lostNodes();
+            MockResponse served =
+                    lost == null || !"DELETE".equals(request.getMethod())
+                            ? null
+                            : lost.delete(
+                                    request,
+                                    path -> findResource(getKey(path)),
+                                    (path, pod) -> store(request, path, pod));
+            return served != null ? served : super.dispatch(request);
+        }
+
+        private void store(RecordedRequest delete, String path, JsonNode resource) {
+            try {
+                super.handleUpdate(
+                        new RecordedRequest(
+                                delete.getHttpVersion(),
+                                io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+                                path,
+                                delete.getHeaders(),
+                                new io.fabric8.mockwebserver.http.Buffer(
+                                        JSON.writeValueAsBytes(resource))));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         @Override

@@ -17,8 +17,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The operator on an {@link OptimisticMockServer} with what a cluster adds for the runner
@@ -34,6 +39,8 @@ final class RunnerClusterFixture implements AutoCloseable {
     private LocalScheduler scheduler;
     private JobAutoscalers loops;
     private Operator operator;
+    private boolean podLifeCycle;
+    private final AtomicInteger stops = new AtomicInteger();
 
     /**
      * Starts the pod life cycle and the operator and creates {@code job}.
@@ -70,6 +77,9 @@ final class RunnerClusterFixture implements AutoCloseable {
                         "wc-runner",
                         new Quantity(freeCpu),
                         new Quantity(nodeCpu));
+        if (podLifeCycle) {
+            kubelet.runOnly(scheduler::runningPod);
+        }
         loops =
                 FlowscaleOperator.loops(
                         client,
@@ -81,10 +91,65 @@ final class RunnerClusterFixture implements AutoCloseable {
                 FlowscaleOperator.create(
                         client,
                         loops,
-                        new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
+                        new CountingStops(
+                                new HttpRunnerControl(
+                                        j -> kubelet.address(), Duration.ofSeconds(10)),
+                                stops),
                         clock);
         operator.start();
         client.resource(job).create();
+    }
+
+    /**
+     * Before {@link #start}: the runner process runs only for a scheduled pod on a node that is not
+     * lost ({@link LocalKubelet#runOnly}), so {@link #loseNode} stops it.
+     */
+    void withPodLifeCycle() {
+        podLifeCycle = true;
+    }
+
+    /**
+     * Loses the runner pod's node: its runner process dies, its pod is marked not ready, and the
+     * API server keeps a pod of that node that is deleted without grace period 0 Terminating
+     * ({@link LostNodes}), with deletion deadlines from {@code clock}.
+     */
+    void loseNode(Supplier<Instant> clock) {
+        server.loseNode(scheduler.loseNode(), clock);
+    }
+
+    /** The taint-based eviction of the lost node's pods: they turn Terminating, and stay. */
+    void evictFromLostNodes() {
+        scheduler.evictFromLostNodes();
+    }
+
+    /** How many stop-with-savepoint requests the operator sent the runner so far. */
+    int stopRequests() {
+        return stops.get();
+    }
+
+    /** The operator's runner control, counting its stop-with-savepoint requests. */
+    private record CountingStops(RunnerControl control, AtomicInteger stops)
+            implements RunnerControl {
+        @Override
+        public String stopWithSavepoint(StreamJob job) {
+            stops.incrementAndGet();
+            return control.stopWithSavepoint(job);
+        }
+
+        @Override
+        public InPlaceRescale rescale(StreamJob job, Map<String, Integer> parallelism) {
+            return control.rescale(job, parallelism);
+        }
+
+        @Override
+        public RunnerState state(StreamJob job) {
+            return control.state(job);
+        }
+
+        @Override
+        public Optional<String> latestSnapshot(StreamJob job) {
+            return control.latestSnapshot(job);
+        }
     }
 
     /** What the runner process says it runs. */

@@ -59,6 +59,45 @@ class RunnerFailuresIT {
         assertThat(condition.getMessage()).contains("0/3 nodes are available: 3 Insufficient cpu");
     }
 
+    /**
+     * What the ReplicaSet controller reports when Pod Security admission refuses the pod (its
+     * ReplicaFailure condition, which the Deployment controller copies to the Deployment).
+     */
+    static final String REFUSED =
+            "pods \"wc-runner-7d9f8b6c5-\" is forbidden: violates PodSecurity \"restricted:latest\":"
+                    + " allowPrivilegeEscalation != false (container \"runner\" must set"
+                    + " securityContext.allowPrivilegeEscalation=false)";
+
+    @Test
+    void aPodTheClusterRefusesToCreateShowsInStatusAndAnEventWithTheApisMessage() {
+        Deployment runner = createJobAndAwaitRunner();
+        runner.setStatus(
+                new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
+                        .withReplicas(0)
+                        .addNewCondition()
+                        .withType("ReplicaFailure")
+                        .withStatus("True")
+                        .withReason("FailedCreate")
+                        .withMessage(REFUSED)
+                        .endCondition()
+                        .build());
+        client.resource(runner).updateStatus();
+
+        StreamJob job = awaitJob(j -> j.getStatus().phase == JobPhase.Failed);
+        Condition condition = Conditions.find(job.getStatus(), RunnerWatch.CONDITION).orElseThrow();
+        assertThat(condition.getReason()).isEqualTo("FailedCreate");
+        assertThat(condition.getMessage())
+                .contains("refused to create a pod for runner wc-runner")
+                .contains(REFUSED);
+        assertThat(
+                        Eventually.await(
+                                "a FailedCreate Event",
+                                () -> RunnerJobHarness.events(client, "FailedCreate"),
+                                e -> !e.isEmpty()))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).contains(REFUSED));
+    }
+
     @Test
     void theJobRecoversWhenThePodIsHealthyAgain() {
         runnerPodWithStatus(RunnerProblemsTest.IMAGE_PULL_BACKOFF);
@@ -75,17 +114,7 @@ class RunnerFailuresIT {
      * condition.
      */
     private Condition runnerPodWithStatus(String podJson) {
-        client.resource(StreamJobs.wordCount(NS, "wc")).create();
-        Deployment runner =
-                Eventually.await(
-                        "Deployment wc-runner",
-                        () ->
-                                client.apps()
-                                        .deployments()
-                                        .inNamespace(NS)
-                                        .withName("wc-runner")
-                                        .get(),
-                        d -> true);
+        Deployment runner = createJobAndAwaitRunner();
         Pod pod = Serialization.unmarshal(podJson, Pod.class);
         pod.getMetadata().setLabels(runner.getSpec().getTemplate().getMetadata().getLabels());
         pod.getMetadata()
@@ -97,6 +126,15 @@ class RunnerFailuresIT {
         return Conditions.find(job.getStatus(), RunnerWatch.CONDITION)
                 .filter(c -> "False".equals(c.getStatus()))
                 .orElseThrow();
+    }
+
+    /** Creates the job jobs/wc; returns its runner Deployment once the operator created it. */
+    private Deployment createJobAndAwaitRunner() {
+        client.resource(StreamJobs.wordCount(NS, "wc")).create();
+        return Eventually.await(
+                "Deployment wc-runner",
+                () -> client.apps().deployments().inNamespace(NS).withName("wc-runner").get(),
+                d -> d != null);
     }
 
     private StreamJob awaitJob(java.util.function.Predicate<StreamJob> check) {

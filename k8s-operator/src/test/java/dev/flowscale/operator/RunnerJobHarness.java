@@ -1,5 +1,7 @@
 package dev.flowscale.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.testsupport.Ports;
 import io.fabric8.kubernetes.api.model.Event;
@@ -8,6 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -54,6 +58,32 @@ final class RunnerJobHarness {
                         .getContainers()
                         .get(0)
                         .getArgs());
+    }
+
+    /**
+     * An annotation change of jobs/wc: the reconciler is not generation-aware, so it makes a pass.
+     */
+    static void poke(KubernetesClient client, String value) {
+        client.resources(StreamJob.class)
+                .inNamespace(NS)
+                .withName("wc")
+                .edit(
+                        j -> {
+                            j.getMetadata().getAnnotations().put("test/poke", value);
+                            return j;
+                        });
+    }
+
+    /**
+     * Checks {@code check} stays true for {@code period} (a negative claim needs a period; polled,
+     * not slept).
+     */
+    static void holdFor(Duration period, BooleanSupplier check, String what) {
+        long end = System.nanoTime() + period.toNanos();
+        while (System.nanoTime() < end) {
+            assertThat(check.getAsBoolean()).as(what).isTrue();
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
     }
 
     static int freePort() throws IOException {

@@ -14,6 +14,20 @@ class SpecValidatorTest {
     }
 
     @Test
+    void anUnknownUpgradeModeNamesTheFieldAndBothModes() {
+        StreamJobSpec spec = valid();
+        spec.savepoints.upgradeMode = "stateless";
+        assertThat(SpecValidator.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("spec.savepoints.upgradeMode is 'stateless'")
+                .contains("savepoint")
+                .contains("last-state");
+        spec.savepoints.upgradeMode = "last-state";
+        assertThat(SpecValidator.problems(spec)).isEmpty();
+    }
+
+    @Test
     void kafkaWordCountWithItsKafkaSettingsHasNoProblems() {
         assertThat(SpecValidator.problems(StreamJobs.kafkaWordCount("ns", "k").getSpec()))
                 .isEmpty();

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -121,8 +120,8 @@ class UnschedulableScaleUpIT {
         int podsBefore = cluster.kubelet.started();
         String argsBefore = args();
         clock.advance(backoff.minusSeconds(1));
-        poke("early-" + attempts);
-        holdFor(
+        RunnerJobHarness.poke(client, "early-" + attempts);
+        RunnerJobHarness.holdFor(
                 Duration.ofSeconds(3),
                 () -> args().equals(argsBefore) && job().getStatus().pending == null,
                 "no attempt before the backoff passed");
@@ -130,37 +129,12 @@ class UnschedulableScaleUpIT {
         assertThat(cluster.kubelet.started()).isEqualTo(podsBefore);
 
         clock.advance(Duration.ofSeconds(2));
-        poke("due-" + attempts);
+        RunnerJobHarness.poke(client, "due-" + attempts);
         return awaitBlocked(attempts + 1);
     }
 
     private void askForTheScaleUp() {
         StreamJobs.editStatus(client, NS, "wc", st -> st.desiredParallelism.putAll(BIG));
-    }
-
-    /** An annotation change: the reconciler is not generation-aware, so it makes a pass. */
-    private void poke(String value) {
-        client.resources(StreamJob.class)
-                .inNamespace(NS)
-                .withName("wc")
-                .edit(
-                        j -> {
-                            j.getMetadata().getAnnotations().put("test/poke", value);
-                            return j;
-                        });
-    }
-
-    /**
-     * Checks {@code check} stays true for {@code period} (a negative claim needs a period; polled,
-     * not slept).
-     */
-    private static void holdFor(
-            Duration period, java.util.function.BooleanSupplier check, String what) {
-        long end = System.nanoTime() + period.toNanos();
-        while (System.nanoTime() < end) {
-            assertThat(check.getAsBoolean()).as(what).isTrue();
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
     }
 
     private BlockedRescale awaitBlocked(int attempts) {

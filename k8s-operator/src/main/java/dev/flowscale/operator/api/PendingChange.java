@@ -61,4 +61,18 @@ public class PendingChange {
 
     @JsonPropertyDescription("metadata.generation of the spec the change applies")
     public Long generation;
+
+    @JsonPropertyDescription("Stop-with-savepoint requests that failed so far")
+    public Integer stopAttempts;
+
+    @JsonPropertyDescription("Why the last stop-with-savepoint failed, as the runner said it")
+    public String stopError;
+
+    @JsonPropertyDescription("When the stop-with-savepoint is tried again (RFC 3339)")
+    public String nextStopAttempt;
+
+    @JsonPropertyDescription(
+            "The run (runId) of the runner that could not stop, replaced from its latest"
+                    + " checkpoint: the change ends when another run runs")
+    public String replacedRun;
 }

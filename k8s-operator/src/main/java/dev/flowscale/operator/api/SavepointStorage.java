@@ -37,6 +37,22 @@ public class SavepointStorage {
                     + " directory; older ones are deleted (default the operator's, 3: Helm runnerDefaults.retain)")
     public Integer retain;
 
+    /** A change that cannot stop the runner with a savepoint is abandoned. */
+    public static final String SAVEPOINT = "savepoint";
+
+    /** A change that cannot stop the runner with a savepoint restores its latest checkpoint. */
+    public static final String LAST_STATE = "last-state";
+
+    @Default(SAVEPOINT)
+    @Pattern("^(savepoint|last-state)$")
+    @JsonPropertyDescription(
+            "What a change that replaces the runner (spec edit, suspend, upgrade, rescale in a new"
+                    + " pod) does when its stop-with-savepoint keeps failing (3 attempts, 10 s"
+                    + " then 20 s apart): savepoint abandons the change and the job runs on"
+                    + " unchanged; last-state replaces the runner anyway, and it resumes from its"
+                    + " latest complete checkpoint (records since then are read again)")
+    public String upgradeMode = SAVEPOINT;
+
     @Default("/flowscale/savepoints")
     @Pattern("^/.*")
     @JsonPropertyDescription("Absolute path of the savepoint directory in the runner container")

@@ -81,6 +81,11 @@ public class StreamJobStatus {
             "metadata.generation of the spec whose run ended as endedAs; a newer spec runs the job again")
     public Long endedGeneration;
 
+    @JsonPropertyDescription(
+            "A change whose stop-with-savepoint failed for good, and what became of it; cleared"
+                    + " by a change that succeeds")
+    public SavepointFailure savepointFailure;
+
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
     public String lastSavepoint;
 

@@ -21,6 +21,8 @@ public interface JobEvents {
     String STRANDED_RUNNER = "StrandedRunnerRestarted";
     String POD_RESIZE_REFUSED = "PodResizeRefused";
     String POD_DOWNSIZED = "PodDownsized";
+    String STUCK_POD_DELETED = "StuckPodDeleted";
+    String SAVEPOINT_FAILED = "SavepointFailed";
     String JOB_FINISHED = "JobFinished";
     String JOB_FAILED = "JobFailed";
     String JOB_CANCELLED = "JobCancelled";

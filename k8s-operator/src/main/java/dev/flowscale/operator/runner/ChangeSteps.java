@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * The steps of the change in {@code status.pending} that a path of its own (the in-place pod
- * resize, {@link PodResizeSteps}) ends with or falls back to.
+ * resize, {@link PodResizeSteps}; the stop with a savepoint, {@link SavepointStop}) ends with, goes
+ * on with or falls back to.
  */
 interface ChangeSteps {
     /** Ends the change: records its outcome in status and reports it. */
@@ -17,6 +18,12 @@ interface ChangeSteps {
 
     /** After an in-place request failed or went unanswered: what does the runner run now? */
     Duration carryOnInPlace(String why);
+
+    /** Records the savepoint the change restores from, and says so in an Event. */
+    void savepointTaken(String savepoint, String how);
+
+    /** Carries on the change in status.pending from where it stands. */
+    Duration carryOn();
 
     /** Time since the change started. */
     Duration elapsed();

@@ -91,6 +91,20 @@ public final class Fabric8RunnerCluster implements RunnerCluster {
                 .findFirst();
     }
 
+    @Override
+    public List<Pod> pods(String namespace, Map<String, String> labels) {
+        return client.pods().inNamespace(namespace).withLabels(labels).list().getItems();
+    }
+
+    @Override
+    public void forceDelete(Pod pod) {
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .withGracePeriod(0)
+                .delete();
+    }
+
     /**
      * Fabric8 7.6.1 has no typed call for the resize subresource (nor a generic subresource call),
      * so this sends the PATCH itself through the client's HTTP client (its authentication and TLS):

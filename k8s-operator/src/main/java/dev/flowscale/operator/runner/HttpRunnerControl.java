@@ -87,7 +87,8 @@ public final class HttpRunnerControl implements RunnerControl {
         return new RunnerState(
                 view.status(),
                 new TreeMap<>(view.parallelism()),
-                checkpointFailures(view.checkpoints()));
+                checkpointFailures(view.checkpoints()),
+                view.runId());
     }
 
     /**

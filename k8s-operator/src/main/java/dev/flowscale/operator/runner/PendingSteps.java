@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -78,15 +79,7 @@ final class PendingSteps implements ChangeSteps {
     }
 
     private Duration stopThenCarryOn() {
-        String savepoint;
-        try {
-            savepoint = tools.control().stopWithSavepoint(pass.job());
-        } catch (OperatorException e) {
-            // The runner may have stopped and the reply been lost: the next pass asks it.
-            return Changes.PENDING_RECHECK;
-        }
-        savepointTaken(savepoint, "stopped with savepoint");
-        return carryOn();
+        return new SavepointStop(pass, this, tools).stop();
     }
 
     private void record(String reason, String path, Map<String, Integer> target) {
@@ -104,7 +97,8 @@ final class PendingSteps implements ChangeSteps {
                 });
     }
 
-    private void savepointTaken(String savepoint, String how) {
+    @Override
+    public void savepointTaken(String savepoint, String how) {
         pass.write(
                 st -> {
                     st.pending.savepoint = savepoint;
@@ -132,7 +126,8 @@ final class PendingSteps implements ChangeSteps {
     }
 
     /** Carries on the change in status.pending from where the last pass (or operator) left it. */
-    Duration carryOn() {
+    @Override
+    public Duration carryOn() {
         PendingChange c = pass.status().pending;
         if (PendingChange.IN_PLACE.equals(c.path)) {
             return carryOnInPlace("the operator restarted during the in-place rescale");
@@ -244,8 +239,7 @@ final class PendingSteps implements ChangeSteps {
             return Changes.PENDING_RECHECK;
         }
         if (state.get().status().equals("RUNNING")) {
-            pass.write(st -> st.pending = null); // it never stopped: the next pass starts again
-            return Duration.ZERO;
+            return new SavepointStop(pass, this, tools).again(state.get()); // it never stopped
         }
         Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
         if (savepoint.isEmpty()) {
@@ -284,10 +278,11 @@ final class PendingSteps implements ChangeSteps {
 
     /** Whether the Deployment is ready and its runner answers RUNNING at {@code parallelism}. */
     private boolean runs(Map<String, Integer> parallelism) {
+        String replaced = pass.status().pending == null ? null : pass.status().pending.replacedRun;
         return Changes.ready(existing)
                 && tools.control()
                         .stateIfReachable(pass.job())
-                        .map(s -> s.runs(parallelism))
+                        .map(s -> s.runs(parallelism) && !Objects.equals(s.runId(), replaced))
                         .orElse(false);
     }
 
@@ -324,6 +319,12 @@ final class PendingSteps implements ChangeSteps {
                                 parallelism); // the autoscaler decides again from what runs
                     } else if (succeeded) {
                         st.blockedScaleUp = null;
+                    }
+                    if (succeeded
+                            && st.savepointFailure != null
+                            && !Objects.equals(
+                                    st.savepointFailure.fallbackCheckpoint, c.savepoint)) {
+                        st.savepointFailure = null; // a later change took its savepoint
                     }
                 });
         if (c.unschedulable != null) {

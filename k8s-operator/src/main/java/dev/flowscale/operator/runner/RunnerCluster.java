@@ -3,6 +3,7 @@ package dev.flowscale.operator.runner;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,6 +29,15 @@ public interface RunnerCluster {
      * server.
      */
     Optional<Pod> pod(String namespace, Map<String, String> labels);
+
+    /** Every pod with these labels in the namespace, terminating ones included. */
+    List<Pod> pods(String namespace, Map<String, String> labels);
+
+    /**
+     * Deletes the pod with grace period 0: the API server removes it without waiting for its
+     * kubelet to confirm ({@link StuckPods}).
+     */
+    void forceDelete(Pod pod);
 
     /**
      * Asks for the container's resources to become {@code resources} through the pod's {@code

@@ -14,13 +14,16 @@ import java.util.Optional;
 public interface RunnerControl {
 
     /**
-     * What the runner says it runs: the engine's status (RUNNING, STOPPED, ...) and parallelism per
-     * operator.
+     * What the runner says it runs: the engine's status (RUNNING, STOPPED, ...), parallelism per
+     * operator, its checkpoint failures, and the id of this run (new whenever the job starts).
      */
     record RunnerState(
-            String status, Map<String, Integer> parallelism, CheckpointFailures checkpoints) {
+            String status,
+            Map<String, Integer> parallelism,
+            CheckpointFailures checkpoints,
+            String runId) {
         RunnerState(String status, Map<String, Integer> parallelism) {
-            this(status, parallelism, null);
+            this(status, parallelism, null, null);
         }
 
         boolean runs(Map<String, Integer> expected) {

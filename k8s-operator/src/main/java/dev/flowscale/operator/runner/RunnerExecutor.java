@@ -36,6 +36,9 @@ public final class RunnerExecutor {
         // A rescale whose end was written but not reported (the write's reply was lost, or the
         // operator stopped in between) is reported before anything else changes.
         tools.reporting().reportPending(pass);
+        if (existing.isPresent() && !Changes.ready(existing)) {
+            StuckPods.remove(pass.job(), tools); // a pod on a lost node blocks its replacement
+        }
         StreamJobStatus st = pass.status();
         if (st.pending != null) {
             return steps(pass, existing).carryOn();
@@ -80,6 +83,9 @@ public final class RunnerExecutor {
                                             .replacePod(
                                                     PodDownsizeSteps.REASON,
                                                     new TreeMap<>(pass.status().parallelism)));
+        }
+        if (!Changes.parallelismOnly(reason) && StopAttempts.abandoned(st, generation)) {
+            return null; // no savepoint could be taken for this spec: StopAttempts.CONDITION says why
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
@@ -252,8 +258,29 @@ public final class RunnerExecutor {
                 pass.write(st -> st.lastSavepoint = savepoint.get());
             }
         }
+        if (state.isEmpty() && deployedAsIs(pass, existing)) {
+            // Kubernetes brings the pod back by itself (the kubelet restarts its container, the
+            // ReplicaSet replaces an evicted pod); its runner resumes from the newest snapshot in
+            // its storage, and a pass rescales it in place once it runs. A new template here would
+            // restart a runner that is only slow to answer, and its Recreate rollout would wait
+            // for a pod on a lost node.
+            return null;
+        }
         deploy(pass, target, pass.status().lastSavepoint, existing);
         return null;
+    }
+
+    /** Whether the Deployment is still the one last deployed (only the parallelism may differ). */
+    private boolean deployedAsIs(ReconcileStatus pass, Deployment existing) {
+        StreamJobStatus st = pass.status();
+        return !st.deployedParallelism.isEmpty()
+                && tools.cluster()
+                        .upToDate(
+                                RunnerDeployment.desired(
+                                        pass.job(),
+                                        new TreeMap<>(st.deployedParallelism),
+                                        st.deployedSavepoint),
+                                existing);
     }
 
     /**

@@ -16,9 +16,10 @@ import java.util.stream.Stream;
  * scheduler report them: an image that cannot be pulled (container waiting with ErrImagePull,
  * ImagePullBackOff, ...), a container that cannot be created (CreateContainerConfigError, e.g. a
  * Secret the pod template names is missing), a crash loop (CrashLoopBackOff, with the restart count
- * and the last termination's reason such as OOMKilled), a pod the scheduler cannot place
- * (PodScheduled False, reason Unschedulable) and a runner not ready within the deploy timeout.
- * Pure: the caller passes the objects and the time.
+ * and the last termination's reason such as OOMKilled), a pod the cluster refuses to create (the
+ * Deployment's ReplicaFailure condition), a pod the scheduler cannot place (PodScheduled False,
+ * reason Unschedulable) and a runner not ready within the deploy timeout. Pure: the caller passes
+ * the objects and the time.
  */
 public final class RunnerProblems {
     /** Waiting reasons of a container whose image cannot be pulled. */
@@ -35,6 +36,11 @@ public final class RunnerProblems {
             Set.of("CreateContainerConfigError", "CreateContainerError", "RunContainerError");
 
     static final String UNSCHEDULABLE = "Unschedulable";
+    static final String REPLICA_FAILURE = "ReplicaFailure";
+
+    /** The reason of a pod the cluster refused to create (the ReplicaSet controller's). */
+    public static final String FAILED_CREATE = "FailedCreate";
+
     public static final String CRASH_LOOP = "CrashLoopBackOff";
     static final String DEPLOY_TIMEOUT = "DeployTimeout";
 
@@ -59,6 +65,10 @@ public final class RunnerProblems {
             Instant deployingSince,
             Duration deployTimeout,
             Instant now) {
+        Optional<Problem> refused = refused(deployment);
+        if (refused.isPresent()) {
+            return refused;
+        }
         for (Pod pod : pods) {
             Optional<Problem> found = containerProblem(pod).or(() -> unschedulable(pod));
             if (found.isPresent()) {
@@ -66,6 +76,33 @@ public final class RunnerProblems {
             }
         }
         return deployTimeout(deployment, deployingSince, deployTimeout, now);
+    }
+
+    /**
+     * The cluster refused to create the runner's pod (Pod Security admission, a ResourceQuota, a
+     * LimitRange, a webhook): the ReplicaSet controller sets condition ReplicaFailure (reason
+     * FailedCreate, the API server's message) on its ReplicaSet, and the Deployment controller
+     * copies it to the Deployment, whose status the operator caches. No pod exists to report it.
+     */
+    static Optional<Problem> refused(Deployment deployment) {
+        if (deployment == null || deployment.getStatus() == null) {
+            return Optional.empty();
+        }
+        return deployment.getStatus().getConditions().stream()
+                .filter(c -> REPLICA_FAILURE.equals(c.getType()) && "True".equals(c.getStatus()))
+                .findFirst()
+                .map(
+                        c ->
+                                new Problem(
+                                        c.getReason() == null ? FAILED_CREATE : c.getReason(),
+                                        "the cluster refused to create a pod for runner "
+                                                + deployment.getMetadata().getName()
+                                                + ": "
+                                                + c.getMessage()
+                                                + "; change spec.podTemplate or spec.resources to"
+                                                + " meet the namespace's Pod Security level,"
+                                                + " ResourceQuota and LimitRange, or have them"
+                                                + " changed"));
     }
 
     private static Optional<Problem> containerProblem(Pod pod) {

@@ -116,13 +116,12 @@ public final class RunnerResources {
     public static Service service(StreamJob job) {
         return new ServiceBuilder()
                 .withMetadata(metadata(job, runnerName(job)))
-                // A Service routes only to ready pods unless told otherwise; the operator must
-                // reach a runner
-                // that is not ready to learn why: stopped with a savepoint, or its job finished or
-                // failed.
+                // Only a ready runner is an endpoint: a pod on a lost node or a stopped runner
+                // would time out or answer for a job that does not run. The operator reaches a
+                // runner that is not ready at its pod's address (RunnerPodAddress).
                 .withNewSpec()
                 .withSelector(selector(job))
-                .withPublishNotReadyAddresses(true)
+                .withPublishNotReadyAddresses(false)
                 .addNewPort()
                 .withName("http")
                 .withPort(API_PORT)

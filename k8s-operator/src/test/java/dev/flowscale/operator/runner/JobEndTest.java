@@ -59,10 +59,4 @@ class JobEndTest {
         status.endedGeneration = 3L;
         assertThat(JobEnd.ended(job, status)).isTrue();
     }
-
-    @Test
-    void theRunnerServiceReachesARunnerThatIsNotReadySoTheOperatorCanAskItWhy() {
-        // A Service's endpoints hold ready pods only unless publishNotReadyAddresses is set.
-        assertThat(RunnerResources.service(job).getSpec().getPublishNotReadyAddresses()).isTrue();
-    }
 }

@@ -182,6 +182,33 @@ public class RunnerProblemsTest {
     }
 
     @Test
+    void aPodTheClusterRefusedIsReportedWithTheApiServersMessageAtOnce() {
+        Deployment refused = Serialization.unmarshal(NOT_READY_DEPLOYMENT, Deployment.class);
+        refused.getStatus()
+                .getConditions()
+                .add(
+                        new io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder()
+                                .withType("ReplicaFailure")
+                                .withStatus("True")
+                                .withReason("FailedCreate")
+                                .withMessage(
+                                        "pods \"wc-runner-7d9f8b6c5-\" is forbidden: exceeded quota:"
+                                                + " compute, requested: cpu=2, used: cpu=3, limited: cpu=4")
+                                .build());
+
+        RunnerProblems.Problem problem =
+                RunnerProblems.problem(
+                                refused, List.of(), DEPLOYED, TIMEOUT, DEPLOYED.plusSeconds(1))
+                        .orElseThrow();
+
+        assertThat(problem.reason()).isEqualTo("FailedCreate");
+        assertThat(problem.message())
+                .contains("refused to create a pod for runner wc-runner")
+                .contains("exceeded quota: compute, requested: cpu=2")
+                .contains("ResourceQuota");
+    }
+
+    @Test
     void aReadyRunnerNeverTimesOut() {
         Deployment ready = Serialization.unmarshal(NOT_READY_DEPLOYMENT, Deployment.class);
         ready.getStatus().setReadyReplicas(1);
