@@ -85,7 +85,8 @@ public final class RunnerExecutor {
                                                     new TreeMap<>(pass.status().parallelism)));
         }
         if (!Changes.parallelismOnly(reason) && StopAttempts.abandoned(st, generation)) {
-            return null; // no savepoint could be taken for this spec: StopAttempts.CONDITION says why
+            return null; // no savepoint could be taken for this spec: StopAttempts.CONDITION says
+            // why
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
