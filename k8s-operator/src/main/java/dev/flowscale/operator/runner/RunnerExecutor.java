@@ -85,15 +85,14 @@ public final class RunnerExecutor {
                                                     new TreeMap<>(pass.status().parallelism)));
         }
         if (!Changes.parallelismOnly(reason) && StopAttempts.abandoned(st, generation)) {
-            return null; // no savepoint could be taken for this spec: StopAttempts.CONDITION says
-            // why
+            // No savepoint could be taken for this spec: StopAttempts.CONDITION says why.
+            return null;
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
         if (Changes.parallelismOnly(reason) && backoff.isPresent()) {
-            return backoff
-                    .get(); // an unschedulable scale-up waits out its backoff; a pass then tries it
-            // again
+            // An unschedulable scale-up waits out its backoff; a pass then tries it again.
+            return backoff.get();
         }
         return change(pass, existing, reason, target);
     }
