@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  */
 public final class BoundedStart<T> implements Runnable {
     /** How long after the deadline a step may still end and hand its job to the run. */
-    public static final Duration GRACE = Duration.ofSeconds(5);
+    public static final Duration GRACE = Duration.ofSeconds(30);
 
     /** What a step does; it may throw what the run would have thrown without a bound. */
     @FunctionalInterface
