@@ -34,10 +34,10 @@ class ChainedUsefulTimeAccuracyTest {
      * useful too, and a record under way as the window opens or closes is in one total but not the
      * other. On a machine loaded many times its cores, a thread descheduled inside a timed batch
      * charges that wait to the operator the batch sampled, and the shares follow the last few
-     * updates rather than the whole window: runs at a load of 20 on two cores land 15 % below to
-     * 11 % above. Hence 20 % either way; shares split evenly over the three operators, or by
-     * record count, would be 40 % off or more. The quiet-machine accuracy (within 5 %) is measured
-     * by {@code ChainAccuracyBenchmark}, not asserted here.
+     * updates rather than the whole window: runs at a load of 20 on two cores land 15 % below to 11
+     * % above. Hence 20 % either way; shares split evenly over the three operators, or by record
+     * count, would be 40 % off or more. The quiet-machine accuracy (within 5 %) is measured by
+     * {@code ChainAccuracyBenchmark}, not asserted here.
      */
     private static final double BELOW = 0.80;
 
