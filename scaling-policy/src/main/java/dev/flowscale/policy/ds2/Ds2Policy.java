@@ -11,6 +11,7 @@ import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
+import dev.flowscale.policy.model.FittedCurves;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,10 +39,17 @@ public final class Ds2Policy implements ScalingPolicy {
 
     private final PolicyConfig config;
     private final Clock clock;
+    private final FittedCurves fitted;
 
     public Ds2Policy(PolicyConfig config, Clock clock) {
+        this(config, clock, new FittedCurves());
+    }
+
+    /** Reusing the capacity curves in {@code fitted} while their points are unchanged. */
+    Ds2Policy(PolicyConfig config, Clock clock, FittedCurves fitted) {
         this.config = Checks.notNull(config, "Ds2Policy config");
         this.clock = Checks.notNull(clock, "Ds2Policy clock");
+        this.fitted = Checks.notNull(fitted, "Ds2Policy fitted curves");
     }
 
     @Override
@@ -79,7 +87,7 @@ public final class Ds2Policy implements ScalingPolicy {
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
         CoreWait.explain(window).ifPresent(reasons::add);
-        Capacities capacities = Capacities.of(topology, inOrder, window, history, config);
+        Capacities capacities = Capacities.of(topology, inOrder, window, history, config, fitted);
         Plan plan =
                 new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
