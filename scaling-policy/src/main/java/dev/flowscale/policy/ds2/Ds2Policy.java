@@ -238,10 +238,7 @@ public final class Ds2Policy implements ScalingPolicy {
             List<String> reasons,
             Collection<OperatorDecision> ops) {
         int max = config.maxRescalesPerHour();
-        long lastHour =
-                h.rescales().stream()
-                        .filter(r -> r.started().isAfter(now.minusSeconds(3600)))
-                        .count();
+        int lastHour = startedSince(h.rescales(), now.minusSeconds(3600));
         if (max == 0 || ops.stream().noneMatch(OperatorDecision::changes) || lastHour < max) {
             return ScalingDecision.of(now, job, reasons, List.copyOf(ops));
         }
@@ -254,6 +251,18 @@ public final class Ds2Policy implements ScalingPolicy {
                         lastHour, max),
                 reasons,
                 ops);
+    }
+
+    /**
+     * How many of the rescales (oldest first) started after {@code since}, counted from the latest
+     * back: the work is bounded by the budget, not by the rescales kept.
+     */
+    private static int startedSince(List<RescaleRecord> rescales, Instant since) {
+        int count = 0;
+        for (int i = rescales.size() - 1; i >= 0 && rescales.get(i).started().isAfter(since); i--) {
+            count++;
+        }
+        return count;
     }
 
     private static ScalingDecision held(
