@@ -6,14 +6,16 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * What the policy reads per operator from a {@link ScalingHistory}'s decisions, kept as the
  * decisions are added rather than found by scanning them at every decision, so a decision's work
  * does not grow with the history: the capacities each operator's last {@value #OBSERVED} decisions
- * recorded ({@link ObservedCapacity}), and where each operator's trailing run of decisions that
- * recommended a scale-down at one parallelism began. Immutable; built with a {@link Builder} that
- * the loop feeds once per decision, or at once from a list of decisions.
+ * recorded ({@link ObservedCapacity}), where each operator's trailing run of decisions that
+ * recommended a scale-down at one parallelism began, and where the latest two rescales and the
+ * latest scale-down were decided. Immutable; built with a {@link Builder} that the loop feeds once
+ * per decision, or at once from a list of decisions.
  */
 public final class HistoryIndex {
 
@@ -28,6 +30,9 @@ public final class HistoryIndex {
     private final ScalingDecision last;
     private final Map<String, ObservedCapacity> observed;
     private final Map<String, Run> runs;
+    private final long latestScale;
+    private final long scaleBefore;
+    private final long latestScaleDown;
 
     /** A trailing run of decisions recommending a scale-down from {@code parallelism}. */
     private record Run(int parallelism, long start, long end) {}
@@ -40,6 +45,9 @@ public final class HistoryIndex {
         b.observed.forEach((id, samples) -> read.put(id, samples.observed()));
         this.observed = Collections.unmodifiableMap(read);
         this.runs = Map.copyOf(b.runs);
+        this.latestScale = b.latestScale;
+        this.scaleBefore = b.scaleBefore;
+        this.latestScaleDown = b.latestScaleDown;
     }
 
     /** The index of these decisions, oldest first. */
@@ -75,6 +83,25 @@ public final class HistoryIndex {
         return (int) (Math.max(r.start(), first) - first);
     }
 
+    /** The position in the decisions of the latest that decided a rescale, if they hold one. */
+    public OptionalInt latestScale() {
+        return position(latestScale);
+    }
+
+    /** The position of the rescale decided before the latest one, if the decisions hold it. */
+    public OptionalInt scaleBefore() {
+        return position(scaleBefore);
+    }
+
+    /** The position of the latest rescale that lowered some operator, if the decisions hold one. */
+    public OptionalInt latestScaleDown() {
+        return position(latestScaleDown);
+    }
+
+    private OptionalInt position(long seq) {
+        return seq >= first ? OptionalInt.of((int) (seq - first)) : OptionalInt.empty();
+    }
+
     /**
      * Adds decisions one at a time. Not thread-safe; {@link #build} takes an immutable copy, in
      * time linear in the operators.
@@ -86,6 +113,9 @@ public final class HistoryIndex {
         private long next;
         private int size;
         private ScalingDecision last;
+        private long latestScale = -1;
+        private long scaleBefore = -1;
+        private long latestScaleDown = -1;
 
         /**
          * Adds the latest decision; {@code decisionsKept} is how many decisions the history holds
@@ -96,6 +126,13 @@ public final class HistoryIndex {
             size = decisionsKept;
             last = decision;
             window.addLast(decision);
+            if (decision.isScale()) {
+                scaleBefore = latestScale;
+                latestScale = seq;
+                if (decision.operators().values().stream().anyMatch(Builder::lowers)) {
+                    latestScaleDown = seq;
+                }
+            }
             for (OperatorDecision op : decision.operators().values()) {
                 double capacity = capacity(op);
                 if (capacity > 0 && Double.isFinite(capacity)) {
@@ -132,6 +169,10 @@ public final class HistoryIndex {
                     }
                 }
             }
+        }
+
+        private static boolean lowers(OperatorDecision op) {
+            return op.newParallelism() < op.currentParallelism();
         }
 
         private static double capacity(OperatorDecision op) {

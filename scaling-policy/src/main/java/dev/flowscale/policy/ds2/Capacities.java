@@ -7,10 +7,10 @@ import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingHistory;
+import dev.flowscale.policy.model.FittedCurves;
 import dev.flowscale.policy.model.HotKeyAnalysis;
 import dev.flowscale.policy.model.IneffectiveScaleUp;
 import dev.flowscale.policy.model.KeyGroupLoad;
-import dev.flowscale.policy.model.ScalabilityFit;
 import dev.flowscale.policy.model.ScalabilityModel;
 import java.util.HashMap;
 import java.util.List;
@@ -75,16 +75,26 @@ final class Capacities {
             MetricsWindow window,
             ScalingHistory history,
             PolicyConfig config) {
-        return of(topology, Ds2Formula.inOrder(topology, window), window, history, config);
+        return of(
+                topology,
+                Ds2Formula.inOrder(topology, window),
+                window,
+                history,
+                config,
+                new FittedCurves());
     }
 
-    /** With the window's metrics by topological position ({@link Ds2Formula#inOrder}). */
+    /**
+     * With the window's metrics by topological position ({@link Ds2Formula#inOrder}), reusing the
+     * curves {@code fitted} to unchanged points.
+     */
     static Capacities of(
             JobTopology topology,
             OperatorMetrics[] inOrder,
             MetricsWindow window,
             ScalingHistory history,
-            PolicyConfig config) {
+            PolicyConfig config,
+            FittedCurves fitted) {
         Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
         if (config.skewCorrection()) {
             c.findHotSpots(topology, inOrder);
@@ -94,7 +104,7 @@ final class Capacities {
         }
         for (OperatorMetrics m : window.operators().values()) {
             if (!topology.isSource(m.operatorId()) && m.trueProcessingRate() > 0) {
-                c.learn(m, history.index().observed(m.operatorId()));
+                c.learn(m, history.index().observed(m.operatorId()), fitted);
             }
         }
         return c;
@@ -105,7 +115,7 @@ final class Capacities {
      * measured now, once it ran at two parallelisms or more; checks whether its latest scale-up was
      * ineffective.
      */
-    private void learn(OperatorMetrics m, ObservedCapacity observed) {
+    private void learn(OperatorMetrics m, ObservedCapacity observed, FittedCurves fitted) {
         int p = m.parallelism();
         double now = m.trueProcessingRate();
         Curve curve = curve(m.operatorId());
@@ -113,7 +123,7 @@ final class Capacities {
         if (observed.distinctWith(p) < 2) {
             return;
         }
-        curve.fitted = ScalabilityFit.fitMedians(observed.medians(p, now)).anchoredAt(p, now);
+        curve.fitted = fitted.fit(m.operatorId(), observed.medians(p, now)).anchoredAt(p, now);
         OptionalInt from = observed.before(p);
         if (from.isPresent()) {
             IneffectiveScaleUp.check(

@@ -3,8 +3,10 @@ package dev.flowscale.policy.ds2;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
+import dev.flowscale.policy.api.ScalingHistory;
 import java.util.Collection;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * When a second trim may follow a trim at the same load: the first was sized on a guess that the
@@ -25,16 +27,16 @@ final class CorrectiveTrim {
     private CorrectiveTrim() {}
 
     /**
-     * Whether the trim at {@code index} of {@code decisions} may be corrected by another at the
-     * same load.
+     * Whether the history's latest rescale, a trim, may be corrected by another at the same load.
      */
     static boolean allowedAfter(
-            List<ScalingDecision> decisions,
-            int index,
+            ScalingHistory history,
             Collection<String> sources,
             PolicyConfig config,
             RescaleCost cost) {
-        if (followsATrim(decisions, index, sources, config)) {
+        List<ScalingDecision> decisions = history.decisions();
+        int index = history.index().latestScale().orElseThrow();
+        if (followsATrim(history, index, sources, config)) {
             return false;
         }
         ScalingDecision trim = decisions.get(index);
@@ -58,19 +60,17 @@ final class CorrectiveTrim {
                         > config.loadChange() * Math.max(prior, cost.seconds());
     }
 
+    /** Whether the rescale before the trim at {@code index} was a trim at the same load. */
     private static boolean followsATrim(
-            List<ScalingDecision> decisions,
-            int index,
-            Collection<String> sources,
-            PolicyConfig config) {
-        double load = Load.of(decisions.get(index), sources);
-        for (int i = index - 1; i >= 0; i--) {
-            ScalingDecision d = decisions.get(i);
-            if (d.isScale()) {
-                return Load.isTrim(d) && Load.same(Load.of(d, sources), load, config);
-            }
+            ScalingHistory history, int index, Collection<String> sources, PolicyConfig config) {
+        List<ScalingDecision> decisions = history.decisions();
+        OptionalInt before = history.index().scaleBefore();
+        if (before.isEmpty()) {
+            return false;
         }
-        return false;
+        ScalingDecision d = decisions.get(before.getAsInt());
+        return Load.isTrim(d)
+                && Load.same(Load.of(d, sources), Load.of(decisions.get(index), sources), config);
     }
 
     private static boolean onlyEverRanAt(

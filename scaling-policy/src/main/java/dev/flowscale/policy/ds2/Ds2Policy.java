@@ -11,6 +11,7 @@ import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
+import dev.flowscale.policy.model.FittedCurves;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,10 +39,17 @@ public final class Ds2Policy implements ScalingPolicy {
 
     private final PolicyConfig config;
     private final Clock clock;
+    private final FittedCurves fitted;
 
     public Ds2Policy(PolicyConfig config, Clock clock) {
+        this(config, clock, new FittedCurves());
+    }
+
+    /** Reusing the capacity curves in {@code fitted} while their points are unchanged. */
+    Ds2Policy(PolicyConfig config, Clock clock, FittedCurves fitted) {
         this.config = Checks.notNull(config, "Ds2Policy config");
         this.clock = Checks.notNull(clock, "Ds2Policy clock");
+        this.fitted = Checks.notNull(fitted, "Ds2Policy fitted curves");
     }
 
     @Override
@@ -79,7 +87,7 @@ public final class Ds2Policy implements ScalingPolicy {
         reasons.addAll(running.explain());
         reasons.add(cost.explain());
         CoreWait.explain(window).ifPresent(reasons::add);
-        Capacities capacities = Capacities.of(topology, inOrder, window, history, config);
+        Capacities capacities = Capacities.of(topology, inOrder, window, history, config, fitted);
         Plan plan =
                 new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);
         List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
@@ -230,10 +238,7 @@ public final class Ds2Policy implements ScalingPolicy {
             List<String> reasons,
             Collection<OperatorDecision> ops) {
         int max = config.maxRescalesPerHour();
-        long lastHour =
-                h.rescales().stream()
-                        .filter(r -> r.started().isAfter(now.minusSeconds(3600)))
-                        .count();
+        int lastHour = startedSince(h.rescales(), now.minusSeconds(3600));
         if (max == 0 || ops.stream().noneMatch(OperatorDecision::changes) || lastHour < max) {
             return ScalingDecision.of(now, job, reasons, List.copyOf(ops));
         }
@@ -246,6 +251,18 @@ public final class Ds2Policy implements ScalingPolicy {
                         lastHour, max),
                 reasons,
                 ops);
+    }
+
+    /**
+     * How many of the rescales (oldest first) started after {@code since}, counted from the latest
+     * back: the work is bounded by the budget, not by the rescales kept.
+     */
+    private static int startedSince(List<RescaleRecord> rescales, Instant since) {
+        int count = 0;
+        for (int i = rescales.size() - 1; i >= 0 && rescales.get(i).started().isAfter(since); i--) {
+            count++;
+        }
+        return count;
     }
 
     private static ScalingDecision held(

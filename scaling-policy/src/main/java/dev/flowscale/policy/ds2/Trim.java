@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -149,22 +150,21 @@ final class Trim {
 
     private Optional<String> interval() {
         Duration interval = config.scaleDownInterval();
-        for (int i = history.decisions().size() - 1; i >= 0 && !interval.isZero(); i--) {
-            ScalingDecision d = history.decisions().get(i);
-            if (d.isScale() && d.operators().values().stream().anyMatch(Load::lowers)) {
-                Instant next = d.time().plus(interval);
-                return now.isBefore(next)
-                        ? Optional.of(
-                                "scale-down held: the last scale-down was at "
-                                        + d.time()
-                                        + "; the scale-down interval of "
-                                        + interval.toSeconds()
-                                        + " s ends at "
-                                        + next)
-                        : Optional.empty();
-            }
+        OptionalInt latest = history.index().latestScaleDown();
+        if (interval.isZero() || latest.isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        ScalingDecision d = history.decisions().get(latest.getAsInt());
+        Instant next = d.time().plus(interval);
+        return now.isBefore(next)
+                ? Optional.of(
+                        "scale-down held: the last scale-down was at "
+                                + d.time()
+                                + "; the scale-down interval of "
+                                + interval.toSeconds()
+                                + " s ends at "
+                                + next)
+                : Optional.empty();
     }
 
     /**
@@ -174,23 +174,21 @@ final class Trim {
      */
     private Optional<String> sameLoad(Map<String, SourceTarget> base) {
         double rate = base.values().stream().mapToDouble(SourceTarget::offered).sum();
-        for (int i = history.decisions().size() - 1; i >= 0; i--) {
-            ScalingDecision d = history.decisions().get(i);
-            if (d.isScale()) {
-                double then = Load.of(d, base.keySet());
-                return !Load.isTrim(d)
-                                || Load.fell(then, rate, config)
-                                || CorrectiveTrim.allowedAfter(
-                                        history.decisions(), i, base.keySet(), config, cost)
-                        ? Optional.empty()
-                        : Optional.of(
-                                String.format(
-                                        "further trim held: the sources' rate %.1f rec/s has not fallen by more than"
-                                                + " %.0f %% since the last trim at %s (%.1f rec/s)",
-                                        rate, 100 * Load.threshold(config), d.time(), then));
-            }
+        OptionalInt latest = history.index().latestScale();
+        if (latest.isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        ScalingDecision d = history.decisions().get(latest.getAsInt());
+        double then = Load.of(d, base.keySet());
+        return !Load.isTrim(d)
+                        || Load.fell(then, rate, config)
+                        || CorrectiveTrim.allowedAfter(history, base.keySet(), config, cost)
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                "further trim held: the sources' rate %.1f rec/s has not fallen by more than"
+                                        + " %.0f %% since the last trim at %s (%.1f rec/s)",
+                                rate, 100 * Load.threshold(config), d.time(), then));
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Random;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,52 @@ class HistoryIndexTest {
     }
 
     @Test
+    void theLatestRescalesAreThoseAScanOfTheDecisionsKeptFindsAsDecisionsComeAndGo() {
+        Random random = new Random(5);
+        HistoryIndex.Builder b = new HistoryIndex.Builder();
+        Deque<ScalingDecision> kept = new ArrayDeque<>();
+        for (int i = 0; i < 3_000; i++) {
+            int p = 4;
+            int next =
+                    switch (random.nextInt(8)) {
+                        case 0 -> 3;
+                        case 1 -> 6;
+                        default -> 4;
+                    };
+            ScalingDecision d = decision(i, p, next, next, 10);
+            kept.addLast(d);
+            if (kept.size() > 300) {
+                kept.pollFirst();
+            }
+            HistoryIndex index = b.add(d, kept.size()).build();
+            List<ScalingDecision> held = List.copyOf(kept);
+            assertThat(index.latestScale()).isEqualTo(scan(held, held.size(), false));
+            assertThat(index.latestScaleDown()).isEqualTo(scan(held, held.size(), true));
+            OptionalInt latest = index.latestScale();
+            assertThat(index.scaleBefore())
+                    .isEqualTo(
+                            latest.isPresent()
+                                    ? scan(held, latest.getAsInt(), false)
+                                    : OptionalInt.empty());
+            assertThat(HistoryIndex.of(held).latestScale()).isEqualTo(index.latestScale());
+        }
+    }
+
+    /** The position of the latest rescale (or scale-down) before {@code end}: what a scan finds. */
+    private static OptionalInt scan(List<ScalingDecision> decisions, int end, boolean down) {
+        for (int i = end - 1; i >= 0; i--) {
+            ScalingDecision d = decisions.get(i);
+            boolean lowers =
+                    d.operators().values().stream()
+                            .anyMatch(op -> op.newParallelism() < op.currentParallelism());
+            if (d.isScale() && (!down || lowers)) {
+                return OptionalInt.of(i);
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    @Test
     void aHistoryRefusesAnIndexOfOtherDecisions() {
         List<ScalingDecision> decisions = List.of(decision(0, 1, 1, 1), decision(1, 1, 1, 1));
         HistoryIndex other = HistoryIndex.of(List.of(decision(0, 1, 1, 1)));
@@ -135,8 +182,13 @@ class HistoryIndexTest {
     }
 
     private static ScalingDecision decision(int i, int p, int recommended, double perInstance) {
+        return decision(i, p, p, recommended, perInstance);
+    }
+
+    private static ScalingDecision decision(
+            int i, int p, int next, int recommended, double perInstance) {
         OperatorDecision op =
-                new OperatorDecision("op", p, p, recommended, 1, perInstance, 1, 0, List.of());
+                new OperatorDecision("op", p, next, recommended, 1, perInstance, 1, 0, List.of());
         return ScalingDecision.of(T0.plusSeconds(30L * i), "job", List.of(), List.of(op));
     }
 }
