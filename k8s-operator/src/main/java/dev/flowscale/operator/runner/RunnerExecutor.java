@@ -126,9 +126,12 @@ public final class RunnerExecutor {
             ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
         StreamJobStatus st = pass.status();
         StreamJob job = pass.job();
+        // A generation rolled back is compared as the spec that runs, so it is not applied again.
         Deployment current =
                 RunnerDeployment.desired(
-                        job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
+                        DeployedSpec.runnerJob(pass),
+                        new TreeMap<>(st.deployedParallelism),
+                        st.deployedSavepoint);
         if (!tools.cluster().upToDate(current, existing)) {
             boolean newSpec =
                     !Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
@@ -277,7 +280,7 @@ public final class RunnerExecutor {
                 && tools.cluster()
                         .upToDate(
                                 RunnerDeployment.desired(
-                                        pass.job(),
+                                        DeployedSpec.runnerJob(pass),
                                         new TreeMap<>(st.deployedParallelism),
                                         st.deployedSavepoint),
                                 existing);
@@ -331,10 +334,11 @@ public final class RunnerExecutor {
             Map<String, Integer> parallelism,
             String savepoint,
             Deployment existing) {
-        tools.cluster()
-                .apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
+        StreamJob runner = DeployedSpec.runnerJob(pass);
+        tools.cluster().apply(RunnerDeployment.desired(runner, parallelism, savepoint), existing);
         pass.write(
                 st -> {
+                    st.deployedSpec = DeployedSpec.of(runner);
                     st.deployedParallelism = new TreeMap<>(parallelism);
                     st.deployedSavepoint = savepoint;
                     st.resizedPod = null;

@@ -1,0 +1,167 @@
+package dev.flowscale.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowscale.operator.api.AutoscalerMode;
+import dev.flowscale.operator.api.JobPhase;
+import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.core.JobEvents;
+import dev.flowscale.operator.loop.JobAutoscalers;
+import dev.flowscale.operator.runner.HttpRunnerControl;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A spec change whose new runner never becomes ready is rolled back to the whole runner template
+ * that ran before (args, image, resources), from the change's savepoint; the rolled-back generation
+ * is recorded and not applied again until the spec changes. The runner is a real engine process
+ * ({@link LocalKubelet}) that never starts with the new spec's arguments.
+ */
+class SpecRollbackIT {
+    static final String NS = AutoscalingIT.NS;
+    static final String NEW_IMAGE = "registry.example/flowscale-runner:0.2.0";
+    final OptimisticMockServer server = new OptimisticMockServer();
+    final KubernetesClient client = server.client();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Operator operator;
+    JobAutoscalers loops;
+    LocalKubelet kubelet;
+
+    @TempDir Path dir;
+
+    @AfterEach
+    void stop() {
+        operator.stop();
+        loops.close();
+        kubelet.close();
+        client.close();
+        server.close();
+    }
+
+    @Test
+    void aSpecChangeWhoseRunnerNeverRunsIsRolledBackToTheTemplateThatRanBefore()
+            throws IOException {
+        start(args -> !args.contains("1600"));
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        Container before = container();
+
+        RunnerJobHarness.editSpec(
+                client,
+                j -> {
+                    j.getSpec().image = NEW_IMAGE;
+                    j.getSpec().job.args = List.of("--rate", "1600", "--cost", "split=sleep:2ms");
+                    j.getSpec().resources.cpu = "300m";
+                });
+
+        StreamJob back =
+                awaitJob(
+                        j ->
+                                j.getStatus().rolledBack != null
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().phase == JobPhase.Running);
+        Container after = container();
+        assertThat(after.getImage()).isEqualTo(before.getImage());
+        assertThat(after.getResources()).isEqualTo(before.getResources());
+        assertThat(after.getArgs())
+                .containsSubsequence("--rate", "1500")
+                .doesNotContain("1600")
+                .containsSubsequence("--restore-from", back.getStatus().lastSavepoint);
+        assertThat(kubelet.started()).as("the old spec's runner started again").isEqualTo(2);
+        assertThat(back.getStatus().rolledBack.generation).isEqualTo(2L);
+        assertThat(back.getStatus().rolledBack.message).contains("was not ready within");
+        assertThat(back.getStatus().observedGeneration).isEqualTo(1L);
+        assertThat(RunnerJobHarness.events(client, JobEvents.SPEC_ROLLED_BACK))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).contains("generation 2 (spec)"));
+
+        RunnerJobHarness.poke(client, "after-rollback");
+        RunnerJobHarness.holdFor(
+                Duration.ofSeconds(3),
+                () -> {
+                    StreamJob j = job();
+                    return j.getStatus().pending == null
+                            && !RunnerJobHarness.args(client).contains("1600");
+                },
+                "the rolled-back generation is not applied again");
+
+        RunnerJobHarness.editSpec(
+                client,
+                j -> j.getSpec().job.args = List.of("--rate", "1400", "--cost", "split=sleep:2ms"));
+        StreamJob next =
+                awaitJob(
+                        j ->
+                                Long.valueOf(3).equals(j.getStatus().observedGeneration)
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().phase == JobPhase.Running);
+        assertThat(container().getImage()).isEqualTo(NEW_IMAGE);
+        assertThat(container().getArgs()).containsSubsequence("--rate", "1400");
+        assertThat(next.getStatus().lastRescale).isNull();
+    }
+
+    private void start(Predicate<List<String>> accept) throws IOException {
+        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
+            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+        kubelet =
+                new LocalKubelet(
+                        client,
+                        NS,
+                        "wc-runner",
+                        AutoscalingIT.engineJar(),
+                        RunnerJobHarness.freePort(),
+                        dir,
+                        accept);
+        loops =
+                FlowscaleOperator.loops(
+                        client,
+                        registry,
+                        j -> kubelet.address(),
+                        AutoscalingIT.RESCALE_TIMEOUT,
+                        Clock.systemUTC());
+        operator =
+                FlowscaleOperator.create(
+                        client,
+                        loops,
+                        new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
+                        Clock.systemUTC());
+        operator.start();
+        StreamJob job =
+                AutoscalingIT.bottleneckedWordCount(
+                        NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
+        job.getSpec().timeouts.rescale = "5s";
+        client.resource(job).create();
+    }
+
+    private Container container() {
+        return RunnerJobHarness.deployment(client)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+    }
+
+    private StreamJob job() {
+        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
+    }
+
+    private StreamJob awaitJob(Predicate<StreamJob> check) {
+        return RunnerJobHarness.awaitJob(client, check);
+    }
+}
