@@ -6,24 +6,15 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.JobEvents;
-import dev.flowscale.operator.loop.JobAutoscalers;
-import dev.flowscale.operator.runner.HttpRunnerControl;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,25 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link LocalKubelet}) that never starts with the new spec's arguments.
  */
 class SpecRollbackIT {
-    static final String NS = AutoscalingIT.NS;
+    static final String NS = RunnerJobHarness.NS;
     static final String NEW_IMAGE = "registry.example/flowscale-runner:0.2.0";
-    final OptimisticMockServer server = new OptimisticMockServer();
-    final KubernetesClient client = server.client();
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Operator operator;
-    JobAutoscalers loops;
-    LocalKubelet kubelet;
+    @AutoClose final RunnerClusterFixture cluster = new RunnerClusterFixture();
+    final KubernetesClient client = cluster.client;
 
     @TempDir Path dir;
-
-    @AfterEach
-    void stop() {
-        operator.stop();
-        loops.close();
-        kubelet.close();
-        client.close();
-        server.close();
-    }
 
     @Test
     void aSpecChangeWhoseRunnerNeverRunsIsRolledBackToTheTemplateThatRanBefore()
@@ -82,7 +60,10 @@ class SpecRollbackIT {
                 .containsSubsequence("--rate", "1500")
                 .doesNotContain("1600")
                 .containsSubsequence("--restore-from", back.getStatus().lastSavepoint);
-        assertThat(kubelet.started()).as("the old spec's runner started again").isEqualTo(2);
+        assertThat(cluster.kubelet.started())
+                .as("the new spec's runner never started; the old spec's did again")
+                .isEqualTo(2);
+        assertThat(cluster.runnerState().status()).isEqualTo("RUNNING");
         assertThat(back.getStatus().rolledBack.generation).isEqualTo(2L);
         assertThat(back.getStatus().rolledBack.message).contains("was not ready within");
         assertThat(back.getStatus().observedGeneration).isEqualTo(1L);
@@ -94,7 +75,7 @@ class SpecRollbackIT {
         RunnerJobHarness.holdFor(
                 Duration.ofSeconds(3),
                 () -> {
-                    StreamJob j = job();
+                    StreamJob j = cluster.job();
                     return j.getStatus().pending == null
                             && !RunnerJobHarness.args(client).contains("1600");
                 },
@@ -115,37 +96,12 @@ class SpecRollbackIT {
     }
 
     private void start(Predicate<List<String>> accept) throws IOException {
-        try (InputStream crd = Files.newInputStream(StreamJobCrdTest.checkedInCrd())) {
-            client.resource(Serialization.unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
-        kubelet =
-                new LocalKubelet(
-                        client,
-                        NS,
-                        "wc-runner",
-                        AutoscalingIT.engineJar(),
-                        RunnerJobHarness.freePort(),
-                        dir,
-                        accept);
-        loops =
-                FlowscaleOperator.loops(
-                        client,
-                        registry,
-                        j -> kubelet.address(),
-                        AutoscalingIT.RESCALE_TIMEOUT,
-                        Clock.systemUTC());
-        operator =
-                FlowscaleOperator.create(
-                        client,
-                        loops,
-                        new HttpRunnerControl(j -> kubelet.address(), Duration.ofSeconds(10)),
-                        Clock.systemUTC());
-        operator.start();
         StreamJob job =
                 AutoscalingIT.bottleneckedWordCount(
                         NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
         job.getSpec().timeouts.rescale = "5s";
-        client.resource(job).create();
+        cluster.start(
+                dir, accept, "16", "16", AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC(), job);
     }
 
     private Container container() {
@@ -155,10 +111,6 @@ class SpecRollbackIT {
                 .getSpec()
                 .getContainers()
                 .get(0);
-    }
-
-    private StreamJob job() {
-        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
     }
 
     private StreamJob awaitJob(Predicate<StreamJob> check) {
