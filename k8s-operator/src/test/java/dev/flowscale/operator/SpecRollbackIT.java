@@ -8,6 +8,7 @@ import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.JobEvents;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,7 +37,12 @@ class SpecRollbackIT {
     void aSpecChangeWhoseRunnerNeverRunsIsRolledBackToTheTemplateThatRanBefore()
             throws IOException {
         start(args -> !args.contains("1600"));
-        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        String deployed =
+                awaitJob(j -> j.getStatus().phase == JobPhase.Running).getStatus().deployedSpec;
+        assertThat(deployed).contains("\"--rate\",\"1500\"");
+        // As an earlier release left the status: the runner's spec is taken from its Deployment.
+        clearDeployedSpec();
+        awaitJob(j -> deployed.equals(j.getStatus().deployedSpec));
         Container before = container();
 
         RunnerJobHarness.editSpec(
@@ -102,6 +108,23 @@ class SpecRollbackIT {
         job.getSpec().timeouts.rescale = "5s";
         cluster.start(
                 dir, accept, "16", "16", AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC(), job);
+    }
+
+    /** Removes status.deployedSpec, written against the version read (again after a 409). */
+    private void clearDeployedSpec() {
+        Eventually.await(
+                "status.deployedSpec removed",
+                () -> {
+                    StreamJob job = cluster.job();
+                    job.getStatus().deployedSpec = null;
+                    try {
+                        client.resource(job).updateStatus();
+                        return true;
+                    } catch (KubernetesClientException conflict) {
+                        return false;
+                    }
+                },
+                done -> done);
     }
 
     private Container container() {

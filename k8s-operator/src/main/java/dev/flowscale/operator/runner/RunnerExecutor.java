@@ -59,6 +59,10 @@ public final class RunnerExecutor {
         if (st.deployedParallelism.isEmpty()) {
             adopt(pass, target); // a runner an earlier operator release deployed
         }
+        if (st.deployedSpec == null && deployedAsIs(pass, existing.get())) {
+            // A runner an earlier release deployed runs this spec: a rollback restores it.
+            pass.write(s -> s.deployedSpec = DeployedSpec.of(pass.job()));
+        }
         boolean ready = Changes.ready(existing);
         if (!ready || pass.job().getSpec().suspend && replicas(existing) == 0) {
             return notRunning(pass, existing.get(), target);
