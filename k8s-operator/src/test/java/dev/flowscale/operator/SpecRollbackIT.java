@@ -89,7 +89,12 @@ class SpecRollbackIT {
 
         RunnerJobHarness.editSpec(
                 client,
-                j -> j.getSpec().job.args = List.of("--rate", "1400", "--cost", "split=sleep:2ms"));
+                j -> {
+                    j.getSpec().job.args = List.of("--rate", "1400", "--cost", "split=sleep:2ms");
+                    // The first timeout only had to pass; this runner must not be rolled back
+                    // while a loaded machine starts it.
+                    j.getSpec().timeouts.rescale = "10m";
+                });
         StreamJob next =
                 awaitJob(
                         j ->
@@ -99,6 +104,7 @@ class SpecRollbackIT {
         assertThat(container().getImage()).isEqualTo(NEW_IMAGE);
         assertThat(container().getArgs()).containsSubsequence("--rate", "1400");
         assertThat(next.getStatus().lastRescale).isNull();
+        assertThat(next.getStatus().rolledBack.generation).isEqualTo(2L);
     }
 
     private void start(Predicate<List<String>> accept) throws IOException {
