@@ -59,6 +59,11 @@ public class PendingChange {
             "Why the pod could not be resized in place (the change then replaced it)")
     public String resizeRefused;
 
+    @JsonPropertyDescription(
+            "The spec (JSON) the runner ran before the change (status.deployedSpec then): a"
+                    + " rollback restores the whole runner template from it")
+    public String previousSpec;
+
     @JsonPropertyDescription("metadata.generation of the spec the change applies")
     public Long generation;
 

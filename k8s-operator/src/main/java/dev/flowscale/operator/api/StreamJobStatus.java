@@ -58,6 +58,15 @@ public class StreamJobStatus {
     public String deployedSavepoint;
 
     @JsonPropertyDescription(
+            "The spec (JSON) the runner Deployment was rendered from: a rollback renders it again")
+    public String deployedSpec;
+
+    @JsonPropertyDescription(
+            "The last spec change rolled back because its runner did not run; that generation is"
+                    + " not applied again until the spec changes")
+    public SpecRollback rolledBack;
+
+    @JsonPropertyDescription(
             "spec.parallelism as last applied, to tell a user's change from the autoscaler's")
     public Map<String, Integer> specParallelism = new LinkedHashMap<>();
 

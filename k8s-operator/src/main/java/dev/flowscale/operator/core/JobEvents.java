@@ -17,6 +17,7 @@ public interface JobEvents {
     String SCALING_REPORT = "ScalingReport";
     String RESCALED = "Rescaled";
     String RESCALE_FAILED = "RescaleFailed";
+    String SPEC_ROLLED_BACK = "SpecRolledBack";
     String SCALING_BLOCKED = "ScalingBlocked";
     String STRANDED_RUNNER = "StrandedRunnerRestarted";
     String POD_RESIZE_REFUSED = "PodResizeRefused";

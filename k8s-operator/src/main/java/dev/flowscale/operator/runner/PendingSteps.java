@@ -2,6 +2,7 @@ package dev.flowscale.operator.runner;
 
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.RescaleOutcome;
+import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.operator.core.ReconcileStatus;
@@ -93,6 +94,7 @@ final class PendingSteps implements ChangeSteps {
                     change.to = new TreeMap<>(target);
                     change.started = tools.clock().instant().toString();
                     change.generation = generation;
+                    change.previousSpec = st.deployedSpec;
                     st.pending = change;
                 });
     }
@@ -146,10 +148,17 @@ final class PendingSteps implements ChangeSteps {
             // gets a savepoint of its own). Until it runs, a newer spec joins this restore.
             return observe(parallelism, back);
         }
-        Deployment desired = RunnerDeployment.desired(pass.job(), parallelism, c.savepoint);
+        // A rollback restores the whole template the runner ran before (args, image, resources),
+        // not the new spec at the old parallelism.
+        StreamJob runner =
+                back && c.previousSpec != null
+                        ? DeployedSpec.withSpec(pass.job(), c.previousSpec)
+                        : DeployedSpec.runnerJob(pass);
+        Deployment desired = RunnerDeployment.desired(runner, parallelism, c.savepoint);
         tools.cluster().apply(desired, existing.orElse(null));
         pass.write(
                 st -> {
+                    st.deployedSpec = DeployedSpec.of(runner);
                     st.deployedParallelism = new TreeMap<>(parallelism);
                     st.deployedSavepoint = c.savepoint;
                     st.resizedPod = null; // a new pod, sized by its template
@@ -169,6 +178,9 @@ final class PendingSteps implements ChangeSteps {
         }
         if (runs(parallelism)) {
             PendingChange c = pass.status().pending;
+            if (back && !Changes.parallelismOnly(c.reason)) {
+                DeployedSpec.rolledBack(pass, tools, rolledBack(c));
+            }
             finish(
                     !back,
                     parallelism,

@@ -59,6 +59,10 @@ public final class RunnerExecutor {
         if (st.deployedParallelism.isEmpty()) {
             adopt(pass, target); // a runner an earlier operator release deployed
         }
+        if (st.deployedSpec == null && deployedAsIs(pass, existing.get())) {
+            // A runner an earlier release deployed runs this spec: a rollback restores it.
+            pass.write(s -> s.deployedSpec = DeployedSpec.of(pass.job()));
+        }
         boolean ready = Changes.ready(existing);
         if (!ready || pass.job().getSpec().suspend && replicas(existing) == 0) {
             return notRunning(pass, existing.get(), target);
@@ -126,9 +130,12 @@ public final class RunnerExecutor {
             ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
         StreamJobStatus st = pass.status();
         StreamJob job = pass.job();
+        // A generation rolled back is compared as the spec that runs, so it is not applied again.
         Deployment current =
                 RunnerDeployment.desired(
-                        job, new TreeMap<>(st.deployedParallelism), st.deployedSavepoint);
+                        DeployedSpec.runnerJob(pass),
+                        new TreeMap<>(st.deployedParallelism),
+                        st.deployedSavepoint);
         if (!tools.cluster().upToDate(current, existing)) {
             boolean newSpec =
                     !Objects.equals(st.observedGeneration, job.getMetadata().getGeneration());
@@ -277,7 +284,7 @@ public final class RunnerExecutor {
                 && tools.cluster()
                         .upToDate(
                                 RunnerDeployment.desired(
-                                        pass.job(),
+                                        DeployedSpec.runnerJob(pass),
                                         new TreeMap<>(st.deployedParallelism),
                                         st.deployedSavepoint),
                                 existing);
@@ -331,10 +338,11 @@ public final class RunnerExecutor {
             Map<String, Integer> parallelism,
             String savepoint,
             Deployment existing) {
-        tools.cluster()
-                .apply(RunnerDeployment.desired(pass.job(), parallelism, savepoint), existing);
+        StreamJob runner = DeployedSpec.runnerJob(pass);
+        tools.cluster().apply(RunnerDeployment.desired(runner, parallelism, savepoint), existing);
         pass.write(
                 st -> {
+                    st.deployedSpec = DeployedSpec.of(runner);
                     st.deployedParallelism = new TreeMap<>(parallelism);
                     st.deployedSavepoint = savepoint;
                     st.resizedPod = null;
