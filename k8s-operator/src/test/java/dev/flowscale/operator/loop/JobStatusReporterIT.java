@@ -3,6 +3,7 @@ package dev.flowscale.operator.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.StreamJobs;
+import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.RescaleOutcome;
 import dev.flowscale.operator.api.StreamJob;
@@ -73,6 +74,19 @@ class JobStatusReporterIT {
                                         .contains("count 3→6")
                                         .contains("target 6000.0/s, 1000.0/s per instance")
                                         .contains("bottleneck"));
+    }
+
+    @Test
+    void aDecisionThatArrivesAfterTheRunEndedIsNotRecorded() {
+        reporter.onDecision(scaleCount(3, 6));
+        new JobStatusStore(client).edit(NS, "wc", status -> status.phase = JobPhase.Finished);
+
+        reporter.onDecision(scaleCount(6, 8));
+
+        assertThat(job().getStatus().lastDecision.summary)
+                .as("the decision taken on the ended run's samples")
+                .isEqualTo("count 3→6");
+        assertThat(events(JobEvents.SCALING_REPORT)).hasSize(1);
     }
 
     @Test
