@@ -62,16 +62,12 @@ final class RunnerJobHarness {
 
     /**
      * An annotation change of jobs/wc: the reconciler is not generation-aware, so it makes a pass.
+     * The operator writes the object too (finalizers, status), so the edit is made again on a fresh
+     * copy after a 409, as kubectl's users do.
      */
     static void poke(KubernetesClient client, String value) {
-        client.resources(StreamJob.class)
-                .inNamespace(NS)
-                .withName("wc")
-                .edit(
-                        j -> {
-                            j.getMetadata().getAnnotations().put("test/poke", value);
-                            return j;
-                        });
+        StreamJobs.edit(
+                client, NS, "wc", j -> j.getMetadata().getAnnotations().put("test/poke", value));
     }
 
     /**
