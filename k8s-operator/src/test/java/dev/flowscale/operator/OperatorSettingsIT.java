@@ -89,14 +89,7 @@ class OperatorSettingsIT {
                 .as("the spec on the server is never written")
                 .isNull();
 
-        client.resources(StreamJob.class)
-                .inNamespace("team-a")
-                .withName("wc")
-                .edit(
-                        j -> {
-                            j.getSpec().autoscaler.maxParallelism = 8;
-                            return j;
-                        });
+        StreamJobs.edit(client, "team-a", "wc", j -> j.getSpec().autoscaler.maxParallelism = 8);
         ConfigMap config =
                 Eventually.await(
                         "the configuration of team-a/wc",

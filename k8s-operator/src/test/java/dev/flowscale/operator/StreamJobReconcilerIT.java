@@ -273,14 +273,7 @@ class StreamJobReconcilerIT {
                                 .getMessage())
                 .contains(
                         "spec.autoscaler.minParallelism 8 is above spec.autoscaler.maxParallelism 4; lower it or raise the maximum");
-        client.resources(StreamJob.class)
-                .inNamespace(NS)
-                .withName("bounds")
-                .edit(
-                        j -> {
-                            j.getSpec().autoscaler.minParallelism = 1;
-                            return j;
-                        });
+        StreamJobs.edit(client, NS, "bounds", j -> j.getSpec().autoscaler.minParallelism = 1);
 
         StreamJob fixed = awaitStatus("bounds", j -> j.getStatus().phase == JobPhase.Deploying);
         assertThat(fixed.getStatus().observedGeneration).isEqualTo(2L);
