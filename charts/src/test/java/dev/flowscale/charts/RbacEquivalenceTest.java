@@ -48,9 +48,9 @@ class RbacEquivalenceTest {
     }
 
     @Test
-    void theManifestsClusterRoleGrantsTwentyNineVerbsOnResources() {
+    void theManifestsClusterRoleGrantsThirtyVerbsOnResources() {
         assertThat(OperatorRules.of(manifest().one("ClusterRole", OPERATOR)))
-                .hasSize(29)
+                .hasSize(30)
                 .contains(
                         "flowscale.dev streamjobs watch",
                         "flowscale.dev streamjobs/finalizers update",
@@ -58,6 +58,7 @@ class RbacEquivalenceTest {
                         " services get",
                         " configmaps get",
                         " events create",
+                        " pods delete",
                         " pods/resize patch",
                         "flink.apache.org flinkdeployments update");
     }
