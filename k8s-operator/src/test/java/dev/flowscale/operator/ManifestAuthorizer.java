@@ -74,7 +74,7 @@ final class ManifestAuthorizer {
     /**
      * Whether the ServiceAccount may make {@code call} in {@code namespace} (null: a cluster-scoped
      * call) on the object named {@code name} (null: a call without a name, such as a list or a
-     * create), as RBAC's rule evaluation decides (Kubernetes' rbac/v1 evaluation helpers): a rule's
+     * create), as RBAC's rule evaluation decides (Kubernetes' rbac/v1 rule evaluation): a rule's
      * resource matches the call's resource with its subresource exactly, or "*", or
      * "*&#47;subresource"; a plain resource never grants its subresources.
      */
