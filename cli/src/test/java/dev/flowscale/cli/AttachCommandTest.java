@@ -140,7 +140,6 @@ class AttachCommandTest {
                                 observed,
                                 0,
                                 7,
-                                false,
                                 false),
                         Counters.ofSeconds(
                                 "Split",
@@ -151,7 +150,6 @@ class AttachCommandTest {
                                 observed - useful,
                                 0,
                                 0,
-                                false,
                                 false),
                         Counters.ofSeconds(
                                 "Split",
@@ -162,7 +160,6 @@ class AttachCommandTest {
                                 observed - useful,
                                 0,
                                 0,
-                                false,
                                 false)));
     }
 }

@@ -122,7 +122,6 @@ final class VertexMetrics {
                 idle,
                 backpressure,
                 backlog,
-                Double.isNaN(backlog),
                 v.finished());
     }
 
