@@ -132,15 +132,7 @@ class AttachCommandTest {
                 "flink:run",
                 List.of(
                         Counters.ofSeconds(
-                                "Source",
-                                0,
-                                2 * records,
-                                2 * records,
-                                0,
-                                observed,
-                                0,
-                                7,
-                                false),
+                                "Source", 0, 2 * records, 2 * records, 0, observed, 0, 7, false),
                         Counters.ofSeconds(
                                 "Split",
                                 0,

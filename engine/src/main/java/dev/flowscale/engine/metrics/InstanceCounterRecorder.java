@@ -187,7 +187,9 @@ public final class InstanceCounterRecorder {
         endWrite();
     }
 
-    /** The records a source owes, or {@link SourceReader#NO_BACKLOG_SIGNAL} while it cannot tell. */
+    /**
+     * The records a source owes, or {@link SourceReader#NO_BACKLOG_SIGNAL} while it cannot tell.
+     */
     public void backlog(long records) {
         beginWrite();
         backlog = records;
@@ -231,7 +233,10 @@ public final class InstanceCounterRecorder {
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceCounts snapshot(long now) {
         LongSupplier live = liveBacklog;
-        long currentBacklog = live == null ? NO_LIVE_BACKLOG : Math.max(SourceReader.NO_BACKLOG_SIGNAL, live.getAsLong());
+        long currentBacklog =
+                live == null
+                        ? NO_LIVE_BACKLOG
+                        : Math.max(SourceReader.NO_BACKLOG_SIGNAL, live.getAsLong());
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);
             InstanceCounts read = read(now, currentBacklog);

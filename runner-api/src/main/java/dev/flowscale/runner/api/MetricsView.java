@@ -50,8 +50,8 @@ public record MetricsView(
      * backpressure = observed. For a source, records in and out both count the records it emitted.
      *
      * <p>A value that is not known is {@code null} (absent in the JSON): the one encoding of
-     * "unknown" in this record, for the backlog as for the thread times. Nothing along the way
-     * from the engine's counters to the policy's window restates it as -1, 0, a flag or NaN.
+     * "unknown" in this record, for the backlog as for the thread times. Nothing along the way from
+     * the engine's counters to the policy's window restates it as -1, 0, a flag or NaN.
      *
      * @param timeNanos the runner's monotonic clock at the reading (comparable within one runner
      *     only)
