@@ -4,7 +4,7 @@ import dev.flowscale.autoscaler.realizer.RealizeException;
 import dev.flowscale.autoscaler.realizer.RescaleListener;
 import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.autoscaler.realizer.SingleFlightRealizer;
-import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,14 +121,14 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
             Map<String, Integer> changes,
             Instant started) {
         try {
-            RescaleResult result = job.rescale(changes, timeout, emulatedRestart);
+            RescaleView result = job.rescale(changes, timeout, emulatedRestart);
             if (!job.awaitRunning(timeout)) {
                 return RescaleReport.failed(
                         jobName,
                         started,
                         from,
                         changes,
-                        result.savepoint(),
+                        result.savepointPath(),
                         since(started),
                         "the restored job did not run within "
                                 + timeout
@@ -136,7 +136,7 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
                                 + job.status());
             }
             return RescaleReport.succeeded(
-                    jobName, started, from, changes, result.savepoint(), result.downtime());
+                    jobName, started, from, changes, result.savepointPath(), result.downtime());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return RescaleReport.failed(
