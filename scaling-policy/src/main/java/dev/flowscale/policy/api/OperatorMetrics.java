@@ -55,29 +55,6 @@ public record OperatorMetrics(
                                         + "' keyGroupRates (use List.of() when key groups are not counted)"));
     }
 
-    /** Metrics without per-key-group rates and without the threads' wait for a core. */
-    public OperatorMetrics(
-            String operatorId,
-            int parallelism,
-            double trueProcessingRate,
-            double trueOutputRate,
-            double observedProcessingRate,
-            double observedOutputRate,
-            List<InstanceWindowRates> instances,
-            Optional<SourceMetrics> source) {
-        this(
-                operatorId,
-                parallelism,
-                trueProcessingRate,
-                trueOutputRate,
-                observedProcessingRate,
-                observedOutputRate,
-                instances,
-                source,
-                List.of(),
-                UNKNOWN_CORE_WAIT);
-    }
-
     /** Aggregated metrics of a non-source operator without per-instance values. */
     public static OperatorMetrics of(
             String id,
@@ -94,7 +71,9 @@ public record OperatorMetrics(
                 observedProcessingRate,
                 observedOutputRate,
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                List.of(),
+                UNKNOWN_CORE_WAIT);
     }
 
     public OperatorMetrics withSource(double offeredRate, double backlogRecords) {
