@@ -95,17 +95,7 @@ public record RescaleReport(
      * now.
      */
     public RescaleReport failedBecause(String reason) {
-        return new RescaleReport(
-                job,
-                started,
-                from,
-                to,
-                savepoint,
-                downtime,
-                Optional.of(reason),
-                path,
-                inputCost,
-                note);
+        return with(downtime, Optional.of(reason), inputCost, note);
     }
 
     /**
@@ -116,17 +106,13 @@ public record RescaleReport(
      */
     public RescaleReport withCheckpoint(
             Optional<Duration> cost, String note, Duration downtimeToRunning) {
-        return new RescaleReport(
-                job,
-                started,
-                from,
-                to,
-                savepoint,
-                downtimeToRunning == null ? downtime : downtimeToRunning,
-                failure,
-                path,
-                cost,
-                note);
+        return with(downtimeToRunning == null ? downtime : downtimeToRunning, failure, cost, note);
+    }
+
+    /** This report with what the realizer learns after the rescale's start. */
+    private RescaleReport with(
+            Duration took, Optional<String> why, Optional<Duration> cost, String what) {
+        return new RescaleReport(job, started, from, to, savepoint, took, why, path, cost, what);
     }
 
     public boolean succeeded() {

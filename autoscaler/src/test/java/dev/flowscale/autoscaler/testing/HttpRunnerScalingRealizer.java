@@ -198,8 +198,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     private RescaleReport restore(Rescale r) {
         try {
             runner = startAndAwait(r.after(), r.savepoint());
-            return RescaleReport.restart(
-                    r.job(), r.started(), r.from(), r.to(), r.savepoint(), since(r.stopped()));
+            return restarted(r);
         } catch (RuntimeException e) {
             return rollBack(
                     r, "the runner at " + r.after() + " did not come up: " + e.getMessage());
@@ -209,13 +208,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     private RescaleReport rollBack(Rescale r, String why) {
         try {
             runner = startAndAwait(r.before(), r.savepoint());
-            return RescaleReport.restart(
-                            r.job(),
-                            r.started(),
-                            r.from(),
-                            r.to(),
-                            r.savepoint(),
-                            since(r.stopped()))
+            return restarted(r)
                     .failedBecause(
                             why
                                     + "; rolled back: job '"
@@ -227,13 +220,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
                                     + " from savepoint "
                                     + r.savepoint());
         } catch (RuntimeException e) {
-            return RescaleReport.restart(
-                            r.job(),
-                            r.started(),
-                            r.from(),
-                            r.to(),
-                            r.savepoint(),
-                            since(r.stopped()))
+            return restarted(r)
                     .failedBecause(
                             why
                                     + "; the rollback to "
@@ -245,6 +232,12 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
                                     + "' is not running; start it with --restore-from "
                                     + r.savepoint());
         }
+    }
+
+    /** The report of {@code r}, which restarted the runner; its downtime runs until now. */
+    private RescaleReport restarted(Rescale r) {
+        return RescaleReport.restart(
+                r.job(), r.started(), r.from(), r.to(), r.savepoint(), since(r.stopped()));
     }
 
     private URI startAndAwait(Map<String, Integer> parallelism, Path savepoint) {
