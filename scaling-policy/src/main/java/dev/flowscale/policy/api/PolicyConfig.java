@@ -343,34 +343,8 @@ public record PolicyConfig(
         return new PolicyConfigBuilder();
     }
 
+    /** A builder holding these settings. */
     public PolicyConfigBuilder toBuilder() {
-        PolicyConfigBuilder b = new PolicyConfigBuilder();
-        b.catchUp = catchUpDuration();
-        b.rescale = expectedRescaleDuration();
-        b.utilization = targetUtilization();
-        b.jobBounds = jobBounds();
-        b.operatorBounds.putAll(operatorBounds());
-        b.align = alignToKeyGroups();
-        b.alignMax = alignmentMaxIncrease();
-        b.deadBand = deadBand();
-        b.scaleDownDelay = scaleDownDelay();
-        b.warmUp = warmUp();
-        b.maxAge = maxMetricsAge();
-        b.targets.putAll(sourceTargetRates());
-        b.skew = skewCorrection();
-        b.noise = noiseTolerance();
-        b.percentile = downtimePercentile();
-        b.budget = maxRescalesPerHour();
-        b.scaleDownInterval = scaleDownInterval();
-        b.maxLag = targetMaxLag();
-        b.horizon = savingsHorizon();
-        b.confirm = confirmNeed();
-        b.loadChange = loadChange();
-        b.learn = learnScalability();
-        b.prior = scalabilityPrior();
-        b.predictive = predictive();
-        b.forecastPeriod = forecastPeriod();
-        b.coreWait = coreWaitCorrection();
-        return b;
+        return new PolicyConfigBuilder(this);
     }
 }

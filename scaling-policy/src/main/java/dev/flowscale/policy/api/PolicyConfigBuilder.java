@@ -9,33 +9,72 @@ import java.util.Map;
  * PolicyConfig#exactDs2()}.
  */
 public final class PolicyConfigBuilder {
-    Duration catchUp = Duration.ZERO;
-    Duration rescale = Duration.ofSeconds(30);
-    double utilization = 1.0;
-    ParallelismBounds jobBounds = ParallelismBounds.UNBOUNDED;
-    final Map<String, ParallelismBounds> operatorBounds = new HashMap<>();
-    boolean align;
-    double alignMax = 0.25;
-    double deadBand;
-    Duration scaleDownDelay = Duration.ZERO;
-    Duration warmUp = Duration.ZERO;
-    Duration maxAge = Duration.ofMinutes(5);
-    final Map<String, Double> targets = new HashMap<>();
-    boolean skew;
+    private Duration catchUp = Duration.ZERO;
+    private Duration rescale = Duration.ofSeconds(30);
+    private double utilization = 1.0;
+    private ParallelismBounds jobBounds = ParallelismBounds.UNBOUNDED;
+    private final Map<String, ParallelismBounds> operatorBounds = new HashMap<>();
+    private boolean align;
+    private double alignMax = 0.25;
+    private double deadBand;
+    private Duration scaleDownDelay = Duration.ZERO;
+    private Duration warmUp = Duration.ZERO;
+    private Duration maxAge = Duration.ofMinutes(5);
+    private final Map<String, Double> targets = new HashMap<>();
+    private boolean skew;
     // the paper's DS2 rounds every shortfall up: no tolerance
-    double noise = 0;
-    double percentile = 0.9;
-    int budget;
-    Duration scaleDownInterval = Duration.ZERO;
-    Duration maxLag = Duration.ZERO;
-    Duration horizon = Duration.ofHours(1);
-    boolean confirm;
-    double loadChange = 0.1;
-    boolean learn;
-    double prior = 1;
-    boolean predictive;
-    Duration forecastPeriod = Duration.ZERO;
-    boolean coreWait;
+    private double noise = 0;
+    private double percentile = 0.9;
+    private int budget;
+    private Duration scaleDownInterval = Duration.ZERO;
+    private Duration maxLag = Duration.ZERO;
+    private Duration horizon = Duration.ofHours(1);
+    private boolean confirm;
+    private double loadChange = 0.1;
+    private boolean learn;
+    private double prior = 1;
+    private boolean predictive;
+    private Duration forecastPeriod = Duration.ZERO;
+    private boolean coreWait;
+
+    /** A builder starting from {@link PolicyConfig#exactDs2()}. */
+    PolicyConfigBuilder() {}
+
+    /** A builder holding {@code from}'s settings, copied group by group. */
+    PolicyConfigBuilder(PolicyConfig from) {
+        PolicyConfig.Targets t = from.targets();
+        utilization = t.targetUtilization();
+        targets.putAll(t.sourceTargetRates());
+        catchUp = t.catchUpDuration();
+        maxLag = t.targetMaxLag();
+        noise = t.noiseTolerance();
+        PolicyConfig.Bounds b = from.bounds();
+        jobBounds = b.jobBounds();
+        operatorBounds.putAll(b.operatorBounds());
+        align = b.alignToKeyGroups();
+        alignMax = b.alignmentMaxIncrease();
+        PolicyConfig.ScaleDown d = from.scaleDown();
+        deadBand = d.deadBand();
+        scaleDownDelay = d.scaleDownDelay();
+        scaleDownInterval = d.scaleDownInterval();
+        horizon = d.savingsHorizon();
+        loadChange = d.loadChange();
+        PolicyConfig.RescaleCost r = from.rescaleCost();
+        rescale = r.expectedRescaleDuration();
+        percentile = r.downtimePercentile();
+        budget = r.maxRescalesPerHour();
+        PolicyConfig.Guards g = from.guards();
+        warmUp = g.warmUp();
+        maxAge = g.maxMetricsAge();
+        confirm = g.confirmNeed();
+        coreWait = g.coreWaitCorrection();
+        PolicyConfig.Model m = from.model();
+        skew = m.skewCorrection();
+        learn = m.learnScalability();
+        prior = m.scalabilityPrior();
+        predictive = m.predictive();
+        forecastPeriod = m.forecastPeriod();
+    }
 
     public PolicyConfigBuilder catchUpDuration(Duration d) {
         catchUp = d;
