@@ -36,4 +36,25 @@ class MetricsViewJsonTest {
         assertThat(counts.keyGroupFirst()).isZero();
         assertThat(counts.keyGroupRecords()).isEmpty();
     }
+
+    @Test
+    void aSourceWithoutABacklogSignalCarriesANullBacklogAndNoSecondEncoding() throws Exception {
+        MetricsView.InstanceCounts counts =
+                JSON.readValue(
+                        "{" + COUNTERS.replace("\"backlog\":0", "\"backlog\":null") + "}",
+                        MetricsView.InstanceCounts.class);
+
+        assertThat(counts.backlog()).isNull();
+        var written = JSON.readTree(JSON.writeValueAsString(counts));
+        assertThat(written.get("backlog").isNull()).isTrue();
+        assertThat(written.has("backlogUnknown")).isFalse();
+    }
+
+    @Test
+    void aKnownBacklogOfZeroStaysZero() throws Exception {
+        MetricsView.InstanceCounts counts =
+                JSON.readValue("{" + COUNTERS + "}", MetricsView.InstanceCounts.class);
+
+        assertThat(counts.backlog()).isZero();
+    }
 }
