@@ -1,5 +1,7 @@
 package dev.flowscale.runner.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 
@@ -89,6 +91,56 @@ public record MetricsView(
         /** An absent {@code keyGroupRecords} is read as none counted. */
         public InstanceCounts {
             keyGroupRecords = keyGroupRecords == null ? new long[0] : keyGroupRecords;
+        }
+
+        /**
+         * Reads a body from a runner of any release: one from before the null backlog says "no
+         * signal" with {@code backlogUnknown: true} beside a backlog of 0, which is read as null
+         * here, so it is never taken for nothing owed.
+         */
+        @JsonCreator
+        static InstanceCounts fromJson(
+                @JsonProperty("operatorId") String operatorId,
+                @JsonProperty("instance") int instance,
+                @JsonProperty("timeNanos") long timeNanos,
+                @JsonProperty("observedNanos") long observedNanos,
+                @JsonProperty("recordsIn") long recordsIn,
+                @JsonProperty("recordsOut") long recordsOut,
+                @JsonProperty("usefulNanos") long usefulNanos,
+                @JsonProperty("waitInputNanos") long waitInputNanos,
+                @JsonProperty("backpressureNanos") long backpressureNanos,
+                @JsonProperty("backlog") Long backlog,
+                @JsonProperty("backlogUnknown") boolean backlogUnknown,
+                @JsonProperty("finished") boolean finished,
+                @JsonProperty("keyGroupFirst") int keyGroupFirst,
+                @JsonProperty("keyGroupRecords") long[] keyGroupRecords,
+                @JsonProperty("cpuNanos") Long cpuNanos,
+                @JsonProperty("coreWaitNanos") Long coreWaitNanos) {
+            return new InstanceCounts(
+                    operatorId,
+                    instance,
+                    timeNanos,
+                    observedNanos,
+                    recordsIn,
+                    recordsOut,
+                    usefulNanos,
+                    waitInputNanos,
+                    backpressureNanos,
+                    backlogUnknown ? null : backlog,
+                    finished,
+                    keyGroupFirst,
+                    keyGroupRecords,
+                    cpuNanos,
+                    coreWaitNanos);
+        }
+
+        /**
+         * The null backlog as the flag an autoscaler from before it reads (it takes a missing
+         * backlog for 0): written on the wire only, for a runner upgraded before its autoscaler.
+         */
+        @JsonProperty("backlogUnknown")
+        private boolean backlogUnknownOnTheWire() {
+            return backlog == null;
         }
 
         /**

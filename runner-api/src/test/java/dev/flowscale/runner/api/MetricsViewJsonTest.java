@@ -47,7 +47,19 @@ class MetricsViewJsonTest {
         assertThat(counts.backlog()).isNull();
         var written = JSON.readTree(JSON.writeValueAsString(counts));
         assertThat(written.get("backlog").isNull()).isTrue();
-        assertThat(written.has("backlogUnknown")).isFalse();
+        assertThat(written.get("backlogUnknown").asBoolean())
+                .as("the flag an autoscaler of an earlier release reads")
+                .isTrue();
+    }
+
+    @Test
+    void aRunnerOfAnEarlierReleaseSayingItsBacklogIsUnknownIsReadAsNoSignal() throws Exception {
+        MetricsView.InstanceCounts counts =
+                JSON.readValue(
+                        "{" + COUNTERS + ",\"backlogUnknown\":true}",
+                        MetricsView.InstanceCounts.class);
+
+        assertThat(counts.backlog()).isNull();
     }
 
     @Test
@@ -56,5 +68,7 @@ class MetricsViewJsonTest {
                 JSON.readValue("{" + COUNTERS + "}", MetricsView.InstanceCounts.class);
 
         assertThat(counts.backlog()).isZero();
+        assertThat(JSON.readTree(JSON.writeValueAsString(counts)).get("backlogUnknown").asBoolean())
+                .isFalse();
     }
 }
