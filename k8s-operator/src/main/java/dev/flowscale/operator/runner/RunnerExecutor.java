@@ -3,6 +3,7 @@ package dev.flowscale.operator.runner;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.operator.core.Conditions;
 import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.ReconcileStatus;
 import dev.flowscale.operator.runner.RunnerControl.RunnerState;
@@ -265,26 +266,57 @@ public final class RunnerExecutor {
                 pass.write(st -> st.lastSavepoint = savepoint.get());
             }
         }
-        if (state.isEmpty() && deployedAsIs(pass, existing)) {
+        if (state.isEmpty() && mayStillRun(pass, existing)) {
             // Kubernetes brings the pod back by itself (the kubelet restarts its container, the
             // ReplicaSet replaces an evicted pod); its runner resumes from the newest snapshot in
             // its storage, and a pass rescales it in place once it runs. A new template here would
-            // restart a runner that is only slow to answer, and its Recreate rollout would wait
-            // for a pod on a lost node.
-            return null;
+            // restart a runner that is only slow to answer, without a savepoint even when the spec
+            // changed (that change waits for the runner, then stops it with a savepoint), and its
+            // Recreate rollout would wait for a pod on a lost node. A waiting change looks again
+            // soon: a pod problem recorded by this pass lets the next one apply it.
+            return deployedAsIs(pass, existing) ? null : Changes.PENDING_RECHECK;
         }
         deploy(pass, target, pass.status().lastSavepoint, existing);
         return null;
     }
 
+    /**
+     * Whether an unreachable runner may still run the job's state: its Deployment asks for a pod,
+     * holds the spec last deployed (whatever the spec says now), and no pod problem was seen
+     * ({@link RunnerWatch#CONDITION}: a crash loop, a refused or unschedulable pod, or no ready pod
+     * within spec.timeouts.deploy). Otherwise no runner holds state to save, and the desired runner
+     * is applied at once.
+     */
+    private boolean mayStillRun(ReconcileStatus pass, Deployment existing) {
+        StreamJobStatus st = pass.status();
+        boolean problem =
+                Conditions.find(st, RunnerWatch.CONDITION)
+                        .map(c -> "False".equals(c.getStatus()))
+                        .orElse(false);
+        StreamJob deployed =
+                st.deployedSpec == null
+                        ? DeployedSpec.runnerJob(pass)
+                        : DeployedSpec.withSpec(pass.job(), st.deployedSpec);
+        return !problem
+                && replicas(Optional.of(existing)) > 0
+                && deployed(pass, deployed, existing);
+    }
+
     /** Whether the Deployment is still the one last deployed (only the parallelism may differ). */
     private boolean deployedAsIs(ReconcileStatus pass, Deployment existing) {
+        return deployed(pass, DeployedSpec.runnerJob(pass), existing);
+    }
+
+    /**
+     * Whether the Deployment is {@code runner} as last deployed (only the parallelism may differ).
+     */
+    private boolean deployed(ReconcileStatus pass, StreamJob runner, Deployment existing) {
         StreamJobStatus st = pass.status();
         return !st.deployedParallelism.isEmpty()
                 && tools.cluster()
                         .upToDate(
                                 RunnerDeployment.desired(
-                                        DeployedSpec.runnerJob(pass),
+                                        runner,
                                         new TreeMap<>(st.deployedParallelism),
                                         st.deployedSavepoint),
                                 existing);
