@@ -266,26 +266,30 @@ public final class RunnerExecutor {
                 pass.write(st -> st.lastSavepoint = savepoint.get());
             }
         }
-        if (state.isEmpty() && mayStillRun(pass, existing)) {
+        if (state.isEmpty() && deployedAsIs(pass, existing)) {
             // Kubernetes brings the pod back by itself (the kubelet restarts its container, the
             // ReplicaSet replaces an evicted pod); its runner resumes from the newest snapshot in
             // its storage, and a pass rescales it in place once it runs. A new template here would
-            // restart a runner that is only slow to answer, without a savepoint even when the spec
-            // changed (that change waits for the runner, then stops it with a savepoint), and its
-            // Recreate rollout would wait for a pod on a lost node. A waiting change looks again
-            // soon: a pod problem recorded by this pass lets the next one apply it.
-            return deployedAsIs(pass, existing) ? null : Changes.PENDING_RECHECK;
+            // restart a runner that is only slow to answer, and its Recreate rollout would wait
+            // for a pod on a lost node.
+            return null;
+        }
+        if (state.isEmpty() && mayStillRun(pass, existing)) {
+            // A spec change waits for a runner that may only be slow to answer, then stops it with
+            // a savepoint: a new template now would replace it without one. A pod problem this
+            // pass records lets the next one apply the change.
+            return Changes.PENDING_RECHECK;
         }
         deploy(pass, target, pass.status().lastSavepoint, existing);
         return null;
     }
 
     /**
-     * Whether an unreachable runner may still run the job's state: its Deployment asks for a pod,
-     * holds the spec last deployed (whatever the spec says now), and no pod problem was seen
-     * ({@link RunnerWatch#CONDITION}: a crash loop, a refused or unschedulable pod, or no ready pod
-     * within spec.timeouts.deploy). Otherwise no runner holds state to save, and the desired runner
-     * is applied at once.
+     * Whether an unreachable runner may still run the job's state: a pod of its Deployment runs
+     * (phase Running, not being deleted), the Deployment holds the spec last deployed (whatever the
+     * spec says now), and no pod problem was seen ({@link RunnerWatch#CONDITION}: a crash loop, a
+     * refused or unschedulable pod, or no ready pod within spec.timeouts.deploy). Otherwise no
+     * runner holds state to save, and the desired runner is applied at once.
      */
     private boolean mayStillRun(ReconcileStatus pass, Deployment existing) {
         StreamJobStatus st = pass.status();
@@ -297,9 +301,19 @@ public final class RunnerExecutor {
                 st.deployedSpec == null
                         ? DeployedSpec.runnerJob(pass)
                         : DeployedSpec.withSpec(pass.job(), st.deployedSpec);
-        return !problem
-                && replicas(Optional.of(existing)) > 0
-                && deployed(pass, deployed, existing);
+        return !problem && podRuns(pass.job()) && deployed(pass, deployed, existing);
+    }
+
+    private boolean podRuns(StreamJob job) {
+        return tools
+                .cluster()
+                .pods(job.getMetadata().getNamespace(), RunnerResources.selector(job))
+                .stream()
+                .anyMatch(
+                        p ->
+                                p.getMetadata().getDeletionTimestamp() == null
+                                        && p.getStatus() != null
+                                        && "Running".equals(p.getStatus().getPhase()));
     }
 
     /** Whether the Deployment is still the one last deployed (only the parallelism may differ). */
