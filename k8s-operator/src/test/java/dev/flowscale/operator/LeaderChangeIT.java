@@ -89,8 +89,26 @@ class LeaderChangeIT {
         job.getSpec().autoscaler.maxRescalesPerHour = 1;
         client.resource(job).create();
 
-        // The first leader scales the bottleneck up, using the hour's one rescale, and keeps that
-        // in the job's autoscaler memory.
+        // The first leader decides to scale the bottleneck up, using the hour's one rescale, keeps
+        // that in the job's autoscaler memory, and starts the rescale; it stops before the end.
+        Eventually.await(
+                RunnerJobHarness.WAIT,
+                "a rescale in progress in status and in the job's autoscaler memory",
+                () ->
+                        Optional.of(job())
+                                .filter(j -> j.getStatus().pending != null)
+                                .flatMap(j -> storedHistory()),
+                h -> h.isPresent() && h.get().rescaleInProgress());
+        first.crash();
+        first = null;
+        Instant lastRenewal = renewTime(lease());
+        Lease taken = awaitHolder("operator-b");
+        assertThat(taken.getSpec().getAcquireTime().toInstant())
+                .as("the second replica leads only once the first one's Lease expired")
+                .isAfterOrEqualTo(lastRenewal.plus(LEASE_DURATION));
+
+        // The new leader carries the rescale on from status; its loop, resumed from the memory,
+        // learns that it ended.
         StreamJob rescaled =
                 RunnerJobHarness.awaitJob(
                         client,
@@ -100,22 +118,10 @@ class LeaderChangeIT {
                                         && j.getStatus().pending == null);
         int split = rescaled.getStatus().parallelism.get("split");
         assertThat(split).isGreaterThan(1);
-        Eventually.await(
-                RunnerJobHarness.WAIT,
-                "the rescale in the job's autoscaler memory",
-                this::storedHistory,
-                h -> h.isPresent() && !h.get().rescales().isEmpty());
-
-        first.crash();
-        first = null;
-        Instant lastRenewal = renewTime(lease());
-        Lease taken = awaitHolder("operator-b");
-        assertThat(taken.getSpec().getAcquireTime().toInstant())
-                .as("the second replica leads only once the first one's Lease expired")
-                .isAfterOrEqualTo(lastRenewal.plus(LEASE_DURATION));
 
         // Twice the load: the new leader's loop needs a larger split, but the budget its
-        // predecessor used holds it back; a loop that had forgotten it would rescale.
+        // predecessor used holds it back; a loop that had forgotten it would rescale, and one that
+        // never learned the rescale ended would hold every decision back as RESCALE_IN_PROGRESS.
         RunnerJobHarness.editSpec(
                 client,
                 j -> j.getSpec().job.args = List.of("--rate", "3000", "--cost", "split=sleep:2ms"));
@@ -202,6 +208,10 @@ class LeaderChangeIT {
                 identity,
                 null,
                 false);
+    }
+
+    private StreamJob job() {
+        return client.resources(StreamJob.class).inNamespace(NS).withName("wc").get();
     }
 
     private Lease lease() {
