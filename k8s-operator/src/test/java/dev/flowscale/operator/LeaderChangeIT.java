@@ -154,15 +154,7 @@ class LeaderChangeIT {
                         RbacInstall.clusterWide().authorizer(),
                         AGENT,
                         RbacMatchesApiCallsIT.CREATED_OR_REPLACED));
-        kubelet =
-                new LocalKubelet(
-                        client,
-                        NS,
-                        "wc-runner",
-                        AutoscalingIT.engineJar(),
-                        RunnerJobHarness.freePort(),
-                        dir,
-                        args -> true);
+        kubelet = LocalKubelet.ofWordCount(client, NS, dir, args -> true);
     }
 
     /** Starts a replica whose requests the chart's RBAC authorizes, electing as {@code name}. */
