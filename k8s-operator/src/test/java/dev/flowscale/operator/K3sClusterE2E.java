@@ -283,6 +283,7 @@ class K3sClusterE2E {
         job.getSpec().savepoints.claimName = null;
         job.getSpec().savepoints.ephemeral = true;
         job.getSpec().autoscaler.mode = AutoscalerMode.OFF;
+        job.getSpec().resources.headroom = 0.0; // a pod sized for its parallelism alone
         job.getSpec().autoscaler.savingsHorizon = "1h";
         client.resource(job).create();
         awaitJob(SHRINK, "running at 2 slots", j -> j.getStatus().phase == JobPhase.Running);
@@ -314,6 +315,14 @@ class K3sClusterE2E {
     @Test
     @Order(8)
     void aNamespacedInstallRunsAJobWithItsRolesAlone() throws Exception {
+        // The chart's Role goes into the namespace, which must exist first.
+        client.resource(
+                        new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(TEAM)
+                                .endMetadata()
+                                .build())
+                .create();
         new Helm(CHART)
                 .upgrade()
                 .withName("flowscale")
@@ -331,20 +340,17 @@ class K3sClusterE2E {
                                         && r.getRules().stream()
                                                 .anyMatch(
                                                         rule ->
-                                                                rule.getResources()
-                                                                        .contains("deployments"))
+                                                                rule.getResources() != null
+                                                                        && rule.getResources()
+                                                                                .contains(
+                                                                                        "deployments"))
                                         && r.getMetadata().getName().contains("flowscale"));
-        client.resource(
-                        new NamespaceBuilder()
-                                .withNewMetadata()
-                                .withName(TEAM)
-                                .endMetadata()
-                                .build())
-                .create();
         StreamJob job = StreamJobs.wordCount(TEAM, "team");
         job.getSpec().image = System.getProperty("flowscale.e2e.runner.image");
         job.getSpec().savepoints.claimName = null;
         job.getSpec().savepoints.ephemeral = true;
+        job.getSpec().resources.cpu = "50m";
+        job.getSpec().resources.memory = "96Mi";
         job.getSpec().autoscaler.mode = AutoscalerMode.OFF;
         client.resource(job).create();
 
