@@ -91,14 +91,28 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
             return;
         }
         RescaleOutcome last = status.lastRescale;
+        var asked = asked(status).entrySet();
         if (last != null
                 && last.to != null
-                && last.to.entrySet().containsAll(requested.entrySet())
+                && last.to.entrySet().containsAll(asked)
                 && !Instant.parse(last.time).isBefore(requestedAt)) {
             finish(last.succeeded);
-        } else if (status.desiredParallelism.entrySet().containsAll(requested.entrySet())) {
-            finish(status.parallelism.entrySet().containsAll(requested.entrySet()));
+        } else if (status.desiredParallelism.entrySet().containsAll(asked)) {
+            finish(status.parallelism.entrySet().containsAll(asked));
         }
+    }
+
+    /**
+     * What this loop asked of the runner's operators: a rescale resumed from memory names every
+     * operator the policy evaluated (sources and sinks the runner's status never lists included).
+     */
+    private Map<String, Integer> asked(StreamJobStatus status) {
+        if (status.parallelism.isEmpty()) {
+            return requested;
+        }
+        Map<String, Integer> asked = new TreeMap<>(requested);
+        asked.keySet().retainAll(status.parallelism.keySet());
+        return asked;
     }
 
     private void finish(boolean succeeded) {
