@@ -68,6 +68,29 @@ class EngineMainStorageTest {
     }
 
     @Test
+    void aSnapshotKeyTooShortIsAnErrorAtStartInOneLine(@TempDir Path dir) throws Exception {
+        Path key = Files.writeString(dir.resolve("key"), "short\n");
+        assertThat(
+                        run(
+                                "run",
+                                "wordcount",
+                                "--duration",
+                                "1s",
+                                "--savepoint-dir",
+                                dir.resolve("data").toString(),
+                                "--snapshot-key-file",
+                                key.toString()))
+                .isEqualTo(2);
+        assertThat(errors())
+                .isEqualTo(
+                        "error: option --snapshot-key-file "
+                                + key
+                                + " holds a snapshot key of 5 bytes; give at least 32 (e.g. the"
+                                + " output of 'openssl rand -hex 32')"
+                                + System.lineSeparator());
+    }
+
+    @Test
     void aSecondRunnerOnTheSameFolderIsRefusedNamingTheOwner(@TempDir Path dir) {
         try (StorageOwner first = StorageOwner.acquire(dir, "wordcount", Clock.systemUTC())) {
             assertThat(
