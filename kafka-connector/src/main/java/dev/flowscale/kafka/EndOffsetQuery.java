@@ -61,6 +61,11 @@ final class EndOffsetQuery implements AutoCloseable {
     private void query(Set<TopicPartition> partitions) {
         brokers.asking();
         try {
+            // Assigned, never polled: a read_committed consumer warns of every answer for a
+            // partition it is not assigned.
+            if (!consumer.assignment().equals(partitions)) {
+                consumer.assign(partitions);
+            }
             answers.putAll(consumer.endOffsets(partitions, timeout));
             brokers.answered();
         } catch (KafkaException e) {
