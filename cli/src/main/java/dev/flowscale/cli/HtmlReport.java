@@ -120,7 +120,7 @@ final class HtmlReport {
                                         end,
                                         false,
                                         // A gap, not a 0, where the source had no signal.
-                                        r -> r.backlogUnknown() ? Double.NaN : r.backlog(),
+                                        r -> r.backlog() == null ? Double.NaN : r.backlog(),
                                         false)
                                 .render());
             }

@@ -275,7 +275,7 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
         if (job.job().status() != RunningJob.Status.RUNNING || sources.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        if (sources.stream().anyMatch(i -> i.backlogUnknown())) {
+        if (sources.stream().anyMatch(i -> i.backlog() == null)) {
             return Long.MAX_VALUE;
         }
         return sources.stream().mapToLong(i -> i.backlog()).sum();
