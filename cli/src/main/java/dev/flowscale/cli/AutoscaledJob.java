@@ -125,10 +125,12 @@ final class AutoscaledJob implements ScaledRun {
 
     private static CheckpointConfig checkpointing(RunSettings settings) {
         if (settings.checkpointInterval() == null) {
-            return CheckpointConfig.savepointsOnly(settings.storage());
+            return CheckpointConfig.savepointsOnly(settings.storage())
+                    .withSigning(settings.signing());
         }
         CheckpointConfig every =
-                CheckpointConfig.every(settings.checkpointInterval(), settings.storage());
+                CheckpointConfig.every(settings.checkpointInterval(), settings.storage())
+                        .withSigning(settings.signing());
         return settings.checkpointTolerance() == null
                 ? every
                 : every.withFailureTolerance(settings.checkpointTolerance());

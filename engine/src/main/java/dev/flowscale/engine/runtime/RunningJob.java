@@ -102,7 +102,11 @@ public final class RunningJob implements AutoCloseable {
     public static RunningJob start(JobGraph graph, JobConfig config, Path restoreFrom) {
         RunningJob job = new RunningJob(graph, config);
         try {
-            job.launch(graph, restoreFrom == null ? null : SnapshotReader.read(restoreFrom, graph));
+            job.launch(
+                    graph,
+                    restoreFrom == null
+                            ? null
+                            : SnapshotReader.read(restoreFrom, graph, job.trigger.signing()));
         } catch (RuntimeException e) {
             job.abandon();
             throw e;
@@ -249,9 +253,8 @@ public final class RunningJob implements AutoCloseable {
             }
             try {
                 trigger.awaitAnchor();
-                Path from = trigger.latestSnapshot();
                 JobGraph graph = run.graph();
-                launch(graph, from == null ? null : SnapshotReader.read(from, graph));
+                launch(graph, trigger.restoreLatest(graph));
                 lifecycle.moveTo(JobLifecycle.Phase.RUNNING);
             } catch (EngineException e) {
                 e.addSuppressed(cause);
