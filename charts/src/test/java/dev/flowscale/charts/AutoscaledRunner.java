@@ -92,7 +92,7 @@ final class AutoscaledRunner implements AutoCloseable {
                         RUNNER_READY);
         RunnerLauncher launcher = new AnnouncingLauncher(processes, targets, controller());
         URI first = launcher.start(INITIAL, null);
-        ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO, clock);
+        ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO);
         RescaleListener timing = r -> metrics.rescaleFinished(r.job(), r.downtime(), r.succeeded());
         realizer =
                 new HttpRunnerScalingRealizer(

@@ -74,7 +74,6 @@ interface ScaledRun extends AutoCloseable {
                 new JobAutoscaler.Reporting(
                         registry,
                         null,
-                        true,
                         Clock.systemUTC(),
                         error -> System.err.println("autoscaler: " + error)));
     }

@@ -77,14 +77,11 @@ public final class JobAutoscalers implements AutoCloseable {
     public record JobHandle(Runnable reconcile, Supplier<Optional<StreamJob>> cached) {}
 
     /**
-     * @param realizer the runner's status realizer; null for a Flink target, whose realizer is
-     *     closed by {@code closer}
+     * @param closer stops a Flink target's realizer
      */
     private record Loop(
             String settings,
             JobAutoscaler autoscaler,
-            StatusScalingRealizer realizer,
-            RescaleObserver rescales,
             AutoCloseable closer,
             ScheduledFuture<?> ticks) {}
 
@@ -166,10 +163,6 @@ public final class JobAutoscalers implements AutoCloseable {
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
         boolean flink = job.getSpec().flink != null;
-        StatusScalingRealizer realizer =
-                flink
-                        ? null
-                        : new StatusScalingRealizer(store, ns, name, handle.reconcile(), clock);
         FlinkLoops.Parts parts =
                 flink
                         ? FlinkLoops.parts(
@@ -182,8 +175,14 @@ public final class JobAutoscalers implements AutoCloseable {
                                 clock)
                         : new FlinkLoops.Parts(
                                 new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
-                                realizer,
-                                realizer);
+                                new StatusScalingRealizer(
+                                        store,
+                                        ns,
+                                        name,
+                                        handle.reconcile(),
+                                        handle.cached(),
+                                        clock),
+                                () -> {});
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
                         JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
@@ -194,7 +193,6 @@ public final class JobAutoscalers implements AutoCloseable {
                         new JobAutoscaler.Reporting(
                                 registry,
                                 key(job),
-                                false,
                                 clock,
                                 error ->
                                         LOG.warn(
@@ -203,14 +201,13 @@ public final class JobAutoscalers implements AutoCloseable {
                                                 error.toString())),
                         new ConfigMapHistoryStore(client, job));
         String key = key(job);
-        RescaleObserver rescales = new RescaleObserver(autoscaler.metrics(), key, job.getStatus());
         ScheduledFuture<?> ticks =
                 scheduler.scheduleWithFixedDelay(
                         () -> tick(key, autoscaler, handle),
                         0,
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
-        return new Loop(settings, autoscaler, realizer, rescales, parts.closer(), ticks);
+        return new Loop(settings, autoscaler, parts.closer(), ticks);
     }
 
     /**
@@ -235,23 +232,10 @@ public final class JobAutoscalers implements AutoCloseable {
             reporting.forget(key);
             return;
         }
-        observe(key, job.get());
         try {
             autoscaler.tick();
         } catch (RuntimeException e) {
             LOG.warn("StreamJob {}: cannot sample or decide now: {}", key, e.toString());
-        }
-    }
-
-    /** Learns from the job's status what became of its rescales, before the loop decides again. */
-    private void observe(String key, StreamJob job) {
-        Loop loop = loops.get(key);
-        if (loop == null) {
-            return; // the first tick may run before start() returned and the loop was put
-        }
-        loop.rescales().observe(job.getStatus());
-        if (loop.realizer() != null) {
-            loop.realizer().observe(job.getStatus());
         }
     }
 

@@ -2,23 +2,11 @@ package dev.flowscale.policy.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.policy.api.AutoscalerConfig;
-import dev.flowscale.policy.api.Edge;
-import dev.flowscale.policy.api.JobTopology;
-import dev.flowscale.policy.api.MetricsProvider;
-import dev.flowscale.policy.api.MetricsWindow;
-import dev.flowscale.policy.api.Mode;
-import dev.flowscale.policy.api.OperatorMetrics;
-import dev.flowscale.policy.api.OperatorSpec;
-import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingRealizer;
-import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.sim.ManualClock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -27,44 +15,11 @@ import org.junit.jupiter.api.Test;
 /** The loop records the input a rescale cost, as its realizer measured it, with the rescale. */
 class AutoscalerInputCostTest {
 
-    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-    private final ManualClock clock = new ManualClock(T0);
+    private final ManualClock clock = new ManualClock(OverloadedJob.T0);
     private final RewindingRealizer realizer = new RewindingRealizer();
 
     private Autoscaler loop() {
-        JobTopology job =
-                new JobTopology(
-                        "job",
-                        List.of(OperatorSpec.of("src", 1), OperatorSpec.of("op", 2)),
-                        List.of(new Edge("src", "op")));
-        MetricsWindow window =
-                MetricsWindow.of(
-                        T0.minusSeconds(10),
-                        T0,
-                        List.of(
-                                OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000)
-                                        .withSource(1000, 0),
-                                OperatorMetrics.of("op", 2, 200, 200, 200, 200)));
-        MetricsProvider metrics =
-                new MetricsProvider() {
-                    @Override
-                    public JobTopology topology() {
-                        return job;
-                    }
-
-                    @Override
-                    public Optional<MetricsWindow> currentWindow() {
-                        return Optional.of(window);
-                    }
-                };
-        return new Autoscaler(
-                new AutoscalerConfig(Mode.AUTO, Duration.ofSeconds(10), 3),
-                new Ds2Policy(PolicyConfig.exactDs2(), clock),
-                metrics,
-                realizer,
-                List.of(),
-                clock,
-                e -> {});
+        return OverloadedJob.loop(realizer, clock, e -> {});
     }
 
     @Test
