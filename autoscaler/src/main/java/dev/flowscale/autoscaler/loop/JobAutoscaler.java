@@ -15,7 +15,7 @@ import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,9 +31,9 @@ import java.util.function.UnaryOperator;
 /**
  * One job's autoscaler, assembled the one way the command line and the operator share: a {@link
  * MetricsSource} feeds a {@link WindowedMetricsProvider}, {@link Ds2Policy} decides every policy
- * interval, the {@link Autoscaler} loop publishes each decision to the {@link ControllerMetrics}
- * and the given listeners and, in mode auto, hands SCALE decisions to the realizer. Each rescale's
- * end is read from the loop's history on the tick after it ended (the realizer's stage, or the
+ * interval, the {@link AutoscalerLoop} publishes each decision to the {@link ControllerMetrics} and
+ * the given listeners and, in mode auto, hands SCALE decisions to the realizer. Each rescale's end
+ * is read from the loop's history on the tick after it ended (the realizer's stage, or the
  * executor's record a {@link RecordingRealizer} reads) and counted once in the metrics with its
  * duration. Call {@link #tick()} about once a second.
  */
@@ -41,7 +41,7 @@ public final class JobAutoscaler implements AutoCloseable {
     private final String jobLabel;
     private final ControllerMetrics metrics;
     private final WindowedMetricsProvider provider;
-    private final Autoscaler loop;
+    private final AutoscalerLoop loop;
     private final HistoryStore memory;
     private final Consumer<Throwable> errors;
     private ScalingHistory saved;
@@ -131,7 +131,7 @@ public final class JobAutoscaler implements AutoCloseable {
         all.add(metrics);
         all.addAll(listeners);
         this.loop =
-                new Autoscaler(
+                new AutoscalerLoop(
                         settings.loop(),
                         bound.apply(new Ds2Policy(settings.policy(), clock)),
                         provider,
@@ -199,7 +199,7 @@ public final class JobAutoscaler implements AutoCloseable {
     }
 
     /** The loop: its history, rescale durations and error count. */
-    public Autoscaler loop() {
+    public AutoscalerLoop loop() {
         return loop;
     }
 

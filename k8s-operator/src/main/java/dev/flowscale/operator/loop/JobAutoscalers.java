@@ -10,7 +10,7 @@ import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.JobStatusStore;
 import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.operator.flink.FlinkDeployments;
-import dev.flowscale.operator.flink.FlinkLoops;
+import dev.flowscale.operator.flink.FlinkTargetParts;
 import dev.flowscale.operator.flink.FlinkTargetStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
  * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
  * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
- * realizer from {@link FlinkLoops} instead: the loop itself carries decisions out there, and {@link
- * FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a runner.
- * What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt here or
- * by the next leader resumes from it.
+ * realizer from {@link FlinkTargetParts} instead: the loop itself carries decisions out there, and
+ * {@link FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a
+ * runner. What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt
+ * here or by the next leader resumes from it.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
@@ -163,9 +163,9 @@ public final class JobAutoscalers implements AutoCloseable {
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
         boolean flink = job.getSpec().flink != null;
-        FlinkLoops.Parts parts =
+        FlinkTargetParts.Parts parts =
                 flink
-                        ? FlinkLoops.parts(
+                        ? FlinkTargetParts.parts(
                                 job,
                                 deployments,
                                 handle.reconcile(),
@@ -173,7 +173,7 @@ public final class JobAutoscalers implements AutoCloseable {
                                 scheduler,
                                 rescaleTimeout(job),
                                 clock)
-                        : new FlinkLoops.Parts(
+                        : new FlinkTargetParts.Parts(
                                 new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
                                 new StatusScalingRealizer(
                                         store,

@@ -32,7 +32,7 @@ final class OverloadedJob {
 
     private OverloadedJob() {}
 
-    static Autoscaler loop(ScalingRealizer realizer, Clock clock, Consumer<Throwable> errors) {
+    static AutoscalerLoop loop(ScalingRealizer realizer, Clock clock, Consumer<Throwable> errors) {
         MetricsWindow window =
                 MetricsWindow.of(
                         T0.minusSeconds(10),
@@ -53,7 +53,7 @@ final class OverloadedJob {
                         return Optional.of(window);
                     }
                 };
-        return new Autoscaler(
+        return new AutoscalerLoop(
                 new AutoscalerConfig(Mode.AUTO, Duration.ofSeconds(10), 3),
                 new Ds2Policy(PolicyConfig.exactDs2(), clock),
                 metrics,

@@ -29,7 +29,7 @@ class RecordedRescaleTest {
 
     @Test
     void theRescaleStaysInProgressUntilItsRecordShowsTheEnd() {
-        Autoscaler loop = autoscaler(recording);
+        AutoscalerLoop loop = autoscaler(recording);
 
         loop.tick();
         clock.advance(Duration.ofSeconds(1));
@@ -51,12 +51,12 @@ class RecordedRescaleTest {
 
     @Test
     void aRescaleAnEarlierLoopStartedIsFollowedThroughTheRecord() {
-        Autoscaler first = autoscaler(recording);
+        AutoscalerLoop first = autoscaler(recording);
         first.tick();
         ScalingHistory stored = first.history();
 
         Recording next = new Recording();
-        Autoscaler resumed = autoscaler(next);
+        AutoscalerLoop resumed = autoscaler(next);
         resumed.restore(stored);
         assertThat(resumed.history().rescaleInProgress()).isTrue();
         next.end =
@@ -73,11 +73,11 @@ class RecordedRescaleTest {
 
     @Test
     void aRealizerThatCannotFollowARestoredRescaleRecordsItAsFailed() {
-        Autoscaler first = autoscaler(recording);
+        AutoscalerLoop first = autoscaler(recording);
         first.tick();
         ScalingRealizer plain = decision -> new CompletableFuture<>();
 
-        Autoscaler resumed = autoscaler(plain);
+        AutoscalerLoop resumed = autoscaler(plain);
         resumed.restore(first.history());
 
         assertThat(resumed.history().lastRescale().orElseThrow().failed()).isTrue();
@@ -89,7 +89,7 @@ class RecordedRescaleTest {
     @Test
     void aTargetThatCannotBeRecordedEndsTheRescaleAsFailed() {
         recording.refuse = true;
-        Autoscaler loop = autoscaler(recording);
+        AutoscalerLoop loop = autoscaler(recording);
 
         loop.tick();
 
@@ -103,7 +103,7 @@ class RecordedRescaleTest {
                 end.minus(downtime), Optional.of(end), started.target(), false, path);
     }
 
-    private Autoscaler autoscaler(ScalingRealizer realizer) {
+    private AutoscalerLoop autoscaler(ScalingRealizer realizer) {
         return OverloadedJob.loop(realizer, clock, errors::add);
     }
 

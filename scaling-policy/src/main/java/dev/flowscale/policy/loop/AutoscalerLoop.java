@@ -32,7 +32,7 @@ import java.util.function.Consumer;
  * it on every tick. Errors of the policy, listeners and realizer go to the error handler and are
  * counted; the loop keeps running.
  */
-public final class Autoscaler {
+public final class AutoscalerLoop {
 
     private final AutoscalerConfig config;
     private final ScalingPolicy policy;
@@ -46,7 +46,7 @@ public final class Autoscaler {
     private Instant nextEvaluation;
     private long errors;
 
-    public Autoscaler(
+    public AutoscalerLoop(
             AutoscalerConfig config,
             ScalingPolicy policy,
             MetricsProvider metrics,

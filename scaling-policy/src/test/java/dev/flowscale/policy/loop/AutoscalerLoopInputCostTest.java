@@ -13,18 +13,18 @@ import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /** The loop records the input a rescale cost, as its realizer measured it, with the rescale. */
-class AutoscalerInputCostTest {
+class AutoscalerLoopInputCostTest {
 
     private final ManualClock clock = new ManualClock(OverloadedJob.T0);
     private final RewindingRealizer realizer = new RewindingRealizer();
 
-    private Autoscaler loop() {
+    private AutoscalerLoop loop() {
         return OverloadedJob.loop(realizer, clock, e -> {});
     }
 
     @Test
     void aFinishedRescaleCarriesTheInputItsRealizerMeasured() {
-        Autoscaler loop = loop();
+        AutoscalerLoop loop = loop();
         loop.tick();
         clock.advance(Duration.ofSeconds(3));
         realizer.cost = Optional.of(Duration.ofSeconds(95));
@@ -37,7 +37,7 @@ class AutoscalerInputCostTest {
 
     @Test
     void aFailedRescaleRecordsNoInputCost() {
-        Autoscaler loop = loop();
+        AutoscalerLoop loop = loop();
         loop.tick();
         realizer.cost = Optional.of(Duration.ofSeconds(95));
         realizer.pending.completeExceptionally(new IllegalStateException("timed out"));
