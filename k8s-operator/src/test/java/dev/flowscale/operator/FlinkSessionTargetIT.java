@@ -112,6 +112,14 @@ public class FlinkSessionTargetIT {
 
     /** The series the dashboard's controller panels read, as for a runner job. */
     private static void assertControllerMetrics(MeterRegistry registry, int split) {
+        // The loop counts a rescale at its first tick after its history shows the end.
+        Eventually.await(
+                "the loop to count the rescale",
+                () ->
+                        registry.find(MetricName.CONTROLLER_RESCALES.micrometer())
+                                .tags("job", NS + "/wc", "result", "succeeded")
+                                .counter(),
+                counter -> counter != null && counter.count() > 0);
         assertThat(
                         registry.get(MetricName.CONTROLLER_RESCALES.micrometer())
                                 .tags("job", NS + "/wc", "result", "succeeded")
