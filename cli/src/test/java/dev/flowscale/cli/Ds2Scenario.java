@@ -56,7 +56,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
      */
     private static final Duration TICK = Duration.ofMillis(500);
 
-    final AutoscaledJob job;
+    final EngineScaledRun job;
     private final long sentences;
     private final RateProfile rate;
 
@@ -129,7 +129,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                         emulatedRestart,
                         null);
         this.job =
-                new AutoscaledJob(
+                new EngineScaledRun(
                         graph,
                         settings,
                         new SimpleMeterRegistry(),
