@@ -100,7 +100,13 @@ final class SourceTask extends Task {
         boolean timed = chain.timing.beginEvent();
         output.broadcastEvent(Batch.barrier(barrier));
         chain.timing.endEvent(timed);
-        snapshot(barrier, splits);
+        // Per checkpoint, not per record: not useful time (see OperatorTask's barrier).
+        Phase before = clock.setAside();
+        try {
+            snapshot(barrier, splits);
+        } finally {
+            clock.resume(before);
+        }
         return barrier.stopAfter();
     }
 
