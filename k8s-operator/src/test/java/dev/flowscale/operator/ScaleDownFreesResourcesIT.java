@@ -8,6 +8,7 @@ import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.PodDownsize;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.JobEvents;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AutoClose;
@@ -52,7 +54,7 @@ class ScaleDownFreesResourcesIT {
                 .containsEntry("memory", new Quantity("2048Mi"));
         assertThat(cluster.kubelet.started()).as("the pod was never replaced").isEqualTo(1);
         assertThat(done.getStatus().resizedSlots).isEqualTo(2);
-        assertThat(RunnerJobHarness.events(client, JobEvents.POD_DOWNSIZED))
+        assertThat(downsizedEvents())
                 .singleElement()
                 .satisfies(
                         e ->
@@ -92,7 +94,7 @@ class ScaleDownFreesResourcesIT {
         StreamJob done = scaleTwoToEightToTwo();
 
         assertThat(done.getStatus().downsize.path).isEqualTo(PodDownsize.KEPT);
-        assertThat(RunnerJobHarness.events(client, JobEvents.POD_DOWNSIZED))
+        assertThat(downsizedEvents())
                 .singleElement()
                 .satisfies(
                         e ->
@@ -103,6 +105,14 @@ class ScaleDownFreesResourcesIT {
         assertThat(runnerPod().getSpec().getContainers().get(0).getResources().getRequests())
                 .containsEntry("cpu", new Quantity("4000m"));
         assertThat(cluster.kubelet.started()).isEqualTo(2);
+    }
+
+    /** The PodDownsized Events, once there is one: it is written after the status says why. */
+    private List<Event> downsizedEvents() {
+        return Eventually.await(
+                "the PodDownsized Event",
+                () -> RunnerJobHarness.events(client, JobEvents.POD_DOWNSIZED),
+                events -> !events.isEmpty());
     }
 
     /**
