@@ -31,6 +31,8 @@ public final class JobTopology {
     // Per topological position, the positions of its inputs in edge order: DS2 sums upstream rates
     // through these arrays instead of looking every operator up by id in every pass.
     private final int[][] inputPositions;
+    // Topological position per id: the one lookup by id that positional tables need.
+    private final Map<String, Integer> positions;
 
     public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
         this.jobName = Checks.notBlank(jobName, "job name");
@@ -43,18 +45,23 @@ public final class JobTopology {
         this.topologicalOrder = sort();
         this.orderedOperators = topologicalOrder.stream().map(this.operators::get).toList();
         this.sources = topologicalOrder.stream().filter(id -> inputs.get(id).isEmpty()).toList();
-        this.inputPositions = positions();
+        this.positions = positionsById();
+        this.inputPositions = inputPositions();
     }
 
-    private int[][] positions() {
-        Map<String, Integer> position = new HashMap<>();
+    private Map<String, Integer> positionsById() {
+        Map<String, Integer> position = new HashMap<>(topologicalOrder.size() * 4 / 3 + 1);
         for (int i = 0; i < topologicalOrder.size(); i++) {
             position.put(topologicalOrder.get(i), i);
         }
+        return Collections.unmodifiableMap(position);
+    }
+
+    private int[][] inputPositions() {
         int[][] result = new int[topologicalOrder.size()][];
         for (int i = 0; i < result.length; i++) {
             result[i] =
-                    inputs.get(topologicalOrder.get(i)).stream().mapToInt(position::get).toArray();
+                    inputs.get(topologicalOrder.get(i)).stream().mapToInt(positions::get).toArray();
         }
         return result;
     }
@@ -159,6 +166,15 @@ public final class JobTopology {
             throw new PolicyException("job '" + jobName + "' has no operator '" + id + "'");
         }
         return op;
+    }
+
+    /**
+     * The position of operator {@code id} in {@link #topologicalOrder()}, or -1 when the graph has
+     * no such operator: tables indexed by position are read by id through this one lookup.
+     */
+    public int positionOf(String id) {
+        Integer position = positions.get(id);
+        return position == null ? -1 : position;
     }
 
     public boolean contains(String id) {

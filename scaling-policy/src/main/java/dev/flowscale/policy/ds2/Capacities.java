@@ -12,9 +12,7 @@ import dev.flowscale.policy.model.HotKeyAnalysis;
 import dev.flowscale.policy.model.IneffectiveScaleUp;
 import dev.flowscale.policy.model.KeyGroupLoad;
 import dev.flowscale.policy.model.ScalabilityModel;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -40,13 +38,13 @@ final class Capacities {
      */
     static final double NEARLY_BEST = 0.05;
 
-    private final Map<String, Curve> curves = new HashMap<>();
+    private final OrderedLookup positions;
+    // by topological position, null where nothing is known beyond the window's linear capacity:
+    // sizing asks about every operator several times per plan, so by position, not by id
+    private final Curve[] curves;
     private final double prior;
 
-    /**
-     * What is known of one operator's capacity, read with one lookup per question: sizing asks
-     * about every operator several times per plan.
-     */
+    /** What is known of one operator's capacity. */
     private static final class Curve {
         private ScalabilityModel fitted;
         private OperatorMetrics measured;
@@ -62,12 +60,19 @@ final class Capacities {
     /** A search of {@link #within} and its result. */
     private record Search(int max, double measuredPerInstance, double tolerance, int result) {}
 
-    private Capacities(double prior) {
+    private Capacities(JobTopology topology, double prior) {
+        this.positions = new OrderedLookup(topology);
+        this.curves = new Curve[topology.topologicalOrder().size()];
         this.prior = prior;
     }
 
-    private Curve curve(String operatorId) {
-        return curves.computeIfAbsent(operatorId, id -> new Curve());
+    private Curve curveAt(int position) {
+        Curve curve = curves[position];
+        if (curve == null) {
+            curve = new Curve();
+            curves[position] = curve;
+        }
+        return curve;
     }
 
     static Capacities of(
@@ -95,16 +100,18 @@ final class Capacities {
             ScalingHistory history,
             PolicyConfig config,
             FittedCurves fitted) {
-        Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
+        Capacities c =
+                new Capacities(topology, config.learnScalability() ? config.scalabilityPrior() : 1);
         if (config.skewCorrection()) {
             c.findHotSpots(topology, inOrder);
         }
         if (!config.learnScalability()) {
             return c;
         }
-        for (OperatorMetrics m : window.operators().values()) {
-            if (!topology.isSource(m.operatorId()) && m.trueProcessingRate() > 0) {
-                c.learn(m, history.index().observed(m.operatorId()), fitted);
+        for (int i = 0; i < inOrder.length; i++) {
+            OperatorMetrics m = inOrder[i];
+            if (!topology.isSourceAt(i) && m.trueProcessingRate() > 0) {
+                c.learn(i, m, history.index().observed(m.operatorId()), fitted);
             }
         }
         return c;
@@ -115,10 +122,11 @@ final class Capacities {
      * measured now, once it ran at two parallelisms or more; checks whether its latest scale-up was
      * ineffective.
      */
-    private void learn(OperatorMetrics m, ObservedCapacity observed, FittedCurves fitted) {
+    private void learn(
+            int position, OperatorMetrics m, ObservedCapacity observed, FittedCurves fitted) {
         int p = m.parallelism();
         double now = m.trueProcessingRate();
-        Curve curve = curve(m.operatorId());
+        Curve curve = curveAt(position);
         curve.measured = m;
         if (observed.distinctWith(p) < 2) {
             return;
@@ -145,7 +153,7 @@ final class Capacities {
             Optional<HotKeyAnalysis.HotSpot> hot =
                     topology.isSourceAt(i) ? Optional.empty() : HotKeyAnalysis.hotSpot(m, k);
             if (hot.isPresent()) {
-                Curve curve = curve(m.operatorId());
+                Curve curve = curveAt(i);
                 curve.hot = hot.get();
                 curve.keyGroups = k;
                 if (m.keyGroupRates().size() == k) {
@@ -155,14 +163,21 @@ final class Capacities {
         }
     }
 
-    /**
-     * The input rate the operator carries at parallelism p: the measured per-instance capacity
-     * scaled by the curve, limited by the busiest instance when the input has a hot spot. The
-     * busiest instance's share is read off the measured per-key-group rates where the engine counts
-     * them ({@link KeyGroupLoad}), otherwise from the one-hot-spot model.
-     */
+    /** As {@link #at(int, int, double)}, for the operator {@code operatorId}. */
     double at(String operatorId, int p, double measuredPerInstance) {
-        Curve curve = curves.get(operatorId);
+        int position = positions.of(operatorId);
+        return position < 0 ? p * measuredPerInstance : at(position, p, measuredPerInstance);
+    }
+
+    /**
+     * The input rate the operator at topological {@code position} carries at parallelism p: the
+     * measured per-instance capacity scaled by the curve, limited by the busiest instance when the
+     * input has a hot spot. The busiest instance's share is read off the measured per-key-group
+     * rates where the engine counts them ({@link KeyGroupLoad}), otherwise from the one-hot-spot
+     * model.
+     */
+    double at(int position, int p, double measuredPerInstance) {
+        Curve curve = curves[position];
         if (curve == null) {
             return p * measuredPerInstance;
         }
@@ -193,11 +208,11 @@ final class Capacities {
      * The smallest parallelism whose capacity reaches {@code required}: on a fitted curve, up to
      * {@code max}, empty when none does (more instances will not help); otherwise unbounded.
      */
-    OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
-        Curve curve = curves.get(operatorId);
+    OptionalInt smallest(int position, double required, int max, double measuredPerInstance) {
+        Curve curve = curves[position];
         if (curve != null && curve.hot != null) {
             for (int q = 1; q <= max; q++) {
-                if (at(operatorId, q, measuredPerInstance) >= required * (1 - 1e-9)) {
+                if (at(position, q, measuredPerInstance) >= required * (1 - 1e-9)) {
                     return OptionalInt.of(q);
                 }
             }
@@ -225,22 +240,22 @@ final class Capacities {
      * the smallest parallelism up to {@code max} within {@value #NEARLY_BEST} of the most that any
      * parallelism up to {@code max} carries.
      */
-    int mostUseful(String operatorId, int max, double measuredPerInstance) {
-        return within(operatorId, max, measuredPerInstance, NEARLY_BEST);
+    int mostUseful(int position, int max, double measuredPerInstance) {
+        return within(position, max, measuredPerInstance, NEARLY_BEST);
     }
 
     /**
      * The smallest parallelism up to {@code max} that carries the most any does: where an operator
      * that cannot carry its planned rate drains a backlog fastest.
      */
-    int mostCapable(String operatorId, int max, double measuredPerInstance) {
-        return within(operatorId, max, measuredPerInstance, 0);
+    int mostCapable(int position, int max, double measuredPerInstance) {
+        return within(position, max, measuredPerInstance, 0);
     }
 
-    private int within(String operatorId, int max, double measuredPerInstance, double tolerance) {
-        Curve curve = curves.get(operatorId);
+    private int within(int position, int max, double measuredPerInstance, double tolerance) {
+        Curve curve = curves[position];
         if (curve == null) {
-            return scan(operatorId, max, measuredPerInstance, tolerance);
+            return scan(position, max, measuredPerInstance, tolerance);
         }
         int slot = tolerance == 0 ? 0 : 1;
         Search last = curve.searches[slot];
@@ -253,7 +268,7 @@ final class Capacities {
                                     && curve.fitted != null
                                     && curve.fitted.kind() != ScalabilityModel.Kind.USL
                             ? bisect(curve.fitted, max, tolerance)
-                            : scan(operatorId, max, measuredPerInstance, tolerance);
+                            : scan(position, max, measuredPerInstance, tolerance);
             last = new Search(max, measuredPerInstance, tolerance, result);
             curve.searches[slot] = last;
         }
@@ -261,13 +276,13 @@ final class Capacities {
     }
 
     /** Every parallelism up to {@code max} evaluated: the curve may rise and fall. */
-    private int scan(String operatorId, int max, double measuredPerInstance, double tolerance) {
+    private int scan(int position, int max, double measuredPerInstance, double tolerance) {
         double best = 0;
         for (int q = 1; q <= max; q++) {
-            best = Math.max(best, at(operatorId, q, measuredPerInstance));
+            best = Math.max(best, at(position, q, measuredPerInstance));
         }
         for (int q = 1; q <= max; q++) {
-            if (at(operatorId, q, measuredPerInstance) >= best * (1 - tolerance)) {
+            if (at(position, q, measuredPerInstance) >= best * (1 - tolerance)) {
                 return q;
             }
         }
@@ -294,14 +309,14 @@ final class Capacities {
         return lo;
     }
 
-    Optional<HotKeyAnalysis.HotSpot> hotSpot(String operatorId) {
-        Curve curve = curves.get(operatorId);
+    Optional<HotKeyAnalysis.HotSpot> hotSpot(int position) {
+        Curve curve = curves[position];
         return Optional.ofNullable(curve == null ? null : curve.hot);
     }
 
     /** The explanation of the curve used, when it is not DS2's linear one. */
-    Optional<String> explain(String operatorId) {
-        Curve curve = curves.get(operatorId);
+    Optional<String> explain(int position) {
+        Curve curve = curves[position];
         if (curve == null) {
             return Optional.empty();
         }
@@ -320,8 +335,8 @@ final class Capacities {
                                 now.parallelism(), prior));
     }
 
-    Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {
-        Curve curve = curves.get(operatorId);
+    Optional<IneffectiveScaleUp.Verdict> ineffective(int position) {
+        Curve curve = curves[position];
         return Optional.ofNullable(curve == null ? null : curve.ineffective);
     }
 }

@@ -159,6 +159,7 @@ final class Plan {
                     !downstream[i] && !upstream[i]
                             ? full.get(i)
                             : Sizing.recommend(
+                                    i,
                                     specs.get(i),
                                     metrics[i],
                                     retargeted(b, baseTarget),
@@ -170,8 +171,7 @@ final class Plan {
                                     capacities);
             double carried =
                     op.capacityPerInstance() > 0
-                            ? capacities.at(
-                                    op.operatorId(), op.newParallelism(), op.capacityPerInstance())
+                            ? capacities.at(i, op.newParallelism(), op.capacityPerInstance())
                             : Double.POSITIVE_INFINITY;
             double selectivity =
                     e.targetInputRate() > 0 ? e.targetOutputRate() / e.targetInputRate() : 0;
@@ -202,10 +202,7 @@ final class Plan {
             limited[i] =
                     !topology.isSourceAt(i)
                             && op.capacityPerInstance() > 0
-                            && capacities.at(
-                                            op.operatorId(),
-                                            op.newParallelism(),
-                                            op.capacityPerInstance())
+                            && capacities.at(i, op.newParallelism(), op.capacityPerInstance())
                                     < e.targetInputRate() * (1 - 1e-9);
             i++;
         }
@@ -275,6 +272,7 @@ final class Plan {
         for (Ds2Formula.Estimate e : planned.values()) {
             ops.add(
                     Sizing.recommend(
+                            i,
                             specs.get(i),
                             metrics[i],
                             baseInOrder.next(),
