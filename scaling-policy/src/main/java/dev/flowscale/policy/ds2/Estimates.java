@@ -35,6 +35,11 @@ final class Estimates extends AbstractMap<String, Ds2Formula.Estimate> {
         return inOrder[position];
     }
 
+    /** How many reads by id fell back to a lookup ({@link OrderedLookup#lookups()}). */
+    long lookups() {
+        return positions.lookups();
+    }
+
     @Override
     public Ds2Formula.Estimate get(Object id) {
         int position = id instanceof String s ? positions.of(s) : -1;
