@@ -1,6 +1,7 @@
 package dev.flowscale.policy.api;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -29,6 +30,10 @@ public final class HistoryIndex {
     private final long next;
     private final ScalingDecision last;
     private final Map<String, ObservedCapacity> observed;
+    // the same, in the order of the latest decision's operators (a policy's are topological), so
+    // a decision that reads every operator's in that order looks none up by id
+    private final String[] ids;
+    private final ObservedCapacity[] inOrder;
     private final Map<String, Run> runs;
     private final long latestScale;
     private final long scaleBefore;
@@ -44,6 +49,14 @@ public final class HistoryIndex {
         Map<String, ObservedCapacity> read = new HashMap<>(b.observed.size() * 4 / 3 + 1);
         b.observed.forEach((id, samples) -> read.put(id, samples.observed()));
         this.observed = Collections.unmodifiableMap(read);
+        Collection<OperatorDecision> latest = last == null ? List.of() : last.operators().values();
+        this.ids = new String[latest.size()];
+        this.inOrder = new ObservedCapacity[ids.length];
+        int k = 0;
+        for (OperatorDecision op : latest) {
+            ids[k] = op.operatorId();
+            inOrder[k++] = observed(op.operatorId());
+        }
         this.runs = Map.copyOf(b.runs);
         this.latestScale = b.latestScale;
         this.scaleBefore = b.scaleBefore;
@@ -68,6 +81,16 @@ public final class HistoryIndex {
     /** The capacities the operator's last {@value #OBSERVED} decisions recorded. */
     public ObservedCapacity observed(String operatorId) {
         return observed.getOrDefault(operatorId, ObservedCapacity.NONE);
+    }
+
+    /**
+     * As {@link #observed(String)}, read without a lookup by id when the operator is at {@code
+     * position} of the latest decision's operators: pass its topological position.
+     */
+    public ObservedCapacity observed(int position, String operatorId) {
+        return position < ids.length && operatorId.equals(ids[position])
+                ? inOrder[position]
+                : observed(operatorId);
     }
 
     /**

@@ -43,6 +43,9 @@ final class Capacities {
     // sizing asks about every operator several times per plan, so by position, not by id
     private final Curve[] curves;
     private final double prior;
+    // one operator's median points at a time, while its curve is fitted or reused
+    private int[] points = new int[8];
+    private double[] medians = new double[8];
 
     /** What is known of one operator's capacity. */
     private static final class Curve {
@@ -111,7 +114,7 @@ final class Capacities {
         for (int i = 0; i < inOrder.length; i++) {
             OperatorMetrics m = inOrder[i];
             if (!topology.isSourceAt(i) && m.trueProcessingRate() > 0) {
-                c.learn(i, m, history.index().observed(m.operatorId()), fitted);
+                c.learn(i, m, history.index().observed(i, m.operatorId()), fitted);
             }
         }
         return c;
@@ -131,7 +134,7 @@ final class Capacities {
         if (observed.distinctWith(p) < 2) {
             return;
         }
-        curve.fitted = fitted.fit(m.operatorId(), observed.medians(p, now)).anchoredAt(p, now);
+        curve.fitted = fit(m.operatorId(), observed, p, now, fitted).anchoredAt(p, now);
         OptionalInt from = observed.before(p);
         if (from.isPresent()) {
             IneffectiveScaleUp.check(
@@ -143,6 +146,18 @@ final class Capacities {
                             IneffectiveScaleUp.DEFAULT_MIN_GAIN_SHARE)
                     .ifPresent(v -> curve.ineffective = v);
         }
+    }
+
+    /** The curve fitted to the operator's median points, read into this decision's arrays. */
+    private ScalabilityModel fit(
+            String operatorId, ObservedCapacity observed, int p, double now, FittedCurves fitted) {
+        int distinct = observed.distinctWith(p);
+        if (points.length < distinct) {
+            points = new int[2 * distinct];
+            medians = new double[2 * distinct];
+        }
+        int n = observed.medians(p, now, points, medians);
+        return fitted.fit(operatorId, points, medians, n);
     }
 
     private void findHotSpots(JobTopology topology, OperatorMetrics[] inOrder) {
