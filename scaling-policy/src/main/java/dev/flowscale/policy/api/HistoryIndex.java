@@ -46,21 +46,41 @@ public final class HistoryIndex {
         this.first = b.next - b.size;
         this.next = b.next;
         this.last = b.last;
-        Map<String, ObservedCapacity> read = new HashMap<>(b.observed.size() * 4 / 3 + 1);
-        b.observed.forEach((id, samples) -> read.put(id, samples.observed()));
-        this.observed = Collections.unmodifiableMap(read);
         Collection<OperatorDecision> latest = last == null ? List.of() : last.operators().values();
         this.ids = new String[latest.size()];
         this.inOrder = new ObservedCapacity[ids.length];
-        int k = 0;
-        for (OperatorDecision op : latest) {
-            ids[k] = op.operatorId();
-            inOrder[k++] = observed(op.operatorId());
-        }
+        this.observed = Collections.unmodifiableMap(observed(b.observed, latest));
         this.runs = Map.copyOf(b.runs);
         this.latestScale = b.latestScale;
         this.scaleBefore = b.scaleBefore;
         this.latestScaleDown = b.latestScaleDown;
+    }
+
+    /**
+     * What a decision reads of every operator's samples, taken in the latest decision's operator
+     * order first: a decision reads them in that order, and read where they were taken one after
+     * another they share cache lines. The other operators' follow.
+     */
+    private Map<String, ObservedCapacity> observed(
+            Map<String, CapacitySamples> samples, Collection<OperatorDecision> latest) {
+        Map<String, ObservedCapacity> read = new HashMap<>(samples.size() * 4 / 3 + 1);
+        int k = 0;
+        for (OperatorDecision op : latest) {
+            CapacitySamples held = samples.get(op.operatorId());
+            ObservedCapacity c = held == null ? ObservedCapacity.NONE : held.observed();
+            ids[k] = op.operatorId();
+            inOrder[k++] = c;
+            if (held != null) {
+                read.put(op.operatorId(), c);
+            }
+        }
+        samples.forEach(
+                (id, held) -> {
+                    if (!read.containsKey(id)) {
+                        read.put(id, held.observed());
+                    }
+                });
+        return read;
     }
 
     /** The index of these decisions, oldest first. */
