@@ -40,7 +40,8 @@ final class Capacities {
 
     private final OrderedLookup positions;
     // by topological position, null where nothing is known beyond the window's linear capacity:
-    // sizing asks about every operator several times per plan, so by position, not by id
+    // sizing asks about every operator several times per plan, in topological order, so read by
+    // id through the ordered lookup rather than a hash map
     private final Curve[] curves;
     private final double prior;
     // one operator's median points at a time, while its curve is fitted or reused
@@ -178,21 +179,20 @@ final class Capacities {
         }
     }
 
-    /** As {@link #at(int, int, double)}, for the operator {@code operatorId}. */
-    double at(String operatorId, int p, double measuredPerInstance) {
+    /** The operator's curve, null where none is known or the graph has no such operator. */
+    private Curve curve(String operatorId) {
         int position = positions.of(operatorId);
-        return position < 0 ? p * measuredPerInstance : at(position, p, measuredPerInstance);
+        return position < 0 ? null : curves[position];
     }
 
     /**
-     * The input rate the operator at topological {@code position} carries at parallelism p: the
-     * measured per-instance capacity scaled by the curve, limited by the busiest instance when the
-     * input has a hot spot. The busiest instance's share is read off the measured per-key-group
-     * rates where the engine counts them ({@link KeyGroupLoad}), otherwise from the one-hot-spot
-     * model.
+     * The input rate the operator carries at parallelism p: the measured per-instance capacity
+     * scaled by the curve, limited by the busiest instance when the input has a hot spot. The
+     * busiest instance's share is read off the measured per-key-group rates where the engine counts
+     * them ({@link KeyGroupLoad}), otherwise from the one-hot-spot model.
      */
-    double at(int position, int p, double measuredPerInstance) {
-        Curve curve = curves[position];
+    double at(String operatorId, int p, double measuredPerInstance) {
+        Curve curve = curve(operatorId);
         if (curve == null) {
             return p * measuredPerInstance;
         }
@@ -223,11 +223,11 @@ final class Capacities {
      * The smallest parallelism whose capacity reaches {@code required}: on a fitted curve, up to
      * {@code max}, empty when none does (more instances will not help); otherwise unbounded.
      */
-    OptionalInt smallest(int position, double required, int max, double measuredPerInstance) {
-        Curve curve = curves[position];
+    OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
+        Curve curve = curve(operatorId);
         if (curve != null && curve.hot != null) {
             for (int q = 1; q <= max; q++) {
-                if (at(position, q, measuredPerInstance) >= required * (1 - 1e-9)) {
+                if (at(operatorId, q, measuredPerInstance) >= required * (1 - 1e-9)) {
                     return OptionalInt.of(q);
                 }
             }
@@ -255,22 +255,22 @@ final class Capacities {
      * the smallest parallelism up to {@code max} within {@value #NEARLY_BEST} of the most that any
      * parallelism up to {@code max} carries.
      */
-    int mostUseful(int position, int max, double measuredPerInstance) {
-        return within(position, max, measuredPerInstance, NEARLY_BEST);
+    int mostUseful(String operatorId, int max, double measuredPerInstance) {
+        return within(operatorId, max, measuredPerInstance, NEARLY_BEST);
     }
 
     /**
      * The smallest parallelism up to {@code max} that carries the most any does: where an operator
      * that cannot carry its planned rate drains a backlog fastest.
      */
-    int mostCapable(int position, int max, double measuredPerInstance) {
-        return within(position, max, measuredPerInstance, 0);
+    int mostCapable(String operatorId, int max, double measuredPerInstance) {
+        return within(operatorId, max, measuredPerInstance, 0);
     }
 
-    private int within(int position, int max, double measuredPerInstance, double tolerance) {
-        Curve curve = curves[position];
+    private int within(String operatorId, int max, double measuredPerInstance, double tolerance) {
+        Curve curve = curve(operatorId);
         if (curve == null) {
-            return scan(position, max, measuredPerInstance, tolerance);
+            return scan(operatorId, max, measuredPerInstance, tolerance);
         }
         int slot = tolerance == 0 ? 0 : 1;
         Search last = curve.searches[slot];
@@ -283,7 +283,7 @@ final class Capacities {
                                     && curve.fitted != null
                                     && curve.fitted.kind() != ScalabilityModel.Kind.USL
                             ? bisect(curve.fitted, max, tolerance)
-                            : scan(position, max, measuredPerInstance, tolerance);
+                            : scan(operatorId, max, measuredPerInstance, tolerance);
             last = new Search(max, measuredPerInstance, tolerance, result);
             curve.searches[slot] = last;
         }
@@ -291,13 +291,13 @@ final class Capacities {
     }
 
     /** Every parallelism up to {@code max} evaluated: the curve may rise and fall. */
-    private int scan(int position, int max, double measuredPerInstance, double tolerance) {
+    private int scan(String operatorId, int max, double measuredPerInstance, double tolerance) {
         double best = 0;
         for (int q = 1; q <= max; q++) {
-            best = Math.max(best, at(position, q, measuredPerInstance));
+            best = Math.max(best, at(operatorId, q, measuredPerInstance));
         }
         for (int q = 1; q <= max; q++) {
-            if (at(position, q, measuredPerInstance) >= best * (1 - tolerance)) {
+            if (at(operatorId, q, measuredPerInstance) >= best * (1 - tolerance)) {
                 return q;
             }
         }
@@ -324,14 +324,14 @@ final class Capacities {
         return lo;
     }
 
-    Optional<HotKeyAnalysis.HotSpot> hotSpot(int position) {
-        Curve curve = curves[position];
+    Optional<HotKeyAnalysis.HotSpot> hotSpot(String operatorId) {
+        Curve curve = curve(operatorId);
         return Optional.ofNullable(curve == null ? null : curve.hot);
     }
 
     /** The explanation of the curve used, when it is not DS2's linear one. */
-    Optional<String> explain(int position) {
-        Curve curve = curves[position];
+    Optional<String> explain(String operatorId) {
+        Curve curve = curve(operatorId);
         if (curve == null) {
             return Optional.empty();
         }
@@ -350,8 +350,8 @@ final class Capacities {
                                 now.parallelism(), prior));
     }
 
-    Optional<IneffectiveScaleUp.Verdict> ineffective(int position) {
-        Curve curve = curves[position];
+    Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {
+        Curve curve = curve(operatorId);
         return Optional.ofNullable(curve == null ? null : curve.ineffective);
     }
 }

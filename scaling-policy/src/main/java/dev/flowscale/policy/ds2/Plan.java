@@ -159,7 +159,6 @@ final class Plan {
                     !downstream[i] && !upstream[i]
                             ? full.get(i)
                             : Sizing.recommend(
-                                    i,
                                     specs.get(i),
                                     metrics[i],
                                     retargeted(b, baseTarget),
@@ -171,7 +170,8 @@ final class Plan {
                                     capacities);
             double carried =
                     op.capacityPerInstance() > 0
-                            ? capacities.at(i, op.newParallelism(), op.capacityPerInstance())
+                            ? capacities.at(
+                                    op.operatorId(), op.newParallelism(), op.capacityPerInstance())
                             : Double.POSITIVE_INFINITY;
             double selectivity =
                     e.targetInputRate() > 0 ? e.targetOutputRate() / e.targetInputRate() : 0;
@@ -202,7 +202,10 @@ final class Plan {
             limited[i] =
                     !topology.isSourceAt(i)
                             && op.capacityPerInstance() > 0
-                            && capacities.at(i, op.newParallelism(), op.capacityPerInstance())
+                            && capacities.at(
+                                            op.operatorId(),
+                                            op.newParallelism(),
+                                            op.capacityPerInstance())
                                     < e.targetInputRate() * (1 - 1e-9);
             i++;
         }
@@ -272,7 +275,6 @@ final class Plan {
         for (Ds2Formula.Estimate e : planned.values()) {
             ops.add(
                     Sizing.recommend(
-                            i,
                             specs.get(i),
                             metrics[i],
                             baseInOrder.next(),

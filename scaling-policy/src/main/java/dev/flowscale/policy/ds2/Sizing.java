@@ -27,10 +27,9 @@ final class Sizing {
      * up, so never below what sustains the target. When no parallelism carries the planned target,
      * a plan that drains a backlog ({@code drain}) takes the most capable parallelism, where the
      * backlog drains fastest, and any other plan stops where more instances stop helping: the trim
-     * after the drain returns to it. {@code position} is the operator's topological position.
+     * after the drain returns to it.
      */
     static OperatorDecision recommend(
-            int position,
             OperatorSpec op,
             OperatorMetrics m,
             Ds2Formula.Estimate base,
@@ -61,21 +60,20 @@ final class Sizing {
                     "capacity unknown: the source emitted nothing in the window (backpressured); kept at "
                             + p);
         } else {
-            OptionalInt fitted = capacities.smallest(position, required, upper, cap);
+            OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);
             p =
                     fitted.orElseGet(
                             () ->
-                                    drainable(position, base, upper, cap, drain, capacities)
+                                    drainable(op.id(), base, upper, cap, drain, capacities)
                                             ? drainsInTime(
-                                                    position,
+                                                    op.id(),
                                                     base,
                                                     plan,
                                                     margin,
                                                     upper,
                                                     cap,
                                                     capacities)
-                                            : highestUseful(
-                                                    position, base, upper, cap, capacities));
+                                            : highestUseful(op.id(), base, upper, cap, capacities));
             int sized = p;
             reasons.addLater(
                     () ->
@@ -84,9 +82,9 @@ final class Sizing {
                                     plan,
                                     sized,
                                     c.targetUtilization(),
-                                    capacities.explain(position)));
+                                    capacities.explain(op.id())));
             capacities
-                    .hotSpot(position)
+                    .hotSpot(op.id())
                     .ifPresent(hot -> reasons.add(HotKeys.explain(m, op, hot, base, c)));
             if (fitted.isEmpty()) {
                 reasons.add(
@@ -95,9 +93,9 @@ final class Sizing {
                                 required,
                                 upper,
                                 p,
-                                capacities.at(position, p, cap),
-                                capacities.hotSpot(position)));
-                if (drainable(position, base, upper, cap, drain, capacities)) {
+                                capacities.at(op.id(), p, cap),
+                                capacities.hotSpot(op.id())));
+                if (drainable(op.id(), base, upper, cap, drain, capacities)) {
                     reasons.add(
                             "sized to drain the backlog within the whole catch-up time, or at its"
                                     + " most capable parallelism where none does; a trim returns it to"
@@ -109,12 +107,12 @@ final class Sizing {
         if (c.alignToKeyGroups()) {
             p = align(op, p, c, reasons);
         }
-        Optional<IneffectiveScaleUp.Verdict> ineffective = capacities.ineffective(position);
+        Optional<IneffectiveScaleUp.Verdict> ineffective = capacities.ineffective(op.id());
         if (ineffective.isPresent() && p > ineffective.get().holdAt()) {
             p = ineffective.get().holdAt();
             reasons.add(ineffective.get().reason());
         }
-        double capacity = capacities.at(position, p, cap);
+        double capacity = capacities.at(op.id(), p, cap);
         double utilization = capacity > 0 ? plan.targetInputRate() / capacity : 0;
         double share = source == null ? 0 : source.catchUpShare();
         return new OperatorDecision(
@@ -135,14 +133,14 @@ final class Sizing {
      * not help and the operator is capped where they stop helping, not run away to its bound.
      */
     private static boolean drainable(
-            int position,
+            String id,
             Ds2Formula.Estimate base,
             int upper,
             double cap,
             boolean drain,
             Capacities capacities) {
         return drain
-                && capacities.at(position, capacities.mostCapable(position, upper, cap), cap)
+                && capacities.at(id, capacities.mostCapable(id, upper, cap), cap)
                         > base.targetInputRate();
     }
 
@@ -154,12 +152,12 @@ final class Sizing {
      * leave it further below its need for good.
      */
     private static int highestUseful(
-            int position, Ds2Formula.Estimate base, int upper, double cap, Capacities capacities) {
-        int best = capacities.mostCapable(position, upper, cap);
-        return capacities.hotSpot(position).isEmpty()
-                        && capacities.at(position, best, cap) < base.targetInputRate()
+            String id, Ds2Formula.Estimate base, int upper, double cap, Capacities capacities) {
+        int best = capacities.mostCapable(id, upper, cap);
+        return capacities.hotSpot(id).isEmpty()
+                        && capacities.at(id, best, cap) < base.targetInputRate()
                 ? best
-                : capacities.mostUseful(position, upper, cap);
+                : capacities.mostUseful(id, upper, cap);
     }
 
     /**
@@ -170,7 +168,7 @@ final class Sizing {
      * a hot-key operator is often its key-group count, many instances for the last few per cent.
      */
     private static int drainsInTime(
-            int position,
+            String id,
             Ds2Formula.Estimate base,
             Ds2Formula.Estimate plan,
             double margin,
@@ -180,8 +178,8 @@ final class Sizing {
         double catchUp = plan.targetInputRate() - base.targetInputRate();
         double whole = margin * (base.targetInputRate() + catchUp * SourceTarget.PLAN_SHARE);
         return capacities
-                .smallest(position, whole, upper, cap)
-                .orElseGet(() -> capacities.mostCapable(position, upper, cap));
+                .smallest(id, whole, upper, cap)
+                .orElseGet(() -> capacities.mostCapable(id, upper, cap));
     }
 
     private static String explainDs2(
