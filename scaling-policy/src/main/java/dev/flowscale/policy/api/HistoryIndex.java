@@ -108,7 +108,7 @@ public final class HistoryIndex {
      * position} of the latest decision's operators: pass its topological position.
      */
     public ObservedCapacity observed(int position, String operatorId) {
-        return position < ids.length && operatorId.equals(ids[position])
+        return position >= 0 && position < ids.length && operatorId.equals(ids[position])
                 ? inOrder[position]
                 : observed(operatorId);
     }

@@ -198,6 +198,7 @@ class HistoryIndexTest {
             // a position that holds another operator, or none, falls back to the id
             assertThat(index.observed((k + 1) % 5, "op" + k)).isSameAs(index.observed("op" + k));
             assertThat(index.observed(99, "op" + k)).isSameAs(index.observed("op" + k));
+            assertThat(index.observed(-1, "op" + k)).isSameAs(index.observed("op" + k));
         }
         // op2 ran at 3 with 20 per instance: 60 held at 3, and the capacity measured now at 5
         assertThat(index.observed(2, "op2").medians(5, 100))
