@@ -61,15 +61,7 @@ final class CapacitySamples {
 
     /** What the policy reads: per parallelism, the count and the values around the middle. */
     ObservedCapacity observed() {
-        double[][] middles = new double[distinct][];
-        for (int i = 0; i < distinct; i++) {
-            middles[i] = ObservedCapacity.middle(sorted[i], counts[i]);
-        }
-        return new ObservedCapacity(
-                Arrays.copyOf(parallelisms, distinct),
-                Arrays.copyOf(counts, distinct),
-                middles,
-                Arrays.copyOf(latest, distinct));
+        return ObservedCapacity.of(distinct, parallelisms, counts, sorted, latest);
     }
 
     private int append(int p) {

@@ -1,6 +1,7 @@
 package dev.flowscale.policy.api;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -29,6 +30,10 @@ public final class HistoryIndex {
     private final long next;
     private final ScalingDecision last;
     private final Map<String, ObservedCapacity> observed;
+    // the same, in the order of the latest decision's operators (a policy's are topological), so
+    // a decision that reads every operator's in that order looks none up by id
+    private final String[] ids;
+    private final ObservedCapacity[] inOrder;
     private final Map<String, Run> runs;
     private final long latestScale;
     private final long scaleBefore;
@@ -41,13 +46,41 @@ public final class HistoryIndex {
         this.first = b.next - b.size;
         this.next = b.next;
         this.last = b.last;
-        Map<String, ObservedCapacity> read = new HashMap<>(b.observed.size() * 4 / 3 + 1);
-        b.observed.forEach((id, samples) -> read.put(id, samples.observed()));
-        this.observed = Collections.unmodifiableMap(read);
+        Collection<OperatorDecision> latest = last == null ? List.of() : last.operators().values();
+        this.ids = new String[latest.size()];
+        this.inOrder = new ObservedCapacity[ids.length];
+        this.observed = Collections.unmodifiableMap(observed(b.observed, latest));
         this.runs = Map.copyOf(b.runs);
         this.latestScale = b.latestScale;
         this.scaleBefore = b.scaleBefore;
         this.latestScaleDown = b.latestScaleDown;
+    }
+
+    /**
+     * What a decision reads of every operator's samples, taken in the latest decision's operator
+     * order first: a decision reads them in that order, and read where they were taken one after
+     * another they share cache lines. The other operators' follow.
+     */
+    private Map<String, ObservedCapacity> observed(
+            Map<String, CapacitySamples> samples, Collection<OperatorDecision> latest) {
+        Map<String, ObservedCapacity> read = new HashMap<>(samples.size() * 4 / 3 + 1);
+        int k = 0;
+        for (OperatorDecision op : latest) {
+            CapacitySamples held = samples.get(op.operatorId());
+            ObservedCapacity c = held == null ? ObservedCapacity.NONE : held.observed();
+            ids[k] = op.operatorId();
+            inOrder[k++] = c;
+            if (held != null) {
+                read.put(op.operatorId(), c);
+            }
+        }
+        samples.forEach(
+                (id, held) -> {
+                    if (!read.containsKey(id)) {
+                        read.put(id, held.observed());
+                    }
+                });
+        return read;
     }
 
     /** The index of these decisions, oldest first. */
@@ -68,6 +101,16 @@ public final class HistoryIndex {
     /** The capacities the operator's last {@value #OBSERVED} decisions recorded. */
     public ObservedCapacity observed(String operatorId) {
         return observed.getOrDefault(operatorId, ObservedCapacity.NONE);
+    }
+
+    /**
+     * As {@link #observed(String)}, read without a lookup by id when the operator is at {@code
+     * position} of the latest decision's operators: pass its topological position.
+     */
+    public ObservedCapacity observed(int position, String operatorId) {
+        return position >= 0 && position < ids.length && operatorId.equals(ids[position])
+                ? inOrder[position]
+                : observed(operatorId);
     }
 
     /**

@@ -28,9 +28,14 @@ public final class JobTopology {
     private final Map<String, List<String>> outputs;
     private final List<OperatorSpec> orderedOperators;
     private final List<String> sources;
-    // Per topological position, the positions of its inputs in edge order: DS2 sums upstream rates
-    // through these arrays instead of looking every operator up by id in every pass.
-    private final int[][] inputPositions;
+    // The positions of each operator's inputs in edge order, operator after operator in
+    // topological order: those of position i are inputs[inputsFrom[i] .. inputsFrom[i + 1]). DS2
+    // sums upstream rates through them in every pass; two arrays stay in cache where an array per
+    // operator did not.
+    private final int[] inputsFrom;
+    private final int[] inputAt;
+    // Topological position per id: the one lookup by id that positional tables need.
+    private final Map<String, Integer> positions;
 
     public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
         this.jobName = Checks.notBlank(jobName, "job name");
@@ -43,20 +48,29 @@ public final class JobTopology {
         this.topologicalOrder = sort();
         this.orderedOperators = topologicalOrder.stream().map(this.operators::get).toList();
         this.sources = topologicalOrder.stream().filter(id -> inputs.get(id).isEmpty()).toList();
-        this.inputPositions = positions();
+        this.positions = positionsById();
+        this.inputsFrom = new int[topologicalOrder.size() + 1];
+        this.inputAt = new int[this.edges.size()];
+        indexInputs();
     }
 
-    private int[][] positions() {
-        Map<String, Integer> position = new HashMap<>();
+    private Map<String, Integer> positionsById() {
+        Map<String, Integer> position = new HashMap<>(topologicalOrder.size() * 4 / 3 + 1);
         for (int i = 0; i < topologicalOrder.size(); i++) {
             position.put(topologicalOrder.get(i), i);
         }
-        int[][] result = new int[topologicalOrder.size()][];
-        for (int i = 0; i < result.length; i++) {
-            result[i] =
-                    inputs.get(topologicalOrder.get(i)).stream().mapToInt(position::get).toArray();
+        return Collections.unmodifiableMap(position);
+    }
+
+    private void indexInputs() {
+        int k = 0;
+        for (int i = 0; i < topologicalOrder.size(); i++) {
+            inputsFrom[i] = k;
+            for (String input : inputs.get(topologicalOrder.get(i))) {
+                inputAt[k++] = positions.get(input);
+            }
         }
-        return result;
+        inputsFrom[topologicalOrder.size()] = k;
     }
 
     /**
@@ -161,6 +175,15 @@ public final class JobTopology {
         return op;
     }
 
+    /**
+     * The position of operator {@code id} in {@link #topologicalOrder()}, or -1 when the graph has
+     * no such operator: tables indexed by position are read by id through this one lookup.
+     */
+    public int positionOf(String id) {
+        Integer position = positions.get(id);
+        return position == null ? -1 : position;
+    }
+
     public boolean contains(String id) {
         return operators.containsKey(id);
     }
@@ -182,7 +205,7 @@ public final class JobTopology {
 
     /** Whether the operator at {@code position} of {@link #topologicalOrder()} has no inputs. */
     public boolean isSourceAt(int position) {
-        return inputPositions[position].length == 0;
+        return inputsFrom[position] == inputsFrom[position + 1];
     }
 
     /**
@@ -193,8 +216,8 @@ public final class JobTopology {
      */
     public double sumOverInputs(int position, double[] values) {
         double sum = 0;
-        for (int input : inputPositions[position]) {
-            sum += values[input];
+        for (int k = inputsFrom[position]; k < inputsFrom[position + 1]; k++) {
+            sum += values[inputAt[k]];
         }
         return sum;
     }
@@ -204,8 +227,8 @@ public final class JobTopology {
      * at {@code position} of {@link #topologicalOrder()}.
      */
     public boolean anyInputFlagged(int position, boolean[] flags) {
-        for (int input : inputPositions[position]) {
-            if (flags[input]) {
+        for (int k = inputsFrom[position]; k < inputsFrom[position + 1]; k++) {
+            if (flags[inputAt[k]]) {
                 return true;
             }
         }
@@ -217,8 +240,8 @@ public final class JobTopology {
      * position} of {@link #topologicalOrder()}.
      */
     public void flagInputs(int position, boolean[] flags) {
-        for (int input : inputPositions[position]) {
-            flags[input] = true;
+        for (int k = inputsFrom[position]; k < inputsFrom[position + 1]; k++) {
+            flags[inputAt[k]] = true;
         }
     }
 

@@ -13,43 +13,73 @@ import java.util.TreeMap;
  */
 public final class ObservedCapacity {
 
-    static final ObservedCapacity NONE =
-            new ObservedCapacity(new int[0], new int[0], new double[0][], new long[0]);
+    static final ObservedCapacity NONE = new ObservedCapacity(new double[0]);
 
     /** Ranks kept per parallelism: from one below the middle rank ⌊n/2⌋ to one above it. */
     private static final int BELOW = 1;
 
     private static final int KEPT = 3;
 
-    private final int[] parallelisms;
-    private final int[] counts;
-    private final double[][] middles; // ranks ⌊n/2⌋ − 1 .. ⌊n/2⌋ + 1, ±∞ beyond the values
-    private final long[] latest; // sequence number of the latest value at each parallelism
+    /**
+     * Per parallelism held, {@value #STRIDE} values: the parallelism, the count of values, the
+     * sequence number of the latest decision that recorded one, then the values of ranks ⌊n/2⌋ − 1
+     * .. ⌊n/2⌋ + 1 (±∞ beyond the values). One array, all exact in a double (counts, parallelisms
+     * and sequence numbers stay far below 2^53): a decision reads every operator's, and one array
+     * per operator is one or two cache lines where an array per field was five or more.
+     */
+    private final double[] packed;
 
-    ObservedCapacity(int[] parallelisms, int[] counts, double[][] middles, long[] latest) {
-        this.parallelisms = parallelisms;
-        this.counts = counts;
-        this.middles = middles;
-        this.latest = latest;
+    private static final int STRIDE = 3 + KEPT;
+
+    private ObservedCapacity(double[] packed) {
+        this.packed = packed;
     }
 
-    /** The values of {@code sorted}'s first {@code n} around their middle rank, as kept. */
-    static double[] middle(double[] sorted, int n) {
-        double[] kept = new double[KEPT];
+    /** From per-parallelism fields, as {@link CapacitySamples} holds them. */
+    static ObservedCapacity of(
+            int distinct, int[] parallelisms, int[] counts, double[][] sorted, long[] latest) {
+        double[] packed = new double[distinct * STRIDE];
+        for (int i = 0; i < distinct; i++) {
+            int at = i * STRIDE;
+            packed[at] = parallelisms[i];
+            packed[at + 1] = counts[i];
+            packed[at + 2] = latest[i];
+            middle(sorted[i], counts[i], packed, at + 3);
+        }
+        return new ObservedCapacity(packed);
+    }
+
+    /** The values of {@code sorted}'s first {@code n} around their middle rank, into {@code to}. */
+    private static void middle(double[] sorted, int n, double[] to, int from) {
         int first = n / 2 - BELOW;
         for (int k = 0; k < KEPT; k++) {
             int rank = first + k;
-            kept[k] =
+            to[from + k] =
                     rank < 0
                             ? Double.NEGATIVE_INFINITY
                             : rank >= n ? Double.POSITIVE_INFINITY : sorted[rank];
         }
-        return kept;
+    }
+
+    private int distinct() {
+        return packed.length / STRIDE;
+    }
+
+    private int parallelism(int i) {
+        return (int) packed[i * STRIDE];
+    }
+
+    private int count(int i) {
+        return (int) packed[i * STRIDE + 1];
+    }
+
+    private double latest(int i) {
+        return packed[i * STRIDE + 2];
     }
 
     private int indexOf(int p) {
-        for (int i = 0; i < parallelisms.length; i++) {
-            if (parallelisms[i] == p) {
+        for (int i = 0; i < distinct(); i++) {
+            if (parallelism(i) == p) {
                 return i;
             }
         }
@@ -58,7 +88,7 @@ public final class ObservedCapacity {
 
     /** Distinct parallelisms held, counting {@code p} too. */
     public int distinctWith(int p) {
-        return parallelisms.length + (indexOf(p) < 0 ? 1 : 0);
+        return distinct() + (indexOf(p) < 0 ? 1 : 0);
     }
 
     /**
@@ -66,23 +96,55 @@ public final class ObservedCapacity {
      * values held plus {@code capacity} at {@code p}: the points a capacity curve is fitted to.
      */
     public TreeMap<Integer, Double> medians(int p, double capacity) {
+        int[] at = new int[distinctWith(p)];
+        double[] values = new double[at.length];
+        medians(p, capacity, at, values);
         TreeMap<Integer, Double> points = new TreeMap<>();
-        for (int i = 0; i < parallelisms.length; i++) {
-            Rank r = new Rank(this, i, parallelisms[i] == p, capacity);
-            int n = r.size();
-            // the interpolation of the median by rank (n + 1) / 2, as Commons Math computes it
-            double pos = 0.5 * (n + 1);
-            double fpos = Math.floor(pos);
-            int intPos = (int) fpos;
-            double lower = pos >= n ? r.at(n - 1) : r.at(intPos - 1);
-            points.put(
-                    parallelisms[i],
-                    pos >= n ? lower : lower + (pos - fpos) * (r.at(intPos) - lower));
-        }
-        if (indexOf(p) < 0) {
-            points.put(p, capacity);
+        for (int i = 0; i < at.length; i++) {
+            points.put(at[i], values[i]);
         }
         return points;
+    }
+
+    /**
+     * The points of {@link #medians(int, double)} written into arrays of at least {@link
+     * #distinctWith(int)} elements, ascending by parallelism: a decision reads them for every
+     * operator, so into arrays it reuses rather than a new map each.
+     *
+     * @return how many points were written
+     */
+    public int medians(int p, double capacity, int[] at, double[] values) {
+        int n = 0;
+        for (int i = 0; i < distinct(); i++) {
+            n = insert(at, values, n, parallelism(i), median(i, p, capacity));
+        }
+        return indexOf(p) < 0 ? insert(at, values, n, p, capacity) : n;
+    }
+
+    /**
+     * The median at parallelism {@code i}'s values, with {@code capacity} if it is at {@code p}.
+     */
+    private double median(int i, int p, double capacity) {
+        Rank r = new Rank(this, i, parallelism(i) == p, capacity);
+        int n = r.size();
+        // the interpolation of the median by rank (n + 1) / 2, as Commons Math computes it
+        double pos = 0.5 * (n + 1);
+        double fpos = Math.floor(pos);
+        int intPos = (int) fpos;
+        double lower = pos >= n ? r.at(n - 1) : r.at(intPos - 1);
+        return pos >= n ? lower : lower + (pos - fpos) * (r.at(intPos) - lower);
+    }
+
+    /** Inserts a point into the first {@code n}, kept ascending by parallelism; the new count. */
+    private static int insert(int[] at, double[] values, int n, int p, double value) {
+        int k = n;
+        for (; k > 0 && at[k - 1] > p; k--) {
+            at[k] = at[k - 1];
+            values[k] = values[k - 1];
+        }
+        at[k] = p;
+        values[k] = value;
+        return n + 1;
     }
 
     /**
@@ -103,19 +165,19 @@ public final class ObservedCapacity {
      */
     public OptionalInt before(int p) {
         int best = -1;
-        for (int i = 0; i < parallelisms.length; i++) {
-            if (parallelisms[i] != p && (best < 0 || latest[i] > latest[best])) {
+        for (int i = 0; i < distinct(); i++) {
+            if (parallelism(i) != p && (best < 0 || latest(i) > latest(best))) {
                 best = i;
             }
         }
-        return best < 0 ? OptionalInt.empty() : OptionalInt.of(parallelisms[best]);
+        return best < 0 ? OptionalInt.empty() : OptionalInt.of(parallelism(best));
     }
 
     /** Values held in all. */
     public int size() {
         int n = 0;
-        for (int count : counts) {
-            n += count;
+        for (int i = 0; i < distinct(); i++) {
+            n += count(i);
         }
         return n;
     }
@@ -125,10 +187,11 @@ public final class ObservedCapacity {
         if (rank < 0) {
             return Double.NEGATIVE_INFINITY;
         }
-        if (rank >= counts[i]) {
+        int n = count(i);
+        if (rank >= n) {
             return Double.POSITIVE_INFINITY;
         }
-        return middles[i][rank - (counts[i] / 2 - BELOW)];
+        return packed[i * STRIDE + 3 + rank - (n / 2 - BELOW)];
     }
 
     /**
@@ -138,7 +201,7 @@ public final class ObservedCapacity {
     private record Rank(ObservedCapacity c, int i, boolean inserted, double extra) {
 
         int size() {
-            return c.counts[i] + (inserted ? 1 : 0);
+            return c.count(i) + (inserted ? 1 : 0);
         }
 
         double at(int rank) {

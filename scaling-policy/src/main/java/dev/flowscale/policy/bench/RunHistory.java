@@ -96,7 +96,9 @@ final class RunHistory {
             Map<String, Integer> parallelism,
             Random random) {
         List<OperatorDecision> ops = new ArrayList<>();
-        for (OperatorMetrics m : dag.window().operators().values()) {
+        // in topological order, as the policy lists a decision's operators
+        for (String id : dag.topology().topologicalOrder()) {
+            OperatorMetrics m = dag.window().operators().get(id);
             int p = parallelism.get(m.operatorId());
             double perInstance =
                     m.trueProcessingRate() / m.parallelism() * (1 + 0.03 * random.nextGaussian());

@@ -12,9 +12,7 @@ import dev.flowscale.policy.model.HotKeyAnalysis;
 import dev.flowscale.policy.model.IneffectiveScaleUp;
 import dev.flowscale.policy.model.KeyGroupLoad;
 import dev.flowscale.policy.model.ScalabilityModel;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -40,13 +38,17 @@ final class Capacities {
      */
     static final double NEARLY_BEST = 0.05;
 
-    private final Map<String, Curve> curves = new HashMap<>();
+    private final OrderedLookup positions;
+    // by topological position, null where nothing is known beyond the window's linear capacity:
+    // sizing asks about every operator several times per plan, in topological order, so read by
+    // id through the ordered lookup rather than a hash map
+    private final Curve[] curves;
     private final double prior;
+    // one operator's median points at a time, while its curve is fitted or reused
+    private int[] points = new int[8];
+    private double[] medians = new double[8];
 
-    /**
-     * What is known of one operator's capacity, read with one lookup per question: sizing asks
-     * about every operator several times per plan.
-     */
+    /** What is known of one operator's capacity. */
     private static final class Curve {
         private ScalabilityModel fitted;
         private OperatorMetrics measured;
@@ -62,12 +64,19 @@ final class Capacities {
     /** A search of {@link #within} and its result. */
     private record Search(int max, double measuredPerInstance, double tolerance, int result) {}
 
-    private Capacities(double prior) {
+    private Capacities(JobTopology topology, double prior) {
+        this.positions = new OrderedLookup(topology);
+        this.curves = new Curve[topology.topologicalOrder().size()];
         this.prior = prior;
     }
 
-    private Curve curve(String operatorId) {
-        return curves.computeIfAbsent(operatorId, id -> new Curve());
+    private Curve curveAt(int position) {
+        Curve curve = curves[position];
+        if (curve == null) {
+            curve = new Curve();
+            curves[position] = curve;
+        }
+        return curve;
     }
 
     static Capacities of(
@@ -95,16 +104,18 @@ final class Capacities {
             ScalingHistory history,
             PolicyConfig config,
             FittedCurves fitted) {
-        Capacities c = new Capacities(config.learnScalability() ? config.scalabilityPrior() : 1);
+        Capacities c =
+                new Capacities(topology, config.learnScalability() ? config.scalabilityPrior() : 1);
         if (config.skewCorrection()) {
             c.findHotSpots(topology, inOrder);
         }
         if (!config.learnScalability()) {
             return c;
         }
-        for (OperatorMetrics m : window.operators().values()) {
-            if (!topology.isSource(m.operatorId()) && m.trueProcessingRate() > 0) {
-                c.learn(m, history.index().observed(m.operatorId()), fitted);
+        for (int i = 0; i < inOrder.length; i++) {
+            OperatorMetrics m = inOrder[i];
+            if (!topology.isSourceAt(i) && m.trueProcessingRate() > 0) {
+                c.learn(i, m, history.index().observed(i, m.operatorId()), fitted);
             }
         }
         return c;
@@ -115,15 +126,16 @@ final class Capacities {
      * measured now, once it ran at two parallelisms or more; checks whether its latest scale-up was
      * ineffective.
      */
-    private void learn(OperatorMetrics m, ObservedCapacity observed, FittedCurves fitted) {
+    private void learn(
+            int position, OperatorMetrics m, ObservedCapacity observed, FittedCurves fitted) {
         int p = m.parallelism();
         double now = m.trueProcessingRate();
-        Curve curve = curve(m.operatorId());
+        Curve curve = curveAt(position);
         curve.measured = m;
         if (observed.distinctWith(p) < 2) {
             return;
         }
-        curve.fitted = fitted.fit(m.operatorId(), observed.medians(p, now)).anchoredAt(p, now);
+        curve.fitted = fit(m.operatorId(), observed, p, now, fitted).anchoredAt(p, now);
         OptionalInt from = observed.before(p);
         if (from.isPresent()) {
             IneffectiveScaleUp.check(
@@ -137,6 +149,18 @@ final class Capacities {
         }
     }
 
+    /** The curve fitted to the operator's median points, read into this decision's arrays. */
+    private ScalabilityModel fit(
+            String operatorId, ObservedCapacity observed, int p, double now, FittedCurves fitted) {
+        int distinct = observed.distinctWith(p);
+        if (points.length < distinct) {
+            points = new int[2 * distinct];
+            medians = new double[2 * distinct];
+        }
+        int n = observed.medians(p, now, points, medians);
+        return fitted.fit(operatorId, points, medians, n);
+    }
+
     private void findHotSpots(JobTopology topology, OperatorMetrics[] inOrder) {
         List<OperatorSpec> specs = topology.operators();
         for (int i = 0; i < inOrder.length; i++) {
@@ -145,7 +169,7 @@ final class Capacities {
             Optional<HotKeyAnalysis.HotSpot> hot =
                     topology.isSourceAt(i) ? Optional.empty() : HotKeyAnalysis.hotSpot(m, k);
             if (hot.isPresent()) {
-                Curve curve = curve(m.operatorId());
+                Curve curve = curveAt(i);
                 curve.hot = hot.get();
                 curve.keyGroups = k;
                 if (m.keyGroupRates().size() == k) {
@@ -155,6 +179,12 @@ final class Capacities {
         }
     }
 
+    /** The operator's curve, null where none is known or the graph has no such operator. */
+    private Curve curve(String operatorId) {
+        int position = positions.of(operatorId);
+        return position < 0 ? null : curves[position];
+    }
+
     /**
      * The input rate the operator carries at parallelism p: the measured per-instance capacity
      * scaled by the curve, limited by the busiest instance when the input has a hot spot. The
@@ -162,7 +192,7 @@ final class Capacities {
      * them ({@link KeyGroupLoad}), otherwise from the one-hot-spot model.
      */
     double at(String operatorId, int p, double measuredPerInstance) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         if (curve == null) {
             return p * measuredPerInstance;
         }
@@ -194,7 +224,7 @@ final class Capacities {
      * {@code max}, empty when none does (more instances will not help); otherwise unbounded.
      */
     OptionalInt smallest(String operatorId, double required, int max, double measuredPerInstance) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         if (curve != null && curve.hot != null) {
             for (int q = 1; q <= max; q++) {
                 if (at(operatorId, q, measuredPerInstance) >= required * (1 - 1e-9)) {
@@ -238,7 +268,7 @@ final class Capacities {
     }
 
     private int within(String operatorId, int max, double measuredPerInstance, double tolerance) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         if (curve == null) {
             return scan(operatorId, max, measuredPerInstance, tolerance);
         }
@@ -295,13 +325,13 @@ final class Capacities {
     }
 
     Optional<HotKeyAnalysis.HotSpot> hotSpot(String operatorId) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         return Optional.ofNullable(curve == null ? null : curve.hot);
     }
 
     /** The explanation of the curve used, when it is not DS2's linear one. */
     Optional<String> explain(String operatorId) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         if (curve == null) {
             return Optional.empty();
         }
@@ -321,7 +351,7 @@ final class Capacities {
     }
 
     Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         return Optional.ofNullable(curve == null ? null : curve.ineffective);
     }
 }

@@ -3,7 +3,6 @@ package dev.flowscale.policy.ds2;
 import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -82,22 +81,23 @@ public final class Ds2Formula {
     }
 
     /** {@link #estimate(JobTopology, MetricsWindow, Map)} over metrics by topological position. */
-    static Map<String, Estimate> estimate(
+    static Estimates estimate(
             JobTopology topology,
             OperatorMetrics[] metrics,
             Map<String, Double> sourceTargetRates) {
         List<String> order = topology.topologicalOrder();
         double[] outputs = new double[order.size()];
-        Map<String, Estimate> estimates = new LinkedHashMap<>(order.size() * 4 / 3 + 1);
+        Estimate[] estimates = new Estimate[order.size()];
         for (int i = 0; i < outputs.length; i++) {
-            String id = order.get(i);
             boolean source = topology.isSourceAt(i);
-            double target = source ? sourceTargetRates.get(id) : topology.sumOverInputs(i, outputs);
-            Estimate e = estimate(metrics[i], target, source);
-            outputs[i] = e.targetOutputRate();
-            estimates.put(id, e);
+            double target =
+                    source
+                            ? sourceTargetRates.get(order.get(i))
+                            : topology.sumOverInputs(i, outputs);
+            estimates[i] = estimate(metrics[i], target, source);
+            outputs[i] = estimates[i].targetOutputRate();
         }
-        return estimates;
+        return new Estimates(topology, estimates);
     }
 
     /** A source that emitted nothing (e.g. fully backpressured) still passes its target on. */

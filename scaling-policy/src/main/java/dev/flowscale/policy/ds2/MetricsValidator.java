@@ -176,24 +176,8 @@ final class MetricsValidator {
         }
         double sum = 0;
         for (InstanceWindowRates i : m.instances()) {
-            String at = "instance " + i.index() + " ";
-            Optional<Problem> p =
-                    finite(id, at + "trueProcessingRate", i.trueProcessingRate())
-                            .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))
-                            .or(
-                                    () ->
-                                            finite(
-                                                    id,
-                                                    at + "observedProcessingRate",
-                                                    i.observedProcessingRate()))
-                            .or(
-                                    () ->
-                                            finite(
-                                                    id,
-                                                    at + "observedOutputRate",
-                                                    i.observedOutputRate()));
-            if (p.isPresent()) {
-                return p;
+            if (!valid(i)) {
+                return instanceProblem(id, i);
             }
             sum += i.trueProcessingRate();
         }
@@ -206,6 +190,30 @@ final class MetricsValidator {
                             + m.trueProcessingRate());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether every rate of the instance is finite and not negative: checked without building the
+     * field names, which a decision on a large graph would otherwise build for every instance.
+     */
+    private static boolean valid(InstanceWindowRates i) {
+        return valid(i.trueProcessingRate())
+                && valid(i.trueOutputRate())
+                && valid(i.observedProcessingRate())
+                && valid(i.observedOutputRate());
+    }
+
+    private static boolean valid(double value) {
+        return Double.isFinite(value) && value >= 0;
+    }
+
+    /** The first invalid rate of an instance that is not {@link #valid(InstanceWindowRates)}. */
+    private static Optional<Problem> instanceProblem(String id, InstanceWindowRates i) {
+        String at = "instance " + i.index() + " ";
+        return finite(id, at + "trueProcessingRate", i.trueProcessingRate())
+                .or(() -> finite(id, at + "trueOutputRate", i.trueOutputRate()))
+                .or(() -> finite(id, at + "observedProcessingRate", i.observedProcessingRate()))
+                .or(() -> finite(id, at + "observedOutputRate", i.observedOutputRate()));
     }
 
     private static Optional<Problem> finite(String id, String field, double value) {

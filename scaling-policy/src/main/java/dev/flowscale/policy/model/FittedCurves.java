@@ -1,5 +1,6 @@
 package dev.flowscale.policy.model;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -15,20 +16,35 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FittedCurves {
 
-    private record Fitted(SortedMap<Integer, Double> points, ScalabilityModel model) {}
+    /** The points a curve was fitted to, ascending by parallelism, and the curve. */
+    private record Fitted(int[] parallelisms, double[] medians, ScalabilityModel model) {
+
+        boolean fittedTo(int[] at, double[] values, int n) {
+            return Arrays.equals(parallelisms, 0, parallelisms.length, at, 0, n)
+                    && Arrays.equals(medians, 0, medians.length, values, 0, n);
+        }
+    }
 
     private final Map<String, Fitted> latest = new ConcurrentHashMap<>();
     private final AtomicLong fits = new AtomicLong();
 
-    /** The curve fitted to these points, reused while the operator's points stay the same. */
-    public ScalabilityModel fit(String operatorId, SortedMap<Integer, Double> points) {
+    /**
+     * The curve fitted to the first {@code n} points ({@code at} ascending, the median capacity at
+     * each in {@code values}), reused while the operator's points stay the same: compared in place,
+     * so a reuse allocates nothing.
+     */
+    public ScalabilityModel fit(String operatorId, int[] at, double[] values, int n) {
         Fitted last = latest.get(operatorId);
-        if (last != null && last.points().equals(points)) {
+        if (last != null && last.fittedTo(at, values, n)) {
             return last.model();
+        }
+        SortedMap<Integer, Double> points = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            points.put(at[i], values[i]);
         }
         ScalabilityModel model = ScalabilityFit.fitMedians(points);
         fits.incrementAndGet();
-        latest.put(operatorId, new Fitted(new TreeMap<>(points), model));
+        latest.put(operatorId, new Fitted(Arrays.copyOf(at, n), Arrays.copyOf(values, n), model));
         return model;
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Random;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
@@ -179,6 +180,30 @@ class HistoryIndexTest {
                 .hasMessageContaining("HistoryIndex.of");
         assertThat(new ScalingHistory(decisions, List.of()).index().observed("op").size())
                 .isEqualTo(2);
+    }
+
+    @Test
+    void readsByPositionWhatItReadsById() {
+        List<OperatorDecision> ops = new ArrayList<>();
+        for (int k = 0; k < 5; k++) {
+            ops.add(
+                    new OperatorDecision(
+                            "op" + k, 1 + k, 1 + k, 1 + k, 1, 10 * k, 1, 0, List.of()));
+        }
+        HistoryIndex index =
+                HistoryIndex.of(List.of(ScalingDecision.of(T0, "job", List.of(), ops)));
+
+        for (int k = 0; k < 5; k++) {
+            assertThat(index.observed(k, "op" + k)).isSameAs(index.observed("op" + k));
+            // a position that holds another operator, or none, falls back to the id
+            assertThat(index.observed((k + 1) % 5, "op" + k)).isSameAs(index.observed("op" + k));
+            assertThat(index.observed(99, "op" + k)).isSameAs(index.observed("op" + k));
+            assertThat(index.observed(-1, "op" + k)).isSameAs(index.observed("op" + k));
+        }
+        // op2 ran at 3 with 20 per instance: 60 held at 3, and the capacity measured now at 5
+        assertThat(index.observed(2, "op2").medians(5, 100))
+                .containsExactly(Map.entry(3, 60.0), Map.entry(5, 100.0));
+        assertThat(index.observed(0, "gone").size()).isZero();
     }
 
     private static ScalingDecision decision(int i, int p, int recommended, double perInstance) {

@@ -44,6 +44,14 @@ class JobTopologyIndexTest {
     }
 
     @Test
+    void givesEveryOperatorItsTopologicalPosition() {
+        for (int i = 0; i < job.topologicalOrder().size(); i++) {
+            assertThat(job.positionOf(job.topologicalOrder().get(i))).isEqualTo(i);
+        }
+        assertThat(job.positionOf("zz")).isEqualTo(-1);
+    }
+
+    @Test
     void givesAnUnknownOperatorNoNeighbours() {
         assertThat(job.inputsOf("zz")).isEmpty();
         assertThat(job.outputsOf("zz")).isEmpty();
