@@ -22,7 +22,10 @@ import java.util.function.UnaryOperator;
  * only when every source has drained its backlog, the scale-down has been recommended for the
  * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
  * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
- * over the savings horizon exceeds the instance-time its downtime costs.
+ * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps
+ * the running configuration (an operator at its bound or hot key carries less than its need), the
+ * backlog behind that limit cannot drain: it holds no trim, and the other operators come down to the
+ * capped plan, sized for the flow the limit lets through.
  */
 final class Trim {
 
@@ -58,7 +61,8 @@ final class Trim {
 
     /**
      * @param sustains whether the running configuration sustains its target (else no rescale helps
-     *     it, and an operator the plan would raise is kept saying so)
+     *     it: an operator the plan would raise is kept saying so, and the others may come down to
+     *     the flow the limit lets through, whatever backlog stands behind it)
      */
     ScalingDecision decide(
             String job,
@@ -72,14 +76,20 @@ final class Trim {
                         ? ": the running configuration sustains its target"
                         : ": no rescale helps, the planned configuration would carry no more";
         // a sustaining configuration's trim may raise an operator that lacks the spare to drain the
-        // trim's own downtime; with nothing lowered, nothing is raised
-        List<OperatorDecision> ops = sustains ? plan : keepAll(plan, kept);
+        // trim's own downtime; with nothing lowered, nothing is raised. Where no rescale helps (an
+        // operator at its bound or hot key carries less than its need), nothing is raised, and the
+        // others may come down to the flow the limit lets through (the plan is capped there)
+        List<OperatorDecision> ops = sustains ? plan : keep(plan, kept);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
         SameLoadRun atLoad = new SameLoadRun(history.decisions(), sameLoad);
         ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, atLoad));
-        Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
+        // a backlog that no rescale can drain holds no trim: the limit, not the trim, keeps it
+        Optional<String> hold =
+                (sustains ? draining(base) : Optional.<String>empty())
+                        .or(this::interval)
+                        .or(() -> sameLoad(base));
         if (hold.isPresent()) {
             ops =
                     map(
@@ -92,7 +102,7 @@ final class Trim {
         }
         List<OperatorDecision> candidate = ops;
         Optional<String> refused =
-                tooTight(candidate, required)
+                (sustains ? tooTight(candidate, required) : Optional.<String>empty())
                         .or(() -> refusedJustNow(candidate, load, base.keySet()))
                         .or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
@@ -106,21 +116,6 @@ final class Trim {
                                             : op);
         }
         return outcome(job, reasons, ops.stream().anyMatch(Load::lowers) ? ops : keep(ops, kept));
-    }
-
-    /**
-     * Every operator kept where it runs: a configuration that does not sustain its target is not
-     * trimmed (no rescale helps it, and lowering what falls short would lose more).
-     */
-    private static List<OperatorDecision> keepAll(List<OperatorDecision> ops, String why) {
-        return map(
-                ops,
-                op ->
-                        op.changes()
-                                ? op.withNewParallelism(
-                                        op.currentParallelism(),
-                                        "kept at " + op.currentParallelism() + why)
-                                : op);
     }
 
     /** Every operator the plan raises kept where it runs. */
