@@ -120,10 +120,11 @@ final class Plan {
     /**
      * The plan where some operators cannot carry their planned rate at any allowed parallelism. In
      * topological order: downstream of such an operator, an operator is sized for what its inputs
-     * pass on (a capped operator passes on what it carries); upstream of one, for its base rate or
-     * the capped share of its planned rate, whichever is more (a backlog that cannot drain through
-     * the cap must not grow the operators before it, and the base rate is what the source offers
-     * them); every other operator keeps its full plan.
+     * pass on (a capped operator passes on what it carries); upstream of one, even where it is
+     * limited or downstream of a limit itself, for its base rate or the capped share of that rate,
+     * whichever is more (a backlog that cannot drain through the cap must not grow the operators
+     * before it, and the base rate is what the source offers them); every other operator keeps its
+     * full plan.
      */
     private List<OperatorDecision> capped(
             Map<String, SourceTarget> sources,
@@ -151,7 +152,10 @@ final class Plan {
             if (downstream[i]) {
                 target = topology.sumOverInputs(i, plannedOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
-            } else if (upstream[i]) {
+            }
+            if (upstream[i]) {
+                // a cap further down passes on only its share: an operator limited itself (a hot
+                // key) is not sized to drain a backlog that cap holds back
                 target = Math.max(baseTarget, feasible * target);
             }
             // neither upstream nor downstream of a cap, an operator keeps its full plan's sizing
@@ -170,7 +174,7 @@ final class Plan {
                                     capacities);
             double carried =
                     op.capacityPerInstance() > 0
-                            ? capacities.at(
+                            ? capacities.atMost(
                                     op.operatorId(), op.newParallelism(), op.capacityPerInstance())
                             : Double.POSITIVE_INFINITY;
             double selectivity =
