@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
 /**
  * A rescale the running configuration does not need: it only lowers operators to the trim plan, and
  * only when every source has drained its backlog, the scale-down has been recommended for the
- * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
+ * scale-down delay, the sources' rate has held within the noise tolerance since the last decision, the scale-down interval has passed, the trimmed configuration still has the
  * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
  * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps
  * the running configuration (an operator at its bound or hot key carries less than its need), the
@@ -89,7 +89,8 @@ final class Trim {
         Optional<String> hold =
                 (sustains ? draining(base) : Optional.<String>empty())
                         .or(this::interval)
-                        .or(() -> sameLoad(base));
+                        .or(() -> sameLoad(base))
+                        .or(() -> loadMoving(load, base.keySet()));
         if (hold.isPresent()) {
             ops =
                     map(
@@ -184,6 +185,31 @@ final class Trim {
                                 "further trim held: the sources' rate %.1f rec/s has not fallen by more than"
                                         + " %.0f %% since the last trim at %s (%.1f rec/s)",
                                 rate, 100 * Load.threshold(config), d.time(), then));
+    }
+
+    /**
+     * A trim is sized on a window wholly at one load: where the sources' rate moved by more than
+     * the noise tolerance since the previous decision, the window may straddle a load change (a
+     * trim sized there is followed by a second one, sized wholly at the new load), and the trim
+     * waits for the next window.
+     */
+    private Optional<String> loadMoving(double load, Set<String> sources) {
+        if (history.decisions().isEmpty()) {
+            return Optional.empty();
+        }
+        ScalingDecision last = history.decisions().get(history.decisions().size() - 1);
+        double then = Load.of(last, sources);
+        return Double.isNaN(then)
+                        || Math.abs(load - then) <= config.noiseTolerance() * Math.max(load, then)
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                "scale-down held: the sources' rate moved from %.1f to %.1f rec/s"
+                                        + " since the decision at %s; a trim waits for a window"
+                                        + " wholly at one load",
+                                then,
+                                load,
+                                last.time()));
     }
 
     /**
