@@ -145,7 +145,11 @@ public final class Ds2Policy implements ScalingPolicy {
                                 required,
                                 reasons,
                                 plan.trim(),
-                                running.needed().isEmpty());
+                                running.needed().isEmpty()
+                                        ? Trim.Running.SUSTAINS
+                                        : running.headroom() <= 1
+                                                ? Trim.Running.LIMITED_BELOW_BASE
+                                                : Trim.Running.NO_RESCALE_HELPS);
         return trim.isScale()
                 ? budget(now, topology.jobName(), history, reasons, trim.operators().values())
                 : trim;

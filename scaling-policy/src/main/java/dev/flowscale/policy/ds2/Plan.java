@@ -153,14 +153,16 @@ final class Plan {
                 target = topology.sumOverInputs(i, plannedOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
             }
-            if (upstream[i]) {
+            boolean before = upstream[i] && !topology.isSourceAt(i);
+            if (before) {
                 // a cap further down passes on only its share: an operator limited itself (a hot
                 // key) is not sized to drain a backlog that cap holds back
                 target = Math.max(baseTarget, feasible * target);
             }
-            // neither upstream nor downstream of a cap, an operator keeps its full plan's sizing
+            // neither before nor after a cap, an operator keeps its full plan's sizing; so does a
+            // source, whose target and catch-up share tell later decisions the load it planned for
             OperatorDecision op =
-                    !downstream[i] && !upstream[i]
+                    !downstream[i] && !before
                             ? full.get(i)
                             : Sizing.recommend(
                                     specs.get(i),

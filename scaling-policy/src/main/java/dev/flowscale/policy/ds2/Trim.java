@@ -23,9 +23,7 @@ import java.util.function.UnaryOperator;
  * scale-down delay, the sources' rate has held within the noise tolerance since the last decision, the scale-down interval has passed, the trimmed configuration still has the
  * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
  * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps
- * the running configuration (an operator at its bound or hot key carries less than its need), the
- * backlog behind that limit cannot drain: it holds no trim, and the other operators come down to the
- * capped plan, sized for the flow the limit lets through.
+ * the running configuration, see {@link Running}.
  */
 final class Trim {
 
@@ -59,27 +57,41 @@ final class Trim {
         this.cost = cost;
     }
 
-    /**
-     * @param sustains whether the running configuration sustains its target (else no rescale helps
-     *     it: an operator the plan would raise is kept saying so, and the others may come down to
-     *     the flow the limit lets through, whatever backlog stands behind it)
-     */
+    /** How the running configuration stands against its target. */
+    enum Running {
+        /** It sustains its target and drains its backlog in time. */
+        SUSTAINS,
+        /**
+         * Every operator carries its base rate, but no rescale drains the backlog sooner: nothing is
+         * lowered, which would only slow the drain.
+         */
+        NO_RESCALE_HELPS,
+        /**
+         * An operator at its bound or hot key carries no more than its base rate, and no rescale
+         * helps: the backlog behind it cannot drain, so it holds no trim, and the other operators
+         * may come down to the flow the limit lets through.
+         */
+        LIMITED_BELOW_BASE
+    }
+
     ScalingDecision decide(
             String job,
             Map<String, SourceTarget> base,
             Map<String, Ds2Formula.Estimate> required,
             List<String> reasons,
             List<OperatorDecision> plan,
-            boolean sustains) {
+            Running running) {
+        boolean sustains = running == Running.SUSTAINS;
+        boolean limited = running == Running.LIMITED_BELOW_BASE;
         String kept =
                 sustains
                         ? ": the running configuration sustains its target"
                         : ": no rescale helps, the planned configuration would carry no more";
         // a sustaining configuration's trim may raise an operator that lacks the spare to drain the
-        // trim's own downtime; with nothing lowered, nothing is raised. Where no rescale helps (an
-        // operator at its bound or hot key carries less than its need), nothing is raised, and the
-        // others may come down to the flow the limit lets through (the plan is capped there)
-        List<OperatorDecision> ops = sustains ? plan : keep(plan, kept);
+        // trim's own downtime; with nothing lowered, nothing is raised. Below a limit, nothing is
+        // raised and the others may come down to the capped plan's flow
+        List<OperatorDecision> ops =
+                sustains ? plan : limited ? keep(plan, kept) : keepAll(plan, kept);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
@@ -87,7 +99,7 @@ final class Trim {
         ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, atLoad));
         // a backlog that no rescale can drain holds no trim: the limit, not the trim, keeps it
         Optional<String> hold =
-                (sustains ? draining(base) : Optional.<String>empty())
+                (limited ? Optional.<String>empty() : draining(base))
                         .or(this::interval)
                         .or(() -> sameLoad(base))
                         .or(() -> loadMoving(load, base.keySet()));
@@ -103,7 +115,7 @@ final class Trim {
         }
         List<OperatorDecision> candidate = ops;
         Optional<String> refused =
-                (sustains ? tooTight(candidate, required) : Optional.<String>empty())
+                (limited ? Optional.<String>empty() : tooTight(candidate, required))
                         .or(() -> refusedJustNow(candidate, load, base.keySet()))
                         .or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
@@ -117,6 +129,18 @@ final class Trim {
                                             : op);
         }
         return outcome(job, reasons, ops.stream().anyMatch(Load::lowers) ? ops : keep(ops, kept));
+    }
+
+    /** Every operator kept where it runs. */
+    private static List<OperatorDecision> keepAll(List<OperatorDecision> ops, String why) {
+        return map(
+                ops,
+                op ->
+                        op.changes()
+                                ? op.withNewParallelism(
+                                        op.currentParallelism(),
+                                        "kept at " + op.currentParallelism() + why)
+                                : op);
     }
 
     /** Every operator the plan raises kept where it runs. */
