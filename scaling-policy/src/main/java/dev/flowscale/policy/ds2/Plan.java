@@ -120,11 +120,11 @@ final class Plan {
     /**
      * The plan where some operators cannot carry their planned rate at any allowed parallelism. In
      * topological order: downstream of such an operator, an operator is sized for what its inputs
-     * pass on (a capped operator passes on what it carries); upstream of one, even where it is
-     * limited or downstream of a limit itself, for its base rate or the capped share of that rate,
-     * whichever is more (a backlog that cannot drain through the cap must not grow the operators
-     * before it, and the base rate is what the source offers them); every other operator keeps its
-     * full plan.
+     * pass on (a capped operator passes on what it carries); fed by a source upstream of one (the
+     * cap's backpressure holds that source back), even where it is limited or after a limit itself,
+     * for its base rate or the capped share of its planned rate, whichever is more (a backlog that
+     * cannot drain through the cap must not grow the operators its source feeds, and the base rate
+     * is what the source offers them); every other operator keeps its full plan.
      */
     private List<OperatorDecision> capped(
             Map<String, SourceTarget> sources,
@@ -135,7 +135,7 @@ final class Plan {
         Map<String, Ds2Formula.Estimate> planned =
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
-        boolean[] upstream = upstreamOf(limited);
+        boolean[] coupled = coupledTo(upstreamOf(limited));
         String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
@@ -153,10 +153,11 @@ final class Plan {
                 target = topology.sumOverInputs(i, plannedOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
             }
-            boolean before = upstream[i] && !topology.isSourceAt(i);
+            boolean before = coupled[i] && !topology.isSourceAt(i);
             if (before) {
-                // a cap further down passes on only its share: an operator limited itself (a hot
-                // key) is not sized to drain a backlog that cap holds back
+                // the cap's backpressure holds its sources to its share: an operator fed by them,
+                // on its path or beside it, limited itself (a hot key) or not, is not sized to
+                // drain a backlog the cap holds back
                 target = Math.max(baseTarget, feasible * target);
             }
             // neither before nor after a cap, an operator keeps its full plan's sizing; so does a
@@ -230,6 +231,19 @@ final class Plan {
             }
         }
         return upstream;
+    }
+
+    /**
+     * Operators fed by a source with a path to a limited operator: in topological order, such a
+     * source, and every operator reading from a flagged one.
+     */
+    private boolean[] coupledTo(boolean[] upstream) {
+        boolean[] coupled = new boolean[upstream.length];
+        for (int i = 0; i < upstream.length; i++) {
+            coupled[i] =
+                    topology.isSourceAt(i) ? upstream[i] : topology.anyInputFlagged(i, coupled);
+        }
+        return coupled;
     }
 
     /** Whether the operator is limited itself or reads from a limited or downstream operator. */
