@@ -122,9 +122,10 @@ final class Plan {
      * topological order: downstream of such an operator, an operator is sized for what its inputs
      * pass on (a capped operator passes on what it carries); fed by a source upstream of one (the
      * cap's backpressure holds that source back), even where it is limited or after a limit itself,
-     * for its base rate or the capped share of its planned rate, whichever is more (a backlog that
-     * cannot drain through the cap must not grow the operators its source feeds, and the base rate
-     * is what the source offers them); every other operator keeps its full plan.
+     * for its base rate or the capped share of its planned rate, whichever is more, and for its base
+     * rate alone where a cap carries no more than its own base rate (a backlog that cannot drain
+     * through the cap must not grow the operators its source feeds, and the base rate is what the
+     * source offers them); every other operator keeps its full plan.
      */
     private List<OperatorDecision> capped(
             Map<String, SourceTarget> sources,
@@ -136,6 +137,9 @@ final class Plan {
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
         boolean[] coupled = coupledTo(upstreamOf(limited));
+        // a cap that carries no more than its base rate lets no backlog through: what its sources
+        // pass on stays below their base rate
+        double drains = belowBase(full, limited) ? 0 : feasible;
         String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
@@ -158,7 +162,7 @@ final class Plan {
                 // the cap's backpressure holds its sources to its share: an operator fed by them,
                 // on its path or beside it, limited itself (a hot key) or not, is not sized to
                 // drain a backlog the cap holds back
-                target = Math.max(baseTarget, feasible * target);
+                target = Math.max(baseTarget, drains * target);
             }
             // neither before nor after a cap, an operator keeps its full plan's sizing; so does a
             // source, whose target and catch-up share tell later decisions the load it planned for
@@ -217,6 +221,21 @@ final class Plan {
             i++;
         }
         return limited;
+    }
+
+    /** Whether some limited operator carries no more than its base rate in the full plan. */
+    private boolean belowBase(List<OperatorDecision> full, boolean[] limited) {
+        Iterator<Ds2Formula.Estimate> base = required.values().iterator();
+        for (int i = 0; i < limited.length; i++) {
+            double need = base.next().targetInputRate();
+            OperatorDecision op = full.get(i);
+            if (limited[i]
+                    && capacities.at(op.operatorId(), op.newParallelism(), op.capacityPerInstance())
+                            <= need) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
