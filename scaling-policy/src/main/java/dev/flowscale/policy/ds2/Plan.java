@@ -136,7 +136,8 @@ final class Plan {
         Map<String, Ds2Formula.Estimate> planned =
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
-        boolean[] coupled = coupledTo(upstreamOf(limited));
+        boolean[] upstream = upstreamOf(limited);
+        boolean[] coupled = coupledTo(upstream);
         // a cap that carries no more than its base rate lets no backlog through: what its sources
         // pass on stays below their base rate
         double drains = belowBase(full, limited) ? 0 : feasible;
@@ -157,11 +158,12 @@ final class Plan {
                 target = topology.sumOverInputs(i, plannedOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
             }
-            boolean before = coupled[i] && !topology.isSourceAt(i);
+            boolean before =
+                    !topology.isSourceAt(i) && (upstream[i] || coupled[i] && !downstream[i]);
             if (before) {
-                // the cap's backpressure holds its sources to its share: an operator fed by them,
-                // on its path or beside it, limited itself (a hot key) or not, is not sized to
-                // drain a backlog the cap holds back
+                // the cap's backpressure holds its sources to its share: an operator on its path
+                // before it (limited itself, a hot key, or not) or beside it is not sized to drain
+                // a backlog the cap holds back; one after a limit already gets only what it passes
                 target = Math.max(baseTarget, drains * target);
             }
             // neither before nor after a cap, an operator keeps its full plan's sizing; so does a
