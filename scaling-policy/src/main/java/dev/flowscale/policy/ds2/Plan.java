@@ -122,10 +122,10 @@ final class Plan {
      * topological order: downstream of such an operator, an operator is sized for what its inputs
      * pass on (a capped operator passes on what it carries); fed by a source upstream of one (the
      * cap's backpressure holds that source back), even where it is limited or after a limit itself,
-     * for its base rate or the capped share of its planned rate, whichever is more, and for its base
-     * rate alone where a cap carries no more than its own base rate (a backlog that cannot drain
-     * through the cap must not grow the operators its source feeds, and the base rate is what the
-     * source offers them); every other operator keeps its full plan.
+     * for its base rate or the capped share of its planned rate, whichever is more, and for its
+     * base rate alone where a cap carries no more than its own base rate (a backlog that cannot
+     * drain through the cap must not grow the operators its source feeds, and the base rate is what
+     * the source offers them); every other operator keeps its full plan.
      */
     private List<OperatorDecision> capped(
             Map<String, SourceTarget> sources,

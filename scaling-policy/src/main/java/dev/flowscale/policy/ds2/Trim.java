@@ -20,10 +20,11 @@ import java.util.function.UnaryOperator;
 /**
  * A rescale the running configuration does not need: it only lowers operators to the trim plan, and
  * only when every source has drained its backlog, the scale-down has been recommended for the
- * scale-down delay, the sources' rate has held within the noise tolerance since the last decision, the scale-down interval has passed, the trimmed configuration still has the
- * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
- * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps
- * the running configuration, see {@link Running}.
+ * scale-down delay,
+ * the scale-down interval has passed, the trimmed configuration still has the spare capacity to
+ * drain its own downtime within the catch-up time, and the instance-time it saves over the savings
+ * horizon exceeds the instance-time its downtime costs. Where no rescale helps the running
+ * configuration, see {@link Running}.
  */
 final class Trim {
 
@@ -62,8 +63,8 @@ final class Trim {
         /** It sustains its target and drains its backlog in time. */
         SUSTAINS,
         /**
-         * Every operator carries its base rate, but no rescale drains the backlog sooner: nothing is
-         * lowered, which would only slow the drain.
+         * Every operator carries its base rate, but no rescale drains the backlog sooner: nothing
+         * is lowered, which would only slow the drain.
          */
         NO_RESCALE_HELPS,
         /**
@@ -101,8 +102,7 @@ final class Trim {
         Optional<String> hold =
                 (limited ? Optional.<String>empty() : draining(base))
                         .or(this::interval)
-                        .or(() -> sameLoad(base))
-                        .or(() -> loadMoving(load, base.keySet()));
+                        .or(() -> sameLoad(base));
         if (hold.isPresent()) {
             ops =
                     map(
@@ -209,31 +209,6 @@ final class Trim {
                                 "further trim held: the sources' rate %.1f rec/s has not fallen by more than"
                                         + " %.0f %% since the last trim at %s (%.1f rec/s)",
                                 rate, 100 * Load.threshold(config), d.time(), then));
-    }
-
-    /**
-     * A trim is sized on a window wholly at one load: where the sources' rate moved by more than
-     * the noise tolerance since the previous decision, the window may straddle a load change (a
-     * trim sized there is followed by a second one, sized wholly at the new load), and the trim
-     * waits for the next window.
-     */
-    private Optional<String> loadMoving(double load, Set<String> sources) {
-        if (history.decisions().isEmpty()) {
-            return Optional.empty();
-        }
-        ScalingDecision last = history.decisions().get(history.decisions().size() - 1);
-        double then = Load.of(last, sources);
-        return Double.isNaN(then)
-                        || Math.abs(load - then) <= config.noiseTolerance() * Math.max(load, then)
-                ? Optional.empty()
-                : Optional.of(
-                        String.format(
-                                "scale-down held: the sources' rate moved from %.1f to %.1f rec/s"
-                                        + " since the decision at %s; a trim waits for a window"
-                                        + " wholly at one load",
-                                then,
-                                load,
-                                last.time()));
     }
 
     /**

@@ -88,7 +88,8 @@ public final class UserSuiteReport {
     /** The first job of the default build's run with the profile at the downtime. */
     static int defaultBuildFrom(Setting.Profile profile, Duration downtime) {
         int runs = SettlingSuiteReport.DOWNTIMES.size();
-        int slice = PROFILES.indexOf(profile) * runs + SettlingSuiteReport.DOWNTIMES.indexOf(downtime);
+        int slice =
+                PROFILES.indexOf(profile) * runs + SettlingSuiteReport.DOWNTIMES.indexOf(downtime);
         return slice * DEFAULT_BUILD_JOBS;
     }
 
