@@ -20,11 +20,10 @@ import java.util.function.UnaryOperator;
 /**
  * A rescale the running configuration does not need: it only lowers operators to the trim plan, and
  * only when every source has drained its backlog, the scale-down has been recommended for the
- * scale-down delay,
- * the scale-down interval has passed, the trimmed configuration still has the spare capacity to
- * drain its own downtime within the catch-up time, and the instance-time it saves over the savings
- * horizon exceeds the instance-time its downtime costs. Where no rescale helps the running
- * configuration, see {@link Running}.
+ * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
+ * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
+ * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps the
+ * running configuration, see {@link Running}.
  */
 final class Trim {
 
