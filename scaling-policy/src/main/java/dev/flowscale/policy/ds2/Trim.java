@@ -91,7 +91,11 @@ final class Trim {
         // trim's own downtime; with nothing lowered, nothing is raised. Below a limit, nothing is
         // raised and the others may come down to the capped plan's flow
         List<OperatorDecision> ops =
-                sustains ? plan : limited ? keep(plan, kept) : keepAll(plan, kept);
+                sustains
+                        ? plan
+                        : limited
+                                ? keepShort(keep(plan, kept), required, kept)
+                                : keepAll(plan, kept);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
@@ -140,6 +144,31 @@ final class Trim {
                                         op.currentParallelism(),
                                         "kept at " + op.currentParallelism() + why)
                                 : op);
+    }
+
+    /**
+     * Every operator the plan lowers to a parallelism that carries less than it does now while
+     * short of its need kept where it runs: below a limit, only the operators with spare come down.
+     */
+    private List<OperatorDecision> keepShort(
+            List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required, String why) {
+        return map(
+                ops,
+                op -> {
+                    double perInstance = op.capacityPerInstance();
+                    if (!Load.lowers(op) || perInstance <= 0) {
+                        return op;
+                    }
+                    String id = op.operatorId();
+                    double now = capacities.at(id, op.currentParallelism(), perInstance);
+                    double need = required.get(id).targetInputRate();
+                    return capacities.at(id, op.newParallelism(), perInstance)
+                                    < Math.min(need, now) * (1 - 1e-9)
+                            ? op.withNewParallelism(
+                                    op.currentParallelism(),
+                                    "kept at " + op.currentParallelism() + why)
+                            : op;
+                });
     }
 
     /** Every operator the plan raises kept where it runs. */
