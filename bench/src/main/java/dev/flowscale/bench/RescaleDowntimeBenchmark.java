@@ -3,7 +3,7 @@ package dev.flowscale.bench;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.engine.runtime.RunningJob;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -63,7 +63,7 @@ public final class RescaleDowntimeBenchmark {
         try (RunningJob job =
                 RunningJob.start(SavepointBenchmark.graph(keys(megabytes), 2), config(storage))) {
             SavepointBenchmark.awaitProcessed(job, keys(megabytes));
-            RescaleResult result = job.rescale(Map.of("store", 3), Duration.ofMinutes(10));
+            RescaleView result = job.rescale(Map.of("store", 3), Duration.ofMinutes(10));
             return result.downtime();
         } finally {
             SavepointBenchmark.delete(storage);

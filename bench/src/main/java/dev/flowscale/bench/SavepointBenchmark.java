@@ -11,7 +11,7 @@ import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.StateBackendConfig;
 import java.io.IOException;
@@ -79,7 +79,7 @@ public final class SavepointBenchmark {
                             graph.withParallelism(Map.of("store", 3)), config, savepoint)) {
                 restored.awaitRunning(Duration.ofMinutes(10));
                 long restoreNanos = System.nanoTime() - t1;
-                RescaleResult rescale =
+                RescaleView rescale =
                         restored.rescale(Map.of("store", 2), Duration.ofMinutes(10));
                 System.out.printf(
                         "%-8s %12s %10d %12.0f %12.0f %12d %12.0f %12.0f %12s%n",

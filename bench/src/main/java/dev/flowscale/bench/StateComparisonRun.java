@@ -7,7 +7,7 @@ import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RescaleResult;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.state.StateBackendConfig;
@@ -81,10 +81,10 @@ public final class StateComparisonRun {
             long t0 = System.nanoTime();
             job.triggerCheckpoint().get();
             long checkpointMs = (System.nanoTime() - t0) / 1_000_000;
-            RescaleResult p1 = job.rescale(Map.of("store", 3), Duration.ofMinutes(10));
-            long bytes = awaitWritten(snapshots, p1.savepoint());
-            RescaleResult p2 = job.rescale(Map.of("store", 6), Duration.ofMinutes(10));
-            awaitWritten(snapshots, p2.savepoint());
+            RescaleView p1 = job.rescale(Map.of("store", 3), Duration.ofMinutes(10));
+            long bytes = awaitWritten(snapshots, p1.savepointPath());
+            RescaleView p2 = job.rescale(Map.of("store", 6), Duration.ofMinutes(10));
+            awaitWritten(snapshots, p2.savepointPath());
             System.out.println(
                     "kept/moved 2->3 "
                             + p1.keyGroupsKept()

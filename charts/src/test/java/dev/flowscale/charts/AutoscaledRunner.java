@@ -13,7 +13,7 @@ import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -76,7 +76,7 @@ final class AutoscaledRunner implements AutoCloseable {
     private final ProcessRunnerLauncher processes;
     private final HttpRunnerScalingRealizer realizer;
     private final WindowedMetricsProvider provider;
-    private final Autoscaler autoscaler;
+    private final AutoscalerLoop autoscaler;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 
     AutoscaledRunner(Path engineJar, Path dir, ScrapeTargets targets, RunRecord record) {
@@ -92,7 +92,7 @@ final class AutoscaledRunner implements AutoCloseable {
                         RUNNER_READY);
         RunnerLauncher launcher = new AnnouncingLauncher(processes, targets, controller());
         URI first = launcher.start(INITIAL, null);
-        ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO, clock);
+        ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO);
         RescaleListener timing = r -> metrics.rescaleFinished(r.job(), r.downtime(), r.succeeded());
         realizer =
                 new HttpRunnerScalingRealizer(
@@ -103,7 +103,7 @@ final class AutoscaledRunner implements AutoCloseable {
                         new WindowSettings(WINDOW, WARM_UP),
                         List.of(metrics));
         autoscaler =
-                new Autoscaler(
+                new AutoscalerLoop(
                         AutoscalerConfig.of(Mode.AUTO, INTERVAL),
                         new Ds2Policy(POLICY, clock),
                         provider,

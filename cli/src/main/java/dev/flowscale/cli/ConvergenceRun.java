@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 
 /**
  * One query from one initial configuration on the embedded engine with the autoscaler live (the
- * same {@link AutoscaledJob} assembly as {@code flowscale run}): ticks the autoscaler as its
+ * same {@link EngineScaledRun} assembly as {@code flowscale run}): ticks the autoscaler as its
  * scheduler would until the configuration has held for {@code settledAfter} decisions in a row that
  * found nothing to change, or until the timeout.
  */
@@ -86,8 +86,8 @@ final class ConvergenceRun implements RunListener {
                         storage,
                         setup.run().emulatedRestart(),
                         null);
-        try (AutoscaledJob job =
-                new AutoscaledJob(
+        try (EngineScaledRun job =
+                new EngineScaledRun(
                         c.build(ConvergenceCases.events(setup.rate()), initial).build(),
                         settings,
                         new SimpleMeterRegistry(),
@@ -99,7 +99,7 @@ final class ConvergenceRun implements RunListener {
         }
     }
 
-    private boolean tickUntilSettled(AutoscaledJob job, Setup setup) throws InterruptedException {
+    private boolean tickUntilSettled(EngineScaledRun job, Setup setup) throws InterruptedException {
         long deadline = System.nanoTime() + setup.timeout().toNanos();
         while (System.nanoTime() < deadline) {
             job.tick();

@@ -72,7 +72,7 @@ final class HtmlReport {
                 .append("<pre>")
                 .append(escape(summary))
                 .append("</pre>");
-        html.append(ReportText.legend());
+        html.append(ReportText.legend(header.plannedRate() != null));
         String source = operators.isEmpty() ? null : operators.iterator().next();
         for (String op : operators) {
             boolean isSource = op.equals(source);
@@ -120,7 +120,7 @@ final class HtmlReport {
                                         end,
                                         false,
                                         // A gap, not a 0, where the source had no signal.
-                                        r -> r.backlogUnknown() ? Double.NaN : r.backlog(),
+                                        r -> r.backlog() == null ? Double.NaN : r.backlog(),
                                         false)
                                 .render());
             }

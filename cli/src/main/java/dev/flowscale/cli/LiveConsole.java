@@ -101,7 +101,7 @@ final class LiveConsole implements RunListener {
     }
 
     /** Blank for none owed; "no signal" for a source that cannot tell (never shown as 0). */
-    private static String backlog(long records) {
-        return records == 0 ? "" : records < 0 ? "no signal" : Long.toString(records);
+    private static String backlog(Long records) {
+        return records == null ? "no signal" : records == 0 ? "" : Long.toString(records);
     }
 }

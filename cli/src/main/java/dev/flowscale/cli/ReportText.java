@@ -51,14 +51,16 @@ final class ReportText {
         return "<tr><th>" + name + "</th><td>" + HtmlReport.escape(value) + "</td></tr>";
     }
 
-    static String legend() {
+    /** {@code planned}: whether the charts draw a planned source rate (a generator's --rate). */
+    static String legend(boolean planned) {
         return "<p class=\"muted\">"
                 + key(HtmlReport.OBSERVED, "solid")
                 + "observed (per second, sampled every second)"
                 + key(HtmlReport.TARGET, "dashed")
                 + "DS2 target rate at each decision (held until the next)"
-                + key(HtmlReport.PLANNED, "dashed")
-                + "planned source rate (--rate)"
+                + (planned
+                        ? key(HtmlReport.PLANNED, "dashed") + "planned source rate (--rate)"
+                        : "")
                 + key(HtmlReport.SCALE, "dotted")
                 + "decision to scale"
                 + key(HtmlReport.RESCALE, "dotted")

@@ -4,6 +4,8 @@ import dev.flowscale.autoscaler.loop.JobAutoscaler;
 import dev.flowscale.cli.inprocess.InProcessScalingRealizer;
 import dev.flowscale.common.DurationText;
 import dev.flowscale.engine.checkpoint.Recovery;
+import dev.flowscale.engine.checkpoint.SnapshotKeys;
+import dev.flowscale.engine.checkpoint.SnapshotSigning;
 import dev.flowscale.engine.cli.BoundedStart;
 import dev.flowscale.engine.cli.CommandLines;
 import dev.flowscale.engine.cli.HelpOption;
@@ -105,6 +107,16 @@ final class RunCommand implements Callable<Integer> {
                             + " have kept failing for D (default: 10s or two checkpoint intervals,"
                             + " whichever is longer; 0s: at the first failure).")
     Duration checkpointTolerance;
+
+    @Option(
+            names = SnapshotSigning.OPTION,
+            paramLabel = "FILE",
+            description =
+                    "Sign every snapshot with the key in FILE (HMAC-SHA256, at least 32 bytes) and resume"
+                            + " only from snapshots signed with it (default: the environment variable "
+                            + SnapshotSigning.ENV
+                            + "; neither: unsigned).")
+    Path snapshotKeyFile;
 
     @Option(
             names = "--window",
@@ -270,7 +282,8 @@ final class RunCommand implements Callable<Integer> {
                 checkpointInterval,
                 startFresh,
                 line -> out.println("restore: " + line),
-                checkpointTolerance);
+                checkpointTolerance,
+                SnapshotKeys.resolve(snapshotKeyFile, System.getenv()));
     }
 
     /** {@code --savepoint-dir}, or the runner's default folder for the job (one per job). */

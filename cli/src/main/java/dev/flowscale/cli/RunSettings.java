@@ -1,6 +1,7 @@
 package dev.flowscale.cli;
 
 import dev.flowscale.autoscaler.loop.JobAutoscaler;
+import dev.flowscale.engine.checkpoint.SnapshotSigning;
 import dev.flowscale.engine.cli.JobStart;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.util.function.Consumer;
  * @param restoreLog hears which snapshot the run resumes from, and every one it skips
  * @param checkpointTolerance how long periodic checkpoints may keep failing before the job fails
  *     over; null for the engine's default (10 s or two checkpoint intervals, whichever is longer)
+ * @param signing the key that signs the run's snapshots and that a snapshot it resumes from must be
+ *     signed with; {@link SnapshotSigning#NONE} for unsigned snapshots
  */
 record RunSettings(
         JobAutoscaler.Settings autoscaler,
@@ -30,9 +33,10 @@ record RunSettings(
         Duration checkpointInterval,
         boolean startFresh,
         Consumer<String> restoreLog,
-        Duration checkpointTolerance) {
+        Duration checkpointTolerance,
+        SnapshotSigning signing) {
 
-    /** Settings with the engine's default checkpoint failure tolerance. */
+    /** Settings with the engine's default checkpoint failure tolerance, unsigned snapshots. */
     RunSettings(
             JobAutoscaler.Settings autoscaler,
             Duration rescaleTimeout,
@@ -49,7 +53,8 @@ record RunSettings(
                 checkpointInterval,
                 startFresh,
                 restoreLog,
-                null);
+                null,
+                SnapshotSigning.NONE);
     }
 
     /** Settings of a run that resumes from its storage and says nothing about it. */

@@ -16,7 +16,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A job under the autoscaler for one {@link Session}: a job on the embedded engine ({@link
- * AutoscaledJob}) or a Flink job it attached to ({@link AttachedFlinkJob}). It reports samples,
+ * EngineScaledRun}) or a Flink job it attached to ({@link AttachedFlinkJob}). It reports samples,
  * decisions and rescales to the listeners it was started with.
  */
 interface ScaledRun extends AutoCloseable {
@@ -74,7 +74,6 @@ interface ScaledRun extends AutoCloseable {
                 new JobAutoscaler.Reporting(
                         registry,
                         null,
-                        true,
                         Clock.systemUTC(),
                         error -> System.err.println("autoscaler: " + error)));
     }

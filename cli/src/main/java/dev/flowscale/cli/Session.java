@@ -78,7 +78,7 @@ final class Session {
                         graph.jobName(),
                         "running " + graph,
                         graph.toString(),
-                        listeners -> new AutoscaledJob(graph, settings, registry, listeners)),
+                        listeners -> new EngineScaledRun(graph, settings, registry, listeners)),
                 settings.autoscaler(),
                 output,
                 out,

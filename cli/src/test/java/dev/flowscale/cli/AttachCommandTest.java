@@ -132,16 +132,7 @@ class AttachCommandTest {
                 "flink:run",
                 List.of(
                         Counters.ofSeconds(
-                                "Source",
-                                0,
-                                2 * records,
-                                2 * records,
-                                0,
-                                observed,
-                                0,
-                                7,
-                                false,
-                                false),
+                                "Source", 0, 2 * records, 2 * records, 0, observed, 0, 7, false),
                         Counters.ofSeconds(
                                 "Split",
                                 0,
@@ -151,7 +142,6 @@ class AttachCommandTest {
                                 observed - useful,
                                 0,
                                 0,
-                                false,
                                 false),
                         Counters.ofSeconds(
                                 "Split",
@@ -162,7 +152,6 @@ class AttachCommandTest {
                                 observed - useful,
                                 0,
                                 0,
-                                false,
                                 false)));
     }
 }

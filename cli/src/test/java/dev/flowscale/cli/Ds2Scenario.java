@@ -18,6 +18,7 @@ import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.PolicyConfigBuilder;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -55,7 +56,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
      */
     private static final Duration TICK = Duration.ofMillis(500);
 
-    final AutoscaledJob job;
+    final EngineScaledRun job;
     private final long sentences;
     private final RateProfile rate;
 
@@ -128,7 +129,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                         emulatedRestart,
                         null);
         this.job =
-                new AutoscaledJob(
+                new EngineScaledRun(
                         graph,
                         settings,
                         new SimpleMeterRegistry(),
@@ -136,7 +137,7 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
         trajectory.add(graph.parallelism());
     }
 
-    static PolicyConfig.Builder policy() {
+    static PolicyConfigBuilder policy() {
         return PolicyConfig.builder()
                 .jobBounds(1, 64)
                 .warmUp(Duration.ofSeconds(1))

@@ -17,7 +17,7 @@ import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import dev.flowscale.runner.api.RunnerClient;
 import dev.flowscale.testsupport.Await;
 import java.nio.charset.StandardCharsets;
@@ -152,7 +152,7 @@ class KafkaAutoscaledRunnerKillIT extends WithKafkaBroker {
     /** The DS2 loop as the operator runs it, over the runner's API at its stable address. */
     private final class Controller {
         private final WindowedMetricsProvider provider;
-        private final Autoscaler autoscaler;
+        private final AutoscalerLoop autoscaler;
 
         Controller(KafkaRunnerProcesses runners) {
             Clock clock = Clock.systemUTC();
@@ -176,7 +176,7 @@ class KafkaAutoscaledRunnerKillIT extends WithKafkaBroker {
             Consumer<Throwable> log = e -> System.err.println("autoscaler: " + e);
             AutoscalerConfig auto = AutoscalerConfig.of(Mode.AUTO, INTERVAL);
             autoscaler =
-                    new Autoscaler(
+                    new AutoscalerLoop(
                             auto,
                             new Ds2Policy(policy, clock),
                             provider,

@@ -72,7 +72,7 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
         topics.create("lag-out", 2);
         ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
         try (KafkaProducer<byte[], byte[]> kafka = topics.producer();
-                AutoscaledJob job = start()) {
+                EngineScaledRun job = start()) {
             producer.scheduleAtFixedRate(
                     () -> produce(kafka, SENTENCES_PER_S / 10), 0, 100, TimeUnit.MILLISECONDS);
             long total = (long) (SENTENCES_PER_S * PRODUCE_FOR.toSeconds());
@@ -118,7 +118,7 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
         assertCountedOnce(topics.readAllText("lag-out", true), produced.get());
     }
 
-    private AutoscaledJob start() {
+    private EngineScaledRun start() {
         JobOptions options =
                 CommandLine.populateCommand(
                         new JobOptions(),
@@ -158,7 +158,7 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
                         dir.resolve("job"),
                         Duration.ZERO,
                         Duration.ofMillis(500));
-        return new AutoscaledJob(
+        return new EngineScaledRun(
                 builder.build(),
                 settings,
                 new SimpleMeterRegistry(),
@@ -221,7 +221,7 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
     }
 
     private void tickUntil(
-            AutoscaledJob job, String what, java.util.function.BooleanSupplier done) {
+            EngineScaledRun job, String what, java.util.function.BooleanSupplier done) {
         Await.until(
                 Duration.ofSeconds(40),
                 Duration.ofMillis(500),
@@ -270,12 +270,12 @@ class KafkaLagScalingIT extends WithKafkaBroker implements RunListener {
      * The source's lag while the job runs; unknown (the maximum) while it rescales or a reader has
      * no lag signal yet.
      */
-    private static long lag(AutoscaledJob job) {
+    private static long lag(EngineScaledRun job) {
         var sources = job.job().metrics().instancesOf(WordCount.SOURCE);
         if (job.job().status() != RunningJob.Status.RUNNING || sources.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        if (sources.stream().anyMatch(i -> i.backlogUnknown())) {
+        if (sources.stream().anyMatch(i -> i.backlog() == null)) {
             return Long.MAX_VALUE;
         }
         return sources.stream().mapToLong(i -> i.backlog()).sum();

@@ -114,16 +114,7 @@ final class VertexMetrics {
                         .orElse(0.0);
         double busy = source.isPresent() && Double.isNaN(measured) ? 0 : measured;
         return Counters.ofSeconds(
-                v.operatorId(),
-                i,
-                in,
-                out,
-                busy,
-                idle,
-                backpressure,
-                backlog,
-                Double.isNaN(backlog),
-                v.finished());
+                v.operatorId(), i, in, out, busy, idle, backpressure, backlog, v.finished());
     }
 
     /**

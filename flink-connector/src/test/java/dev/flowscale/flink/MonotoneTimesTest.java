@@ -46,6 +46,6 @@ class MonotoneTimesTest {
     private static InstanceCounts source(
             double records, double busy, double idle, double backpressure) {
         return Counters.ofSeconds(
-                "Source", 0, records, records, busy, idle, backpressure, 0, false, false);
+                "Source", 0, records, records, busy, idle, backpressure, 0, false);
     }
 }

@@ -197,9 +197,8 @@ class AutoscalingIT {
         editSpec(
                 j -> j.getSpec().job.args = List.of("--rate", "1000", "--cost", "split=sleep:2ms"));
 
-        // Generation 2 observed with its savepoint recorded. A status reporting generation 2 before
-        // the upgrade's savepoint is recorded was seen once under load: that ordering is not
-        // asserted here.
+        // Generation 2 observed with its savepoint recorded (that no status reports it before the
+        // savepoint is checked on every stored status in NodeLossIT).
         StreamJob upgraded =
                 awaitJob(
                         j ->

@@ -93,8 +93,14 @@ public class FlinkSessionTargetIT {
                 assertThat(job.getStatus().parallelism).isEqualTo(rescale.to);
                 assertThat(job.getStatus().parallelismSummary)
                         .contains(SPLIT + "=" + rescale.to.get(SPLIT));
-                assertThat(job.getStatus().lastDecision.outcome).isEqualTo("SCALE");
-                assertThat(job.getStatus().lastDecision.reasons).isNotEmpty();
+                // Decisions taken while the rescale ran are BLOCKED and may be the last one.
+                assertThat(job.getStatus().history)
+                        .as("the decision that rescaled, with its reasons")
+                        .anySatisfy(
+                                d -> {
+                                    assertThat(d.outcome).isEqualTo("SCALE");
+                                    assertThat(d.reasons).isNotEmpty();
+                                });
                 var scaling = Conditions.find(job.getStatus(), Conditions.SCALING).orElseThrow();
                 assertThat(scaling.getStatus()).isEqualTo("False");
                 assertThat(scaling.getReason()).isEqualTo("Rescaled");
@@ -112,6 +118,14 @@ public class FlinkSessionTargetIT {
 
     /** The series the dashboard's controller panels read, as for a runner job. */
     private static void assertControllerMetrics(MeterRegistry registry, int split) {
+        // The loop counts a rescale at its first tick after its history shows the end.
+        Eventually.await(
+                "the loop to count the rescale",
+                () ->
+                        registry.find(MetricName.CONTROLLER_RESCALES.micrometer())
+                                .tags("job", NS + "/wc", "result", "succeeded")
+                                .counter(),
+                counter -> counter != null && counter.count() > 0);
         assertThat(
                         registry.get(MetricName.CONTROLLER_RESCALES.micrometer())
                                 .tags("job", NS + "/wc", "result", "succeeded")

@@ -71,6 +71,23 @@ final class LocalKubelet implements AutoCloseable {
     }
 
     /**
+     * The kubelet of runner wc-runner (StreamJob wc) in {@code namespace}, on a free port, its logs
+     * in {@code logDir}.
+     */
+    static LocalKubelet ofWordCount(
+            KubernetesClient client, String namespace, Path logDir, Predicate<List<String>> accept)
+            throws IOException {
+        return new LocalKubelet(
+                client,
+                namespace,
+                "wc-runner",
+                AutoscalingIT.engineJar(),
+                RunnerJobHarness.freePort(),
+                logDir,
+                accept);
+    }
+
+    /**
      * {@code imageFiles}: a path in the runner image (an argument) and the local path that stands
      * for it.
      */

@@ -6,6 +6,7 @@ import dev.flowscale.operator.api.AutoscalerMode;
 import dev.flowscale.operator.api.JobPhase;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.operator.core.Conditions;
 import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.policy.sim.ManualClock;
@@ -81,6 +82,9 @@ class NodeLossIT {
         RunnerJobHarness.editSpec(
                 client,
                 j -> j.getSpec().job.args = List.of("--rate", "1400", "--cost", "split=sleep:2ms"));
+        // The unreachable runner may only be slow to answer: the change waits for it until its pod
+        // shows a problem, here no ready pod within spec.timeouts.deploy (5 minutes by default).
+        clock.advance(Duration.ofMinutes(6));
         Pod stuck = awaitStuckPod(); // Recreate deleted it for the new template; it never goes
         clock.advance(Duration.ofMinutes(2)); // past its deadline by more than a minute
 
@@ -130,6 +134,76 @@ class NodeLossIT {
         assertThat(cluster.kubelet.started()).as("the slow runner was not replaced").isEqualTo(1);
         assertThat(RunnerJobHarness.args(client)).isEqualTo(args);
         assertThat(rescaled.getStatus().parallelism).containsEntry("split", 2);
+    }
+
+    @Test
+    void anUpgradeOfARunnerThatIsOnlySlowToAnswerWaitsForItsSavepointBeforeReportingTheGeneration()
+            throws Exception {
+        start();
+        awaitJob(j -> j.getStatus().phase == JobPhase.Running);
+        int before = RunnerJobHarness.statusWrites(cluster.server).size();
+        cluster.kubelet.freeze();
+        try {
+            awaitJob(j -> j.getStatus().phase == JobPhase.Deploying);
+            RunnerJobHarness.editSpec(
+                    client,
+                    j ->
+                            j.getSpec().job.args =
+                                    List.of("--rate", "1400", "--cost", "split=sleep:2ms"));
+            // A pass of generation 2 saw the runner unreachable and decided what to do with it
+            // before it wrote condition Ready for generation 2.
+            awaitJob(j -> readyObserved(j, 2L));
+        } finally {
+            cluster.kubelet.thaw();
+        }
+
+        StreamJob upgraded =
+                awaitJob(
+                        j ->
+                                j.getStatus().observedGeneration == 2L
+                                        && j.getStatus().pending == null
+                                        && j.getStatus().phase == JobPhase.Running);
+        List<StreamJobStatus> all = RunnerJobHarness.statusWrites(cluster.server);
+        List<StreamJobStatus> writes = all.subList(before, all.size());
+        int observed = firstObserving(writes, 2L);
+        assertThat(writes.subList(observed, writes.size()))
+                .as("every status of generation 2 names the upgrade's savepoint")
+                .allSatisfy(s -> assertThat(s.lastSavepoint).isNotNull());
+        assertThat(writes.subList(0, observed))
+                .as("the upgrade's savepoint was recorded before generation 2 was reported")
+                .anySatisfy(
+                        s -> {
+                            assertThat(s.pending).isNotNull();
+                            assertThat(s.pending.generation).isEqualTo(2L);
+                            assertThat(s.pending.savepoint).isEqualTo(s.lastSavepoint).isNotNull();
+                        });
+        assertThat(RunnerJobHarness.args(client))
+                .contains("--rate 1400")
+                .contains("--restore-from " + upgraded.getStatus().lastSavepoint);
+        assertThat(cluster.stopRequests()).as("one stop with a savepoint").isEqualTo(1);
+        assertThat(
+                        Eventually.await(
+                                "the Event that generation 2 was applied",
+                                () -> RunnerJobHarness.events(client, JobEvents.DEPLOYED),
+                                e -> e.stream().anyMatch(d -> d.getMessage().endsWith(" 2"))))
+                .filteredOn(e -> e.getMessage().endsWith("for generation 2"))
+                .singleElement();
+    }
+
+    private static boolean readyObserved(StreamJob job, Long generation) {
+        return Conditions.find(job.getStatus(), Conditions.READY)
+                .map(c -> generation.equals(c.getObservedGeneration()))
+                .orElse(false);
+    }
+
+    /** The index of the first status that reports {@code generation} observed. */
+    private static int firstObserving(List<StreamJobStatus> writes, Long generation) {
+        for (int i = 0; i < writes.size(); i++) {
+            if (generation.equals(writes.get(i).observedGeneration)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no status write reports generation " + generation + " observed");
     }
 
     /** Starts the job at split=1 in a pod sized for 8 slots, then rescales it in place to 2. */

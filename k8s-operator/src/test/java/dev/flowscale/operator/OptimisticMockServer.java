@@ -144,6 +144,26 @@ public final class OptimisticMockServer implements AutoCloseable {
     private LostReply lostReply;
     private int lostReplies;
 
+    /**
+     * The statuses stored so far by updates of the status subresource of a resource whose path ends
+     * with {@code pathSuffix}, oldest first (JSON of the whole resource, as sent): every status a
+     * reader could have seen, in order.
+     */
+    synchronized java.util.List<String> storedStatuses(String pathSuffix) {
+        return storedUpdates.stream()
+                .filter(u -> u.path().endsWith(pathSuffix + "/status"))
+                .map(u -> new String(u.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .toList();
+    }
+
+    private synchronized void recordStored(String path, byte[] body) {
+        storedUpdates.add(new StoredUpdate(path, body));
+    }
+
+    private record StoredUpdate(String path, byte[] body) {}
+
+    private final java.util.List<StoredUpdate> storedUpdates = new java.util.ArrayList<>();
+
     @Override
     public void close() {
         server.destroy();
@@ -401,12 +421,17 @@ public final class OptimisticMockServer implements AutoCloseable {
                 request = (RecordedRequest) checked;
             }
             RecordedRequest admitted = request;
+            byte[] sent = request.getBody().getBytes(); // serving it consumes the body
             MockResponse lost =
                     loseReply(
                             request.getPath().replaceAll("\\?.*$", ""),
                             body(request),
                             () -> optimisticUpdate(admitted));
-            return lost != null ? lost : optimisticUpdate(request);
+            MockResponse answer = lost != null ? lost : optimisticUpdate(request);
+            if (answer.code() == 200) {
+                recordStored(request.getPath().replaceAll("\\?.*$", ""), sent);
+            }
+            return answer;
         }
 
         private JsonNode body(RecordedRequest request) {

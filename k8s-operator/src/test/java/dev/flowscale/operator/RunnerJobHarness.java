@@ -3,10 +3,12 @@ package dev.flowscale.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.operator.api.StreamJob;
+import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.testsupport.Ports;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -80,6 +82,13 @@ final class RunnerJobHarness {
             assertThat(check.getAsBoolean()).as(what).isTrue();
             LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
         }
+    }
+
+    /** Every status of jobs/wc that {@code server} stored, oldest first. */
+    static List<StreamJobStatus> statusWrites(OptimisticMockServer server) {
+        return server.storedStatuses("/streamjobs/wc").stream()
+                .map(json -> Serialization.unmarshal(json, StreamJob.class).getStatus())
+                .toList();
     }
 
     static int freePort() throws IOException {

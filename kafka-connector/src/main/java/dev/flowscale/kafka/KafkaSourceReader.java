@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -46,6 +48,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     private Instant nextEndRefresh = Instant.MIN;
     private Instant nextEndQuery = Instant.MIN;
     private final BrokerWatch brokers;
+    private final EndOffsetQuery ends;
     private final MeterRegistry meters;
     private final Gauge lag;
 
@@ -79,6 +82,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
         this.consumer = KafkaClients.consumer(config, clientId);
         this.deadLetters = new DeadLetters(config, clientId);
         this.brokers = new BrokerWatch(config.clock(), NO_ANSWER);
+        this.ends = new EndOffsetQuery(config, clientId, NO_ANSWER);
         this.discovery =
                 new PartitionDiscovery(config, context, name, consumer, positions, partitionCount);
         this.meters = context.meterRegistry();
@@ -144,21 +148,23 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
 
     /**
      * Learns each partition's end from the consumer's fetch responses (no extra request) and asks
-     * the brokers for every end at most once a second. The fetch responses alone are not enough: a
-     * consumer with records still buffered does not fetch that partition again, so under
-     * backpressure its last known end goes stale and the lag would read as the buffer only. The
-     * query keeps the lag, and so the arrival rate the policy derives from it, current.
+     * the brokers for every end at most once a second, on the query's own thread ({@link
+     * EndOffsetQuery}). The fetch responses alone are not enough: a consumer with records still
+     * buffered does not fetch that partition again, so under backpressure its last known end goes
+     * stale and the lag would read as the buffer only. The query keeps the lag, and so the arrival
+     * rate the policy derives from it, current.
      */
     private void refreshEnds() {
+        ends.take().forEach((tp, end) -> positions.endAt(tp.partition(), end));
         Instant now = config.clock().instant();
         if (now.isBefore(nextEndRefresh)) {
             return;
         }
         nextEndRefresh = now.plus(END_REFRESH);
-        Map<TopicPartition, Long> all = new HashMap<>();
+        Set<TopicPartition> all = new HashSet<>();
         for (int partition : positions.partitions()) {
             TopicPartition tp = new TopicPartition(config.topic(), partition);
-            all.put(tp, 0L);
+            all.add(tp);
             var lag = consumer.currentLag(tp);
             if (lag.isPresent()) {
                 positions.endAt(partition, consumer.position(tp) + lag.getAsLong());
@@ -166,8 +172,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
         }
         if (!all.isEmpty() && !now.isBefore(nextEndQuery)) {
             nextEndQuery = now.plus(END_QUERY);
-            consumer.endOffsets(all.keySet(), config.requestTimeout())
-                    .forEach((tp, end) -> positions.endAt(tp.partition(), end));
+            ends.ask(all);
         }
     }
 
@@ -202,7 +207,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
      */
     @Override
     public long backlog() {
-        return brokers.silent()
+        return brokers.silent() || ends.silent()
                 ? NO_BACKLOG_SIGNAL
                 : positions.totalLag().orElse(NO_BACKLOG_SIGNAL);
     }
@@ -236,7 +241,8 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     @Override
     public void close() {
         meters.remove(lag);
-        try (deadLetters) {
+        try (deadLetters;
+                ends) {
             // No wait: a fetch parked at the broker (up to fetch.max.wait.ms) would only lengthen
             // the downtime of a rescale, and the source commits nothing on close.
             consumer.close(CloseOptions.timeout(Duration.ZERO));

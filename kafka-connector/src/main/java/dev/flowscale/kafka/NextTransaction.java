@@ -21,6 +21,8 @@ final class NextTransaction<T> implements AutoCloseable {
     private final Function<String, T> open;
     private final Consumer<T> discard;
     private final ExecutorService opener;
+    private volatile Thread openerThread;
+    private volatile boolean closed;
     private Future<T> pending;
     private String pendingId;
 
@@ -37,6 +39,7 @@ final class NextTransaction<T> implements AutoCloseable {
                         r -> {
                             Thread t = new Thread(r, name);
                             t.setDaemon(true);
+                            openerThread = t;
                             return t;
                         });
     }
@@ -45,8 +48,16 @@ final class NextTransaction<T> implements AutoCloseable {
     synchronized void openAhead(String id) {
         if (pending == null) {
             pendingId = id;
-            pending = opener.submit(() -> open.apply(id));
+            pending = opener.submit(() -> openUnlessClosed(id));
         }
+    }
+
+    /** A close before the opening starts skips it (the pool clears an interrupt between tasks). */
+    private T openUnlessClosed(String id) {
+        if (closed) {
+            throw new IllegalStateException("closed before transaction " + id + " was opened");
+        }
+        return open.apply(id);
     }
 
     /**
@@ -74,20 +85,32 @@ final class NextTransaction<T> implements AutoCloseable {
         }
     }
 
-    /** Aborts a transaction opened ahead and not taken, once its opening ends; stops the thread. */
+    /**
+     * Interrupts an opening under way, aborts a transaction opened ahead and not taken, and stops
+     * the thread. An opening left to run would retry against brokers that may be going away (a
+     * runner or demo stopping) for up to the producer's {@code max.block.ms}, a minute, logging
+     * every retry; interrupted, it closes its producer ({@link SinkTransaction#begin}).
+     */
     @Override
     public synchronized void close() {
+        closed = true;
         if (pending != null) {
             Future<T> opening = pending;
             pending = null;
             pendingId = null;
-            // Runs after the opening on the same thread, so the transaction exists by then.
+            Thread thread = openerThread;
+            if (thread != null) {
+                thread.interrupt();
+            }
+            // Runs after the opening on the same thread: one that ignored the interrupt and
+            // opened is aborted then.
             opener.execute(() -> discardOpened(opening));
         }
         opener.shutdown();
     }
 
     private void discardOpened(Future<T> opening) {
+        Thread.interrupted(); // close's interrupt was for the opening, not for the abort
         try {
             discard.accept(opening.get());
         } catch (ExecutionException | RuntimeException e) {

@@ -20,6 +20,7 @@ class NextTransactionTest {
 
     private final List<String> openedOn = new CopyOnWriteArrayList<>();
     private final List<String> discarded = new CopyOnWriteArrayList<>();
+    private final List<String> interrupted = new CopyOnWriteArrayList<>();
     private final CountDownLatch mayOpen = new CountDownLatch(1);
     private final NextTransaction<String> next =
             new NextTransaction<>(this::open, discarded::add, "opener-under-test");
@@ -35,6 +36,7 @@ class NextTransactionTest {
         try {
             mayOpen.await();
         } catch (InterruptedException e) {
+            interrupted.add(id);
             Thread.currentThread().interrupt();
         }
         return "transaction " + id;
@@ -70,10 +72,11 @@ class NextTransactionTest {
     }
 
     @Test
-    void whenClosedWithATransactionOpenedAhead_thenItIsDiscardedOnceOpen() {
-        next.openAhead("t-1");
-        next.close();
+    void whenClosedWithATransactionOpenedAhead_thenItIsDiscarded() {
         mayOpen.countDown();
+        next.openAhead("t-1");
+        Await.until(TIMEOUT, "the opening started", () -> !openedOn.isEmpty());
+        next.close();
 
         Await.until(TIMEOUT, "the transaction discarded", () -> !discarded.isEmpty());
         assertThat(discarded).containsExactly("transaction t-1");
@@ -94,5 +97,18 @@ class NextTransactionTest {
                 .isInstanceOf(KafkaConnectorException.class)
                 .hasMessage("broker refused t-1");
         failing.close();
+    }
+
+    @Test
+    void whenClosedWhileAnOpeningWaits_thenTheOpeningIsInterrupted() {
+        next.openAhead("t-1");
+        Await.until(TIMEOUT, "the opening started", () -> !openedOn.isEmpty());
+
+        next.close();
+
+        Await.until(TIMEOUT, "the opening interrupted", () -> !interrupted.isEmpty());
+        assertThat(interrupted).containsExactly("t-1");
+        Await.until(TIMEOUT, "what it opened discarded", () -> !discarded.isEmpty());
+        assertThat(discarded).containsExactly("transaction t-1");
     }
 }

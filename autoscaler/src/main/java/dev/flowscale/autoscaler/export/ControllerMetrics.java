@@ -9,7 +9,6 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.api.SourceMetrics;
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Counter;
@@ -18,9 +17,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -39,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * as a series of {@code flowscale_controller_decision_timestamp_seconds} whose value is the
  * decision's time and whose labels say what changed and why (the dashboard's annotations; the last
  * {@value #DECISIONS_KEPT} per job are kept); rescales counted by result; and the downtime of each
- * rescale as a histogram (wrap the realizer with {@link #timed}).
+ * rescale as a histogram ({@link #rescaleFinished}).
  */
 public final class ControllerMetrics implements DecisionListener, WindowListener {
 
@@ -55,7 +52,6 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
     private final MeterRegistry registry;
     private final GaugeTable gauges;
     private final Mode mode;
-    private final Clock clock;
     private final String jobLabel;
     private final Map<String, Deque<Meter.Id>> decisionSeries = new ConcurrentHashMap<>();
 
@@ -66,8 +62,8 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
      * @param mode whether SCALE decisions are carried out ({@code scaled}) or only published
      *     ({@code recommended}); the decision counter's outcome label says which
      */
-    public ControllerMetrics(MeterRegistry registry, Mode mode, Clock clock) {
-        this(registry, mode, clock, null);
+    public ControllerMetrics(MeterRegistry registry, Mode mode) {
+        this(registry, mode, null);
     }
 
     /**
@@ -75,10 +71,9 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
      *     and windows carry (the Kubernetes operator uses {@code namespace/name}, so two StreamJobs
      *     of the same job never share series)
      */
-    public ControllerMetrics(MeterRegistry registry, Mode mode, Clock clock, String jobLabel) {
+    public ControllerMetrics(MeterRegistry registry, Mode mode, String jobLabel) {
         this.registry = Objects.requireNonNull(registry, "controller metrics registry");
         this.mode = Objects.requireNonNull(mode, "controller metrics mode");
-        this.clock = Objects.requireNonNull(clock, "controller metrics clock");
         this.gauges = new GaugeTable(registry);
         this.jobLabel = jobLabel;
     }
@@ -248,25 +243,5 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
                         .description(MetricName.CONTROLLER_RESCALES.description())
                         .tags("job", job, "result", succeeded ? "succeeded" : "failed")
                         .register(registry));
-    }
-
-    /**
-     * A realizer that records each rescale's downtime (successful or not) with this object's clock;
-     * the path and the input a rescale cost are {@code realizer}'s.
-     */
-    public ScalingRealizer timed(ScalingRealizer realizer) {
-        Objects.requireNonNull(realizer, "realizer to time");
-        return ScalingRealizer.wrapping(
-                realizer,
-                decision -> {
-                    Instant start = clock.instant();
-                    return realizer.realize(decision)
-                            .whenComplete(
-                                    (ok, failure) ->
-                                            rescaleFinished(
-                                                    decision.jobName(),
-                                                    Duration.between(start, clock.instant()),
-                                                    failure == null));
-                });
     }
 }

@@ -8,12 +8,14 @@ import dev.flowscale.autoscaler.window.WindowedMetricsProvider;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.DecisionListener;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.RecordingRealizer;
+import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,18 +31,21 @@ import java.util.function.UnaryOperator;
 /**
  * One job's autoscaler, assembled the one way the command line and the operator share: a {@link
  * MetricsSource} feeds a {@link WindowedMetricsProvider}, {@link Ds2Policy} decides every policy
- * interval, the {@link Autoscaler} loop publishes each decision to the {@link ControllerMetrics}
- * and the given listeners and, in mode auto, hands SCALE decisions to the realizer, which realizes
- * them. Call {@link #tick()} about once a second.
+ * interval, the {@link AutoscalerLoop} publishes each decision to the {@link ControllerMetrics} and
+ * the given listeners and, in mode auto, hands SCALE decisions to the realizer. Each rescale's end
+ * is read from the loop's history on the tick after it ended (the realizer's stage, or the
+ * executor's record a {@link RecordingRealizer} reads) and counted once in the metrics with its
+ * duration. Call {@link #tick()} about once a second.
  */
 public final class JobAutoscaler implements AutoCloseable {
     private final String jobLabel;
     private final ControllerMetrics metrics;
     private final WindowedMetricsProvider provider;
-    private final Autoscaler loop;
+    private final AutoscalerLoop loop;
     private final HistoryStore memory;
     private final Consumer<Throwable> errors;
     private ScalingHistory saved;
+    private Optional<RescaleRecord> counted;
 
     /**
      * What the autoscaler decides with.
@@ -72,18 +77,11 @@ public final class JobAutoscaler implements AutoCloseable {
      *
      * @param registry where the {@link ControllerMetrics} go
      * @param jobLabel the {@code job} label of those metrics; null: the job's name
-     * @param timeRescales true when the realizer's stage spans the whole rescale, so its downtime
-     *     is measured here; false when whoever rescales reports it through {@link
-     *     ControllerMetrics#rescaleFinished} (the operator's reconciler)
      * @param clock the loop's and the policy's clock
      * @param errors errors of the policy, listeners and realizer (the loop keeps running)
      */
     public record Reporting(
-            MeterRegistry registry,
-            String jobLabel,
-            boolean timeRescales,
-            Clock clock,
-            Consumer<Throwable> errors) {}
+            MeterRegistry registry, String jobLabel, Clock clock, Consumer<Throwable> errors) {}
 
     public JobAutoscaler(
             Settings settings,
@@ -123,8 +121,7 @@ public final class JobAutoscaler implements AutoCloseable {
         Clock clock = reporting.clock();
         this.jobLabel = reporting.jobLabel();
         this.metrics =
-                new ControllerMetrics(
-                        reporting.registry(), settings.loop().mode(), clock, jobLabel);
+                new ControllerMetrics(reporting.registry(), settings.loop().mode(), jobLabel);
         this.provider =
                 new WindowedMetricsProvider(
                         source,
@@ -134,11 +131,11 @@ public final class JobAutoscaler implements AutoCloseable {
         all.add(metrics);
         all.addAll(listeners);
         this.loop =
-                new Autoscaler(
+                new AutoscalerLoop(
                         settings.loop(),
                         bound.apply(new Ds2Policy(settings.policy(), clock)),
                         provider,
-                        reporting.timeRescales() ? metrics.timed(realizer) : realizer,
+                        realizer,
                         all,
                         clock,
                         reporting.errors());
@@ -154,22 +151,36 @@ public final class JobAutoscaler implements AutoCloseable {
             errors.accept(e);
         }
         saved = loop.history();
+        counted = saved.lastRescale(); // an earlier loop counted it, if it had ended
     }
 
     /** Samples the source, and decides if the policy interval has passed: that decision. */
     public Optional<ScalingDecision> tick() {
         provider.poll();
         Optional<ScalingDecision> decision = loop.tick();
-        save();
+        ScalingHistory now = loop.history();
+        countEnded(now);
+        save(now);
         return decision;
+    }
+
+    /** Counts the last rescale in the metrics once it ended, once. */
+    private void countEnded(ScalingHistory now) {
+        Optional<RescaleRecord> last = now.lastRescale();
+        if (last.isEmpty() || last.get().inProgress() || last.equals(counted)) {
+            return;
+        }
+        counted = last;
+        List<ScalingDecision> decided = now.decisions(); // a rescale follows a decision
+        String job = decided.isEmpty() ? "" : decided.get(decided.size() - 1).jobName();
+        metrics.rescaleFinished(job, last.get().duration().orElseThrow(), !last.get().failed());
     }
 
     /**
      * Stores the loop's history when it holds a decision or a rescale's progress it did not hold
      * when last stored; a store that fails is reported and tried again at the next tick.
      */
-    private void save() {
-        ScalingHistory now = loop.history();
+    private void save(ScalingHistory now) {
         if (sameDecisions(now, saved) && now.lastRescale().equals(saved.lastRescale())) {
             return;
         }
@@ -188,7 +199,7 @@ public final class JobAutoscaler implements AutoCloseable {
     }
 
     /** The loop: its history, rescale durations and error count. */
-    public Autoscaler loop() {
+    public AutoscalerLoop loop() {
         return loop;
     }
 

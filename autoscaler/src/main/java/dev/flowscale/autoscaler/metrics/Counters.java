@@ -17,7 +17,8 @@ public final class Counters {
      * An instance's counters from seconds, without key-group counts or a monotonic clock reading;
      * observed time is the sum of the three phases.
      *
-     * @param backlogUnknown whether the source cannot tell what it owes ({@code backlog} is then 0)
+     * @param backlog records owed as a gauge shows them: NaN while the source cannot tell ({@link
+     *     #backlog(double)})
      */
     public static InstanceCounts ofSeconds(
             String operatorId,
@@ -28,7 +29,6 @@ public final class Counters {
             double waitInputSeconds,
             double backpressureSeconds,
             double backlog,
-            boolean backlogUnknown,
             boolean finished) {
         return withTimes(
                 new InstanceCounts(
@@ -41,11 +41,12 @@ public final class Counters {
                         0,
                         0,
                         0,
-                        backlogUnknown ? 0 : Math.max(0, Math.round(backlog)),
-                        backlogUnknown,
+                        backlog(backlog),
                         finished,
                         0,
-                        new long[0]),
+                        new long[0],
+                        null,
+                        null),
                 nanos(usefulSeconds),
                 nanos(waitInputSeconds),
                 nanos(backpressureSeconds));
@@ -65,10 +66,19 @@ public final class Counters {
                 waitInputNanos,
                 backpressureNanos,
                 c.backlog(),
-                c.backlogUnknown(),
                 c.finished(),
                 c.keyGroupFirst(),
-                c.keyGroupRecords());
+                c.keyGroupRecords(),
+                c.cpuNanos(),
+                c.coreWaitNanos());
+    }
+
+    /**
+     * A backlog gauge's value (Prometheus, Flink's {@code pendingRecords}) as the counter record
+     * holds it: NaN, the gauge's "no signal", becomes null; a negative value 0.
+     */
+    public static Long backlog(double gauge) {
+        return Double.isNaN(gauge) ? null : Math.max(0, Math.round(gauge));
     }
 
     /** Nanoseconds as seconds. */

@@ -126,12 +126,10 @@ final class PromSeries {
 
     /**
      * One instance's counters as the runner serves them. The runner's backlog gauge is NaN while
-     * the source has no lag signal: the record's backlogUnknown.
+     * the source has no lag signal: the record's null ({@link Counters#backlog}).
      */
     private static InstanceCounts counters(
             String operatorId, int index, Map<MetricName, Double> v) {
-        double backlog = v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0);
-        boolean unknown = Double.isNaN(backlog);
         return new InstanceCounts(
                 operatorId,
                 index,
@@ -142,10 +140,11 @@ final class PromSeries {
                 Counters.nanos(v.get(MetricName.USEFUL_TIME)),
                 Counters.nanos(v.get(MetricName.WAIT_INPUT_TIME)),
                 Counters.nanos(v.get(MetricName.BACKPRESSURE_TIME)),
-                unknown ? 0 : Math.max(0, Math.round(backlog)),
-                unknown,
+                Counters.backlog(v.getOrDefault(MetricName.SOURCE_BACKLOG, 0.0)),
                 false,
                 0,
-                new long[0]);
+                new long[0],
+                null,
+                null);
     }
 }

@@ -14,7 +14,8 @@ import java.util.TreeMap;
 /**
  * How one rescale went: the one outcome every realizer fills, whatever its path (a job runner or
  * this JVM through a savepoint, a Flink job in place or through a savepoint). Build with {@link
- * #succeeded} or {@link #failed} (a stop-with-savepoint and restore), or the constructor.
+ * #restart} (a stop-with-savepoint and restore; {@link #failedBecause} where it failed), or the
+ * constructor.
  *
  * @param job job name
  * @param started when the realizer began stopping the job
@@ -63,37 +64,19 @@ public record RescaleReport(
         note = note == null ? "" : note;
     }
 
-    /** A rescale through a local savepoint ({@link RescaleRecord#RESTART}) that ran. */
-    public static RescaleReport succeeded(
+    /**
+     * A rescale through a local savepoint ({@link RescaleRecord#RESTART}) that ran; {@link
+     * #failedBecause} makes it one that failed.
+     *
+     * @param savepoint null when none was taken
+     */
+    public static RescaleReport restart(
             String job,
             Instant started,
             Map<String, Integer> from,
             Map<String, Integer> to,
             Path savepoint,
             Duration downtime) {
-        return restart(job, started, from, to, savepoint, downtime, Optional.empty());
-    }
-
-    /** A rescale through a local savepoint ({@link RescaleRecord#RESTART}) that failed. */
-    public static RescaleReport failed(
-            String job,
-            Instant started,
-            Map<String, Integer> from,
-            Map<String, Integer> to,
-            Path savepoint,
-            Duration downtime,
-            String reason) {
-        return restart(job, started, from, to, savepoint, downtime, Optional.of(reason));
-    }
-
-    private static RescaleReport restart(
-            String job,
-            Instant started,
-            Map<String, Integer> from,
-            Map<String, Integer> to,
-            Path savepoint,
-            Duration downtime,
-            Optional<String> failure) {
         return new RescaleReport(
                 job,
                 started,
@@ -101,10 +84,18 @@ public record RescaleReport(
                 to,
                 Optional.ofNullable(savepoint).map(Path::toString),
                 downtime,
-                failure,
+                Optional.empty(),
                 RescaleRecord.RESTART,
                 Optional.empty(),
                 "");
+    }
+
+    /**
+     * This report as a rescale that failed: {@code reason} says what failed and where the job runs
+     * now.
+     */
+    public RescaleReport failedBecause(String reason) {
+        return with(downtime, Optional.of(reason), inputCost, note);
     }
 
     /**
@@ -115,17 +106,13 @@ public record RescaleReport(
      */
     public RescaleReport withCheckpoint(
             Optional<Duration> cost, String note, Duration downtimeToRunning) {
-        return new RescaleReport(
-                job,
-                started,
-                from,
-                to,
-                savepoint,
-                downtimeToRunning == null ? downtime : downtimeToRunning,
-                failure,
-                path,
-                cost,
-                note);
+        return with(downtimeToRunning == null ? downtime : downtimeToRunning, failure, cost, note);
+    }
+
+    /** This report with what the realizer learns after the rescale's start. */
+    private RescaleReport with(
+            Duration took, Optional<String> why, Optional<Duration> cost, String what) {
+        return new RescaleReport(job, started, from, to, savepoint, took, why, path, cost, what);
     }
 
     public boolean succeeded() {

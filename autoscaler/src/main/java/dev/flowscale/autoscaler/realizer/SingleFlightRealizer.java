@@ -137,14 +137,9 @@ public abstract class SingleFlightRealizer implements ScalingRealizer, AutoClose
         } catch (RuntimeException | Error e) {
             report =
                     Optional.of(
-                            RescaleReport.failed(
-                                    job,
-                                    started,
-                                    Map.of(),
-                                    changes,
-                                    null,
-                                    since(started),
-                                    "unexpected error: " + e));
+                            RescaleReport.restart(
+                                            job, started, Map.of(), changes, null, since(started))
+                                    .failedBecause("unexpected error: " + e));
         }
         report.ifPresent(this::tell);
         inFlight.set(false);

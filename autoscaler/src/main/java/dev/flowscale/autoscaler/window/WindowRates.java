@@ -79,8 +79,7 @@ public final class WindowRates {
         List<InstanceCounts> starts = new ArrayList<>();
         List<InstanceCounts> ends = new ArrayList<>();
         double offered = 0;
-        long backlog = 0;
-        boolean backlogUnknown = false;
+        double backlog = 0;
         for (int i = 0; i < op.parallelism(); i++) {
             InstanceCounts a = from.instance(op.id(), i).orElseThrow();
             InstanceCounts b = to.instance(op.id(), i).orElseThrow();
@@ -88,8 +87,7 @@ public final class WindowRates {
             ends.add(b);
             instances.add(rates(i, a, b));
             offered += offered(a, b);
-            backlog += b.backlog();
-            backlogUnknown |= b.backlogUnknown();
+            backlog += b.backlog() == null ? Double.NaN : b.backlog();
         }
         OperatorMetrics metrics =
                 new OperatorMetrics(
@@ -103,10 +101,9 @@ public final class WindowRates {
                         Optional.empty(),
                         KeyGroupRates.between(starts, ends, op.keyGroups()),
                         coreWaitShare(starts, ends));
-        // The policy's source metrics read NaN as no lag signal (Math.max keeps NaN).
-        return source
-                ? metrics.withSource(Math.max(0, offered), backlogUnknown ? Double.NaN : backlog)
-                : metrics;
+        // The counter record's null backlog becomes the policy's NaN (SourceMetrics), which a sum
+        // keeps, as Math.max keeps it for the offered rate.
+        return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
 
     /**
@@ -114,7 +111,7 @@ public final class WindowRates {
      * not known at either end of the window (no lag signal), so that it is not read as 0 offered.
      */
     private static double offered(InstanceCounts a, InstanceCounts b) {
-        if (a.backlogUnknown() || b.backlogUnknown()) {
+        if (a.backlog() == null || b.backlog() == null) {
             return Double.NaN;
         }
         return Rate.measured(

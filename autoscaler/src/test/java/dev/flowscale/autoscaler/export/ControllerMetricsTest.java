@@ -11,8 +11,6 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.api.ScalingRealizer;
-import dev.flowscale.policy.sim.ManualClock;
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -20,9 +18,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class ControllerMetricsTest {
@@ -34,8 +29,7 @@ class ControllerMetricsTest {
                     List.of(new Edge("src", "count")));
     private final PrometheusMeterRegistry registry =
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final ManualClock clock = new ManualClock(NOW);
-    private final ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO, clock);
+    private final ControllerMetrics metrics = new ControllerMetrics(registry, Mode.AUTO);
 
     @Test
     void afterADecisionTheScrapeHasEveryOperatorSeriesAndTheDecisionCounter() {
@@ -80,7 +74,7 @@ class ControllerMetricsTest {
 
     @Test
     void blockedDecisionsAreCountedByReasonAndRecommendModeCountsRecommendations() {
-        ControllerMetrics recommending = new ControllerMetrics(registry, Mode.RECOMMEND, clock);
+        ControllerMetrics recommending = new ControllerMetrics(registry, Mode.RECOMMEND);
         recommending.onDecision(
                 ScalingDecision.blocked(NOW, "wc", BlockReason.METRICS_MISSING, "no window"));
         recommending.onDecision(
@@ -124,39 +118,8 @@ class ControllerMetricsTest {
     }
 
     @Test
-    void aTimedRealizerKeepsThePathAndTheInputCostOfTheRealizerItTimes() {
-        ScalingRealizer flink =
-                new ScalingRealizer() {
-                    @Override
-                    public CompletionStage<Void> realize(ScalingDecision decision) {
-                        return CompletableFuture.completedFuture(null);
-                    }
-
-                    @Override
-                    public String pathOf(ScalingDecision decision) {
-                        return "in-place";
-                    }
-
-                    @Override
-                    public Optional<Duration> lastInputCost() {
-                        return Optional.of(Duration.ofSeconds(96));
-                    }
-                };
-
-        ScalingRealizer timed = metrics.timed(flink);
-
-        assertThat(timed.pathOf(ScalingDecision.of(NOW, "wc", List.of(), List.of())))
-                .isEqualTo("in-place");
-        assertThat(timed.lastInputCost()).contains(Duration.ofSeconds(96));
-    }
-
-    @Test
-    void aTimedRealizerRecordsTheRescaleDowntimeInAHistogram() {
-        CompletableFuture<Void> rescale = new CompletableFuture<>();
-        ScalingRealizer timed = metrics.timed(decision -> rescale);
-        timed.realize(ScalingDecision.of(NOW, "wc", List.of(), List.of()));
-        clock.advance(Duration.ofSeconds(12));
-        rescale.complete(null);
+    void aRescalesDowntimeIsRecordedInAHistogram() {
+        metrics.rescaleFinished("wc", Duration.ofSeconds(12), true);
 
         String scrape = registry.scrape();
         assertThat(scrape)
@@ -232,12 +195,8 @@ class ControllerMetricsTest {
 
     @Test
     void rescalesAreCountedByResultAndAFixedJobLabelReplacesTheRunnersJobName() {
-        ControllerMetrics labelled =
-                new ControllerMetrics(registry, Mode.AUTO, clock, "team-a/orders");
-        CompletableFuture<Void> failed = new CompletableFuture<>();
-        labelled.timed(decision -> failed)
-                .realize(ScalingDecision.of(NOW, "wordcount", List.of(), List.of()));
-        failed.completeExceptionally(new IllegalStateException("runner never came up"));
+        ControllerMetrics labelled = new ControllerMetrics(registry, Mode.AUTO, "team-a/orders");
+        labelled.rescaleFinished("wordcount", Duration.ofSeconds(5), false);
         labelled.rescaleFinished("wordcount", Duration.ofSeconds(2), true);
         labelled.onDecision(
                 ScalingDecision.of(

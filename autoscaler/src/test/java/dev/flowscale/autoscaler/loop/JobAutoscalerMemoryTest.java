@@ -103,7 +103,7 @@ class JobAutoscalerMemoryTest {
                 decision -> new CompletableFuture<>(),
                 List.of(),
                 new JobAutoscaler.Reporting(
-                        new SimpleMeterRegistry(), "jobs/wc", false, clock, errors::add),
+                        new SimpleMeterRegistry(), "jobs/wc", clock, errors::add),
                 memory);
     }
 }

@@ -16,7 +16,7 @@ class RescaleReportTest {
     @Test
     void aSuccessNamesTheJobChangesSavepointAndDowntime() {
         RescaleReport report =
-                RescaleReport.succeeded(
+                RescaleReport.restart(
                         "wc",
                         START,
                         Map.of("count", 2, "split", 1),
@@ -35,14 +35,14 @@ class RescaleReportTest {
     @Test
     void aFailureSaysWhy() {
         RescaleReport report =
-                RescaleReport.failed(
-                        "wc",
-                        START,
-                        Map.of("count", 2),
-                        Map.of("count", 4),
-                        null,
-                        Duration.ZERO,
-                        "no operator 'x'");
+                RescaleReport.restart(
+                                "wc",
+                                START,
+                                Map.of("count", 2),
+                                Map.of("count", 4),
+                                null,
+                                Duration.ZERO)
+                        .failedBecause("no operator 'x'");
 
         assertThat(report.succeeded()).isFalse();
         assertThat(report.savepoint()).isEmpty();
@@ -54,14 +54,9 @@ class RescaleReportTest {
     @Test
     void anUnknownParallelismBeforeIsShownAsAQuestionMark() {
         RescaleReport report =
-                RescaleReport.failed(
-                        "wc",
-                        START,
-                        Map.of(),
-                        Map.of("count", 4),
-                        null,
-                        Duration.ZERO,
-                        "runner unreachable");
+                RescaleReport.restart(
+                                "wc", START, Map.of(), Map.of("count", 4), null, Duration.ZERO)
+                        .failedBecause("runner unreachable");
 
         assertThat(report.changes()).isEqualTo("count ? -> 4");
     }
@@ -97,7 +92,7 @@ class RescaleReportTest {
     @Test
     void aLocalSavepointRescaleIsARestartWithTheFolderAsItsLocation() {
         RescaleReport report =
-                RescaleReport.succeeded(
+                RescaleReport.restart(
                         "wc",
                         START,
                         Map.of("count", 1),

@@ -11,7 +11,7 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import dev.flowscale.policy.settings.Setting;
 import dev.flowscale.policy.settings.SettingValues;
 import dev.flowscale.policy.sim.DataflowModel;
@@ -59,7 +59,7 @@ public abstract class HistoryStoreContract {
     @Test
     void aLoopRestartedFromTheStoreDecidesAsTheOneThatKeptRunning() {
         List<ScalingDecision> kept = new ArrayList<>();
-        Autoscaler running = loop(kept, new SimulatedRealizer(model, Duration.ofSeconds(10)));
+        AutoscalerLoop running = loop(kept, new SimulatedRealizer(model, Duration.ofSeconds(10)));
         HistoryStore store = store();
         for (long i = 0; i < Duration.ofMinutes(11).plusSeconds(15).dividedBy(STEP); i++) {
             int decided = kept.size();
@@ -71,10 +71,10 @@ public abstract class HistoryStoreContract {
         assertThat(running.history().rescales()).as("the first scale-up").hasSize(1);
 
         List<ScalingDecision> restored = new ArrayList<>();
-        Autoscaler restarted = loop(restored, decision -> new CompletableFuture<>());
+        AutoscalerLoop restarted = loop(restored, decision -> new CompletableFuture<>());
         restarted.restore(nextProcess().load().orElseThrow());
         List<ScalingDecision> fresh = new ArrayList<>();
-        Autoscaler afresh = loop(fresh, decision -> new CompletableFuture<>());
+        AutoscalerLoop afresh = loop(fresh, decision -> new CompletableFuture<>());
         int before = kept.size();
         while (kept.size() < before + 3) {
             step(restarted, afresh, running);
@@ -94,7 +94,7 @@ public abstract class HistoryStoreContract {
     @Test
     void aLaterSaveReplacesTheEarlierOne() {
         List<ScalingDecision> decisions = new ArrayList<>();
-        Autoscaler loop = loop(decisions, decision -> new CompletableFuture<>());
+        AutoscalerLoop loop = loop(decisions, decision -> new CompletableFuture<>());
         step(loop);
         store().save(loop.history());
         clock.advance(INTERVAL);
@@ -106,18 +106,18 @@ public abstract class HistoryStoreContract {
         assertThat(loaded.decisions()).containsExactlyElementsOf(decisions).hasSize(2);
     }
 
-    private void step(Autoscaler... loops) {
+    private void step(AutoscalerLoop... loops) {
         clock.advance(STEP);
         model.step(STEP);
-        for (Autoscaler loop : loops) {
+        for (AutoscalerLoop loop : loops) {
             loop.tick();
         }
     }
 
-    private Autoscaler loop(List<ScalingDecision> decisions, ScalingRealizer realizer) {
+    private AutoscalerLoop loop(List<ScalingDecision> decisions, ScalingRealizer realizer) {
         Map<Setting, String> given = Map.of(Setting.MAX_RESCALES_PER_HOUR, "1");
         SettingValues settings = SettingValues.resolve(given, "test.", Setting.Profile.CLUSTER);
-        return new Autoscaler(
+        return new AutoscalerLoop(
                 AutoscalerConfig.of(Mode.AUTO, INTERVAL),
                 new Ds2Policy(settings.policy(), clock),
                 new SimulatedMetrics(model, STEP, INTERVAL),

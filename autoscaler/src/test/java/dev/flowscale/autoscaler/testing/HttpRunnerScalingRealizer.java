@@ -95,32 +95,21 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
             before = RunnerAwait.job(client(runner));
         } catch (RealizeException e) {
             return Optional.of(
-                    RescaleReport.failed(
-                            job,
-                            started,
-                            Map.of(),
-                            changes,
-                            null,
-                            Duration.ZERO,
-                            "cannot read "
-                                    + "the job from runner "
-                                    + runner
-                                    + " ("
-                                    + e.getMessage()
-                                    + "); nothing was changed"));
+                    RescaleReport.restart(job, started, Map.of(), changes, null, Duration.ZERO)
+                            .failedBecause(
+                                    "cannot read "
+                                            + "the job from runner "
+                                            + runner
+                                            + " ("
+                                            + e.getMessage()
+                                            + "); nothing was changed"));
         }
         Map<String, Integer> from = RescaleReport.restrict(before.parallelism(), changes.keySet());
         String refusal = refusal(job, changes, before);
         if (refusal != null) {
             return Optional.of(
-                    RescaleReport.failed(
-                            job,
-                            started,
-                            from,
-                            changes,
-                            null,
-                            Duration.ZERO,
-                            refusal + "; nothing was changed"));
+                    RescaleReport.restart(job, started, from, changes, null, Duration.ZERO)
+                            .failedBecause(refusal + "; nothing was changed"));
         }
         Map<String, Integer> pending = pending(changes, before.parallelism());
         return pending.isEmpty()
@@ -145,19 +134,14 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
         try {
             savepoint = Path.of(client(runner).stopWithSavepoint(timeout).savepoint());
         } catch (RunnerApiException e) {
-            return RescaleReport.failed(
-                    job,
-                    started,
-                    from,
-                    changes,
-                    null,
-                    since(stopped),
-                    "stop-with-savepoint of runner "
-                            + runner
-                            + " failed ("
-                            + e.getMessage()
-                            + "); the job keeps running there at "
-                            + before.parallelism());
+            return RescaleReport.restart(job, started, from, changes, null, since(stopped))
+                    .failedBecause(
+                            "stop-with-savepoint of runner "
+                                    + runner
+                                    + " failed ("
+                                    + e.getMessage()
+                                    + "); the job keeps running there at "
+                                    + before.parallelism());
         }
         return restore(
                 new Rescale(job, started, stopped, from, changes, savepoint, before.parallelism()));
@@ -214,8 +198,7 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     private RescaleReport restore(Rescale r) {
         try {
             runner = startAndAwait(r.after(), r.savepoint());
-            return RescaleReport.succeeded(
-                    r.job(), r.started(), r.from(), r.to(), r.savepoint(), since(r.stopped()));
+            return restarted(r);
         } catch (RuntimeException e) {
             return rollBack(
                     r, "the runner at " + r.after() + " did not come up: " + e.getMessage());
@@ -225,40 +208,36 @@ public final class HttpRunnerScalingRealizer extends SingleFlightRealizer {
     private RescaleReport rollBack(Rescale r, String why) {
         try {
             runner = startAndAwait(r.before(), r.savepoint());
-            return RescaleReport.failed(
-                    r.job(),
-                    r.started(),
-                    r.from(),
-                    r.to(),
-                    r.savepoint(),
-                    since(r.stopped()),
-                    why
-                            + "; rolled back: job '"
-                            + r.job()
-                            + "' runs again at "
-                            + r.before()
-                            + " in "
-                            + runner
-                            + " from savepoint "
-                            + r.savepoint());
+            return restarted(r)
+                    .failedBecause(
+                            why
+                                    + "; rolled back: job '"
+                                    + r.job()
+                                    + "' runs again at "
+                                    + r.before()
+                                    + " in "
+                                    + runner
+                                    + " from savepoint "
+                                    + r.savepoint());
         } catch (RuntimeException e) {
-            return RescaleReport.failed(
-                    r.job(),
-                    r.started(),
-                    r.from(),
-                    r.to(),
-                    r.savepoint(),
-                    since(r.stopped()),
-                    why
-                            + "; the rollback to "
-                            + r.before()
-                            + " failed too ("
-                            + e.getMessage()
-                            + "): job '"
-                            + r.job()
-                            + "' is not running; start it with --restore-from "
-                            + r.savepoint());
+            return restarted(r)
+                    .failedBecause(
+                            why
+                                    + "; the rollback to "
+                                    + r.before()
+                                    + " failed too ("
+                                    + e.getMessage()
+                                    + "): job '"
+                                    + r.job()
+                                    + "' is not running; start it with --restore-from "
+                                    + r.savepoint());
         }
+    }
+
+    /** The report of {@code r}, which restarted the runner; its downtime runs until now. */
+    private RescaleReport restarted(Rescale r) {
+        return RescaleReport.restart(
+                r.job(), r.started(), r.from(), r.to(), r.savepoint(), since(r.stopped()));
     }
 
     private URI startAndAwait(Map<String, Integer> parallelism, Path savepoint) {

@@ -41,14 +41,14 @@ public final class Samples {
     public Samples source(double out, double useful, double observed, double backlog) {
         instances.add(
                 Counters.ofSeconds(
-                        "src", 0, out, out, useful, observed - useful, 0, backlog, false, false));
+                        "src", 0, out, out, useful, observed - useful, 0, backlog, false));
         return this;
     }
 
     public Samples map(int instance, double in, double out, double useful, double observed) {
         instances.add(
                 Counters.ofSeconds(
-                        "map", instance, in, out, useful, observed - useful, 0, 0, false, false));
+                        "map", instance, in, out, useful, observed - useful, 0, 0, false));
         return this;
     }
 

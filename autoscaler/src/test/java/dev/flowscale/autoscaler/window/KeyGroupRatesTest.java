@@ -13,8 +13,8 @@ class KeyGroupRatesTest {
             int instance, double observedSeconds, int first, long... counts) {
         long observed = Counters.nanos(observedSeconds);
         return new InstanceCounts(
-                "keyed", instance, 0, observed, 0, 0, 0, observed, 0, 0, false, false, first,
-                counts);
+                "keyed", instance, 0, observed, 0, 0, 0, observed, 0, 0L, false, first, counts,
+                null, null);
     }
 
     @Test
@@ -30,7 +30,7 @@ class KeyGroupRatesTest {
 
     @Test
     void instancesThatCountNoKeyGroupsGiveNoRates() {
-        InstanceCounts plain = Counters.ofSeconds("map", 0, 10, 10, 1, 0, 0, 0, false, false);
+        InstanceCounts plain = Counters.ofSeconds("map", 0, 10, 10, 1, 0, 0, 0, false);
 
         assertThat(KeyGroupRates.between(List.of(plain), List.of(plain), 4)).isEmpty();
     }

@@ -14,7 +14,7 @@ import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -207,8 +207,8 @@ class WindowedMetricsProviderTest {
                 .isEqualTo("metrics source testing source failed: connection refused");
         assertThat(status.lastSample()).hasValue(Samples.T0.plusSeconds(110));
         Clock clock = Clock.fixed(Samples.T0.plusSeconds(111), ZoneOffset.UTC);
-        Autoscaler autoscaler =
-                new Autoscaler(
+        AutoscalerLoop autoscaler =
+                new AutoscalerLoop(
                         AutoscalerConfig.of(Mode.AUTO, Duration.ofSeconds(10)),
                         new Ds2Policy(PolicyConfig.exactDs2(), clock),
                         provider,

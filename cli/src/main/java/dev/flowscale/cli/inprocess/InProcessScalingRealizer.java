@@ -4,8 +4,8 @@ import dev.flowscale.autoscaler.realizer.RealizeException;
 import dev.flowscale.autoscaler.realizer.RescaleListener;
 import dev.flowscale.autoscaler.realizer.RescaleReport;
 import dev.flowscale.autoscaler.realizer.SingleFlightRealizer;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.runner.api.RescaleView;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,19 +90,14 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
                 RescaleReport.restrict(job.graph().parallelism(), changes.keySet());
         if (!jobName.equals(job.name())) {
             return Optional.of(
-                    RescaleReport.failed(
-                            jobName,
-                            started,
-                            from,
-                            changes,
-                            null,
-                            Duration.ZERO,
-                            "the decision "
-                                    + "is for job '"
-                                    + jobName
-                                    + "' but this realizer rescales job '"
-                                    + job.name()
-                                    + "'; nothing was changed"));
+                    RescaleReport.restart(jobName, started, from, changes, null, Duration.ZERO)
+                            .failedBecause(
+                                    "the decision "
+                                            + "is for job '"
+                                            + jobName
+                                            + "' but this realizer rescales job '"
+                                            + job.name()
+                                            + "'; nothing was changed"));
         }
         Map<String, Integer> pending = pending(changes, job.graph().parallelism());
         return pending.isEmpty()
@@ -121,45 +116,39 @@ public final class InProcessScalingRealizer extends SingleFlightRealizer {
             Map<String, Integer> changes,
             Instant started) {
         try {
-            RescaleResult result = job.rescale(changes, timeout, emulatedRestart);
+            RescaleView result = job.rescale(changes, timeout, emulatedRestart);
             if (!job.awaitRunning(timeout)) {
-                return RescaleReport.failed(
-                        jobName,
-                        started,
-                        from,
-                        changes,
-                        result.savepoint(),
-                        since(started),
-                        "the restored job did not run within "
-                                + timeout
-                                + "; it is "
-                                + job.status());
+                return RescaleReport.restart(
+                                jobName,
+                                started,
+                                from,
+                                changes,
+                                result.savepointPath(),
+                                since(started))
+                        .failedBecause(
+                                "the restored job did not run within "
+                                        + timeout
+                                        + "; it is "
+                                        + job.status());
             }
-            return RescaleReport.succeeded(
-                    jobName, started, from, changes, result.savepoint(), result.downtime());
+            return RescaleReport.restart(
+                    jobName, started, from, changes, result.savepointPath(), result.downtime());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return RescaleReport.failed(
-                    jobName,
-                    started,
-                    from,
-                    changes,
-                    null,
-                    since(started),
-                    "interrupted; the job is " + job.status() + " at " + job.graph().parallelism());
+            return RescaleReport.restart(jobName, started, from, changes, null, since(started))
+                    .failedBecause(
+                            "interrupted; the job is "
+                                    + job.status()
+                                    + " at "
+                                    + job.graph().parallelism());
         } catch (RuntimeException e) {
-            return RescaleReport.failed(
-                    jobName,
-                    started,
-                    from,
-                    changes,
-                    null,
-                    since(started),
-                    e.getMessage()
-                            + "; the job is "
-                            + job.status()
-                            + " at "
-                            + job.graph().parallelism());
+            return RescaleReport.restart(jobName, started, from, changes, null, since(started))
+                    .failedBecause(
+                            e.getMessage()
+                                    + "; the job is "
+                                    + job.status()
+                                    + " at "
+                                    + job.graph().parallelism());
         }
     }
 }

@@ -88,7 +88,6 @@ class ChainedDecisionTest {
                             new JobAutoscaler.Reporting(
                                     new SimpleMeterRegistry(),
                                     null,
-                                    false,
                                     clock,
                                     Throwable::printStackTrace));
             ScalingDecision decision =

@@ -77,8 +77,7 @@ class ClosedLoopTest {
                 new InProcessMetricsSource(() -> job, clock),
                 decision -> CompletableFuture.completedFuture(null),
                 List.of(),
-                new JobAutoscaler.Reporting(
-                        registry, label, true, clock, Throwable::printStackTrace));
+                new JobAutoscaler.Reporting(registry, label, clock, Throwable::printStackTrace));
     }
 
     /** Ticks until a decision is made on a complete window (the first ones have none yet). */

@@ -81,11 +81,12 @@ class EmptyWindowRatesTest {
                 usefulSeconds * S,
                 (10 - usefulSeconds) * S,
                 0,
-                0,
+                0L,
                 false,
-                false,
                 0,
-                new long[0]);
+                new long[0],
+                null,
+                null);
     }
 
     /** The engine's rates over the same window: from zero counters to {@code instances}. */

@@ -125,7 +125,7 @@ class KeyGroupRatesEndToEndTest {
                         source::sample,
                         s ->
                                 s.instance(HotKeyJob.SOURCE, 0)
-                                        .map(c -> !c.backlogUnknown())
+                                        .map(c -> c.backlog() != null)
                                         .orElse(false));
         provider.add(first);
         firstSampleTaken.countDown();

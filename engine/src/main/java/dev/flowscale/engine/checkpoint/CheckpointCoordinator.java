@@ -238,9 +238,11 @@ public final class CheckpointCoordinator {
                         keyGroups,
                         settings.owner().epoch(),
                         operators,
+                        null,
                         null);
         try {
-            ManifestFile.write(done.dir, metadata, settings.owner()::checkFence);
+            ManifestFile.write(
+                    done.dir, metadata, settings.owner()::checkFence, settings.storage().signing());
         } catch (StorageOwner.FencedException e) {
             abort(
                     done,

@@ -43,8 +43,16 @@ public final class CheckpointStorage {
      */
     private final long firstOwnId;
 
+    private final SnapshotSigning signing;
+
     public CheckpointStorage(Path root) {
+        this(root, SnapshotSigning.NONE);
+    }
+
+    /** Storage whose snapshots are signed and checked with {@code signing}. */
+    public CheckpointStorage(Path root, SnapshotSigning signing) {
         this.root = root;
+        this.signing = signing;
         this.checkpoints = root.resolve("checkpoints");
         this.savepoints = root.resolve("savepoints");
         this.firstOwnId = highestId() + 1;
@@ -52,6 +60,11 @@ public final class CheckpointStorage {
 
     public Path root() {
         return root;
+    }
+
+    /** How this storage's snapshots are signed when written and checked when restored. */
+    public SnapshotSigning signing() {
+        return signing;
     }
 
     /**

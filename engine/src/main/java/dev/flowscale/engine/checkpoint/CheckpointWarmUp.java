@@ -174,6 +174,7 @@ public final class CheckpointWarmUp {
                                                 127,
                                                 1,
                                                 rocksDb)))),
+                null,
                 null);
     }
 }

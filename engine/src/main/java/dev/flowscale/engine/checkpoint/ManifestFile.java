@@ -21,7 +21,8 @@ import java.util.HexFormat;
  * Writes and reads a snapshot's manifest ({@code _metadata}). Writing is atomic (temporary file,
  * fsync, fence check, rename, fsync of the directory): the rename is the commit. Reading checks,
  * before anything else is trusted, the format version, that every field is present, the manifest's
- * own SHA-256 and that every file it names is a plain name inside the snapshot.
+ * own SHA-256, that every file it names is a plain name inside the snapshot and, with a deployment
+ * key, its signature ({@link SnapshotSigning}).
  */
 public final class ManifestFile {
     static final String CHECKSUM = "checksum";
@@ -47,10 +48,18 @@ public final class ManifestFile {
      * before the rename; it throws if this writer may no longer commit.
      */
     public static void write(Path dir, SnapshotMetadata metadata, Runnable fence) {
+        write(dir, metadata, fence, SnapshotSigning.NONE);
+    }
+
+    /**
+     * As {@link #write(Path, SnapshotMetadata, Runnable)}, signed when {@code signing} has a key.
+     */
+    public static void write(
+            Path dir, SnapshotMetadata metadata, Runnable fence, SnapshotSigning signing) {
         Path tmp = dir.resolve(SnapshotMetadata.FILE_NAME + ".tmp");
         Path target = dir.resolve(SnapshotMetadata.FILE_NAME);
         try {
-            Files.write(tmp, encode(metadata));
+            Files.write(tmp, encode(metadata, dir, signing));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }
@@ -96,9 +105,23 @@ public final class ManifestFile {
      * the checksum took two more on the checkpoint's commit.
      */
     static byte[] encode(SnapshotMetadata metadata) throws IOException {
-        String checksum = sha256(WRITER.writeValueAsBytes(metadata.withChecksum(null)));
+        return encode(metadata, null, SnapshotSigning.NONE);
+    }
+
+    /**
+     * With a key, a third pass signs the unsigned compact JSON and the files in {@code dir}; the
+     * checksum then covers the signature too.
+     */
+    static byte[] encode(SnapshotMetadata metadata, Path dir, SnapshotSigning signing)
+            throws IOException {
+        SnapshotMetadata unsummed = metadata.withChecksum(null);
+        if (signing.signs()) {
+            byte[] content = WRITER.writeValueAsBytes(unsummed.withSignature(null));
+            unsummed = unsummed.withSignature(signing.sign(dir, content, metadata));
+        }
+        String checksum = sha256(WRITER.writeValueAsBytes(unsummed));
         return WRITER.writerWithDefaultPrettyPrinter()
-                .writeValueAsBytes(metadata.withChecksum(checksum));
+                .writeValueAsBytes(unsummed.withChecksum(checksum));
     }
 
     /** SHA-256 (hex) of the compact JSON of {@code manifest} without its checksum field. */
@@ -122,6 +145,14 @@ public final class ManifestFile {
 
     /** Reads and checks the manifest of {@code dir}; see the class comment for what is checked. */
     public static SnapshotMetadata read(Path dir) {
+        return read(dir, SnapshotSigning.NONE);
+    }
+
+    /**
+     * As {@link #read(Path)}, and with a key, last, the signature over the manifest and its files
+     * (once their names are known to lie inside {@code dir}).
+     */
+    public static SnapshotMetadata read(Path dir, SnapshotSigning signing) {
         JsonNode json = parse(dir);
         int version = json.path("formatVersion").asInt(-1);
         if (version < SnapshotMetadata.OLDEST_FORMAT_VERSION
@@ -156,6 +187,7 @@ public final class ManifestFile {
         try {
             SnapshotMetadata metadata = StateCodec.json().treeToValue(json, SnapshotMetadata.class);
             ManifestFields.checkFiles(dir, metadata);
+            signing.verify(dir, json, metadata);
             return metadata;
         } catch (IOException e) {
             throw new SnapshotException(

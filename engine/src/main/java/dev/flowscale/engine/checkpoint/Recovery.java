@@ -71,7 +71,7 @@ public record Recovery(RestoredState restored, String reason) {
                                 + "resumes from the newest");
             }
             return new Recovery(
-                    SnapshotReader.read(requested, graph),
+                    SnapshotReader.read(requested, graph, storage.signing()),
                     "restoring the requested snapshot "
                             + requested
                             + taken
@@ -134,7 +134,8 @@ public record Recovery(RestoredState restored, String reason) {
         for (Path candidate : storage.completedSnapshots()) {
             try {
                 SnapshotMetadata metadata = SnapshotReader.metadata(candidate);
-                return new Stored(SnapshotReader.read(candidate, graph), metadata);
+                return new Stored(
+                        SnapshotReader.read(candidate, graph, storage.signing()), metadata);
             } catch (SnapshotException e) {
                 log.accept("skipping snapshot " + candidate + ": " + e.getMessage());
             }

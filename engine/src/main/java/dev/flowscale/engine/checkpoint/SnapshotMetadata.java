@@ -19,6 +19,8 @@ import java.util.List;
  * @param epoch the storage epoch of the runner that committed it (see {@link StorageOwner})
  * @param operators every operator of the job with the files of its instances
  * @param checksum SHA-256 (hex) of the manifest without this field; null while it is computed
+ * @param signature HMAC-SHA256 (hex) of the manifest and its files with the deployment key ({@link
+ *     SnapshotSigning}); null when written without a key (and left out of the JSON)
  */
 public record SnapshotMetadata(
         int formatVersion,
@@ -29,7 +31,8 @@ public record SnapshotMetadata(
         @JsonProperty(KEY_GROUPS_FIELD) int keyGroups,
         long epoch,
         List<OperatorEntry> operators,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String checksum) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) String checksum,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String signature) {
 
     /**
      * Version 2 added the manifest checksum, the writer's epoch and each file's split count;
@@ -65,6 +68,14 @@ public record SnapshotMetadata(
     }
 
     SnapshotMetadata withChecksum(String sum) {
+        return sealed(sum, signature);
+    }
+
+    SnapshotMetadata withSignature(String hmac) {
+        return sealed(checksum, hmac);
+    }
+
+    private SnapshotMetadata sealed(String sum, String hmac) {
         return new SnapshotMetadata(
                 formatVersion,
                 jobName,
@@ -74,6 +85,7 @@ public record SnapshotMetadata(
                 keyGroups,
                 epoch,
                 operators,
-                sum);
+                sum,
+                hmac);
     }
 }

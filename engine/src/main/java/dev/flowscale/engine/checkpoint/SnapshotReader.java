@@ -39,7 +39,12 @@ public final class SnapshotReader {
     }
 
     public static RestoredState read(Path dir, JobGraph graph) {
-        return new SnapshotReader(dir, graph, metadata(dir)).read();
+        return read(dir, graph, SnapshotSigning.NONE);
+    }
+
+    /** As {@link #read(Path, JobGraph)}; with a key, only a snapshot signed with it is read. */
+    public static RestoredState read(Path dir, JobGraph graph, SnapshotSigning signing) {
+        return new SnapshotReader(dir, graph, ManifestFile.read(dir, signing)).read();
     }
 
     /** Reads and checks only the manifest (see {@link ManifestFile#read}). */

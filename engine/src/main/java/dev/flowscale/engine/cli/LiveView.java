@@ -44,7 +44,7 @@ final class LiveView {
                 format(r.trueOutputRate()),
                 100 * nanToZero(r.utilization()),
                 100 * nanToZero(r.backpressureRatio()),
-                r.backlogUnknown() ? "no signal" : Long.toString(r.backlog()));
+                r.backlog() == null ? "no signal" : Long.toString(r.backlog()));
     }
 
     /** Totals over the whole run. */

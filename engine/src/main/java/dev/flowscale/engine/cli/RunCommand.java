@@ -1,6 +1,8 @@
 package dev.flowscale.engine.cli;
 
 import dev.flowscale.engine.checkpoint.Recovery;
+import dev.flowscale.engine.checkpoint.SnapshotKeys;
+import dev.flowscale.engine.checkpoint.SnapshotSigning;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
 import dev.flowscale.engine.runner.JobControlApi;
@@ -133,6 +135,16 @@ public final class RunCommand implements Callable<Integer> {
     boolean startFresh;
 
     @Option(
+            names = SnapshotSigning.OPTION,
+            paramLabel = "FILE",
+            description =
+                    "Sign every snapshot with the key in FILE (HMAC-SHA256, at least 32 bytes) and restore"
+                            + " only snapshots signed with it (default: the environment variable "
+                            + SnapshotSigning.ENV
+                            + "; neither: unsigned).")
+    Path snapshotKeyFile;
+
+    @Option(
             names = "--job-name",
             paramLabel = "NAME",
             description =
@@ -246,7 +258,9 @@ public final class RunCommand implements Callable<Integer> {
                                 folderName(run.job != null ? run.job : graph.jobName()))
                         : savepointDir;
         CheckpointConfig config =
-                CheckpointConfig.every(checkpointInterval, dir).withRetained(retain);
+                CheckpointConfig.every(checkpointInterval, dir)
+                        .withRetained(retain)
+                        .withSigning(SnapshotKeys.resolve(snapshotKeyFile, env));
         return checkpointFailureTolerance == null
                 ? config
                 : config.withFailureTolerance(checkpointFailureTolerance);

@@ -1,5 +1,6 @@
 package dev.flowscale.engine.metrics;
 
+import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -65,7 +66,11 @@ public final class InstanceCounterRecorder {
     private Phase phase = Phase.NOT_STARTED;
     private volatile LongSupplier liveBacklog;
 
-    /** No live backlog supplier: the last value the task wrote stands (-1 means no signal). */
+    /**
+     * No live backlog supplier: the last value the task wrote stands. The backlog is held as the
+     * reader reports it ({@link SourceReader#NO_BACKLOG_SIGNAL} while it cannot tell) and becomes
+     * the counter record's null in {@link #read}, the one place the two meet.
+     */
     private static final long NO_LIVE_BACKLOG = Long.MIN_VALUE;
 
     private long phaseSince;
@@ -105,7 +110,7 @@ public final class InstanceCounterRecorder {
         this.keyGroupCounter = keyGroupCount > 0 ? new KeyGroupCounter(keyGroupCount) : null;
         this.keyGroupRecords = new long[keyGroupCount];
         // A source owes an unknown number of records until its reader is open and tells.
-        this.backlog = source ? -1 : 0;
+        this.backlog = source ? SourceReader.NO_BACKLOG_SIGNAL : 0;
     }
 
     /** The per-key-group counter the task thread feeds; null when the instance is not keyed. */
@@ -182,7 +187,9 @@ public final class InstanceCounterRecorder {
         endWrite();
     }
 
-    /** The records a source owes, or -1 while it cannot tell (no backlog signal). */
+    /**
+     * The records a source owes, or {@link SourceReader#NO_BACKLOG_SIGNAL} while it cannot tell.
+     */
     public void backlog(long records) {
         beginWrite();
         backlog = records;
@@ -226,7 +233,10 @@ public final class InstanceCounterRecorder {
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceCounts snapshot(long now) {
         LongSupplier live = liveBacklog;
-        long currentBacklog = live == null ? NO_LIVE_BACKLOG : Math.max(-1, live.getAsLong());
+        long currentBacklog =
+                live == null
+                        ? NO_LIVE_BACKLOG
+                        : Math.max(SourceReader.NO_BACKLOG_SIGNAL, live.getAsLong());
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);
             InstanceCounts read = read(now, currentBacklog);
@@ -250,7 +260,6 @@ public final class InstanceCounterRecorder {
         long since = phaseSince;
         long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
         long end = p == Phase.FINISHED ? since : now;
-        // A reader's NO_BACKLOG_SIGNAL (-1) becomes the counter record's backlogUnknown here.
         long owed = currentBacklog != NO_LIVE_BACKLOG ? currentBacklog : backlog;
         long openUseful = p == Phase.USEFUL ? mine(open) : 0;
         return new InstanceCounts(
@@ -265,11 +274,12 @@ public final class InstanceCounterRecorder {
                         + (p == Phase.WAIT_INPUT ? open : 0)
                         + (p == Phase.USEFUL ? open - openUseful : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
-                Math.max(0, owed),
-                owed < 0,
+                owed < 0 ? null : owed,
                 p == Phase.FINISHED,
                 keyGroupFirst,
-                keyGroupRecords.clone());
+                keyGroupRecords.clone(),
+                null,
+                null);
     }
 
     private long pending(VarHandle handle) {

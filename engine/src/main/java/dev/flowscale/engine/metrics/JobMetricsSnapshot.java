@@ -63,10 +63,11 @@ public record JobMetricsSnapshot(
                 0,
                 0,
                 0,
-                0,
-                false,
+                0L,
                 false,
                 like.keyGroupFirst(),
-                new long[0]);
+                new long[0],
+                null,
+                null);
     }
 }

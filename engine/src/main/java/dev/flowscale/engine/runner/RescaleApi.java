@@ -8,7 +8,6 @@ import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.metrics.HttpCall;
 import dev.flowscale.engine.metrics.HttpReply;
 import dev.flowscale.engine.metrics.MetricsHttpServer;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.ApiError;
 import dev.flowscale.runner.api.RescaleView;
@@ -37,15 +36,6 @@ public final class RescaleApi {
     private final ObjectMapper mapper = new ObjectMapper();
     private final RunningJob job;
     private final Duration timeout;
-
-    private static RescaleView view(RescaleResult result) {
-        return new RescaleView(
-                RescaleView.IN_PLACE,
-                result.savepoint().toAbsolutePath().toString(),
-                result.before(),
-                result.after(),
-                result.downtime().toNanos() / 1e9);
-    }
 
     public RescaleApi(RunningJob job, Duration timeout) {
         if (job == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -151,7 +141,7 @@ public final class RescaleApi {
                                     : "and it will not run again in this runner"));
         }
         try {
-            return view(job.rescale(parallelism, timeout));
+            return job.rescale(parallelism, timeout);
         } catch (SnapshotException e) {
             // The message says what failed and where the job runs now (rolled back or restored).
             return new ApiError(500, e.getMessage());

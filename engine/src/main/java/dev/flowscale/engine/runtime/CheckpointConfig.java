@@ -1,6 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.InvalidJobException;
+import dev.flowscale.engine.checkpoint.SnapshotSigning;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -14,13 +15,16 @@ import java.time.Duration;
  * @param failureTolerance how long periodic checkpoints may keep failing (from the first failure of
  *     a streak) before the job fails over (restarts from its latest snapshot as its restart
  *     strategy says); zero: the first failure fails it over
+ * @param signing the deployment key that signs every snapshot written and must have signed every
+ *     snapshot restored; {@link SnapshotSigning#NONE} for unsigned snapshots
  */
 public record CheckpointConfig(
         Path storage,
         Duration interval,
         Duration timeout,
         int retained,
-        Duration failureTolerance) {
+        Duration failureTolerance,
+        SnapshotSigning signing) {
     public static final int DEFAULT_RETAINED = 3;
 
     /** The least default tolerance: a storage hiccup of a few seconds never fails a job over. */
@@ -50,6 +54,21 @@ public record CheckpointConfig(
                             + " is invalid; use 0s or more (0s: the first failed periodic"
                             + " checkpoint fails the job over)");
         }
+        if (signing == null) {
+            throw new InvalidJobException(
+                    "checkpoint config: signing is null; use SnapshotSigning.NONE for unsigned"
+                            + " snapshots");
+        }
+    }
+
+    /** Unsigned snapshots. */
+    public CheckpointConfig(
+            Path storage,
+            Duration interval,
+            Duration timeout,
+            int retained,
+            Duration failureTolerance) {
+        this(storage, interval, timeout, retained, failureTolerance, SnapshotSigning.NONE);
     }
 
     /** Savepoints on request only, no periodic checkpoints. */
@@ -77,14 +96,19 @@ public record CheckpointConfig(
     }
 
     public CheckpointConfig withTimeout(Duration newTimeout) {
-        return new CheckpointConfig(storage, interval, newTimeout, retained, failureTolerance);
+        return new CheckpointConfig(
+                storage, interval, newTimeout, retained, failureTolerance, signing);
     }
 
     public CheckpointConfig withRetained(int keep) {
-        return new CheckpointConfig(storage, interval, timeout, keep, failureTolerance);
+        return new CheckpointConfig(storage, interval, timeout, keep, failureTolerance, signing);
     }
 
     public CheckpointConfig withFailureTolerance(Duration tolerance) {
-        return new CheckpointConfig(storage, interval, timeout, retained, tolerance);
+        return new CheckpointConfig(storage, interval, timeout, retained, tolerance, signing);
+    }
+
+    public CheckpointConfig withSigning(SnapshotSigning keyed) {
+        return new CheckpointConfig(storage, interval, timeout, retained, failureTolerance, keyed);
     }
 }

@@ -4,9 +4,12 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JobFailedException;
 import dev.flowscale.engine.checkpoint.CheckpointCoordinator;
 import dev.flowscale.engine.checkpoint.CheckpointStorage;
+import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.checkpoint.SnapshotReader;
+import dev.flowscale.engine.checkpoint.SnapshotSigning;
 import dev.flowscale.engine.checkpoint.StorageOwner;
+import dev.flowscale.engine.graph.JobGraph;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -205,6 +208,17 @@ final class CheckpointTrigger {
             return last;
         }
         return last == null || idOf(checkpoint) >= idOf(last) ? checkpoint : last;
+    }
+
+    /** The state of {@link #latestSnapshot()}, checked with the storage's key; null when none. */
+    RestoredState restoreLatest(JobGraph graph) {
+        Path from = latestSnapshot();
+        return from == null ? null : SnapshotReader.read(from, graph, signing());
+    }
+
+    /** How this job's snapshots are signed; unsigned without storage. */
+    SnapshotSigning signing() {
+        return durable == null ? SnapshotSigning.NONE : durable.storage().signing();
     }
 
     private static long idOf(Path snapshot) {

@@ -119,7 +119,7 @@ final class EngineMeters implements AutoCloseable {
                     Gauge.builder(
                                     MetricName.SOURCE_BACKLOG_SIGNAL.micrometer(),
                                     m,
-                                    x -> x.snapshot(System.nanoTime()).backlogUnknown() ? 0 : 1)
+                                    x -> Double.isNaN(backlogOrNaN(x)) ? 0 : 1)
                             .description(MetricName.SOURCE_BACKLOG_SIGNAL.description())
                             .tags(tags)
                             .register(registry));
@@ -230,6 +230,6 @@ final class EngineMeters implements AutoCloseable {
     /** NaN, not 0, while the source has no backlog signal: Prometheus shows the gap as a gap. */
     private static double backlogOrNaN(InstanceCounterRecorder recorder) {
         InstanceCounts s = recorder.snapshot(System.nanoTime());
-        return s.backlogUnknown() ? Double.NaN : s.backlog();
+        return s.backlog() == null ? Double.NaN : s.backlog();
     }
 }

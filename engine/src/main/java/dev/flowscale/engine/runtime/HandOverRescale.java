@@ -8,6 +8,7 @@ import dev.flowscale.engine.checkpoint.HandOverRestore;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.runner.api.RescaleView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -72,7 +73,7 @@ final class HandOverRescale {
     }
 
     /** See {@link RunningJob#rescale(Map, Duration, Duration)}. */
-    RescaleResult rescale(Map<String, Integer> changes, Duration timeout, Duration extraDowntime)
+    RescaleView rescale(Map<String, Integer> changes, Duration timeout, Duration extraDowntime)
             throws InterruptedException {
         if (extraDowntime == null || extraDowntime.isNegative()) {
             throw new InvalidJobException(
@@ -92,7 +93,7 @@ final class HandOverRescale {
         }
     }
 
-    private RescaleResult handOver(
+    private RescaleView handOver(
             JobGraph before, JobGraph after, Duration timeout, Duration extraDowntime)
             throws InterruptedException {
         // One hand-over savepoint at a time: the previous one's captures are released once written.
@@ -123,12 +124,13 @@ final class HandOverRescale {
         if (interrupted != null) {
             throw interrupted;
         }
-        RescaleResult result =
-                new RescaleResult(
-                        dir,
+        RescaleView result =
+                new RescaleView(
+                        RescaleView.IN_PLACE,
+                        dir.toAbsolutePath().toString(),
                         before.parallelism(),
                         after.parallelism(),
-                        downtimeSince(stopped, timeout),
+                        downtimeSince(stopped, timeout).toNanos() / 1e9,
                         restored.keyGroupsKept(),
                         restored.keyGroupsRead());
         awaitDurable(before, after, savepoint, timeout);

@@ -30,7 +30,7 @@ final class JobStorage implements AutoCloseable {
     private JobStorage(
             CheckpointConfig config, StorageOwner owner, CheckpointStats stats, Clock clock) {
         this.config = config;
-        this.storage = new CheckpointStorage(config.storage());
+        this.storage = new CheckpointStorage(config.storage(), config.signing());
         this.owner = owner;
         this.stats = stats;
         this.clock = clock;

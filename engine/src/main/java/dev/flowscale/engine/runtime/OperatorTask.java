@@ -83,6 +83,12 @@ final class OperatorTask extends Task {
             state.restore().awaitDurable();
         }
         logic.open();
+        if (valve != null && valve.current() != Long.MIN_VALUE) {
+            // The valve forwards only what rises above this floor, and the instances downstream
+            // start with no watermark from this one: without the floor they would wait for it
+            // forever if the floor is already final (as a source emits its own on restore).
+            output.broadcastEvent(Batch.watermark(valve.current()));
+        }
         lastFlush = System.nanoTime();
     }
 

@@ -91,10 +91,25 @@ final class PhaseClock {
         }
     }
 
+    /**
+     * Books the time from {@code since} on as useful, for work known to be useful only once it
+     * ended: a poll after an idle wait starts as waiting and, if it brought records, counts as
+     * useful from its start. {@code since} is a {@link System#nanoTime} reading taken after the
+     * wait began; a clock that is not waiting is left as it is.
+     */
+    void usefulSince(long since) {
+        if (current == Phase.WAIT_INPUT) {
+            switchTo(Phase.USEFUL, since);
+        }
+    }
+
     private void switchTo(Phase next) {
+        switchTo(next, instrumented ? System.nanoTime() : 0);
+    }
+
+    private void switchTo(Phase next, long now) {
         current = next;
         if (instrumented) {
-            long now = System.nanoTime();
             metrics.enter(next, now);
             for (InstanceCounterRecorder follower : followers) {
                 follower.enter(next, now);

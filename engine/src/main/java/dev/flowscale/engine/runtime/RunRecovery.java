@@ -1,9 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.checkpoint.RestoredState;
-import dev.flowscale.engine.checkpoint.SnapshotReader;
 import dev.flowscale.engine.graph.JobGraph;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -83,8 +81,7 @@ final class RunRecovery implements JobRuns {
     }
 
     private void runFromLatest(JobGraph graph) {
-        Path from = trigger.latestSnapshot();
-        launch(graph, from == null ? null : SnapshotReader.read(from, graph));
+        launch(graph, trigger.restoreLatest(graph));
     }
 
     @Override

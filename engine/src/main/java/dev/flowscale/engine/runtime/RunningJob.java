@@ -12,6 +12,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.Partitioning;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.runner.api.CheckpointStatus;
+import dev.flowscale.runner.api.RescaleView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -101,7 +102,11 @@ public final class RunningJob implements AutoCloseable {
     public static RunningJob start(JobGraph graph, JobConfig config, Path restoreFrom) {
         RunningJob job = new RunningJob(graph, config);
         try {
-            job.launch(graph, restoreFrom == null ? null : SnapshotReader.read(restoreFrom, graph));
+            job.launch(
+                    graph,
+                    restoreFrom == null
+                            ? null
+                            : SnapshotReader.read(restoreFrom, graph, job.trigger.signing()));
         } catch (RuntimeException e) {
             job.abandon();
             throw e;
@@ -248,9 +253,8 @@ public final class RunningJob implements AutoCloseable {
             }
             try {
                 trigger.awaitAnchor();
-                Path from = trigger.latestSnapshot();
                 JobGraph graph = run.graph();
-                launch(graph, from == null ? null : SnapshotReader.read(from, graph));
+                launch(graph, trigger.restoreLatest(graph));
                 lifecycle.moveTo(JobLifecycle.Phase.RUNNING);
             } catch (EngineException e) {
                 e.addSuppressed(cause);
@@ -341,7 +345,7 @@ public final class RunningJob implements AutoCloseable {
      * within {@code timeout}, the job runs again at the old parallelism from its latest complete
      * snapshot and a {@link dev.flowscale.engine.checkpoint.SnapshotException} says so.
      */
-    public RescaleResult rescale(Map<String, Integer> changes, Duration timeout)
+    public RescaleView rescale(Map<String, Integer> changes, Duration timeout)
             throws InterruptedException {
         return rescale(changes, timeout, Duration.ZERO);
     }
@@ -352,7 +356,7 @@ public final class RunningJob implements AutoCloseable {
      * cluster (a pod restart), so the sources owe that time's records and the downtime includes it.
      * When interrupted during that wait the job is restored at once and the interruption is thrown.
      */
-    public RescaleResult rescale(
+    public RescaleView rescale(
             Map<String, Integer> changes, Duration timeout, Duration extraDowntime)
             throws InterruptedException {
         return rescaler.rescale(changes, timeout, extraDowntime);

@@ -113,7 +113,16 @@ final class SourceTask extends Task {
                 break;
             }
             chain.timing.beginBatch();
+            // After an idle wait the poll starts as waiting: one that finds nothing (a Kafka
+            // fetch, a schedule not yet due) is not useful time, or an idle source's capacity
+            // would seem to fall with its input. One that brings records is useful from its start.
+            long pollStart = clock.current() == Phase.WAIT_INPUT ? System.nanoTime() : 0;
             int n = reader.poll(sink, output.suggestedBatch(batchSize));
+            if (n == 0) {
+                clock.enter(Phase.USEFUL);
+            } else {
+                clock.usefulSince(pollStart);
+            }
             payCost(n);
             chain.timing.endBatch();
             if (n == SourceReader.END_OF_INPUT) {
@@ -209,7 +218,7 @@ final class SourceTask extends Task {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        clock.enter(Phase.USEFUL);
+        // Still waiting: the next poll tells whether the wait is over (see process).
     }
 
     @Override

@@ -78,6 +78,7 @@ class CheckpointWarmUpTest {
                         sample.keyGroups(),
                         sample.epoch(),
                         operators,
+                        null,
                         null);
         assertThat(new String(ManifestFile.encode(copied)))
                 .isEqualTo(new String(ManifestFile.encode(sample)))

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.runner.api.MetricName;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.testsupport.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
@@ -68,7 +68,7 @@ final class EventTimeRuns {
             for (String op : job.graph().parallelism().keySet()) {
                 target.put(op, 1 + random.nextInt(4));
             }
-            RescaleResult result = job.rescale(target, Duration.ofSeconds(30));
+            RescaleView result = job.rescale(target, Duration.ofSeconds(30));
             assertThat(result.after()).containsAllEntriesOf(target);
         }
     }

@@ -6,7 +6,6 @@ import dev.flowscale.engine.api.MapFunction;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RestartStrategy;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
@@ -15,6 +14,7 @@ import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.RocksDbBackends;
 import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,7 +59,7 @@ class ExactlyOnceTest {
                 for (String op : graph.parallelism().keySet()) {
                     target.put(op, 1 + random.nextInt(8));
                 }
-                RescaleResult result = job.rescale(target, Duration.ofSeconds(30));
+                RescaleView result = job.rescale(target, Duration.ofSeconds(30));
                 assertThat(result.after()).containsAllEntriesOf(target);
                 assertThat(job.graph().parallelism()).isEqualTo(result.after());
                 assertThat(result.keyGroupsKept() + result.keyGroupsMoved())
@@ -115,8 +115,7 @@ class ExactlyOnceTest {
                         .withCheckpointing(CheckpointConfig.savepointsOnly(dir));
         try (RunningJob job = RunningJob.start(graph, config)) {
             awaitStateForEveryKey(job);
-            RescaleResult result =
-                    job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
+            RescaleView result = job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
 
             int stay =
                     backend == StateBackendConfig.Kind.HEAP

@@ -11,11 +11,11 @@ import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.engine.runtime.RescaleResult;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.state.StateBackendConfig;
 import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.testsupport.Await;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,13 +65,12 @@ class HandOverRescaleTest {
                 RunningJob.start(
                         graph(), config(dir.resolve("a"), Duration.ZERO, backend, local))) {
             awaitCounted(job, 10 * KEYS);
-            RescaleResult result =
-                    job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
+            RescaleView result = job.rescale(Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30));
             assertThat(result.keyGroupsKept() + result.keyGroupsMoved())
                     .as("every key group handed over in memory")
                     .isEqualTo(graph().keyGroups());
             assertThat(result.keyGroupsMoved()).isPositive();
-            savepoint = result.savepoint();
+            savepoint = result.savepointPath();
             Await.until(
                     Duration.ofSeconds(20),
                     "the hand-over's savepoint to be written",
@@ -131,14 +130,14 @@ class HandOverRescaleTest {
         Committer.completeAtOpen.clear();
         try (RunningJob job = RunningJob.start(graph, config(dir, Duration.ZERO))) {
             job.awaitRunning(Duration.ofSeconds(20));
-            RescaleResult result = job.rescale(Map.of("commit", 2), Duration.ofSeconds(30));
+            RescaleView result = job.rescale(Map.of("commit", 2), Duration.ofSeconds(30));
             assertThat(Committer.completeAtOpen)
                     .as(
                             "what storage held complete when each instance opened: the first run's"
                                     + " (nothing), then both instances of the new run")
                     .hasSize(3);
             assertThat(Committer.completeAtOpen.subList(1, 3))
-                    .allSatisfy(complete -> assertThat(complete).contains(result.savepoint()));
+                    .allSatisfy(complete -> assertThat(complete).contains(result.savepointPath()));
             job.cancel();
         }
     }

@@ -216,6 +216,7 @@ class IncrementalCheckpointTest {
                         128,
                         0,
                         List.of(new SnapshotMetadata.OperatorEntry("op", 1, List.of(handle))),
+                        null,
                         null);
         ManifestFile.write(dir, metadata, () -> {});
         return dir;

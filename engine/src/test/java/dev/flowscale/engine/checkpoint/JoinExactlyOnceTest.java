@@ -117,9 +117,7 @@ class JoinExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "on the {0} backend")
-    // The RocksDB run sometimes never processes its final watermark (seen twice in full builds,
-    // once on an idle machine after 5 min): an open defect, so it is not part of the default build.
-    @ValueSource(strings = {"heap"})
+    @ValueSource(strings = {"heap", "rocksdb"})
     void joinedPairsAreExactlyOnceAfterRandomRescalesAndAFailure(String backend, @TempDir Path dir)
             throws Exception {
         AtomicBoolean failed = new AtomicBoolean();

@@ -70,6 +70,9 @@ class RescaleApiTest {
         assertThat(body.get("before").get("double").asInt()).isEqualTo(2);
         assertThat(body.get("after").get("double").asInt()).isEqualTo(3);
         assertThat(body.get("downtimeSeconds").asDouble()).isPositive();
+        // The engine's own outcome is the body: no keyed operator, so no key group kept or moved.
+        assertThat(body.get("keyGroupsKept").isInt()).isTrue();
+        assertThat(body.get("keyGroupsMoved").asInt()).isZero();
         // A heap-state rescale hands its state over in memory and writes the savepoint after.
         Path manifest = Path.of(body.get("savepoint").asText()).resolve("_metadata");
         Await.until(

@@ -8,6 +8,7 @@ import dev.flowscale.engine.checkpoint.SnapshotException;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.source.RateProfile;
 import dev.flowscale.engine.testing.CountingJob;
+import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.testsupport.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +52,7 @@ class RescaleSavepointFailureTest {
                     () -> new CheckpointStorage(dir).latestCheckpoint().isPresent());
             // The job stays down for a while after its barrier: long enough to break the folder
             // its savepoint is about to be written into.
-            CompletableFuture<RescaleResult> rescale =
+            CompletableFuture<RescaleView> rescale =
                     CompletableFuture.supplyAsync(() -> rescale(job));
             Path savepoint = awaitSavepointFolder(dir.resolve("savepoints"));
             replaceWithFile(savepoint);
@@ -69,7 +70,7 @@ class RescaleSavepointFailureTest {
         }
     }
 
-    private static RescaleResult rescale(RunningJob job) {
+    private static RescaleView rescale(RunningJob job) {
         try {
             return job.rescale(
                     Map.of(CountingJob.COUNT, 3), Duration.ofSeconds(30), Duration.ofSeconds(3));

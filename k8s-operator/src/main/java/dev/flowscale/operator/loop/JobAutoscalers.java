@@ -10,7 +10,7 @@ import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.JobStatusStore;
 import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.operator.flink.FlinkDeployments;
-import dev.flowscale.operator.flink.FlinkLoops;
+import dev.flowscale.operator.flink.FlinkTargetParts;
 import dev.flowscale.operator.flink.FlinkTargetStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
  * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
  * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
- * realizer from {@link FlinkLoops} instead: the loop itself carries decisions out there, and {@link
- * FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a runner.
- * What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt here or
- * by the next leader resumes from it.
+ * realizer from {@link FlinkTargetParts} instead: the loop itself carries decisions out there, and
+ * {@link FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a
+ * runner. What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt
+ * here or by the next leader resumes from it.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
@@ -77,14 +77,11 @@ public final class JobAutoscalers implements AutoCloseable {
     public record JobHandle(Runnable reconcile, Supplier<Optional<StreamJob>> cached) {}
 
     /**
-     * @param realizer the runner's status realizer; null for a Flink target, whose realizer is
-     *     closed by {@code closer}
+     * @param closer stops a Flink target's realizer
      */
     private record Loop(
             String settings,
             JobAutoscaler autoscaler,
-            StatusScalingRealizer realizer,
-            RescaleObserver rescales,
             AutoCloseable closer,
             ScheduledFuture<?> ticks) {}
 
@@ -166,13 +163,9 @@ public final class JobAutoscalers implements AutoCloseable {
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
         boolean flink = job.getSpec().flink != null;
-        StatusScalingRealizer realizer =
+        FlinkTargetParts.Parts parts =
                 flink
-                        ? null
-                        : new StatusScalingRealizer(store, ns, name, handle.reconcile(), clock);
-        FlinkLoops.Parts parts =
-                flink
-                        ? FlinkLoops.parts(
+                        ? FlinkTargetParts.parts(
                                 job,
                                 deployments,
                                 handle.reconcile(),
@@ -180,10 +173,16 @@ public final class JobAutoscalers implements AutoCloseable {
                                 scheduler,
                                 rescaleTimeout(job),
                                 clock)
-                        : new FlinkLoops.Parts(
+                        : new FlinkTargetParts.Parts(
                                 new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
-                                realizer,
-                                realizer);
+                                new StatusScalingRealizer(
+                                        store,
+                                        ns,
+                                        name,
+                                        handle.reconcile(),
+                                        handle.cached(),
+                                        clock),
+                                () -> {});
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
                         JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
@@ -194,7 +193,6 @@ public final class JobAutoscalers implements AutoCloseable {
                         new JobAutoscaler.Reporting(
                                 registry,
                                 key(job),
-                                false,
                                 clock,
                                 error ->
                                         LOG.warn(
@@ -203,14 +201,13 @@ public final class JobAutoscalers implements AutoCloseable {
                                                 error.toString())),
                         new ConfigMapHistoryStore(client, job));
         String key = key(job);
-        RescaleObserver rescales = new RescaleObserver(autoscaler.metrics(), key, job.getStatus());
         ScheduledFuture<?> ticks =
                 scheduler.scheduleWithFixedDelay(
                         () -> tick(key, autoscaler, handle),
                         0,
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
-        return new Loop(settings, autoscaler, realizer, rescales, parts.closer(), ticks);
+        return new Loop(settings, autoscaler, parts.closer(), ticks);
     }
 
     /**
@@ -235,23 +232,10 @@ public final class JobAutoscalers implements AutoCloseable {
             reporting.forget(key);
             return;
         }
-        observe(key, job.get());
         try {
             autoscaler.tick();
         } catch (RuntimeException e) {
             LOG.warn("StreamJob {}: cannot sample or decide now: {}", key, e.toString());
-        }
-    }
-
-    /** Learns from the job's status what became of its rescales, before the loop decides again. */
-    private void observe(String key, StreamJob job) {
-        Loop loop = loops.get(key);
-        if (loop == null) {
-            return; // the first tick may run before start() returned and the loop was put
-        }
-        loop.rescales().observe(job.getStatus());
-        if (loop.realizer() != null) {
-            loop.realizer().observe(job.getStatus());
         }
     }
 

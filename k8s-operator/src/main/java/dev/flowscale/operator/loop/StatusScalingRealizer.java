@@ -1,49 +1,60 @@
 package dev.flowscale.operator.loop;
 
 import dev.flowscale.operator.api.RescaleOutcome;
+import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
 import dev.flowscale.operator.core.JobStatusStore;
 import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.policy.api.OperatorDecision;
+import dev.flowscale.policy.api.RecordingRealizer;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.api.ScalingRealizer;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * The autoscaler's side of the one-executor path (as the Flink Kubernetes operator's autoscaler
  * writes parallelism overrides for its reconciler to apply): a SCALE decision is only recorded as
- * {@code status.desiredParallelism} (the status write is itself an event for the reconciler, which
- * watches status too; the reconcile asked for here only comes sooner); the reconciler changes the
- * runner and records the end in status, which the loop reads on every tick ({@link #observe}): the
- * stage the loop waits on completes then. Nothing calls the loop back.
+ * {@code status.desiredParallelism} and the loop is done (the status write is itself an event for
+ * the reconciler, which watches status too; the reconcile asked for here only comes sooner). The
+ * reconciler changes the runner and records the end in {@code status.lastRescale}; the loop reads
+ * it from the informer cache on its next ticks ({@link #outcome}). Nothing calls the loop back.
  */
-final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
+final class StatusScalingRealizer implements RecordingRealizer {
     private final JobStatusStore store;
     private final String namespace;
     private final String name;
     private final Runnable reconcile;
-    private CompletableFuture<Void> inFlight;
+    private final Supplier<Optional<StreamJob>> cached;
     private final Clock clock;
-    private Map<String, Integer> requested = Map.of();
-    private Instant requestedAt = Instant.MIN;
 
+    /**
+     * @param cached the job as the informer cache holds it (empty once it is deleted)
+     */
     StatusScalingRealizer(
-            JobStatusStore store, String namespace, String name, Runnable reconcile, Clock clock) {
+            JobStatusStore store,
+            String namespace,
+            String name,
+            Runnable reconcile,
+            Supplier<Optional<StreamJob>> cached,
+            Clock clock) {
         this.store = store;
-        this.clock = clock;
         this.namespace = namespace;
         this.name = name;
         this.reconcile = reconcile;
+        this.cached = cached;
+        this.clock = clock;
     }
 
     @Override
-    public synchronized CompletionStage<Void> realize(ScalingDecision decision) {
+    public CompletionStage<Void> realize(ScalingDecision decision) {
         Map<String, Integer> changes = new TreeMap<>();
         decision.operators().values().stream()
                 .filter(OperatorDecision::changes)
@@ -58,80 +69,65 @@ final class StatusScalingRealizer implements ScalingRealizer, AutoCloseable {
                                     + name
                                     + " was deleted before its rescale was recorded"));
         }
-        requested = changes;
-        requestedAt = clock.instant();
-        inFlight = new CompletableFuture<>();
-        CompletableFuture<Void> recorded = inFlight;
         reconcile.run();
-        return recorded;
+        return CompletableFuture.completedFuture(null);
     }
 
     /**
-     * Follows a rescale an earlier loop of the job recorded (before an operator restart or a leader
-     * change) as if this loop had asked for it: {@link #observe} completes the stage when status
-     * shows its end, at once if it ended meanwhile.
+     * The rescale's end as status shows it (also for one an earlier loop recorded, before an
+     * operator restart or a leader change), once nothing is pending: {@code status.lastRescale}
+     * agrees with the target and finished after it started, so its time, measured downtime, path
+     * and result are the record's; or status holds the request and no rescale of it was recorded
+     * (the job already ran at it, or the executor declined it, e.g. it failed before for this
+     * generation), so it ends now, failed unless the job runs at it.
      */
     @Override
-    public synchronized CompletionStage<Void> resume(RescaleRecord started) {
-        requested = Map.copyOf(started.target());
-        requestedAt = started.started();
-        inFlight = new CompletableFuture<>();
-        return inFlight;
-    }
-
-    /**
-     * Learns from the job's status (the informer cache's copy, read on every tick) whether the
-     * rescale this loop recorded is over: nothing is pending and either {@code status.lastRescale}
-     * is a rescale to what it asked for, finished after it asked (succeeded or not), or status
-     * holds the request (not a stale copy from before) and the job runs at it, or declined it (e.g.
-     * it failed before for this generation).
-     */
-    synchronized void observe(StreamJobStatus status) {
-        if (inFlight == null || status == null || status.pending != null) {
-            return;
+    public Optional<RescaleRecord> outcome(RescaleRecord started) {
+        StreamJobStatus status = cached.get().map(StreamJob::getStatus).orElse(null);
+        if (status == null || status.pending != null) {
+            return Optional.empty();
         }
         RescaleOutcome last = status.lastRescale;
+        Map<String, Integer> target = started.target();
         if (last != null
-                && last.to != null
-                && last.to.entrySet().containsAll(requested.entrySet())
-                && !Instant.parse(last.time).isBefore(requestedAt)) {
-            finish(last.succeeded);
-        } else if (status.desiredParallelism.entrySet().containsAll(requested.entrySet())) {
-            finish(status.parallelism.entrySet().containsAll(requested.entrySet()));
+                && agrees(last.to, target)
+                && !Instant.parse(last.time).isBefore(started.started())) {
+            return Optional.of(measured(started, last));
         }
+        Map<String, Integer> wanted = new TreeMap<>(status.parallelism);
+        wanted.putAll(status.desiredParallelism);
+        if (!status.desiredParallelism.isEmpty() && agrees(wanted, target)) {
+            boolean runs = agrees(status.parallelism, target);
+            return Optional.of(started.finishedAt(clock.instant(), !runs));
+        }
+        return Optional.empty();
     }
 
-    private void finish(boolean succeeded) {
-        CompletableFuture<Void> done = inFlight;
-        inFlight = null;
-        if (succeeded) {
-            done.complete(null);
-        } else {
-            done.completeExceptionally(
-                    new OperatorException(
-                            "StreamJob "
-                                    + namespace
-                                    + "/"
-                                    + name
-                                    + ": the rescale failed; see status.lastRescale"));
-        }
+    /** The record as the executor measured it: its downtime ends when the rescale finished. */
+    private static RescaleRecord measured(RescaleRecord started, RescaleOutcome last) {
+        Instant finished = Instant.parse(last.time);
+        Duration downtime = Duration.ofNanos((long) (last.downtimeSeconds * 1e9));
+        return new RescaleRecord(
+                finished.minus(downtime),
+                Optional.of(finished),
+                started.target(),
+                !last.succeeded,
+                last.path == null ? started.path() : last.path);
     }
 
-    synchronized boolean inProgress() {
-        return inFlight != null;
-    }
-
-    @Override
-    public synchronized void close() {
-        if (inFlight != null) {
-            inFlight.completeExceptionally(
-                    new OperatorException(
-                            "StreamJob "
-                                    + namespace
-                                    + "/"
-                                    + name
-                                    + ": the autoscaler loop stopped; the rescale it recorded goes on in the reconciler"));
-            inFlight = null;
+    /** Whether {@code shown} names some of the target's operators, each at its target. */
+    private static boolean agrees(Map<String, Integer> shown, Map<String, Integer> target) {
+        if (shown == null) {
+            return false;
         }
+        boolean any = false;
+        for (Map.Entry<String, Integer> op : target.entrySet()) {
+            Integer at = shown.get(op.getKey());
+            if (at != null && !at.equals(op.getValue())) {
+                return false;
+            }
+            any |= at != null;
+        }
+        return any;
     }
 }

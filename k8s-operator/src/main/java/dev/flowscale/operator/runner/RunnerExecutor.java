@@ -3,6 +3,7 @@ package dev.flowscale.operator.runner;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
+import dev.flowscale.operator.core.Conditions;
 import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.ReconcileStatus;
 import dev.flowscale.operator.runner.RunnerControl.RunnerState;
@@ -273,18 +274,63 @@ public final class RunnerExecutor {
             // for a pod on a lost node.
             return null;
         }
+        if (state.isEmpty() && mayStillRun(pass, existing)) {
+            // A spec change waits for a runner that may only be slow to answer, then stops it with
+            // a savepoint: a new template now would replace it without one. A pod problem this
+            // pass records lets the next one apply the change.
+            return Changes.PENDING_RECHECK;
+        }
         deploy(pass, target, pass.status().lastSavepoint, existing);
         return null;
     }
 
+    /**
+     * Whether an unreachable runner may still run the job's state: a pod of its Deployment runs
+     * (phase Running, not being deleted), the Deployment holds the spec last deployed (whatever the
+     * spec says now), and no pod problem was seen ({@link RunnerWatch#CONDITION}: a crash loop, a
+     * refused or unschedulable pod, or no ready pod within spec.timeouts.deploy). Otherwise no
+     * runner holds state to save, and the desired runner is applied at once.
+     */
+    private boolean mayStillRun(ReconcileStatus pass, Deployment existing) {
+        StreamJobStatus st = pass.status();
+        boolean problem =
+                Conditions.find(st, RunnerWatch.CONDITION)
+                        .map(c -> "False".equals(c.getStatus()))
+                        .orElse(false);
+        StreamJob deployed =
+                st.deployedSpec == null
+                        ? DeployedSpec.runnerJob(pass)
+                        : DeployedSpec.withSpec(pass.job(), st.deployedSpec);
+        return !problem && podRuns(pass.job()) && deployed(pass, deployed, existing);
+    }
+
+    private boolean podRuns(StreamJob job) {
+        return tools
+                .cluster()
+                .pods(job.getMetadata().getNamespace(), RunnerResources.selector(job))
+                .stream()
+                .anyMatch(
+                        p ->
+                                p.getMetadata().getDeletionTimestamp() == null
+                                        && p.getStatus() != null
+                                        && "Running".equals(p.getStatus().getPhase()));
+    }
+
     /** Whether the Deployment is still the one last deployed (only the parallelism may differ). */
     private boolean deployedAsIs(ReconcileStatus pass, Deployment existing) {
+        return deployed(pass, DeployedSpec.runnerJob(pass), existing);
+    }
+
+    /**
+     * Whether the Deployment is {@code runner} as last deployed (only the parallelism may differ).
+     */
+    private boolean deployed(ReconcileStatus pass, StreamJob runner, Deployment existing) {
         StreamJobStatus st = pass.status();
         return !st.deployedParallelism.isEmpty()
                 && tools.cluster()
                         .upToDate(
                                 RunnerDeployment.desired(
-                                        DeployedSpec.runnerJob(pass),
+                                        runner,
                                         new TreeMap<>(st.deployedParallelism),
                                         st.deployedSavepoint),
                                 existing);

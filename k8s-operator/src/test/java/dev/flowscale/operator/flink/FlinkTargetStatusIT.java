@@ -111,7 +111,7 @@ class FlinkTargetStatusIT {
         assertThat(after.parallelismSummary)
                 .isEqualTo("Count -> Sink=6,Source: Sentences=1,Split=4");
         assertThat(after.lastRescale.succeeded).isTrue();
-        assertThat(after.lastRescale.path).isEqualTo(FlinkLoops.DEPLOYMENT_PATH);
+        assertThat(after.lastRescale.path).isEqualTo(FlinkTargetParts.DEPLOYMENT_PATH);
         assertThat(after.lastRescale.from)
                 .isEqualTo(Map.of("Source: Sentences", 1, "Split", 1, "Count -> Sink", 1));
         assertThat(after.lastRescale.to).isEqualTo(to);
@@ -188,7 +188,7 @@ class FlinkTargetStatusIT {
                         scheduler,
                         timeout,
                         Clock.systemUTC()),
-                decision -> FlinkLoops.DEPLOYMENT_PATH);
+                decision -> FlinkTargetParts.DEPLOYMENT_PATH);
     }
 
     /** What FlinkRestMetricsSource reads of a job: its topology (counters play no part here). */
@@ -216,7 +216,7 @@ class FlinkTargetStatusIT {
 
     private Timer timer(String result) {
         return registry.get(RescaleReporting.TIMER)
-                .tags("path", FlinkLoops.DEPLOYMENT_PATH, "result", result)
+                .tags("path", FlinkTargetParts.DEPLOYMENT_PATH, "result", result)
                 .timer();
     }
 

@@ -19,10 +19,12 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +39,7 @@ class JobStatusReporterIT {
     final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
     KubernetesClient client;
     JobStatusReporter reporter;
+    StreamJob cached; // the informer cache's copy the realizer reads
 
     @BeforeEach
     void createJob() {
@@ -114,15 +117,9 @@ class JobStatusReporterIT {
     }
 
     @Test
-    void aScaleDecisionIsOnlyRecordedAsTheDesiredParallelismAndAsksTheReconcilerToApplyIt() {
+    void aScaleDecisionIsOnlyRecordedAsTheDesiredParallelismAndTheLoopIsDone() {
         int[] reconciles = new int[1];
-        StatusScalingRealizer realizer =
-                new StatusScalingRealizer(
-                        new JobStatusStore(client),
-                        NS,
-                        "wc",
-                        () -> reconciles[0]++,
-                        Clock.systemUTC());
+        StatusScalingRealizer realizer = realizer(() -> reconciles[0]++);
 
         var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
 
@@ -131,71 +128,98 @@ class JobStatusReporterIT {
         assertThat(client.apps().deployments().inNamespace(NS).withName("wc-runner").get())
                 .as("the autoscaler never touches the runner")
                 .isNull();
-        assertThat(stage).isNotDone();
-        realizer.observe(rescaledTo(6, true));
-        assertThat(stage).isCompleted();
-        assertThat(realizer.inProgress()).isFalse();
+        assertThat(stage).as("recorded: nothing waits on the reconciler").isCompleted();
+    }
+
+    @Test
+    void aRescaleIsLearnedFromStatusWithTheExecutorsMeasuredDowntimeAndPath() {
+        StatusScalingRealizer realizer = realizer(() -> {});
+        realizer.realize(scaleCount(3, 6));
+        RescaleRecord started = startedAtT0();
+        StreamJob rescaling = job();
+        rescaling.getStatus().pending = new PendingChange();
+
+        cached = rescaling;
+        assertThat(realizer.outcome(started)).as("the reconciler is still at it").isEmpty();
+        cached = rescaledTo(6, true);
+        RescaleRecord done = realizer.outcome(started).orElseThrow();
+
+        assertThat(done.failed()).isFalse();
+        assertThat(done.path()).isEqualTo(PendingChange.IN_PLACE);
+        assertThat(done.finished()).contains(T0.plusSeconds(10));
+        assertThat(done.duration()).as("the measured downtime").contains(Duration.ofMillis(1500));
+        assertThat(done.target()).isEqualTo(started.target());
     }
 
     @Test
     void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSeen() {
-        StatusScalingRealizer realizer =
-                new StatusScalingRealizer(
-                        new JobStatusStore(client), NS, "wc", () -> {}, Clock.systemUTC());
-        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
+        StatusScalingRealizer realizer = realizer(() -> {});
+        realizer.realize(scaleCount(3, 6));
         StreamJob stale = job();
         stale.getStatus().desiredParallelism.clear();
 
-        realizer.observe(stale.getStatus());
-        assertThat(stage).as("a pass that had not seen the request yet").isNotDone();
-        realizer.observe(job().getStatus());
-        assertThat(stage).isCompletedExceptionally();
+        cached = stale;
+        assertThat(realizer.outcome(startedAtT0()))
+                .as("a pass that had not seen the request yet")
+                .isEmpty();
+        cached = job();
+        assertThat(realizer.outcome(startedAtT0()))
+                .hasValueSatisfying(r -> assertThat(r.failed()).isTrue());
     }
 
     @Test
-    void aRescaleIsLearnedFromStatusOnlyOnceNothingIsPending() {
-        StatusScalingRealizer realizer =
-                new StatusScalingRealizer(
-                        new JobStatusStore(client), NS, "wc", () -> {}, Clock.systemUTC());
-        var stage = realizer.realize(scaleCount(3, 6)).toCompletableFuture();
-        StreamJobStatus rescaling = job().getStatus();
-        rescaling.pending = new PendingChange();
+    void aFailedRescaleToTheRequestIsLearnedAsFailed() {
+        StatusScalingRealizer realizer = realizer(() -> {});
+        realizer.realize(scaleCount(3, 6));
 
-        realizer.observe(rescaling);
-        assertThat(stage).as("the reconciler is still changing the runner").isNotDone();
-        realizer.observe(rescaledTo(6, false));
-        assertThat(stage).as("a failed rescale to the request").isCompletedExceptionally();
+        cached = rescaledTo(6, false);
+
+        assertThat(realizer.outcome(startedAtT0()).orElseThrow().failed()).isTrue();
     }
 
     @Test
-    void aRescaleAnEarlierLoopStartedIsFollowedToItsEndInStatus() {
-        StatusScalingRealizer realizer =
-                new StatusScalingRealizer(
-                        new JobStatusStore(client), NS, "wc", () -> {}, Clock.systemUTC());
-        RescaleRecord started =
+    void aRescaleThatFinishedBeforeTheRequestIsNotItsEnd() {
+        StatusScalingRealizer realizer = realizer(() -> {});
+        cached = rescaledTo(6, true);
+        RescaleRecord later =
                 RescaleRecord.started(
-                        Clock.systemUTC().instant().minusSeconds(5), Map.of("count", 6));
+                        T0.plusSeconds(60), Map.of("count", 6), RescaleRecord.RESTART);
 
-        var stage = realizer.resume(started).toCompletableFuture();
-
-        assertThat(stage).isNotDone();
-        assertThat(realizer.inProgress()).isTrue();
-        realizer.observe(rescaledTo(6, true));
-        assertThat(stage).isCompleted();
+        assertThat(realizer.outcome(later)).isEmpty();
     }
 
-    /** The status the reconciler writes when it finished a rescale of Count to {@code to}. */
-    private StreamJobStatus rescaledTo(int to, boolean succeeded) {
-        StreamJobStatus status = job().getStatus();
+    private StatusScalingRealizer realizer(Runnable reconcile) {
+        return new StatusScalingRealizer(
+                new JobStatusStore(client),
+                NS,
+                "wc",
+                reconcile,
+                () -> Optional.ofNullable(cached),
+                clock);
+    }
+
+    /** A rescale of Count to 6 the loop (or an earlier one) started at T0. */
+    private static RescaleRecord startedAtT0() {
+        return RescaleRecord.started(T0, scaleCount(3, 6).newParallelism(), RescaleRecord.RESTART);
+    }
+
+    /**
+     * The job as the reconciler leaves it when it finished a rescale of Count to {@code to} in
+     * place 10 s after T0, down for 1.5 s.
+     */
+    private StreamJob rescaledTo(int to, boolean succeeded) {
+        StreamJob job = job();
         RescaleOutcome outcome = new RescaleOutcome();
-        outcome.time = Clock.systemUTC().instant().toString();
+        outcome.time = T0.plusSeconds(10).toString();
+        outcome.path = PendingChange.IN_PLACE;
+        outcome.downtimeSeconds = 1.5;
         outcome.to = Map.of("count", to);
         outcome.succeeded = succeeded;
-        status.lastRescale = outcome;
+        job.getStatus().lastRescale = outcome;
         if (succeeded) {
-            status.parallelism.put("count", to);
+            job.getStatus().parallelism.put("count", to);
         }
-        return status;
+        return job;
     }
 
     private static ScalingDecision scaleCount(int from, int to) {

@@ -7,7 +7,7 @@ import java.util.OptionalDouble;
  * the differences of its cumulative counters over the window: true rates divide by the useful time
  * Wu, observed rates by the observed time W. The one place these rates are computed, for the
  * runner's gauges (engine) and for the policy's window (collector); a rate whose time is 0 is empty
- * ({@link Rate}).
+ * ({@link Rate}). An operator's rates are the sums over its instances ({@link #plus}).
  *
  * @param trueProcessing λp = records in / Wu
  * @param trueOutput λo = records out / Wu
@@ -19,6 +19,14 @@ public record Ds2Rates(
         OptionalDouble trueOutput,
         OptionalDouble observedProcessing,
         OptionalDouble observedOutput) {
+
+    /** No rate at all: the sum over no instances, and what {@link #plus} starts from. */
+    public static final Ds2Rates NONE =
+            new Ds2Rates(
+                    OptionalDouble.empty(),
+                    OptionalDouble.empty(),
+                    OptionalDouble.empty(),
+                    OptionalDouble.empty());
 
     /**
      * @param recordsIn records processed in the window (a source: emitted)
@@ -33,5 +41,17 @@ public record Ds2Rates(
                 Rate.perSecond(recordsOut, usefulSeconds),
                 Rate.perSecond(recordsIn, observedSeconds),
                 Rate.perSecond(recordsOut, observedSeconds));
+    }
+
+    /**
+     * The sum of two instances' rates, rate by rate ({@link Rate#plus}: a missing rate adds
+     * nothing).
+     */
+    public Ds2Rates plus(Ds2Rates other) {
+        return new Ds2Rates(
+                Rate.plus(trueProcessing, other.trueProcessing),
+                Rate.plus(trueOutput, other.trueOutput),
+                Rate.plus(observedProcessing, other.observedProcessing),
+                Rate.plus(observedOutput, other.observedOutput));
     }
 }

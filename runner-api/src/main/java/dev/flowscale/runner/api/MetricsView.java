@@ -1,5 +1,7 @@
 package dev.flowscale.runner.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 
@@ -49,13 +51,16 @@ public record MetricsView(
      * Cumulative counters of one operator instance (times in nanoseconds). useful + waitInput +
      * backpressure = observed. For a source, records in and out both count the records it emitted.
      *
+     * <p>A value that is not known is {@code null} (absent in the JSON): the one encoding of
+     * "unknown" in this record, for the backlog as for the thread times. Nothing along the way from
+     * the engine's counters to the policy's window restates it as -1, 0, a flag or NaN.
+     *
      * @param timeNanos the runner's monotonic clock at the reading (comparable within one runner
      *     only)
      * @param backlog records a source owes (due by its schedule, or Kafka lag) but has not emitted;
-     *     0 elsewhere, and 0 too while {@code backlogUnknown}
-     * @param backlogUnknown whether the source cannot tell what it owes (no backlog signal: a Kafka
-     *     reader that does not know its partitions' log ends yet); its {@code backlog} must not be
-     *     read as nothing owed. Absent in the JSON of an older runner: false
+     *     0 for an instance that is not a source; null while a source cannot tell what it owes (no
+     *     backlog signal: a Kafka reader that does not know its partitions' log ends yet), which
+     *     must never be read as nothing owed
      * @param finished whether the instance has ended
      * @param keyGroupFirst first key group the instance owns (0 when it is not keyed)
      * @param keyGroupRecords records the instance processed in each key group of its range, from
@@ -76,8 +81,7 @@ public record MetricsView(
             long usefulNanos,
             long waitInputNanos,
             long backpressureNanos,
-            long backlog,
-            boolean backlogUnknown,
+            Long backlog,
             boolean finished,
             int keyGroupFirst,
             long[] keyGroupRecords,
@@ -87,6 +91,56 @@ public record MetricsView(
         /** An absent {@code keyGroupRecords} is read as none counted. */
         public InstanceCounts {
             keyGroupRecords = keyGroupRecords == null ? new long[0] : keyGroupRecords;
+        }
+
+        /**
+         * Reads a body from a runner of any release: one from before the null backlog says "no
+         * signal" with {@code backlogUnknown: true} beside a backlog of 0, which is read as null
+         * here, so it is never taken for nothing owed.
+         */
+        @JsonCreator
+        static InstanceCounts fromJson(
+                @JsonProperty("operatorId") String operatorId,
+                @JsonProperty("instance") int instance,
+                @JsonProperty("timeNanos") long timeNanos,
+                @JsonProperty("observedNanos") long observedNanos,
+                @JsonProperty("recordsIn") long recordsIn,
+                @JsonProperty("recordsOut") long recordsOut,
+                @JsonProperty("usefulNanos") long usefulNanos,
+                @JsonProperty("waitInputNanos") long waitInputNanos,
+                @JsonProperty("backpressureNanos") long backpressureNanos,
+                @JsonProperty("backlog") Long backlog,
+                @JsonProperty("backlogUnknown") boolean backlogUnknown,
+                @JsonProperty("finished") boolean finished,
+                @JsonProperty("keyGroupFirst") int keyGroupFirst,
+                @JsonProperty("keyGroupRecords") long[] keyGroupRecords,
+                @JsonProperty("cpuNanos") Long cpuNanos,
+                @JsonProperty("coreWaitNanos") Long coreWaitNanos) {
+            return new InstanceCounts(
+                    operatorId,
+                    instance,
+                    timeNanos,
+                    observedNanos,
+                    recordsIn,
+                    recordsOut,
+                    usefulNanos,
+                    waitInputNanos,
+                    backpressureNanos,
+                    backlogUnknown ? null : backlog,
+                    finished,
+                    keyGroupFirst,
+                    keyGroupRecords,
+                    cpuNanos,
+                    coreWaitNanos);
+        }
+
+        /**
+         * The null backlog as the flag an autoscaler from before it reads (it takes a missing
+         * backlog for 0): written on the wire only, for a runner upgraded before its autoscaler.
+         */
+        @JsonProperty("backlogUnknown")
+        private boolean backlogUnknownOnTheWire() {
+            return backlog == null;
         }
 
         /**
@@ -105,47 +159,11 @@ public record MetricsView(
                     waitInputNanos,
                     backpressureNanos,
                     backlog,
-                    backlogUnknown,
                     finished,
                     keyGroupFirst,
                     keyGroupRecords,
                     cpu < 0 ? null : cpu,
                     coreWait < 0 ? null : coreWait);
-        }
-
-        /** Counters without the thread's CPU time. */
-        public InstanceCounts(
-                String operatorId,
-                int instance,
-                long timeNanos,
-                long observedNanos,
-                long recordsIn,
-                long recordsOut,
-                long usefulNanos,
-                long waitInputNanos,
-                long backpressureNanos,
-                long backlog,
-                boolean backlogUnknown,
-                boolean finished,
-                int keyGroupFirst,
-                long[] keyGroupRecords) {
-            this(
-                    operatorId,
-                    instance,
-                    timeNanos,
-                    observedNanos,
-                    recordsIn,
-                    recordsOut,
-                    usefulNanos,
-                    waitInputNanos,
-                    backpressureNanos,
-                    backlog,
-                    backlogUnknown,
-                    finished,
-                    keyGroupFirst,
-                    keyGroupRecords,
-                    null,
-                    null);
         }
     }
 }

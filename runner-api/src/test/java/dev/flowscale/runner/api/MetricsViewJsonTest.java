@@ -36,4 +36,39 @@ class MetricsViewJsonTest {
         assertThat(counts.keyGroupFirst()).isZero();
         assertThat(counts.keyGroupRecords()).isEmpty();
     }
+
+    @Test
+    void aSourceWithoutABacklogSignalCarriesANullBacklogAndNoSecondEncoding() throws Exception {
+        MetricsView.InstanceCounts counts =
+                JSON.readValue(
+                        "{" + COUNTERS.replace("\"backlog\":0", "\"backlog\":null") + "}",
+                        MetricsView.InstanceCounts.class);
+
+        assertThat(counts.backlog()).isNull();
+        var written = JSON.readTree(JSON.writeValueAsString(counts));
+        assertThat(written.get("backlog").isNull()).isTrue();
+        assertThat(written.get("backlogUnknown").asBoolean())
+                .as("the flag an autoscaler of an earlier release reads")
+                .isTrue();
+    }
+
+    @Test
+    void aRunnerOfAnEarlierReleaseSayingItsBacklogIsUnknownIsReadAsNoSignal() throws Exception {
+        MetricsView.InstanceCounts counts =
+                JSON.readValue(
+                        "{" + COUNTERS + ",\"backlogUnknown\":true}",
+                        MetricsView.InstanceCounts.class);
+
+        assertThat(counts.backlog()).isNull();
+    }
+
+    @Test
+    void aKnownBacklogOfZeroStaysZero() throws Exception {
+        MetricsView.InstanceCounts counts =
+                JSON.readValue("{" + COUNTERS + "}", MetricsView.InstanceCounts.class);
+
+        assertThat(counts.backlog()).isZero();
+        assertThat(JSON.readTree(JSON.writeValueAsString(counts)).get("backlogUnknown").asBoolean())
+                .isFalse();
+    }
 }

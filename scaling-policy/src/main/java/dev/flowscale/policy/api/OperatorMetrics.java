@@ -55,52 +55,6 @@ public record OperatorMetrics(
                                         + "' keyGroupRates (use List.of() when key groups are not counted)"));
     }
 
-    /** Metrics without the threads' wait for a core. */
-    public OperatorMetrics(
-            String operatorId,
-            int parallelism,
-            double trueProcessingRate,
-            double trueOutputRate,
-            double observedProcessingRate,
-            double observedOutputRate,
-            List<InstanceWindowRates> instances,
-            Optional<SourceMetrics> source,
-            List<Double> keyGroupRates) {
-        this(
-                operatorId,
-                parallelism,
-                trueProcessingRate,
-                trueOutputRate,
-                observedProcessingRate,
-                observedOutputRate,
-                instances,
-                source,
-                keyGroupRates,
-                UNKNOWN_CORE_WAIT);
-    }
-
-    /** Metrics without per-key-group rates. */
-    public OperatorMetrics(
-            String operatorId,
-            int parallelism,
-            double trueProcessingRate,
-            double trueOutputRate,
-            double observedProcessingRate,
-            double observedOutputRate,
-            List<InstanceWindowRates> instances,
-            Optional<SourceMetrics> source) {
-        this(
-                operatorId,
-                parallelism,
-                trueProcessingRate,
-                trueOutputRate,
-                observedProcessingRate,
-                observedOutputRate,
-                instances,
-                source,
-                List.of());
-    }
-
     /** Aggregated metrics of a non-source operator without per-instance values. */
     public static OperatorMetrics of(
             String id,
@@ -117,17 +71,13 @@ public record OperatorMetrics(
                 observedProcessingRate,
                 observedOutputRate,
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                List.of(),
+                UNKNOWN_CORE_WAIT);
     }
 
     public OperatorMetrics withSource(double offeredRate, double backlogRecords) {
-        return new OperatorMetrics(
-                operatorId,
-                parallelism,
-                trueProcessingRate,
-                trueOutputRate,
-                observedProcessingRate,
-                observedOutputRate,
+        return with(
                 instances,
                 Optional.of(new SourceMetrics(offeredRate, backlogRecords)),
                 keyGroupRates,
@@ -135,6 +85,25 @@ public record OperatorMetrics(
     }
 
     public OperatorMetrics withInstances(List<InstanceWindowRates> perInstance) {
+        return with(perInstance, source, keyGroupRates, coreWaitShare);
+    }
+
+    /** The same metrics with the input rate of each key group (index = key group). */
+    public OperatorMetrics withKeyGroupRates(List<Double> perKeyGroup) {
+        return with(instances, source, perKeyGroup, coreWaitShare);
+    }
+
+    /** The same metrics with the share of useful time the threads waited for a core. */
+    public OperatorMetrics withCoreWaitShare(double share) {
+        return with(instances, source, keyGroupRates, share);
+    }
+
+    /** The same rates with other per-instance, source, key-group and core-wait parts. */
+    private OperatorMetrics with(
+            List<InstanceWindowRates> perInstance,
+            Optional<SourceMetrics> sourcePart,
+            List<Double> perKeyGroup,
+            double share) {
         return new OperatorMetrics(
                 operatorId,
                 parallelism,
@@ -143,38 +112,8 @@ public record OperatorMetrics(
                 observedProcessingRate,
                 observedOutputRate,
                 perInstance,
-                source,
-                keyGroupRates,
-                coreWaitShare);
-    }
-
-    /** The same metrics with the input rate of each key group (index = key group). */
-    public OperatorMetrics withKeyGroupRates(List<Double> perKeyGroup) {
-        return new OperatorMetrics(
-                operatorId,
-                parallelism,
-                trueProcessingRate,
-                trueOutputRate,
-                observedProcessingRate,
-                observedOutputRate,
-                instances,
-                source,
+                sourcePart,
                 perKeyGroup,
-                coreWaitShare);
-    }
-
-    /** The same metrics with the share of useful time the threads waited for a core. */
-    public OperatorMetrics withCoreWaitShare(double share) {
-        return new OperatorMetrics(
-                operatorId,
-                parallelism,
-                trueProcessingRate,
-                trueOutputRate,
-                observedProcessingRate,
-                observedOutputRate,
-                instances,
-                source,
-                keyGroupRates,
                 share);
     }
 

@@ -12,6 +12,11 @@ import java.util.Optional;
  * restarting the job's process or pod), so that downtime is learned per path, and the input it cost
  * where the realizer measured it.
  *
+ * <p>This is what the policy learns from, a concept of its own: how a realizer reports a rescale
+ * (the autoscaler's {@code RescaleReport}, filled on every path) and what a runner answers about
+ * its in-place step (the runner API's {@code RescaleView}) carry the job, savepoint and failure
+ * that the policy's cost model never reads, and the policy depends on neither module.
+ *
  * @param inputCost the input the rescale cost, as time at the sources' rate: from the point the
  *     job's sources resumed from (a restored checkpoint's trigger) until the job ran again, so it
  *     includes the downtime; empty where the job resumed where it stopped (a savepoint) or the

@@ -1,16 +1,15 @@
 package dev.flowscale.policy.api;
 
-import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
  * Port to the realizers: realizes (carries out) a {@link Outcome#SCALE} decision by rescaling the
  * job (stop-with-savepoint, restore at the new parallelism). Returns without waiting; the stage
- * completes when the job runs at the new parallelism, or exceptionally when the rescale failed.
+ * completes when the job runs at the new parallelism, or exceptionally when the rescale failed. A
+ * realizer that only records the target for an executor is a {@link RecordingRealizer}.
  */
 public interface ScalingRealizer {
 
@@ -35,23 +34,6 @@ public interface ScalingRealizer {
     }
 
     /**
-     * Follows a rescale that an earlier loop of the job started and recorded in the history it
-     * stored, and that had not finished when that loop stopped: a stage as {@link #realize}'s. The
-     * default cannot follow one and fails at once, so the rescale is recorded as failed (its
-     * downtime is not learned) and the loop decides afresh.
-     */
-    default CompletionStage<Void> resume(RescaleRecord started) {
-        return CompletableFuture.failedFuture(
-                new PolicyException(
-                        "the rescale to "
-                                + started.target()
-                                + " started at "
-                                + started.started()
-                                + " by an earlier autoscaler loop cannot be followed by this"
-                                + " realizer"));
-    }
-
-    /**
      * A realizer that carries decisions out with {@code realize} (which wraps {@code inner}'s, e.g.
      * to time or report them) and takes the path and the input cost from {@code inner}.
      */
@@ -71,11 +53,6 @@ public interface ScalingRealizer {
             @Override
             public Optional<Duration> lastInputCost() {
                 return inner.lastInputCost();
-            }
-
-            @Override
-            public CompletionStage<Void> resume(RescaleRecord started) {
-                return inner.resume(started);
             }
         };
     }

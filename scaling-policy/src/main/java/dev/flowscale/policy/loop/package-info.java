@@ -1,2 +1,5 @@
-/** The Autoscaler loop: metrics → policy → listeners → realizer, driven by an injected clock. */
+/**
+ * The autoscaler loop (AutoscalerLoop): metrics → policy → listeners → realizer, driven by an
+ * injected clock.
+ */
 package dev.flowscale.policy.loop;

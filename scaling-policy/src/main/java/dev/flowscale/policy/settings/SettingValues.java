@@ -5,6 +5,7 @@ import dev.flowscale.policy.PolicyException;
 import dev.flowscale.policy.api.AutoscalerConfig;
 import dev.flowscale.policy.api.Mode;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.PolicyConfigBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -208,7 +209,7 @@ public final class SettingValues {
 
     /** The policy's configuration; metrics older than three policy intervals are stale. */
     public PolicyConfig policy() {
-        PolicyConfig.Builder b =
+        PolicyConfigBuilder b =
                 PolicyConfig.builder()
                         .targetUtilization(fraction(Setting.TARGET_UTILIZATION))
                         .jobBounds(count(Setting.MIN_PARALLELISM), count(Setting.MAX_PARALLELISM))

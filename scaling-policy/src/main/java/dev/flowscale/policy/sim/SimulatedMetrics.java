@@ -70,8 +70,7 @@ public final class SimulatedMetrics implements MetricsProvider {
             sum[3] += i.observedOutputRate();
         }
         OperatorMetrics m =
-                new OperatorMetrics(
-                        id, p, sum[0], sum[1], sum[2], sum[3], instances, Optional.empty());
+                OperatorMetrics.of(id, p, sum[0], sum[1], sum[2], sum[3]).withInstances(instances);
         if (!t.isSource(id)) {
             return m.withKeyGroupRates(keyGroupRates(model.scenario().operator(id), sum[2]));
         }

@@ -7,7 +7,7 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingPolicy;
 import dev.flowscale.policy.api.ScalingRealizer;
 import dev.flowscale.policy.ds2.Ds2Policy;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +17,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * Drives the {@link Autoscaler} loop (mode auto) against a {@link DataflowModel} with a {@link
+ * Drives the {@link AutoscalerLoop} (mode auto) against a {@link DataflowModel} with a {@link
  * ManualClock}: each step advances the clock, simulates the step, and ticks the loop. Same
  * scenario, settings and seed give the same trajectory. The loop keeps what a deployed one keeps
  * ({@link AutoscalerConfig#of}: 1,000 decisions, and four days of per-minute source rates).
@@ -72,8 +72,8 @@ public final class Simulation {
                         settings.noise(),
                         settings.seed());
         List<ScalingDecision> decisions = new ArrayList<>();
-        Autoscaler loop =
-                new Autoscaler(
+        AutoscalerLoop loop =
+                new AutoscalerLoop(
                         AutoscalerConfig.of(Mode.AUTO, settings.policyInterval()),
                         policy.apply(clock),
                         new SimulatedMetrics(model, settings.step(), settings.windowLength()),

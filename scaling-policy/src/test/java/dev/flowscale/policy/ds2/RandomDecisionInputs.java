@@ -7,6 +7,7 @@ import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
 import dev.flowscale.policy.api.PolicyConfig;
+import dev.flowscale.policy.api.PolicyConfigBuilder;
 import dev.flowscale.policy.sim.TableDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ record RandomDecisionInputs(JobTopology topology, MetricsWindow window, PolicyCo
     }
 
     private static PolicyConfig config(Random random, int variant) {
-        PolicyConfig.Builder b = TableDefaults.policy().toBuilder();
+        PolicyConfigBuilder b = TableDefaults.policy().toBuilder();
         return switch (variant) {
             case 1 ->
                     b.catchUpDuration(Duration.ofMinutes(5))

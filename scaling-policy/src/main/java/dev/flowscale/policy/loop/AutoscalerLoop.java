@@ -9,6 +9,7 @@ import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.MetricsProvider;
 import dev.flowscale.policy.api.MetricsWindow;
 import dev.flowscale.policy.api.Mode;
+import dev.flowscale.policy.api.RecordingRealizer;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
@@ -26,15 +27,18 @@ import java.util.function.Consumer;
  * the {@link MetricsProvider} for the current window, the {@link ScalingPolicy} for a decision,
  * publishes it to every {@link DecisionListener}, and in {@link Mode#AUTO} hands a SCALE decision
  * to the {@link ScalingRealizer}. It keeps a bounded history of decisions and rescales, with how
- * long each rescale took. Errors of the policy, listeners and realizer go to the error handler and
- * are counted; the loop keeps running.
+ * long each rescale took: a realizer's stage ends its rescale, except a {@link
+ * RecordingRealizer}'s, which only records the target; the loop then reads the rescale's end from
+ * it on every tick. Errors of the policy, listeners and realizer go to the error handler and are
+ * counted; the loop keeps running.
  */
-public final class Autoscaler {
+public final class AutoscalerLoop {
 
     private final AutoscalerConfig config;
     private final ScalingPolicy policy;
     private final MetricsProvider metrics;
     private final ScalingRealizer realizer;
+    private final RecordingRealizer recording; // the realizer when it only records; else null
     private final List<DecisionListener> listeners;
     private final Clock clock;
     private final Consumer<Throwable> errorHandler;
@@ -42,7 +46,7 @@ public final class Autoscaler {
     private Instant nextEvaluation;
     private long errors;
 
-    public Autoscaler(
+    public AutoscalerLoop(
             AutoscalerConfig config,
             ScalingPolicy policy,
             MetricsProvider metrics,
@@ -54,6 +58,7 @@ public final class Autoscaler {
         this.policy = Checks.notNull(policy, "autoscaler policy");
         this.metrics = Checks.notNull(metrics, "autoscaler metrics provider");
         this.realizer = Checks.notNull(realizer, "autoscaler realizer");
+        this.recording = realizer instanceof RecordingRealizer r ? r : null;
         this.listeners = List.copyOf(listeners);
         this.clock = Checks.notNull(clock, "autoscaler clock");
         this.errorHandler = Checks.notNull(errorHandler, "autoscaler error handler");
@@ -62,8 +67,9 @@ public final class Autoscaler {
 
     /**
      * Resumes from a memory an earlier loop of the job stored (its {@link #history()}), before the
-     * first tick: the next decision falls one policy interval after the stored last one, and a
-     * rescale it holds as started is followed through {@link ScalingRealizer#resume}.
+     * first tick: the next decision falls one policy interval after the stored last one. A rescale
+     * it holds as started is followed through a {@link RecordingRealizer}'s record; any other
+     * realizer cannot follow it, so it is recorded as failed (its downtime is not learned).
      */
     public synchronized void restore(ScalingHistory stored) {
         Checks.notNull(stored, "stored autoscaler history");
@@ -76,12 +82,15 @@ public final class Autoscaler {
         ScalingDecision last = history.lastDecision();
         nextEvaluation = last == null ? null : last.time().plus(config.policyInterval());
         RescaleRecord rescale = history.lastRescale();
-        if (rescale != null && rescale.inProgress()) {
-            try {
-                realizer.resume(rescale).whenComplete((ok, failure) -> finished(failure));
-            } catch (RuntimeException e) {
-                finished(e);
-            }
+        if (rescale != null && rescale.inProgress() && recording == null) {
+            finished(
+                    new PolicyException(
+                            "the rescale to "
+                                    + rescale.target()
+                                    + " started at "
+                                    + rescale.started()
+                                    + " by an earlier autoscaler loop cannot be followed by this"
+                                    + " realizer"));
         }
     }
 
@@ -89,6 +98,7 @@ public final class Autoscaler {
      * Decides if the policy interval has elapsed since the last decision; returns that decision.
      */
     public synchronized Optional<ScalingDecision> tick() {
+        followRecorded();
         Instant now = clock.instant();
         if (nextEvaluation != null && now.isBefore(nextEvaluation)) {
             return Optional.empty();
@@ -134,9 +144,28 @@ public final class Autoscaler {
         history.started(
                 RescaleRecord.started(now, decision.newParallelism(), realizer.pathOf(decision)));
         try {
-            realizer.realize(decision).whenComplete((ok, failure) -> finished(failure));
+            realizer.realize(decision)
+                    .whenComplete(
+                            (ok, failure) -> {
+                                if (failure != null || recording == null) {
+                                    finished(failure);
+                                }
+                            });
         } catch (RuntimeException e) {
             finished(e);
+        }
+    }
+
+    /** Reads the end of a recorded rescale in progress, as its executor recorded it. */
+    private void followRecorded() {
+        RescaleRecord current = history.lastRescale();
+        if (recording == null || current == null || !current.inProgress()) {
+            return;
+        }
+        try {
+            recording.outcome(current).ifPresent(history::finished);
+        } catch (RuntimeException e) {
+            onError(e);
         }
     }
 

@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
-class AutoscalerTest {
+class AutoscalerLoopTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final JobTopology JOB =
@@ -55,7 +55,7 @@ class AutoscalerTest {
                                 List.of(src, op)));
     }
 
-    private Autoscaler autoscaler(Mode mode, ScalingPolicy policy) {
+    private AutoscalerLoop autoscaler(Mode mode, ScalingPolicy policy) {
         MetricsProvider provider =
                 new MetricsProvider() {
                     @Override
@@ -68,7 +68,7 @@ class AutoscalerTest {
                         return window;
                     }
                 };
-        return new Autoscaler(
+        return new AutoscalerLoop(
                 new AutoscalerConfig(mode, Duration.ofSeconds(10), 3),
                 policy,
                 provider,
@@ -78,13 +78,13 @@ class AutoscalerTest {
                 errors::add);
     }
 
-    private Autoscaler ds2(Mode mode) {
+    private AutoscalerLoop ds2(Mode mode) {
         return autoscaler(mode, new Ds2Policy(PolicyConfig.exactDs2(), clock));
     }
 
     @Test
     void decidesOncePerPolicyInterval() {
-        Autoscaler loop = ds2(Mode.RECOMMEND);
+        AutoscalerLoop loop = ds2(Mode.RECOMMEND);
 
         assertThat(loop.tick()).isPresent();
         clock.advance(Duration.ofSeconds(9));
@@ -115,7 +115,7 @@ class AutoscalerTest {
     @Test
     void handsScaleDecisionsToTheRealizerInAutoModeAndRecordsTheRescaleDuration() {
         metricsAskingForTen();
-        Autoscaler loop = ds2(Mode.AUTO);
+        AutoscalerLoop loop = ds2(Mode.AUTO);
 
         loop.tick();
         clock.advance(Duration.ofSeconds(42));
@@ -131,7 +131,7 @@ class AutoscalerTest {
     @Test
     void asksThePolicyWhileARescaleIsInProgressAndItBlocks() {
         metricsAskingForTen();
-        Autoscaler loop = ds2(Mode.AUTO);
+        AutoscalerLoop loop = ds2(Mode.AUTO);
         loop.tick();
         clock.advance(Duration.ofSeconds(10));
 
@@ -144,7 +144,7 @@ class AutoscalerTest {
     @Test
     void recordsAFailedRescaleAndReportsTheError() {
         metricsAskingForTen();
-        Autoscaler loop = ds2(Mode.AUTO);
+        AutoscalerLoop loop = ds2(Mode.AUTO);
         loop.tick();
 
         realizer.pending.completeExceptionally(new IllegalStateException("savepoint failed"));
@@ -160,8 +160,8 @@ class AutoscalerTest {
     @Test
     void keepsPublishingWhenAListenerThrows() {
         metricsAskingForTen();
-        Autoscaler loop =
-                new Autoscaler(
+        AutoscalerLoop loop =
+                new AutoscalerLoop(
                         AutoscalerConfig.of(Mode.RECOMMEND, Duration.ofSeconds(10)),
                         new Ds2Policy(PolicyConfig.exactDs2(), clock),
                         new FixedProvider(),
@@ -183,7 +183,7 @@ class AutoscalerTest {
     @Test
     void survivesAPolicyThatThrows() {
         metricsAskingForTen();
-        Autoscaler loop =
+        AutoscalerLoop loop =
                 autoscaler(
                         Mode.AUTO,
                         (t, w, h) -> {
@@ -196,7 +196,7 @@ class AutoscalerTest {
 
     @Test
     void boundsItsDecisionHistory() {
-        Autoscaler loop = ds2(Mode.RECOMMEND);
+        AutoscalerLoop loop = ds2(Mode.RECOMMEND);
         for (int i = 0; i < 5; i++) {
             loop.tick();
             clock.advance(Duration.ofSeconds(10));

@@ -10,7 +10,7 @@ import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.loop.Autoscaler;
+import dev.flowscale.policy.loop.AutoscalerLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * on the in-process metrics source, realizing decisions with the in-process realizer. Call {@link
  * #tick()} about once a second.
  */
-final class AutoscaledJob implements ScaledRun {
+final class EngineScaledRun implements ScaledRun {
     private final RunningJob job;
     private final JobAutoscaler autoscaler;
     private final InProcessScalingRealizer realizer;
@@ -33,7 +33,7 @@ final class AutoscaledJob implements ScaledRun {
     private final long startNanos = System.nanoTime();
     private final Map<String, Integer> initial;
 
-    AutoscaledJob(
+    EngineScaledRun(
             JobGraph graph,
             RunSettings settings,
             MeterRegistry registry,
@@ -79,7 +79,7 @@ final class AutoscaledJob implements ScaledRun {
         return job;
     }
 
-    Autoscaler autoscaler() {
+    AutoscalerLoop autoscaler() {
         return autoscaler.loop();
     }
 
@@ -125,10 +125,12 @@ final class AutoscaledJob implements ScaledRun {
 
     private static CheckpointConfig checkpointing(RunSettings settings) {
         if (settings.checkpointInterval() == null) {
-            return CheckpointConfig.savepointsOnly(settings.storage());
+            return CheckpointConfig.savepointsOnly(settings.storage())
+                    .withSigning(settings.signing());
         }
         CheckpointConfig every =
-                CheckpointConfig.every(settings.checkpointInterval(), settings.storage());
+                CheckpointConfig.every(settings.checkpointInterval(), settings.storage())
+                        .withSigning(settings.signing());
         return settings.checkpointTolerance() == null
                 ? every
                 : every.withFailureTolerance(settings.checkpointTolerance());

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * savepoint and spec.flink.jar run again from it (without spec.flink.jar, in place only). Both are
  * shown in the StreamJob's status through {@link FlinkTargetStatus}.
  */
-public final class FlinkLoops {
-    private static final Logger LOG = LoggerFactory.getLogger(FlinkLoops.class);
+public final class FlinkTargetParts {
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkTargetParts.class);
     static final Duration REST_TIMEOUT = Duration.ofSeconds(10);
 
     /**
@@ -40,7 +40,7 @@ public final class FlinkLoops {
      */
     static final String DEPLOYMENT_PATH = "flink-deployment-overrides";
 
-    private FlinkLoops() {}
+    private FlinkTargetParts() {}
 
     /**
      * What a loop samples and how it carries out a decision; closing it stops the realizer. {@code

@@ -1,0 +1,136 @@
+package dev.flowscale.kafka;
+
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.engine.metrics.OperatorRates;
+import dev.flowscale.engine.runtime.CheckpointConfig;
+import dev.flowscale.engine.runtime.JobConfig;
+import dev.flowscale.engine.runtime.RunningJob;
+import dev.flowscale.kafka.testing.WithKafkaBroker;
+import dev.flowscale.testsupport.Await;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Kafka operators' measured capacity (DS2's true processing rate, records per useful second) is
+ * a property of the operator, not of its input: when the rate written to the input topic halves,
+ * neither the source's nor the exactly-once sink's true processing rate may halve with it. If it
+ * did, an autoscaler would read the load drop as a bottleneck and scale up (the cause looked for in
+ * {@code demo --kafka}: the sink opened each checkpoint's transaction on its record path).
+ *
+ * <p>Windows are delimited by record counts, not by time: each spans several checkpoints. A
+ * statistical check: on a loaded machine the rates vary several-fold between runs.
+ */
+class KafkaCapacityAtALoadDropIT extends WithKafkaBroker {
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final int HIGH = 400;
+    private static final int LOW = HIGH / 2;
+    private static final int TICKS_PER_SECOND = 20;
+    private static final String SOURCE = "kafka";
+    private static final String SINK = "to-kafka";
+
+    /**
+     * The rate may fall by this much at half the input: per-batch costs are spread over fewer
+     * records at a lower rate. A cost per checkpoint counted as useful time halves it (0.5).
+     */
+    private static final double LEAST_RATIO = 0.7;
+
+    private final AtomicInteger perSecond = new AtomicInteger(HIGH);
+    private final AtomicLong written = new AtomicLong();
+
+    @Test
+    void theSourcesAndTheSinksTrueProcessingRatesHoldWhenTheInputRateHalves() throws Exception {
+        topics.create("drop-in", 4);
+        topics.create("drop-out", 1);
+        ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
+        try (KafkaProducer<byte[], byte[]> producer = topics.producer();
+                RunningJob job = start()) {
+            pacer.scheduleAtFixedRate(
+                    () -> writeTick(producer), 0, 1000 / TICKS_PER_SECOND, TimeUnit.MILLISECONDS);
+            Map<String, OperatorRates> high = window(job, HIGH);
+            perSecond.set(LOW);
+            Map<String, OperatorRates> low = window(job, LOW);
+            SoftAssertions soft = new SoftAssertions();
+            for (String operator : new String[] {SOURCE, SINK}) {
+                double before = high.get(operator).trueProcessingRate();
+                double after = low.get(operator).trueProcessingRate();
+                System.out.printf(
+                        "%s: true processing rate %.0f/s at %d/s in, %.0f/s at %d/s in%n",
+                        operator, before, HIGH, after, LOW);
+                soft.assertThat(after)
+                        .as(
+                                "%s's true processing rate at %d/s in (%.0f/s) against at %d/s"
+                                        + " (%.0f/s)",
+                                operator, LOW, after, HIGH, before)
+                        .isGreaterThanOrEqualTo(LEAST_RATIO * before);
+            }
+            soft.assertAll();
+        } finally {
+            pacer.shutdownNow();
+        }
+    }
+
+    private void writeTick(KafkaProducer<byte[], byte[]> producer) {
+        int n = perSecond.get() / TICKS_PER_SECOND;
+        for (int i = 0; i < n; i++) {
+            long seq = written.getAndIncrement();
+            producer.send(
+                    new ProducerRecord<>(
+                            "drop-in", ("word" + (seq % 100)).getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static RunningJob start() {
+        KafkaSinkConfig sink =
+                KafkaSinkConfig.exactlyOnce(broker.bootstrapServers(), "drop-out")
+                        .withTransactionTimeout(Duration.ofSeconds(20));
+        JobBuilder job = JobBuilder.named("drop");
+        job.source(
+                        SOURCE,
+                        KafkaSource.utf8(
+                                KafkaSourceConfig.of(broker.bootstrapServers(), "drop-in")))
+                .parallelism(1)
+                .process(SINK, KafkaSink.of(sink, KafkaRecordSerializer.utf8()))
+                // Not chained to the source: each operator's useful time is then its thread's,
+                // measured by phase, not a share of a chain's estimated from samples.
+                .parallelism(2);
+        JobConfig config =
+                JobConfig.defaults()
+                        .withCheckpointing(
+                                CheckpointConfig.every(
+                                        Duration.ofMillis(500), dir.resolve("drop")));
+        return job.start(config);
+    }
+
+    /**
+     * The rates over a window of about 5 s of input at {@code rate}, after 2 s of it to settle: 10
+     * checkpoints or so, each of which opens a transaction.
+     */
+    private static Map<String, OperatorRates> window(RunningJob job, int rate) {
+        awaitSinkPast(job, sinkRecords(job) + 2L * rate);
+        JobMetricsSnapshot first = job.metrics();
+        awaitSinkPast(job, sinkRecords(job) + 5L * rate);
+        return job.metrics().ratesSince(first);
+    }
+
+    private static void awaitSinkPast(RunningJob job, long records) {
+        Await.until(
+                TIMEOUT,
+                "the sink past " + records + " records",
+                () -> sinkRecords(job) >= records);
+    }
+
+    private static long sinkRecords(RunningJob job) {
+        return job.metrics().instancesOf(SINK).stream().mapToLong(i -> i.recordsIn()).sum();
+    }
+}
