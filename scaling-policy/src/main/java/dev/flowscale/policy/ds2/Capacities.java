@@ -207,6 +207,20 @@ final class Capacities {
         return all / p / busiest;
     }
 
+    /**
+     * The most the operator may carry at p: as {@link #at}, but where no curve is fitted yet, never
+     * less than linear growth from the parallelism measured. The prior's slower growth sizes the
+     * operator itself on the safe side; the operators after it are sized for what it may pass on,
+     * on the same side.
+     */
+    double atMost(String operatorId, int p, double measuredPerInstance) {
+        Curve curve = curves.get(operatorId);
+        double at = at(operatorId, p, measuredPerInstance);
+        return curve == null || curve.fitted != null || curve.hot != null
+                ? at
+                : Math.max(at, p * measuredPerInstance);
+    }
+
     private double aggregate(Curve curve, int p, double measuredPerInstance) {
         if (curve.fitted != null) {
             return curve.fitted.capacityAt(p);

@@ -63,25 +63,33 @@ public final class Ds2Policy implements ScalingPolicy {
         // every pass
         OperatorMetrics[] inOrder = Ds2Formula.withGaps(topology, window);
         Optional<Problem> problem = preconditions(topology, window, inOrder, history, now);
-        if (problem.isEmpty()) {
-            problem =
-                    unknownCapacity(
-                            topology,
-                            window,
-                            inOrder,
-                            SourceTarget.base(topology, window, config, Forecasts.NONE));
-        }
         if (problem.isPresent()) {
-            return ScalingDecision.blocked(
-                    now, topology.jobName(), problem.get().reason(), problem.get().message());
+            return blocked(now, topology.jobName(), problem.get());
         }
+        Optional<Problem> unknown =
+                unknownCapacity(
+                        topology,
+                        window,
+                        inOrder,
+                        SourceTarget.base(topology, window, config, Forecasts.NONE));
         RescaleCost cost = RescaleCost.of(history, config);
         Forecasts forecasts = Forecasts.of(topology, window, history, config, cost, now);
         Map<String, SourceTarget> base = SourceTarget.base(topology, window, config, forecasts);
         Map<String, Ds2Formula.Estimate> required =
                 Ds2Formula.estimate(topology, inOrder, SourceTarget.rates(base));
         RunningCheck running = RunningCheck.of(topology, window, inOrder, required, base, config);
+        if (unknown.isPresent() && !running.measuredShort()) {
+            return blocked(now, topology.jobName(), unknown.get());
+        }
         List<String> reasons = new ArrayList<>();
+        // an operator starved of input behind a measured bottleneck: the bottleneck is raised now,
+        // the starved one is kept where it runs and sized once it has processed records
+        unknown.ifPresent(
+                u ->
+                        reasons.add(
+                                u.message()
+                                        + "; kept at its parallelism while the measured bottleneck"
+                                        + " is raised"));
         reasons.add("DS2 over the window " + window.start() + " .. " + window.end());
         reasons.addAll(forecasts.explain());
         reasons.addAll(running.explain());
@@ -90,7 +98,8 @@ public final class Ds2Policy implements ScalingPolicy {
         Capacities capacities = Capacities.of(topology, inOrder, window, history, config, fitted);
         Plan plan =
                 new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);
-        List<OperatorDecision> needed = running.needed().isPresent() ? plan.needed() : List.of();
+        List<OperatorDecision> planned = running.needed().isPresent() ? plan.needed() : List.of();
+        List<OperatorDecision> needed = unknown.isPresent() ? raisesOnly(planned) : planned;
         if (running.needed().isPresent()
                 && !running.outOfBounds()
                 && !Plan.improves(needed, required, config, capacities)) {
@@ -136,10 +145,35 @@ public final class Ds2Policy implements ScalingPolicy {
                                 required,
                                 reasons,
                                 plan.trim(),
-                                running.needed().isEmpty());
+                                running.needed().isEmpty()
+                                        ? Trim.Running.SUSTAINS
+                                        : running.headroom() <= 1
+                                                ? Trim.Running.LIMITED_BELOW_BASE
+                                                : Trim.Running.NO_RESCALE_HELPS);
         return trim.isScale()
                 ? budget(now, topology.jobName(), history, reasons, trim.operators().values())
                 : trim;
+    }
+
+    /**
+     * The plan with no operator lowered: while an operator's output is unknown, the rates it passes
+     * on are too, and an operator after it could be sized below what reaches it.
+     */
+    private static List<OperatorDecision> raisesOnly(List<OperatorDecision> plan) {
+        return plan.stream()
+                .map(
+                        op ->
+                                op.newParallelism() < op.currentParallelism()
+                                        ? op.withNewParallelism(
+                                                op.currentParallelism(),
+                                                "kept: an operator's output is unknown, so no"
+                                                        + " operator is lowered")
+                                        : op)
+                .toList();
+    }
+
+    private static ScalingDecision blocked(Instant now, String job, Problem problem) {
+        return ScalingDecision.blocked(now, job, problem.reason(), problem.message());
     }
 
     private Optional<Problem> preconditions(

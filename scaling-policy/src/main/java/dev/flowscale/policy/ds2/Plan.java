@@ -120,10 +120,12 @@ final class Plan {
     /**
      * The plan where some operators cannot carry their planned rate at any allowed parallelism. In
      * topological order: downstream of such an operator, an operator is sized for what its inputs
-     * pass on (a capped operator passes on what it carries); upstream of one, for its base rate or
-     * the capped share of its planned rate, whichever is more (a backlog that cannot drain through
-     * the cap must not grow the operators before it, and the base rate is what the source offers
-     * them); every other operator keeps its full plan.
+     * pass on (a capped operator passes on what it carries); fed by a source upstream of one (the
+     * cap's backpressure holds that source back), even where it is limited or after a limit itself,
+     * for its base rate or the capped share of its planned rate, whichever is more, and for its
+     * base rate alone where a cap carries no more than its own base rate (a backlog that cannot
+     * drain through the cap must not grow the operators its source feeds, and the base rate is what
+     * the source offers them); every other operator keeps its full plan.
      */
     private List<OperatorDecision> capped(
             Map<String, SourceTarget> sources,
@@ -135,6 +137,10 @@ final class Plan {
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
         boolean[] upstream = upstreamOf(limited);
+        boolean[] coupled = coupledTo(upstream);
+        // a cap that carries no more than its base rate lets no backlog through: what its sources
+        // pass on stays below their base rate
+        double drains = belowBase(full, limited) ? 0 : feasible;
         String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
@@ -151,12 +157,19 @@ final class Plan {
             if (downstream[i]) {
                 target = topology.sumOverInputs(i, plannedOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
-            } else if (upstream[i]) {
-                target = Math.max(baseTarget, feasible * target);
             }
-            // neither upstream nor downstream of a cap, an operator keeps its full plan's sizing
+            boolean before =
+                    !topology.isSourceAt(i) && (upstream[i] || coupled[i] && !downstream[i]);
+            if (before) {
+                // the cap's backpressure holds its sources to its share: an operator on its path
+                // before it (limited itself, a hot key, or not) or beside it is not sized to drain
+                // a backlog the cap holds back; one after a limit already gets only what it passes
+                target = Math.max(baseTarget, drains * target);
+            }
+            // neither before nor after a cap, an operator keeps its full plan's sizing; so does a
+            // source, whose target and catch-up share tell later decisions the load it planned for
             OperatorDecision op =
-                    !downstream[i] && !upstream[i]
+                    !downstream[i] && !before
                             ? full.get(i)
                             : Sizing.recommend(
                                     specs.get(i),
@@ -170,7 +183,7 @@ final class Plan {
                                     capacities);
             double carried =
                     op.capacityPerInstance() > 0
-                            ? capacities.at(
+                            ? capacities.atMost(
                                     op.operatorId(), op.newParallelism(), op.capacityPerInstance())
                             : Double.POSITIVE_INFINITY;
             double selectivity =
@@ -212,6 +225,21 @@ final class Plan {
         return limited;
     }
 
+    /** Whether some limited operator carries no more than its base rate in the full plan. */
+    private boolean belowBase(List<OperatorDecision> full, boolean[] limited) {
+        Iterator<Ds2Formula.Estimate> base = required.values().iterator();
+        for (int i = 0; i < limited.length; i++) {
+            double need = base.next().targetInputRate();
+            OperatorDecision op = full.get(i);
+            if (limited[i]
+                    && capacities.at(op.operatorId(), op.newParallelism(), op.capacityPerInstance())
+                            <= need) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Operators with a path to a limited one: in reverse topological order, each limited or
      * upstream operator marks its inputs.
@@ -224,6 +252,19 @@ final class Plan {
             }
         }
         return upstream;
+    }
+
+    /**
+     * Operators fed by a source with a path to a limited operator: in topological order, such a
+     * source, and every operator reading from a flagged one.
+     */
+    private boolean[] coupledTo(boolean[] upstream) {
+        boolean[] coupled = new boolean[upstream.length];
+        for (int i = 0; i < upstream.length; i++) {
+            coupled[i] =
+                    topology.isSourceAt(i) ? upstream[i] : topology.anyInputFlagged(i, coupled);
+        }
+        return coupled;
     }
 
     /** Whether the operator is limited itself or reads from a limited or downstream operator. */

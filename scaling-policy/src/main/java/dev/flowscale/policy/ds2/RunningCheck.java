@@ -26,9 +26,14 @@ import java.util.Set;
  * @param headroom capacity of the bottleneck operator over its required rate (1 = no spare)
  * @param explain the verdict for the decision's reasons
  * @param outOfBounds some operator runs outside its configured bounds
+ * @param measuredShort some operator whose capacity was measured cannot sustain its target
  */
 record RunningCheck(
-        Optional<String> needed, double headroom, List<String> explain, boolean outOfBounds) {
+        Optional<String> needed,
+        double headroom,
+        List<String> explain,
+        boolean outOfBounds,
+        boolean measuredShort) {
 
     /** How the reason of a needed rescale begins. */
     static final String NEEDED = "rescale needed: ";
@@ -48,6 +53,7 @@ record RunningCheck(
         boolean outOfBounds = !why.isEmpty();
         double headroom = Double.POSITIVE_INFINITY;
         String bottleneck = null;
+        boolean measuredShort = false;
         int i = 0;
         for (Ds2Formula.Estimate e : base.values()) {
             OperatorMetrics m = inOrder[i++];
@@ -59,6 +65,7 @@ record RunningCheck(
                 continue;
             }
             if (e.targetInputRate() > capacity * c.targetUtilization() * (1 + c.noiseTolerance())) {
+                measuredShort = true;
                 why.add(
                         String.format(
                                 "'%s' cannot sustain its target: needs %.1f rec/s, runs %.1f rec/s at"
@@ -84,7 +91,7 @@ record RunningCheck(
         drain(w, sources, shared, c, headroom, why, explain);
         Optional<String> needed =
                 why.isEmpty() ? Optional.empty() : Optional.of(NEEDED + String.join("; ", why));
-        return new RunningCheck(needed, headroom, explain, outOfBounds);
+        return new RunningCheck(needed, headroom, explain, outOfBounds, measuredShort);
     }
 
     /**

@@ -57,7 +57,8 @@ final class Sizing {
         } else if (cap == 0) {
             p = op.parallelism();
             reasons.add(
-                    "capacity unknown: the source emitted nothing in the window (backpressured); kept at "
+                    "capacity unknown: it processed nothing in the window (held back upstream or"
+                            + " backpressured); kept at "
                             + p);
         } else {
             OptionalInt fitted = capacities.smallest(op.id(), required, upper, cap);

@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
  * only when every source has drained its backlog, the scale-down has been recommended for the
  * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
  * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
- * over the savings horizon exceeds the instance-time its downtime costs.
+ * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps the
+ * running configuration, see {@link Running}.
  */
 final class Trim {
 
@@ -56,30 +57,55 @@ final class Trim {
         this.cost = cost;
     }
 
-    /**
-     * @param sustains whether the running configuration sustains its target (else no rescale helps
-     *     it, and an operator the plan would raise is kept saying so)
-     */
+    /** How the running configuration stands against its target. */
+    enum Running {
+        /** It sustains its target and drains its backlog in time. */
+        SUSTAINS,
+        /**
+         * Every operator carries its base rate, but no rescale drains the backlog sooner: nothing
+         * is lowered, which would only slow the drain.
+         */
+        NO_RESCALE_HELPS,
+        /**
+         * An operator at its bound or hot key carries no more than its base rate, and no rescale
+         * helps: the backlog behind it cannot drain, so it holds no trim, and the other operators
+         * may come down to the flow the limit lets through.
+         */
+        LIMITED_BELOW_BASE
+    }
+
     ScalingDecision decide(
             String job,
             Map<String, SourceTarget> base,
             Map<String, Ds2Formula.Estimate> required,
             List<String> reasons,
             List<OperatorDecision> plan,
-            boolean sustains) {
+            Running running) {
+        boolean sustains = running == Running.SUSTAINS;
+        boolean limited = running == Running.LIMITED_BELOW_BASE;
         String kept =
                 sustains
                         ? ": the running configuration sustains its target"
                         : ": no rescale helps, the planned configuration would carry no more";
         // a sustaining configuration's trim may raise an operator that lacks the spare to drain the
-        // trim's own downtime; with nothing lowered, nothing is raised
-        List<OperatorDecision> ops = sustains ? plan : keepAll(plan, kept);
+        // trim's own downtime; with nothing lowered, nothing is raised. Below a limit, nothing is
+        // raised and the others may come down to the capped plan's flow
+        List<OperatorDecision> ops =
+                sustains
+                        ? plan
+                        : limited
+                                ? keepShort(keep(plan, kept), required, kept)
+                                : keepAll(plan, kept);
         double load = base.values().stream().mapToDouble(SourceTarget::offered).sum();
         Predicate<ScalingDecision> sameLoad =
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
         SameLoadRun atLoad = new SameLoadRun(history.decisions(), sameLoad);
         ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, atLoad));
-        Optional<String> hold = draining(base).or(this::interval).or(() -> sameLoad(base));
+        // a backlog that no rescale can drain holds no trim: the limit, not the trim, keeps it
+        Optional<String> hold =
+                (limited ? Optional.<String>empty() : draining(base))
+                        .or(this::interval)
+                        .or(() -> sameLoad(base));
         if (hold.isPresent()) {
             ops =
                     map(
@@ -92,7 +118,7 @@ final class Trim {
         }
         List<OperatorDecision> candidate = ops;
         Optional<String> refused =
-                tooTight(candidate, required)
+                (limited ? Optional.<String>empty() : tooTight(candidate, required))
                         .or(() -> refusedJustNow(candidate, load, base.keySet()))
                         .or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
@@ -108,10 +134,7 @@ final class Trim {
         return outcome(job, reasons, ops.stream().anyMatch(Load::lowers) ? ops : keep(ops, kept));
     }
 
-    /**
-     * Every operator kept where it runs: a configuration that does not sustain its target is not
-     * trimmed (no rescale helps it, and lowering what falls short would lose more).
-     */
+    /** Every operator kept where it runs. */
     private static List<OperatorDecision> keepAll(List<OperatorDecision> ops, String why) {
         return map(
                 ops,
@@ -121,6 +144,31 @@ final class Trim {
                                         op.currentParallelism(),
                                         "kept at " + op.currentParallelism() + why)
                                 : op);
+    }
+
+    /**
+     * Every operator the plan lowers to a parallelism that carries less than it does now while
+     * short of its need kept where it runs: below a limit, only the operators with spare come down.
+     */
+    private List<OperatorDecision> keepShort(
+            List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required, String why) {
+        return map(
+                ops,
+                op -> {
+                    double perInstance = op.capacityPerInstance();
+                    if (!Load.lowers(op) || perInstance <= 0) {
+                        return op;
+                    }
+                    String id = op.operatorId();
+                    double now = capacities.at(id, op.currentParallelism(), perInstance);
+                    double need = required.get(id).targetInputRate();
+                    return capacities.at(id, op.newParallelism(), perInstance)
+                                    < Math.min(need, now) * (1 - 1e-9)
+                            ? op.withNewParallelism(
+                                    op.currentParallelism(),
+                                    "kept at " + op.currentParallelism() + why)
+                            : op;
+                });
     }
 
     /** Every operator the plan raises kept where it runs. */

@@ -344,7 +344,7 @@ final class PhaseCheck {
                                     drainedAt < 0
                                             ? "never drained before the next load change"
                                             : "drained at " + drainedAt + "s"));
-            classifyDrain(v);
+            classifyDrain(v, reference, drainedAt);
         }
         return drainedAt;
     }
@@ -354,7 +354,7 @@ final class PhaseCheck {
      * policy from the configuration that ran at the change, could drain in time; both bounds are
      * printed either way.
      */
-    private void classifyDrain(Violation v) {
+    private void classifyDrain(Violation v, long reference, long drainedAt) {
         long allowed = criteria.drainSeconds();
         double downtime = criteria.downtimeSeconds();
         double tolerance = criteria.backlogToleranceSeconds();
@@ -376,6 +376,12 @@ final class PhaseCheck {
             exemptions.add(new Exemption(v, Exemption.Kind.IMPOSSIBLE_FOR_ANY_POLICY, why));
         } else if (reactive.exceeds(allowed)) {
             exemptions.add(new Exemption(v, Exemption.Kind.IMPOSSIBLE_FOR_A_REACTIVE_POLICY, why));
+        } else if (plannedOnPrior(reference, drainedAt).isPresent()) {
+            exemptions.add(
+                    new Exemption(
+                            v,
+                            Exemption.Kind.DOWNTIME_UNKNOWN_AT_THE_RESCALE,
+                            plannedOnPrior(reference, drainedAt).get() + "; " + why));
         } else {
             violations.add(
                     new Violation(
@@ -385,6 +391,38 @@ final class PhaseCheck {
                             v.second(),
                             v.detail() + " (" + why + ")"));
         }
+    }
+
+    /**
+     * Why no policy could drain in time after the last rescale: it was the job's first, planned to
+     * drain the configured prior of downtime within the catch-up time, and the real downtime is
+     * longer. With the spare it planned, the real downtime's backlog takes the catch-up time times
+     * real over prior; the drain is exempt only if it ended within that (plus one interval).
+     */
+    private Optional<String> plannedOnPrior(long reference, long drainedAt) {
+        if (rescales.isEmpty() || !criteria.priorBelowReal()) {
+            return Optional.empty();
+        }
+        long start = rescales.get(rescales.size() - 1).startSecond();
+        double prior = criteria.prior().toNanos() / 1e9;
+        double real = criteria.downtimeSeconds();
+        long allowed =
+                Math.round(
+                        criteria.catchUp().toSeconds() * real / prior
+                                + criteria.policyInterval().toSeconds());
+        boolean guessed = firstMeasured < 0 || firstMeasured > start;
+        return guessed && drainedAt >= 0 && drainedAt <= reference + allowed
+                ? Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "the rescale at %d s was the job's first: it kept the spare to drain"
+                                        + " the configured %.1f s of downtime, where a rescale takes"
+                                        + " %.1f s, so it drains in up to %d s",
+                                start,
+                                prior,
+                                real,
+                                allowed))
+                : Optional.empty();
     }
 
     private double sourceRate() {

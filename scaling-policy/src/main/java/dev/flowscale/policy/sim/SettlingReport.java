@@ -73,7 +73,12 @@ public record SettlingReport(
              * A second trim after a first that was the job's first rescale, planned on a configured
              * downtime off the real one: no policy had measured the downtime.
              */
-            DOWNTIME_UNKNOWN_AT_THE_TRIM
+            DOWNTIME_UNKNOWN_AT_THE_TRIM,
+            /**
+             * A late drain after the job's first rescale, planned to drain a configured downtime
+             * below the real one: no policy had measured the downtime.
+             */
+            DOWNTIME_UNKNOWN_AT_THE_RESCALE
         }
 
         @Override

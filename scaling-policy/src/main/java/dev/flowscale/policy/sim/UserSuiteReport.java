@@ -75,15 +75,22 @@ public final class UserSuiteReport {
                 SettlingSuiteReport.DOWNTIMES.stream()
                         .filter(d -> a.contains(d.toSeconds() + "s"))
                         .toList();
-        int slice = 0;
         for (Setting.Profile profile : profiles) {
             for (Duration d : asked.isEmpty() ? SettlingSuiteReport.DOWNTIMES : asked) {
                 // "default-build": each run its own jobs, as UserSettlingTest runs them
-                int from = a.contains("default-build") ? slice++ * DEFAULT_BUILD_JOBS : 0;
+                int from = a.contains("default-build") ? defaultBuildFrom(profile, d) : 0;
                 int n = a.contains("default-build") ? DEFAULT_BUILD_JOBS : count;
                 print(System.out, figures(profile, d, from, n), a.contains("detail"));
             }
         }
+    }
+
+    /** The first job of the default build's run with the profile at the downtime. */
+    static int defaultBuildFrom(Setting.Profile profile, Duration downtime) {
+        int runs = SettlingSuiteReport.DOWNTIMES.size();
+        int slice =
+                PROFILES.indexOf(profile) * runs + SettlingSuiteReport.DOWNTIMES.indexOf(downtime);
+        return slice * DEFAULT_BUILD_JOBS;
     }
 
     /** Jobs {@code from} to {@code from + count} of the suite, with one profile at one downtime. */

@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * no computed bound shows it infeasible (a bound, a drain longer than the catch-up time, a downtime
  * or curve no policy had measured, a trim that does not pay). Every job meets the last criterion;
  * the others are not met by every job yet: each run asserts that at least as many jobs settle as
- * {@link #SETTLED} records (met every criterion, or met them where the computed bounds allow), and
- * prints every miss (figures in docs/autoscaler.md).
+ * {@link #SETTLED} records (met every criterion, or met them where the computed bounds allow), that
+ * no more jobs than {@link #LATE_TO_SUSTAIN} records stay below their need longer than a reactive
+ * policy must plus one interval, and prints every miss (figures in docs/autoscaler.md).
  */
 class UserSettlingTest {
 
@@ -37,8 +38,19 @@ class UserSettlingTest {
      */
     static final Map<Setting.Profile, List<Integer>> SETTLED =
             Map.of(
-                    Setting.Profile.CLUSTER, List.of(31, 27, 25),
-                    Setting.Profile.LOCAL, List.of(25, 26, 23));
+                    Setting.Profile.CLUSTER, List.of(34, 32, 31),
+                    Setting.Profile.LOCAL, List.of(29, 29, 24));
+
+    /**
+     * Per profile and downtime, the jobs of the run left below their need longer than the time a
+     * reactive policy takes plus one policy interval ({@link SettlingCriteria#sustainSeconds}): a
+     * ceiling, lowered as the policy meets more of them. The one left runs an operator starved of
+     * input behind the bottleneck, sized only once its input arrives.
+     */
+    static final Map<Setting.Profile, List<Integer>> LATE_TO_SUSTAIN =
+            Map.of(
+                    Setting.Profile.CLUSTER, List.of(0, 0, 0),
+                    Setting.Profile.LOCAL, List.of(0, 0, 1));
 
     static Stream<Arguments> runs() {
         List<Arguments> runs = new ArrayList<>();
@@ -72,10 +84,24 @@ class UserSettlingTest {
                                         .map(Object::toString)
                                         .collect(Collectors.joining("\n")))
                 .isEmpty();
+        long late =
+                figures.missed().stream()
+                        .filter(
+                                r ->
+                                        r.violations().stream()
+                                                .anyMatch(
+                                                        v ->
+                                                                v.criterion()
+                                                                        == SettlingReport.Criterion
+                                                                                .SUSTAINED_IN_TIME))
+                        .count();
+        int row = SettlingSuiteReport.DOWNTIMES.indexOf(downtime);
+        assertThat(late)
+                .as(figures + ": jobs below their need for longer than allowed")
+                .isLessThanOrEqualTo(LATE_TO_SUSTAIN.get(profile).get(row));
         int settled = figures.met() + figures.metWithinBounds();
         assertThat(settled)
                 .as(figures.toString())
-                .isGreaterThanOrEqualTo(
-                        SETTLED.get(profile).get(SettlingSuiteReport.DOWNTIMES.indexOf(downtime)));
+                .isGreaterThanOrEqualTo(SETTLED.get(profile).get(row));
     }
 }
