@@ -214,7 +214,7 @@ final class Capacities {
      * on the same side.
      */
     double atMost(String operatorId, int p, double measuredPerInstance) {
-        Curve curve = curves.get(operatorId);
+        Curve curve = curve(operatorId);
         double at = at(operatorId, p, measuredPerInstance);
         return curve == null || curve.fitted != null || curve.hot != null
                 ? at
