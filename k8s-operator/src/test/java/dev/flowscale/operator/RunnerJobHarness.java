@@ -23,7 +23,8 @@ import java.util.function.Predicate;
  */
 final class RunnerJobHarness {
     static final String NS = "jobs";
-    static final Duration WAIT = Duration.ofSeconds(60);
+    // Generous: a runner process starting on a machine busy with other builds can take a minute.
+    static final Duration WAIT = Duration.ofSeconds(180);
 
     private RunnerJobHarness() {}
 
