@@ -70,9 +70,9 @@ class UserSettlingCausesTest {
     }
 
     /**
-     * A branch beside a bounded operator was raised to drain a backlog the bound holds back, and
-     * operators after the bound were sized for what it carries on its unfitted sub-linear prior,
-     * below what it passes on. Both now size for the flow the bound really lets through.
+     * An operator on a path beside a bounded one was raised to drain a backlog the bound holds
+     * back, and operators after the bound were sized for what it carries on its unfitted sub-linear
+     * prior, below what it passes on. Both now size for the flow the bound really lets through.
      */
     @Test
     void aBoundsSourcesHoldBackEveryOperatorTheyFeed() {
