@@ -64,6 +64,10 @@ public class PendingChange {
                     + " rollback restores the whole runner template from it")
     public String previousSpec;
 
+    @JsonPropertyDescription(
+            "status.desiredRequest when the change started: the autoscaler request it carries out")
+    public String request;
+
     @JsonPropertyDescription("metadata.generation of the spec the change applies")
     public Long generation;
 

@@ -35,6 +35,15 @@ public class StreamJobStatus {
             "Parallelism the autoscaler (mode auto) asks for; the reconciler applies it")
     public Map<String, Integer> desiredParallelism = new LinkedHashMap<>();
 
+    @JsonPropertyDescription(
+            "When the autoscaler last recorded desiredParallelism (RFC 3339): the request's id")
+    public String desiredRequest;
+
+    @JsonPropertyDescription(
+            "The latest desiredRequest the reconciler has settled: rescaled to it (lastRescale),"
+                    + " found it running already, or declined it")
+    public String settledRequest;
+
     @JsonPropertyDescription("Parallelism the runner pod was started with and is sized for")
     public Map<String, Integer> deployedParallelism = new LinkedHashMap<>();
 

@@ -95,6 +95,7 @@ final class PendingSteps implements ChangeSteps {
                     change.started = tools.clock().instant().toString();
                     change.generation = generation;
                     change.previousSpec = st.deployedSpec;
+                    change.request = st.desiredRequest;
                     st.pending = change;
                 });
     }
@@ -323,6 +324,9 @@ final class PendingSteps implements ChangeSteps {
                     st.parallelism = new TreeMap<>(parallelism);
                     st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
                     st.pending = null;
+                    if (c.request != null) {
+                        st.settledRequest = c.request;
+                    }
                     if (c.unschedulable != null) {
                         ScaleUpBackoff.block(
                                 st, c, pass.job().getSpec().rescaling, tools.clock().instant());

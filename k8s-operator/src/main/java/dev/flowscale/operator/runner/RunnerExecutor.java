@@ -79,6 +79,7 @@ public final class RunnerExecutor {
         }
         String reason = changeReason(pass, existing.get(), target);
         if (reason == null) {
+            settleRequest(pass); // it runs already, or failed before for this generation
             return new PodDownsizeSteps(pass, tools)
                     .carryOn(
                             podSlots(pass),
@@ -91,15 +92,29 @@ public final class RunnerExecutor {
         }
         if (!Changes.parallelismOnly(reason) && StopAttempts.abandoned(st, generation)) {
             // No savepoint could be taken for this spec: StopAttempts.CONDITION says why.
+            settleRequest(pass);
             return null;
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
         if (Changes.parallelismOnly(reason) && backoff.isPresent()) {
             // An unschedulable scale-up waits out its backoff; a pass then tries it again.
+            settleRequest(pass);
             return backoff.get();
         }
         return change(pass, existing, reason, target);
+    }
+
+    /**
+     * The autoscaler's latest request is declined or already runs: status says so, and the loop
+     * ends its rescale from there ({@code StatusScalingRealizer.outcome}). A request the executor
+     * carries out is settled when that change finishes.
+     */
+    private static void settleRequest(ReconcileStatus pass) {
+        String request = pass.status().desiredRequest;
+        if (request != null && !request.equals(pass.status().settledRequest)) {
+            pass.write(st -> st.settledRequest = st.desiredRequest);
+        }
     }
 
     /**
