@@ -81,6 +81,12 @@ public class PendingChange {
     public String nextStopAttempt;
 
     @JsonPropertyDescription(
+            "Why the savepoint of the stop could not be read back within the rescale timeout (the"
+                    + " runner unreachable, or stopped without naming one): the new runner then"
+                    + " restores the newest complete snapshot in its storage")
+    public String savepointNotFound;
+
+    @JsonPropertyDescription(
             "The run (runId) of the runner that could not stop, replaced from its latest"
                     + " checkpoint: the change ends when another run runs")
     public String replacedRun;

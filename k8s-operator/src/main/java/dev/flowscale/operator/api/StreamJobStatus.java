@@ -44,6 +44,11 @@ public class StreamJobStatus {
                     + " found it running already, or declined it")
     public String settledRequest;
 
+    @JsonPropertyDescription(
+            "When the operator last applied a changed runner Deployment (RFC 3339): the deploy"
+                    + " timeout counts from here or from Ready turning False, whichever is later")
+    public String deployedAt;
+
     @JsonPropertyDescription("Parallelism the runner pod was started with and is sized for")
     public Map<String, Integer> deployedParallelism = new LinkedHashMap<>();
 

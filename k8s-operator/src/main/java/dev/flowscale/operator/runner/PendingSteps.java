@@ -138,7 +138,7 @@ final class PendingSteps implements ChangeSteps {
         if (PendingChange.IN_PLACE_RESIZE.equals(c.path)) {
             return new PodResizeSteps(pass, this, tools).carryOn();
         }
-        if (c.savepoint == null) {
+        if (c.savepoint == null && c.savepointNotFound == null) {
             return findSavepoint();
         }
         boolean back = Boolean.TRUE.equals(c.rollingBack);
@@ -156,9 +156,10 @@ final class PendingSteps implements ChangeSteps {
                         ? DeployedSpec.withSpec(pass.job(), c.previousSpec)
                         : DeployedSpec.runnerJob(pass);
         Deployment desired = RunnerDeployment.desired(runner, parallelism, c.savepoint);
-        tools.cluster().apply(desired, existing.orElse(null));
+        Instant applied = tools.applyRunner(desired, existing.orElse(null));
         pass.write(
                 st -> {
+                    st.deployedAt = applied == null ? st.deployedAt : applied.toString();
                     st.deployedSpec = DeployedSpec.of(runner);
                     st.deployedParallelism = new TreeMap<>(parallelism);
                     st.deployedSavepoint = c.savepoint;
@@ -174,7 +175,7 @@ final class PendingSteps implements ChangeSteps {
                     true,
                     parallelism,
                     elapsed(),
-                    "suspended with savepoint " + pass.status().pending.savepoint);
+                    "suspended with " + restoredFrom(pass.status().pending));
             return null;
         }
         if (runs(parallelism)) {
@@ -188,8 +189,8 @@ final class PendingSteps implements ChangeSteps {
                     elapsed(),
                     back
                             ? rolledBack(c)
-                            : "restored from savepoint "
-                                    + c.savepoint
+                            : "restored from "
+                                    + restoredFrom(c)
                                     + " in a new pod"
                                     + (c.resizeRefused == null
                                             ? ""
@@ -233,9 +234,16 @@ final class PendingSteps implements ChangeSteps {
                 + why
                 + "; rolled back to "
                 + c.from
-                + " from the same savepoint "
-                + c.savepoint
+                + " from the same "
+                + restoredFrom(c)
                 + retry;
+    }
+
+    /** What the new runner restores: the stop's savepoint, or its storage's newest snapshot. */
+    private static String restoredFrom(PendingChange c) {
+        return c.savepoint != null
+                ? "savepoint " + c.savepoint
+                : "newest snapshot in its storage (the stop's savepoint was not found)";
     }
 
     private int attemptsAfter(PendingChange c) {
@@ -246,20 +254,32 @@ final class PendingSteps implements ChangeSteps {
     /**
      * The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint.
      */
+    /**
+     * The stop's reply was lost: a runner still RUNNING never stopped; a stopped one names its
+     * savepoint. One that does neither (unreachable, or no snapshot readable) is asked again until
+     * the rescale timeout, then replaced without a named savepoint ({@link
+     * SavepointStop#notFound}).
+     */
     private Duration findSavepoint() {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
-        if (state.isEmpty()) {
-            return Changes.PENDING_RECHECK;
-        }
-        if (state.get().status().equals("RUNNING")) {
+        if (state.isPresent() && state.get().status().equals("RUNNING")) {
             return new SavepointStop(pass, this, tools).again(state.get()); // it never stopped
         }
-        Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
-        if (savepoint.isEmpty()) {
+        Optional<String> savepoint =
+                state.isEmpty()
+                        ? Optional.empty()
+                        : tools.control().latestSnapshotIfReachable(pass.job());
+        if (savepoint.isPresent()) {
+            savepointTaken(savepoint.get(), "had stopped (its reply was lost) with savepoint");
+            return carryOn();
+        }
+        if (elapsed().compareTo(timeout()) <= 0) {
             return Changes.PENDING_RECHECK;
         }
-        savepointTaken(savepoint.get(), "had stopped (its reply was lost) with savepoint");
-        return carryOn();
+        String seen =
+                state.map(s -> "it answers " + s.status() + " but names no snapshot")
+                        .orElse("it does not answer");
+        return new SavepointStop(pass, this, tools).notFound(seen);
     }
 
     /** After an in-place request failed or went unanswered: what does the runner run now? */

@@ -10,6 +10,7 @@ import dev.flowscale.operator.runner.RunnerControl.RunnerState;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -400,9 +401,12 @@ public final class RunnerExecutor {
             String savepoint,
             Deployment existing) {
         StreamJob runner = DeployedSpec.runnerJob(pass);
-        tools.cluster().apply(RunnerDeployment.desired(runner, parallelism, savepoint), existing);
+        Instant applied =
+                tools.applyRunner(
+                        RunnerDeployment.desired(runner, parallelism, savepoint), existing);
         pass.write(
                 st -> {
+                    st.deployedAt = applied == null ? st.deployedAt : applied.toString();
                     st.deployedSpec = DeployedSpec.of(runner);
                     st.deployedParallelism = new TreeMap<>(parallelism);
                     st.deployedSavepoint = savepoint;
