@@ -8,6 +8,7 @@ import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.operator.core.ReconcileStatus;
 import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.operator.runner.RunnerControl.RunnerState;
+import dev.flowscale.runner.api.RescaleView;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +36,7 @@ final class PendingSteps implements ChangeSteps {
     Duration inPlace(String reason, Map<String, Integer> target) {
         record(reason, PendingChange.IN_PLACE, target);
         try {
-            RunnerControl.InPlaceRescale done = tools.control().rescale(pass.job(), target);
+            RescaleView done = tools.control().rescale(pass.job(), target);
             pass.write(st -> st.lastSavepoint = done.savepoint());
             finish(
                     true,
