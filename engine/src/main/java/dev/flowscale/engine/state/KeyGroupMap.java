@@ -16,11 +16,12 @@ import java.util.function.BiFunction;
  * once per record for its key group and its entry, a probe compares cached hashes before it calls
  * {@code equals}, and a growing table never calls {@code hashCode} again.
  *
- * <p>The table remembers the slot of its last lookup: reading a key's value and then writing it (a
- * counter's {@code value()} then {@code update()}) probes once, and writing a key the lookup missed
- * inserts it where the probe stopped. Any insertion or removal forgets that slot. Keys must not be
- * null; values are never null (state removes the key instead). Not thread-safe: the owning task's
- * thread changes it, and snapshots read it only while that thread waits.
+ * <p>The table remembers the slot of its last lookup, by the key's reference: reading a key's value
+ * again and then writing it (a counter's {@code value()} then {@code update()}, a map state's
+ * {@code get} then {@code put}) probes once, and writing a key the lookup missed inserts it where
+ * the probe stopped. An insertion remembers its own slot; a removal or a resize forgets it. Keys
+ * must not be null; values are never null (state removes the key instead). Not thread-safe: the
+ * owning task's thread changes it, and snapshots read it only while that thread waits.
  */
 public final class KeyGroupMap extends AbstractMap<Object, Object> {
     private static final int[] NO_HASHES = new int[0];
@@ -55,7 +56,7 @@ public final class KeyGroupMap extends AbstractMap<Object, Object> {
 
     /** The value of {@code key}, whose {@link #hashOf hash} is {@code hash}; null if absent. */
     Object get(Object key, int hash) {
-        int slot = find(key, hash);
+        int slot = key == lastKey ? lastSlot : find(key, hash);
         lastKey = key;
         lastSlot = slot;
         return slot >= 0 ? values[slot] : null;

@@ -2,6 +2,7 @@ package dev.flowscale.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowscale.engine.api.MapState;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,28 @@ class KeyedStateBackendTest {
         assertThat(hashed).as("hashed for its key group and its entry alike").isOne();
         assertThat(compared).as("one probe for read and write").isOne();
         assertThat(count.value()).isEqualTo(2L);
+    }
+
+    @Test
+    void aMapStateEntryReadThenWrittenProbesTheKeyOnce() {
+        KeyedStateBackend backend =
+                new KeyedStateBackend("windows", 128, new KeyGroupRange(0, 127));
+        MapState<String, Long> windows =
+                KeyedStates.map(
+                        backend,
+                        backend.table(StateDescriptor.map("windows", String.class, Long.class)));
+        Word first = new Word("auction-7");
+        backend.setCurrentKey(first);
+        windows.put("10s", 1L);
+        Word again = new Word("auction-7");
+        backend.setCurrentKey(again);
+
+        Long sum = windows.get("10s");
+        windows.put("10s", sum + 1);
+        int compared = first.compared + again.compared;
+
+        assertThat(compared).as("one probe for the get and the put").isOne();
+        assertThat(windows.get("10s")).isEqualTo(2L);
     }
 
     @Test
