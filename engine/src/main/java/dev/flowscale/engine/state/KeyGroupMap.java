@@ -125,6 +125,11 @@ public final class KeyGroupMap extends AbstractMap<Object, Object> {
         return size;
     }
 
+    /** Slots allocated: at least twice the size, and at most four times the largest size held. */
+    int capacity() {
+        return keys.length;
+    }
+
     @Override
     public void clear() {
         hashes = NO_HASHES;

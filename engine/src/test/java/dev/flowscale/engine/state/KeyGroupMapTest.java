@@ -39,6 +39,23 @@ class KeyGroupMapTest {
     }
 
     @Test
+    void keysComingAndGoingKeepTheTableAtItsSize() {
+        KeyGroupMap table = new KeyGroupMap();
+        int live = 1_000;
+        for (long id = 0; id < 100 * live; id++) {
+            table.put(id, id);
+            if (id >= live) {
+                assertThat(table.remove(id - live)).isEqualTo(id - live);
+            }
+        }
+        assertThat(table).hasSize(live);
+        assertThat(table.capacity()).isLessThanOrEqualTo(4 * live);
+        for (long id = 99 * live; id < 100 * live; id++) {
+            assertThat(table.get(id)).isEqualTo(id);
+        }
+    }
+
+    @Test
     void aReadThenAWriteOfTheSameKeyUpdatesOrInsertsThatKeyOnly() {
         KeyGroupMap table = new KeyGroupMap();
         for (int i = 0; i < 100; i++) {
