@@ -79,7 +79,7 @@ public final class WindowRates {
         List<InstanceCounts> starts = new ArrayList<>();
         List<InstanceCounts> ends = new ArrayList<>();
         double offered = 0;
-        double backlog = 0;
+        Double backlog = 0.0;
         for (int i = 0; i < op.parallelism(); i++) {
             InstanceCounts a = from.instance(op.id(), i).orElseThrow();
             InstanceCounts b = to.instance(op.id(), i).orElseThrow();
@@ -87,7 +87,7 @@ public final class WindowRates {
             ends.add(b);
             instances.add(rates(i, a, b));
             offered += offered(a, b);
-            backlog += b.backlog() == null ? Double.NaN : b.backlog();
+            backlog = backlog == null || b.backlog() == null ? null : backlog + b.backlog();
         }
         OperatorMetrics metrics =
                 new OperatorMetrics(
@@ -101,8 +101,8 @@ public final class WindowRates {
                         Optional.empty(),
                         KeyGroupRates.between(starts, ends, op.keyGroups()),
                         coreWaitShare(starts, ends));
-        // The counter record's null backlog becomes the policy's NaN (SourceMetrics), which a sum
-        // keeps, as Math.max keeps it for the offered rate.
+        // One instance without a backlog signal leaves the operator without one (null, as in the
+        // counter record); the offered rate is then NaN, which Math.max keeps.
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
 

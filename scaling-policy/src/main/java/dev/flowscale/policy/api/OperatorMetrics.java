@@ -76,7 +76,11 @@ public record OperatorMetrics(
                 UNKNOWN_CORE_WAIT);
     }
 
-    public OperatorMetrics withSource(double offeredRate, double backlogRecords) {
+    /**
+     * The same metrics as a source's, with its offered rate and backlog (null: no lag signal, see
+     * {@link SourceMetrics}).
+     */
+    public OperatorMetrics withSource(double offeredRate, Double backlogRecords) {
         return with(
                 instances,
                 Optional.of(new SourceMetrics(offeredRate, backlogRecords)),
