@@ -242,11 +242,20 @@ public final class InstanceCounterRecorder {
 
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceCounts snapshot(long now) {
+        return snapshot(now, null, null);
+    }
+
+    /**
+     * {@link #snapshot(long)} with the instance's thread times, which the task thread does not
+     * measure: its CPU time and its wait for a core, in nanoseconds, each null where not known.
+     */
+    public InstanceCounts snapshot(long now, Long cpuNanos, Long coreWaitNanos) {
         Supplier<Long> live = liveBacklog;
         Long liveOwed = live == null ? null : live.get();
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);
-            InstanceCounts read = read(now, live == null ? backlog : known(liveOwed));
+            Long owed = live == null ? backlog : known(liveOwed);
+            InstanceCounts read = read(now, owed, cpuNanos, coreWaitNanos);
             if (unchanged(before)) {
                 return read;
             }
@@ -270,7 +279,7 @@ public final class InstanceCounterRecorder {
         return owed == null || owed < 0 ? null : owed;
     }
 
-    private InstanceCounts read(long now, Long owed) {
+    private InstanceCounts read(long now, Long owed, Long cpuNanos, Long coreWaitNanos) {
         Phase p = phase;
         long since = phaseSince;
         long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
@@ -292,8 +301,8 @@ public final class InstanceCounterRecorder {
                 p == Phase.FINISHED,
                 keyGroupFirst,
                 keyGroupRecords.clone(),
-                null,
-                null);
+                cpuNanos,
+                coreWaitNanos);
     }
 
     private long pending(VarHandle handle) {
