@@ -76,20 +76,20 @@ class JobFailureTest {
     /**
      * Emits nothing and says it owes -1 records: a sentinel the contract refuses (null is unknown).
      */
-    private static final class OwingMinusOne implements SourceFunction<Long> {
+    private static final class OwingMinusOne implements SourceFunction<Long>, SourceReader<Long> {
         @Override
         public SourceReader<Long> createReader(RuntimeContext context) {
-            return new SourceReader<>() {
-                @Override
-                public int poll(Collector<Long> out, int max) {
-                    return 0;
-                }
+            return this;
+        }
 
-                @Override
-                public Long backlog() {
-                    return -1L;
-                }
-            };
+        @Override
+        public int poll(Collector<Long> out, int max) {
+            return 0;
+        }
+
+        @Override
+        public Long backlog() {
+            return -1L;
         }
     }
 
