@@ -123,17 +123,17 @@ public final class WindowRates {
     /**
      * The share of the operator's useful time its threads waited for a core: per instance the
      * window's run delay, the part of it that fell in useful time taken in proportion to useful
-     * over observed time, summed and divided by the summed useful time; NaN where an instance's
-     * wait is not known at either end or no time was useful.
+     * over observed time, summed and divided by the summed useful time; null (not known) where an
+     * instance's wait is not known at either end or no time was useful.
      */
-    static double coreWaitShare(List<InstanceCounts> starts, List<InstanceCounts> ends) {
+    static Double coreWaitShare(List<InstanceCounts> starts, List<InstanceCounts> ends) {
         double waited = 0;
         double useful = 0;
         for (int i = 0; i < starts.size(); i++) {
             InstanceCounts a = starts.get(i);
             InstanceCounts b = ends.get(i);
             if (a.coreWaitNanos() == null || b.coreWaitNanos() == null) {
-                return OperatorMetrics.UNKNOWN_CORE_WAIT;
+                return null;
             }
             double u = Counters.seconds(b.usefulNanos() - a.usefulNanos());
             double observed = Counters.seconds(b.observedNanos() - a.observedNanos());
@@ -141,7 +141,7 @@ public final class WindowRates {
             waited += observed > 0 ? wait * Math.min(1, u / observed) : 0;
             useful += u;
         }
-        return useful > 0 && waited >= 0 ? waited / useful : OperatorMetrics.UNKNOWN_CORE_WAIT;
+        return useful > 0 && waited >= 0 ? waited / useful : null;
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounts a, InstanceCounts b) {
