@@ -273,11 +273,10 @@ final class JobExecution {
      * A chain's thread times split evenly over its operators: the thread's CPU time and wait for a
      * core are known only for the whole chain, and every operator of it takes a turn (and wakes up)
      * for each record, so an even split estimates each one's part without a clock read per record.
-     * Unknown (negative, as the JVM and the kernel say it) becomes null, the counter record's
-     * encoding of it.
+     * Unknown (null) stays unknown.
      */
-    private static Long perOperator(long threadNanos, int operators) {
-        return threadNanos < 0 ? null : threadNanos / operators;
+    private static Long perOperator(Long threadNanos, int operators) {
+        return threadNanos == null ? null : threadNanos / operators;
     }
 
     void stopSources() {
