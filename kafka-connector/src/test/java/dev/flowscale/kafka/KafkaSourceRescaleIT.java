@@ -82,7 +82,7 @@ class KafkaSourceRescaleIT extends WithKafkaBroker {
         assertThat(first.lagByPartition()).containsOnlyKeys(0, 2, 4, 6, 8, 10);
         assertThat(lagGauge(registry, 0).value())
                 .as("the lag gauge of instance 0, tagged with the topic")
-                .isEqualTo(first.backlog());
+                .isEqualTo(first.backlog().doubleValue());
         snapshotAndClose(readers);
         assertThat(registry.find(MetricName.KAFKA_LAG.micrometer()).gauges())
                 .as("closed readers remove their gauges")
