@@ -64,6 +64,28 @@ class NextTransactionTest {
     }
 
     @Test
+    void whenTheOpeningIsUnderWay_thenTakeIfOpenedAnswersNullWithoutWaiting() throws Exception {
+        next.openAhead("t-1");
+        Await.until(TIMEOUT, "the opening started", () -> !openedOn.isEmpty());
+
+        assertThat(next.takeIfOpened("t-1")).isNull();
+
+        mayOpen.countDown();
+        Await.until(TIMEOUT, "the opening finished", () -> next.takeIfOpened("t-1") != null);
+        assertThat(openedOn).containsExactly("opener-under-test");
+    }
+
+    @Test
+    void whenNothingWasOpenedAhead_thenTakeIfOpenedStartsTheOpeningOnItsThread() throws Exception {
+        assertThat(next.takeIfOpened("t-1")).isNull();
+
+        Await.until(TIMEOUT, "the opening started", () -> !openedOn.isEmpty());
+        assertThat(openedOn).containsExactly("opener-under-test");
+        mayOpen.countDown();
+        assertThat(next.take("t-1")).isEqualTo("transaction t-1");
+    }
+
+    @Test
     void whenNothingWasOpenedAheadForTheId_thenItOpensOnTheCaller() throws Exception {
         mayOpen.countDown();
 
