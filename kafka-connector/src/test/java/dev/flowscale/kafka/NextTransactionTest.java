@@ -71,8 +71,16 @@ class NextTransactionTest {
         assertThat(next.takeIfOpened("t-1")).isNull();
 
         mayOpen.countDown();
-        Await.until(TIMEOUT, "the opening finished", () -> next.takeIfOpened("t-1") != null);
+        Await.until(TIMEOUT, "the opening finished", () -> takenIfOpened("t-1"));
         assertThat(openedOn).containsExactly("opener-under-test");
+    }
+
+    private boolean takenIfOpened(String id) {
+        try {
+            return next.takeIfOpened(id) != null;
+        } catch (InterruptedException e) {
+            throw new AssertionError("interrupted taking " + id, e);
+        }
     }
 
     @Test
