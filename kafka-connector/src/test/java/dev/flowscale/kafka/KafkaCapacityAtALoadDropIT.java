@@ -123,18 +123,31 @@ class KafkaCapacityAtALoadDropIT extends WithKafkaBroker {
      * The rates over a window of about 5 s of input at {@code rate}, after 2 s of it to settle: 10
      * checkpoints or so, each of which opens a transaction.
      */
-    private static Map<String, OperatorRates> window(RunningJob job, int rate) {
+    private Map<String, OperatorRates> window(RunningJob job, int rate) {
         awaitSinkPast(job, sinkRecords(job) + 2L * rate);
         JobMetricsSnapshot first = job.metrics();
         awaitSinkPast(job, sinkRecords(job) + 5L * rate);
         return job.metrics().ratesSince(first);
     }
 
-    private static void awaitSinkPast(RunningJob job, long records) {
-        Await.until(
-                TIMEOUT,
-                "the sink past " + records + " records",
-                () -> sinkRecords(job) >= records);
+    private void awaitSinkPast(RunningJob job, long records) {
+        try {
+            Await.until(
+                    TIMEOUT,
+                    "the sink past " + records + " records",
+                    () -> sinkRecords(job) >= records);
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    e.getMessage()
+                            + "; written "
+                            + written.get()
+                            + ", job "
+                            + job.status()
+                            + ", instances "
+                            + job.metrics().instancesOf(SOURCE)
+                            + job.metrics().instancesOf(SINK),
+                    e);
+        }
     }
 
     private static long sinkRecords(RunningJob job) {
