@@ -178,15 +178,17 @@ final class SourceTask extends Task {
      * so no other phase (backpressure) can begin during it.
      */
     private void fetch(int max) throws Exception {
-        clock.setAside();
+        Phase before = clock.setAside();
         long start = clock.instrumented() ? System.nanoTime() : 0;
         double share = reader.fetch(max);
         if (share > 0) {
             long end = clock.instrumented() ? System.nanoTime() : 0;
             clock.usefulSince(end - (long) ((end - start) * Math.min(1, share)));
+        } else {
+            // Nothing fetched (records readied earlier are still to emit, or none came): the
+            // phase goes on, so emitting leftovers while busy stays useful from its start.
+            clock.resume(before);
         }
-        // With nothing readied the clock stays waiting: the poll below then counts as useful
-        // only if it emits (records readied by an earlier fetch), as after an idle wait.
     }
 
     /** A bounded input ended: in event time, nothing later can come, so every timer may fire. */
