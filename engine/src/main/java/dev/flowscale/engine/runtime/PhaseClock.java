@@ -138,7 +138,7 @@ final class PhaseClock {
         }
     }
 
-    void backlog(long records) {
+    void backlog(Long records) {
         if (instrumented) {
             metrics.backlog(records);
         }

@@ -70,11 +70,6 @@ public record SimOperator(
         return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, k, rate);
     }
 
-    public SimOperator withRate(RateProfile profile) {
-        return new SimOperator(
-                id, capacity, selectivity, alpha, overhead, skew, keyGroups, profile);
-    }
-
     public boolean isSource() {
         return rate != null;
     }
