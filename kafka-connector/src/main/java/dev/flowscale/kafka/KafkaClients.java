@@ -65,6 +65,12 @@ final class KafkaClients {
                 properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    /** The most records one poll of the source's consumer returns. */
+    static int maxPollRecords(KafkaSourceConfig config) {
+        String set = config.clientProperties().get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
+        return set == null ? ConsumerConfig.DEFAULT_MAX_POLL_RECORDS : Integer.parseInt(set.trim());
+    }
+
     /** A producer for {@code sink}; {@code extra} adds or overrides settings. */
     static KafkaProducer<byte[], byte[]> producer(
             KafkaSinkConfig sink, String clientId, Map<String, ?> extra) {

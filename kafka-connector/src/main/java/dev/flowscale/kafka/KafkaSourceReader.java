@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -27,7 +28,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * One Kafka source instance: owns the partitions k with k mod parallelism = its index, reads them
  * with an assigned (never group-managed) consumer, and tracks per partition the next offset to
- * emit, which its snapshots record. Polls never wait, so time with nothing to read counts as
+ * emit, which its snapshots record. Fetches never wait, so time with nothing to read counts as
  * waiting for input, not as useful time.
  */
 final class KafkaSourceReader<T> implements SourceReader<T> {
@@ -52,6 +53,9 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     private final EndOffsetQuery ends;
     private final MeterRegistry meters;
     private final Gauge lag;
+
+    /** The most records one consumer poll returns ({@code max.poll.records}). */
+    private final int fullFetch;
 
     /**
      * @param restored the splits of a restore, or null for a fresh start
@@ -88,6 +92,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
                 new PartitionDiscovery(config, context, name, consumer, positions, partitionCount);
         this.meters = context.meterRegistry();
         this.lag = lagGauge(context);
+        this.fullFetch = KafkaClients.maxPollRecords(config);
     }
 
     /**
@@ -112,7 +117,18 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     }
 
     @Override
-    public int poll(Collector<T> out, int max) throws Exception {
+    public boolean fetchesApart() {
+        return true;
+    }
+
+    /**
+     * Finds new partitions and log ends when due, and, with nothing buffered, takes what the
+     * consumer has received (it never waits). The share of the fetch counted useful is the records
+     * it brought over a full fetch's: the discovery and end refreshes are costs per second, the
+     * consumer's poll one per call.
+     */
+    @Override
+    public double fetch(int max) {
         try {
             brokers.asking();
             try {
@@ -121,13 +137,23 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
             } finally {
                 brokers.answered();
             }
+            if (buffered.hasNext()) {
+                return 0;
+            }
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ZERO);
+            buffered = records.iterator();
+            return Math.min(1.0, (double) records.count() / Math.min(max, fullFetch));
+        } catch (KafkaException e) {
+            throw explained(e);
+        }
+    }
+
+    /** Emits what the last fetches brought, up to {@code max} records. */
+    @Override
+    public int poll(Collector<T> out, int max) throws Exception {
+        try {
             int emitted = 0;
-            while (emitted < max) {
-                if (!buffered.hasNext()) {
-                    if (emitted > 0 || !fetch()) {
-                        break;
-                    }
-                }
+            while (emitted < max && buffered.hasNext()) {
                 ConsumerRecord<byte[], byte[]> record = buffered.next();
                 if (emit(record, out)) {
                     emitted++;
@@ -136,15 +162,13 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
             }
             return emitted;
         } catch (KafkaException e) {
-            throw KafkaClients.explain(
-                    name + " reading topic '" + config.topic() + "'", config.bootstrapServers(), e);
+            throw explained(e); // a dead-letter write the brokers refused
         }
     }
 
-    /** Fetches what the consumer has received; whether there is anything. */
-    private boolean fetch() {
-        buffered = consumer.poll(Duration.ZERO).iterator();
-        return buffered.hasNext();
+    private KafkaConnectorException explained(KafkaException e) {
+        return KafkaClients.explain(
+                name + " reading topic '" + config.topic() + "'", config.bootstrapServers(), e);
     }
 
     /**

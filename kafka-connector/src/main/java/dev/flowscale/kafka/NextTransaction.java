@@ -13,7 +13,8 @@ import java.util.function.Function;
  * coordinator, and the topic's metadata) is a cost per checkpoint, not per record; paid on the
  * record path it counted as the sink's useful time, so the sink's measured capacity fell with its
  * input rate (halved when the input halved), and the autoscaler saw a bottleneck that was not one.
- * Opened here, the first record after a checkpoint finds its transaction ready.
+ * Opened here; the sink takes it with {@link #takeIfOpened} and holds the records that arrive
+ * before the opening has finished, so no record waits for it.
  *
  * @param <T> the transaction ({@link SinkTransaction}; tests use their own)
  */
@@ -70,10 +71,40 @@ final class NextTransaction<T> implements AutoCloseable {
             if (pending == null || !id.equals(pendingId)) {
                 return open.apply(id);
             }
-            opening = pending;
-            pending = null;
-            pendingId = null;
+            opening = takePending();
         }
+        return opened(opening, id);
+    }
+
+    /**
+     * The transaction opened ahead as {@code id} if its opening has finished, else null and the
+     * opening goes on (started now if none was under way): never waits for the broker, so the
+     * sink's record path does not either.
+     */
+    T takeIfOpened(String id) throws InterruptedException {
+        Future<T> opening = null;
+        synchronized (this) {
+            if (pending == null) {
+                openAhead(id);
+            }
+            if (id.equals(pendingId)) {
+                if (!pending.isDone()) {
+                    return null;
+                }
+                opening = takePending();
+            }
+        }
+        return opening == null ? open.apply(id) : opened(opening, id);
+    }
+
+    private Future<T> takePending() {
+        Future<T> opening = pending;
+        pending = null;
+        pendingId = null;
+        return opening;
+    }
+
+    private T opened(Future<T> opening, String id) throws InterruptedException {
         try {
             return opening.get();
         } catch (ExecutionException e) {
@@ -95,9 +126,7 @@ final class NextTransaction<T> implements AutoCloseable {
     public synchronized void close() {
         closed = true;
         if (pending != null) {
-            Future<T> opening = pending;
-            pending = null;
-            pendingId = null;
+            Future<T> opening = takePending();
             Thread thread = openerThread;
             if (thread != null) {
                 thread.interrupt();

@@ -64,6 +64,36 @@ class NextTransactionTest {
     }
 
     @Test
+    void whenTheOpeningIsUnderWay_thenTakeIfOpenedAnswersNullWithoutWaiting() throws Exception {
+        next.openAhead("t-1");
+        Await.until(TIMEOUT, "the opening started", () -> !openedOn.isEmpty());
+
+        assertThat(next.takeIfOpened("t-1")).isNull();
+
+        mayOpen.countDown();
+        Await.until(TIMEOUT, "the opening finished", () -> takenIfOpened("t-1"));
+        assertThat(openedOn).containsExactly("opener-under-test");
+    }
+
+    private boolean takenIfOpened(String id) {
+        try {
+            return next.takeIfOpened(id) != null;
+        } catch (InterruptedException e) {
+            throw new AssertionError("interrupted taking " + id, e);
+        }
+    }
+
+    @Test
+    void whenNothingWasOpenedAhead_thenTakeIfOpenedStartsTheOpeningOnItsThread() throws Exception {
+        assertThat(next.takeIfOpened("t-1")).isNull();
+
+        Await.until(TIMEOUT, "the opening started", () -> !openedOn.isEmpty());
+        assertThat(openedOn).containsExactly("opener-under-test");
+        mayOpen.countDown();
+        assertThat(next.take("t-1")).isEqualTo("transaction t-1");
+    }
+
+    @Test
     void whenNothingWasOpenedAheadForTheId_thenItOpensOnTheCaller() throws Exception {
         mayOpen.countDown();
 

@@ -15,6 +15,30 @@ public interface SourceReader<T> {
      */
     int poll(Collector<T> out, int max) throws Exception;
 
+    /**
+     * Whether the reader does its work per call (a Kafka consumer's fetch: a round of requests and
+     * responses whatever their size) in {@link #fetch}, apart from {@link #poll}'s per-record work.
+     * Asked once, when the reader opens.
+     */
+    default boolean fetchesApart() {
+        return false;
+    }
+
+    /**
+     * Called before each {@link #poll} when {@link #fetchesApart}: readies records for it. A fetch
+     * costs about the same whether it brings 1 record or a full batch, so the engine counts its
+     * time as useful only in the share returned: the records it readied over the records a full
+     * fetch brings (0 to 1). That is what the fetch would cost those records in full batches, as
+     * when the source runs at its capacity; counted whole at a low input, the per-record cost would
+     * rise as the batches shrink, and a load drop would look like a loss of capacity.
+     *
+     * @param max the most records the next poll may emit
+     * @return the share of this fetch's time that counts as useful, 0 to 1
+     */
+    default double fetch(int max) throws Exception {
+        return 0;
+    }
+
     /** When {@link #poll} returned 0: how long until the next record is due, in nanoseconds. */
     default long nanosUntilNext() {
         return 1_000_000L;

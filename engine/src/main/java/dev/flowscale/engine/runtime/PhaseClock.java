@@ -14,6 +14,10 @@ final class PhaseClock {
     private final InstanceCounterRecorder metrics;
     private final boolean instrumented;
     private Phase current = Phase.NOT_STARTED;
+
+    /** When the current phase began ({@link System#nanoTime}); instrumented clocks only. */
+    private long switchedAt;
+
     private Runnable onWait = () -> {};
     private InstanceCounterRecorder[] followers = new InstanceCounterRecorder[0];
 
@@ -49,6 +53,7 @@ final class PhaseClock {
     void start() {
         current = Phase.USEFUL;
         long now = System.nanoTime();
+        switchedAt = now;
         metrics.start(now);
         for (InstanceCounterRecorder follower : followers) {
             follower.start(now);
@@ -99,7 +104,9 @@ final class PhaseClock {
      */
     void usefulSince(long since) {
         if (current == Phase.WAIT_INPUT) {
-            switchTo(Phase.USEFUL, since);
+            // Never before the wait's own start: a backpressure wait inside the poll ended it
+            // later, and booking from before that would count the backpressure as useful too.
+            switchTo(Phase.USEFUL, Math.max(since, switchedAt));
         }
     }
 
@@ -110,6 +117,7 @@ final class PhaseClock {
     private void switchTo(Phase next, long now) {
         current = next;
         if (instrumented) {
+            switchedAt = now;
             metrics.enter(next, now);
             for (InstanceCounterRecorder follower : followers) {
                 follower.enter(next, now);

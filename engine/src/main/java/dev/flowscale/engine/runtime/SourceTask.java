@@ -22,6 +22,7 @@ final class SourceTask extends Task {
     private final long flushIntervalNanos;
     private volatile boolean stopRequested;
     private SourceReader<Object> reader;
+    private boolean fetchesApart;
     private final Clock wallClock;
 
     /** Assigns timestamps and emits watermarks; null unless the source has a strategy. */
@@ -81,6 +82,7 @@ final class SourceTask extends Task {
                         : source.createReader(context);
         SourceReader<Object> opened = reader;
         metrics.liveBacklog(opened::backlog);
+        fetchesApart = reader.fetchesApart();
     }
 
     /**
@@ -119,14 +121,16 @@ final class SourceTask extends Task {
                 break;
             }
             chain.timing.beginBatch();
+            int max = output.suggestedBatch(batchSize);
+            if (fetchesApart) {
+                fetch(max);
+            }
             // After an idle wait the poll starts as waiting: one that finds nothing (a Kafka
             // fetch, a schedule not yet due) is not useful time, or an idle source's capacity
             // would seem to fall with its input. One that brings records is useful from its start.
             long pollStart = clock.current() == Phase.WAIT_INPUT ? System.nanoTime() : 0;
-            int n = reader.poll(sink, output.suggestedBatch(batchSize));
-            if (n == 0) {
-                clock.enter(Phase.USEFUL);
-            } else {
+            int n = reader.poll(sink, max);
+            if (n != 0) {
                 clock.usefulSince(pollStart);
             }
             payCost(n);
@@ -166,6 +170,25 @@ final class SourceTask extends Task {
             }
         }
         clock.backlog(reader.backlog());
+    }
+
+    /**
+     * The reader's work per call, set aside as waiting for input; the share it reports (records
+     * readied over a full fetch's) is booked as useful, ending now. Nothing is emitted meanwhile,
+     * so no other phase (backpressure) can begin during it.
+     */
+    private void fetch(int max) throws Exception {
+        Phase before = clock.setAside();
+        long start = clock.instrumented() ? System.nanoTime() : 0;
+        double share = reader.fetch(max);
+        if (share > 0) {
+            long end = clock.instrumented() ? System.nanoTime() : 0;
+            clock.usefulSince(end - (long) ((end - start) * Math.min(1, share)));
+        } else {
+            // Nothing fetched (records readied earlier are still to emit, or none came): the
+            // phase goes on, so emitting leftovers while busy stays useful from its start.
+            clock.resume(before);
+        }
     }
 
     /** A bounded input ended: in event time, nothing later can come, so every timer may fire. */
@@ -216,10 +239,14 @@ final class SourceTask extends Task {
         }
     }
 
+    /**
+     * Flushes what is batched and waits briefly. The flush counts as waiting: it hands on a batch
+     * part-filled because input ran out, a cost per flush that full batches at capacity do not pay.
+     */
     private void idle() throws InterruptedException {
+        clock.enter(Phase.WAIT_INPUT);
         chain.publishMemberCounts();
         output.flush();
-        clock.enter(Phase.WAIT_INPUT);
         LockSupport.parkNanos(Math.max(1, Math.min(reader.nanosUntilNext(), MAX_IDLE_NANOS)));
         if (Thread.interrupted()) {
             throw new InterruptedException();

@@ -75,12 +75,17 @@ class EmptyPollTest {
         JobBuilder job = JobBuilder.named("polls");
         job.source("src", polls).sink("sink", Sinks.counting());
         try (RunningJob running = job.start()) {
-            long observed = Duration.ofMillis(millis).toNanos();
-            Await.until(
-                    TIMEOUT,
-                    "the source observed for " + millis + " ms",
-                    () -> running.metrics().find("src", 0).observedNanos() >= observed);
-            return running.metrics().find("src", 0);
+            return awaitObserved(running, millis);
         }
+    }
+
+    /** The counters of source "src" instance 0 once it has observed {@code millis} ms. */
+    static InstanceCounts awaitObserved(RunningJob running, long millis) {
+        long observed = Duration.ofMillis(millis).toNanos();
+        Await.until(
+                TIMEOUT,
+                "the source observed for " + millis + " ms",
+                () -> running.metrics().find("src", 0).observedNanos() >= observed);
+        return running.metrics().find("src", 0);
     }
 }
