@@ -82,6 +82,29 @@ class UserSettlingCausesTest {
     }
 
     /**
+     * A job started with a bottleneck too tight to drain a trim's downtime: a trim must raise it as
+     * it lowers the rest, which saves nothing. The first window after a step down, still mostly at
+     * the old load, judged the raise unneeded and passed the trim sized on the old load; the trim
+     * sized wholly at the new load followed it. The operators a trim keeps or raises now take the
+     * highest recommendation of the scale-down delay, as the ones it lowers do.
+     */
+    @Test
+    void theFirstWindowAfterAStepDownDoesNotPassATrimTheDelaysWindowsRefused() {
+        Trajectory t = trajectory(Setting.Profile.LOCAL, 2, 104);
+        long change = 1800;
+
+        assertThat(t.scaleDecisions())
+                .noneMatch(
+                        d ->
+                                !d.time().isBefore(Simulation.EPOCH.plusSeconds(change))
+                                        && d.time()
+                                                .isBefore(
+                                                        Simulation.EPOCH.plusSeconds(change + 10)));
+        SettlingReport report = run(Setting.Profile.LOCAL, 2, 104);
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
+
+    /**
      * The first rescale, planned on the cluster's 30 s prior where a rescale takes 60 s, keeps the
      * spare to drain 30 s within the catch-up time: its real backlog drains late, which no policy
      * that had measured no rescale could avoid. The checker's computed bound says so.
