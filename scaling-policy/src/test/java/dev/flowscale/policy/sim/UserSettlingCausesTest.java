@@ -2,7 +2,6 @@ package dev.flowscale.policy.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.settings.Setting;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -35,26 +34,17 @@ class UserSettlingCausesTest {
     }
 
     /**
-     * A source feeds a saturated join and a second operator; the join's other input takes all the
-     * room it frees, so the second operator processes nothing. Its unknown capacity blocked every
-     * decision for the whole first load (the job ran below its need for 30 minutes); now the
-     * measured bottleneck is raised at once and the starved operator is kept where it runs.
+     * A source feeds a saturated join and a second operator; the join's other input took all the
+     * room the join freed, so the second path processed nothing and its source's backlog drained
+     * only once the other input had none: an artefact of one queue shared by the join's inputs (the
+     * job ran below its need for 30 minutes). With a buffer per input, as a network stack with
+     * buffers per input channel has, both inputs progress and the job settles.
      */
     @Test
-    void anOperatorStarvedBehindTheBottleneckDoesNotHoldBackTheBottlenecksRescale() {
-        Trajectory t = trajectory(Setting.Profile.LOCAL, 60, 182);
-        ScalingDecision first = t.scaleDecisions().get(0);
-
-        assertThat(first.time()).isBefore(Simulation.EPOCH.plusSeconds(60));
-        assertThat(first.reasons())
-                .anyMatch(r -> r.contains("kept at its parallelism while the measured bottleneck"));
+    void aJoinsInputsEachKeepTheirOwnBufferSoNeitherStarvesTheOther() {
         SettlingReport report = run(Setting.Profile.LOCAL, 60, 182);
-        assertThat(report.violations())
-                .extracting(SettlingReport.Violation::criterion)
-                .doesNotContain(
-                        SettlingReport.Criterion.SUSTAINED_IN_TIME,
-                        SettlingReport.Criterion.RESCALES_TO_SUSTAIN,
-                        SettlingReport.Criterion.NEVER_BELOW_NEED);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
     }
 
     /**
