@@ -95,6 +95,28 @@ class UserSettlingCausesTest {
     }
 
     /**
+     * A sub-linear operator started above its minimum and ran at no other parallelism before the
+     * load changed; a trim must raise a bottleneck that lacks the spare to drain its downtime. With
+     * the capacity per instance measured at its only parallelism, the trim lowers the sub-linear
+     * operator by no more than it raises the bottleneck, which no policy that knew no more of its
+     * curve could avoid: the checker's computed bound says so.
+     */
+    @Test
+    void aFinalAboveTheMinimumIsBoundedWhereTheKnownCurveMakesTheTrimSaveNothing() {
+        SettlingReport report = run(Setting.Profile.LOCAL, 2, 124);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+        assertThat(report.exemptions())
+                .filteredOn(
+                        e ->
+                                e.kind()
+                                        == SettlingReport.Exemption.Kind
+                                                .CURVE_UNKNOWN_BELOW_THE_FINAL)
+                .singleElement()
+                .satisfies(e -> assertThat(e.why()).contains("'op4' at 14"));
+    }
+
+    /**
      * The first rescale, planned on the cluster's 30 s prior where a rescale takes 60 s, keeps the
      * spare to drain 30 s within the catch-up time: its real backlog drains late, which no policy
      * that had measured no rescale could avoid. The checker's computed bound says so.
