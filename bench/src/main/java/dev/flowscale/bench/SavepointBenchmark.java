@@ -11,9 +11,9 @@ import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.CheckpointConfig;
 import dev.flowscale.engine.runtime.JobConfig;
-import dev.flowscale.runner.api.RescaleView;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.state.StateBackendConfig;
+import dev.flowscale.runner.api.RescaleView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,8 +79,7 @@ public final class SavepointBenchmark {
                             graph.withParallelism(Map.of("store", 3)), config, savepoint)) {
                 restored.awaitRunning(Duration.ofMinutes(10));
                 long restoreNanos = System.nanoTime() - t1;
-                RescaleView rescale =
-                        restored.rescale(Map.of("store", 2), Duration.ofMinutes(10));
+                RescaleView rescale = restored.rescale(Map.of("store", 2), Duration.ofMinutes(10));
                 System.out.printf(
                         "%-8s %12s %10d %12.0f %12.0f %12d %12.0f %12.0f %12s%n",
                         megabytes + " MB",

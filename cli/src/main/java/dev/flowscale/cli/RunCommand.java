@@ -58,22 +58,7 @@ final class RunCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
     @Mixin RunOptions run;
 
-    @Option(
-            names = "--print-interval",
-            paramLabel = "D",
-            defaultValue = "5s",
-            converter = OptionValues.PrintInterval.class,
-            description =
-                    "How often to print operator rates (default ${DEFAULT-VALUE}, at least 100ms).")
-    Duration printInterval;
-
-    @Option(
-            names = "--report",
-            paramLabel = "FILE.html",
-            description =
-                    "Write a self-contained HTML report with charts at the end (also when the run fails);"
-                            + " its folder must exist and be writable.")
-    String report;
+    @Mixin ViewOptions view;
 
     @Option(
             names = "--savepoint-dir",
@@ -117,13 +102,6 @@ final class RunCommand implements Callable<Integer> {
                             + SnapshotSigning.ENV
                             + "; neither: unsigned).")
     Path snapshotKeyFile;
-
-    @Option(
-            names = "--window",
-            paramLabel = "D",
-            converter = OptionValues.PositiveDuration.class,
-            description = "Metrics window of a decision (default: the policy interval).")
-    Duration window;
 
     @Option(
             names = "--emulated-restart",
@@ -201,8 +179,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** The output options, checked (the report's folder written to) before anything starts. */
     Session.Output output() {
-        Path claimed = report == null ? null : ReportFile.claim(report);
-        return new Session.Output(run.duration(), printInterval, claimed, given(), plannedRate());
+        Path claimed = view.report == null ? null : ReportFile.claim(view.report);
+        return new Session.Output(
+                run.duration(), view.printInterval, claimed, given(), plannedRate());
     }
 
     /**
@@ -275,7 +254,7 @@ final class RunCommand implements Callable<Integer> {
         }
         JobAutoscaler.Settings autoscaler = JobAutoscaler.Settings.of(values);
         return new RunSettings(
-                window == null ? autoscaler : autoscaler.withWindow(window),
+                view.window == null ? autoscaler : autoscaler.withWindow(view.window),
                 Duration.ofMinutes(2),
                 ReportFile.writableFolder("savepoint-dir", storage(jobName)),
                 restart,

@@ -4,7 +4,10 @@ import dev.flowscale.engine.cli.OptionValues;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** What a Flink session shows and decides over: live view interval, report, metrics window. */
+/**
+ * What a session (an engine run or a Flink job) shows and decides over: live view interval, report,
+ * metrics window.
+ */
 final class ViewOptions {
     @Option(
             names = "--print-interval",
@@ -19,8 +22,8 @@ final class ViewOptions {
             names = "--report",
             paramLabel = "FILE.html",
             description =
-                    "Write a self-contained HTML report with charts at the end; its folder must exist"
-                            + " and be writable.")
+                    "Write a self-contained HTML report with charts at the end (also when the run fails);"
+                            + " its folder must exist and be writable.")
     String report;
 
     @Option(
@@ -28,7 +31,7 @@ final class ViewOptions {
             paramLabel = "D",
             converter = OptionValues.PositiveDuration.class,
             description =
-                    "Metrics window of a decision (default: the policy interval; Flink refreshes the"
-                            + " metrics it serves every metrics.fetcher.update-interval, 10s by default).")
+                    "Metrics window of a decision (default: the policy interval; a Flink job's metrics"
+                            + " refresh every metrics.fetcher.update-interval, 10s by default).")
     Duration window;
 }

@@ -4,6 +4,7 @@ import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.loop.JobAutoscalers;
 import dev.flowscale.operator.runner.HttpRunnerControl;
 import dev.flowscale.operator.runner.RunnerControl;
+import dev.flowscale.runner.api.RescaleView;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -137,7 +138,7 @@ final class RunnerClusterFixture implements AutoCloseable {
         }
 
         @Override
-        public InPlaceRescale rescale(StreamJob job, Map<String, Integer> parallelism) {
+        public RescaleView rescale(StreamJob job, Map<String, Integer> parallelism) {
             return control.rescale(job, parallelism);
         }
 

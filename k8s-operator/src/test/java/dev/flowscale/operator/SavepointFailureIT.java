@@ -102,6 +102,41 @@ class SavepointFailureIT {
                                         .contains("latest checkpoint " + checkpoint));
     }
 
+    @Test
+    void aRunnerLostWhileItsStopIsUnansweredIsReplacedFromItsStorageAfterTheRescaleTimeout()
+            throws Exception {
+        start(SavepointStorage.SAVEPOINT);
+        breakSavepoints();
+        RunnerJobHarness.editSpec(client, j -> j.getSpec().job.args = NEW_ARGS);
+        awaitAttempts(1);
+        // The node is cut off after the failed stop: the runner answers nothing (neither RUNNING
+        // nor its stop's savepoint), as a pod on a lost node.
+        cluster.kubelet.freeze();
+        repairSavepoints(); // so that a new runner can take snapshots again
+
+        clock.advance(AutoscalingIT.RESCALE_TIMEOUT.plusSeconds(1));
+        RunnerJobHarness.poke(client, "lost");
+
+        StreamJob done =
+                awaitJob(
+                        j ->
+                                j.getStatus().phase == JobPhase.Running
+                                        && j.getStatus().pending == null
+                                        && cluster.kubelet.started() >= 2);
+        assertThat(done.getStatus().deployedSavepoint).isNull();
+        assertThat(RunnerJobHarness.args(client))
+                .contains("--rate 1400")
+                .as("no savepoint to name: the runner resumes from its storage's newest snapshot")
+                .doesNotContain("--restore-from");
+        assertThat(RunnerJobHarness.events(client, JobEvents.SAVEPOINT_NOT_FOUND))
+                .singleElement()
+                .satisfies(
+                        e ->
+                                assertThat(e.getMessage())
+                                        .contains("did not name the savepoint of its stop")
+                                        .contains("it does not answer"));
+    }
+
     /**
      * Breaks the savepoint folder, asks for a spec change and steps the clock through the three
      * attempts: each is made only once its backoff passed, and is counted by the runner.

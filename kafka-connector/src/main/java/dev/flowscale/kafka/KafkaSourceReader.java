@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -201,20 +202,23 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     }
 
     /**
-     * The summed lag of this reader's partitions; {@link #NO_BACKLOG_SIGNAL} until it has found its
+     * The summed lag of this reader's partitions; null (no backlog signal) until it has found its
      * partitions and learnt every one's log end, and while a request to the brokers has gone
      * unanswered for {@link #NO_ANSWER} (the ends it knows may be stale by then).
      */
     @Override
-    public long backlog() {
-        return brokers.silent() || ends.silent()
-                ? NO_BACKLOG_SIGNAL
-                : positions.totalLag().orElse(NO_BACKLOG_SIGNAL);
+    public Long backlog() {
+        if (brokers.silent() || ends.silent()) {
+            return null;
+        }
+        OptionalLong lag = positions.totalLag();
+        return lag.isPresent() ? lag.getAsLong() : null;
     }
 
+    /** The lag as a gauge reads it: NaN (no sample) while there is no backlog signal. */
     private double lagOrNaN() {
-        long backlog = backlog();
-        return backlog == NO_BACKLOG_SIGNAL ? Double.NaN : backlog;
+        Long backlog = backlog();
+        return backlog == null ? Double.NaN : backlog;
     }
 
     /** Lag per partition, for the partitions whose end is known. */

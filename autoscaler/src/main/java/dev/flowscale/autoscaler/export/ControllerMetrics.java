@@ -9,7 +9,6 @@ import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.ScalingDecision;
-import dev.flowscale.policy.api.SourceMetrics;
 import dev.flowscale.runner.api.MetricName;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -169,7 +168,8 @@ public final class ControllerMetrics implements DecisionListener, WindowListener
                     tags,
                     m.observedProcessingRate());
             m.source()
-                    .map(SourceMetrics::backlogRecords)
+                    // No lag signal: NaN, the gauge's "no value", never a last value or 0.
+                    .map(s -> s.hasBacklogSignal() ? s.backlogRecords() : Double.NaN)
                     .ifPresent(
                             backlog ->
                                     gauges.set(

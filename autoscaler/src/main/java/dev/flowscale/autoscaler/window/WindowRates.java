@@ -79,7 +79,7 @@ public final class WindowRates {
         List<InstanceCounts> starts = new ArrayList<>();
         List<InstanceCounts> ends = new ArrayList<>();
         double offered = 0;
-        double backlog = 0;
+        Double backlog = 0.0;
         for (int i = 0; i < op.parallelism(); i++) {
             InstanceCounts a = from.instance(op.id(), i).orElseThrow();
             InstanceCounts b = to.instance(op.id(), i).orElseThrow();
@@ -87,7 +87,7 @@ public final class WindowRates {
             ends.add(b);
             instances.add(rates(i, a, b));
             offered += offered(a, b);
-            backlog += b.backlog() == null ? Double.NaN : b.backlog();
+            backlog = backlog == null || b.backlog() == null ? null : backlog + b.backlog();
         }
         OperatorMetrics metrics =
                 new OperatorMetrics(
@@ -101,8 +101,8 @@ public final class WindowRates {
                         Optional.empty(),
                         KeyGroupRates.between(starts, ends, op.keyGroups()),
                         coreWaitShare(starts, ends));
-        // The counter record's null backlog becomes the policy's NaN (SourceMetrics), which a sum
-        // keeps, as Math.max keeps it for the offered rate.
+        // One instance without a backlog signal leaves the operator without one (null, as in the
+        // counter record); the offered rate is then NaN, which Math.max keeps.
         return source ? metrics.withSource(Math.max(0, offered), backlog) : metrics;
     }
 
@@ -123,17 +123,17 @@ public final class WindowRates {
     /**
      * The share of the operator's useful time its threads waited for a core: per instance the
      * window's run delay, the part of it that fell in useful time taken in proportion to useful
-     * over observed time, summed and divided by the summed useful time; NaN where an instance's
-     * wait is not known at either end or no time was useful.
+     * over observed time, summed and divided by the summed useful time; null (not known) where an
+     * instance's wait is not known at either end or no time was useful.
      */
-    static double coreWaitShare(List<InstanceCounts> starts, List<InstanceCounts> ends) {
+    static Double coreWaitShare(List<InstanceCounts> starts, List<InstanceCounts> ends) {
         double waited = 0;
         double useful = 0;
         for (int i = 0; i < starts.size(); i++) {
             InstanceCounts a = starts.get(i);
             InstanceCounts b = ends.get(i);
             if (a.coreWaitNanos() == null || b.coreWaitNanos() == null) {
-                return OperatorMetrics.UNKNOWN_CORE_WAIT;
+                return null;
             }
             double u = Counters.seconds(b.usefulNanos() - a.usefulNanos());
             double observed = Counters.seconds(b.observedNanos() - a.observedNanos());
@@ -141,7 +141,7 @@ public final class WindowRates {
             waited += observed > 0 ? wait * Math.min(1, u / observed) : 0;
             useful += u;
         }
-        return useful > 0 && waited >= 0 ? waited / useful : OperatorMetrics.UNKNOWN_CORE_WAIT;
+        return useful > 0 && waited >= 0 ? waited / useful : null;
     }
 
     private static InstanceWindowRates rates(int index, InstanceCounts a, InstanceCounts b) {

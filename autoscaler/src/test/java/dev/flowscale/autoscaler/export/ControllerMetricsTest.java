@@ -40,7 +40,7 @@ class ControllerMetricsTest {
                         NOW,
                         List.of(
                                 OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000)
-                                        .withSource(1200, 340),
+                                        .withSource(1200, 340.0),
                                 OperatorMetrics.of("count", 2, 800, 0, 700, 0))));
         metrics.onDecision(
                 ScalingDecision.of(

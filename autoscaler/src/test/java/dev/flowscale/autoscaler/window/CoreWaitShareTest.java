@@ -24,7 +24,7 @@ class CoreWaitShareTest {
     void anInstanceWhoseWaitIsNotKnownLeavesTheShareUnknown() {
         List<InstanceCounts> starts = List.of(counts(0, 0, 0, 0L), counts(1, 0, 0, null));
         List<InstanceCounts> ends = List.of(counts(0, 10, 10, 4 * S), counts(1, 2, 10, null));
-        assertThat(WindowRates.coreWaitShare(starts, ends)).isNaN();
+        assertThat(WindowRates.coreWaitShare(starts, ends)).isNull();
     }
 
     private static InstanceCounts counts(int i, long useful, long observed, Long wait) {

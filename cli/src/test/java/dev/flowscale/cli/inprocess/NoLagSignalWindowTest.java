@@ -21,7 +21,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +35,7 @@ class NoLagSignalWindowTest {
     @Test
     void aSourceWithoutALagSignalIsReportedAsSuchFromTheEngineToThePolicysWindow()
             throws Exception {
-        AtomicLong backlog = new AtomicLong(SourceReader.NO_BACKLOG_SIGNAL);
+        AtomicReference<Long> backlog = new AtomicReference<>(null);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JobBuilder job = JobBuilder.named("no-signal");
         job.source("src", new Owing(backlog)).sink("sink", Sinks.counting());
@@ -61,7 +60,7 @@ class NoLagSignalWindowTest {
                     .satisfies(i -> assertThat(i.backlog()).isNull());
             assertThat(sourceOfWindow(source).hasBacklogSignal()).isFalse();
 
-            backlog.set(7);
+            backlog.set(7L);
             // The source task reads its reader's backlog once per loop (every millisecond while
             // idle): a window sampled before that still has no signal (seen once in CI).
             SourceMetrics known =
@@ -93,7 +92,7 @@ class NoLagSignalWindowTest {
     }
 
     /** Emits nothing and owes what the test says. */
-    private record Owing(AtomicLong backlog) implements SourceFunction<Long> {
+    private record Owing(AtomicReference<Long> backlog) implements SourceFunction<Long> {
         @Override
         public SourceReader<Long> createReader(RuntimeContext context) {
             return new SourceReader<>() {
@@ -103,7 +102,7 @@ class NoLagSignalWindowTest {
                 }
 
                 @Override
-                public long backlog() {
+                public Long backlog() {
                     return backlog.get();
                 }
             };

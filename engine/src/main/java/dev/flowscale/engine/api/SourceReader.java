@@ -9,13 +9,6 @@ public interface SourceReader<T> {
     int END_OF_INPUT = -1;
 
     /**
-     * Returned by {@link #backlog} while the reader cannot tell what it owes: a Kafka reader that
-     * does not know a partition's log end yet, or whose brokers do not answer. It is reported as
-     * "no backlog signal", never as 0: the autoscaler holds rather than read it as nothing owed.
-     */
-    long NO_BACKLOG_SIGNAL = -1;
-
-    /**
      * Emits up to {@code max} records into {@code out}.
      *
      * @return how many were emitted; 0 if none is due yet; {@link #END_OF_INPUT} when done
@@ -31,10 +24,16 @@ public interface SourceReader<T> {
      * Records due by now but not yet emitted (the analogue of a Kafka consumer's lag). Called from
      * the metrics thread too, also while the reader is blocked emitting: keep it thread-safe.
      *
-     * @return the records owed, or {@link #NO_BACKLOG_SIGNAL} while the reader cannot tell
+     * <p>Null says the reader cannot tell what it owes (a Kafka reader that does not know a
+     * partition's log end yet, or whose brokers do not answer): the autoscaler reports "no backlog
+     * signal" and holds, where 0 would read as nothing owed. Null is the one encoding of this
+     * unknown from here to the runner's metrics ({@code MetricsView.InstanceCounts#backlog}).
+     *
+     * @return the records owed (0 or more), or null while the reader cannot tell; a negative value
+     *     is an error that fails the source's task, naming it
      */
-    default long backlog() {
-        return 0;
+    default Long backlog() {
+        return 0L;
     }
 
     /**

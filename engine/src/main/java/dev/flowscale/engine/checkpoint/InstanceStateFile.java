@@ -4,11 +4,11 @@ import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStateBackend.RawTable;
-import dev.flowscale.engine.state.KeyedStateBackend.StateTable;
 import dev.flowscale.engine.state.OperatorStateStore;
 import dev.flowscale.engine.state.RocksDbKeyedStore;
 import dev.flowscale.engine.state.StateCodec;
 import dev.flowscale.engine.state.StateEncoding;
+import dev.flowscale.engine.state.StateTable;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -198,7 +198,7 @@ public final class InstanceStateFile {
         ByteArrayOutputStream value = new ByteArrayOutputStream(64);
         DataOutputStream valueOut = new DataOutputStream(value);
         for (StateTable table : tables.values()) {
-            HashMap<Object, Object> group = table.group(groupIndex);
+            Map<Object, Object> group = table.group(groupIndex);
             header(
                     out,
                     table.descriptor().name(),

@@ -5,6 +5,7 @@ import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.graph.OperatorNode;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
+import dev.flowscale.engine.state.StateTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +39,7 @@ public final class SnapshotInspector {
             if (restore != null) {
                 restore.restoreInto(backend);
             }
-            KeyedStateBackend.StateTable table = backend.table(descriptor);
+            StateTable table = backend.table(descriptor);
             Map<Object, T> entries = new HashMap<>();
             for (int g = 0; g < table.groupCount(); g++) {
                 table.group(g).forEach((k, v) -> entries.put(k, (T) v));

@@ -1,10 +1,9 @@
 package dev.flowscale.engine.metrics;
 
-import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The DS2 counters of one operator instance. Its task thread is the only writer and updates it once
@@ -62,16 +61,14 @@ public final class InstanceCounterRecorder {
     private long usefulNanos;
     private long waitInputNanos;
     private long backpressureNanos;
-    private long backlog;
-    private Phase phase = Phase.NOT_STARTED;
-    private volatile LongSupplier liveBacklog;
 
-    /**
-     * No live backlog supplier: the last value the task wrote stands. The backlog is held as the
-     * reader reports it ({@link SourceReader#NO_BACKLOG_SIGNAL} while it cannot tell) and becomes
-     * the counter record's null in {@link #read}, the one place the two meet.
-     */
-    private static final long NO_LIVE_BACKLOG = Long.MIN_VALUE;
+    /** Records a source owes as its reader reports them; null while the reader cannot tell. */
+    private Long backlog;
+
+    private Phase phase = Phase.NOT_STARTED;
+
+    /** The reader's backlog, read at each snapshot; null: the last value the task wrote stands. */
+    private volatile Supplier<Long> liveBacklog;
 
     private long phaseSince;
 
@@ -110,7 +107,7 @@ public final class InstanceCounterRecorder {
         this.keyGroupCounter = keyGroupCount > 0 ? new KeyGroupCounter(keyGroupCount) : null;
         this.keyGroupRecords = new long[keyGroupCount];
         // A source owes an unknown number of records until its reader is open and tells.
-        this.backlog = source ? SourceReader.NO_BACKLOG_SIGNAL : 0;
+        this.backlog = source ? null : 0L;
     }
 
     /** The per-key-group counter the task thread feeds; null when the instance is not keyed. */
@@ -188,9 +185,22 @@ public final class InstanceCounterRecorder {
     }
 
     /**
-     * The records a source owes, or {@link SourceReader#NO_BACKLOG_SIGNAL} while it cannot tell.
+     * The records a source owes, or null while it cannot tell.
+     *
+     * @throws IllegalArgumentException if {@code records} is negative
      */
-    public void backlog(long records) {
+    public void backlog(Long records) {
+        if (records != null && records < 0) {
+            throw new IllegalArgumentException(
+                    "source "
+                            + operatorId
+                            + "/"
+                            + instance
+                            + " reports a backlog of "
+                            + records
+                            + ": SourceReader.backlog() must return the records owed (0 or more),"
+                            + " or null while the reader cannot tell");
+        }
         beginWrite();
         backlog = records;
         endWrite();
@@ -211,7 +221,7 @@ public final class InstanceCounterRecorder {
      * A source's backlog read live at each snapshot, so it stays current while the source is
      * blocked.
      */
-    public void liveBacklog(LongSupplier supplier) {
+    public void liveBacklog(Supplier<Long> supplier) {
         this.liveBacklog = supplier;
     }
 
@@ -232,14 +242,20 @@ public final class InstanceCounterRecorder {
 
     /** A consistent copy of the counters as of {@code now} (a System.nanoTime value). */
     public InstanceCounts snapshot(long now) {
-        LongSupplier live = liveBacklog;
-        long currentBacklog =
-                live == null
-                        ? NO_LIVE_BACKLOG
-                        : Math.max(SourceReader.NO_BACKLOG_SIGNAL, live.getAsLong());
+        return snapshot(now, null, null);
+    }
+
+    /**
+     * {@link #snapshot(long)} with the instance's thread times, which the task thread does not
+     * measure: its CPU time and its wait for a core, in nanoseconds, each null where not known.
+     */
+    public InstanceCounts snapshot(long now, Long cpuNanos, Long coreWaitNanos) {
+        Supplier<Long> live = liveBacklog;
+        Long liveOwed = live == null ? null : live.get();
         while (true) {
             long before = (long) SEQUENCE.getAcquire(this);
-            InstanceCounts read = read(now, currentBacklog);
+            Long owed = live == null ? backlog : known(liveOwed);
+            InstanceCounts read = read(now, owed, cpuNanos, coreWaitNanos);
             if (unchanged(before)) {
                 return read;
             }
@@ -255,12 +271,19 @@ public final class InstanceCounterRecorder {
         return (before & 1) == 0 && before == (long) SEQUENCE.getOpaque(this);
     }
 
-    private InstanceCounts read(long now, long currentBacklog) {
+    /**
+     * A live reading as the counter record holds it: a negative one (which fails the task when the
+     * task thread reads it) is not known.
+     */
+    private static Long known(Long owed) {
+        return owed == null || owed < 0 ? null : owed;
+    }
+
+    private InstanceCounts read(long now, Long owed, Long cpuNanos, Long coreWaitNanos) {
         Phase p = phase;
         long since = phaseSince;
         long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
         long end = p == Phase.FINISHED ? since : now;
-        long owed = currentBacklog != NO_LIVE_BACKLOG ? currentBacklog : backlog;
         long openUseful = p == Phase.USEFUL ? mine(open) : 0;
         return new InstanceCounts(
                 operatorId,
@@ -274,12 +297,12 @@ public final class InstanceCounterRecorder {
                         + (p == Phase.WAIT_INPUT ? open : 0)
                         + (p == Phase.USEFUL ? open - openUseful : 0),
                 backpressureNanos + (p == Phase.BACKPRESSURE ? open : 0),
-                owed < 0 ? null : owed,
+                owed,
                 p == Phase.FINISHED,
                 keyGroupFirst,
                 keyGroupRecords.clone(),
-                null,
-                null);
+                cpuNanos,
+                coreWaitNanos);
     }
 
     private long pending(VarHandle handle) {

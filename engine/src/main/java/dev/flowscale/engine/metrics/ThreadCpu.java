@@ -29,8 +29,12 @@ public final class ThreadCpu {
         }
     }
 
-    /** The thread's CPU time in nanoseconds; -1 when not known (not measured, or it has ended). */
-    public static long nanos(Thread thread) {
-        return MEASURED && thread != null ? THREADS.getThreadCpuTime(thread.getId()) : -1;
+    /**
+     * The thread's CPU time in nanoseconds; null when not known (not measured, or it has ended: the
+     * JVM's -1).
+     */
+    public static Long nanos(Thread thread) {
+        long nanos = MEASURED && thread != null ? THREADS.getThreadCpuTime(thread.getId()) : -1;
+        return nanos < 0 ? null : nanos;
     }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * it ran on a core and the time it was runnable but waited for one (run delay). The run delay is
  * the time a loaded machine or a throttled pod adds to a thread's wall-clock useful time. A thread
  * tells its own id once, at its start ({@link #currentThreadId}); where the files are absent (not
- * Linux, schedstat not built in) everything is unknown: -1.
+ * Linux, schedstat not built in) the id is -1 and the run delay null, not known.
  */
 public final class ThreadSchedule {
 
@@ -29,19 +29,19 @@ public final class ThreadSchedule {
         }
     }
 
-    /** Nanoseconds the thread was runnable but not running, or -1 where not known. */
-    public static long runDelayNanos(long threadId) {
+    /** Nanoseconds the thread was runnable but not running, or null where not known. */
+    public static Long runDelayNanos(long threadId) {
         if (threadId < 0) {
-            return -1;
+            return null;
         }
         try {
             String[] fields =
                     Files.readString(Path.of("/proc/self/task/" + threadId + "/schedstat"))
                             .trim()
                             .split("\\s+");
-            return fields.length >= 2 ? Long.parseLong(fields[1]) : -1;
+            return fields.length >= 2 ? Long.valueOf(fields[1]) : null;
         } catch (IOException | NumberFormatException | SecurityException e) {
-            return -1;
+            return null;
         }
     }
 }

@@ -257,13 +257,12 @@ final class JobExecution {
                     Thread thread = h < threads.size() ? threads.get(h) : null;
                     int shared = t.chain.tasks().size();
                     instances.add(
-                            t.metrics
-                                    .snapshot(now)
-                                    .withThreadTimes(
-                                            perOperator(ThreadCpu.nanos(thread), shared),
-                                            perOperator(
-                                                    ThreadSchedule.runDelayNanos(kernelIds.get(h)),
-                                                    shared)));
+                            t.metrics.snapshot(
+                                    now,
+                                    perOperator(ThreadCpu.nanos(thread), shared),
+                                    perOperator(
+                                            ThreadSchedule.runDelayNanos(kernelIds.get(h)),
+                                            shared)));
                 }
             }
         }
@@ -274,10 +273,10 @@ final class JobExecution {
      * A chain's thread times split evenly over its operators: the thread's CPU time and wait for a
      * core are known only for the whole chain, and every operator of it takes a turn (and wakes up)
      * for each record, so an even split estimates each one's part without a clock read per record.
-     * Unknown (negative) stays unknown.
+     * Unknown (null) stays unknown.
      */
-    private static long perOperator(long threadNanos, int operators) {
-        return threadNanos < 0 ? threadNanos : threadNanos / operators;
+    private static Long perOperator(Long threadNanos, int operators) {
+        return threadNanos == null ? null : threadNanos / operators;
     }
 
     void stopSources() {

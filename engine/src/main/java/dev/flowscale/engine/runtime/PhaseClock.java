@@ -130,7 +130,7 @@ final class PhaseClock {
         }
     }
 
-    void backlog(long records) {
+    void backlog(Long records) {
         if (instrumented) {
             metrics.backlog(records);
         }

@@ -193,7 +193,7 @@ final class SourceTask extends Task {
      */
     private void awaitFinalCheckpoint() throws InterruptedException {
         output.flush();
-        clock.backlog(0);
+        clock.backlog(0L);
         while (!stopRequested) {
             cancellation.check();
             if (emitBarrierIfPending()) {

@@ -177,9 +177,9 @@ public final class GeneratorSource<T> implements SourceFunction<T> {
         }
 
         @Override
-        public long backlog() {
+        public Long backlog() {
             if (profile == null) {
-                return 0;
+                return 0L;
             }
             long due = dueNow();
             long backlog = 0;

@@ -22,12 +22,21 @@ public final class KeyGroups {
      * @throws IllegalArgumentException if the key is null or keyGroups is out of bounds
      */
     public static int keyGroupFor(Object key, int keyGroups) {
+        checkKeyGroups(keyGroups);
+        return keyHash(key) % keyGroups;
+    }
+
+    /**
+     * {@code murmurHash(key.hashCode())}: the hash a key's key group is the remainder of.
+     *
+     * @throws IllegalArgumentException if the key is null
+     */
+    public static int keyHash(Object key) {
         if (key == null) {
             throw new IllegalArgumentException(
                     "key must not be null; the key selector returned null, make it return a key for every record");
         }
-        checkKeyGroups(keyGroups);
-        return murmurHash(key.hashCode()) % keyGroups;
+        return murmurHash(key.hashCode());
     }
 
     /** The index of the operator instance that owns {@code key}'s key group. */

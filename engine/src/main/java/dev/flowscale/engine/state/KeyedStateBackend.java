@@ -32,6 +32,9 @@ public final class KeyedStateBackend {
     private Object currentKey;
     private int currentGroup;
 
+    /** The current key's murmur hash: its key group and its heap entry both come from it. */
+    private int currentHash;
+
     /** Entries in RocksDB instead of heap tables; null for the heap backend. */
     private final RocksDbKeyedStore store;
 
@@ -70,7 +73,8 @@ public final class KeyedStateBackend {
     }
 
     public void setCurrentKey(Object key) {
-        int group = KeyGroups.keyGroupFor(key, keyGroups);
+        int hash = KeyGroups.keyHash(key);
+        int group = hash % keyGroups;
         if (!range.contains(group)) {
             throw new EngineException(
                     "operator '"
@@ -85,6 +89,7 @@ public final class KeyedStateBackend {
                             + "on every instance (do not key by arrays or objects without hashCode)");
         }
         currentKey = key;
+        currentHash = hash;
         currentKeyBytes = null;
         currentGroup = group - range.start();
     }
@@ -227,17 +232,14 @@ public final class KeyedStateBackend {
         StateTable declared = tables.get(stateName);
         if (declared != null) {
             checkKind(stateName, declared.descriptor().kind(), kind);
-            declared.own(keyGroup - range.start()); // never merge into a shared original
-            merge(declared.groups, keyGroup - range.start(), decoded(declared.descriptor, entries));
+            // own(): never merge into a shared original
+            declared.own(keyGroup - range.start()).putAll(decoded(declared.descriptor, entries));
             return;
         }
         RawTable raw = restored.computeIfAbsent(stateName, n -> new RawTable(kind, range.size()));
         checkKind(stateName, raw.kind(), kind);
-        merge(raw.groups(), keyGroup - range.start(), entries);
-    }
-
-    private static void merge(
-            HashMap<Object, Object>[] groups, int index, HashMap<Object, Object> entries) {
+        HashMap<Object, Object>[] groups = raw.groups();
+        int index = keyGroup - range.start();
         if (groups[index].isEmpty()) {
             groups[index] = entries;
         } else {
@@ -320,7 +322,7 @@ public final class KeyedStateBackend {
             }
             try {
                 for (int i = 0; i < raw.groups().length; i++) {
-                    table.groups[i] = decoded(descriptor, raw.groups()[i]);
+                    table.groups[i].putAll(decoded(descriptor, raw.groups()[i]));
                 }
             } catch (RuntimeException e) {
                 throw RestoredValueCheck.unreadable(operator, descriptor, e);
@@ -367,7 +369,7 @@ public final class KeyedStateBackend {
             byte[] bytes = store.get(table.column, currentKeyBytes());
             return bytes == null ? null : StateEncoding.decode(table.descriptor, bytes);
         }
-        return table.own(currentGroup).get(currentKey);
+        return table.own(currentGroup).get(currentKey, currentHash);
     }
 
     void put(StateTable table, Object value) {
@@ -379,7 +381,7 @@ public final class KeyedStateBackend {
                     StateEncoding.encode(table.descriptor.kind(), value));
             return;
         }
-        table.own(currentGroup).put(currentKey, value);
+        table.own(currentGroup).put(currentKey, currentHash, value);
     }
 
     /** Counts a change made through RocksDB directly (a map state's entry). */
@@ -393,7 +395,7 @@ public final class KeyedStateBackend {
             store.delete(table.column, currentKeyBytes());
             return;
         }
-        table.own(currentGroup).remove(currentKey);
+        table.own(currentGroup).remove(currentKey, currentHash);
     }
 
     /** The current key as RocksDB holds it: its key group, then its encoding. */
@@ -402,79 +404,5 @@ public final class KeyedStateBackend {
             currentKeyBytes = RocksDbStates.key(range.start() + currentGroup, currentKey);
         }
         return currentKeyBytes;
-    }
-
-    /** All entries of one state, per key group; for snapshots and tests. */
-    public static final class StateTable {
-        private final StateDescriptor<?> descriptor;
-        private final HashMap<Object, Object>[] groups;
-
-        /** Which key groups are still a stopped backend's maps, copied on first access; or null. */
-        private boolean[] shared;
-
-        /** The state's column family when the backend is RocksDB; null on the heap. */
-        final RocksDbKeyedStore.Column column;
-
-        StateTable(StateDescriptor<?> descriptor, RocksDbKeyedStore.Column column) {
-            this.descriptor = descriptor;
-            this.groups = newGroups(0);
-            this.column = column;
-        }
-
-        StateTable(StateDescriptor<?> descriptor, int groupCount) {
-            this.descriptor = descriptor;
-            this.groups = newGroups(groupCount);
-            this.column = null;
-        }
-
-        @SuppressWarnings("unchecked")
-        private static HashMap<Object, Object>[] newGroups(int count) {
-            HashMap<Object, Object>[] groups = new HashMap[count];
-            for (int i = 0; i < count; i++) {
-                groups[i] = new HashMap<>();
-            }
-            return groups;
-        }
-
-        public StateDescriptor<?> descriptor() {
-            return descriptor;
-        }
-
-        /**
-         * The entries of the range's {@code index}-th key group (not the key group number), to read
-         * only: it may still be the original a hand-over shares ({@link #adoptCopy}).
-         */
-        public HashMap<Object, Object> group(int index) {
-            return groups[index];
-        }
-
-        /** The {@code index}-th key group as this table's own map, copied first if still shared. */
-        HashMap<Object, Object> own(int index) {
-            if (shared != null && shared[index]) {
-                groups[index] = StateCopies.copy(descriptor, groups[index]);
-                shared[index] = false;
-            }
-            return groups[index];
-        }
-
-        /**
-         * Takes {@code original}, a stopped backend's key group, as the {@code index}-th key group,
-         * to be copied on first access; merged as a copy at once if entries are already there.
-         */
-        void share(int index, HashMap<Object, Object> original) {
-            if (!groups[index].isEmpty()) {
-                own(index).putAll(StateCopies.copy(descriptor, original));
-                return;
-            }
-            if (shared == null) {
-                shared = new boolean[groups.length];
-            }
-            groups[index] = original;
-            shared[index] = true;
-        }
-
-        public int groupCount() {
-            return groups.length;
-        }
     }
 }

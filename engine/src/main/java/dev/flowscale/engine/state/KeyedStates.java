@@ -3,7 +3,6 @@ package dev.flowscale.engine.state;
 import dev.flowscale.engine.api.ListState;
 import dev.flowscale.engine.api.MapState;
 import dev.flowscale.engine.api.ValueState;
-import dev.flowscale.engine.state.KeyedStateBackend.StateTable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

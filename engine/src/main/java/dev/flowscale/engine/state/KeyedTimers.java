@@ -73,7 +73,7 @@ public final class KeyedTimers implements TimerService {
 
     /** One domain's timers: per key in keyed state, and all of them in a queue by time. */
     private final class Domain {
-        final KeyedStateBackend.StateTable table;
+        final StateTable table;
         final ListState<Long> perKey;
         final PriorityQueue<Timer> queue =
                 new PriorityQueue<>(Comparator.comparingLong(Timer::time));

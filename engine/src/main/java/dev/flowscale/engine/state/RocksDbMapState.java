@@ -25,7 +25,7 @@ final class RocksDbMapState<K, V> implements MapState<K, V> {
     private final RocksDbKeyedStore.Column column;
     private final StateDescriptor<?> descriptor;
 
-    RocksDbMapState(KeyedStateBackend backend, KeyedStateBackend.StateTable table) {
+    RocksDbMapState(KeyedStateBackend backend, StateTable table) {
         this.backend = backend;
         this.store = backend.store();
         this.column = table.column;

@@ -35,9 +35,8 @@ final class StateCopies {
     private StateCopies() {}
 
     /** A copy of a declared state's key group, safe to change while the original is read. */
-    static HashMap<Object, Object> copy(
-            StateDescriptor<?> descriptor, HashMap<Object, Object> group) {
-        HashMap<Object, Object> copy = new HashMap<>(group);
+    static KeyGroupMap copy(StateDescriptor<?> descriptor, KeyGroupMap group) {
+        KeyGroupMap copy = new KeyGroupMap(group);
         boolean shared =
                 immutable(descriptor.valueType(), 0)
                         && (descriptor.keyType() == null || immutable(descriptor.keyType(), 0));

@@ -13,6 +13,7 @@ import dev.flowscale.engine.state.KeyGroupRange;
 import dev.flowscale.engine.state.KeyGroups;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.OperatorStateStore;
+import dev.flowscale.engine.state.StateTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -182,7 +183,7 @@ public final class KeyedFunctionHarness<K, I, O> implements AutoCloseable {
     /** The keys that have an entry in a state, in no particular order. */
     @SuppressWarnings("unchecked")
     public Set<K> keys(StateDescriptor<?> descriptor) {
-        KeyedStateBackend.StateTable table = backend.table(descriptor);
+        StateTable table = backend.table(descriptor);
         Set<K> keys = new LinkedHashSet<>();
         for (int i = 0; i < table.groupCount(); i++) {
             table.group(i).keySet().forEach(k -> keys.add((K) k));

@@ -1,8 +1,8 @@
 package dev.flowscale.engine.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,24 +17,39 @@ class BacklogEncodingTest {
 
         assertThat(source.snapshot(10).backlog()).isNull();
 
-        source.backlog(42);
+        source.backlog(42L);
         assertThat(source.snapshot(20).backlog()).isEqualTo(42L);
 
-        source.backlog(SourceReader.NO_BACKLOG_SIGNAL);
+        source.backlog(null);
         assertThat(source.snapshot(30).backlog()).isNull();
+    }
+
+    @Test
+    void aNegativeBacklogIsRefusedWithTheSourceAndTheFixNamed() {
+        InstanceCounterRecorder source = new InstanceCounterRecorder("src", 2, true);
+
+        assertThatThrownBy(() -> source.backlog(-1L))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("src/2")
+                .hasMessageContaining("or null while the reader cannot tell");
     }
 
     @Test
     void aLiveBacklogWithoutSignalIsNullAndAnOperatorThatIsNoSourceOwesNothing() {
         InstanceCounterRecorder source = new InstanceCounterRecorder("src", 0, true);
         source.start(0);
-        source.backlog(5);
-        source.liveBacklog(() -> SourceReader.NO_BACKLOG_SIGNAL);
+        source.backlog(5L);
+        source.liveBacklog(() -> null);
         InstanceCounterRecorder map = new InstanceCounterRecorder("map", 0, false);
         map.start(0);
 
         assertThat(source.snapshot(10).backlog()).isNull();
         assertThat(map.snapshot(10).backlog()).isZero();
+
+        source.liveBacklog(() -> 8L);
+        assertThat(source.snapshot(20).backlog()).isEqualTo(8L);
+        source.liveBacklog(() -> -3L);
+        assertThat(source.snapshot(30).backlog()).as("a negative live reading").isNull();
     }
 
     @Test

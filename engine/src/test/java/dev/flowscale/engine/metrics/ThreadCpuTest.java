@@ -33,7 +33,7 @@ class ThreadCpuTest {
         assertThat(later).isGreaterThan(first);
         stop.set(true);
         busy.join();
-        assertThat(ThreadCpu.nanos(busy)).isEqualTo(-1);
-        assertThat(ThreadCpu.nanos(null)).isEqualTo(-1);
+        assertThat(ThreadCpu.nanos(busy)).isNull();
+        assertThat(ThreadCpu.nanos(null)).isNull();
     }
 }

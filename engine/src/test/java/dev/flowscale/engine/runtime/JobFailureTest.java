@@ -3,7 +3,11 @@ package dev.flowscale.engine.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.JobFailedException;
+import dev.flowscale.engine.api.RuntimeContext;
+import dev.flowscale.engine.api.SourceFunction;
+import dev.flowscale.engine.api.SourceReader;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
@@ -53,6 +57,39 @@ class JobFailureTest {
                     .isInstanceOf(JobFailedException.class)
                     .hasMessageContaining("operator 'text' instance 0/1")
                     .hasMessageContaining("key selector returned null");
+        }
+    }
+
+    @Test
+    void aSourceThatReportsANegativeBacklogFailsTheJobNamingItAndTheFix() throws Exception {
+        JobBuilder job = JobBuilder.named("negative");
+        job.source("owes", new OwingMinusOne()).sink("sink", Sinks.counting());
+        try (RunningJob running = job.start()) {
+            assertThatThrownBy(() -> running.await(Duration.ofSeconds(20)))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageContaining("operator 'owes' instance 0/1")
+                    .hasMessageContaining("reports a backlog of -1")
+                    .hasMessageContaining("or null while the reader cannot tell");
+        }
+    }
+
+    /**
+     * Emits nothing and says it owes -1 records: a sentinel the contract refuses (null is unknown).
+     */
+    private static final class OwingMinusOne implements SourceFunction<Long>, SourceReader<Long> {
+        @Override
+        public SourceReader<Long> createReader(RuntimeContext context) {
+            return this;
+        }
+
+        @Override
+        public int poll(Collector<Long> out, int max) {
+            return 0;
+        }
+
+        @Override
+        public Long backlog() {
+            return -1L;
         }
     }
 

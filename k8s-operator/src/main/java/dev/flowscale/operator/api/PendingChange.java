@@ -64,6 +64,10 @@ public class PendingChange {
                     + " rollback restores the whole runner template from it")
     public String previousSpec;
 
+    @JsonPropertyDescription(
+            "status.desiredRequest when the change started: the autoscaler request it carries out")
+    public String request;
+
     @JsonPropertyDescription("metadata.generation of the spec the change applies")
     public Long generation;
 
@@ -75,6 +79,12 @@ public class PendingChange {
 
     @JsonPropertyDescription("When the stop-with-savepoint is tried again (RFC 3339)")
     public String nextStopAttempt;
+
+    @JsonPropertyDescription(
+            "Why the savepoint of the stop could not be read back within the rescale timeout (the"
+                    + " runner unreachable, or stopped without naming one): the new runner then"
+                    + " restores the newest complete snapshot in its storage")
+    public String savepointNotFound;
 
     @JsonPropertyDescription(
             "The run (runId) of the runner that could not stop, replaced from its latest"

@@ -35,6 +35,20 @@ public class StreamJobStatus {
             "Parallelism the autoscaler (mode auto) asks for; the reconciler applies it")
     public Map<String, Integer> desiredParallelism = new LinkedHashMap<>();
 
+    @JsonPropertyDescription(
+            "When the autoscaler last recorded desiredParallelism (RFC 3339): the request's id")
+    public String desiredRequest;
+
+    @JsonPropertyDescription(
+            "The latest desiredRequest the reconciler has settled: rescaled to it (lastRescale),"
+                    + " found it running already, or declined it")
+    public String settledRequest;
+
+    @JsonPropertyDescription(
+            "When the operator last applied a changed runner Deployment (RFC 3339): the deploy"
+                    + " timeout counts from here or from Ready turning False, whichever is later")
+    public String deployedAt;
+
     @JsonPropertyDescription("Parallelism the runner pod was started with and is sized for")
     public Map<String, Integer> deployedParallelism = new LinkedHashMap<>();
 

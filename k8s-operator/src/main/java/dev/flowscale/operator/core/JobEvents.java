@@ -24,6 +24,7 @@ public interface JobEvents {
     String POD_DOWNSIZED = "PodDownsized";
     String STUCK_POD_DELETED = "StuckPodDeleted";
     String SAVEPOINT_FAILED = "SavepointFailed";
+    String SAVEPOINT_NOT_FOUND = "SavepointNotFound";
     String JOB_FINISHED = "JobFinished";
     String JOB_FAILED = "JobFailed";
     String JOB_CANCELLED = "JobCancelled";

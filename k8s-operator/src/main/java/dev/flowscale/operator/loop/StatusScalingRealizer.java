@@ -59,7 +59,14 @@ final class StatusScalingRealizer implements RecordingRealizer {
         decision.operators().values().stream()
                 .filter(OperatorDecision::changes)
                 .forEach(op -> changes.put(op.operatorId(), op.newParallelism()));
-        if (store.edit(namespace, name, status -> status.desiredParallelism.putAll(changes))
+        String request = clock.instant().toString();
+        if (store.edit(
+                        namespace,
+                        name,
+                        status -> {
+                            status.desiredParallelism.putAll(changes);
+                            status.desiredRequest = request;
+                        })
                 == null) {
             return CompletableFuture.failedFuture(
                     new OperatorException(
@@ -75,16 +82,19 @@ final class StatusScalingRealizer implements RecordingRealizer {
 
     /**
      * The rescale's end as status shows it (also for one an earlier loop recorded, before an
-     * operator restart or a leader change), once nothing is pending: {@code status.lastRescale}
-     * agrees with the target and finished after it started, so its time, measured downtime, path
-     * and result are the record's; or status holds the request and no rescale of it was recorded
-     * (the job already ran at it, or the executor declined it, e.g. it failed before for this
-     * generation), so it ends now, failed unless the job runs at it.
+     * operator restart or a leader change), once the executor settled the request ({@code
+     * status.settledRequest} is this rescale's {@code desiredRequest} or a later one) and nothing
+     * is pending: {@code status.lastRescale} agrees with the target and finished after it started,
+     * so its time, measured downtime, path and result are the record's; or status holds the request
+     * and no rescale of it was recorded (the job already ran at it, or the executor declined it,
+     * e.g. it failed before for this generation), so it ends now, failed unless the job runs at it.
+     * Until the executor has settled the request its pass has not seen it: an empty {@code pending}
+     * then says nothing about this rescale.
      */
     @Override
     public Optional<RescaleRecord> outcome(RescaleRecord started) {
         StreamJobStatus status = cached.get().map(StreamJob::getStatus).orElse(null);
-        if (status == null || status.pending != null) {
+        if (status == null || status.pending != null || !settled(status, started)) {
             return Optional.empty();
         }
         RescaleOutcome last = status.lastRescale;
@@ -101,6 +111,18 @@ final class StatusScalingRealizer implements RecordingRealizer {
             return Optional.of(started.finishedAt(clock.instant(), !runs));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the executor settled a request recorded at or after the rescale's start. A request
+     * without an id (recorded by an earlier operator release) is taken as seen.
+     */
+    private static boolean settled(StreamJobStatus status, RescaleRecord started) {
+        if (status.desiredRequest == null) {
+            return true;
+        }
+        return status.settledRequest != null
+                && !Instant.parse(status.settledRequest).isBefore(started.started());
     }
 
     /** The record as the executor measured it: its downtime ends when the rescale finished. */

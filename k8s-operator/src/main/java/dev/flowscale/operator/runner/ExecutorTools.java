@@ -3,8 +3,10 @@ package dev.flowscale.operator.runner;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.RescaleReporting;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.Function;
 
 /**
@@ -18,4 +20,15 @@ public record ExecutorTools(
         JobEvents events,
         RescaleReporting reporting,
         Function<StreamJob, Duration> timeout,
-        Clock clock) {}
+        Clock clock) {
+
+    /**
+     * Applies the runner's Deployment; returns when a changed template went out (the deploy timeout
+     * counts from there), or null when the Deployment already had it.
+     */
+    Instant applyRunner(Deployment desired, Deployment existing) {
+        boolean changed = existing == null || !cluster.upToDate(desired, existing);
+        cluster.apply(desired, existing);
+        return changed ? clock.instant() : null;
+    }
+}

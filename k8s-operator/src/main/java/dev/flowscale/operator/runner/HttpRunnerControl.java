@@ -71,14 +71,14 @@ public final class HttpRunnerControl implements RunnerControl {
     }
 
     @Override
-    public InPlaceRescale rescale(StreamJob job, Map<String, Integer> parallelism) {
+    public RescaleView rescale(StreamJob job, Map<String, Integer> parallelism) {
         RescaleView rescaled =
                 call(
                         job,
                         "the engine restarted the job at its previous parallelism",
                         c -> c.rescale(parallelism, timeout));
-        return new InPlaceRescale(
-                required(rescaled.savepoint(), "savepoint", job), rescaled.downtime());
+        required(rescaled.savepoint(), "savepoint", job);
+        return rescaled;
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.operator.core.ReconcileStatus;
 import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.operator.runner.RunnerControl.RunnerState;
+import dev.flowscale.runner.api.RescaleView;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +36,7 @@ final class PendingSteps implements ChangeSteps {
     Duration inPlace(String reason, Map<String, Integer> target) {
         record(reason, PendingChange.IN_PLACE, target);
         try {
-            RunnerControl.InPlaceRescale done = tools.control().rescale(pass.job(), target);
+            RescaleView done = tools.control().rescale(pass.job(), target);
             pass.write(st -> st.lastSavepoint = done.savepoint());
             finish(
                     true,
@@ -95,6 +96,7 @@ final class PendingSteps implements ChangeSteps {
                     change.started = tools.clock().instant().toString();
                     change.generation = generation;
                     change.previousSpec = st.deployedSpec;
+                    change.request = st.desiredRequest;
                     st.pending = change;
                 });
     }
@@ -137,7 +139,7 @@ final class PendingSteps implements ChangeSteps {
         if (PendingChange.IN_PLACE_RESIZE.equals(c.path)) {
             return new PodResizeSteps(pass, this, tools).carryOn();
         }
-        if (c.savepoint == null) {
+        if (c.savepoint == null && c.savepointNotFound == null) {
             return findSavepoint();
         }
         boolean back = Boolean.TRUE.equals(c.rollingBack);
@@ -155,9 +157,10 @@ final class PendingSteps implements ChangeSteps {
                         ? DeployedSpec.withSpec(pass.job(), c.previousSpec)
                         : DeployedSpec.runnerJob(pass);
         Deployment desired = RunnerDeployment.desired(runner, parallelism, c.savepoint);
-        tools.cluster().apply(desired, existing.orElse(null));
+        Instant applied = tools.applyRunner(desired, existing.orElse(null));
         pass.write(
                 st -> {
+                    st.deployedAt = applied == null ? st.deployedAt : applied.toString();
                     st.deployedSpec = DeployedSpec.of(runner);
                     st.deployedParallelism = new TreeMap<>(parallelism);
                     st.deployedSavepoint = c.savepoint;
@@ -173,7 +176,7 @@ final class PendingSteps implements ChangeSteps {
                     true,
                     parallelism,
                     elapsed(),
-                    "suspended with savepoint " + pass.status().pending.savepoint);
+                    "suspended with " + restoredFrom(pass.status().pending));
             return null;
         }
         if (runs(parallelism)) {
@@ -187,8 +190,8 @@ final class PendingSteps implements ChangeSteps {
                     elapsed(),
                     back
                             ? rolledBack(c)
-                            : "restored from savepoint "
-                                    + c.savepoint
+                            : "restored from "
+                                    + restoredFrom(c)
                                     + " in a new pod"
                                     + (c.resizeRefused == null
                                             ? ""
@@ -232,9 +235,16 @@ final class PendingSteps implements ChangeSteps {
                 + why
                 + "; rolled back to "
                 + c.from
-                + " from the same savepoint "
-                + c.savepoint
+                + " from the same "
+                + restoredFrom(c)
                 + retry;
+    }
+
+    /** What the new runner restores: the stop's savepoint, or its storage's newest snapshot. */
+    private static String restoredFrom(PendingChange c) {
+        return c.savepoint != null
+                ? "savepoint " + c.savepoint
+                : "newest snapshot in its storage (the stop's savepoint was not found)";
     }
 
     private int attemptsAfter(PendingChange c) {
@@ -245,20 +255,32 @@ final class PendingSteps implements ChangeSteps {
     /**
      * The stop's reply did not arrive: ask the runner whether it stopped, and with which savepoint.
      */
+    /**
+     * The stop's reply was lost: a runner still RUNNING never stopped; a stopped one names its
+     * savepoint. One that does neither (unreachable, or no snapshot readable) is asked again until
+     * the rescale timeout, then replaced without a named savepoint ({@link
+     * SavepointStop#notFound}).
+     */
     private Duration findSavepoint() {
         Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
-        if (state.isEmpty()) {
-            return Changes.PENDING_RECHECK;
-        }
-        if (state.get().status().equals("RUNNING")) {
+        if (state.isPresent() && state.get().status().equals("RUNNING")) {
             return new SavepointStop(pass, this, tools).again(state.get()); // it never stopped
         }
-        Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
-        if (savepoint.isEmpty()) {
+        Optional<String> savepoint =
+                state.isEmpty()
+                        ? Optional.empty()
+                        : tools.control().latestSnapshotIfReachable(pass.job());
+        if (savepoint.isPresent()) {
+            savepointTaken(savepoint.get(), "had stopped (its reply was lost) with savepoint");
+            return carryOn();
+        }
+        if (elapsed().compareTo(timeout()) <= 0) {
             return Changes.PENDING_RECHECK;
         }
-        savepointTaken(savepoint.get(), "had stopped (its reply was lost) with savepoint");
-        return carryOn();
+        String seen =
+                state.map(s -> "it answers " + s.status() + " but names no snapshot")
+                        .orElse("it does not answer");
+        return new SavepointStop(pass, this, tools).notFound(seen);
     }
 
     /** After an in-place request failed or went unanswered: what does the runner run now? */
@@ -323,6 +345,9 @@ final class PendingSteps implements ChangeSteps {
                     st.parallelism = new TreeMap<>(parallelism);
                     st.lastRescale = c.from.equals(c.to) ? st.lastRescale : outcome;
                     st.pending = null;
+                    if (c.request != null) {
+                        st.settledRequest = c.request;
+                    }
                     if (c.unschedulable != null) {
                         ScaleUpBackoff.block(
                                 st, c, pass.job().getSpec().rescaling, tools.clock().instant());

@@ -4,6 +4,7 @@ import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.operator.core.ReconcileStatus;
+import dev.flowscale.runner.api.RescaleView;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.time.Duration;
@@ -83,7 +84,7 @@ final class PodResizeSteps {
                     st.resizedSlots = slots;
                 });
         try {
-            RunnerControl.InPlaceRescale done = tools.control().rescale(pass.job(), c.to);
+            RescaleView done = tools.control().rescale(pass.job(), c.to);
             pass.write(st -> st.lastSavepoint = done.savepoint());
             steps.finish(
                     true,

@@ -3,7 +3,7 @@ package dev.flowscale.operator.runner;
 import dev.flowscale.operator.api.CheckpointFailures;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.core.OperatorException;
-import java.time.Duration;
+import dev.flowscale.runner.api.RescaleView;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,16 +32,15 @@ public interface RunnerControl {
         }
     }
 
-    /**
-     * How an in-place rescale went: the savepoint it went through and how long the job was down.
-     */
-    record InPlaceRescale(String savepoint, Duration downtime) {}
-
     /** Stops the job's runner with a savepoint and returns the savepoint's path. */
     String stopWithSavepoint(StreamJob job);
 
-    /** Rescales the job inside its running runner process (the pod stays). */
-    InPlaceRescale rescale(StreamJob job, Map<String, Integer> parallelism);
+    /**
+     * Rescales the job inside its running runner process (the pod stays); returns the runner's own
+     * account (the runner contract's {@link RescaleView}: its savepoint, which is never null, and
+     * its downtime).
+     */
+    RescaleView rescale(StreamJob job, Map<String, Integer> parallelism);
 
     /** The runner's job status and parallelism. */
     RunnerState state(StreamJob job);

@@ -3,8 +3,6 @@ package dev.flowscale.operator.runner;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
-import dev.flowscale.operator.core.Conditions;
-import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.ReconcileStatus;
 import dev.flowscale.operator.runner.RunnerControl.RunnerState;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -27,9 +25,11 @@ import java.util.TreeMap;
  */
 public final class RunnerExecutor {
     private final ExecutorTools tools;
+    private final RunnerDeploys deploys;
 
     public RunnerExecutor(ExecutorTools tools) {
         this.tools = tools;
+        this.deploys = new RunnerDeploys(tools);
     }
 
     /** One pass; returns how soon to look again (null: on the next event). */
@@ -51,26 +51,27 @@ public final class RunnerExecutor {
         if (st.endedAs != null
                 && !Objects.equals(
                         st.observedGeneration, pass.job().getMetadata().getGeneration())) {
-            return runAgain(pass, target, existing);
+            return deploys.runAgain(pass, target, existing);
         }
         if (existing.isEmpty()) {
-            deploy(pass, target, st.lastSavepoint, null);
+            deploys.deploy(pass, target, st.lastSavepoint, null);
             return null;
         }
         if (st.deployedParallelism.isEmpty()) {
-            adopt(pass, target); // a runner an earlier operator release deployed
+            RunnerDeploys.adopt(pass, target); // a runner an earlier operator release deployed
         }
-        if (st.deployedSpec == null && deployedAsIs(pass, existing.get())) {
+        if (st.deployedSpec == null && deploys.deployedAsIs(pass, existing.get())) {
             // A runner an earlier release deployed runs this spec: a rollback restores it.
             pass.write(s -> s.deployedSpec = DeployedSpec.of(pass.job()));
         }
         boolean ready = Changes.ready(existing);
         if (!ready || pass.job().getSpec().suspend && replicas(existing) == 0) {
-            return notRunning(pass, existing.get(), target);
+            return deploys.notRunning(pass, existing.get(), target);
         }
         Optional<RunnerState> state = observeRunner(pass, target);
         if (state.isPresent() && JobEnd.ENDED.contains(state.get().status())) {
-            return ended(pass, state.get()); // still ready: its readiness probe has not failed yet
+            return deploys.ended(
+                    pass, state.get()); // still ready: its readiness probe has not failed yet
         }
         JobEnd.runsAgain(pass, state);
         Long generation = pass.job().getMetadata().getGeneration();
@@ -79,6 +80,7 @@ public final class RunnerExecutor {
         }
         String reason = changeReason(pass, existing.get(), target);
         if (reason == null) {
+            settleRequest(pass); // it runs already, or failed before for this generation
             return new PodDownsizeSteps(pass, tools)
                     .carryOn(
                             podSlots(pass),
@@ -91,15 +93,29 @@ public final class RunnerExecutor {
         }
         if (!Changes.parallelismOnly(reason) && StopAttempts.abandoned(st, generation)) {
             // No savepoint could be taken for this spec: StopAttempts.CONDITION says why.
+            settleRequest(pass);
             return null;
         }
         Optional<Duration> backoff =
                 ScaleUpBackoff.remaining(st, target, generation, tools.clock().instant());
         if (Changes.parallelismOnly(reason) && backoff.isPresent()) {
             // An unschedulable scale-up waits out its backoff; a pass then tries it again.
+            settleRequest(pass);
             return backoff.get();
         }
         return change(pass, existing, reason, target);
+    }
+
+    /**
+     * The autoscaler's latest request is declined or already runs: status says so, and the loop
+     * ends its rescale from there ({@code StatusScalingRealizer.outcome}). A request the executor
+     * carries out is settled when that change finishes.
+     */
+    private static void settleRequest(ReconcileStatus pass) {
+        String request = pass.status().desiredRequest;
+        if (request != null && !request.equals(pass.status().settledRequest)) {
+            pass.write(st -> st.settledRequest = st.desiredRequest);
+        }
     }
 
     /**
@@ -230,171 +246,6 @@ public final class RunnerExecutor {
                 && !last.succeeded
                 && target.equals(last.to)
                 && Objects.equals(last.generation, pass.job().getMetadata().getGeneration());
-    }
-
-    /**
-     * No runner runs the job: one that lingers STOPPED (its stop reply was lost, or it was stopped
-     * by hand) is restarted from its own savepoint; one whose job ended by itself (FINISHED,
-     * FAILED, CANCELLED) is left as it is ({@link JobEnd}); otherwise the desired runner is
-     * applied, as there is no state to save first. A runner that runs or restarts by itself is not
-     * ready yet: wait.
-     */
-    private Duration notRunning(
-            ReconcileStatus pass, Deployment existing, Map<String, Integer> target) {
-        Optional<RunnerState> state = tools.control().stateIfReachable(pass.job());
-        if (state.isPresent() && JobEnd.TRANSIENT.contains(state.get().status())) {
-            JobEnd.runsAgain(pass, state);
-            return Changes.PENDING_RECHECK;
-        }
-        boolean suspend = pass.job().getSpec().suspend;
-        if (state.isPresent() && JobEnd.ENDED.contains(state.get().status()) && !suspend) {
-            return ended(pass, state.get());
-        }
-        if (state.isPresent() && state.get().status().equals("STOPPED") && !suspend) {
-            Optional<String> savepoint = tools.control().latestSnapshotIfReachable(pass.job());
-            if (savepoint.isPresent() && !savepoint.get().equals(pass.status().deployedSavepoint)) {
-                tools.events()
-                        .normal(
-                                pass.job(),
-                                JobEvents.STRANDED_RUNNER,
-                                "runner "
-                                        + RunnerResources.runnerName(pass.job())
-                                        + " is "
-                                        + state.get().status()
-                                        + ": restarting it from its savepoint "
-                                        + savepoint.get());
-                pass.write(st -> st.lastSavepoint = savepoint.get());
-            }
-        }
-        if (state.isEmpty() && deployedAsIs(pass, existing)) {
-            // Kubernetes brings the pod back by itself (the kubelet restarts its container, the
-            // ReplicaSet replaces an evicted pod); its runner resumes from the newest snapshot in
-            // its storage, and a pass rescales it in place once it runs. A new template here would
-            // restart a runner that is only slow to answer, and its Recreate rollout would wait
-            // for a pod on a lost node.
-            return null;
-        }
-        if (state.isEmpty() && mayStillRun(pass, existing)) {
-            // A spec change waits for a runner that may only be slow to answer, then stops it with
-            // a savepoint: a new template now would replace it without one. A pod problem this
-            // pass records lets the next one apply the change.
-            return Changes.PENDING_RECHECK;
-        }
-        deploy(pass, target, pass.status().lastSavepoint, existing);
-        return null;
-    }
-
-    /**
-     * Whether an unreachable runner may still run the job's state: a pod of its Deployment runs
-     * (phase Running, not being deleted), the Deployment holds the spec last deployed (whatever the
-     * spec says now), and no pod problem was seen ({@link RunnerWatch#CONDITION}: a crash loop, a
-     * refused or unschedulable pod, or no ready pod within spec.timeouts.deploy). Otherwise no
-     * runner holds state to save, and the desired runner is applied at once.
-     */
-    private boolean mayStillRun(ReconcileStatus pass, Deployment existing) {
-        StreamJobStatus st = pass.status();
-        boolean problem =
-                Conditions.find(st, RunnerWatch.CONDITION)
-                        .map(c -> "False".equals(c.getStatus()))
-                        .orElse(false);
-        StreamJob deployed =
-                st.deployedSpec == null
-                        ? DeployedSpec.runnerJob(pass)
-                        : DeployedSpec.withSpec(pass.job(), st.deployedSpec);
-        return !problem && podRuns(pass.job()) && deployed(pass, deployed, existing);
-    }
-
-    private boolean podRuns(StreamJob job) {
-        return tools
-                .cluster()
-                .pods(job.getMetadata().getNamespace(), RunnerResources.selector(job))
-                .stream()
-                .anyMatch(
-                        p ->
-                                p.getMetadata().getDeletionTimestamp() == null
-                                        && p.getStatus() != null
-                                        && "Running".equals(p.getStatus().getPhase()));
-    }
-
-    /** Whether the Deployment is still the one last deployed (only the parallelism may differ). */
-    private boolean deployedAsIs(ReconcileStatus pass, Deployment existing) {
-        return deployed(pass, DeployedSpec.runnerJob(pass), existing);
-    }
-
-    /**
-     * Whether the Deployment is {@code runner} as last deployed (only the parallelism may differ).
-     */
-    private boolean deployed(ReconcileStatus pass, StreamJob runner, Deployment existing) {
-        StreamJobStatus st = pass.status();
-        return !st.deployedParallelism.isEmpty()
-                && tools.cluster()
-                        .upToDate(
-                                RunnerDeployment.desired(
-                                        runner,
-                                        new TreeMap<>(st.deployedParallelism),
-                                        st.deployedSavepoint),
-                                existing);
-    }
-
-    /**
-     * The runner's job ended by itself: recorded once; nothing is redeployed or requeued. While the
-     * runner of a run that ended for an earlier spec still answers (it is being replaced), wait.
-     */
-    private Duration ended(ReconcileStatus pass, RunnerState state) {
-        if (pass.status().endedAs != null) {
-            return Changes.PENDING_RECHECK;
-        }
-        JobEnd.record(pass, state.status(), tools.events());
-        return null;
-    }
-
-    /**
-     * The spec of a job whose run ended changed: the desired runner is applied without a savepoint
-     * ({@link JobEnd}: the runner resumes from its storage's newest snapshot, none in a new
-     * storage); the ended run stays recorded until its replacement answers. A change that leaves
-     * the pod as it was leaves the ended runner: its end is recorded for the new spec.
-     */
-    private Duration runAgain(
-            ReconcileStatus pass, Map<String, Integer> target, Optional<Deployment> existing) {
-        Deployment desired = RunnerDeployment.desired(pass.job(), new TreeMap<>(target), null);
-        if (existing.isPresent() && tools.cluster().upToDate(desired, existing.get())) {
-            pass.write(st -> st.endedGeneration = pass.job().getMetadata().getGeneration());
-            return null;
-        }
-        pass.write(st -> st.lastSavepoint = null);
-        deploy(pass, target, null, existing.orElse(null));
-        return Changes.PENDING_RECHECK;
-    }
-
-    /** Takes over a runner whose status does not say how it was deployed: as it runs now. */
-    private static void adopt(ReconcileStatus pass, Map<String, Integer> target) {
-        pass.write(
-                st -> {
-                    st.deployedParallelism =
-                            new TreeMap<>(st.parallelism.isEmpty() ? target : st.parallelism);
-                    st.deployedSavepoint = st.lastSavepoint;
-                    if (st.parallelism.isEmpty()) {
-                        st.parallelism = new TreeMap<>(target);
-                    }
-                });
-    }
-
-    private void deploy(
-            ReconcileStatus pass,
-            Map<String, Integer> parallelism,
-            String savepoint,
-            Deployment existing) {
-        StreamJob runner = DeployedSpec.runnerJob(pass);
-        tools.cluster().apply(RunnerDeployment.desired(runner, parallelism, savepoint), existing);
-        pass.write(
-                st -> {
-                    st.deployedSpec = DeployedSpec.of(runner);
-                    st.deployedParallelism = new TreeMap<>(parallelism);
-                    st.deployedSavepoint = savepoint;
-                    st.resizedPod = null;
-                    st.resizedSlots = null;
-                    st.parallelism = new TreeMap<>(parallelism);
-                });
     }
 
     /**

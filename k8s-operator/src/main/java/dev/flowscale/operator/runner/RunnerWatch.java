@@ -90,7 +90,7 @@ public final class RunnerWatch implements RunnerHealth {
             // wrong, or the job ended
         }
         List<Pod> runnerPods = List.copyOf(pods.getSecondaryResources(job));
-        Instant since = status.phase == JobPhase.Deploying ? notReadySince(status, now) : null;
+        Instant since = status.phase == JobPhase.Deploying ? deployingSince(status, now) : null;
         Optional<RunnerProblems.Problem> problem =
                 RunnerProblems.problem(
                         deployment.orElse(null), runnerPods, since, deployTimeout(job), now);
@@ -140,11 +140,21 @@ public final class RunnerWatch implements RunnerHealth {
                 : DurationText.parse("spec.timeouts.deploy", text);
     }
 
-    private static Instant notReadySince(StreamJobStatus status, Instant now) {
-        return Conditions.find(status, Conditions.READY)
-                .filter(c -> "False".equals(c.getStatus()))
-                .map(Condition::getLastTransitionTime)
-                .map(Instant::parse)
-                .orElse(now);
+    /**
+     * Since when the runner deploys: Ready turned False, or the operator applied a changed runner
+     * Deployment after that (a new deploy after a long-unready pod gets the whole deploy timeout).
+     */
+    static Instant deployingSince(StreamJobStatus status, Instant now) {
+        Instant notReady =
+                Conditions.find(status, Conditions.READY)
+                        .filter(c -> "False".equals(c.getStatus()))
+                        .map(Condition::getLastTransitionTime)
+                        .map(Instant::parse)
+                        .orElse(now);
+        if (status.deployedAt == null) {
+            return notReady;
+        }
+        Instant deployed = Instant.parse(status.deployedAt);
+        return deployed.isAfter(notReady) ? deployed : notReady;
     }
 }

@@ -53,6 +53,35 @@ final class SavepointStop {
     }
 
     /**
+     * The runner neither runs nor names the savepoint of its stop, and the rescale timeout passed:
+     * waiting longer would leave the job down for good. The change goes on without a named
+     * savepoint: the new runner restores the newest complete snapshot in its storage (the stop's
+     * savepoint if the stop completed, else the latest checkpoint). Condition {@value
+     * StopAttempts#CONDITION} and a Warning Event say so.
+     */
+    Duration notFound(String seen) {
+        String message =
+                "runner "
+                        + RunnerResources.runnerName(pass.job())
+                        + " did not name the savepoint of its stop within "
+                        + steps.timeout().toSeconds()
+                        + " s ("
+                        + seen
+                        + "): replacing it from the newest complete snapshot in its storage (the"
+                        + " savepoint if the stop completed, else the latest checkpoint)";
+        pass.write(
+                st -> {
+                    st.pending.stopError = null;
+                    st.pending.savepointNotFound = message;
+                    // The new runner's deadline counts from its deploy, not from the lost stop.
+                    st.pending.started = tools.clock().instant().toString();
+                });
+        LOG.warn("StreamJob {}: {}", name(), message);
+        tools.events().warning(pass.job(), JobEvents.SAVEPOINT_NOT_FOUND, message);
+        return steps.carryOn();
+    }
+
+    /**
      * Records the failed attempt and says so; the runner may have stopped and the reply been lost,
      * so the next pass asks it first.
      */

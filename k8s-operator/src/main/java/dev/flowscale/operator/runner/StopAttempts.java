@@ -123,7 +123,16 @@ public final class StopAttempts {
     public static void condition(StreamJobStatus status, Long generation, Instant now) {
         PendingChange c = status.pending;
         SavepointFailure f = status.savepointFailure;
-        if (c != null && c.stopError != null) {
+        if (c != null && c.savepointNotFound != null) {
+            Conditions.set(
+                    status,
+                    CONDITION,
+                    true,
+                    "SavepointNotFound",
+                    c.savepointNotFound,
+                    generation,
+                    now);
+        } else if (c != null && c.stopError != null) {
             Conditions.set(
                     status,
                     CONDITION,

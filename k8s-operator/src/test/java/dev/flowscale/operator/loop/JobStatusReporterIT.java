@@ -152,7 +152,7 @@ class JobStatusReporterIT {
     }
 
     @Test
-    void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSeen() {
+    void aRequestTheReconcilerDeclinedEndsAsFailedOnceTheStatusShowsItWasSettled() {
         StatusScalingRealizer realizer = realizer(() -> {});
         realizer.realize(scaleCount(3, 6));
         StreamJob stale = job();
@@ -162,9 +162,27 @@ class JobStatusReporterIT {
         assertThat(realizer.outcome(startedAtT0()))
                 .as("a pass that had not seen the request yet")
                 .isEmpty();
-        cached = job();
+        cached = settled(job());
         assertThat(realizer.outcome(startedAtT0()))
                 .hasValueSatisfying(r -> assertThat(r.failed()).isTrue());
+    }
+
+    @Test
+    void aNewRequestIsNotEndedBeforeTheExecutorHasSettledIt() {
+        StatusScalingRealizer realizer = realizer(() -> {});
+        realizer.realize(scaleCount(3, 6));
+
+        // The cache holds the request; the executor has not written status.pending yet.
+        cached = job();
+        assertThat(cached.getStatus().desiredParallelism).containsEntry("count", 6);
+        assertThat(cached.getStatus().pending).isNull();
+        assertThat(realizer.outcome(startedAtT0()))
+                .as("the executor's pass has not seen the request: nothing ended")
+                .isEmpty();
+
+        cached = rescaledTo(6, true);
+        assertThat(realizer.outcome(startedAtT0()))
+                .hasValueSatisfying(r -> assertThat(r.failed()).isFalse());
     }
 
     @Test
@@ -219,6 +237,12 @@ class JobStatusReporterIT {
         if (succeeded) {
             job.getStatus().parallelism.put("count", to);
         }
+        return settled(job);
+    }
+
+    /** {@code job} as a pass of the executor leaves it once it has settled the latest request. */
+    private static StreamJob settled(StreamJob job) {
+        job.getStatus().settledRequest = job.getStatus().desiredRequest;
         return job;
     }
 

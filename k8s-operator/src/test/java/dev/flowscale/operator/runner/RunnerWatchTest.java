@@ -56,6 +56,33 @@ class RunnerWatchTest {
     }
 
     @Test
+    void aNewDeployAfterALongUnreadyRunnerCountsTheDeployTimeoutFromTheDeploy() {
+        StreamJobStatus status = withPhase(JobPhase.Deploying);
+        notReadySince(status, NOW.minusSeconds(3600));
+        status.deployedAt = NOW.minusSeconds(60).toString();
+
+        assertThat(RunnerWatch.deployingSince(status, NOW)).isEqualTo(NOW.minusSeconds(60));
+    }
+
+    @Test
+    void aRunnerThatTurnedUnreadyAfterItsDeployCountsFromThatTransition() {
+        StreamJobStatus status = withPhase(JobPhase.Deploying);
+        status.deployedAt = NOW.minusSeconds(3600).toString();
+        notReadySince(status, NOW.minusSeconds(120));
+
+        assertThat(RunnerWatch.deployingSince(status, NOW)).isEqualTo(NOW.minusSeconds(120));
+    }
+
+    @Test
+    void withoutAReadyConditionOrADeployTheRunnerDeploysFromNow() {
+        assertThat(RunnerWatch.deployingSince(withPhase(JobPhase.Deploying), NOW)).isEqualTo(NOW);
+    }
+
+    private static void notReadySince(StreamJobStatus status, Instant since) {
+        Conditions.set(status, Conditions.READY, false, "NotReady", "not ready", 1L, since);
+    }
+
+    @Test
     void theDeployTimeoutDefaultComesFromTheEnvironmentOrIsFiveMinutes() {
         assertThat(RunnerWatch.defaultDeployTimeout(null)).hasMinutes(5);
         assertThat(RunnerWatch.defaultDeployTimeout("90s")).hasSeconds(90);

@@ -142,28 +142,5 @@ public record MetricsView(
         private boolean backlogUnknownOnTheWire() {
             return backlog == null;
         }
-
-        /**
-         * These counters with the thread's CPU time and wait for a core, each in nanoseconds; a
-         * negative value (not measured) is stored as null.
-         */
-        public InstanceCounts withThreadTimes(long cpu, long coreWait) {
-            return new InstanceCounts(
-                    operatorId,
-                    instance,
-                    timeNanos,
-                    observedNanos,
-                    recordsIn,
-                    recordsOut,
-                    usefulNanos,
-                    waitInputNanos,
-                    backpressureNanos,
-                    backlog,
-                    finished,
-                    keyGroupFirst,
-                    keyGroupRecords,
-                    cpu < 0 ? null : cpu,
-                    coreWait < 0 ? null : coreWait);
-        }
     }
 }

@@ -14,9 +14,10 @@ import java.util.Optional;
  * any parallelism, even 1.
  *
  * <p>{@code coreWaitShare} is the share of the operator's useful time its threads were runnable but
- * waited for a core (a loaded machine, a pod throttled by its CPU limit), or {@link
- * #UNKNOWN_CORE_WAIT} (NaN) where the engine does not measure it. Useful time is wall-clock time,
- * so the true rates above count that wait; the policy corrects them for it.
+ * waited for a core (a loaded machine, a pod throttled by its CPU limit), or null where the engine
+ * does not measure it (null is the one encoding of a value not known, as for a source's backlog in
+ * {@link SourceMetrics}). Useful time is wall-clock time, so the true rates above count that wait;
+ * the policy corrects them for it.
  *
  * <p>The constructor checks only structure (id, parallelism, non-null parts): measured values that
  * are NaN, negative or inconsistent are reported by the policy as a blocked decision explaining the
@@ -32,10 +33,7 @@ public record OperatorMetrics(
         List<InstanceWindowRates> instances,
         Optional<SourceMetrics> source,
         List<Double> keyGroupRates,
-        double coreWaitShare) {
-
-    /** The wait for a core of an operator whose threads' run delay is not measured. */
-    public static final double UNKNOWN_CORE_WAIT = Double.NaN;
+        Double coreWaitShare) {
 
     public OperatorMetrics {
         Checks.notBlank(operatorId, "metrics operator id");
@@ -73,10 +71,14 @@ public record OperatorMetrics(
                 List.of(),
                 Optional.empty(),
                 List.of(),
-                UNKNOWN_CORE_WAIT);
+                null);
     }
 
-    public OperatorMetrics withSource(double offeredRate, double backlogRecords) {
+    /**
+     * The same metrics as a source's, with its offered rate and backlog (null: no lag signal, see
+     * {@link SourceMetrics}).
+     */
+    public OperatorMetrics withSource(double offeredRate, Double backlogRecords) {
         return with(
                 instances,
                 Optional.of(new SourceMetrics(offeredRate, backlogRecords)),
@@ -93,8 +95,11 @@ public record OperatorMetrics(
         return with(instances, source, perKeyGroup, coreWaitShare);
     }
 
-    /** The same metrics with the share of useful time the threads waited for a core. */
-    public OperatorMetrics withCoreWaitShare(double share) {
+    /**
+     * The same metrics with the share of useful time the threads waited for a core (null: not
+     * known).
+     */
+    public OperatorMetrics withCoreWaitShare(Double share) {
         return with(instances, source, keyGroupRates, share);
     }
 
@@ -103,7 +108,7 @@ public record OperatorMetrics(
             List<InstanceWindowRates> perInstance,
             Optional<SourceMetrics> sourcePart,
             List<Double> perKeyGroup,
-            double share) {
+            Double share) {
         return new OperatorMetrics(
                 operatorId,
                 parallelism,

@@ -1,7 +1,6 @@
 package dev.flowscale.policy.api;
 
 import dev.flowscale.policy.PolicyException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -54,16 +53,5 @@ public record ScalingHistory(
 
     public boolean rescaleInProgress() {
         return lastRescale().map(RescaleRecord::inProgress).orElse(false);
-    }
-
-    /** Duration of the most recent finished rescale, if any. */
-    public Optional<Duration> lastRescaleDuration() {
-        for (int i = rescales.size() - 1; i >= 0; i--) {
-            Optional<Duration> d = rescales.get(i).duration();
-            if (d.isPresent()) {
-                return d;
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -147,7 +147,7 @@ public final class DecisionBenchmark {
                                 capacity * p * 0.9,
                                 capacity * p / 2,
                                 capacity * p * 0.45);
-                metrics.add(i < sources ? m.withSource(1_000, 500) : m);
+                metrics.add(i < sources ? m.withSource(1_000, 500.0) : m);
                 if (i >= sources) {
                     String to = "op" + i;
                     random.ints(1 + random.nextInt(3), 0, i)

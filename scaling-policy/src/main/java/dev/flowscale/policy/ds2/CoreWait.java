@@ -41,8 +41,10 @@ final class CoreWait {
     }
 
     private static double factor(OperatorMetrics m) {
-        double share = m.coreWaitShare();
-        return Double.isFinite(share) && share > 0 ? 1 / (1 - Math.min(MAX_SHARE, share)) : 1;
+        Double share = m.coreWaitShare();
+        return share != null && Double.isFinite(share) && share > 0
+                ? 1 / (1 - Math.min(MAX_SHARE, share))
+                : 1;
     }
 
     private static OperatorMetrics scaled(OperatorMetrics m, double f) {
@@ -74,6 +76,7 @@ final class CoreWait {
     static Optional<String> explain(MetricsWindow window) {
         Optional<OperatorMetrics> most =
                 window.operators().values().stream()
+                        .filter(m -> m.coreWaitShare() != null)
                         .filter(m -> Double.isFinite(m.coreWaitShare()))
                         .max((a, b) -> Double.compare(a.coreWaitShare(), b.coreWaitShare()));
         if (most.isEmpty() || !(most.get().coreWaitShare() > STARVED)) {

@@ -72,12 +72,13 @@ public record ProfileDefaults(Setting.Profile profile, Duration downtime, double
      */
     public SettlingCriteria criteria() {
         SettingValues v = values();
-        return SettlingCriteria.of(
+        return SettlingCriteria.builder(
                         v.policy().catchUpDuration(), v.duration(Setting.POLICY_INTERVAL))
-                .withDowntimeReserve(downtime)
-                .withSavingsHorizon(v.duration(Setting.SAVINGS_HORIZON))
-                .withWarmUp(v.duration(Setting.WARM_UP))
-                .withPrior(v.policy().expectedRescaleDuration());
+                .downtimeReserve(downtime)
+                .savingsHorizon(v.duration(Setting.SAVINGS_HORIZON))
+                .warmUp(v.duration(Setting.WARM_UP))
+                .prior(v.policy().expectedRescaleDuration())
+                .build();
     }
 
     @Override

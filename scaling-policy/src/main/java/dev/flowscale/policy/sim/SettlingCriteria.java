@@ -59,76 +59,77 @@ public record SettlingCriteria(
 
     /** Issue 12's bar: one rescale to sustain, one trim, a backlog under one second of input. */
     public static SettlingCriteria of(Duration catchUp, Duration policyInterval) {
-        return new SettlingCriteria(
-                catchUp, policyInterval, 1, 1, 1.0, 0, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+        return builder(catchUp, policyInterval).build();
     }
 
     /**
-     * The same bar where "minimal" is the smallest configuration that can also drain the backlog of
-     * its own rescale's {@code downtime} within the catch-up time: each operator sustains its rate
-     * times 1 + downtime / catch-up. A configuration with less spare would be reached by a rescale
-     * whose backlog never drains in time.
+     * Issue 12's bar, to be changed where a policy's settings ask for it before {@code build()}.
      */
-    public SettlingCriteria withDowntimeReserve(Duration downtime) {
-        double share = catchUp.isZero() ? 0 : downtime.toNanos() / (double) catchUp.toNanos();
-        return new SettlingCriteria(
-                catchUp,
-                policyInterval,
-                maxRescalesToSustain,
-                maxTrims,
-                backlogToleranceSeconds,
-                share,
-                savingsHorizon,
-                warmUp,
-                prior);
+    public static Builder builder(Duration catchUp, Duration policyInterval) {
+        return new Builder(catchUp, policyInterval);
     }
 
-    /**
-     * The same bar, where a final configuration above the minimum that no trim paying for its
-     * downtime reaches is accepted and classified (see {@code savingsHorizon}).
-     */
-    public SettlingCriteria withSavingsHorizon(Duration horizon) {
-        return new SettlingCriteria(
-                catchUp,
-                policyInterval,
-                maxRescalesToSustain,
-                maxTrims,
-                backlogToleranceSeconds,
-                reserve,
-                horizon,
-                warmUp,
-                prior);
-    }
+    /** Builds a bar from issue 12's: the only place the record's fields are listed again. */
+    public static final class Builder {
+        private final Duration catchUp;
+        private final Duration policyInterval;
+        private int maxRescalesToSustain = 1;
+        private int maxTrims = 1;
+        private double backlogToleranceSeconds = 1.0;
+        private double reserve;
+        private Duration savingsHorizon = Duration.ZERO;
+        private Duration warmUp = Duration.ZERO;
+        private Duration prior = Duration.ZERO;
 
-    /** The same bar for a policy that drops {@code length} of metrics after every restart. */
-    public SettlingCriteria withWarmUp(Duration length) {
-        return new SettlingCriteria(
-                catchUp,
-                policyInterval,
-                maxRescalesToSustain,
-                maxTrims,
-                backlogToleranceSeconds,
-                reserve,
-                savingsHorizon,
-                length,
-                prior);
-    }
+        private Builder(Duration catchUp, Duration policyInterval) {
+            this.catchUp = catchUp;
+            this.policyInterval = policyInterval;
+        }
 
-    /**
-     * The same bar for a policy configured to expect a rescale downtime of {@code expected} until
-     * it has measured one.
-     */
-    public SettlingCriteria withPrior(Duration expected) {
-        return new SettlingCriteria(
-                catchUp,
-                policyInterval,
-                maxRescalesToSustain,
-                maxTrims,
-                backlogToleranceSeconds,
-                reserve,
-                savingsHorizon,
-                warmUp,
-                expected);
+        /**
+         * "Minimal" is the smallest configuration that can also drain the backlog of its own
+         * rescale's {@code downtime} within the catch-up time: each operator sustains its rate
+         * times 1 + downtime / catch-up. A configuration with less spare would be reached by a
+         * rescale whose backlog never drains in time.
+         */
+        public Builder downtimeReserve(Duration downtime) {
+            reserve = catchUp.isZero() ? 0 : downtime.toNanos() / (double) catchUp.toNanos();
+            return this;
+        }
+
+        /**
+         * A final configuration above the minimum that no trim paying for its downtime reaches is
+         * accepted and classified (see {@code savingsHorizon}).
+         */
+        public Builder savingsHorizon(Duration horizon) {
+            savingsHorizon = horizon;
+            return this;
+        }
+
+        /** The bar for a policy that drops {@code length} of metrics after every restart. */
+        public Builder warmUp(Duration length) {
+            warmUp = length;
+            return this;
+        }
+
+        /** The bar for a policy that expects a rescale downtime of {@code expected} at first. */
+        public Builder prior(Duration expected) {
+            prior = expected;
+            return this;
+        }
+
+        public SettlingCriteria build() {
+            return new SettlingCriteria(
+                    catchUp,
+                    policyInterval,
+                    maxRescalesToSustain,
+                    maxTrims,
+                    backlogToleranceSeconds,
+                    reserve,
+                    savingsHorizon,
+                    warmUp,
+                    prior);
+        }
     }
 
     /**

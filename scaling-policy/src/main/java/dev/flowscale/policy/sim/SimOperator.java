@@ -70,11 +70,6 @@ public record SimOperator(
         return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, k, rate);
     }
 
-    public SimOperator withRate(RateProfile profile) {
-        return new SimOperator(
-                id, capacity, selectivity, alpha, overhead, skew, keyGroups, profile);
-    }
-
     /**
      * Whether its capacity grows exactly linearly with parallelism: no sub-linear exponent, no
      * overhead, no hot key (the settling criteria hold such an operator to exactly its minimum).

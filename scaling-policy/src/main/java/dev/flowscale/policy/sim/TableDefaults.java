@@ -42,8 +42,9 @@ public final class TableDefaults {
      * horizon).
      */
     public static SettlingCriteria criteria(Duration downtime) {
-        return SettlingCriteria.of(CATCH_UP, POLICY_INTERVAL)
-                .withDowntimeReserve(downtime)
-                .withSavingsHorizon(DEFAULTS.duration(Setting.SAVINGS_HORIZON));
+        return SettlingCriteria.builder(CATCH_UP, POLICY_INTERVAL)
+                .downtimeReserve(downtime)
+                .savingsHorizon(DEFAULTS.duration(Setting.SAVINGS_HORIZON))
+                .build();
     }
 }

@@ -103,15 +103,6 @@ public record Trajectory(
                 .parallelism();
     }
 
-    /** The backlog at the end of the step ending at {@code second}. */
-    public double backlogAt(long second) {
-        return points.stream()
-                .filter(p -> p.second() == second)
-                .findFirst()
-                .orElseThrow()
-                .backlog();
-    }
-
     /** The highest backlog at the end of any step. */
     public double peakBacklog() {
         return points.stream().mapToDouble(Point::backlog).max().orElse(0);

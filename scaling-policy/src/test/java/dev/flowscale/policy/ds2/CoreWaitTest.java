@@ -25,9 +25,9 @@ class CoreWaitTest {
             topology(List.of("src:1", "split:1", "count:1"), "src->split", "split->count");
 
     /** The paper's word count: 400 sentences/s, split 40/s per instance, 20 words a sentence. */
-    private static ScalingDecision decide(double splitWait, double countWait) {
-        double splitSlowdown = Double.isNaN(splitWait) ? 1 : 1 - splitWait;
-        double countSlowdown = Double.isNaN(countWait) ? 1 : 1 - countWait;
+    private static ScalingDecision decide(Double splitWait, Double countWait) {
+        double splitSlowdown = splitWait == null ? 1 : 1 - splitWait;
+        double countSlowdown = countWait == null ? 1 : 1 - countWait;
         OperatorMetrics split =
                 OperatorMetrics.of("split", 1, 40 * splitSlowdown, 800 * splitSlowdown, 40, 800)
                         .withCoreWaitShare(splitWait);
@@ -50,7 +50,7 @@ class CoreWaitTest {
 
     @Test
     void whenThreadsWaitedForCores_thenTheDecisionIsTheQuietMachinesAndSaysItIsCpuStarved() {
-        ScalingDecision quiet = decide(Double.NaN, Double.NaN);
+        ScalingDecision quiet = decide(null, null);
         ScalingDecision loaded = decide(0.6, 0.3);
         assertThat(parallelism(quiet)).containsEntry("split", 10).containsEntry("count", 20);
         assertThat(parallelism(loaded)).isEqualTo(parallelism(quiet));

@@ -35,7 +35,7 @@ class NoLagSignalTest {
                                 JOB,
                                 window(
                                         OperatorMetrics.of("src", 1, 1000, 1000, 100, 100)
-                                                .withSource(Double.NaN, Double.NaN),
+                                                .withSource(Double.NaN, null),
                                         op("op", 1, 50, 50)),
                                 ScalingHistory.empty());
 
@@ -59,8 +59,23 @@ class NoLagSignalTest {
     }
 
     @Test
-    void noSignalIsANaNBacklogAndZeroIsASignal() {
-        assertThat(new SourceMetrics(Double.NaN, Double.NaN).hasBacklogSignal()).isFalse();
-        assertThat(new SourceMetrics(0, 0).hasBacklogSignal()).isTrue();
+    void noSignalIsANullBacklogAndZeroIsASignal() {
+        assertThat(new SourceMetrics(Double.NaN, null).hasBacklogSignal()).isFalse();
+        assertThat(new SourceMetrics(0, 0.0).hasBacklogSignal()).isTrue();
+    }
+
+    @Test
+    void aNaNBacklogIsAnInvalidMeasurementNotAMissingSignal() {
+        ScalingDecision d =
+                new Ds2Policy(PolicyConfig.exactDs2(), clockAt(END))
+                        .decide(
+                                JOB,
+                                window(
+                                        source("src", 1, 1000, 100, Double.NaN),
+                                        op("op", 1, 50, 50)),
+                                ScalingHistory.empty());
+
+        assertThat(d.blockReason()).contains(BlockReason.METRICS_INVALID);
+        assertThat(String.join("\n", d.reasons())).contains("operator 'src' backlogRecords is NaN");
     }
 }

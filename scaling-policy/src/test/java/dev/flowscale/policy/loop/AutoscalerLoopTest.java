@@ -45,7 +45,7 @@ class AutoscalerLoopTest {
     /** Metrics that make DS2 ask for 10 instances of "op". */
     private void metricsAskingForTen() {
         OperatorMetrics src =
-                OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000).withSource(1000, 0);
+                OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000).withSource(1000, 0.0);
         OperatorMetrics op = OperatorMetrics.of("op", 2, 200, 200, 200, 200);
         window =
                 Optional.of(

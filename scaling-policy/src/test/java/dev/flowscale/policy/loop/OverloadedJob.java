@@ -39,7 +39,7 @@ final class OverloadedJob {
                         T0,
                         List.of(
                                 OperatorMetrics.of("src", 1, 5000, 5000, 1000, 1000)
-                                        .withSource(1000, 0),
+                                        .withSource(1000, 0.0),
                                 OperatorMetrics.of("op", 2, 200, 200, 200, 200)));
         MetricsProvider metrics =
                 new MetricsProvider() {

@@ -101,9 +101,9 @@ class RateLogTest {
                 end,
                 List.of(
                         OperatorMetrics.of("src", 1, 1000, 1000, 500, 500)
-                                .withSource(srcOffered, 0),
+                                .withSource(srcOffered, 0.0),
                         OperatorMetrics.of("other", 1, 1000, 1000, 500, 500)
-                                .withSource(otherOffered, 0),
+                                .withSource(otherOffered, 0.0),
                         OperatorMetrics.of("op", 1, 1000, 1000, 500, 500)));
     }
 }

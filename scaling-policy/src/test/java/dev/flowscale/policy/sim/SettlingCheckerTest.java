@@ -26,8 +26,7 @@ class SettlingCheckerTest {
                             SimOperator.operator("op", 100, 0)),
                     List.of(new Edge("src", "op")),
                     Map.of("src", 1, "op", 5));
-    private static final SettlingCriteria CRITERIA =
-            SettlingCriteria.of(Duration.ofSeconds(60), Duration.ofSeconds(10));
+    private static final SettlingCriteria CRITERIA = bar().build();
 
     @Test
     void aTrajectoryThatSizesOnceAndDrainsSettles() {
@@ -126,13 +125,13 @@ class SettlingCheckerTest {
                         .rescale(10, 24)
                         .run(600, 24, 0)
                         .trajectory();
-        SettlingCriteria reserve = CRITERIA.withDowntimeReserve(Duration.ofSeconds(10));
+        SettlingCriteria.Builder reserve = bar().downtimeReserve(Duration.ofSeconds(10));
 
         // saves 1 instance × 100 s; costs 14 running instances × 10 s
         SettlingReport cheapTrimSkipped =
-                SettlingReport.check(t, reserve.withSavingsHorizon(Duration.ofSeconds(100)));
+                SettlingReport.check(t, reserve.savingsHorizon(Duration.ofSeconds(100)).build());
         SettlingReport trimThatPaysSkipped =
-                SettlingReport.check(t, reserve.withSavingsHorizon(Duration.ofHours(1)));
+                SettlingReport.check(t, reserve.savingsHorizon(Duration.ofHours(1)).build());
 
         assertThat(cheapTrimSkipped.settled()).isTrue();
         assertThat(cheapTrimSkipped.exemptions())
@@ -158,7 +157,7 @@ class SettlingCheckerTest {
     void aLateDrainIsClassifiedByTheBoundsOnHowSoonAnyPolicyOrAReactiveOneCouldDrain() {
         // a hot key takes half the input: at best (128 instances) the operator carries 198.4/s;
         // drain deadline 41 s + 60 s catch-up + 10 s interval; the backlog stays until 150 s
-        SettlingCriteria criteria = CRITERIA.withDowntimeReserve(Duration.ofSeconds(10));
+        SettlingCriteria criteria = bar().downtimeReserve(Duration.ofSeconds(10)).build();
 
         SettlingReport any = SettlingReport.check(lateDrain(180), criteria);
         SettlingReport reactive = SettlingReport.check(lateDrain(170), criteria);
@@ -293,5 +292,10 @@ class SettlingCheckerTest {
         Trajectory trajectory() {
             return new Trajectory(job, List.of(), points, List.of());
         }
+    }
+
+    /** Issue 12's bar at a catch-up time of 60 s and an interval of 10 s. */
+    private static SettlingCriteria.Builder bar() {
+        return SettlingCriteria.builder(Duration.ofSeconds(60), Duration.ofSeconds(10));
     }
 }
