@@ -94,6 +94,46 @@ public final class ScaleDownDelay {
                         + highest);
     }
 
+    /**
+     * The operator sized for the highest recommendation of the decisions within the delay at the
+     * current load and parallelism, where that is above its plan: a trim lowers operators to the
+     * highest recommendation of the delay, so the operators it keeps or raises take the same
+     * decisions' highest. Sized on one window instead, the first window of a step down (mostly at
+     * the old load) passes a trim the delay's own windows refused, and the trim sized wholly at the
+     * new load follows it: two trims for one load change.
+     */
+    static OperatorDecision highestOfDelay(
+            OperatorDecision op,
+            ScalingHistory history,
+            Instant now,
+            Duration delay,
+            SameLoadRun sameLoad) {
+        List<ScalingDecision> decisions = history.decisions();
+        Instant periodStart = now.minus(delay);
+        int floor = decisions.size();
+        while (floor > 0 && !decisions.get(floor - 1).time().isBefore(periodStart)) {
+            floor--;
+        }
+        int highest = op.newParallelism();
+        int start = sameLoad.start(floor);
+        for (int i = decisions.size() - 1; i >= start; i--) {
+            OperatorDecision then = decisions.get(i).operators().get(op.operatorId());
+            if (then == null || then.currentParallelism() != op.currentParallelism()) {
+                break;
+            }
+            highest = Math.max(highest, then.recommendedParallelism());
+        }
+        return highest > op.newParallelism()
+                ? op.withNewParallelism(
+                        highest,
+                        "raised to "
+                                + highest
+                                + ", the highest recommendation of the last "
+                                + delay.toSeconds()
+                                + " s at this load, as the operators the trim lowers")
+                : op;
+    }
+
     public static boolean delayed(OperatorDecision op) {
         return op.recommendedParallelism() < op.currentParallelism() && !op.changes();
     }

@@ -101,6 +101,16 @@ final class Trim {
                 once(d -> Load.same(Load.of(d, base.keySet()), load, config));
         SameLoadRun atLoad = new SameLoadRun(history.decisions(), sameLoad);
         ops = map(ops, op -> ScaleDownDelay.apply(op, history, now, scaleDownDelay, atLoad));
+        if (sustains && ops.stream().anyMatch(Load::lowers)) {
+            ops =
+                    map(
+                            ops,
+                            op ->
+                                    Load.lowers(op)
+                                            ? op
+                                            : ScaleDownDelay.highestOfDelay(
+                                                    op, history, now, scaleDownDelay, atLoad));
+        }
         // a backlog that no rescale can drain holds no trim: the limit, not the trim, keeps it
         Optional<String> hold =
                 (limited ? Optional.<String>empty() : draining(base))

@@ -19,9 +19,11 @@ import java.util.concurrent.CompletableFuture;
  * A discrete-time fluid model of a running dataflow. Each {@link #step} covers the interval that
  * ends at the clock's current time. Operators are visited sinks first: each processes what is
  * queued, up to its capacity and the free room in its downstream queues (bounded: backpressure),
- * then pushes its output downstream. Sources owe their offered records; what they cannot emit
- * becomes backlog. During a rescale the job is down and only backlog grows. Deterministic: the
- * seeded random only draws optional capacity noise.
+ * then pushes its output downstream. An operator with several inputs has a buffer per input and
+ * takes from each in proportion to what it holds, as a network stack with buffers per input channel
+ * does: one input cannot take the room of another because it was visited first. Sources owe their
+ * offered records; what they cannot emit becomes backlog. During a rescale the job is down and only
+ * backlog grows. Deterministic: the seeded random only draws optional capacity noise.
  */
 public final class DataflowModel {
 
@@ -34,6 +36,8 @@ public final class DataflowModel {
     private final double noise;
     private final Random random;
     private final Map<String, Double> queued = new HashMap<>();
+    // per operator, what each of its inputs holds in its share of the buffer (sums to queued)
+    private final Map<String, Map<String, Double>> inbox = new HashMap<>();
     private final Map<String, OperatorCounters> counters = new HashMap<>();
     // The graph never changes, only parallelism: look its shape up once, not on every step.
     private final Map<String, SimOperator> operators = new HashMap<>();
@@ -61,6 +65,11 @@ public final class DataflowModel {
         scenario.operators().forEach(op -> queued.put(op.id(), 0.0));
         scenario.operators().forEach(op -> operators.put(op.id(), op));
         scenario.operators().forEach(op -> outputs.put(op.id(), topology.outputsOf(op.id())));
+        for (SimOperator op : scenario.operators()) {
+            Map<String, Double> inputs = new HashMap<>();
+            topology.inputsOf(op.id()).forEach(up -> inputs.put(up, 0.0));
+            inbox.put(op.id(), inputs);
+        }
         this.sources = topology.sources();
         List<String> order = new ArrayList<>(topology.topologicalOrder());
         Collections.reverse(order);
@@ -161,9 +170,11 @@ public final class DataflowModel {
         double room = outputRoom(op);
         boolean blocked = room < Math.min(queued.get(op.id()), capacity);
         double processed = Math.max(0, Math.min(queued.get(op.id()), Math.min(capacity, room)));
+        takeFromInputs(op.id(), processed);
         queued.merge(op.id(), -processed, Double::sum);
         for (String down : outputs.get(op.id())) {
             queued.merge(down, processed * op.selectivity(), Double::sum);
+            inbox.get(down).merge(op.id(), processed * op.selectivity(), Double::sum);
         }
         double[][] perInstance = new double[p][];
         double[] backpressured = new double[p];
@@ -179,11 +190,19 @@ public final class DataflowModel {
         return perInstance;
     }
 
-    /** Input records the operator may process before a downstream queue is full. */
+    /** What the operator processed, taken from each input in proportion to what it holds. */
+    private void takeFromInputs(String id, double processed) {
+        double held = queued.get(id);
+        if (held > 0) {
+            inbox.get(id).replaceAll((up, q) -> Math.max(0, q - processed * q / held));
+        }
+    }
+
+    /** Input records the operator may process before its buffer at a downstream one is full. */
     private double outputRoom(SimOperator op) {
         double room = Double.POSITIVE_INFINITY;
         for (String down : outputs.get(op.id())) {
-            double free = Math.max(0, bufferOf(down) - queued.get(down));
+            double free = Math.max(0, bufferOf(down) - inbox.get(down).get(op.id()));
             room = Math.min(room, op.selectivity() == 0 ? room : free / op.selectivity());
         }
         return room;

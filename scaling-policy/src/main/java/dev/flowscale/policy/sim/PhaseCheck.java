@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** Checks one load phase [from, to) of a trajectory against {@link SettlingCriteria}. */
 final class PhaseCheck {
@@ -244,9 +245,10 @@ final class PhaseCheck {
         Map<String, Integer> before = configs.get(sustaining);
         Map<String, Integer> after = configs.get(sustaining + 1);
         for (SimOperator op : scenario.operators()) {
-            boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
             int p = before.get(op.id());
-            if (!linear && after.get(op.id()) < p && ranOnlyAt(op.id(), p, sustaining)) {
+            if (!op.scalesLinearly()
+                    && after.get(op.id()) < p
+                    && ranOnlyAt(op.id(), p, sustaining)) {
                 return Optional.of(
                         String.format(
                                 Locale.ROOT,
@@ -447,11 +449,12 @@ final class PhaseCheck {
                             optimum.get(id)));
         }
         // until a rescale has been measured, a policy can only plan its configured prior
-        Optional<String> notWorthIt =
-                TrimBound.notWorthIt(
-                        scenario, criteria, rates, last, firstMeasured >= 0 && firstMeasured < to);
+        boolean measured = firstMeasured >= 0 && firstMeasured < to;
+        Predicate<String> ranOnlyAtLast = id -> ranOnlyAt(id, last.get(id), configs.size() - 1);
+        Optional<Map.Entry<Exemption.Kind, String>> exempt =
+                TrimBound.exemption(scenario, criteria, rates, last, measured, ranOnlyAtLast);
         for (SimOperator op : scenario.operators()) {
-            boolean linear = op.alpha() == 1 && op.overhead() == 0 && op.skew() == 0;
+            boolean linear = op.scalesLinearly();
             int allowed = optimum.get(op.id()) + (linear ? 0 : 1);
             if (last.get(op.id()) > allowed) {
                 Violation v =
@@ -466,13 +469,8 @@ final class PhaseCheck {
                                         linear
                                                 ? "linear: exactly the optimum"
                                                 : "non-linear: at most one above"));
-                notWorthIt.ifPresentOrElse(
-                        why ->
-                                exemptions.add(
-                                        new Exemption(
-                                                v,
-                                                Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME,
-                                                why)),
+                exempt.ifPresentOrElse(
+                        e -> exemptions.add(new Exemption(v, e.getKey(), e.getValue())),
                         () -> violations.add(v));
             }
         }

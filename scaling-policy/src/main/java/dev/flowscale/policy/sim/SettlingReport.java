@@ -70,6 +70,12 @@ public record SettlingReport(
              */
             CURVE_UNKNOWN_BELOW_THE_TRIM,
             /**
+             * A final configuration above the minimum where a non-linear operator ran at one
+             * parallelism only: sized with its capacity per instance there (all a policy knew of
+             * its curve below), the trim saves no instances net.
+             */
+            CURVE_UNKNOWN_BELOW_THE_FINAL,
+            /**
              * A second trim after a first that was the job's first rescale, planned on a configured
              * downtime off the real one: no policy had measured the downtime.
              */

@@ -70,6 +70,14 @@ public record SimOperator(
         return new SimOperator(id, capacity, selectivity, alpha, overhead, skew, k, rate);
     }
 
+    /**
+     * Whether its capacity grows exactly linearly with parallelism: no sub-linear exponent, no
+     * overhead, no hot key (the settling criteria hold such an operator to exactly its minimum).
+     */
+    public boolean scalesLinearly() {
+        return alpha() == 1 && overhead() == 0 && skew() == 0;
+    }
+
     public boolean isSource() {
         return rate != null;
     }

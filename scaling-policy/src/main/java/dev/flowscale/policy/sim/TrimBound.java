@@ -1,8 +1,11 @@
 package dev.flowscale.policy.sim;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Whether any policy's trim from a final configuration to the minimum would pay for its downtime,
@@ -14,6 +17,35 @@ import java.util.Optional;
 final class TrimBound {
 
     private TrimBound() {}
+
+    /**
+     * Why a final configuration {@code last} above the minimum is no failure, if it is not: the
+     * trim to the minimum would not pay ({@link #notWorthIt}), or no policy could know it saves
+     * instances ({@link #curveUnknown}).
+     */
+    static Optional<Map.Entry<SettlingReport.Exemption.Kind, String>> exemption(
+            Scenario scenario,
+            SettlingCriteria criteria,
+            Map<String, Double> rates,
+            Map<String, Integer> last,
+            boolean measured,
+            Predicate<String> ranOnlyAtLast) {
+        return notWorthIt(scenario, criteria, rates, last, measured)
+                .map(
+                        why ->
+                                Map.entry(
+                                        SettlingReport.Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME,
+                                        why))
+                .or(
+                        () ->
+                                curveUnknown(scenario, criteria, rates, last, ranOnlyAtLast)
+                                        .map(
+                                                why ->
+                                                        Map.entry(
+                                                                SettlingReport.Exemption.Kind
+                                                                        .CURVE_UNKNOWN_BELOW_THE_FINAL,
+                                                                why)));
+    }
 
     /**
      * Why a trim from {@code last} to the minimum would not pay for its downtime: it saves no
@@ -69,5 +101,46 @@ final class TrimBound {
                                 downtime,
                                 costSeconds))
                 : Optional.empty();
+    }
+
+    /**
+     * Why no policy could know a trim from {@code last} saves instances: a non-linear operator
+     * above its minimum ran at no other parallelism ({@code ranOnlyAtLast}), so all a policy knew
+     * of its curve below was its capacity per instance there (per instance, capacity only grows
+     * below, so that is the safe estimate); sized with it, the trim lowers that operator by no more
+     * than it raises the operators that lack the spare to drain its downtime. Empty where such a
+     * trim saves instances.
+     */
+    private static Optional<String> curveUnknown(
+            Scenario scenario,
+            SettlingCriteria criteria,
+            Map<String, Double> rates,
+            Map<String, Integer> last,
+            Predicate<String> ranOnlyAtLast) {
+        Map<String, Integer> optimum = scenario.optimalParallelism(rates, 1 + criteria.reserve());
+        int saved = 0;
+        List<String> guessed = new ArrayList<>();
+        for (SimOperator op : scenario.operators()) {
+            int p = last.get(op.id());
+            int known = optimum.get(op.id());
+            if (!op.scalesLinearly() && p > known && ranOnlyAtLast.test(op.id())) {
+                double perInstance = op.effectiveCapacity(p) / p;
+                double need = rates.get(op.id()) * (1 + criteria.reserve());
+                known = Math.min(p, (int) Math.ceil(need / perInstance - 1e-9));
+                guessed.add("'" + op.id() + "' at " + p);
+            }
+            saved += p - known;
+        }
+        return guessed.isEmpty() || saved > 0
+                ? Optional.empty()
+                : Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "non-linear %s ran at no other parallelism: sized with its capacity"
+                                        + " per instance there, a trim to the minimum raises the"
+                                        + " operators that lack the spare by %d more than it lowers"
+                                        + " the rest",
+                                String.join(", ", guessed),
+                                -saved));
     }
 }

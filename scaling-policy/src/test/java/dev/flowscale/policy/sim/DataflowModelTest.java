@@ -45,6 +45,27 @@ class DataflowModelTest {
     }
 
     @Test
+    void aSaturatedJoinTakesFromEachInputInTurnSoBothSourcesFallBehindAlike() {
+        // two sources offer 300/s each to a join that carries 400/s: each input gets about half
+        Scenario join =
+                new Scenario(
+                        "join",
+                        List.of(
+                                SimOperator.source("a", 10_000, RateProfile.constant(300)),
+                                SimOperator.source("b", 10_000, RateProfile.constant(300)),
+                                SimOperator.operator("join", 400, 0)),
+                        List.of(new Edge("a", "join"), new Edge("b", "join")),
+                        Map.of("a", 1, "b", 1, "join", 1));
+        DataflowModel model = new DataflowModel(join, clock, 2, 0, 1);
+
+        runFor(model, 120);
+
+        // 120 s × 200/s short in all, less what the join's buffers hold
+        assertThat(model.backlog("a") + model.backlog("b")).isGreaterThan(20_000);
+        assertThat(model.backlog("a")).isCloseTo(model.backlog("b"), offset(1.0));
+    }
+
+    @Test
     void reportsTrueRatesFromUsefulTimeAndObservedRatesFromTheWindow() {
         OperatorMetrics op =
                 metricsAfter(chain(150, SimOperator.operator("op", 100, 2), 4), 30, "op");
