@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * Positions of distinct ids in a list, by id: an open-addressing table of the ids and their
- * positions. A decision reads positions by id thousands of times; through a shared map type the
- * read was an interface call whose receivers (every map the JVM uses) made its compiled code fast
- * in one JVM and several times slower in the next. This class has one implementation, holds ints
- * (no boxing) and uses the hash code a {@code String} caches.
+ * positions. A decision reads positions by id thousands of times; through an unmodifiable map the
+ * read went through a call site that every wrapped map in the JVM shares, which the JIT cannot
+ * inline once it has seen several map types. This class has one implementation, holds ints (no
+ * boxing) and uses the hash code a {@code String} caches.
  */
 final class PositionIndex {
 
