@@ -11,7 +11,6 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.settings.SettingValues;
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
@@ -127,32 +126,36 @@ public final class DecisionBenchmark {
 
     /**
      * Untimed decisions until the compiler has settled: at least {@code atLeast} and {@value
-     * #SETTLED_MIN}, then rounds of {@value #ROUND} until a round compiles nothing (at most {@value
-     * #WARM_UP_MAX}). Most of a decision's passes run once per decision, each a loop over every
-     * operator, so the JIT counts one call per decision: C2 compiles them after several hundred
-     * decisions, some are then deoptimised and run interpreted again until they are recompiled
-     * hundreds of decisions later. Timed per block of 100 decisions on 1,000 operators with 24 h of
-     * history, one JVM ran 1.6 ms per decision after 500, 6-8.7 ms from 700 to 1,800, then 0.9-1.1
-     * ms from there on; a fixed warm-up of a few hundred decisions timed some JVMs in the first
-     * phase and others in the second, which was the bimodality between JVMs.
+     * #SETTLED_MIN}, then rounds of {@value #ROUND} until a round's median CPU time is within
+     * {@value #SETTLED_WITHIN}× the best round's (at most {@value #WARM_UP_MAX} decisions). Most of
+     * a decision's passes run once per decision, each a loop over every operator, so the JIT counts
+     * one call per decision: C2 compiles them after several hundred decisions, some are then
+     * deoptimised and run interpreted again until they are recompiled hundreds of decisions later.
+     * Timed per block of 100 decisions on 1,000 operators with 24 h of history, one JVM ran 1.6 ms
+     * per decision after 500, 6-8.7 ms from 700 to 1,800, then 0.9-1.1 ms from there on; a fixed
+     * warm-up of a few hundred decisions timed some JVMs in the first phase and others in the
+     * second, which was the bimodality between JVMs.
      *
      * @return a sum of the decisions' sizes, so that no decision is optimised away
      */
     static int warmUp(Ds2Policy policy, RandomDag dag, ScalingHistory history, int atLeast) {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         int sink = 0;
         int done = 0;
-        long compiled = -1;
+        long best = Long.MAX_VALUE;
+        long[] round = new long[ROUND];
         while (done < WARM_UP_MAX) {
             for (int i = 0; i < ROUND; i++, done++) {
+                long c0 = threads.getCurrentThreadCpuTime();
                 sink += policy.decide(dag.topology(), dag.window(), history).operators().size();
+                round[i] = threads.getCurrentThreadCpuTime() - c0;
             }
-            long now = timed ? jit.getTotalCompilationTime() : 0;
-            if (done >= Math.max(atLeast, SETTLED_MIN) && now == compiled) {
+            Arrays.sort(round);
+            long median = round[ROUND / 2];
+            best = Math.min(best, median);
+            if (done >= Math.max(atLeast, SETTLED_MIN) && median <= best * SETTLED_WITHIN) {
                 break;
             }
-            compiled = now;
         }
         return sink;
     }
@@ -163,7 +166,10 @@ public final class DecisionBenchmark {
     /** Untimed decisions at least: past the recompilations seen up to about 1,800 decisions. */
     private static final int SETTLED_MIN = 2_500;
 
-    private static final int WARM_UP_MAX = 10_000;
+    /** Settled: a round's median CPU time within this factor of the best round's. */
+    private static final double SETTLED_WITHIN = 1.25;
+
+    private static final int WARM_UP_MAX = 6_000;
 
     /** A random DAG: the first 1 % of operators are sources, every other has 1-3 earlier inputs. */
     record RandomDag(JobTopology topology, MetricsWindow window) {
