@@ -35,7 +35,7 @@ public final class JobTopology {
     private final int[] inputsFrom;
     private final int[] inputAt;
     // Topological position per id: the one lookup by id that positional tables need.
-    private final Map<String, Integer> positions;
+    private final PositionIndex positions;
 
     public JobTopology(String jobName, List<OperatorSpec> operators, List<Edge> edges) {
         this.jobName = Checks.notBlank(jobName, "job name");
@@ -48,18 +48,10 @@ public final class JobTopology {
         this.topologicalOrder = sort();
         this.orderedOperators = topologicalOrder.stream().map(this.operators::get).toList();
         this.sources = topologicalOrder.stream().filter(id -> inputs.get(id).isEmpty()).toList();
-        this.positions = positionsById();
+        this.positions = new PositionIndex(topologicalOrder);
         this.inputsFrom = new int[topologicalOrder.size() + 1];
         this.inputAt = new int[this.edges.size()];
         indexInputs();
-    }
-
-    private Map<String, Integer> positionsById() {
-        Map<String, Integer> position = new HashMap<>(topologicalOrder.size() * 4 / 3 + 1);
-        for (int i = 0; i < topologicalOrder.size(); i++) {
-            position.put(topologicalOrder.get(i), i);
-        }
-        return Collections.unmodifiableMap(position);
     }
 
     private void indexInputs() {
@@ -67,7 +59,7 @@ public final class JobTopology {
         for (int i = 0; i < topologicalOrder.size(); i++) {
             inputsFrom[i] = k;
             for (String input : inputs.get(topologicalOrder.get(i))) {
-                inputAt[k++] = positions.get(input);
+                inputAt[k++] = positions.of(input);
             }
         }
         inputsFrom[topologicalOrder.size()] = k;
@@ -180,8 +172,7 @@ public final class JobTopology {
      * no such operator: tables indexed by position are read by id through this one lookup.
      */
     public int positionOf(String id) {
-        Integer position = positions.get(id);
-        return position == null ? -1 : position;
+        return positions.of(id);
     }
 
     public boolean contains(String id) {

@@ -26,8 +26,8 @@ import java.util.Random;
 /**
  * Times one {@code Ds2Policy.decide} with the cluster defaults on random DAGs of each given size,
  * after each given length of history ({@link RunHistory}: what the loop hands the policy after
- * running the job that long at the default policy interval): as many untimed decisions as are timed
- * (at least 50, so that the compiler has settled), then N timed runs; prints per size and history a
+ * running the job that long at the default policy interval): untimed decisions until the compiler
+ * has settled ({@link #warmUp}: at least 2,500), then N timed runs; prints per size and history a
  * Markdown row with the thread CPU time's median, p90 and p99, the wall median, decisions per CPU
  * second and CPU time per operator (flat when a decision is linear in the graph's size). Run with
  * {@code mvn -q -pl common,scaling-policy -am compile && mvn -q -pl scaling-policy exec:java
@@ -105,10 +105,7 @@ public final class DecisionBenchmark {
     static long[][] time(
             Ds2Policy policy, RandomDag dag, ScalingHistory history, int warmUp, int runs) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        int sink = 0;
-        for (int i = 0; i < warmUp; i++) {
-            sink += policy.decide(dag.topology(), dag.window(), history).operators().size();
-        }
+        int sink = warmUp(policy, dag, history, warmUp);
         long[] wall = new long[runs];
         long[] cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
@@ -126,6 +123,53 @@ public final class DecisionBenchmark {
         Arrays.sort(cpu);
         return new long[][] {wall, cpu};
     }
+
+    /**
+     * Untimed decisions until the compiler has settled: at least {@code atLeast} and {@value
+     * #SETTLED_MIN}, then rounds of {@value #ROUND} until a round's median CPU time is within
+     * {@value #SETTLED_WITHIN}× the best round's (at most {@value #WARM_UP_MAX} decisions). Most of
+     * a decision's passes run once per decision, each a loop over every operator, so the JIT counts
+     * one call per decision: C2 compiles them after several hundred decisions, some are then
+     * deoptimised and run interpreted again until they are recompiled hundreds of decisions later.
+     * Timed per block of 100 decisions on 1,000 operators with 24 h of history, one JVM ran 1.6 ms
+     * per decision after 500, 6-8.7 ms from 700 to 1,800, then 0.9-1.1 ms from there on; a fixed
+     * warm-up of a few hundred decisions timed some JVMs in the first phase and others in the
+     * second, which was the bimodality between JVMs.
+     *
+     * @return a sum of the decisions' sizes, so that no decision is optimised away
+     */
+    static int warmUp(Ds2Policy policy, RandomDag dag, ScalingHistory history, int atLeast) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        int sink = 0;
+        int done = 0;
+        long best = Long.MAX_VALUE;
+        long[] round = new long[ROUND];
+        while (done < WARM_UP_MAX) {
+            for (int i = 0; i < ROUND; i++, done++) {
+                long c0 = threads.getCurrentThreadCpuTime();
+                sink += policy.decide(dag.topology(), dag.window(), history).operators().size();
+                round[i] = threads.getCurrentThreadCpuTime() - c0;
+            }
+            Arrays.sort(round);
+            long median = round[ROUND / 2];
+            best = Math.min(best, median);
+            if (done >= Math.max(atLeast, SETTLED_MIN) && median <= best * SETTLED_WITHIN) {
+                break;
+            }
+        }
+        return sink;
+    }
+
+    /** Decisions per warm-up round. */
+    private static final int ROUND = 50;
+
+    /** Untimed decisions at least: past the recompilations seen up to about 1,800 decisions. */
+    private static final int SETTLED_MIN = 2_500;
+
+    /** Settled: a round's median CPU time within this factor of the best round's. */
+    private static final double SETTLED_WITHIN = 1.25;
+
+    private static final int WARM_UP_MAX = 6_000;
 
     /** A random DAG: the first 1 % of operators are sources, every other has 1-3 earlier inputs. */
     record RandomDag(JobTopology topology, MetricsWindow window) {

@@ -72,10 +72,14 @@ public final class Ds2Formula {
      * validator checks and, once valid, what every pass reads.
      */
     static OperatorMetrics[] withGaps(JobTopology topology, MetricsWindow window) {
-        List<String> order = topology.topologicalOrder();
-        OperatorMetrics[] metrics = new OperatorMetrics[order.size()];
-        for (int i = 0; i < metrics.length; i++) {
-            metrics[i] = window.metrics(order.get(i)).orElse(null);
+        OperatorMetrics[] metrics = new OperatorMetrics[topology.topologicalOrder().size()];
+        // each of the window's metrics placed by the topology's index, not looked up in the
+        // window's map per operator: one lookup either way, through one implementation
+        for (OperatorMetrics m : window.operators().values()) {
+            int position = topology.positionOf(m.operatorId());
+            if (position >= 0) {
+                metrics[position] = m;
+            }
         }
         return metrics;
     }

@@ -1,15 +1,16 @@
 package dev.flowscale.policy.ds2;
 
 import dev.flowscale.policy.api.JobTopology;
+import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
 
 /**
  * Every operator's DS2 estimate in an array by topological position, read as an unmodifiable map by
@@ -56,9 +57,49 @@ final class Estimates extends AbstractMap<String, Ds2Formula.Estimate> {
         return inOrder.length;
     }
 
+    /**
+     * The estimates in topological order, iterated by a class of their own: the JDK's unmodifiable
+     * wrapper forwards every {@code next()} through a call site that every wrapped collection in
+     * the JVM shares, and a pass over every operator paid a dispatch per element once that site had
+     * seen several iterator types.
+     */
     @Override
     public Collection<Ds2Formula.Estimate> values() {
-        return Collections.unmodifiableList(Arrays.asList(inOrder));
+        return new AbstractCollection<>() {
+            @Override
+            public Iterator<Ds2Formula.Estimate> iterator() {
+                return new InOrder();
+            }
+
+            @Override
+            public Spliterator<Ds2Formula.Estimate> spliterator() {
+                return Spliterators.spliterator(
+                        inOrder, Spliterator.ORDERED | Spliterator.IMMUTABLE);
+            }
+
+            @Override
+            public int size() {
+                return inOrder.length;
+            }
+        };
+    }
+
+    /** The estimates in topological order, read-only. */
+    private final class InOrder implements Iterator<Ds2Formula.Estimate> {
+        private int next;
+
+        @Override
+        public boolean hasNext() {
+            return next < inOrder.length;
+        }
+
+        @Override
+        public Ds2Formula.Estimate next() {
+            if (next >= inOrder.length) {
+                throw new NoSuchElementException();
+            }
+            return inOrder[next++];
+        }
     }
 
     @Override

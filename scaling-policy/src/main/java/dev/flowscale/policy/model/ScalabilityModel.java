@@ -29,6 +29,10 @@ public final class ScalabilityModel {
     private final double rmsRelativeError;
     private final Supplier<String> explain;
     private String explanation; // cached; a race only formats it twice
+    // this::explanation, made once and shared by every model anchored on this one: a decision
+    // anchors every operator's curve, and a new method reference per anchor was garbage per
+    // operator per decision (a race only makes two)
+    private Supplier<String> explainThis;
 
     /** The model's shape. */
     public enum Kind {
@@ -196,7 +200,10 @@ public final class ScalabilityModel {
                             + "; use a measured capacity > 0");
         }
         double scale = capacity / capacityAt(p);
+        if (explainThis == null) {
+            explainThis = this::explanation;
+        }
         return new ScalabilityModel(
-                kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, this::explanation);
+                kind, lambda * scale, alpha, sigma, kappa, rmsRelativeError, explainThis);
     }
 }
