@@ -130,4 +130,20 @@ class UserSettlingCausesTest {
                 .extracting(SettlingReport.Exemption::kind)
                 .contains(SettlingReport.Exemption.Kind.DOWNTIME_UNKNOWN_AT_THE_RESCALE);
     }
+
+    /**
+     * A source feeds a bound below its base rate and, directly, the operator after the bound. The
+     * source's catch-up rate was passed on to that operator in full, though the bound's
+     * backpressure holds the source back: each time the backlog grew, the operator was raised for
+     * it and trimmed back later (a return to an earlier configuration at one load, and six rescales
+     * after the sustaining configuration). A source before a bound now passes on what the bound
+     * lets through.
+     */
+    @Test
+    void aSourceBeforeABoundPassesOnOnlyWhatTheBoundLetsThrough() {
+        SettlingReport report = run(Setting.Profile.CLUSTER, 30, 59);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+        assertThat(report.summary().revisits()).isZero();
+    }
 }
