@@ -127,7 +127,19 @@ record RunningCheck(
         }
         double weighted =
                 Ds2Formula.estimate(t, inOrder, backlogs).get(bottleneck).targetInputRate();
-        return new Drain(weighted, base.get(bottleneck).targetInputRate() * (headroom - 1));
+        return new Drain(
+                weighted, base.get(bottleneck).targetInputRate() * (tolerated(headroom, c) - 1));
+    }
+
+    /**
+     * The bottleneck's headroom within the noise tolerance, as its target is judged: the spare is a
+     * small difference of two measured rates, so a capacity measured a little low would call a
+     * rescale where the trim that made this configuration kept the spare to drain its downtime. A
+     * bottleneck measured at or below its target has no spare, whatever the tolerance.
+     */
+    private static double tolerated(double headroom, PolicyConfig c) {
+        // without measured spare no tolerance makes one: a backlog behind it never drains
+        return headroom > 1 ? headroom * (1 + c.noiseTolerance()) : headroom;
     }
 
     /** A backlog and the spare rate that drains it, in the bottleneck's input records. */
@@ -158,7 +170,9 @@ record RunningCheck(
             double spare =
                     Double.isInfinite(headroom)
                             ? w.metrics(s.getKey()).orElseThrow().trueProcessingRate()
-                            : together ? sharedDrain.spare() : s.getValue().base() * (headroom - 1);
+                            : together
+                                    ? sharedDrain.spare()
+                                    : s.getValue().base() * (tolerated(headroom, c) - 1);
             excess = together ? sharedDrain.backlog() : excess;
             double seconds = spare > 0 ? excess / spare : Double.POSITIVE_INFINITY;
             String line =

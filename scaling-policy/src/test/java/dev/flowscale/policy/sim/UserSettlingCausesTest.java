@@ -146,4 +146,21 @@ class UserSettlingCausesTest {
         assertThat(report.violations()).as(report.summary().toString()).isEmpty();
         assertThat(report.summary().revisits()).isZero();
     }
+
+    /**
+     * A trim keeps the spare to drain its downtime within the catch-up time, no more. The first
+     * window after it measured the bottleneck's capacity 1 % low, so its 10 % spare 14 % low, and
+     * the backlog seemed to drain 9 s too late: the job was scaled up, and trimmed back to the same
+     * configuration at the same load. The drain is now judged on the capacity within the noise
+     * tolerance, as whether it sustains its target is: the trim stands, and no configuration is
+     * entered twice at one load.
+     */
+    @Test
+    void aTrimsFirstWindowJudgesItsDrainWithinTheNoiseTolerance() {
+        SettlingReport report = run(Setting.Profile.LOCAL, 60, 193);
+
+        assertThat(report.summary().revisits()).as(report.summary().toString()).isZero();
+        assertThat(report.loadChanges())
+                .allSatisfy(c -> assertThat(c.trims()).isLessThanOrEqualTo(1));
+    }
 }
