@@ -85,8 +85,8 @@ public final class ChainAccuracyBenchmark {
                                 new GeneratorSource<>(
                                         null, NexmarkGenerator.standard()::event, Long.MAX_VALUE),
                                 Sinks.counting(),
-                                NexmarkBench.SIZE,
-                                NexmarkBench.SLIDE)
+                                NexmarkBench.Q5_SIZE,
+                                NexmarkBench.Q5_SLIDE)
                         .build();
         JobGraph costs =
                 CostChain.build(

@@ -7,8 +7,6 @@ import dev.flowscale.engine.api.KeyedProcessFunction.Context;
 import dev.flowscale.engine.api.KeyedProcessFunction.OnTimerContext;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * Joins the records of two inputs that share a key and a window (tumbling or sliding): when the
@@ -60,16 +58,18 @@ public final class WindowJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
                 .toList();
     }
 
+    /** A timer at a window's last timestamp names that window: it fires and is dropped. */
     @Override
     public void onTimer(long time, OnTimerContext<K> ctx, Collector<O> out) throws Exception {
-        Set<Long> starts = new HashSet<>(left.entries().keySet());
-        starts.addAll(right.entries().keySet());
-        for (Long start : starts) {
-            if (start + assigner.sizeMillis() - 1 == time) {
-                emitPairs(left.get(start), right.get(start), out);
-                left.remove(start);
-                right.remove(start);
-            }
+        long start = time + 1 - assigner.sizeMillis();
+        A[] as = left.get(start);
+        B[] bs = right.get(start);
+        emitPairs(as, bs, out);
+        if (as != null) {
+            left.remove(start);
+        }
+        if (bs != null) {
+            right.remove(start);
         }
     }
 
