@@ -14,6 +14,7 @@ import dev.flowscale.engine.metrics.OperatorRates;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.GeneratorSource;
+import dev.flowscale.policy.api.ScalingDecision;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -23,11 +24,14 @@ import java.util.Map;
  * Each operator's true processing rate chained (its sampled share of its chain's useful time) next
  * to the same operator's rate unchained (a thread of its own), on word count, Nexmark Q5 and a
  * chain of synthetic CPU costs (2, 6 and 2 µs per record), every operator at parallelism 1 and the
- * sources unthrottled. Prints one table row per operator.
+ * sources unthrottled; with the DS2 policy's decision on each measurement (default settings, no
+ * history) for the same target: {@code --target} times the source's observed rate in the chained
+ * run. Prints one table row per operator (difference = chained / unchained − 1) and one line per
+ * job saying whether the two decisions agree.
  *
  * <pre>
- * java -cp bench/target/flowscale-bench.jar:... dev.flowscale.bench.ChainAccuracyBenchmark \
- *     [--seconds 10] [--warmup 5]
+ * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
+ *     dev.flowscale.bench.ChainAccuracyBenchmark [--seconds 10] [--warmup 5] [--target 3]
  * </pre>
  */
 public final class ChainAccuracyBenchmark {
@@ -38,25 +42,68 @@ public final class ChainAccuracyBenchmark {
     public static void main(String[] args) throws Exception {
         Duration window = Duration.ofSeconds(option(args, "--seconds", 10));
         Duration warmUp = Duration.ofSeconds(option(args, "--warmup", 5));
+        long targetFactor = option(args, "--target", 3);
         System.out.println(
-                "| job | operator | chained records/s | unchained records/s | chained/unchained |");
-        System.out.println("|---|---|---:|---:|---:|");
+                "| job | operator | chained rec/s | unchained rec/s | difference"
+                        + " | chained, less core wait | unchained, less core wait | difference"
+                        + " | decision chained | decision unchained |");
+        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, JobGraph> job : jobs().entrySet()) {
-            Map<String, OperatorRates> chained = measure(job.getValue(), warmUp, window);
-            Map<String, OperatorRates> alone = measure(job.getValue().unchained(), warmUp, window);
-            for (String op : job.getValue().topologicalOrder()) {
-                double c = chained.get(op).trueProcessingRate();
-                double u = alone.get(op).trueProcessingRate();
-                System.out.printf(
-                        Locale.ROOT,
-                        "| %s | %s | %.0f | %.0f | %.3f |%n",
-                        job.getKey(),
-                        op,
-                        c,
-                        u,
-                        c / u);
+            JobGraph graph = job.getValue();
+            JobMetricsSnapshot[] chainedRun = measure(graph, warmUp, window);
+            JobMetricsSnapshot[] aloneRun = measure(graph.unchained(), warmUp, window);
+            double target = targetFactor * sourceRate(graph, chainedRun);
+            ChainDecision chained = ChainDecision.of(graph, chainedRun[0], chainedRun[1], target);
+            ChainDecision alone = ChainDecision.of(graph, aloneRun[0], aloneRun[1], target);
+            for (String op : graph.topologicalOrder()) {
+                row(job.getKey(), op, chained, alone);
             }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s, sources at %,.0f records/s: decisions %s (chained %s; unchained %s)%n",
+                    job.getKey(),
+                    target,
+                    chained.decision().newParallelism().equals(alone.decision().newParallelism())
+                            ? "the same"
+                            : "DIFFER",
+                    summary(chained.decision()),
+                    summary(alone.decision()));
         }
+    }
+
+    private static void row(String job, String op, ChainDecision chained, ChainDecision alone) {
+        double c = chained.trueProcessingRate(op);
+        double u = alone.trueProcessingRate(op);
+        double cc = chained.coreWaitCorrected(op);
+        double uc = alone.coreWaitCorrected(op);
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %s | %.0f | %.0f | %+.1f %% | %.0f | %.0f | %+.1f %% | %s | %s |%n",
+                job,
+                op,
+                c,
+                u,
+                (c / u - 1) * 100,
+                cc,
+                uc,
+                (cc / uc - 1) * 100,
+                chained.parallelism(op),
+                alone.parallelism(op));
+    }
+
+    private static String summary(ScalingDecision decision) {
+        return decision.blockReason().isPresent()
+                ? "blocked: " + String.join("; ", decision.reasons())
+                : decision.outcome() + " " + decision.newParallelism();
+    }
+
+    /** The sources' observed output rate in a run: what the unthrottled job sustains. */
+    private static double sourceRate(JobGraph graph, JobMetricsSnapshot[] run) {
+        Map<String, OperatorRates> rates = run[1].ratesSince(run[0]);
+        return graph.topologicalOrder().stream()
+                .filter(op -> graph.inputsOf(op).isEmpty())
+                .mapToDouble(op -> rates.get(op).observedOutputRate())
+                .sum();
     }
 
     private static long option(String[] args, String name, long fallback) {
@@ -104,20 +151,21 @@ public final class ChainAccuracyBenchmark {
         return Map.of("wordcount", wordCount, "nexmark-q5", q5, "cost-chain", costs);
     }
 
-    private static Map<String, OperatorRates> measure(
-            JobGraph graph, Duration warmUp, Duration window) throws Exception {
+    /** The job's counters at the start and at the end of the measured window. */
+    private static JobMetricsSnapshot[] measure(JobGraph graph, Duration warmUp, Duration window)
+            throws Exception {
         try (RunningJob job = RunningJob.start(graph, JobConfig.defaults())) {
             Thread.sleep(warmUp.toMillis());
             awaitRecordsEverywhere(job, graph);
             JobMetricsSnapshot start = job.metrics();
             Thread.sleep(window.toMillis());
-            Map<String, OperatorRates> rates = job.metrics().ratesSince(start);
+            JobMetricsSnapshot end = job.metrics();
             if (job.status() != RunningJob.Status.RUNNING) {
                 throw new IllegalStateException(
                         graph.jobName() + " is " + job.status() + " at the end of the window");
             }
             job.cancel();
-            return rates;
+            return new JobMetricsSnapshot[] {start, end};
         }
     }
 
