@@ -16,9 +16,13 @@ import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.GeneratorSource;
 import dev.flowscale.policy.api.ScalingDecision;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Each operator's true processing rate chained (its sampled share of its chain's useful time) next
@@ -26,12 +30,14 @@ import java.util.Map;
  * chain of synthetic CPU costs (2, 6 and 2 µs per record), every operator at parallelism 1 and the
  * sources unthrottled; with the DS2 policy's decision on each measurement (default settings, no
  * history) for the same target: {@code --target} times the source's observed rate in the chained
- * run. Prints one table row per operator (difference = chained / unchained − 1) and one line per
- * job saying whether the two decisions agree.
+ * runs (median). Chained and unchained runs alternate, {@code --runs} of each per job. Prints one
+ * table row per operator (median rates over the runs, difference = chained / unchained − 1, the
+ * decided parallelism of each run) and one line per job saying in how many run pairs the two
+ * decisions agree.
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
- *     dev.flowscale.bench.ChainAccuracyBenchmark [--seconds 10] [--warmup 5] [--target 3]
+ *     dev.flowscale.bench.ChainAccuracyBenchmark [--seconds 10] [--warmup 5] [--target 3] [--runs 3]
  * </pre>
  */
 public final class ChainAccuracyBenchmark {
@@ -43,39 +49,75 @@ public final class ChainAccuracyBenchmark {
         Duration window = Duration.ofSeconds(option(args, "--seconds", 10));
         Duration warmUp = Duration.ofSeconds(option(args, "--warmup", 5));
         long targetFactor = option(args, "--target", 3);
+        int runs = (int) option(args, "--runs", 3);
         System.out.println(
                 "| job | operator | chained rec/s | unchained rec/s | difference"
                         + " | chained, less core wait | unchained, less core wait | difference"
-                        + " | decision chained | decision unchained |");
+                        + " | decisions chained | decisions unchained |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, JobGraph> job : jobs().entrySet()) {
             JobGraph graph = job.getValue();
-            JobMetricsSnapshot[] chainedRun = measure(graph, warmUp, window);
-            JobMetricsSnapshot[] aloneRun = measure(graph.unchained(), warmUp, window);
-            double target = targetFactor * sourceRate(graph, chainedRun);
-            ChainDecision chained = ChainDecision.of(graph, chainedRun[0], chainedRun[1], target);
-            ChainDecision alone = ChainDecision.of(graph, aloneRun[0], aloneRun[1], target);
-            for (String op : graph.topologicalOrder()) {
-                row(job.getKey(), op, chained, alone);
+            List<JobMetricsSnapshot[]> chainedRuns = new ArrayList<>();
+            List<JobMetricsSnapshot[]> aloneRuns = new ArrayList<>();
+            for (int run = 0; run < runs; run++) {
+                chainedRuns.add(measure(graph, warmUp, window));
+                aloneRuns.add(measure(graph.unchained(), warmUp, window));
             }
-            System.out.printf(
-                    Locale.ROOT,
-                    "%s, sources at %,.0f records/s: decisions %s (chained %s; unchained %s)%n",
+            double target =
+                    targetFactor
+                            * Stats.of(chainedRuns.stream().map(r -> sourceRate(graph, r)).toList())
+                                    .median();
+            report(
                     job.getKey(),
-                    target,
-                    chained.decision().newParallelism().equals(alone.decision().newParallelism())
-                            ? "the same"
-                            : "DIFFER",
-                    summary(chained.decision()),
-                    summary(alone.decision()));
+                    graph,
+                    decided(graph, chainedRuns, target),
+                    decided(graph, aloneRuns, target),
+                    target);
         }
     }
 
-    private static void row(String job, String op, ChainDecision chained, ChainDecision alone) {
-        double c = chained.trueProcessingRate(op);
-        double u = alone.trueProcessingRate(op);
-        double cc = chained.coreWaitCorrected(op);
-        double uc = alone.coreWaitCorrected(op);
+    private static List<ChainDecision> decided(
+            JobGraph graph, List<JobMetricsSnapshot[]> runs, double target) {
+        return runs.stream().map(r -> ChainDecision.of(graph, r[0], r[1], target)).toList();
+    }
+
+    private static void report(
+            String job,
+            JobGraph graph,
+            List<ChainDecision> chained,
+            List<ChainDecision> alone,
+            double target) {
+        for (String op : graph.topologicalOrder()) {
+            row(job, op, chained, alone);
+        }
+        long same =
+                IntStream.range(0, chained.size())
+                        .filter(
+                                i ->
+                                        chained.get(i)
+                                                .decision()
+                                                .newParallelism()
+                                                .equals(alone.get(i).decision().newParallelism()))
+                        .count();
+        System.out.printf(
+                Locale.ROOT,
+                "%s, sources at %,.0f records/s: decisions the same in %d of %d run pairs"
+                        + " (first pair: chained %s; unchained %s)%n",
+                job,
+                target,
+                same,
+                chained.size(),
+                summary(chained.get(0).decision()),
+                summary(alone.get(0).decision()));
+    }
+
+    /** Medians over the runs; the decided parallelism of each run. */
+    private static void row(
+            String job, String op, List<ChainDecision> chained, List<ChainDecision> alone) {
+        double c = median(chained, d -> d.trueProcessingRate(op));
+        double u = median(alone, d -> d.trueProcessingRate(op));
+        double cc = median(chained, d -> d.coreWaitCorrected(op));
+        double uc = median(alone, d -> d.coreWaitCorrected(op));
         System.out.printf(
                 Locale.ROOT,
                 "| %s | %s | %.0f | %.0f | %+.1f %% | %.0f | %.0f | %+.1f %% | %s | %s |%n",
@@ -87,8 +129,12 @@ public final class ChainAccuracyBenchmark {
                 cc,
                 uc,
                 (cc / uc - 1) * 100,
-                chained.parallelism(op),
-                alone.parallelism(op));
+                chained.stream().map(d -> d.parallelism(op)).collect(Collectors.joining(",")),
+                alone.stream().map(d -> d.parallelism(op)).collect(Collectors.joining(",")));
+    }
+
+    private static double median(List<ChainDecision> runs, ToDoubleFunction<ChainDecision> rate) {
+        return Stats.of(runs.stream().map(rate::applyAsDouble).toList()).median();
     }
 
     private static String summary(ScalingDecision decision) {
