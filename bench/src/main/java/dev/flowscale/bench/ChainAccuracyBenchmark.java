@@ -11,6 +11,7 @@ import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.metrics.JobMetricsSnapshot;
 import dev.flowscale.engine.metrics.OperatorRates;
+import dev.flowscale.engine.runtime.ChainPlan;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.GeneratorSource;
@@ -30,10 +31,12 @@ import java.util.stream.IntStream;
  * chain of synthetic CPU costs (2, 6 and 2 µs per record), every operator at parallelism 1 and the
  * sources unthrottled; with the DS2 policy's decision on each measurement (default settings, no
  * history) for the same target: {@code --target} times the source's observed rate in the chained
- * runs (median). Chained and unchained runs alternate, {@code --runs} of each per job. Prints one
- * table row per operator (median rates over the runs, difference = chained / unchained − 1, the
- * decided parallelism of each run) and one line per job saying in how many run pairs the two
- * decisions agree.
+ * runs (median). Per job, after one unmeasured run of each (JIT warm-up in this JVM), {@code
+ * --runs} pairs of a chained and an unchained run, which of the two goes first alternating. Prints
+ * one table row per operator (the head of the thread it runs on when chained: an operator that
+ * heads its own thread runs alone in both, so its difference is the runs' noise; median rates over
+ * the runs, difference = chained / unchained − 1, the decided parallelism of each run) and one line
+ * per job saying in how many run pairs the two decisions agree.
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
@@ -51,28 +54,49 @@ public final class ChainAccuracyBenchmark {
         long targetFactor = option(args, "--target", 3);
         int runs = (int) option(args, "--runs", 3);
         System.out.println(
-                "| job | operator | chained rec/s | unchained rec/s | difference"
+                "| job | operator | thread (chain head) | chained rec/s | unchained rec/s | difference"
                         + " | chained, less core wait | unchained, less core wait | difference"
                         + " | decisions chained | decisions unchained |");
-        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, JobGraph> job : jobs().entrySet()) {
             JobGraph graph = job.getValue();
-            List<JobMetricsSnapshot[]> chainedRuns = new ArrayList<>();
-            List<JobMetricsSnapshot[]> aloneRuns = new ArrayList<>();
-            for (int run = 0; run < runs; run++) {
-                chainedRuns.add(measure(graph, warmUp, window));
-                aloneRuns.add(measure(graph.unchained(), warmUp, window));
-            }
+            Pairs pairs = Pairs.measure(graph, runs, warmUp, window);
             double target =
                     targetFactor
-                            * Stats.of(chainedRuns.stream().map(r -> sourceRate(graph, r)).toList())
+                            * Stats.of(
+                                            pairs.chained().stream()
+                                                    .map(r -> sourceRate(graph, r))
+                                                    .toList())
                                     .median();
             report(
                     job.getKey(),
                     graph,
-                    decided(graph, chainedRuns, target),
-                    decided(graph, aloneRuns, target),
+                    decided(graph, pairs.chained(), target),
+                    decided(graph, pairs.alone(), target),
                     target);
+        }
+    }
+
+    /** The counters at the start and end of each measured window, chained and unchained. */
+    private record Pairs(List<JobMetricsSnapshot[]> chained, List<JobMetricsSnapshot[]> alone) {
+        static Pairs measure(JobGraph graph, int runs, Duration warmUp, Duration window)
+                throws Exception {
+            Pairs pairs = new Pairs(new ArrayList<>(), new ArrayList<>());
+            // One unmeasured run of each first: the JIT compiles the job's code in whichever runs
+            // first, and that run's rates came out lowest.
+            ChainAccuracyBenchmark.measure(graph, warmUp, window);
+            ChainAccuracyBenchmark.measure(graph.unchained(), warmUp, window);
+            for (int run = 0; run < runs; run++) {
+                // Alternating which goes first, so that neither is always measured later.
+                boolean chainedFirst = run % 2 == 0;
+                JobGraph first = chainedFirst ? graph : graph.unchained();
+                JobGraph second = chainedFirst ? graph.unchained() : graph;
+                JobMetricsSnapshot[] a = ChainAccuracyBenchmark.measure(first, warmUp, window);
+                JobMetricsSnapshot[] b = ChainAccuracyBenchmark.measure(second, warmUp, window);
+                pairs.chained().add(chainedFirst ? a : b);
+                pairs.alone().add(chainedFirst ? b : a);
+            }
+            return pairs;
         }
     }
 
@@ -87,8 +111,9 @@ public final class ChainAccuracyBenchmark {
             List<ChainDecision> chained,
             List<ChainDecision> alone,
             double target) {
+        Map<String, String> heads = ChainPlan.heads(graph);
         for (String op : graph.topologicalOrder()) {
-            row(job, op, chained, alone);
+            row(job, op, heads.get(op), chained, alone);
         }
         long same =
                 IntStream.range(0, chained.size())
@@ -113,16 +138,21 @@ public final class ChainAccuracyBenchmark {
 
     /** Medians over the runs; the decided parallelism of each run. */
     private static void row(
-            String job, String op, List<ChainDecision> chained, List<ChainDecision> alone) {
+            String job,
+            String op,
+            String head,
+            List<ChainDecision> chained,
+            List<ChainDecision> alone) {
         double c = median(chained, d -> d.trueProcessingRate(op));
         double u = median(alone, d -> d.trueProcessingRate(op));
         double cc = median(chained, d -> d.coreWaitCorrected(op));
         double uc = median(alone, d -> d.coreWaitCorrected(op));
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %s | %.0f | %.0f | %+.1f %% | %.0f | %.0f | %+.1f %% | %s | %s |%n",
+                "| %s | %s | %s | %.0f | %.0f | %+.1f %% | %.0f | %.0f | %+.1f %% | %s | %s |%n",
                 job,
                 op,
+                head,
                 c,
                 u,
                 (c / u - 1) * 100,
