@@ -37,25 +37,29 @@ public final class WindowJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
 
     @Override
     public void processElement1(A value, Context<K> ctx, Collector<O> out) {
-        for (TimeWindow w : open(ctx)) {
-            bufferLeft(w.start(), value);
+        for (TimeWindow w : assigner.assign(ctx.timestamp())) {
+            if (open(w, ctx)) {
+                bufferLeft(w.start(), value);
+            }
         }
     }
 
     @Override
     public void processElement2(B value, Context<K> ctx, Collector<O> out) {
-        for (TimeWindow w : open(ctx)) {
-            bufferRight(w.start(), value);
+        for (TimeWindow w : assigner.assign(ctx.timestamp())) {
+            if (open(w, ctx)) {
+                bufferRight(w.start(), value);
+            }
         }
     }
 
-    /** The record's windows that have not fired yet, each with its timer registered. */
-    private Iterable<TimeWindow> open(Context<K> ctx) {
-        long watermark = ctx.timerService().currentWatermark();
-        return assigner.assign(ctx.timestamp()).stream()
-                .filter(w -> w.maxTimestamp() > watermark)
-                .peek(w -> ctx.timerService().registerEventTimeTimer(w.maxTimestamp()))
-                .toList();
+    /** Whether the window has not fired yet; if so, its timer is registered. */
+    private static boolean open(TimeWindow w, Context<?> ctx) {
+        if (w.maxTimestamp() <= ctx.timerService().currentWatermark()) {
+            return false;
+        }
+        ctx.timerService().registerEventTimeTimer(w.maxTimestamp());
+        return true;
     }
 
     /** A timer at a window's last timestamp names that window: it fires and is dropped. */
