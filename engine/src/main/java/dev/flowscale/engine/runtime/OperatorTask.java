@@ -159,7 +159,7 @@ final class OperatorTask extends Task {
     private void processBatch(Batch batch) throws Exception {
         Object[] records = batch.records;
         TaskOutput out = output;
-        InstanceCounterRecorder published = instrumented ? metrics : null;
+        InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
         int mask = publishMask;
         for (int i = 0; i < batch.size; i++) {
             // Counted when it starts and charged before its outputs, so that a snapshot at any
@@ -177,12 +177,21 @@ final class OperatorTask extends Task {
         }
     }
 
+    /**
+     * Whether a batch of {@code records} publishes its pending counts record by record: only when
+     * it may take longer than one publish interval ({@link Task#publishMaskFor}); a shorter batch
+     * publishes once, at its end, and runs the same loop as an uninstrumented instance.
+     */
+    private boolean publishesWithin(int records) {
+        return instrumented && (publishMask == 0 || publishMask + 1 < records);
+    }
+
     /** Records with event times: each record's time becomes the time of what it emits. */
     private void processTimedBatch(Batch batch) throws Exception {
         Object[] records = batch.records;
         long[] timestamps = batch.timestamps;
         TaskOutput out = output;
-        InstanceCounterRecorder published = instrumented ? metrics : null;
+        InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
         int mask = publishMask;
         for (int i = 0; i < batch.size; i++) {
             if (published != null && (i & mask) == 0) {
