@@ -26,6 +26,16 @@ final class Batch {
     /** The records' event times, parallel to {@link #records}; null in jobs without event time. */
     final long[] timestamps;
 
+    /**
+     * The records' keys and their {@link dev.flowscale.engine.state.KeyGroups#keyHash hashes},
+     * parallel to {@link #records}, as the producer computed them to route each record over a keyed
+     * exchange; null on other edges. The consumer keys its state by them rather than by selecting
+     * and hashing each key again.
+     */
+    final Object[] keys;
+
+    final int[] keyHashes;
+
     final long watermark;
 
     /** The marker of a {@link Kind#LATENCY_MARKER} event; null otherwise. */
@@ -43,11 +53,26 @@ final class Batch {
             long[] timestamps,
             long watermark,
             LatencyMarker marker) {
+        this(kind, records, size, barrier, timestamps, null, null, watermark, marker);
+    }
+
+    private Batch(
+            Kind kind,
+            Object[] records,
+            int size,
+            CheckpointBarrier barrier,
+            long[] timestamps,
+            Object[] keys,
+            int[] keyHashes,
+            long watermark,
+            LatencyMarker marker) {
         this.kind = kind;
         this.records = records;
         this.size = size;
         this.barrier = barrier;
         this.timestamps = timestamps;
+        this.keys = keys;
+        this.keyHashes = keyHashes;
         this.watermark = watermark;
         this.marker = marker;
     }
@@ -62,6 +87,12 @@ final class Batch {
 
     static Batch data(Object[] records, int size, long[] timestamps) {
         return new Batch(Kind.DATA, records, size, null, timestamps, 0, null);
+    }
+
+    /** Records routed by key, with their keys and key hashes; {@code timestamps} may be null. */
+    static Batch keyed(
+            Object[] records, int size, long[] timestamps, Object[] keys, int[] keyHashes) {
+        return new Batch(Kind.DATA, records, size, null, timestamps, keys, keyHashes, 0, null);
     }
 
     static Batch watermark(long watermark) {

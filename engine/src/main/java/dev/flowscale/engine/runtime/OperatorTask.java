@@ -157,7 +157,6 @@ final class OperatorTask extends Task {
     }
 
     private void processBatch(Batch batch) throws Exception {
-        Object[] records = batch.records;
         TaskOutput out = output;
         InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
         int mask = publishMask;
@@ -169,11 +168,20 @@ final class OperatorTask extends Task {
             }
             if (cost != null) {
                 cost.run();
-                logic.process(records[i], out);
+                processRecord(batch, i, out);
                 flushIfDue();
             } else {
-                logic.process(records[i], out);
+                processRecord(batch, i, out);
             }
+        }
+    }
+
+    /** Record {@code i} of a batch, keyed by the key its producer selected when it carries keys. */
+    private void processRecord(Batch batch, int i, TaskOutput out) throws Exception {
+        if (batch.keys == null) {
+            logic.process(batch.records[i], out);
+        } else {
+            logic.processKeyed(batch.records[i], batch.keys[i], batch.keyHashes[i], out);
         }
     }
 
@@ -188,7 +196,6 @@ final class OperatorTask extends Task {
 
     /** Records with event times: each record's time becomes the time of what it emits. */
     private void processTimedBatch(Batch batch) throws Exception {
-        Object[] records = batch.records;
         long[] timestamps = batch.timestamps;
         TaskOutput out = output;
         InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
@@ -201,7 +208,7 @@ final class OperatorTask extends Task {
                 cost.run();
             }
             out.timestamp = timestamps[i];
-            logic.process(records[i], out);
+            processRecord(batch, i, out);
             if (cost != null) {
                 flushIfDue();
             }
