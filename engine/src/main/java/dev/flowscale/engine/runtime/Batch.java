@@ -42,18 +42,7 @@ final class Batch {
     final LatencyMarker marker;
 
     private Batch(Kind kind, Object[] records, int size) {
-        this(kind, records, size, null, null, 0, null);
-    }
-
-    private Batch(
-            Kind kind,
-            Object[] records,
-            int size,
-            CheckpointBarrier barrier,
-            long[] timestamps,
-            long watermark,
-            LatencyMarker marker) {
-        this(kind, records, size, barrier, timestamps, null, null, watermark, marker);
+        this(kind, records, size, null, null, null, null, 0, null);
     }
 
     private Batch(
@@ -78,7 +67,7 @@ final class Batch {
     }
 
     static Batch barrier(CheckpointBarrier barrier) {
-        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0, null);
+        return new Batch(Kind.BARRIER, null, 0, barrier, null, null, null, 0, null);
     }
 
     static Batch data(Object[] records, int size) {
@@ -86,7 +75,7 @@ final class Batch {
     }
 
     static Batch data(Object[] records, int size, long[] timestamps) {
-        return new Batch(Kind.DATA, records, size, null, timestamps, 0, null);
+        return new Batch(Kind.DATA, records, size, null, timestamps, null, null, 0, null);
     }
 
     /** Records routed by key, with their keys and key hashes; {@code timestamps} may be null. */
@@ -96,15 +85,15 @@ final class Batch {
     }
 
     static Batch watermark(long watermark) {
-        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark, null);
+        return new Batch(Kind.WATERMARK, null, 0, null, null, null, null, watermark, null);
     }
 
     static Batch idleness(boolean idle) {
-        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0, null);
+        return new Batch(Kind.IDLENESS, null, 0, null, null, null, null, idle ? 1 : 0, null);
     }
 
     static Batch marker(LatencyMarker marker) {
-        return new Batch(Kind.LATENCY_MARKER, null, 0, null, null, 0, marker);
+        return new Batch(Kind.LATENCY_MARKER, null, 0, null, null, null, null, 0, marker);
     }
 
     boolean isData() {

@@ -2,11 +2,8 @@ package dev.flowscale.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowscale.engine.api.Collector;
-import dev.flowscale.engine.api.KeyedProcessFunction;
-import dev.flowscale.engine.api.KeyedRuntimeContext;
-import dev.flowscale.engine.api.StateDescriptor;
-import dev.flowscale.engine.api.ValueState;
+import dev.flowscale.engine.examples.WordCount;
+import dev.flowscale.engine.examples.WordCount.WordAndCount;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
 import dev.flowscale.engine.job.Sources;
@@ -22,39 +19,20 @@ class KeyedExchangeTest {
     private static final long RECORDS = 10_000;
     private static final int KEYS = 100;
 
-    /** A key made anew at every selection, equal by value. */
-    record Key(long value) {}
-
-    /** Counts each key's records in value state and emits the key with its count. */
-    static final class CountPerKey extends KeyedProcessFunction<Key, Long, Map.Entry<Key, Long>> {
-        private ValueState<Long> count;
-
-        @Override
-        public void open(KeyedRuntimeContext context) {
-            count = context.valueState(StateDescriptor.value("count", Long.class));
-        }
-
-        @Override
-        public void processElement(
-                Long value, Context<Key> context, Collector<Map.Entry<Key, Long>> out) {
-            long next = count.value() == null ? 1 : count.value() + 1;
-            count.update(next);
-            out.collect(Map.entry(context.currentKey(), next));
-        }
-    }
-
     @Test
     void eachRecordsKeyIsSelectedOnceAndItsStateIsExact() throws Exception {
         AtomicLong selections = new AtomicLong();
-        var sink = Sinks.<Map.Entry<Key, Long>>collecting();
+        var sink = Sinks.<WordAndCount>collecting();
         JobBuilder job = JobBuilder.named("keyed-exchange");
         job.source("src", Sources.sequence(RECORDS))
+                .map("word", x -> "w" + x % KEYS)
+                // A key made anew at every selection: state must find it by value.
                 .keyBy(
-                        (Long x) -> {
+                        (String word) -> {
                             selections.incrementAndGet();
-                            return new Key(x % KEYS);
+                            return new String(word);
                         })
-                .process("count", CountPerKey::new)
+                .process("count", WordCount.CountWords::new)
                 .sink("sink", sink);
         job.parallelism("count", 3);
         try (RunningJob running = job.start(JobConfig.defaults().withBatchSize(64))) {
@@ -62,11 +40,11 @@ class KeyedExchangeTest {
         }
 
         assertThat(selections.get()).as("key selections").isEqualTo(RECORDS);
-        Map<Key, Long> last =
+        Map<String, Long> last =
                 sink.records().stream()
                         .collect(
                                 Collectors.toMap(
-                                        Map.Entry::getKey, Map.Entry::getValue, Math::max));
+                                        WordAndCount::word, WordAndCount::count, Math::max));
         assertThat(last).hasSize(KEYS);
         assertThat(List.copyOf(last.values())).containsOnly(RECORDS / KEYS);
     }
