@@ -163,6 +163,11 @@ final class RecordWriter {
         }
     }
 
+    /**
+     * Hands the target's buffer over and starts the next one, sized for the records it will hold: a
+     * consumer that debloats its input takes batches of a few records, and arrays of the full batch
+     * size would then cost more to allocate and clear than the records cost to process.
+     */
     private void push(int target) throws InterruptedException {
         long[] batchTimes = times == null ? null : times[target];
         Batch batch;
@@ -174,20 +179,23 @@ final class RecordWriter {
                             batchTimes,
                             keys[target],
                             keyHashes[target]);
-            keys[target] = new Object[batchSize];
-            keyHashes[target] = new int[batchSize];
         } else if (batchTimes != null) {
             batch = Batch.data(buffers[target], sizes[target], batchTimes);
         } else {
             batch = Batch.data(buffers[target], sizes[target]);
         }
-        if (batchTimes != null) {
-            times[target] = new long[batchSize];
-        }
-        buffers[target] = new Object[batchSize];
         sizes[target] = 0;
         gates[target].put(channels[target], batch, clock);
-        flushSizes[target] = Math.max(1, Math.min(batchSize, gates[target].recordLimit() / 2));
+        int next = Math.max(1, Math.min(batchSize, gates[target].recordLimit() / 2));
+        flushSizes[target] = next;
+        buffers[target] = new Object[next];
+        if (batchTimes != null) {
+            times[target] = new long[next];
+        }
+        if (keys != null) {
+            keys[target] = new Object[next];
+            keyHashes[target] = new int[next];
+        }
     }
 
     private Object key(Object record) {
