@@ -1,6 +1,7 @@
 package dev.flowscale.cli.inprocess;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.window.WindowRates;
@@ -11,6 +12,7 @@ import dev.flowscale.engine.job.Sources;
 import dev.flowscale.engine.runtime.JobConfig;
 import dev.flowscale.engine.runtime.RunningJob;
 import dev.flowscale.engine.source.RateProfile;
+import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.Outcome;
 import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.api.ScalingDecision;
@@ -26,24 +28,34 @@ import org.junit.jupiter.api.Test;
  * Contention seen, not mistaken for load. An operator that does a fixed amount of CPU work per
  * record ({@link CpuWork}, as a real operator does: not a wall-clock deadline, which would absorb
  * the time its thread waits for a core) runs once on the machine as it is and once with {@value
- * #BUSY_PER_CORE} spinning threads per core started by the test. Its wall-clock useful time grows
- * under that load by the time it waited for a core; with the core-wait correction the policy
+ * #BUSY_PER_CORE} spinning threads per core in a JVM the test starts. Its wall-clock useful time
+ * grows under that load by the time it waited for a core; with the core-wait correction the policy
  * decides as on the machine without the added load and says the job is CPU-starved.
  *
  * <p>The numbers: {@value #CPU_PER_RECORD_MICROS} µs of CPU per record, so an instance carries
- * about 2,000 records/s; the source offers {@value #RATE} records/s and the policy plans at {@value
- * #UTILIZATION} utilization without catch-up or learned curves, so DS2's need is 1.375 instances:
- * the decision is 2 for any measured capacity from 0.69× to 1.37× the nominal one, and only
- * decisions are compared, never times.
+ * about 500 records/s; the source offers {@value #RATE} records/s and the policy plans at {@value
+ * #UTILIZATION} utilization without catch-up or learned curves, so DS2's need is 1.1 instances: the
+ * decision is 2 for any measured capacity from 0.55× to 1.1× the nominal one, and only decisions
+ * are compared, never times.
  */
 class ContendedDecisionIT {
     private static final String SOURCE = "source";
     private static final String WORK = "work";
-    private static final int CPU_PER_RECORD_MICROS = 500;
-    private static final double RATE = 2_200;
+    private static final int CPU_PER_RECORD_MICROS = 2_000;
+    private static final double RATE = 440;
     private static final double UTILIZATION = 0.8;
     private static final int BUSY_PER_CORE = 4;
-    private static final Duration WINDOW = Duration.ofSeconds(4);
+    private static final Duration WINDOW = Duration.ofSeconds(6);
+
+    /**
+     * The most the work operator may wait for a core before the test adds load. Where the machine
+     * is already loaded several times over (a full build beside it), a thread that blocks inside
+     * useful time on a lock held by a preempted thread, or at a safepoint, is not waiting for a
+     * core either, and such stalls take a share of its useful time that no wait correction sees:
+     * under a load of 13 on 2 cores plus the test's own, the corrected capacity read 0.2-0.9× the
+     * nominal one. The test is then skipped, naming the wait it found.
+     */
+    private static final double MAX_WAIT_AS_IS = 0.5;
 
     @Test
     void aLoadedMachineGetsTheDecisionOfAnUnloadedOneAndIsToldItIsCpuStarved() throws Exception {
@@ -51,6 +63,13 @@ class ContendedDecisionIT {
         JobGraph graph = job(steps);
 
         MetricsSample[] unloaded = window(graph);
+        Double waitedAsIs = measured(unloaded).coreWaitShare();
+        assumeTrue(
+                waitedAsIs != null && waitedAsIs <= MAX_WAIT_AS_IS,
+                "the machine as it is already kept the work operator waiting for a core "
+                        + waitedAsIs
+                        + " of its useful time; run the test where it waits at most "
+                        + MAX_WAIT_AS_IS);
         MetricsSample[] loaded;
         try (BusyThreads busy =
                 BusyThreads.start(BUSY_PER_CORE * Runtime.getRuntime().availableProcessors())) {
@@ -91,7 +110,7 @@ class ContendedDecisionIT {
                             Duration.ofSeconds(60),
                             "the work operator processing records",
                             metrics::sample,
-                            s -> processed(s) >= 300);
+                            s -> processed(s) >= 100);
             MetricsSample to =
                     Await.until(
                             Duration.ofSeconds(60),
@@ -100,6 +119,10 @@ class ContendedDecisionIT {
                             s -> !s.time().isBefore(from.time().plus(WINDOW)));
             return new MetricsSample[] {from, to};
         }
+    }
+
+    private static OperatorMetrics measured(MetricsSample[] samples) {
+        return WindowRates.between(samples[0], samples[1]).window().metrics(WORK).orElseThrow();
     }
 
     private static long processed(MetricsSample s) {
