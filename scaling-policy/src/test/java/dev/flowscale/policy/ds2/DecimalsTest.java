@@ -53,7 +53,7 @@ class DecimalsTest {
     @Test
     void writesWhatTheFormatterWritesForRandomRatesAndShares() {
         Random random = new Random(28);
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 10_000; i++) {
             double rate =
                     switch (i % 4) {
                         case 0 -> random.nextDouble() * 1e6;
