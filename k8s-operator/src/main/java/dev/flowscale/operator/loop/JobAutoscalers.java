@@ -40,11 +40,11 @@ import org.slf4j.LoggerFactory;
  * parallelism in status for the reconciler to apply. A loop never changes the runner (the
  * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
- * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
- * realizer from {@link FlinkTargetParts} instead: the loop itself carries decisions out there, and
- * {@link FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a
- * runner. What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt
- * here or by the next leader resumes from it.
+ * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source from
+ * {@link FlinkTargetParts}; a session cluster's job keeps the status realizer (the reconciler
+ * rescales it), a FlinkDeployment's gets the realizer that writes its overrides, shown in status,
+ * Events and metrics by {@link FlinkTargetStatus}. What a loop learns is kept in the job's {@link
+ * ConfigMapHistoryStore}, so a loop rebuilt here or by the next leader resumes from it.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
@@ -162,26 +162,24 @@ public final class JobAutoscalers implements AutoCloseable {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
-        boolean flink = job.getSpec().flink != null;
+        StatusScalingRealizer toStatus =
+                new StatusScalingRealizer(
+                        store, ns, name, handle.reconcile(), handle.cached(), clock);
         FlinkTargetParts.Parts parts =
-                flink
+                job.getSpec().flink != null
                         ? FlinkTargetParts.parts(
                                 job,
                                 deployments,
                                 handle.reconcile(),
                                 new FlinkTargetStatus(store, reporting, ns, name, clock),
+                                toStatus,
+                                handle.cached(),
                                 scheduler,
                                 rescaleTimeout(job),
                                 clock)
                         : new FlinkTargetParts.Parts(
                                 new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
-                                new StatusScalingRealizer(
-                                        store,
-                                        ns,
-                                        name,
-                                        handle.reconcile(),
-                                        handle.cached(),
-                                        clock),
+                                toStatus,
                                 () -> {});
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
