@@ -36,19 +36,16 @@ public final class FlinkTargetParts {
     private FlinkTargetParts() {}
 
     /**
-     * What a loop samples and how it carries out a decision; closing it stops the realizer. {@code
-     * bound} wraps the loop's policy: a Flink job's decisions never ask for more task slots than it
-     * may use ({@link FlinkSlotLimits}).
+     * What a loop samples and how it carries out a decision. {@code bound} wraps the loop's policy:
+     * a Flink job's decisions never ask for more task slots than it may use ({@link
+     * FlinkSlotLimits}).
      */
     public record Parts(
-            MetricsSource source,
-            ScalingRealizer realizer,
-            AutoCloseable closer,
-            UnaryOperator<ScalingPolicy> bound) {
+            MetricsSource source, ScalingRealizer realizer, UnaryOperator<ScalingPolicy> bound) {
 
         /** A runner's parts: its policy is not bounded further. */
-        public Parts(MetricsSource source, ScalingRealizer realizer, AutoCloseable closer) {
-            this(source, realizer, closer, UnaryOperator.identity());
+        public Parts(MetricsSource source, ScalingRealizer realizer) {
+            this(source, realizer, UnaryOperator.identity());
         }
     }
 
@@ -108,10 +105,9 @@ public final class FlinkTargetParts {
                                     rescaleTimeout,
                                     clock),
                             decision -> DEPLOYMENT_PATH),
-                    () -> {},
                     bound);
         }
-        return new Parts(source, session, () -> {}, bound);
+        return new Parts(source, session, bound);
     }
 
     /** The run status names for this target, once a rescale through a savepoint started one. */

@@ -59,7 +59,7 @@ public final class JobAutoscalers implements AutoCloseable {
     private final Duration tick;
     private final Duration rescaleTimeout;
     private final Clock clock;
-    private final Map<String, Loop> loops = new ConcurrentHashMap<>();
+    private final Map<String, RunningAutoscaler> loops = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler =
             Executors.newScheduledThreadPool(
                     2,
@@ -76,14 +76,9 @@ public final class JobAutoscalers implements AutoCloseable {
      */
     public record JobHandle(Runnable reconcile, Supplier<Optional<StreamJob>> cached) {}
 
-    /**
-     * @param closer stops a Flink target's realizer
-     */
-    private record Loop(
-            String settings,
-            JobAutoscaler autoscaler,
-            AutoCloseable closer,
-            ScheduledFuture<?> ticks) {}
+    /** A job's autoscaler as it runs: the settings it was built from and its scheduled ticks. */
+    private record RunningAutoscaler(
+            String settings, JobAutoscaler autoscaler, ScheduledFuture<?> ticks) {}
 
     /**
      * @param address the runner API of a job (the runner Service's address in a cluster)
@@ -125,7 +120,7 @@ public final class JobAutoscalers implements AutoCloseable {
                 job.getMetadata().getUid()
                         + Serialization.asJson(job.getSpec().autoscaler)
                         + Serialization.asJson(job.getSpec().flink);
-        Loop current = loops.get(key);
+        RunningAutoscaler current = loops.get(key);
         if (current != null && (!wanted(job, true) || !current.settings().equals(settings))) {
             stop(key);
         }
@@ -158,7 +153,7 @@ public final class JobAutoscalers implements AutoCloseable {
                 && job.getSpec().autoscaler.mode != AutoscalerMode.OFF;
     }
 
-    private Loop start(StreamJob job, String settings, JobHandle handle) {
+    private RunningAutoscaler start(StreamJob job, String settings, JobHandle handle) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
@@ -179,8 +174,7 @@ public final class JobAutoscalers implements AutoCloseable {
                                 clock)
                         : new FlinkTargetParts.Parts(
                                 new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
-                                toStatus,
-                                () -> {});
+                                toStatus);
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
                         JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
@@ -205,7 +199,7 @@ public final class JobAutoscalers implements AutoCloseable {
                         0,
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
-        return new Loop(settings, autoscaler, parts.closer(), ticks);
+        return new RunningAutoscaler(settings, autoscaler, ticks);
     }
 
     /**
@@ -238,14 +232,9 @@ public final class JobAutoscalers implements AutoCloseable {
     }
 
     private void stop(String key) {
-        Loop loop = loops.remove(key);
+        RunningAutoscaler loop = loops.remove(key);
         if (loop != null) {
             loop.ticks().cancel(false);
-            try {
-                loop.closer().close();
-            } catch (Exception e) {
-                LOG.warn("StreamJob {}: cannot stop its realizer: {}", key, e.toString());
-            }
             loop.autoscaler().close();
         }
     }
