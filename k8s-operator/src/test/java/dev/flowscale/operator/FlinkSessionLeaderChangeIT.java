@@ -12,12 +12,10 @@ import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.demo.FlinkWordCount;
 import dev.flowscale.flink.demo.LocalFlinkCluster;
 import dev.flowscale.flink.demo.Sentences;
-import dev.flowscale.operator.api.FlinkJar;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -36,38 +34,32 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("flink-rescale")
 class FlinkSessionLeaderChangeIT {
-    static final Duration LEASE_DURATION = Duration.ofSeconds(15);
-
     @Test
     void aLeaderThatDiesAfterTheSavepointLeavesTheNextOneToRunTheJobFromIt() throws Exception {
         try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, false);
                 JarRunRefusingProxy proxy = new JarRunRefusingProxy(flink.rest());
                 OptimisticMockServer server = new OptimisticMockServer();
                 KubernetesClient client = server.client()) {
-            FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(60));
-            String jarId = rest.uploadJar(flink.wordCountJar());
-            FlinkWordCount.Settings settings =
-                    new FlinkWordCount.Settings(
-                            "leader-change",
-                            System.currentTimeMillis(),
-                            200,
-                            1_000_000,
-                            6000,
-                            2200,
-                            16);
-            String firstRun =
-                    rest.post("jars/" + jarId + "/run", Map.of("programArgsList", settings.args()))
-                            .path("jobid")
-                            .asText();
+            FlinkSessionSavepointIT.JarRun run =
+                    FlinkSessionSavepointIT.JarRun.start(flink, "leader-change");
+            FlinkRestClient rest = run.rest();
+            FlinkWordCount.Settings settings = run.settings();
+            String firstRun = run.firstRun();
             proxy.refuseRuns(true);
             TestingOperator.installCrd(client);
+            server.guard( // answers the elector's access review, and enforces the chart's RBAC
+                    new EnforcedRbac(
+                            RbacInstall.clusterWide().authorizer(),
+                            FlinkSessionTargetIT.AGENT,
+                            RbacMatchesApiCallsIT.CREATED_OR_REPLACED));
             try (KubernetesClient clientA = FlinkSessionTargetIT.agent(client);
                     KubernetesClient clientB = FlinkSessionTargetIT.agent(client)) {
-                TestingOperator first = TestingOperator.electing(clientA, election("operator-a"));
+                TestingOperator first =
+                        TestingOperator.electing(clientA, LeaderChangeIT.election("operator-a"));
                 awaitHolder(client, "operator-a");
                 try (TestingOperator second =
-                        TestingOperator.electing(clientB, election("operator-b"))) {
-                    client.resource(target(proxy, settings, jarId)).create();
+                        TestingOperator.electing(clientB, LeaderChangeIT.election("operator-b"))) {
+                    client.resource(target(proxy, run)).create();
                     PendingChange stopped;
                     try {
                         stopped = awaitStoppedWithSavepoint(client, proxy).getStatus().pending;
@@ -100,15 +92,8 @@ class FlinkSessionLeaderChangeIT {
         }
     }
 
-    private static StreamJob target(
-            JarRunRefusingProxy proxy, FlinkWordCount.Settings settings, String jarId) {
-        StreamJob job =
-                FlinkSessionTargetIT.sessionTarget(
-                        proxy.uri().toString(), FlinkWordCount.jobName(settings.tag()));
-        job.getSpec().flink.jar = new FlinkJar();
-        job.getSpec().flink.jar.id = jarId;
-        job.getSpec().flink.jar.args = settings.args();
-        job.getSpec().flink.taskSlots = 2; // Split needs >= 2, Count >= 3: both capped at 2
+    private static StreamJob target(JarRunRefusingProxy proxy, FlinkSessionSavepointIT.JarRun run) {
+        StreamJob job = run.target(proxy.uri().toString());
         job.getSpec().timeouts.rescale = "120s"; // the first leader must not roll back first
         return job;
     }
@@ -129,7 +114,7 @@ class FlinkSessionLeaderChangeIT {
 
     private static StreamJob awaitRescaled(KubernetesClient client) {
         return Eventually.await(
-                FlinkSessionTargetIT.WAIT.plus(LEASE_DURATION),
+                FlinkSessionTargetIT.WAIT.plus(LeaderChangeIT.LEASE_DURATION),
                 "the new leader to end the rescale",
                 () -> job(client),
                 j -> j.getStatus().lastRescale != null && j.getStatus().pending == null);
@@ -197,18 +182,5 @@ class FlinkSessionLeaderChangeIT {
                                 .withName(FlowscaleOperator.LEASE)
                                 .get(),
                 (Lease l) -> l != null && identity.equals(l.getSpec().getHolderIdentity()));
-    }
-
-    /** The chart's election (Lease in flowscale-system), as {@code identity}, not exiting. */
-    private static LeaderElectionConfiguration election(String identity) {
-        return new LeaderElectionConfiguration(
-                FlowscaleOperator.LEASE,
-                RbacInstall.SYSTEM,
-                LEASE_DURATION,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(2),
-                identity,
-                null,
-                false);
     }
 }

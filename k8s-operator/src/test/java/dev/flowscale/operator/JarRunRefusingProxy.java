@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class JarRunRefusingProxy implements AutoCloseable {
     private final HttpServer server;
+    private final ExecutorService threads = Executors.newFixedThreadPool(4);
     private final URI target;
     private final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -32,7 +34,7 @@ final class JarRunRefusingProxy implements AutoCloseable {
     JarRunRefusingProxy(URI target) throws IOException {
         this.target = URI.create(target.toString().replaceAll("/+$", ""));
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.setExecutor(threads);
         server.createContext("/", this::handle);
         server.start();
     }
@@ -93,5 +95,6 @@ final class JarRunRefusingProxy implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        threads.shutdownNow();
     }
 }
