@@ -36,10 +36,11 @@ import org.junit.jupiter.api.Test;
 class FlinkSessionLeaderChangeIT {
     @Test
     void aLeaderThatDiesAfterTheSavepointLeavesTheNextOneToRunTheJobFromIt() throws Exception {
-        try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, false);
-                JarRunRefusingProxy proxy = new JarRunRefusingProxy(flink.rest());
+        try (FlinkSessionCluster session = FlinkSessionCluster.start();
+                JarRunRefusingProxy proxy = new JarRunRefusingProxy(session.flink().rest());
                 OptimisticMockServer server = new OptimisticMockServer();
                 KubernetesClient client = server.client()) {
+            LocalFlinkCluster flink = session.flink();
             FlinkSessionSavepointIT.JarRun run =
                     FlinkSessionSavepointIT.JarRun.start(flink, "leader-change");
             FlinkRestClient rest = run.rest();

@@ -35,9 +35,10 @@ class FlinkSessionSavepointIT {
     @Test
     void aSessionJobOnTheDefaultSchedulerIsRescaledThroughASavepointAndTheJarRunAgain()
             throws Exception {
-        try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, false);
+        try (FlinkSessionCluster session = FlinkSessionCluster.start();
                 OptimisticMockServer server = new OptimisticMockServer();
                 KubernetesClient client = server.client()) {
+            LocalFlinkCluster flink = session.flink();
             JarRun run = JarRun.start(flink, "session-savepoint");
             FlinkRestClient rest = run.rest();
             FlinkWordCount.Settings settings = run.settings();

@@ -122,9 +122,10 @@ public final class FlinkSessionRescales {
         Map<String, Integer> to = new TreeMap<>(from);
         to.putAll(changes);
         String path = step.calls().adaptive(now) ? RescaleRecord.IN_PLACE : RescaleRecord.RESTART;
-        record(step, now.id(), path, from, to);
+        // checked before the record: a check Flink does not answer leaves nothing half started
         Optional<String> refused =
                 step.calls().refused(now, changes).or(() -> noJar(step, path, now));
+        record(step, now.id(), path, from, to);
         if (refused.isPresent()) {
             end.finish(step, false, refused.get(), null);
             return;
