@@ -30,7 +30,7 @@ final class FlinkRescaleEnd {
     void finish(FlinkSessionStep step, boolean succeeded, String detail, String run) {
         PendingChange p = step.pending();
         RescaleOutcome outcome = outcome(step, p, succeeded, detail);
-        String target = FlinkSessionStep.targetKey(step.job().getSpec().flink);
+        String target = FlinkTargetJob.targetKey(step.job().getSpec().flink);
         step.pass()
                 .write(
                         status -> {

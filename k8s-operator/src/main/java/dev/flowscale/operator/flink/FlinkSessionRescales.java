@@ -137,8 +137,7 @@ public final class FlinkSessionRescales {
     private static String current(FlinkSessionStep step) {
         FlinkTarget target = step.job().getSpec().flink;
         StreamJobStatus status = step.status();
-        if (status.flinkJob != null
-                && FlinkSessionStep.targetKey(target).equals(status.flinkJobOf)) {
+        if (status.flinkJob != null && FlinkTargetJob.targetKey(target).equals(status.flinkJobOf)) {
             return status.flinkJob;
         }
         return FlinkJobRef.find(step.rest(), target.job).jobId();

@@ -4,7 +4,6 @@ import dev.flowscale.flink.FlinkCalls;
 import dev.flowscale.flink.FlinkJob;
 import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.JarResubmission;
-import dev.flowscale.operator.api.FlinkTarget;
 import dev.flowscale.operator.api.PendingChange;
 import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.api.StreamJobStatus;
@@ -97,10 +96,5 @@ final class FlinkSessionStep {
     /** spec.flink.jar: how the savepoint path starts the job again; empty: in place only. */
     Optional<JarResubmission> jar() {
         return FlinkTargetParts.jar(job().getSpec().flink);
-    }
-
-    /** What {@code status.flinkJob} was found for: the target's REST URL and job. */
-    static String targetKey(FlinkTarget target) {
-        return target.restUrl.trim() + " " + (target.job == null ? "" : target.job);
     }
 }

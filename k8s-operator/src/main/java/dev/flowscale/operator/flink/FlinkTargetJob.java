@@ -10,6 +10,7 @@ import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.FlinkRestMetricsSource;
 import dev.flowscale.flink.SlotLimit;
 import dev.flowscale.flink.SlotLimits;
+import dev.flowscale.operator.api.FlinkTarget;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -111,5 +112,10 @@ final class FlinkTargetJob {
             source = new FlinkRestMetricsSource(job, slots, clock);
         }
         return source;
+    }
+
+    /** What {@code status.flinkJob} was found for: the target's REST URL and job. */
+    static String targetKey(FlinkTarget target) {
+        return target.restUrl.trim() + " " + (target.job == null ? "" : target.job);
     }
 }

@@ -116,7 +116,7 @@ public final class FlinkTargetParts {
                 .filter(
                         s ->
                                 target.restUrl != null
-                                        && FlinkSessionStep.targetKey(target).equals(s.flinkJobOf))
+                                        && FlinkTargetJob.targetKey(target).equals(s.flinkJobOf))
                 .map(s -> s.flinkJob);
     }
 
