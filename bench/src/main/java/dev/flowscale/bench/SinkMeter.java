@@ -8,7 +8,9 @@ package dev.flowscale.bench;
  * and in CPU time.
  *
  * <p>One meter per benchmark JVM; each workload runs its sink at parallelism 1, so only one thread
- * counts. The stamps are read after the job has ended (its threads joined).
+ * counts with {@link #record()}. Where several threads count (sources at parallelism 2), each adds
+ * its records in batches with {@link #recordBatch}, and the stamps fall on the first batch that
+ * reaches each mark. The stamps are read after the job has ended (its threads joined).
  */
 final class SinkMeter {
     private static volatile SinkMeter current;
@@ -16,6 +18,9 @@ final class SinkMeter {
     private final long expected;
     private final long warmupRecords;
     private long count;
+    private long warmCount;
+    private long endCount;
+    private boolean batched;
     private long warmNanos;
     private long endNanos;
     private long warmCpuNanos;
@@ -38,17 +43,45 @@ final class SinkMeter {
         current.increment();
     }
 
+    /** Called by any of several counting threads for {@code records} more records. */
+    static void recordBatch(int records) {
+        SinkMeter meter = current;
+        synchronized (meter) {
+            meter.add(records);
+        }
+    }
+
     private void increment() {
         long n = ++count;
         if (n == warmupRecords) {
-            warmNanos = System.nanoTime();
-            warmCpuNanos = processCpuNanos();
-            threads.start();
+            stampWarm();
         } else if (n == expected) {
-            endNanos = System.nanoTime();
-            endCpuNanos = processCpuNanos();
-            threads.stop();
+            stampEnd();
         }
+    }
+
+    private void add(int records) {
+        batched = true;
+        count += records;
+        if (warmCount == 0 && count >= warmupRecords) {
+            stampWarm();
+        } else if (endCount == 0 && count >= expected) {
+            stampEnd();
+        }
+    }
+
+    private void stampWarm() {
+        warmCount = count;
+        warmNanos = System.nanoTime();
+        warmCpuNanos = processCpuNanos();
+        threads.start();
+    }
+
+    private void stampEnd() {
+        endCount = count;
+        endNanos = System.nanoTime();
+        endCpuNanos = processCpuNanos();
+        threads.stop();
     }
 
     long count() {
@@ -59,9 +92,9 @@ final class SinkMeter {
         return expected;
     }
 
-    /** Sink records counted between the two stamps. */
+    /** Records counted between the two stamps. */
     long measuredRecords() {
-        return expected - warmupRecords;
+        return endCount - warmCount;
     }
 
     double measuredSeconds() {
@@ -90,7 +123,9 @@ final class SinkMeter {
                 : -1;
     }
 
+    /** Whether both stamps were taken; counted one by one, no record came past the expected. */
     boolean complete() {
-        return count == expected && warmNanos > 0 && endNanos > warmNanos;
+        boolean counted = batched ? count >= expected : count == expected;
+        return counted && warmNanos > 0 && endNanos > warmNanos;
     }
 }

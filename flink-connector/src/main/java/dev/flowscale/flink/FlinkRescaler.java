@@ -89,7 +89,9 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
     @Override
     public String pathOf(ScalingDecision decision) {
         try {
-            return adaptive(job.read()) ? RescaleRecord.IN_PLACE : RescaleRecord.RESTART;
+            return new FlinkCalls(job.rest()).adaptive(job.read())
+                    ? RescaleRecord.IN_PLACE
+                    : RescaleRecord.RESTART;
         } catch (FlinkConnectorException e) {
             return RescaleRecord.RESTART;
         }
@@ -142,7 +144,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
         if (refused.isPresent()) {
             return report(now.name(), "none", from, to, null, started, refused.get());
         }
-        if (adaptive(now)) {
+        if (new FlinkCalls(job.rest()).adaptive(now)) {
             return inPlace(now, from, to, started);
         }
         if (jar.isEmpty()) {
@@ -168,7 +170,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
      */
     private RescaleReport inPlace(
             FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
-        Map<String, Integer> target = byVertex(now, to);
+        Map<String, Integer> target = FlinkCalls.byVertex(now, to);
         RescaleCheckpoint checkpoints = new RescaleCheckpoint(job, clock);
         RescaleCheckpoint.Before before = checkpoints.prepare(timeout.dividedBy(2));
         Instant put = clock.instant();
@@ -182,7 +184,9 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
                     .withCheckpoint(cost, before.note(), Duration.between(put, running));
         }
         String rollback =
-                rollBack(() -> steps.requireParallelism(byVertex(now, from)), byVertex(now, from));
+                rollBack(
+                        () -> steps.requireParallelism(FlinkCalls.byVertex(now, from)),
+                        FlinkCalls.byVertex(now, from));
         return report(
                         now.name(),
                         RescaleRecord.IN_PLACE,
@@ -197,7 +201,7 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
     private RescaleReport throughSavepoint(
             FlinkJob now, Map<String, Integer> from, Map<String, Integer> to, Instant started) {
         String savepoint = steps.stopWithSavepoint(clock.instant().plus(timeout));
-        Map<String, Integer> target = byVertex(now, to);
+        Map<String, Integer> target = FlinkCalls.byVertex(now, to);
         Optional<String> failed;
         try {
             job.moveTo(steps.run(jar.orElseThrow(), savepoint, target));
@@ -214,9 +218,12 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
                             steps.cancelRunsSince(
                                     now.name(), started, clock.instant().plus(timeout));
                             job.moveTo(
-                                    steps.run(jar.orElseThrow(), savepoint, byVertex(now, from)));
+                                    steps.run(
+                                            jar.orElseThrow(),
+                                            savepoint,
+                                            FlinkCalls.byVertex(now, from)));
                         },
-                        byVertex(now, from));
+                        FlinkCalls.byVertex(now, from));
         return report(
                 now.name(),
                 RescaleRecord.RESTART,
@@ -256,29 +263,6 @@ public final class FlinkRescaler implements ScalingRealizer, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new FlinkConnectorException("interrupted while rolling back", e);
         }
-    }
-
-    private boolean adaptive(FlinkJob now) {
-        if (now.scheduler().isPresent()) {
-            return "Adaptive".equalsIgnoreCase(now.scheduler().get());
-        }
-        try {
-            job.rest().get("jobs/" + now.id() + "/resource-requirements");
-            return true; // Flink before 1.19 names no scheduler; only the adaptive one answers this
-        } catch (FlinkConnectorException e) {
-            return false;
-        }
-    }
-
-    private static Map<String, Integer> byVertex(FlinkJob now, Map<String, Integer> byOperator) {
-        Map<String, Integer> result = new LinkedHashMap<>();
-        now.vertices()
-                .forEach(
-                        v ->
-                                result.put(
-                                        v.id(),
-                                        byOperator.getOrDefault(v.operatorId(), v.parallelism())));
-        return result;
     }
 
     private RescaleReport report(

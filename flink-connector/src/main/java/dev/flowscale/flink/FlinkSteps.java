@@ -1,13 +1,10 @@
 package dev.flowscale.flink;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The REST calls a rescale is made of, each one step: set the adaptive scheduler's resource
@@ -17,7 +14,6 @@ import java.util.stream.Collectors;
  * is kept for the report.
  */
 final class FlinkSteps {
-    static final String OVERRIDES = "pipeline.jobvertex-parallelism-overrides";
     private static final Duration POLL = Duration.ofMillis(200);
 
     /** How long a run may stay at a parallelism other than the one asked for before it counts. */
@@ -32,44 +28,28 @@ final class FlinkSteps {
         this.clock = clock;
     }
 
-    /**
-     * {@code PUT jobs/:id/resource-requirements}: every vertex, lower bound 1, upper its target.
-     */
     void requireParallelism(Map<String, Integer> byVertexId) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        byVertexId.forEach(
-                (vertex, p) ->
-                        body.put(
-                                vertex,
-                                Map.of("parallelism", Map.of("lowerBound", 1, "upperBound", p))));
-        job.rest().put("jobs/" + job.jobId() + "/resource-requirements", body);
+        calls().requireParallelism(job.jobId(), byVertexId);
+    }
+
+    private FlinkCalls calls() {
+        return new FlinkCalls(job.rest());
     }
 
     /** Stops the job with a savepoint and returns the savepoint's location. */
     String stopWithSavepoint(Instant deadline) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("drain", false);
-        String trigger =
-                job.rest().post("jobs/" + job.jobId() + "/stop", body).path("request-id").asText();
-        String path = "jobs/" + job.jobId() + "/savepoints/" + trigger;
+        String trigger = calls().triggerStop(job.jobId());
         while (clock.instant().isBefore(deadline)) {
-            JsonNode answer = job.rest().get(path);
-            if ("COMPLETED".equals(answer.path("status").path("id").asText())) {
-                JsonNode operation = answer.path("operation");
-                if (operation.hasNonNull("location")) {
-                    return operation.path("location").asText();
-                }
+            FlinkCalls.Savepoint savepoint = calls().savepoint(job.jobId(), trigger);
+            if (savepoint.location().isPresent()) {
+                return savepoint.location().get();
+            }
+            if (savepoint.failure().isPresent()) {
                 throw new FlinkConnectorException(
                         "stop-with-savepoint of Flink job "
                                 + job.jobId()
                                 + " failed: "
-                                + operation
-                                        .path("failure-cause")
-                                        .path("stack-trace")
-                                        .asText("")
-                                        .lines()
-                                        .findFirst()
-                                        .orElse(operation.toString())
+                                + savepoint.failure().get()
                                 + "; the job keeps running at its parallelism");
             }
             pause();
@@ -83,28 +63,7 @@ final class FlinkSteps {
 
     /** Runs the jar from {@code savepoint} at the given parallelism; returns the new job id. */
     String run(JarResubmission jar, String savepoint, Map<String, Integer> byVertexId) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        if (jar.entryClass() != null) {
-            body.put("entryClass", jar.entryClass());
-        }
-        body.put("programArgsList", jar.programArgs());
-        body.put("savepointPath", savepoint);
-        body.put("allowNonRestoredState", false);
-        body.put("flinkConfiguration", Map.of(OVERRIDES, overrides(byVertexId)));
-        String id = job.rest().post("jars/" + jar.jarId() + "/run", body).path("jobid").asText("");
-        if (id.isEmpty()) {
-            throw new FlinkConnectorException(
-                    "POST jars/"
-                            + jar.jarId()
-                            + "/run answered no job id; check the jar and its arguments");
-        }
-        return id;
-    }
-
-    static String overrides(Map<String, Integer> byVertexId) {
-        return byVertexId.entrySet().stream()
-                .map(e -> e.getKey() + ":" + e.getValue())
-                .collect(Collectors.joining(","));
+        return calls().runJar(jar, savepoint, byVertexId);
     }
 
     /**
@@ -113,12 +72,8 @@ final class FlinkSteps {
      * jars/:id/run} answer was lost, so that a rollback never runs beside them.
      */
     void cancelRunsSince(String name, Instant since, Instant deadline) {
-        for (JsonNode run : job.rest().get("jobs/overview").path("jobs")) {
-            if (name.equals(run.path("name").asText())
-                    && run.path("start-time").asLong() >= since.toEpochMilli()
-                    && !terminal(run.path("state").asText())) {
-                ensureStopped(run.path("jid").asText(), deadline);
-            }
+        for (String run : calls().runsSince(name, since)) {
+            ensureStopped(run, deadline);
         }
     }
 
@@ -130,10 +85,7 @@ final class FlinkSteps {
      *     deadline
      */
     void ensureStopped(String jobId, Instant deadline) {
-        if (!terminal(job.rest().get("jobs/" + jobId).path("state").asText())) {
-            job.rest().patch("jobs/" + jobId + "?mode=cancel");
-        }
-        while (!terminal(job.rest().get("jobs/" + jobId).path("state").asText())) {
+        while (!calls().cancel(jobId)) {
             if (!clock.instant().isBefore(deadline)) {
                 throw new FlinkConnectorException(
                         "Flink job " + jobId + " was not canceled by " + deadline);
@@ -161,7 +113,7 @@ final class FlinkSteps {
         while (clock.instant().isBefore(deadline)) {
             try {
                 FlinkJob now = job.read();
-                if (now.allVerticesRunning() && runsAt(now, target)) {
+                if (now.allVerticesRunning() && FlinkCalls.runsAt(now, target)) {
                     return Optional.empty();
                 }
                 if (fresh && now.allVerticesRunning()) {
@@ -172,14 +124,14 @@ final class FlinkSteps {
                                 "Flink runs the job at "
                                         + now.parallelism()
                                         + ", not at the parallelism asked for: it did not apply "
-                                        + OVERRIDES
+                                        + FlinkCalls.OVERRIDES
                                         + " (Flink 2.x applies them only to job graphs,"
                                         + " and runs a jar submitted over REST as a stream graph)");
                     }
                 } else {
                     runningElsewhereSince = null;
                 }
-                if (terminal(now.state())) {
+                if (FlinkCalls.terminal(now.state())) {
                     return Optional.of("the job is " + now.state());
                 }
                 seen = "the job is " + now.state() + " at " + now.parallelism();
@@ -192,15 +144,6 @@ final class FlinkSteps {
         return Optional.of(
                 "it did not run all subtasks at the parallelism asked for by the deadline; last seen: "
                         + seen);
-    }
-
-    private static boolean runsAt(FlinkJob job, Map<String, Integer> target) {
-        return job.vertices().stream()
-                .allMatch(v -> target.getOrDefault(v.id(), v.parallelism()) == v.parallelism());
-    }
-
-    private static boolean terminal(String state) {
-        return "FAILED".equals(state) || "CANCELED".equals(state) || "FINISHED".equals(state);
     }
 
     String lastError() {

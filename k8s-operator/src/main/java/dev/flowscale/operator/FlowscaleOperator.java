@@ -7,6 +7,7 @@ import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.OperatorException;
 import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.operator.flink.FlinkDeployments;
+import dev.flowscale.operator.flink.FlinkSessionRescales;
 import dev.flowscale.operator.flink.FlinkTargets;
 import dev.flowscale.operator.loop.JobAutoscalers;
 import dev.flowscale.operator.runner.ExecutorTools;
@@ -168,7 +169,15 @@ public final class FlowscaleOperator {
                 defaults,
                 runnerDefaults,
                 health,
-                new FlinkTargets(new FlinkDeployments(client), events, clock),
+                new FlinkTargets(
+                        new FlinkDeployments(client),
+                        new FlinkSessionRescales(
+                                loops::rescaleTimeout,
+                                new RescaleReporting(events, loops.registry()),
+                                events,
+                                clock),
+                        events,
+                        clock),
                 clock);
     }
 

@@ -35,37 +35,19 @@ class FlinkSessionSavepointIT {
     @Test
     void aSessionJobOnTheDefaultSchedulerIsRescaledThroughASavepointAndTheJarRunAgain()
             throws Exception {
-        try (LocalFlinkCluster flink = LocalFlinkCluster.start(8, false);
+        try (FlinkSessionCluster session = FlinkSessionCluster.start();
                 OptimisticMockServer server = new OptimisticMockServer();
                 KubernetesClient client = server.client()) {
-            FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(60));
-            String jarId = rest.uploadJar(flink.wordCountJar());
-            // 200 sentences/s of 5 words; Split at most 167/s, Count at most 455 words/s each
-            FlinkWordCount.Settings settings =
-                    new FlinkWordCount.Settings(
-                            "session-savepoint",
-                            System.currentTimeMillis(),
-                            200,
-                            1_000_000,
-                            6000,
-                            2200,
-                            16);
-            String firstRun =
-                    rest.post("jars/" + jarId + "/run", Map.of("programArgsList", settings.args()))
-                            .path("jobid")
-                            .asText();
+            LocalFlinkCluster flink = session.flink();
+            JarRun run = JarRun.start(flink, "session-savepoint");
+            FlinkRestClient rest = run.rest();
+            FlinkWordCount.Settings settings = run.settings();
+            String firstRun = run.firstRun();
             TestingOperator.installCrd(client);
             server.takeRequests(); // the test's own setup
             try (KubernetesClient operatorClient = FlinkSessionTargetIT.agent(client);
                     TestingOperator operator = TestingOperator.electing(operatorClient, null)) {
-                StreamJob job =
-                        FlinkSessionTargetIT.sessionTarget(
-                                flink.rest().toString(), FlinkWordCount.jobName(settings.tag()));
-                job.getSpec().flink.jar = new FlinkJar();
-                job.getSpec().flink.jar.id = jarId;
-                job.getSpec().flink.jar.args = settings.args();
-                // Split needs >= 2, Count >= 3: two slots cap both, whatever the machine's load
-                job.getSpec().flink.taskSlots = 2;
+                StreamJob job = run.target(flink.rest().toString());
                 client.resource(job).create();
 
                 StreamJob rescaled =
@@ -105,6 +87,41 @@ class FlinkSessionSavepointIT {
             assertThat(FlinkSessionTargetIT.deniedCalls(server.takeRequests()))
                     .as("calls the manifest's RBAC would deny")
                     .isEmpty();
+        }
+    }
+
+    /** flink-demo's word count run from its uploaded jar on a session cluster, at 1/1/1. */
+    record JarRun(
+            FlinkRestClient rest, String jarId, FlinkWordCount.Settings settings, String firstRun) {
+
+        /** 200 sentences/s of 5 words; Split at most 167/s, Count at most 455 words/s each. */
+        static JarRun start(LocalFlinkCluster flink, String tag) throws Exception {
+            FlinkRestClient rest = new FlinkRestClient(flink.rest(), Duration.ofSeconds(60));
+            String jarId = rest.uploadJar(flink.wordCountJar());
+            FlinkWordCount.Settings settings =
+                    new FlinkWordCount.Settings(
+                            tag, System.currentTimeMillis(), 200, 1_000_000, 6000, 2200, 16);
+            String firstRun =
+                    rest.post("jars/" + jarId + "/run", Map.of("programArgsList", settings.args()))
+                            .path("jobid")
+                            .asText();
+            return new JarRun(rest, jarId, settings, firstRun);
+        }
+
+        /**
+         * A StreamJob at {@code restUrl} naming the job by its name, with spec.flink.jar to rescale
+         * it through a savepoint, and two task slots: Split needs 2 or more, Count 3 or more, so
+         * both are capped at 2 whatever the machine's load.
+         */
+        StreamJob target(String restUrl) {
+            StreamJob job =
+                    FlinkSessionTargetIT.sessionTarget(
+                            restUrl, FlinkWordCount.jobName(settings.tag()));
+            job.getSpec().flink.jar = new FlinkJar();
+            job.getSpec().flink.jar.id = jarId;
+            job.getSpec().flink.jar.args = settings.args();
+            job.getSpec().flink.taskSlots = 2;
+            return job;
         }
     }
 }

@@ -197,7 +197,7 @@ class LeaderChangeIT {
     }
 
     /** The chart's election (Lease in flowscale-system), as {@code identity}, not exiting. */
-    private static LeaderElectionConfiguration election(String identity) {
+    static LeaderElectionConfiguration election(String identity) {
         return new LeaderElectionConfiguration(
                 FlowscaleOperator.LEASE,
                 RbacInstall.SYSTEM,

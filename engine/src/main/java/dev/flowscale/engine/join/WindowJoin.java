@@ -7,8 +7,6 @@ import dev.flowscale.engine.api.KeyedProcessFunction.Context;
 import dev.flowscale.engine.api.KeyedProcessFunction.OnTimerContext;
 import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * Joins the records of two inputs that share a key and a window (tumbling or sliding): when the
@@ -39,37 +37,43 @@ public final class WindowJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
 
     @Override
     public void processElement1(A value, Context<K> ctx, Collector<O> out) {
-        for (TimeWindow w : open(ctx)) {
-            bufferLeft(w.start(), value);
+        for (TimeWindow w : assigner.assign(ctx.timestamp())) {
+            if (open(w, ctx)) {
+                bufferLeft(w.start(), value);
+            }
         }
     }
 
     @Override
     public void processElement2(B value, Context<K> ctx, Collector<O> out) {
-        for (TimeWindow w : open(ctx)) {
-            bufferRight(w.start(), value);
+        for (TimeWindow w : assigner.assign(ctx.timestamp())) {
+            if (open(w, ctx)) {
+                bufferRight(w.start(), value);
+            }
         }
     }
 
-    /** The record's windows that have not fired yet, each with its timer registered. */
-    private Iterable<TimeWindow> open(Context<K> ctx) {
-        long watermark = ctx.timerService().currentWatermark();
-        return assigner.assign(ctx.timestamp()).stream()
-                .filter(w -> w.maxTimestamp() > watermark)
-                .peek(w -> ctx.timerService().registerEventTimeTimer(w.maxTimestamp()))
-                .toList();
+    /** Whether the window has not fired yet; if so, its timer is registered. */
+    private static boolean open(TimeWindow w, Context<?> ctx) {
+        if (w.maxTimestamp() <= ctx.timerService().currentWatermark()) {
+            return false;
+        }
+        ctx.timerService().registerEventTimeTimer(w.maxTimestamp());
+        return true;
     }
 
+    /** A timer at a window's last timestamp names that window: it fires and is dropped. */
     @Override
     public void onTimer(long time, OnTimerContext<K> ctx, Collector<O> out) throws Exception {
-        Set<Long> starts = new HashSet<>(left.entries().keySet());
-        starts.addAll(right.entries().keySet());
-        for (Long start : starts) {
-            if (start + assigner.sizeMillis() - 1 == time) {
-                emitPairs(left.get(start), right.get(start), out);
-                left.remove(start);
-                right.remove(start);
-            }
+        long start = time + 1 - assigner.sizeMillis();
+        A[] as = left.get(start);
+        B[] bs = right.get(start);
+        emitPairs(as, bs, out);
+        if (as != null) {
+            left.remove(start);
+        }
+        if (bs != null) {
+            right.remove(start);
         }
     }
 

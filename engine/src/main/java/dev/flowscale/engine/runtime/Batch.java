@@ -26,13 +26,23 @@ final class Batch {
     /** The records' event times, parallel to {@link #records}; null in jobs without event time. */
     final long[] timestamps;
 
+    /**
+     * The records' keys and their {@link dev.flowscale.engine.state.KeyGroups#keyHash hashes},
+     * parallel to {@link #records}, as the producer computed them to route each record over a keyed
+     * exchange; null on other edges. The consumer keys its state by them rather than by selecting
+     * and hashing each key again.
+     */
+    final Object[] keys;
+
+    final int[] keyHashes;
+
     final long watermark;
 
     /** The marker of a {@link Kind#LATENCY_MARKER} event; null otherwise. */
     final LatencyMarker marker;
 
     private Batch(Kind kind, Object[] records, int size) {
-        this(kind, records, size, null, null, 0, null);
+        this(kind, records, size, null, null, null, null, 0, null);
     }
 
     private Batch(
@@ -41,6 +51,8 @@ final class Batch {
             int size,
             CheckpointBarrier barrier,
             long[] timestamps,
+            Object[] keys,
+            int[] keyHashes,
             long watermark,
             LatencyMarker marker) {
         this.kind = kind;
@@ -48,12 +60,14 @@ final class Batch {
         this.size = size;
         this.barrier = barrier;
         this.timestamps = timestamps;
+        this.keys = keys;
+        this.keyHashes = keyHashes;
         this.watermark = watermark;
         this.marker = marker;
     }
 
     static Batch barrier(CheckpointBarrier barrier) {
-        return new Batch(Kind.BARRIER, null, 0, barrier, null, 0, null);
+        return new Batch(Kind.BARRIER, null, 0, barrier, null, null, null, 0, null);
     }
 
     static Batch data(Object[] records, int size) {
@@ -61,19 +75,25 @@ final class Batch {
     }
 
     static Batch data(Object[] records, int size, long[] timestamps) {
-        return new Batch(Kind.DATA, records, size, null, timestamps, 0, null);
+        return new Batch(Kind.DATA, records, size, null, timestamps, null, null, 0, null);
+    }
+
+    /** Records routed by key, with their keys and key hashes; {@code timestamps} may be null. */
+    static Batch keyed(
+            Object[] records, int size, long[] timestamps, Object[] keys, int[] keyHashes) {
+        return new Batch(Kind.DATA, records, size, null, timestamps, keys, keyHashes, 0, null);
     }
 
     static Batch watermark(long watermark) {
-        return new Batch(Kind.WATERMARK, null, 0, null, null, watermark, null);
+        return new Batch(Kind.WATERMARK, null, 0, null, null, null, null, watermark, null);
     }
 
     static Batch idleness(boolean idle) {
-        return new Batch(Kind.IDLENESS, null, 0, null, null, idle ? 1 : 0, null);
+        return new Batch(Kind.IDLENESS, null, 0, null, null, null, null, idle ? 1 : 0, null);
     }
 
     static Batch marker(LatencyMarker marker) {
-        return new Batch(Kind.LATENCY_MARKER, null, 0, null, null, 0, marker);
+        return new Batch(Kind.LATENCY_MARKER, null, 0, null, null, null, null, 0, marker);
     }
 
     boolean isData() {

@@ -19,7 +19,7 @@ import java.util.Map;
  * chain. The plan is made from the graph's current parallelism at every start and restore, so a
  * rescale splits and re-forms chains.
  */
-final class ChainPlan {
+public final class ChainPlan {
     private ChainPlan() {}
 
     /** The edge that chains {@code node} to its upstream operator; null when it heads a chain. */
@@ -43,7 +43,7 @@ final class ChainPlan {
     }
 
     /** Each operator's chain head, by operator id in topological order (a head maps to itself). */
-    static Map<String, String> heads(JobGraph graph) {
+    public static Map<String, String> heads(JobGraph graph) {
         Map<String, String> heads = new LinkedHashMap<>();
         for (String id : graph.topologicalOrder()) {
             Edge input = chainedInput(graph, graph.operator(id));

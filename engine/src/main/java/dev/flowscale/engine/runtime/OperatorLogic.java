@@ -8,6 +8,16 @@ interface OperatorLogic {
 
     void process(Object record, Collector<Object> out) throws Exception;
 
+    /**
+     * A record that came over a keyed exchange, with the key its producer selected and that key's
+     * {@link dev.flowscale.engine.state.KeyGroups#keyHash hash}; logic that keys nothing ignores
+     * them.
+     */
+    default void processKeyed(Object record, Object key, int keyHash, Collector<Object> out)
+            throws Exception {
+        process(record, out);
+    }
+
     /** The barrier of snapshot {@code checkpointId} passes this instance; its state comes next. */
     default void snapshotState(long checkpointId) throws Exception {}
 

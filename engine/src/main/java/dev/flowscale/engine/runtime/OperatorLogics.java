@@ -158,6 +158,18 @@ final class OperatorLogics {
         @Override
         public void process(Object record, Collector<Object> out) throws Exception {
             backend.setCurrentKey(selector.getKey(record));
+            processCurrent(record, out);
+        }
+
+        /** The key was selected, and hashed, by the producer with this input's own selector. */
+        @Override
+        public void processKeyed(Object record, Object key, int keyHash, Collector<Object> out)
+                throws Exception {
+            backend.setCurrentKey(key, keyHash);
+            processCurrent(record, out);
+        }
+
+        private void processCurrent(Object record, Collector<Object> out) throws Exception {
             if (keyGroups != null) {
                 keyGroups.count(backend.currentKeyGroupIndex());
             }

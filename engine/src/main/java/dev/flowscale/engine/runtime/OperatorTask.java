@@ -157,9 +157,8 @@ final class OperatorTask extends Task {
     }
 
     private void processBatch(Batch batch) throws Exception {
-        Object[] records = batch.records;
         TaskOutput out = output;
-        InstanceCounterRecorder published = instrumented ? metrics : null;
+        InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
         int mask = publishMask;
         for (int i = 0; i < batch.size; i++) {
             // Counted when it starts and charged before its outputs, so that a snapshot at any
@@ -169,20 +168,37 @@ final class OperatorTask extends Task {
             }
             if (cost != null) {
                 cost.run();
-                logic.process(records[i], out);
+                processRecord(batch, i, out);
                 flushIfDue();
             } else {
-                logic.process(records[i], out);
+                processRecord(batch, i, out);
             }
         }
     }
 
+    /** Record {@code i} of a batch, keyed by the key its producer selected when it carries keys. */
+    private void processRecord(Batch batch, int i, TaskOutput out) throws Exception {
+        if (batch.keys == null) {
+            logic.process(batch.records[i], out);
+        } else {
+            logic.processKeyed(batch.records[i], batch.keys[i], batch.keyHashes[i], out);
+        }
+    }
+
+    /**
+     * Whether a batch of {@code records} publishes its pending counts record by record: only when
+     * it may take longer than one publish interval ({@link Task#publishMaskFor}); a shorter batch
+     * publishes once, at its end, and runs the same loop as an uninstrumented instance.
+     */
+    private boolean publishesWithin(int records) {
+        return instrumented && (publishMask == 0 || publishMask + 1 < records);
+    }
+
     /** Records with event times: each record's time becomes the time of what it emits. */
     private void processTimedBatch(Batch batch) throws Exception {
-        Object[] records = batch.records;
         long[] timestamps = batch.timestamps;
         TaskOutput out = output;
-        InstanceCounterRecorder published = instrumented ? metrics : null;
+        InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
         int mask = publishMask;
         for (int i = 0; i < batch.size; i++) {
             if (published != null && (i & mask) == 0) {
@@ -192,7 +208,7 @@ final class OperatorTask extends Task {
                 cost.run();
             }
             out.timestamp = timestamps[i];
-            logic.process(records[i], out);
+            processRecord(batch, i, out);
             if (cost != null) {
                 flushIfDue();
             }

@@ -25,6 +25,16 @@ final class RecordWriter {
     private final long[][] times;
 
     /**
+     * On a keyed exchange, the records' keys and key hashes parallel to {@link #buffers} (handed on
+     * with them, so the consumer does not compute them again) and the channel that owns each key
+     * group; null on other edges.
+     */
+    private final Object[][] keys;
+
+    private final int[][] keyHashes;
+    private final int[] owners;
+
+    /**
      * When a buffer is handed over: the batch size, or less when the consumer debloats its input.
      */
     private final int[] flushSizes;
@@ -50,6 +60,10 @@ final class RecordWriter {
         this.buffers = new Object[gates.length][batchSize];
         this.sizes = new int[gates.length];
         this.times = timestamped ? new long[gates.length][batchSize] : null;
+        boolean keyed = partitioning == Partitioning.HASH;
+        this.keys = keyed ? new Object[gates.length][batchSize] : null;
+        this.keyHashes = keyed ? new int[gates.length][batchSize] : null;
+        this.owners = keyed ? owners(keyGroups, gates.length) : null;
         this.flushSizes = new int[gates.length];
         for (int i = 0; i < gates.length; i++) {
             flushSizes[i] = Math.max(1, Math.min(batchSize, gates[i].recordLimit() / 2));
@@ -64,11 +78,7 @@ final class RecordWriter {
                 add(roundRobin, record, timestamp);
                 roundRobin = roundRobin + 1 == gates.length ? 0 : roundRobin + 1;
             }
-            case HASH ->
-                    add(
-                            KeyGroups.operatorIndexForKey(key(record), keyGroups, gates.length),
-                            record,
-                            timestamp);
+            case HASH -> addKeyed(record, timestamp);
             case BROADCAST -> {
                 for (int i = 0; i < gates.length; i++) {
                     add(i, record, timestamp);
@@ -122,6 +132,27 @@ final class RecordWriter {
         gates[target].put(channels[target], marker, clock);
     }
 
+    /**
+     * The instance that owns each key group, computed (and checked) once rather than per record.
+     */
+    private static int[] owners(int keyGroups, int parallelism) {
+        int[] owners = new int[keyGroups];
+        for (int group = 0; group < keyGroups; group++) {
+            owners[group] = KeyGroups.operatorIndexFor(group, keyGroups, parallelism);
+        }
+        return owners;
+    }
+
+    /** Routes a record by its key's group, keeping the key and its hash beside it. */
+    private void addKeyed(Object record, long timestamp) throws InterruptedException {
+        Object key = key(record);
+        int hash = KeyGroups.keyHash(key);
+        int target = owners[hash % keyGroups];
+        keys[target][sizes[target]] = key;
+        keyHashes[target][sizes[target]] = hash;
+        add(target, record, timestamp);
+    }
+
     private void add(int target, Object record, long timestamp) throws InterruptedException {
         if (times != null) {
             times[target][sizes[target]] = timestamp;
@@ -132,18 +163,39 @@ final class RecordWriter {
         }
     }
 
+    /**
+     * Hands the target's buffer over and starts the next one, sized for the records it will hold: a
+     * consumer that debloats its input takes batches of a few records, and arrays of the full batch
+     * size would then cost more to allocate and clear than the records cost to process.
+     */
     private void push(int target) throws InterruptedException {
+        long[] batchTimes = times == null ? null : times[target];
         Batch batch;
-        if (times == null) {
-            batch = Batch.data(buffers[target], sizes[target]);
+        if (keys != null) {
+            batch =
+                    Batch.keyed(
+                            buffers[target],
+                            sizes[target],
+                            batchTimes,
+                            keys[target],
+                            keyHashes[target]);
+        } else if (batchTimes != null) {
+            batch = Batch.data(buffers[target], sizes[target], batchTimes);
         } else {
-            batch = Batch.data(buffers[target], sizes[target], times[target]);
-            times[target] = new long[batchSize];
+            batch = Batch.data(buffers[target], sizes[target]);
         }
-        buffers[target] = new Object[batchSize];
         sizes[target] = 0;
         gates[target].put(channels[target], batch, clock);
-        flushSizes[target] = Math.max(1, Math.min(batchSize, gates[target].recordLimit() / 2));
+        int next = Math.max(1, Math.min(batchSize, gates[target].recordLimit() / 2));
+        flushSizes[target] = next;
+        buffers[target] = new Object[next];
+        if (batchTimes != null) {
+            times[target] = new long[next];
+        }
+        if (keys != null) {
+            keys[target] = new Object[next];
+            keyHashes[target] = new int[next];
+        }
     }
 
     private Object key(Object record) {

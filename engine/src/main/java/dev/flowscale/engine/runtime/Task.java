@@ -61,11 +61,11 @@ abstract class Task implements Runnable {
     private InstanceCounts sampledFrom;
     static final long TUNE_EVERY_NANOS = 200_000_000L;
 
-    /** Records slower than this publish their pending counts one by one. */
-    static final long SLOW_RECORD_NANOS = 1_000L;
-
-    /** Faster records publish every 64th: a snapshot then misses at most 64 µs of their work. */
-    static final int FAST_MASK = 63;
+    /**
+     * Records publish their pending counts this often in useful time: a snapshot taken in the
+     * middle of a batch then misses at most about this much of the instance's work.
+     */
+    static final long PUBLISH_EVERY_NANOS = 64_000L;
 
     Task(TaskContext context, RunSettings settings, TaskState state) {
         this.context = context;
@@ -172,11 +172,9 @@ abstract class Task implements Runnable {
     }
 
     /**
-     * Every {@value #TUNE_EVERY_NANOS} ns, from one sample of the counters: an instance whose
-     * records take over {@value #SLOW_RECORD_NANOS} ns of useful time each publishes its pending
-     * counts after every record (so a snapshot in the middle of a slow batch is exact), a faster
-     * one after every 64th, which keeps the per-record cost of instrumentation off the hot path;
-     * then {@link #onSample} sees the same figures.
+     * Every {@value #TUNE_EVERY_NANOS} ns, from one sample of the counters: retunes how often the
+     * instance publishes its pending counts ({@link #publishMaskFor}), then {@link #onSample} sees
+     * the same figures.
      */
     final void sample(long now) {
         if (chain.head() == this && chain.hasMembers()) {
@@ -191,13 +189,26 @@ abstract class Task implements Runnable {
             long records = snapshot.recordsIn() - sampledFrom.recordsIn();
             long useful = snapshot.usefulNanos() - sampledFrom.usefulNanos();
             if (records > 0) {
-                publishMask = useful / records > SLOW_RECORD_NANOS ? 0 : FAST_MASK;
+                publishMask = publishMaskFor(useful, records);
                 output.publishMask(publishMask);
             }
             onSample(records, useful);
         }
         sampledFrom = snapshot;
         sampledAt = now;
+    }
+
+    /**
+     * The publish mask for records that took {@code usefulNanos} in all: one less than the largest
+     * power of two of them that fits in {@value #PUBLISH_EVERY_NANOS} ns (0, every record, when one
+     * takes that long). Fast records thus publish once per batch or less (the batch's end always
+     * publishes), so the per-record cost of instrumentation stays off the hot path; slow ones
+     * publish often enough that a snapshot in the middle of a batch stays exact within that time.
+     */
+    static int publishMaskFor(long usefulNanos, long records) {
+        long perRecord = Math.max(1, usefulNanos / Math.max(1, records));
+        long every = PUBLISH_EVERY_NANOS / perRecord;
+        return every <= 1 ? 0 : (int) Long.highestOneBit(every) - 1;
     }
 
     /** Records taken in and useful nanoseconds spent since the previous sample. */

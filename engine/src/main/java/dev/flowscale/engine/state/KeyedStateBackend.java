@@ -73,7 +73,14 @@ public final class KeyedStateBackend {
     }
 
     public void setCurrentKey(Object key) {
-        int hash = KeyGroups.keyHash(key);
+        setCurrentKey(key, KeyGroups.keyHash(key));
+    }
+
+    /**
+     * {@link #setCurrentKey(Object)} for a key whose {@link KeyGroups#keyHash hash} is known
+     * already: the one computed to route its record to this instance.
+     */
+    public void setCurrentKey(Object key, int hash) {
         int group = hash % keyGroups;
         if (!range.contains(group)) {
             throw new EngineException(

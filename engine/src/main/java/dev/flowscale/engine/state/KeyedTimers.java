@@ -4,6 +4,7 @@ import dev.flowscale.engine.api.ListState;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.TimeDomain;
 import dev.flowscale.engine.api.TimerService;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -92,17 +93,27 @@ public final class KeyedTimers implements TimerService {
         }
 
         void register(long time) {
-            if (!perKey.get().contains(time)) {
+            if (indexOf(perKey.get(), time) < 0) {
                 perKey.add(time);
                 queue.add(new Timer(time, backend.currentKey()));
             }
         }
 
-        void delete(long time) {
+        /** Removes the current key's timer at {@code time}; false when it has none there. */
+        boolean delete(long time) {
             List<Long> times = perKey.get();
-            if (times.contains(time)) {
-                perKey.update(times.stream().filter(t -> t != time).toList());
+            int at = indexOf(times, time);
+            if (at < 0) {
+                return false;
             }
+            List<Long> rest = new ArrayList<>(times.size() - 1);
+            for (int i = 0; i < times.size(); i++) {
+                if (i != at) {
+                    rest.add(times.get(i));
+                }
+            }
+            perKey.update(rest);
+            return true;
         }
 
         /** Fires, in time order, every live timer due by {@code until}. */
@@ -110,8 +121,7 @@ public final class KeyedTimers implements TimerService {
             while (!queue.isEmpty() && queue.peek().time() <= until) {
                 Timer timer = queue.poll();
                 backend.setCurrentKey(timer.key());
-                if (perKey.get().contains(timer.time())) {
-                    delete(timer.time());
+                if (delete(timer.time())) {
                     firing.fire(timer.time(), domain);
                 }
             }
@@ -120,6 +130,16 @@ public final class KeyedTimers implements TimerService {
         long next() {
             return queue.isEmpty() ? Long.MAX_VALUE : queue.peek().time();
         }
+    }
+
+    /** Where {@code time} is in a key's timers, compared unboxed; -1 when it is not. */
+    private static int indexOf(List<Long> times, long time) {
+        for (int i = 0; i < times.size(); i++) {
+            if (times.get(i) == time) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Sets the watermark and fires the event-time timers it reached. */

@@ -152,17 +152,61 @@ public final class WindowOperator<K, T, A, R, O> extends KeyedProcessFunction<K,
         }
     }
 
+    /**
+     * A timer at {@code time} fires the window whose last timestamp it is and drops the window
+     * whose lateness it ends. Fixed-size windows are found from the time alone; a key's sessions
+     * vary in length, so they are scanned, without a copy: at most one ends at any time, since a
+     * key's sessions never touch.
+     */
     @Override
     public void onTimer(long time, OnTimerContext<K> ctx, Collector<O> out) throws Exception {
-        List<TimeWindow> open = new ArrayList<>(windows.entries().keySet());
-        open.sort((a, b) -> Long.compare(a.start(), b.start()));
-        for (TimeWindow window : open) {
-            if (window.maxTimestamp() == time) {
-                emit(window, ctx.currentKey(), out);
+        if (assigner.merging()) {
+            fireSessions(time, ctx.currentKey(), out);
+        } else {
+            fireFixed(time, ctx.currentKey(), out);
+        }
+    }
+
+    private void fireFixed(long time, K key, Collector<O> out) throws Exception {
+        TimeWindow due = endingAt(time);
+        A acc = windows.get(due);
+        if (acc != null) {
+            function.apply(key, due, aggregate.getResult(acc), out);
+        }
+        if (lateness == 0) {
+            if (acc != null) {
+                windows.remove(due);
             }
-            if (window.maxTimestamp() + lateness == time) {
-                windows.remove(window);
+        } else {
+            // Checked first: on RocksDB removing a window that is not there still writes.
+            TimeWindow expired = endingAt(time - lateness);
+            if (windows.contains(expired)) {
+                windows.remove(expired);
             }
+        }
+    }
+
+    /** The fixed-size window whose last timestamp is {@code maxTimestamp}. */
+    private TimeWindow endingAt(long maxTimestamp) {
+        return new TimeWindow(maxTimestamp + 1 - assigner.sizeMillis(), maxTimestamp + 1);
+    }
+
+    private void fireSessions(long time, K key, Collector<O> out) throws Exception {
+        TimeWindow due = null;
+        TimeWindow expired = null;
+        for (TimeWindow session : windows.keys()) {
+            if (session.maxTimestamp() == time) {
+                due = session;
+            }
+            if (session.maxTimestamp() + lateness == time) {
+                expired = session;
+            }
+        }
+        if (due != null) {
+            emit(due, key, out);
+        }
+        if (expired != null) {
+            windows.remove(expired);
         }
     }
 

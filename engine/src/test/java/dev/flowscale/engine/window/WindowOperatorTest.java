@@ -99,6 +99,43 @@ class WindowOperatorTest {
     }
 
     @Test
+    void aTimerFiresTheSlidingWindowEndingThereAndDropsTheOneWhoseLatenessEndsThere()
+            throws Exception {
+        try (var h = sums(WindowAssigner.sliding(Duration.ofMillis(10), Duration.ofMillis(5)), 5)) {
+            h.processElement(r(1, 1), 7); // in [0,10) and [5,15)
+            h.processWatermark(9);
+            assertThat(h.takeOutput()).containsExactly("1 [0,10) = 1");
+            // 14 is [5,15)'s last timestamp and the end of [0,10)'s lateness
+            h.processWatermark(14);
+            assertThat(h.takeOutput()).containsExactly("1 [5,15) = 1");
+            h.processElement(r(1, 2), 8);
+            assertThat(h.takeOutput()).containsExactly("1 [5,15) = 3");
+            assertThat(h.sideOutput(LATE)).isEmpty();
+            h.processWatermark(19);
+            h.processElement(r(1, 4), 9);
+            assertThat(h.takeOutput()).isEmpty();
+            assertThat(h.sideOutput(LATE)).hasSize(1);
+        }
+    }
+
+    @Test
+    void aSessionFiresAtItsEndAndALateRecordWithinLatenessFiresItAgain() throws Exception {
+        try (var h = sums(WindowAssigner.session(Duration.ofMillis(5)), 10)) {
+            h.processElement(r(1, 1), 1);
+            h.processElement(r(1, 2), 20);
+            h.processWatermark(5);
+            assertThat(h.takeOutput()).containsExactly("1 [1,6) = 1");
+            h.processElement(r(1, 4), 1);
+            assertThat(h.takeOutput()).containsExactly("1 [1,6) = 5");
+            h.processWatermark(100);
+            assertThat(h.takeOutput()).containsExactly("1 [20,25) = 2");
+            h.processElement(r(1, 8), 2);
+            assertThat(h.takeOutput()).isEmpty();
+            assertThat(h.sideOutput(LATE)).hasSize(1);
+        }
+    }
+
+    @Test
     void withoutLatenessARecordBehindTheWatermarkIsLateAndOpenWindowsSurviveASnapshot()
             throws Exception {
         HarnessSnapshot snapshot;

@@ -90,4 +90,25 @@ public class PendingChange {
             "The run (runId) of the runner that could not stop, replaced from its latest"
                     + " checkpoint: the change ends when another run runs")
     public String replacedRun;
+
+    @JsonPropertyDescription(
+            "Flink session targets: the Flink job id the change stops (the run before it)")
+    public String flinkJob;
+
+    @JsonPropertyDescription(
+            "Flink session targets: the request-id of the stop-with-savepoint, recorded once Flink"
+                    + " accepted the stop, to ask for the savepoint after an operator restart")
+    public String savepointTrigger;
+
+    @JsonPropertyDescription(
+            "Flink session targets: the job id of the run started from the savepoint (or adopted:"
+                    + " one of this job that started since the change began)")
+    public String flinkRun;
+
+    @JsonPropertyDescription(
+            "When the rollback began (RFC 3339): runs started since are the rollback's own")
+    public String rollbackStarted;
+
+    @JsonPropertyDescription("Why the change is rolled back")
+    public String rollbackReason;
 }

@@ -109,6 +109,16 @@ public class StreamJobStatus {
                     + " by a change that succeeds")
     public SavepointFailure savepointFailure;
 
+    @JsonPropertyDescription(
+            "Flink session targets: the id of the Flink job flowscale scales now, after a rescale"
+                    + " through a savepoint ran the jar again under a new id")
+    public String flinkJob;
+
+    @JsonPropertyDescription(
+            "The spec.flink target (restUrl and job) flinkJob was found for; another target"
+                    + " makes it stale")
+    public String flinkJobOf;
+
     @JsonPropertyDescription("Path of the last savepoint taken, to restore from")
     public String lastSavepoint;
 

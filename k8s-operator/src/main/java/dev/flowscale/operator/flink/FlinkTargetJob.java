@@ -10,28 +10,39 @@ import dev.flowscale.flink.FlinkRestClient;
 import dev.flowscale.flink.FlinkRestMetricsSource;
 import dev.flowscale.flink.SlotLimit;
 import dev.flowscale.flink.SlotLimits;
+import dev.flowscale.operator.api.FlinkTarget;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * The Flink job a StreamJob targets, found by id or name through its cluster's REST API when first
- * needed and found again after any failure: the Flink Kubernetes operator's upgrades (savepoint or
- * last-state) start the job again under a new job id, and a loop must not fail to start only
- * because the JobManager is not up yet.
+ * The Flink job a StreamJob targets: the run {@code status.flinkJob} names (the executor's rescale
+ * through a savepoint starts the job again under a new id), else the one found by id or name
+ * through its cluster's REST API when first needed, and found again after any failure: the Flink
+ * Kubernetes operator's upgrades (savepoint or last-state) start the job again under a new job id,
+ * and a loop must not fail to start only because the JobManager is not up yet.
  */
 final class FlinkTargetJob {
     private final FlinkRestClient rest;
     private final String idOrName;
+    private final Supplier<Optional<String>> recorded;
     private final SlotLimits slots;
     private FlinkJobRef ref;
     private FlinkRestMetricsSource source;
 
     /**
+     * @param recorded the job id status names for this target (the run a rescale through a
+     *     savepoint started), which wins over {@code idOrName}
      * @param slots the task slots the job may use, read with each sample
      */
-    FlinkTargetJob(FlinkRestClient rest, String idOrName, SlotLimits slots) {
+    FlinkTargetJob(
+            FlinkRestClient rest,
+            String idOrName,
+            Supplier<Optional<String>> recorded,
+            SlotLimits slots) {
         this.rest = rest;
         this.idOrName = idOrName;
+        this.recorded = recorded;
         this.slots = slots;
     }
 
@@ -45,9 +56,12 @@ final class FlinkTargetJob {
         return source == null ? Optional.empty() : source.checkpointNote();
     }
 
+    /** The job status names, else the one {@code idOrName} finds; a new recorded run wins. */
     synchronized FlinkJobRef ref() {
-        if (ref == null) {
-            ref = FlinkJobRef.find(rest, idOrName);
+        Optional<String> run = recorded.get();
+        if (ref == null || run.isPresent() && !run.get().equals(ref.jobId())) {
+            ref = FlinkJobRef.find(rest, run.orElse(idOrName));
+            source = null;
         }
         return ref;
     }
@@ -93,9 +107,15 @@ final class FlinkTargetJob {
     }
 
     private synchronized FlinkRestMetricsSource source(Clock clock) {
+        FlinkJobRef job = ref(); // first: a new recorded run resets the source
         if (source == null) {
-            source = new FlinkRestMetricsSource(ref(), slots, clock);
+            source = new FlinkRestMetricsSource(job, slots, clock);
         }
         return source;
+    }
+
+    /** What {@code status.flinkJob} was found for: the target's REST URL and job. */
+    static String targetKey(FlinkTarget target) {
+        return target.restUrl.trim() + " " + (target.job == null ? "" : target.job);
     }
 }

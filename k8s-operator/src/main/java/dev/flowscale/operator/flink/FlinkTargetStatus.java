@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * every sample; while a decision is carried out, condition Scaling True; once it is over, {@code
  * status.lastRescale}, condition Scaling False (Rescaled or RescaleFailed), and through {@link
  * RescaleReporting} a Rescaled or RescaleFailed Event, the path-downtime timer and the loop's
- * rescale metrics. The reconciler reports runner rescales; this does it for the loop, which carries
- * out Flink rescales itself.
+ * rescale metrics. The reconciler reports the rescales it carries out (a runner's, a session
+ * cluster's job's); this does it for a FlinkDeployment target's loop, which writes the overrides
+ * itself.
  */
 public final class FlinkTargetStatus {
     private static final Logger LOG = LoggerFactory.getLogger(FlinkTargetStatus.class);

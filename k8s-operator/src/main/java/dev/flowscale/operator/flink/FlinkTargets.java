@@ -17,11 +17,13 @@ import java.util.Optional;
  * runner: nothing is deployed; a FlinkDeployment target is checked to exist and to have the Flink
  * Kubernetes operator's own autoscaler off (else phase Failed with a Degraded condition and a
  * Warning Event, and no loop runs, so nothing is written), and its job state sets Ready. Rechecked
- * every {@link #RECHECK}: a FlinkDeployment is read with get, not watched.
+ * every {@link #RECHECK}: a FlinkDeployment is read with get, not watched. A session cluster's job
+ * (spec.flink.restUrl) is rescaled here, one step a pass ({@link FlinkSessionRescales}).
  */
 public final class FlinkTargets {
     static final Duration RECHECK = Duration.ofSeconds(30);
     private final FlinkDeployments deployments;
+    private final FlinkSessionRescales sessions;
     private final JobEvents events;
     private final Clock clock;
 
@@ -30,8 +32,13 @@ public final class FlinkTargets {
         Duration fail(ReconcileStatus pass, String reason, String message, Duration recheck);
     }
 
-    public FlinkTargets(FlinkDeployments deployments, JobEvents events, Clock clock) {
+    public FlinkTargets(
+            FlinkDeployments deployments,
+            FlinkSessionRescales sessions,
+            JobEvents events,
+            Clock clock) {
         this.deployments = Objects.requireNonNull(deployments, "deployments");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.events = Objects.requireNonNull(events, "events");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -40,8 +47,9 @@ public final class FlinkTargets {
         StreamJob job = pass.job();
         FlinkTarget target = job.getSpec().flink;
         if (target.deployment == null) {
+            Optional<Duration> step = sessions.step(pass);
             observed(pass, true, "scaling Flink job " + which(target) + " at " + target.restUrl);
-            return RECHECK;
+            return step.orElse(RECHECK);
         }
         Optional<GenericKubernetesResource> deployment =
                 deployments.get(job.getMetadata().getNamespace(), target.deployment);
@@ -69,7 +77,9 @@ public final class FlinkTargets {
                     status.phase =
                             job.getSpec().suspend
                                     ? JobPhase.Suspended
-                                    : ready ? JobPhase.Running : JobPhase.Deploying;
+                                    : status.pending != null
+                                            ? JobPhase.Rescaling
+                                            : ready ? JobPhase.Running : JobPhase.Deploying;
                     status.observedGeneration = generation;
                     Conditions.set(
                             status,

@@ -40,11 +40,11 @@ import org.slf4j.LoggerFactory;
  * parallelism in status for the reconciler to apply. A loop never changes the runner (the
  * reconciler does), so it can be rebuilt at any time: when the autoscaler settings change, and
  * stopped when the job is deleted (seen in the reconciler's informer cache), suspended, failed or
- * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source and
- * realizer from {@link FlinkTargetParts} instead: the loop itself carries decisions out there, and
- * {@link FlinkTargetStatus} shows them in status, Events and metrics as the reconciler does for a
- * runner. What a loop learns is kept in the job's {@link ConfigMapHistoryStore}, so a loop rebuilt
- * here or by the next leader resumes from it.
+ * its mode is off. A StreamJob that targets a Flink job ({@code spec.flink}) gets its source from
+ * {@link FlinkTargetParts}; a session cluster's job keeps the status realizer (the reconciler
+ * rescales it), a FlinkDeployment's gets the realizer that writes its overrides, shown in status,
+ * Events and metrics by {@link FlinkTargetStatus}. What a loop learns is kept in the job's {@link
+ * ConfigMapHistoryStore}, so a loop rebuilt here or by the next leader resumes from it.
  */
 public final class JobAutoscalers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobAutoscalers.class);
@@ -59,7 +59,7 @@ public final class JobAutoscalers implements AutoCloseable {
     private final Duration tick;
     private final Duration rescaleTimeout;
     private final Clock clock;
-    private final Map<String, Loop> loops = new ConcurrentHashMap<>();
+    private final Map<String, RunningAutoscaler> loops = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler =
             Executors.newScheduledThreadPool(
                     2,
@@ -76,14 +76,9 @@ public final class JobAutoscalers implements AutoCloseable {
      */
     public record JobHandle(Runnable reconcile, Supplier<Optional<StreamJob>> cached) {}
 
-    /**
-     * @param closer stops a Flink target's realizer
-     */
-    private record Loop(
-            String settings,
-            JobAutoscaler autoscaler,
-            AutoCloseable closer,
-            ScheduledFuture<?> ticks) {}
+    /** A job's autoscaler as it runs: the settings it was built from and its scheduled ticks. */
+    private record RunningAutoscaler(
+            String settings, JobAutoscaler autoscaler, ScheduledFuture<?> ticks) {}
 
     /**
      * @param address the runner API of a job (the runner Service's address in a cluster)
@@ -125,7 +120,7 @@ public final class JobAutoscalers implements AutoCloseable {
                 job.getMetadata().getUid()
                         + Serialization.asJson(job.getSpec().autoscaler)
                         + Serialization.asJson(job.getSpec().flink);
-        Loop current = loops.get(key);
+        RunningAutoscaler current = loops.get(key);
         if (current != null && (!wanted(job, true) || !current.settings().equals(settings))) {
             stop(key);
         }
@@ -158,31 +153,28 @@ public final class JobAutoscalers implements AutoCloseable {
                 && job.getSpec().autoscaler.mode != AutoscalerMode.OFF;
     }
 
-    private Loop start(StreamJob job, String settings, JobHandle handle) {
+    private RunningAutoscaler start(StreamJob job, String settings, JobHandle handle) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
         JobStatusReporter reporter = new JobStatusReporter(store, events, ns, name, clock);
-        boolean flink = job.getSpec().flink != null;
+        StatusScalingRealizer toStatus =
+                new StatusScalingRealizer(
+                        store, ns, name, handle.reconcile(), handle.cached(), clock);
         FlinkTargetParts.Parts parts =
-                flink
+                job.getSpec().flink != null
                         ? FlinkTargetParts.parts(
                                 job,
                                 deployments,
                                 handle.reconcile(),
                                 new FlinkTargetStatus(store, reporting, ns, name, clock),
+                                toStatus,
+                                handle.cached(),
                                 scheduler,
                                 rescaleTimeout(job),
                                 clock)
                         : new FlinkTargetParts.Parts(
                                 new RunnerHttpMetricsSource(address.apply(job), RUNNER_TIMEOUT),
-                                new StatusScalingRealizer(
-                                        store,
-                                        ns,
-                                        name,
-                                        handle.reconcile(),
-                                        handle.cached(),
-                                        clock),
-                                () -> {});
+                                toStatus);
         JobAutoscaler autoscaler =
                 new JobAutoscaler(
                         JobAutoscaler.Settings.of(SpecSettings.values(job.getSpec().autoscaler)),
@@ -207,7 +199,7 @@ public final class JobAutoscalers implements AutoCloseable {
                         0,
                         tick.toMillis(),
                         TimeUnit.MILLISECONDS);
-        return new Loop(settings, autoscaler, parts.closer(), ticks);
+        return new RunningAutoscaler(settings, autoscaler, ticks);
     }
 
     /**
@@ -240,14 +232,9 @@ public final class JobAutoscalers implements AutoCloseable {
     }
 
     private void stop(String key) {
-        Loop loop = loops.remove(key);
+        RunningAutoscaler loop = loops.remove(key);
         if (loop != null) {
             loop.ticks().cancel(false);
-            try {
-                loop.closer().close();
-            } catch (Exception e) {
-                LOG.warn("StreamJob {}: cannot stop its realizer: {}", key, e.toString());
-            }
             loop.autoscaler().close();
         }
     }

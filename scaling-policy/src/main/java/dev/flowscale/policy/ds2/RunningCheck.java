@@ -67,14 +67,7 @@ record RunningCheck(
             }
             if (e.targetInputRate() > capacity * c.targetUtilization() * (1 + c.noiseTolerance())) {
                 measuredShort = true;
-                why.add(
-                        String.format(
-                                "'%s' cannot sustain its target: needs %.1f rec/s, runs %.1f rec/s at"
-                                        + " utilization %.2f",
-                                e.operatorId(),
-                                e.targetInputRate(),
-                                capacity,
-                                c.targetUtilization()));
+                why.add(cannotSustain(e, capacity, c.targetUtilization()));
             }
             if (capacity / e.targetInputRate() < headroom) {
                 headroom = capacity / e.targetInputRate();
@@ -189,6 +182,19 @@ record RunningCheck(
                 why.add(line);
             }
         }
+    }
+
+    /**
+     * Written for every operator short of its target on every decision, so without a formatter: see
+     * {@link Decimals}.
+     */
+    private static String cannotSustain(
+            Ds2Formula.Estimate e, double capacity, double utilization) {
+        StringBuilder line = new StringBuilder(96);
+        line.append('\'').append(e.operatorId()).append("' cannot sustain its target: needs ");
+        Decimals.fixed(line, e.targetInputRate(), 1).append(" rec/s, runs ");
+        Decimals.fixed(line, capacity, 1).append(" rec/s at utilization ");
+        return Decimals.fixed(line, utilization, 2).toString();
     }
 
     /** The sources with a path to {@code operator}. */

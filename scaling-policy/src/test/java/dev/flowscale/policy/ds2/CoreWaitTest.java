@@ -73,13 +73,13 @@ class CoreWaitTest {
     }
 
     @Test
-    void aWindowOfAlmostNothingButWaitingMultipliesACapacityByTenAtMost() {
+    void aWindowOfAlmostNothingButWaitingMultipliesACapacityByFiftyAtMost() {
         OperatorMetrics waited =
-                OperatorMetrics.of("split", 1, 4, 80, 1, 20).withCoreWaitShare(0.99);
+                OperatorMetrics.of("split", 1, 4, 80, 1, 20).withCoreWaitShare(0.995);
         OperatorMetrics corrected =
                 CoreWait.corrected(window(waited)).metrics("split").orElseThrow();
-        assertThat(corrected.trueProcessingRate()).isCloseTo(40, Offset.offset(1e-9));
-        assertThat(corrected.trueOutputRate()).isCloseTo(800, Offset.offset(1e-9));
+        assertThat(corrected.trueProcessingRate()).isCloseTo(200, Offset.offset(1e-9));
+        assertThat(corrected.trueOutputRate()).isCloseTo(4000, Offset.offset(1e-9));
         assertThat(corrected.observedProcessingRate()).isEqualTo(1);
     }
 }
