@@ -140,10 +140,12 @@ final class Plan {
         boolean[] coupled = coupledTo(upstream);
         // a cap that carries no more than its base rate lets no backlog through: what its sources
         // pass on stays below their base rate
-        double drains = belowBase(full, limited) ? 0 : feasible;
+        boolean[] belowBase = belowBase(full, limited);
+        double drains = anyOf(belowBase) ? 0 : feasible;
         String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
+        double[] heldOut = new double[specs.size()];
         double[] baseOut = new double[specs.size()];
         boolean[] downstream = new boolean[specs.size()];
         Iterator<Ds2Formula.Estimate> baseInOrder = required.values().iterator();
@@ -155,7 +157,8 @@ final class Plan {
             double target = e.targetInputRate();
             double baseTarget = b.targetInputRate();
             if (downstream[i]) {
-                target = topology.sumOverInputs(i, plannedOut);
+                boolean ownPlan = limited[i] && (drains > 0 || belowBase[i]);
+                target = topology.sumOverInputs(i, ownPlan ? plannedOut : heldOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
             }
             boolean before =
@@ -192,6 +195,14 @@ final class Plan {
                     topology.isSourceAt(i)
                             ? e.targetOutputRate()
                             : selectivity * Math.min(target, carried);
+            // a source upstream of a cap emits no more than the cap lets through: what it passes
+            // on beside the cap, as what an operator before the cap passes on, is its base rate
+            // or the capped share. A cap is sized on its full plan, as raising it raises that
+            // share, unless another cap lets no backlog through
+            heldOut[i] =
+                    topology.isSourceAt(i) && upstream[i]
+                            ? Math.max(b.targetOutputRate(), drains * e.targetOutputRate())
+                            : plannedOut[i];
             baseOut[i] =
                     topology.isSourceAt(i)
                             ? b.targetOutputRate()
@@ -225,15 +236,27 @@ final class Plan {
         return limited;
     }
 
-    /** Whether some limited operator carries no more than its base rate in the full plan. */
-    private boolean belowBase(List<OperatorDecision> full, boolean[] limited) {
+    /** The limited operators that carry no more than their base rate in the full plan. */
+    private boolean[] belowBase(List<OperatorDecision> full, boolean[] limited) {
         Iterator<Ds2Formula.Estimate> base = required.values().iterator();
+        boolean[] below = new boolean[limited.length];
         for (int i = 0; i < limited.length; i++) {
             double need = base.next().targetInputRate();
             OperatorDecision op = full.get(i);
-            if (limited[i]
-                    && capacities.at(op.operatorId(), op.newParallelism(), op.capacityPerInstance())
-                            <= need) {
+            below[i] =
+                    limited[i]
+                            && capacities.at(
+                                            op.operatorId(),
+                                            op.newParallelism(),
+                                            op.capacityPerInstance())
+                                    <= need;
+        }
+        return below;
+    }
+
+    private static boolean anyOf(boolean[] flags) {
+        for (boolean f : flags) {
+            if (f) {
                 return true;
             }
         }

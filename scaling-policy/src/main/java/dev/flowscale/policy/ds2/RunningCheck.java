@@ -9,6 +9,7 @@ import dev.flowscale.policy.api.PolicyConfig;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -81,18 +82,68 @@ record RunningCheck(
                                 "running configuration: bottleneck '%s' has capacity %.2f× its required rate",
                                 bottleneck, headroom));
         Set<String> shared = bottleneck == null ? Set.of() : sourcesOf(t, bottleneck);
-        drain(w, sources, shared, c, headroom, why, explain);
+        Drain together = together(t, inOrder, base, sources, shared, bottleneck, headroom, c);
+        drain(w, sources, shared, c, headroom, together, why, explain);
         Optional<String> needed =
                 why.isEmpty() ? Optional.empty() : Optional.of(NEEDED + String.join("; ", why));
         return new RunningCheck(needed, headroom, explain, outOfBounds, measuredShort);
     }
 
     /**
+     * The backlogs of the sources upstream of the bottleneck ({@code shared}) in the records they
+     * make the bottleneck process, and the bottleneck's spare rate: one DS2 pass over the backlogs
+     * as rates. A record of one source may cost the bottleneck many times what a record of another
+     * does; counted in source records, a backlog that drains the costly source first seems to grow
+     * while the bottleneck works through it at its full spare.
+     */
+    private static Drain together(
+            JobTopology t,
+            OperatorMetrics[] inOrder,
+            Map<String, Ds2Formula.Estimate> base,
+            Map<String, SourceTarget> sources,
+            Set<String> shared,
+            String bottleneck,
+            double headroom,
+            PolicyConfig c) {
+        if (shared.isEmpty() || Double.isInfinite(headroom)) {
+            return new Drain(0, 0);
+        }
+        Map<String, Double> backlogs = new HashMap<>();
+        boolean any = false;
+        for (Map.Entry<String, SourceTarget> s : sources.entrySet()) {
+            double excess = shared.contains(s.getKey()) ? excess(s.getValue(), c) : 0;
+            backlogs.put(s.getKey(), excess);
+            any |= excess > 0;
+        }
+        if (!any) {
+            return new Drain(0, 0);
+        }
+        double weighted =
+                Ds2Formula.estimate(t, inOrder, backlogs).get(bottleneck).targetInputRate();
+        return new Drain(
+                weighted, base.get(bottleneck).targetInputRate() * (tolerated(headroom, c) - 1));
+    }
+
+    /**
+     * The bottleneck's headroom within the noise tolerance, as its target is judged: the spare is a
+     * small difference of two measured rates, so a capacity measured a little low would call a
+     * rescale where the trim that made this configuration kept the spare to drain its downtime. A
+     * bottleneck measured at or below its target has no spare, whatever the tolerance.
+     */
+    private static double tolerated(double headroom, PolicyConfig c) {
+        // without measured spare no tolerance makes one: a backlog behind it never drains
+        return headroom > 1 ? headroom * (1 + c.noiseTolerance()) : headroom;
+    }
+
+    /** A backlog and the spare rate that drains it, in the bottleneck's input records. */
+    private record Drain(double backlog, double spare) {}
+
+    /**
      * Each source's backlog drains with the spare of the bottleneck. The sources upstream of the
      * bottleneck ({@code shared}) drain through its spare together: whichever drains first leaves
-     * its share to the others, so each drains within the time their backlogs take together over
-     * their spare together (one source's share alone would call a rescale where the spare the
-     * others free drains it in time).
+     * its share to the others, so each drains within the time their backlogs take together, in the
+     * bottleneck's records, over its spare (one source's share alone would call a rescale where the
+     * spare the others free drains it in time).
      */
     private static void drain(
             MetricsWindow w,
@@ -100,14 +151,9 @@ record RunningCheck(
             Set<String> shared,
             PolicyConfig c,
             double headroom,
+            Drain sharedDrain,
             List<String> why,
             List<String> explain) {
-        double sharedExcess = 0;
-        double sharedBase = 0;
-        for (String id : shared) {
-            sharedExcess += excess(sources.get(id), c);
-            sharedBase += sources.get(id).base();
-        }
         for (Map.Entry<String, SourceTarget> s : sources.entrySet()) {
             double excess = excess(s.getValue(), c);
             if (excess <= 0) {
@@ -117,8 +163,10 @@ record RunningCheck(
             double spare =
                     Double.isInfinite(headroom)
                             ? w.metrics(s.getKey()).orElseThrow().trueProcessingRate()
-                            : (together ? sharedBase : s.getValue().base()) * (headroom - 1);
-            excess = together ? sharedExcess : excess;
+                            : together
+                                    ? sharedDrain.spare()
+                                    : s.getValue().base() * (tolerated(headroom, c) - 1);
+            excess = together ? sharedDrain.backlog() : excess;
             double seconds = spare > 0 ? excess / spare : Double.POSITIVE_INFINITY;
             String line =
                     String.format(

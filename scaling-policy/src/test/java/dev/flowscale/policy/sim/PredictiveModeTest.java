@@ -19,15 +19,30 @@ class PredictiveModeTest {
     private static final List<PredictiveComparison.Row> ROWS =
             PredictiveComparison.rows(List.of("sine", "daily"));
 
+    /**
+     * On both loads predictive mode holds less backlog over time and no higher a peak. On the sine,
+     * reactive mode now rescales twice, as predictive does, and reaches the same peak with fewer
+     * instances held (its drain is judged within the noise tolerance of the bottleneck's capacity,
+     * and no longer calls two extra scale-ups): predictive's lead there is the backlog it drains
+     * ahead of the rise. On the working day it leads on every figure.
+     */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"sine", "daily"})
-    void predictiveHasLessBacklogAndLessOverProvisionedInstanceTimeThanReactive(String load) {
+    void predictiveHasLessBacklogThanReactive(String load) {
         PredictiveComparison.Row reactive = row(load, false);
         PredictiveComparison.Row predictive = row(load, true);
         PredictiveComparison.print(System.out, List.of(reactive, predictive));
 
-        assertThat(predictive.peakBacklog()).isLessThan(reactive.peakBacklog());
+        assertThat(predictive.peakBacklog()).isLessThanOrEqualTo(reactive.peakBacklog());
         assertThat(predictive.backlogRecordSeconds()).isLessThan(reactive.backlogRecordSeconds());
+    }
+
+    @Test
+    void onAWorkingDayPredictiveHasALowerPeakAndLessOverProvisionedInstanceTime() {
+        PredictiveComparison.Row reactive = row("daily", false);
+        PredictiveComparison.Row predictive = row("daily", true);
+
+        assertThat(predictive.peakBacklog()).isLessThan(reactive.peakBacklog());
         assertThat(predictive.overProvisioned()).isLessThan(reactive.overProvisioned());
     }
 

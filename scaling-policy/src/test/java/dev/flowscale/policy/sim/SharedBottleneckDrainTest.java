@@ -37,4 +37,27 @@ class SharedBottleneckDrainTest {
         assertThat(report.loadChanges())
                 .allSatisfy(c -> assertThat(c.trims()).isLessThanOrEqualTo(1));
     }
+
+    /**
+     * Two sources meet at the bottleneck, one of whose records cost it far more than the other's.
+     * After a trim that kept the spare to drain one downtime, the costly source drained first: in
+     * source records the backlog grew while the bottleneck worked through it at its full spare, so
+     * it seemed to drain too late and the job was scaled up and trimmed back again and again (7
+     * returns to earlier configurations at one load). Counted in the records the bottleneck
+     * processes, the backlog drains in time and the trim stands.
+     */
+    @Test
+    void backlogsThatCostTheBottleneckUnequallyAreWeighedInItsRecords() {
+        UserScenarios.Job job =
+                UserScenarios.generate(
+                                UserSuiteReport.SEED,
+                                150,
+                                UserSuiteReport.inFlightSecond(Setting.Profile.LOCAL, DOWNTIME))
+                        .get(149);
+
+        SettlingReport report = UserSuiteReport.run(job, Setting.Profile.LOCAL, DOWNTIME);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+        assertThat(report.summary().revisits()).isZero();
+    }
 }
