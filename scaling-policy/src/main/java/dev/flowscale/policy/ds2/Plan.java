@@ -329,7 +329,7 @@ final class Plan {
                             100 * feasible,
                             downstream
                                     ? "sized for the flow it passes on"
-                                    : passes > feasible * (1 + 1e-9)
+                                    : Math.round(100 * passes) > Math.round(100 * feasible)
                                             ? String.format(
                                                     "its curve is not fitted, so it may carry up to"
                                                             + " %.0f %% (linear growth); sized for"
