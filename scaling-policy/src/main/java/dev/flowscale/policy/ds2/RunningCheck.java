@@ -36,6 +36,9 @@ record RunningCheck(
         boolean outOfBounds,
         boolean measuredShort) {
 
+    /** Rates that differ by less than this share are the same rate summed in another order. */
+    private static final double ROUNDING = 1e-6;
+
     /** How the reason of a needed rescale begins. */
     static final String NEEDED = "rescale needed: ";
 
@@ -246,8 +249,10 @@ record RunningCheck(
             PolicyConfig c) {
         for (int i = 0; i < inOrder.length; i++) {
             SourceTarget s = t.isSourceAt(i) ? sources.get(inOrder[i].operatorId()) : null;
-            double emitted = inOrder[i].observedOutputRate();
-            if (s != null && s.offered() > 0 && emitted > s.offered() * (1 + c.noiseTolerance())) {
+            double emitted = inOrder[i].observedProcessingRate();
+            if (s != null
+                    && s.offered() > 0
+                    && emitted > s.offered() * (1 + Math.max(c.noiseTolerance(), ROUNDING))) {
                 return Optional.of(
                         String.format(
                                 "scale-down held: source '%s' emitted %.1f rec/s in the window,"
