@@ -29,6 +29,35 @@ public final class RescaleInputCost {
                 .map(trigger -> between(trigger, put, running));
     }
 
+    /**
+     * The earliest point an in-place restart of {@code jobId} resumes its input from: the trigger
+     * of its latest completed checkpoint (it restarts from that one or a newer one), or, before any
+     * completed, the job's start (its sources start over). Read before an in-place rescale, it
+     * bounds what the rescale costs; empty when Flink names neither.
+     *
+     * @throws FlinkConnectorException when Flink does not answer
+     */
+    public static Optional<Instant> resumesAtLeastFrom(FlinkRestClient rest, String jobId) {
+        return CheckpointStats.read(new FlinkJobRef(rest, jobId))
+                .latestTrigger()
+                .or(
+                        () -> {
+                            long start = rest.get("jobs/" + jobId).path("start-time").asLong(0);
+                            return start > 0
+                                    ? Optional.of(Instant.ofEpochMilli(start))
+                                    : Optional.empty();
+                        });
+    }
+
+    /**
+     * The most an in-place rescale cost when the checkpoint it restored from is not known: from
+     * {@code resumesFrom} ({@link #resumesAtLeastFrom}, read before it) until {@code running},
+     * never less than its downtime.
+     */
+    public static Duration atMost(Instant resumesFrom, Instant put, Instant running) {
+        return between(resumesFrom, put, running);
+    }
+
     /** From {@code trigger} until {@code running}, and never less than the rescale's downtime. */
     static Duration between(Instant trigger, Instant put, Instant running) {
         Duration reread = Duration.between(trigger, running);

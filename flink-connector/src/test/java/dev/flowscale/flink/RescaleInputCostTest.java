@@ -54,6 +54,32 @@ class RescaleInputCostTest {
                 .contains(Duration.between(PUT, RUNNING));
     }
 
+    @Test
+    void beforeARescaleTheLatestCompletedCheckpointsTriggerBoundsItsCost() {
+        String body =
+                """
+                {"counts": {"in_progress": 0, "completed": 3, "failed": 0},
+                 "latest": {"completed": {"id": 3, "trigger_timestamp": %d}, "restored": null},
+                 "history": []}
+                """
+                        .formatted(T + 25_000);
+        rest.answer("/jobs/" + JOB + "/checkpoints", 200, () -> body);
+
+        Instant trigger = RescaleInputCost.resumesAtLeastFrom(rest.client(), JOB).orElseThrow();
+        assertThat(trigger).isEqualTo(Instant.ofEpochMilli(T + 25_000));
+        assertThat(RescaleInputCost.atMost(trigger, PUT, RUNNING)).isEqualTo(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void beforeAnyCheckpointCompletedARescaleCostsAtMostEverythingSinceTheJobStarted() {
+        answer("null", "[]");
+        rest.answer(
+                "/jobs/" + JOB, 200, () -> "{\"jid\": \"" + JOB + "\", \"start-time\": " + T + "}");
+
+        assertThat(RescaleInputCost.resumesAtLeastFrom(rest.client(), JOB))
+                .contains(Instant.ofEpochMilli(T));
+    }
+
     private void answer(String restored, String history) {
         String body =
                 """

@@ -74,10 +74,12 @@ final class FlinkRescaleEnd {
         outcome.generation = p.generation;
         outcome.message = RescaleReporting.message(outcome, detail);
         outcome.reportPending = true;
-        // Flink restarted the job from a checkpoint: later passes find which ({@link
-        // FlinkInputCost}).
-        outcome.inputCostPending =
-                succeeded && RescaleRecord.IN_PLACE.equals(p.path) ? Boolean.TRUE : null;
+        if (succeeded && RescaleRecord.IN_PLACE.equals(p.path)) {
+            // Flink restarted the job from a checkpoint: at most the latest before the change;
+            // later passes look for the one it restored ({@link FlinkInputCost}).
+            outcome.inputCostSeconds = FlinkInputCost.atMost(p, now);
+            outcome.inputCostPending = Boolean.TRUE;
+        }
         return outcome;
     }
 }

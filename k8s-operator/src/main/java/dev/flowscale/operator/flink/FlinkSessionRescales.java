@@ -175,6 +175,10 @@ public final class FlinkSessionRescales {
         change.request = step.status().desiredRequest;
         change.generation = step.job().getMetadata().getGeneration();
         change.flinkJob = jobId;
+        change.checkpointTrigger =
+                RescaleRecord.IN_PLACE.equals(path)
+                        ? FlinkInputCost.latestTrigger(step.rest(), jobId)
+                        : null;
         step.pass()
                 .write(
                         status -> {
