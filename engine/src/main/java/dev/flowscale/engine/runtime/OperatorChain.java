@@ -62,8 +62,10 @@ final class OperatorChain {
         members.forEach(Task::markOpened);
     }
 
+    /** Closes the members, and the timing's run-delay file; on the chain's thread, at its end. */
     void closeMembers() {
         members.forEach(Task::closeQuietly);
+        timing.close();
     }
 
     /** Publishes what the members took in and emitted since the last call. */
