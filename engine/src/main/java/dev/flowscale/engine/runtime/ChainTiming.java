@@ -18,10 +18,10 @@ import java.util.Arrays;
  *       chain at most that share of its time, whatever its records cost;
  *   <li>control events that can cause work (barriers, watermarks) are timed the same way every
  *       time, since they are few and their work (a window firing) is not like a batch's;
- *   <li>a sample in which the thread waited long for a core is dropped ({@link SampleFilter}): on a
- *       loaded machine such a wait (milliseconds) went to whichever operator ran at the time and
- *       outweighed many samples of real work. Reading the wait costs the sample too, within the
- *       budget.
+ *   <li>the thread's wait for a core inside a sample is taken out of it, or the sample dropped
+ *       ({@link SampleFilter}): on a loaded machine such a wait (milliseconds) went to whichever
+ *       operator ran at the time and outweighed many samples of real work. Reading the wait costs
+ *       the sample too, within the budget.
  * </ul>
  *
  * A batch sample stands for the batches since the previous one kept (it is weighted by their
@@ -56,6 +56,11 @@ final class ChainTiming implements AutoCloseable {
     private int current;
     private long last;
     private int sinceSample;
+
+    /** The sample's longest stretch of one operator's work, and whose it was. */
+    private long longest;
+
+    private int longestAt;
 
     /** Clock reads of the sample under way. */
     private long reads;
@@ -135,7 +140,7 @@ final class ChainTiming implements AutoCloseable {
     int enter(int index) {
         reads++;
         long now = System.nanoTime();
-        sample[current] += now - last - READ_NANOS;
+        charge(now - last - READ_NANOS);
         int from = current;
         current = index;
         last = now;
@@ -146,7 +151,7 @@ final class ChainTiming implements AutoCloseable {
     void exit(int from) {
         reads++;
         long now = System.nanoTime();
-        sample[current] += now - last - READ_NANOS;
+        charge(now - last - READ_NANOS);
         current = from;
         last = now;
     }
@@ -157,7 +162,7 @@ final class ChainTiming implements AutoCloseable {
      */
     void suspend(long now) {
         if (active) {
-            sample[current] += now - last;
+            charge(now - last);
         }
     }
 
@@ -173,11 +178,21 @@ final class ChainTiming implements AutoCloseable {
         filter.close();
     }
 
+    /** Adds a stretch of the current operator's work to the sample. */
+    private void charge(long nanos) {
+        sample[current] += nanos;
+        if (nanos > longest) {
+            longest = nanos;
+            longestAt = current;
+        }
+    }
+
     private void start(boolean isEvent) {
         event = isEvent;
         current = 0;
         active = true;
         reads = 2;
+        longest = 0;
         filter.begin();
         last = System.nanoTime();
     }
@@ -188,7 +203,7 @@ final class ChainTiming implements AutoCloseable {
      */
     private boolean stop(int weight) {
         long now = System.nanoTime();
-        sample[current] += now - last - READ_NANOS;
+        charge(now - last - READ_NANOS);
         last = now;
         active = false;
         long length = 0;
@@ -196,7 +211,11 @@ final class ChainTiming implements AutoCloseable {
             sample[i] = Math.max(0, sample[i]);
             length += sample[i];
         }
-        boolean kept = filter.keep(length);
+        long correction = filter.correction(length, longest);
+        boolean kept = correction >= 0;
+        if (kept) {
+            sample[longestAt] = Math.max(0, sample[longestAt] - correction);
+        }
         for (int i = 0; i < sample.length; i++) {
             spent[i] += kept ? (double) weight * sample[i] : 0;
             sample[i] = 0;

@@ -38,18 +38,34 @@ final class SampleFilter implements AutoCloseable {
         return 2 * readNanos;
     }
 
-    /** The sample has ended, {@code length} ns timed: whether it is kept. */
-    boolean keep(long length) {
+    /**
+     * The sample has ended, {@code length} ns timed, its longest single stretch of one operator's
+     * work {@code longest} ns: returns the nanoseconds to take off that stretch, or -1 to drop the
+     * sample. A wait for a core that fits in the longest stretch is one preemption, which fell in
+     * it: taking it off leaves the operators' work. A longer wait fell in several stretches and the
+     * sample is dropped.
+     */
+    long correction(long length, long longest) {
         long delay = runDelay.nanos();
-        boolean preempted =
-                delay != OwnRunDelay.UNKNOWN
-                        && atStart != OwnRunDelay.UNKNOWN
-                        && delay - atStart > PREEMPTED_SHARE * length;
-        if (length <= 0 || (preempted && ++dropped < MAX_DROPPED)) {
-            return false;
+        long waited =
+                delay == OwnRunDelay.UNKNOWN || atStart == OwnRunDelay.UNKNOWN
+                        ? 0
+                        : Math.max(0, delay - atStart);
+        if (length <= 0) {
+            return -1;
+        }
+        if (waited <= PREEMPTED_SHARE * length) {
+            return 0;
+        }
+        if (waited <= longest) {
+            dropped = 0;
+            return waited;
+        }
+        if (++dropped < MAX_DROPPED) {
+            return -1;
         }
         dropped = 0;
-        return true;
+        return longest;
     }
 
     @Override
