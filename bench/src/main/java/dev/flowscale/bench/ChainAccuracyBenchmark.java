@@ -56,8 +56,9 @@ public final class ChainAccuracyBenchmark {
         System.out.println(
                 "| job | operator | thread (chain head) | chained rec/s | unchained rec/s | difference"
                         + " | chained, less core wait | unchained, less core wait | difference"
+                        + " | chained rec/CPU s | unchained rec/CPU s | difference"
                         + " | decisions chained | decisions unchained |");
-        System.out.println("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, JobGraph> job : jobs().entrySet()) {
             JobGraph graph = job.getValue();
             Pairs pairs = Pairs.measure(graph, runs, warmUp, window);
@@ -147,9 +148,12 @@ public final class ChainAccuracyBenchmark {
         double u = median(alone, d -> d.trueProcessingRate(op));
         double cc = median(chained, d -> d.coreWaitCorrected(op));
         double uc = median(alone, d -> d.coreWaitCorrected(op));
+        double cp = median(chained, d -> d.perCpuSecond().get(op));
+        double up = median(alone, d -> d.perCpuSecond().get(op));
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %s | %s | %.0f | %.0f | %+.1f %% | %.0f | %.0f | %+.1f %% | %s | %s |%n",
+                "| %s | %s | %s | %.0f | %.0f | %+.1f %% | %.0f | %.0f | %+.1f %% | %.0f | %.0f"
+                        + " | %+.1f %% | %s | %s |%n",
                 job,
                 op,
                 head,
@@ -159,6 +163,9 @@ public final class ChainAccuracyBenchmark {
                 cc,
                 uc,
                 (cc / uc - 1) * 100,
+                cp,
+                up,
+                (cp / up - 1) * 100,
                 chained.stream().map(d -> d.parallelism(op)).collect(Collectors.joining(",")),
                 alone.stream().map(d -> d.parallelism(op)).collect(Collectors.joining(",")));
     }

@@ -14,10 +14,13 @@ import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
 import dev.flowscale.policy.ds2.Ds2Policy;
 import dev.flowscale.policy.settings.SettingValues;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the autoscaler makes of one measurement of a job on the engine: the metrics window the
@@ -26,7 +29,8 @@ import java.util.List;
  * decision on it (default settings, no rescale before; the need confirmed by a second window, as
  * the loop does).
  */
-record ChainDecision(MetricsWindow window, ScalingDecision decision) {
+record ChainDecision(
+        MetricsWindow window, ScalingDecision decision, Map<String, Double> perCpuSecond) {
     private static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
 
     static ChainDecision of(
@@ -51,7 +55,31 @@ record ChainDecision(MetricsWindow window, ScalingDecision decision) {
                         ? policy.decide(
                                 topology, window, new ScalingHistory(List.of(first), List.of()))
                         : first;
-        return new ChainDecision(window, decision);
+        return new ChainDecision(window, decision, perCpuSecond(graph, from, to));
+    }
+
+    /**
+     * Each operator's records per second of its CPU time (a chained operator's part of its
+     * thread's, by its useful share): the rate it would sustain on a core of its own, which a
+     * loaded machine does not stretch; NaN where the CPU time is not known.
+     */
+    private static Map<String, Double> perCpuSecond(
+            JobGraph graph, JobMetricsSnapshot from, JobMetricsSnapshot to) {
+        Map<String, Double> rates = new HashMap<>();
+        for (String op : graph.topologicalOrder()) {
+            long records = 0;
+            double cpu = 0;
+            for (InstanceCounts b : to.instancesOf(op)) {
+                InstanceCounts a = from.find(op, b.instance());
+                records += b.recordsIn() - a.recordsIn();
+                cpu +=
+                        a.cpuNanos() == null || b.cpuNanos() == null
+                                ? Double.NaN
+                                : b.cpuNanos() - a.cpuNanos();
+            }
+            rates.put(op, records / (cpu / 1e9));
+        }
+        return rates;
     }
 
     /** The operator's true processing rate as measured, records per second. */

@@ -17,15 +17,19 @@ import java.util.Arrays;
  *       {@code 1 / }{@value #BUDGET} times as long as that sample's reads took: timing costs the
  *       chain at most that share of its time, whatever its records cost;
  *   <li>control events that can cause work (barriers, watermarks) are timed the same way every
- *       time, since they are few and their work (a window firing) is not like a batch's.
+ *       time, since they are few and their work (a window firing) is not like a batch's;
+ *   <li>the thread's wait for a core inside a sample is taken out of it, or the sample dropped
+ *       ({@link SampleFilter}): on a loaded machine such a wait (milliseconds) went to whichever
+ *       operator ran at the time and outweighed many samples of real work. Reading the wait costs
+ *       the sample too, within the budget.
  * </ul>
  *
- * A batch sample stands for the batches since the previous one (it is weighted by their number; a
- * source's poll that found nothing is a batch too, and its time the source's), events count as they
- * are, and each operator's share is its part of that sum. The sums decay by half at every update,
- * so the shares follow a change in the operators' costs within a few updates.
+ * A batch sample stands for the batches since the previous one kept (it is weighted by their
+ * number; a source's poll that found nothing is a batch too, and its time the source's), events
+ * count as they are, and each operator's share is its part of that sum. The sums decay by half at
+ * every update, so the shares follow a change in the operators' costs within a few updates.
  */
-final class ChainTiming {
+final class ChainTiming implements AutoCloseable {
     /** The share of the chain's time that timing samples may cost. */
     static final double BUDGET = 0.002;
 
@@ -38,6 +42,7 @@ final class ChainTiming {
     /** What one {@link System#nanoTime} call adds to an interval measured between two of them. */
     static final long READ_NANOS = calibrate();
 
+    private final SampleFilter filter = new SampleFilter();
     private final boolean instrumented;
     private InstanceCounterRecorder[] recorders = new InstanceCounterRecorder[0];
     private long[] sample = new long[0];
@@ -51,6 +56,11 @@ final class ChainTiming {
     private int current;
     private long last;
     private int sinceSample;
+
+    /** The sample's longest stretch of one operator's work, and whose it was. */
+    private long longest;
+
+    private int longestAt;
 
     /** Clock reads of the sample under way. */
     private long reads;
@@ -102,10 +112,12 @@ final class ChainTiming {
     /** The batch has been handled by the whole chain. */
     void endBatch() {
         if (active && !event) {
-            stop(sinceSample);
-            sinceSample = 0;
+            long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
+            if (stop(sinceSample)) {
+                sinceSample = 0;
+            }
             due = false;
-            nextSampleAt = last + (long) (reads * (double) Math.max(1, READ_NANOS) / BUDGET);
+            nextSampleAt = last + (long) (cost / BUDGET);
         }
     }
 
@@ -128,7 +140,7 @@ final class ChainTiming {
     int enter(int index) {
         reads++;
         long now = System.nanoTime();
-        sample[current] += now - last - READ_NANOS;
+        charge(now - last - READ_NANOS);
         int from = current;
         current = index;
         last = now;
@@ -139,7 +151,7 @@ final class ChainTiming {
     void exit(int from) {
         reads++;
         long now = System.nanoTime();
-        sample[current] += now - last - READ_NANOS;
+        charge(now - last - READ_NANOS);
         current = from;
         last = now;
     }
@@ -150,7 +162,7 @@ final class ChainTiming {
      */
     void suspend(long now) {
         if (active) {
-            sample[current] += now - last;
+            charge(now - last);
         }
     }
 
@@ -161,27 +173,57 @@ final class ChainTiming {
         }
     }
 
+    @Override
+    public void close() {
+        filter.close();
+    }
+
+    /** Adds a stretch of the current operator's work to the sample. */
+    private void charge(long nanos) {
+        sample[current] += nanos;
+        if (nanos > longest) {
+            longest = nanos;
+            longestAt = current;
+        }
+    }
+
     private void start(boolean isEvent) {
         event = isEvent;
         current = 0;
         active = true;
         reads = 2;
+        longest = 0;
+        filter.begin();
         last = System.nanoTime();
     }
 
-    /** Ends the sample; it stands for {@code weight} batches (or one event). */
-    private void stop(int weight) {
+    /**
+     * Ends the sample; it stands for {@code weight} batches (or one event). Returns whether it is
+     * kept ({@link SampleFilter}): a dropped batch's weight goes to the next sample.
+     */
+    private boolean stop(int weight) {
         long now = System.nanoTime();
-        sample[current] += now - last - READ_NANOS;
+        charge(now - last - READ_NANOS);
         last = now;
         active = false;
+        long length = 0;
         for (int i = 0; i < sample.length; i++) {
-            spent[i] += (double) weight * Math.max(0, sample[i]);
+            sample[i] = Math.max(0, sample[i]);
+            length += sample[i];
+        }
+        long correction = filter.correction(length, longest);
+        boolean kept = correction >= 0;
+        if (kept) {
+            sample[longestAt] = Math.max(0, sample[longestAt] - correction);
+        }
+        for (int i = 0; i < sample.length; i++) {
+            spent[i] += kept ? (double) weight * sample[i] : 0;
             sample[i] = 0;
         }
-        if (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS) {
+        if (kept && (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS)) {
             update(now);
         }
+        return kept;
     }
 
     /** Publishes the shares estimated from the samples, then halves the sums. */

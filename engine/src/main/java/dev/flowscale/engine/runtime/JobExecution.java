@@ -10,7 +10,9 @@ import dev.flowscale.engine.metrics.ThreadSchedule;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -249,34 +251,26 @@ final class JobExecution {
 
     JobMetricsSnapshot metrics() {
         long now = System.nanoTime();
+        Map<Task, InstanceCounts> counts = new IdentityHashMap<>(tasks.size());
+        for (int h = 0; h < heads.size(); h++) {
+            Thread thread = h < threads.size() ? threads.get(h) : null;
+            heads.get(h)
+                    .chain
+                    .snapshot(
+                            now,
+                            ThreadCpu.nanos(thread),
+                            ThreadSchedule.runDelayNanos(kernelIds.get(h)),
+                            counts::put);
+        }
         List<InstanceCounts> instances = new ArrayList<>(tasks.size());
         for (String op : graph.topologicalOrder()) {
             for (Task t : tasks) {
                 if (t.context.operatorId().equals(op)) {
-                    int h = heads.indexOf(t.chain.head());
-                    Thread thread = h < threads.size() ? threads.get(h) : null;
-                    int shared = t.chain.tasks().size();
-                    instances.add(
-                            t.metrics.snapshot(
-                                    now,
-                                    perOperator(ThreadCpu.nanos(thread), shared),
-                                    perOperator(
-                                            ThreadSchedule.runDelayNanos(kernelIds.get(h)),
-                                            shared)));
+                    instances.add(counts.get(t));
                 }
             }
         }
         return new JobMetricsSnapshot(graph.jobName(), now, graph.parallelism(), instances, runId);
-    }
-
-    /**
-     * A chain's thread times split evenly over its operators: the thread's CPU time and wait for a
-     * core are known only for the whole chain, and every operator of it takes a turn (and wakes up)
-     * for each record, so an even split estimates each one's part without a clock read per record.
-     * Unknown (null) stays unknown.
-     */
-    private static Long perOperator(Long threadNanos, int operators) {
-        return threadNanos == null ? null : threadNanos / operators;
     }
 
     void stopSources() {

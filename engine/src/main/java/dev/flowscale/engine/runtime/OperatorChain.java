@@ -1,7 +1,10 @@
 package dev.flowscale.engine.runtime;
 
+import dev.flowscale.engine.metrics.InstanceCounterRecorder;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * The operators that run on one thread: a head (a source, or an operator fed through an input gate)
@@ -13,6 +16,9 @@ final class OperatorChain {
     private final Task head;
     private final List<OperatorTask> members = new ArrayList<>();
     final ChainTiming timing;
+
+    /** Created at the first reading of the counters, once the members are known. */
+    private ChainThreadTimes threadTimes;
 
     OperatorChain(Task head, boolean instrumented) {
         this.head = head;
@@ -56,8 +62,10 @@ final class OperatorChain {
         members.forEach(Task::markOpened);
     }
 
+    /** Closes the members, and the timing's run-delay file; on the chain's thread, at its end. */
     void closeMembers() {
         members.forEach(Task::closeQuietly);
+        timing.close();
     }
 
     /** Publishes what the members took in and emitted since the last call. */
@@ -71,6 +79,30 @@ final class OperatorChain {
         for (OperatorTask member : members) {
             member.sample(now);
         }
+    }
+
+    /**
+     * Gives {@code into} each operator's counters as of {@code now}, with its part of the thread's
+     * CPU time and wait for a core ({@link ChainThreadTimes}; null: not known).
+     */
+    void snapshot(
+            long now, Long cpuNanos, Long coreWaitNanos, BiConsumer<Task, InstanceCounts> into) {
+        List<Task> all = tasks();
+        InstanceCounts[] counts = threadTimes(all).snapshot(now, cpuNanos, coreWaitNanos);
+        for (int i = 0; i < counts.length; i++) {
+            into.accept(all.get(i), counts[i]);
+        }
+    }
+
+    private synchronized ChainThreadTimes threadTimes(List<Task> all) {
+        if (threadTimes == null) {
+            threadTimes =
+                    new ChainThreadTimes(
+                            all.stream()
+                                    .map(t -> t.metrics)
+                                    .toArray(InstanceCounterRecorder[]::new));
+        }
+        return threadTimes;
     }
 
     /** When the members' earliest processing-time timer is due; {@link Long#MAX_VALUE}: none. */

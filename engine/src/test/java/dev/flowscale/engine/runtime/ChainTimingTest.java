@@ -47,6 +47,32 @@ class ChainTimingTest {
     }
 
     /**
+     * The member does four times the head's counted work per record: its share of the useful time
+     * after the first estimates must be about 0.8 (the head's loop and the calls into the member
+     * add a little to the head). Counted in samples rather than time, so that a loaded machine only
+     * makes it slower; an even split, or shares by record count, would give 0.5.
+     */
+    @Test
+    void theSharesFollowEachOperatorsCountedWork() {
+        runUntilTimed(100, 400, 20);
+        long from = System.nanoTime();
+        double headFrom = head.snapshot(from).usefulNanos();
+        double memberFrom = member.snapshot(from).usefulNanos();
+        runUntilTimed(100, 400, timedBatches + 60);
+        long to = System.nanoTime();
+        double headUseful = head.snapshot(to).usefulNanos() - headFrom;
+        double memberUseful = member.snapshot(to).usefulNanos() - memberFrom;
+
+        assertThat(memberUseful / (headUseful + memberUseful)).isBetween(0.7, 0.9);
+    }
+
+    private void runUntilTimed(int headWork, int memberWork, int timed) {
+        while (timedBatches < timed) {
+            runBatches(headWork, memberWork, 10_000_000L);
+        }
+    }
+
+    /**
      * Runs batches for {@code nanos}: per record, {@code headWork} spins at the head, then {@code
      * memberWork} in the chained operator.
      */

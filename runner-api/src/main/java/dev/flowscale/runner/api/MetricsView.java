@@ -66,10 +66,12 @@ public record MetricsView(
      * @param keyGroupRecords records the instance processed in each key group of its range, from
      *     {@code keyGroupFirst} on; empty (or absent in the JSON, from an older runner) when the
      *     instance is not keyed or the job is not instrumented
-     * @param cpuNanos CPU time the instance's thread has used; null where it is not known (the JVM
-     *     does not measure it, the thread has ended, or an older runner)
+     * @param cpuNanos CPU time the instance's thread has used (an operator chained with others: its
+     *     part, by its useful time); null where it is not known (the JVM does not measure it, the
+     *     thread has ended, or an older runner)
      * @param coreWaitNanos time the instance's thread was runnable but waited for a core (Linux
-     *     schedstat run delay); null where it is not known
+     *     schedstat run delay; the whole thread's for every operator of a chain); null where it is
+     *     not known
      */
     public record InstanceCounts(
             String operatorId,

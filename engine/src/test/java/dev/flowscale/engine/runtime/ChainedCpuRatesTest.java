@@ -1,0 +1,118 @@
+package dev.flowscale.engine.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.flowscale.engine.api.MapFunction;
+import dev.flowscale.engine.graph.JobGraph;
+import dev.flowscale.engine.job.DataStream;
+import dev.flowscale.engine.job.JobBuilder;
+import dev.flowscale.engine.job.Sinks;
+import dev.flowscale.engine.job.Sources;
+import dev.flowscale.engine.metrics.JobMetricsSnapshot;
+import dev.flowscale.runner.api.MetricsView.InstanceCounts;
+import dev.flowscale.testsupport.Await;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three operators doing a counted amount of CPU work per record (1 : 8 : 1), chained on one thread
+ * and then each on a thread of its own. Each operator's records per CPU second must be the same in
+ * both layouts: unchained it is its own thread's CPU time, chained its part of the chain thread's
+ * by its sampled share of the useful time ({@link ChainThreadTimes}, {@link ChainTiming}). CPU time
+ * is what a loaded machine does not stretch (a preempted thread uses none), so the comparison holds
+ * under load; the work is counted iterations, not a deadline that preemption would shorten.
+ */
+class ChainedCpuRatesTest {
+    /** Iterations per record; about 1 ns each. */
+    private static final Map<String, Integer> WORK = new LinkedHashMap<>();
+
+    static {
+        WORK.put("light", 4_000);
+        WORK.put("heavy", 32_000);
+        WORK.put("last", 4_000);
+    }
+
+    /**
+     * The shares are sampled from wall-clock time, and a thread preempted inside a sampled record
+     * charges that wait to the operator running it; over the window that evens out to within a few
+     * percent, more on a machine loaded many times its cores, and the unchained operators' CPU time
+     * includes handing each record over (a percent or two of these costs). An even split of the
+     * chain's CPU time, or of its useful time, is 60 % off for the light operators and 220 % for
+     * the heavy one.
+     */
+    private static final double TOLERANCE = 0.25;
+
+    /** Records through the last operator in the measured window. */
+    private static final long WINDOW_RECORDS = 8_000;
+
+    private static final Duration LIMIT = Duration.ofSeconds(120);
+
+    /** Keeps the work from being optimized away. */
+    private static volatile long sink;
+
+    @Test
+    void eachOperatorsRecordsPerCpuSecondAreTheSameChainedAndUnchained() throws Exception {
+        Map<String, Double> chained = recordsPerCpuSecond(graph());
+        Map<String, Double> unchained = recordsPerCpuSecond(graph().unchained());
+
+        for (String op : WORK.keySet()) {
+            assertThat(chained.get(op))
+                    .as(op + " chained vs unchained " + unchained.get(op) + " records/CPU s")
+                    .isBetween(
+                            (1 - TOLERANCE) * unchained.get(op),
+                            (1 + TOLERANCE) * unchained.get(op));
+        }
+    }
+
+    private static JobGraph graph() {
+        JobBuilder job = JobBuilder.named("cpu-rates");
+        DataStream<Long> stream = job.source("source", Sources.generator(Long.MAX_VALUE, s -> s));
+        for (Map.Entry<String, Integer> op : WORK.entrySet()) {
+            stream = stream.map(op.getKey(), work(op.getValue()));
+        }
+        stream.sink("sink", Sinks.counting());
+        return job.build();
+    }
+
+    private static MapFunction<Long, Long> work(int iterations) {
+        return x -> {
+            long v = x;
+            for (int i = 0; i < iterations; i++) {
+                v = v * 6364136223846793005L + 1442695040888963407L;
+            }
+            sink = v;
+            return x;
+        };
+    }
+
+    /** Each operator's records over its CPU seconds, in a window of a fixed number of records. */
+    private static Map<String, Double> recordsPerCpuSecond(JobGraph graph) throws Exception {
+        try (RunningJob job = RunningJob.start(graph, JobConfig.defaults())) {
+            // Past the JIT's compilation and the first estimates of the shares.
+            awaitRecords(job, 1_000);
+            JobMetricsSnapshot start = job.metrics();
+            assumeTrue(start.find("heavy", 0).cpuNanos() != null, "thread CPU time measured");
+            awaitRecords(job, start.find("last", 0).recordsIn() + WINDOW_RECORDS);
+            JobMetricsSnapshot end = job.metrics();
+            Map<String, Double> rates = new LinkedHashMap<>();
+            for (String op : WORK.keySet()) {
+                InstanceCounts a = start.find(op, 0);
+                InstanceCounts b = end.find(op, 0);
+                rates.put(
+                        op,
+                        (b.recordsIn() - a.recordsIn()) / ((b.cpuNanos() - a.cpuNanos()) / 1e9));
+            }
+            return rates;
+        }
+    }
+
+    private static void awaitRecords(RunningJob job, long records) {
+        Await.until(
+                LIMIT,
+                records + " records through the last operator",
+                () -> job.metrics().find("last", 0).recordsIn() >= records);
+    }
+}
