@@ -109,20 +109,6 @@ final class ChainTiming {
         }
     }
 
-    /**
-     * The batch found nothing to do (a source's poll that came back empty, which is not useful
-     * time): it is neither a sample nor one of the batches a sample stands for, and the next batch
-     * is timed in its place. A throttled source polls empty between due records; counted, those
-     * polls gave the source a share of the chain's time it did not spend.
-     */
-    void skipBatch() {
-        sinceSample--;
-        if (active && !event) {
-            Arrays.fill(sample, 0);
-            active = false;
-        }
-    }
-
     /** A control event starts at the head; returns whether this call started timing it. */
     boolean beginEvent() {
         if (!enabled || active) {
@@ -168,14 +154,10 @@ final class ChainTiming {
         }
     }
 
-    /**
-     * The thread does useful work again from {@code now} on. A source's poll that ends a wait for
-     * input is booked useful from its start, after it returned: the sample has counted that time
-     * already, so it is never counted again.
-     */
+    /** The thread does useful work again from {@code now} on. */
     void resume(long now) {
         if (active) {
-            last = Math.max(last, now);
+            last = now;
         }
     }
 

@@ -134,11 +134,7 @@ final class SourceTask extends Task {
                 clock.usefulSince(pollStart);
             }
             payCost(n);
-            if (n > 0) {
-                chain.timing.endBatch();
-            } else {
-                chain.timing.skipBatch();
-            }
+            chain.timing.endBatch();
             if (n == SourceReader.END_OF_INPUT) {
                 endOfInput();
                 if (sourceAtEnd()) {
