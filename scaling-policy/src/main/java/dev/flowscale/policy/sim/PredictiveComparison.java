@@ -99,9 +99,16 @@ public final class PredictiveComparison {
                             throw new IllegalArgumentException(
                                     "unknown load '" + load + "'; use one of " + LOADS);
                 };
+        return wordCount(load, rate);
+    }
+
+    /**
+     * The word count named {@code name}, its source offering {@code rate}, started at its optimum.
+     */
+    static Scenario wordCount(String name, RateProfile rate) {
         Scenario s =
                 Scenario.of(
-                        load,
+                        name,
                         List.of(
                                 SimOperator.source("source", 1_000_000, rate),
                                 SimOperator.operator("flatMap", 100, 10),

@@ -4,7 +4,6 @@ import dev.flowscale.policy.api.PolicyConfig;
 import dev.flowscale.policy.settings.Setting;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -13,12 +12,13 @@ import java.util.Locale;
  * ({@link PredictiveComparison#job}) under a step, a sine and a daily trace, at several rescale
  * downtimes. flowscale runs with the cluster profile's defaults (mode auto, {@link
  * ProfileDefaults}); both policies decide at the cluster's policy interval and window. The goal: at
- * most half the rescales of exact DS2 with no more backlog (record-seconds). On the step (up, then
- * down again) no policy that follows the load can meet it: following the two changes takes two
- * rescales, and exact DS2 takes three (one sized on a window only partly at the new rate, then the
- * full one, then down). Run with {@code mvn -q -pl scaling-policy exec:java
- * -Dexec.mainClass=dev.flowscale.policy.sim.TraceComparison -Dexec.args="step,sine,daily 2,30,60"}
- * (traces, downtimes in seconds).
+ * most half the rescales of exact DS2 with no more backlog (record-seconds). Where {@link
+ * RescaleBound} shows that any policy sustaining the load and ending minimal needs more than half
+ * of exact DS2's rescales, the row says the goal is out of reach and gives both counts: on the step
+ * (up, then down again) any such policy needs two, and exact DS2 takes three (one sized on a window
+ * only partly at the new rate, then the full one, then down). Run with {@code mvn -q -pl
+ * scaling-policy exec:java -Dexec.mainClass=dev.flowscale.policy.sim.TraceComparison
+ * -Dexec.args="step,sine,daily 2,30,60"} (traces, downtimes in seconds).
  */
 public final class TraceComparison {
 
@@ -41,13 +41,36 @@ public final class TraceComparison {
             double underProvisioned,
             int rescales) {}
 
-    /** flowscale and exact DS2 on one trace at one downtime. */
-    public record Row(String trace, Duration downtime, Run flowscale, Run ds2) {
+    /**
+     * flowscale and exact DS2 on one trace at one downtime.
+     *
+     * @param leastRescales the fewest rescales of any policy that sustains the trace and ends
+     *     minimal ({@link RescaleBound})
+     */
+    public record Row(String trace, Duration downtime, Run flowscale, Run ds2, int leastRescales) {
 
         /** At most half of exact DS2's rescales, and no more backlog record-seconds. */
         public boolean meetsGoal() {
             return 2 * flowscale.rescales() <= ds2.rescales()
                     && flowscale.backlogRecordSeconds() <= ds2.backlogRecordSeconds();
+        }
+
+        /** Whether some policy could make at most half of exact DS2's rescales on this trace. */
+        public boolean goalReachable() {
+            return 2 * leastRescales <= ds2.rescales();
+        }
+
+        private String verdict() {
+            if (meetsGoal()) {
+                return "yes";
+            }
+            return goalReachable()
+                    ? "no"
+                    : String.format(
+                            Locale.ROOT,
+                            "out of reach: any policy needs %d rescales, half of DS2's is %.1f",
+                            leastRescales,
+                            ds2.rescales() / 2.0);
         }
 
         String format() {
@@ -67,7 +90,7 @@ public final class TraceComparison {
                     ds2.overProvisioned(),
                     flowscale.underProvisioned(),
                     ds2.underProvisioned(),
-                    meetsGoal() ? "yes" : "no");
+                    verdict());
         }
     }
 
@@ -107,7 +130,8 @@ public final class TraceComparison {
                 trace,
                 downtime,
                 run(scenario, cluster.policy(), cluster.settings(), length),
-                run(scenario, PolicyConfig.exactDs2(), cluster.settings(), length));
+                run(scenario, PolicyConfig.exactDs2(), cluster.settings(), length),
+                RescaleBound.leastRescales(scenario, length));
     }
 
     /** The word count under {@code trace}: the step here, the sine and daily traces of issue 12. */
@@ -115,17 +139,8 @@ public final class TraceComparison {
         if (!trace.equals("step")) {
             return PredictiveComparison.job(trace);
         }
-        Scenario sine = PredictiveComparison.job("sine");
-        List<SimOperator> operators = new ArrayList<>(sine.operators());
-        SimOperator source = operators.get(0);
-        operators.set(
-                0,
-                SimOperator.source(
-                        source.id(),
-                        1_000_000,
-                        RateProfile.constant(500).then(600, 1_500).then(4_200, 500)));
-        Scenario s = Scenario.of("step", operators, sine.edges(), 1);
-        return new Scenario(s.name(), s.operators(), s.edges(), s.optimalParallelism(0));
+        return PredictiveComparison.wordCount(
+                "step", RateProfile.constant(500).then(600, 1_500).then(4_200, 500));
     }
 
     static Duration length(String trace) {

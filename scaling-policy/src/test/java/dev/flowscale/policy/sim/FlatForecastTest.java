@@ -29,8 +29,8 @@ class FlatForecastTest {
     @ValueSource(doubles = {0, 0.1})
     void aConstantLoadGetsOneRecommendationPerOperatorAndTheReactiveConfiguration(double noise) {
         Scenario constant = PaperTopologies.wordCount(offered(noise)).named("constant word count");
-        Trajectory predictive = run(constant, true);
-        Trajectory reactive = run(constant, false);
+        Trajectory predictive = run(constant, true, 0);
+        Trajectory reactive = run(constant, false, 0);
 
         for (String op : List.of("flatMap", "count")) {
             assertThat(recommendations(predictive, op))
@@ -41,6 +41,27 @@ class FlatForecastTest {
         assertThat(predictive.finalParallelism()).isEqualTo(reactive.finalParallelism());
         assertThat(predictive.scaleDecisions()).hasSameSizeAs(reactive.scaleDecisions());
         assertThat(delayed(predictive)).isEqualTo(delayed(reactive));
+    }
+
+    /**
+     * With the operators' capacity off by {@code noise} at every step as well (the rate measured
+     * per window moves with it), the predictive policy still recommends and does what the reactive
+     * one does: the forecast of a constant source stays flat.
+     */
+    @ParameterizedTest(name = "capacity noise {0}")
+    @ValueSource(doubles = {0.05, 0.1})
+    void withNoisyCapacitiesPredictiveModeRecommendsWhatReactiveModeDoes(double noise) {
+        Scenario constant = PaperTopologies.wordCount(offered(0.2)).named("constant word count");
+        Trajectory predictive = run(constant, true, noise);
+        Trajectory reactive = run(constant, false, noise);
+
+        for (String op : List.of("flatMap", "count")) {
+            assertThat(recommendations(predictive, op))
+                    .as(op)
+                    .isEqualTo(recommendations(reactive, op));
+        }
+        assertThat(predictive.finalParallelism()).isEqualTo(reactive.finalParallelism());
+        assertThat(predictive.scaleDecisions()).hasSameSizeAs(reactive.scaleDecisions());
     }
 
     /**
@@ -56,10 +77,11 @@ class FlatForecastTest {
         return RateProfile.sampled(second -> factor[(int) second], RUN);
     }
 
-    private static Trajectory run(Scenario scenario, boolean predictive) {
+    private static Trajectory run(Scenario scenario, boolean predictive, double capacityNoise) {
         PolicyConfig config = TableDefaults.policy().toBuilder().predictive(predictive).build();
-        return Simulation.ds2(scenario, config, TableDefaults.settings(Duration.ofSeconds(30)))
-                .run(RUN);
+        SimulationSettings settings =
+                TableDefaults.settings(Duration.ofSeconds(30)).withNoise(capacityNoise, 28);
+        return Simulation.ds2(scenario, config, settings).run(RUN);
     }
 
     private static long delayed(Trajectory t) {

@@ -32,7 +32,22 @@ class TraceComparisonTest {
         assertThat(row(new TraceComparison.Run(10, 1_001, 0, 0, 1), ds2).meetsGoal()).isFalse();
     }
 
+    /**
+     * On the up-and-down step, any policy that sustains the load and ends minimal rescales twice,
+     * more than half of exact DS2's three: the row says the goal is out of reach, by that bound.
+     */
+    @Test
+    void onTheStepTheGoalIsOutOfReachByTheComputedBound() {
+        TraceComparison.Row row = TraceComparison.row("step", Duration.ofSeconds(2));
+
+        assertThat(row.leastRescales()).isEqualTo(2);
+        assertThat(row.ds2().rescales()).as("exact DS2: %s", row).isEqualTo(3);
+        assertThat(row.goalReachable()).isFalse();
+        assertThat(row.flowscale().backlogRecordSeconds())
+                .isLessThan(row.ds2().backlogRecordSeconds());
+    }
+
     private static TraceComparison.Row row(TraceComparison.Run flowscale, TraceComparison.Run ds2) {
-        return new TraceComparison.Row("sine", Duration.ofSeconds(2), flowscale, ds2);
+        return new TraceComparison.Row("sine", Duration.ofSeconds(2), flowscale, ds2, 2);
     }
 }
