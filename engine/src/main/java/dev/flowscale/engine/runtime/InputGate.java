@@ -12,7 +12,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * batches round robin over the channels. Locking is per batch, not per record.
  */
 final class InputGate {
+    /**
+     * How often a blocked producer or a waiting consumer looks at the job's cancellation. Progress
+     * never waits for it: every change a wait depends on signals the waiter.
+     */
     private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final long checkNanos;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
@@ -38,8 +44,13 @@ final class InputGate {
 
     private int lastChannel = -1;
 
-    @SuppressWarnings("unchecked")
     InputGate(int channels, int capacity, Cancellation cancellation) {
+        this(channels, capacity, cancellation, CHECK_NANOS);
+    }
+
+    /** With the period of the cancellation check (a test sets it long, to catch a lost wake-up). */
+    @SuppressWarnings("unchecked")
+    InputGate(int channels, int capacity, Cancellation cancellation, long checkNanos) {
         this.queues = new ArrayDeque[channels];
         this.notFull = new Condition[channels];
         this.blocked = new boolean[channels];
@@ -50,6 +61,7 @@ final class InputGate {
         }
         this.capacity = capacity;
         this.cancellation = cancellation;
+        this.checkNanos = checkNanos;
     }
 
     int channels() {
@@ -72,7 +84,7 @@ final class InputGate {
             try {
                 while (full(channel, batch.size)) {
                     cancellation.check();
-                    notFull[channel].awaitNanos(CHECK_NANOS);
+                    notFull[channel].awaitNanos(checkNanos);
                 }
                 enqueue(channel, batch);
             } finally {
@@ -152,7 +164,7 @@ final class InputGate {
                     return null;
                 }
                 cancellation.check();
-                notEmpty.awaitNanos(Math.min(remaining, CHECK_NANOS));
+                notEmpty.awaitNanos(Math.min(remaining, checkNanos));
             }
             return dequeue();
         } finally {
@@ -166,7 +178,7 @@ final class InputGate {
         try {
             while (available == 0) {
                 cancellation.check();
-                notEmpty.awaitNanos(CHECK_NANOS);
+                notEmpty.awaitNanos(checkNanos);
             }
             return dequeue();
         } finally {
