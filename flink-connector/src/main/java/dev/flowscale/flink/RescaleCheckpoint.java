@@ -115,24 +115,36 @@ final class RescaleCheckpoint {
      * from a newer one, so the cost is at most that. Empty when the job has no checkpoint.
      */
     Optional<Duration> inputCost(Before before, Instant put, Instant running) {
-        Optional<CheckpointStats> after = readNow();
         Optional<Instant> from =
-                after.flatMap(
-                        a ->
-                                a.restored()
-                                        .filter(r -> !r.at().isBefore(put.minus(SKEW)))
-                                        .flatMap(r -> triggerOf(r.id(), a, before)));
+                readNow()
+                        .flatMap(
+                                after ->
+                                        restoredTrigger(
+                                                job, after, put, before.stats().orElse(null)));
         return from.or(() -> before.stats().flatMap(CheckpointStats::latestTrigger))
-                .map(t -> max(Duration.between(t, running), Duration.between(put, running)));
+                .map(t -> RescaleInputCost.between(t, put, running));
     }
 
-    private Optional<Instant> triggerOf(long id, CheckpointStats after, Before before) {
-        return after.triggerOf(id)
-                .or(() -> before.stats().flatMap(s -> s.triggerOf(id)))
-                .or(() -> details(id));
+    /**
+     * The trigger of the checkpoint the job restored from at or after {@code put} (within the
+     * clocks' skew), from {@code after}, else {@code before} (may be null), else the checkpoint's
+     * own details; empty when no such restore shows yet or its trigger is unknown.
+     */
+    static Optional<Instant> restoredTrigger(
+            FlinkJobRef job, CheckpointStats after, Instant put, CheckpointStats before) {
+        return after.restored()
+                .filter(r -> !r.at().isBefore(put.minus(SKEW)))
+                .flatMap(
+                        r ->
+                                after.triggerOf(r.id())
+                                        .or(
+                                                () ->
+                                                        Optional.ofNullable(before)
+                                                                .flatMap(b -> b.triggerOf(r.id())))
+                                        .or(() -> details(job, r.id())));
     }
 
-    private Optional<Instant> details(long id) {
+    private static Optional<Instant> details(FlinkJobRef job, long id) {
         try {
             long at =
                     job.rest()

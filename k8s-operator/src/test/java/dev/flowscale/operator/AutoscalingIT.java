@@ -39,17 +39,12 @@ class AutoscalingIT {
     static final String NS = "jobs";
     static final Duration WAIT = Duration.ofSeconds(60);
 
-    /**
-     * Room for a runner JVM to start and restore on a busy 2-core CI machine (12 s was too little
-     * at load 25: the new runner was rolled back, and so was the retry).
-     */
-    static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(20);
-
     final OptimisticMockServer server = new OptimisticMockServer();
     final KubernetesClient client = server.client();
     Operator operator;
     JobAutoscalers loops;
     LocalKubelet kubelet;
+    final JumpingClock clock = new JumpingClock();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     @TempDir Path dir;
@@ -141,6 +136,15 @@ class AutoscalingIT {
     @Test
     void whenTheNewRunnerNeverComesUpTheJobRollsBackFromTheSameSavepoint() throws IOException {
         start(AutoscalerMode.AUTO, args -> !args.contains("--restore-from") || splitAtOne(args));
+        // The rescale times out only once its new runner is known never to start, however long a
+        // loaded machine took to get there.
+        awaitJob(
+                j ->
+                        j.getStatus().pending != null
+                                && j.getStatus().pending.savepoint != null
+                                && args().contains("--restore-from")
+                                && !splitAtOne(List.of(args().split(" "))));
+        clock.jump(RunnerJobHarness.NO_RESCALE_TIMEOUT.plusSeconds(1));
 
         List<Event> failed =
                 Eventually.await(
@@ -263,7 +267,7 @@ class AutoscalingIT {
                         client,
                         registry,
                         j -> kubelet.address(),
-                        RESCALE_TIMEOUT,
+                        RunnerJobHarness.NO_RESCALE_TIMEOUT,
                         Clock.systemUTC());
         operator =
                 FlowscaleOperator.create(
@@ -273,7 +277,7 @@ class AutoscalingIT {
                                 j -> kubelet.address(),
                                 Duration.ofSeconds(10),
                                 new RunnerTokens(client)),
-                        Clock.systemUTC());
+                        clock);
         operator.start();
         client.resource(bottleneckedWordCount(NS, "wc", mode, dir.resolve("savepoints"))).create();
     }

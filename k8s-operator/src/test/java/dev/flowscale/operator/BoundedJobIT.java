@@ -11,7 +11,6 @@ import dev.flowscale.testsupport.Await;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,14 +40,7 @@ class BoundedJobIT {
 
     @Test
     void aJobWhoseInputEndsIsFinishedAndItsRunnerIsNotRestartedFromACheckpoint() throws Exception {
-        cluster.start(
-                dir,
-                args -> true,
-                "4",
-                "4",
-                AutoscalingIT.RESCALE_TIMEOUT,
-                Clock.systemUTC(),
-                boundedJob(3000));
+        cluster.startOnSystemClock(dir, "4", boundedJob(3000));
 
         StreamJob finished =
                 RunnerJobHarness.awaitJob(
@@ -84,14 +76,7 @@ class BoundedJobIT {
 
     @Test
     void aChangedSpecWithNewStorageRunsAFinishedJobAgainFromItsStart() throws Exception {
-        cluster.start(
-                dir,
-                args -> true,
-                "4",
-                "4",
-                AutoscalingIT.RESCALE_TIMEOUT,
-                Clock.systemUTC(),
-                boundedJob(1500));
+        cluster.startOnSystemClock(dir, "4", boundedJob(1500));
         RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Finished);
 
         Path again = dir.resolve("again");

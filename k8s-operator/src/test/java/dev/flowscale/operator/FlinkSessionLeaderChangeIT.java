@@ -95,7 +95,8 @@ class FlinkSessionLeaderChangeIT {
 
     private static StreamJob target(JarRunRefusingProxy proxy, FlinkSessionSavepointIT.JarRun run) {
         StreamJob job = run.target(proxy.uri().toString());
-        job.getSpec().timeouts.rescale = "120s"; // the first leader must not roll back first
+        // the first leader must not roll back first, however slow a loaded machine makes it
+        job.getSpec().timeouts.rescale = RunnerJobHarness.NO_RESCALE_TIMEOUT.toMinutes() + "m";
         return job;
     }
 

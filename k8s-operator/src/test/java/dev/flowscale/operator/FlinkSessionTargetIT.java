@@ -14,6 +14,7 @@ import dev.flowscale.operator.core.Conditions;
 import dev.flowscale.operator.core.JobEvents;
 import dev.flowscale.operator.core.RescaleReporting;
 import dev.flowscale.runner.api.MetricName;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -21,11 +22,18 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +116,8 @@ public class FlinkSessionTargetIT {
                 assertThat(events(client, JobEvents.RESCALED))
                         .singleElement()
                         .satisfies(e -> assertThat(e.getMessage()).contains("(in-place)"));
+                // The loop takes the rescale as ended once its input cost is known, then counts it.
+                assertInputCost(client, rescale.downtimeSeconds);
                 assertControllerMetrics(operator.loops().registry(), rescale.to.get(SPLIT));
             }
             assertThat(deniedCalls(server.takeRequests()))
@@ -153,6 +163,51 @@ public class FlinkSessionTargetIT {
                 .isIn(1.0, (double) split);
     }
 
+    /**
+     * The input the in-place rescale cost, found by later passes from the checkpoint Flink
+     * restarted the job from, in status and in the loop's history (so the policy plans with it).
+     */
+    private static void assertInputCost(KubernetesClient client, double downtimeSeconds) {
+        StreamJob job =
+                Eventually.await(
+                        WAIT,
+                        "the rescale's input cost looked for",
+                        () ->
+                                client.resources(StreamJob.class)
+                                        .inNamespace(NS)
+                                        .withName("wc")
+                                        .get(),
+                        j -> j.getStatus().lastRescale.inputCostPending == null);
+        assertThat(job.getStatus().lastRescale.inputCostSeconds)
+                .as(
+                        "from where the restart resumed its input until the job ran: at least the downtime")
+                .isNotNull()
+                .isGreaterThanOrEqualTo(downtimeSeconds);
+        String history =
+                Eventually.await(
+                        WAIT,
+                        "the loop's history with the rescale's input cost",
+                        () -> loopHistory(client),
+                        h -> h.contains("inputCostNanos"));
+        assertThat(history).contains("\"path\":\"in-place\"");
+    }
+
+    /**
+     * The loop's stored history (ConfigMap wc-autoscaler, gzipped JSON), "" before it is written.
+     */
+    private static String loopHistory(KubernetesClient client) {
+        ConfigMap stored = client.configMaps().inNamespace(NS).withName("wc-autoscaler").get();
+        if (stored == null || stored.getBinaryData() == null) {
+            return "";
+        }
+        byte[] gz = Base64.getDecoder().decode(stored.getBinaryData().get("history.json.gz"));
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static StreamJob awaitRescaled(KubernetesClient client) {
         return Eventually.await(
                 WAIT,
@@ -172,7 +227,8 @@ public class FlinkSessionTargetIT {
         job.getSpec().autoscaler.policyInterval = "3s";
         job.getSpec().autoscaler.warmUp = "2s";
         job.getSpec().autoscaler.maxParallelism = 8;
-        job.getSpec().timeouts.rescale = "60s";
+        // Not a test of the timeout: a rescale a loaded machine makes slow is waited for.
+        job.getSpec().timeouts.rescale = RunnerJobHarness.NO_RESCALE_TIMEOUT.toMinutes() + "m";
         return job;
     }
 

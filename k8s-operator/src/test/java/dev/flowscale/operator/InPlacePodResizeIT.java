@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AutoClose;
@@ -155,7 +154,13 @@ class InPlacePodResizeIT {
                         NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
         customize.accept(job);
         cluster.start(
-                dir, args -> true, "4", nodeCpu, Duration.ofSeconds(60), Clock.systemUTC(), job);
+                dir,
+                args -> true,
+                "4",
+                nodeCpu,
+                RunnerJobHarness.NO_RESCALE_TIMEOUT,
+                Clock.systemUTC(),
+                job);
     }
 
     private Pod runnerPod() {

@@ -16,9 +16,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,12 +29,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.k3s.K3sContainer;
-import org.testcontainers.utility.DockerImageName;
-import org.testcontainers.utility.MountableFile;
 
 /**
  * The operator on a real (K3s) cluster: the images Jib built (profile k3s) imported into K3s's
@@ -50,7 +45,7 @@ import org.testcontainers.utility.MountableFile;
 @Testcontainers(disabledWithoutDocker = true)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class K3sClusterE2E {
-    static final String SYSTEM = "flowscale-system";
+    static final String SYSTEM = K3sInstall.SYSTEM;
     static final String NS = "jobs";
     static final String JOB = "wc";
     static final Duration STEP = Duration.ofMinutes(5);
@@ -59,37 +54,15 @@ class K3sClusterE2E {
     static final String HOLD = "e2e.flowscale.dev/hold";
     static final String CRD = "streamjobs.flowscale.dev";
     static final String OPERATOR_LABEL = "app.kubernetes.io/name";
-    static final Path CHART = Path.of("..", "charts", "flowscale");
+    static final Path CHART = K3sInstall.CHART;
 
-    @Container
-    static final K3sContainer K3S =
-            new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
+    @Container static final K3sContainer K3S = new K3sContainer(K3sInstall.IMAGE);
 
     static KubernetesClient client;
 
     @BeforeAll
     static void installTheChartWithTheJibImages() throws Exception {
-        importImage(System.getProperty("flowscale.e2e.operator.tar"));
-        importImage(System.getProperty("flowscale.e2e.runner.tar"));
-        String kubeconfig = K3S.getKubeConfigYaml();
-        client =
-                new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
-        String operator = System.getProperty("flowscale.e2e.operator.image");
-        new Helm(CHART)
-                .install()
-                .withName("flowscale")
-                .withNamespace(SYSTEM)
-                .createNamespace()
-                .withKubeConfigContents(kubeconfig)
-                .set("image.repository", operator.substring(0, operator.lastIndexOf(':')))
-                .set("image.tag", operator.substring(operator.lastIndexOf(':') + 1))
-                .set("image.pullPolicy", "Never")
-                .set("networkPolicy.namespaces[0]", NS)
-                .set("runnerTimeouts.deploy", "3m")
-                .waitReady()
-                .call();
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-                .create();
+        client = K3sInstall.operator(K3S, NS);
         // K3s's local-path provisioner: a ReadWriteOnce claim on the node's disk.
         client.resource(
                         new PersistentVolumeClaimBuilder()
@@ -452,20 +425,6 @@ class K3sClusterE2E {
         job.getSpec().autoscaler.warmUp = "5s";
         job.getSpec().autoscaler.maxParallelism = 6;
         return job;
-    }
-
-    private static void importImage(String tar) throws Exception {
-        assertThat(tar).as("system property with the Jib tar: run with -Pk3s").isNotBlank();
-        assertThat(Path.of(tar))
-                .as("Jib's image tar (built in the package phase of -Pk3s)")
-                .exists();
-        String inContainer = "/tmp/" + Path.of(tar).getFileName();
-        K3S.copyFileToContainer(MountableFile.forHostPath(tar), inContainer);
-        ExecResult result =
-                K3S.execInContainer("ctr", "-n", "k8s.io", "images", "import", inContainer);
-        assertThat(result.getExitCode())
-                .as("ctr images import %s: %s", tar, result.getStderr())
-                .isZero();
     }
 
     private List<Pod> runnerPods() {

@@ -45,12 +45,6 @@ class LeaderChangeIT {
     static final String AGENT = "flowscale-operator-replica";
     static final Duration LEASE_DURATION = Duration.ofSeconds(15);
 
-    /**
-     * Room for the rescaled runner JVM to start while the whole build runs beside it: nothing here
-     * tests a rescale that times out, and at 20 s a slow start under load rolled the rescale back.
-     */
-    static final Duration RESCALE_TIMEOUT = Duration.ofSeconds(120);
-
     static final String BUDGET_USED =
             "rescale budget used: 1 rescales started in the last hour (at most 1)";
     final OptimisticMockServer server = new OptimisticMockServer();
@@ -178,7 +172,7 @@ class LeaderChangeIT {
                         own,
                         new SimpleMeterRegistry(),
                         j -> kubelet.address(),
-                        RESCALE_TIMEOUT,
+                        RunnerJobHarness.NO_RESCALE_TIMEOUT,
                         Clock.systemUTC());
         Operator operator =
                 FlowscaleOperator.create(

@@ -233,7 +233,7 @@ class NodeLossIT {
         job.getSpec().resources.headroom = 3.0;
         job.getSpec().savepoints.checkpointInterval = "1s";
         cluster.withPodLifeCycle();
-        cluster.start(dir, args -> true, "16", "16", AutoscalingIT.RESCALE_TIMEOUT, clock, job);
+        cluster.startOnManualClock(dir, clock, job);
     }
 
     private Pod awaitStuckPod() {

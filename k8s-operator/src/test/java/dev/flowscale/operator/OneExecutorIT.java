@@ -356,7 +356,7 @@ class OneExecutorIT {
                         operatorClient,
                         registry,
                         j -> kubelet.address(),
-                        AutoscalingIT.RESCALE_TIMEOUT,
+                        RunnerJobHarness.NO_RESCALE_TIMEOUT,
                         Clock.systemUTC());
         operator =
                 FlowscaleOperator.create(

@@ -4,6 +4,7 @@ import dev.flowscale.operator.api.StreamJob;
 import dev.flowscale.operator.loop.JobAutoscalers;
 import dev.flowscale.operator.runner.HttpRunnerControl;
 import dev.flowscale.operator.runner.RunnerControl;
+import dev.flowscale.policy.sim.ManualClock;
 import dev.flowscale.runner.api.RescaleView;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -99,6 +100,37 @@ final class RunnerClusterFixture implements AutoCloseable {
                         clock);
         operator.start();
         client.resource(job).create();
+    }
+
+    /**
+     * {@link #start} for any runner arguments on nodes of {@code cpu}, with the operator on the
+     * system clock and a rescale timeout no test reaches ({@link
+     * RunnerJobHarness#NO_RESCALE_TIMEOUT}).
+     */
+    void startOnSystemClock(Path dir, String cpu, StreamJob job) throws IOException {
+        start(
+                dir,
+                args -> true,
+                cpu,
+                cpu,
+                RunnerJobHarness.NO_RESCALE_TIMEOUT,
+                Clock.systemUTC(),
+                job);
+    }
+
+    /**
+     * {@link #start} for any runner arguments on nodes of 16 CPUs, with the operator on {@code
+     * clock}: its rescale timeout passes only when the test advances that clock.
+     */
+    void startOnManualClock(Path dir, ManualClock clock, StreamJob job) throws IOException {
+        start(
+                dir,
+                args -> true,
+                "16",
+                "16",
+                RunnerJobHarness.MANUAL_CLOCK_RESCALE_TIMEOUT,
+                clock,
+                job);
     }
 
     /**

@@ -26,6 +26,19 @@ final class RunnerJobHarness {
     // Generous: a runner process starting on a machine busy with other builds can take a minute.
     static final Duration WAIT = Duration.ofSeconds(180);
 
+    /**
+     * The rescale timeout of an operator on the system clock: longer than any test runs, so a
+     * runner a loaded machine starts slowly is waited for, never rolled back. A test of the timeout
+     * runs its operator on a {@link JumpingClock} and jumps past this once its condition holds.
+     */
+    static final Duration NO_RESCALE_TIMEOUT = Duration.ofHours(1);
+
+    /**
+     * The rescale timeout of an operator on a {@link dev.flowscale.policy.sim.ManualClock}: it
+     * passes only when the test advances that clock.
+     */
+    static final Duration MANUAL_CLOCK_RESCALE_TIMEOUT = Duration.ofSeconds(20);
+
     private RunnerJobHarness() {}
 
     /** As a user's edit of jobs/wc: read, change, write against that version; again after a 409. */

@@ -15,7 +15,6 @@ import dev.flowscale.runner.api.RunnerClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,14 +71,7 @@ class RunnerKilledBetweenCheckpointsIT {
     @Test
     void aRunnerKilledBetweenCheckpointsResumesFromTheNewestOneAndCountsEveryWordExactlyOnce()
             throws Exception {
-        cluster.start(
-                dir,
-                args -> true,
-                "4",
-                "4",
-                AutoscalingIT.RESCALE_TIMEOUT,
-                Clock.systemUTC(),
-                countedJob());
+        cluster.startOnSystemClock(dir, "4", countedJob());
         RunnerJobHarness.awaitJob(cluster.client, j -> j.getStatus().phase == JobPhase.Running);
         long committed = awaitCheckpoint(2).lastCompletedId();
         long emitted = recordsOut(SOURCE);

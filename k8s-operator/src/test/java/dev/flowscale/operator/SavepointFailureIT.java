@@ -114,7 +114,7 @@ class SavepointFailureIT {
         cluster.kubelet.freeze();
         repairSavepoints(); // so that a new runner can take snapshots again
 
-        clock.advance(AutoscalingIT.RESCALE_TIMEOUT.plusSeconds(1));
+        clock.advance(RunnerJobHarness.MANUAL_CLOCK_RESCALE_TIMEOUT.plusSeconds(1));
         RunnerJobHarness.poke(client, "lost");
 
         StreamJob done =
@@ -196,7 +196,7 @@ class SavepointFailureIT {
         job.getSpec().savepoints.checkpointInterval = "1s";
         job.getSpec().savepoints.upgradeMode = upgradeMode;
         job.getMetadata().setAnnotations(new java.util.HashMap<>());
-        cluster.start(dir, args -> true, "16", "16", AutoscalingIT.RESCALE_TIMEOUT, clock, job);
+        cluster.startOnManualClock(dir, clock, job);
         awaitJob(
                 j ->
                         j.getStatus().phase == JobPhase.Running

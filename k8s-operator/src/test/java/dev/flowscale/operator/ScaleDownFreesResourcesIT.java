@@ -15,8 +15,6 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -160,7 +158,7 @@ class ScaleDownFreesResourcesIT {
                 AutoscalingIT.bottleneckedWordCount(
                         NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
         customize.accept(job);
-        cluster.start(dir, args -> true, "4", "4", Duration.ofSeconds(60), Clock.systemUTC(), job);
+        cluster.startOnSystemClock(dir, "4", job);
     }
 
     private Pod runnerPod() {

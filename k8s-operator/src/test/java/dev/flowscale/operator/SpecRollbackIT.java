@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
@@ -28,7 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
 class SpecRollbackIT {
     static final String NS = RunnerJobHarness.NS;
     static final String NEW_IMAGE = "registry.example/flowscale-runner:0.2.0";
+
+    /** The job's own rescale timeout; the operator's default never passes here. */
+    static final Duration RESCALE_TIMEOUT = Duration.ofMinutes(30);
+
     @AutoClose final RunnerClusterFixture cluster = new RunnerClusterFixture();
+    final JumpingClock clock = new JumpingClock();
     final KubernetesClient client = cluster.client;
 
     @TempDir Path dir;
@@ -52,6 +56,14 @@ class SpecRollbackIT {
                     j.getSpec().job.args = List.of("--rate", "1600", "--cost", "split=sleep:2ms");
                     j.getSpec().resources.cpu = "300m";
                 });
+        // The change times out once its runner is known never to start, however long a loaded
+        // machine took to get there.
+        awaitJob(
+                j ->
+                        j.getStatus().pending != null
+                                && j.getStatus().pending.savepoint != null
+                                && RunnerJobHarness.args(client).contains("1600"));
+        clock.jump(RESCALE_TIMEOUT.plusSeconds(1));
 
         StreamJob back =
                 awaitJob(
@@ -71,7 +83,8 @@ class SpecRollbackIT {
                 .isEqualTo(2);
         assertThat(cluster.runnerState().status()).isEqualTo("RUNNING");
         assertThat(back.getStatus().rolledBack.generation).isEqualTo(2L);
-        assertThat(back.getStatus().rolledBack.message).contains("was not ready within");
+        assertThat(back.getStatus().rolledBack.message)
+                .contains("was not ready within " + RESCALE_TIMEOUT);
         assertThat(back.getStatus().observedGeneration).isEqualTo(1L);
         assertThat(RunnerJobHarness.events(client, JobEvents.SPEC_ROLLED_BACK))
                 .singleElement()
@@ -91,9 +104,6 @@ class SpecRollbackIT {
                 client,
                 j -> {
                     j.getSpec().job.args = List.of("--rate", "1400", "--cost", "split=sleep:2ms");
-                    // The first timeout only had to pass; this runner must not be rolled back
-                    // while a loaded machine starts it.
-                    j.getSpec().timeouts.rescale = "10m";
                 });
         StreamJob next =
                 awaitJob(
@@ -111,9 +121,8 @@ class SpecRollbackIT {
         StreamJob job =
                 AutoscalingIT.bottleneckedWordCount(
                         NS, "wc", AutoscalerMode.OFF, dir.resolve("savepoints"));
-        job.getSpec().timeouts.rescale = "5s";
-        cluster.start(
-                dir, accept, "16", "16", AutoscalingIT.RESCALE_TIMEOUT, Clock.systemUTC(), job);
+        job.getSpec().timeouts.rescale = RESCALE_TIMEOUT.toMinutes() + "m";
+        cluster.start(dir, accept, "16", "16", RunnerJobHarness.NO_RESCALE_TIMEOUT, clock, job);
     }
 
     /** Removes status.deployedSpec, written against the version read (again after a 409). */

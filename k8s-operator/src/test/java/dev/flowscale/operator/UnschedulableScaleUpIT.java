@@ -163,7 +163,7 @@ class UnschedulableScaleUpIT {
                 UnschedulableScaleUpIT::fitsTheNodes,
                 "1500m",
                 "1500m",
-                AutoscalingIT.RESCALE_TIMEOUT,
+                RunnerJobHarness.MANUAL_CLOCK_RESCALE_TIMEOUT,
                 clock,
                 job);
     }

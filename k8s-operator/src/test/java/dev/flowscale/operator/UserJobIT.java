@@ -131,7 +131,7 @@ class UserJobIT {
                         client,
                         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
                         j -> kubelet.address(),
-                        AutoscalingIT.RESCALE_TIMEOUT,
+                        RunnerJobHarness.NO_RESCALE_TIMEOUT,
                         Clock.systemUTC());
         operator =
                 FlowscaleOperator.create(

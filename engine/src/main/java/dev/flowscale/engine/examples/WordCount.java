@@ -3,10 +3,10 @@ package dev.flowscale.engine.examples;
 import dev.flowscale.engine.api.Collector;
 import dev.flowscale.engine.api.KeyedProcessFunction;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
+import dev.flowscale.engine.api.LongValueState;
 import dev.flowscale.engine.api.SinkFunction;
 import dev.flowscale.engine.api.SourceFunction;
 import dev.flowscale.engine.api.StateDescriptor;
-import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.job.DataStream;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.source.GeneratorSource;
@@ -59,20 +59,17 @@ public final class WordCount {
     /** Counts each word in keyed value state and emits the new count. */
     public static final class CountWords
             extends KeyedProcessFunction<String, String, WordAndCount> {
-        private ValueState<Long> count;
+        private LongValueState count;
 
         @Override
         public void open(KeyedRuntimeContext context) {
-            count = context.valueState(StateDescriptor.value("count", Long.class));
+            count = context.longValueState(StateDescriptor.value("count", Long.class));
         }
 
         @Override
         public void processElement(
                 String word, Context<String> context, Collector<WordAndCount> out) {
-            Long current = count.value();
-            long next = current == null ? 1 : current + 1;
-            count.update(next);
-            out.collect(new WordAndCount(word, next));
+            out.collect(new WordAndCount(word, count.add(1)));
         }
     }
 }

@@ -120,11 +120,7 @@ final class OperatorTask extends Task {
             }
             logic.onBatchFrom(gate.lastChannel());
             chain.timing.beginBatch();
-            if (batch.timestamps == null) {
-                processBatch(batch);
-            } else {
-                processTimedBatch(batch);
-            }
+            processBatch(batch);
             chain.timing.endBatch();
             firePendingProcessingTimers();
             clock.records(batch.size, output.takeEmitted());
@@ -156,7 +152,19 @@ final class OperatorTask extends Task {
         }
     }
 
+    /**
+     * A data batch. Per record, only the operator is called, unless the records have a synthetic
+     * cost or the batch publishes its pending counts as it goes ({@link #publishesWithin}).
+     */
     private void processBatch(Batch batch) throws Exception {
+        if (cost == null && !publishesWithin(batch.size)) {
+            RecordLoops.run(batch, logic, output);
+        } else {
+            processRecordByRecord(batch);
+        }
+    }
+
+    private void processRecordByRecord(Batch batch) throws Exception {
         TaskOutput out = output;
         InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
         int mask = publishMask;
@@ -168,20 +176,11 @@ final class OperatorTask extends Task {
             }
             if (cost != null) {
                 cost.run();
-                processRecord(batch, i, out);
-                flushIfDue();
-            } else {
-                processRecord(batch, i, out);
             }
-        }
-    }
-
-    /** Record {@code i} of a batch, keyed by the key its producer selected when it carries keys. */
-    private void processRecord(Batch batch, int i, TaskOutput out) throws Exception {
-        if (batch.keys == null) {
-            logic.process(batch.records[i], out);
-        } else {
-            logic.processKeyed(batch.records[i], batch.keys[i], batch.keyHashes[i], out);
+            RecordLoops.one(batch, i, logic, out);
+            if (cost != null) {
+                flushIfDue();
+            }
         }
     }
 
@@ -192,27 +191,6 @@ final class OperatorTask extends Task {
      */
     private boolean publishesWithin(int records) {
         return instrumented && (publishMask == 0 || publishMask + 1 < records);
-    }
-
-    /** Records with event times: each record's time becomes the time of what it emits. */
-    private void processTimedBatch(Batch batch) throws Exception {
-        long[] timestamps = batch.timestamps;
-        TaskOutput out = output;
-        InstanceCounterRecorder published = publishesWithin(batch.size) ? metrics : null;
-        int mask = publishMask;
-        for (int i = 0; i < batch.size; i++) {
-            if (published != null && (i & mask) == 0) {
-                published.pendingIn(i + 1);
-            }
-            if (cost != null) {
-                cost.run();
-            }
-            out.timestamp = timestamps[i];
-            processRecord(batch, i, out);
-            if (cost != null) {
-                flushIfDue();
-            }
-        }
     }
 
     /** One record from the operator this instance is chained to, on the chain's thread. */

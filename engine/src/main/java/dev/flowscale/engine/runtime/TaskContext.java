@@ -3,6 +3,7 @@ package dev.flowscale.engine.runtime;
 import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.KeyedRuntimeContext;
 import dev.flowscale.engine.api.ListState;
+import dev.flowscale.engine.api.LongValueState;
 import dev.flowscale.engine.api.MapState;
 import dev.flowscale.engine.api.OperatorRuntimeContext;
 import dev.flowscale.engine.api.RuntimeContext;
@@ -10,6 +11,7 @@ import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.ValueState;
 import dev.flowscale.engine.state.KeyedStateBackend;
 import dev.flowscale.engine.state.KeyedStates;
+import dev.flowscale.engine.state.LongValues;
 import dev.flowscale.engine.state.OperatorStateStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -47,6 +49,23 @@ record TaskContext(
         @Override
         public <T> ValueState<T> valueState(StateDescriptor<T> descriptor) {
             return KeyedStates.value(
+                    keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.VALUE)));
+        }
+
+        @Override
+        public LongValueState longValueState(StateDescriptor<Long> descriptor) {
+            if (descriptor.valueType() != Long.class) {
+                throw new EngineException(
+                        "operator '"
+                                + task.operatorId()
+                                + "': state '"
+                                + descriptor.name()
+                                + "' holds "
+                                + descriptor.valueType().getName()
+                                + ", not Long; declare it as StateDescriptor.value(name,"
+                                + " Long.class) for a long value state");
+            }
+            return LongValues.of(
                     keyed(), keyed().table(check(descriptor, StateDescriptor.Kind.VALUE)));
         }
 

@@ -388,12 +388,25 @@ public final class KeyedStateBackend {
                     StateEncoding.encode(table.descriptor.kind(), value));
             return;
         }
-        table.own(currentGroup).put(currentKey, currentHash, value);
+        table.own(currentGroup).set(currentKey, currentHash, value);
     }
 
-    /** Counts a change made through RocksDB directly (a map state's entry). */
+    /** Counts a change made other than by {@link #put} or {@link #remove}. */
     void changed() {
         changes++;
+    }
+
+    /**
+     * The current key's key group of {@code table} as the table's own map, for access without
+     * boxing ({@link LongValues}); null on RocksDB.
+     */
+    KeyGroupMap heapGroup(StateTable table) {
+        return store == null ? table.own(currentGroup) : null;
+    }
+
+    /** The current key's {@link KeyGroups#keyHash hash}. */
+    int currentHash() {
+        return currentHash;
     }
 
     void remove(StateTable table) {

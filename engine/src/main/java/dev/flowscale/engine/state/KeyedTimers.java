@@ -4,7 +4,6 @@ import dev.flowscale.engine.api.ListState;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.TimeDomain;
 import dev.flowscale.engine.api.TimerService;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -99,20 +98,24 @@ public final class KeyedTimers implements TimerService {
             }
         }
 
-        /** Removes the current key's timer at {@code time}; false when it has none there. */
+        /**
+         * Removes the current key's timer at {@code time}; false when it has none there. The key's
+         * list is changed in place and written back (RocksDB hands out a decoded copy; on the heap
+         * it is the table's own list, as {@link ListState#add} relies on too), never copied.
+         */
+        @SuppressWarnings("unchecked")
         boolean delete(long time) {
-            List<Long> times = perKey.get();
-            int at = indexOf(times, time);
+            List<Long> times = (List<Long>) backend.get(table);
+            int at = times == null ? -1 : indexOf(times, time);
             if (at < 0) {
                 return false;
             }
-            List<Long> rest = new ArrayList<>(times.size() - 1);
-            for (int i = 0; i < times.size(); i++) {
-                if (i != at) {
-                    rest.add(times.get(i));
-                }
+            if (times.size() == 1) {
+                backend.remove(table);
+            } else {
+                times.remove(at);
+                backend.put(table, times);
             }
-            perKey.update(rest);
             return true;
         }
 

@@ -36,7 +36,7 @@ final class StateCopies {
 
     /** A copy of a declared state's key group, safe to change while the original is read. */
     static KeyGroupMap copy(StateDescriptor<?> descriptor, KeyGroupMap group) {
-        KeyGroupMap copy = new KeyGroupMap(group);
+        KeyGroupMap copy = KeyGroupMap.copyOf(group);
         boolean shared =
                 immutable(descriptor.valueType(), 0)
                         && (descriptor.keyType() == null || immutable(descriptor.keyType(), 0));

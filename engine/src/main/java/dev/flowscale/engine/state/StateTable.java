@@ -19,20 +19,20 @@ public final class StateTable {
 
     StateTable(StateDescriptor<?> descriptor, RocksDbKeyedStore.Column column) {
         this.descriptor = descriptor;
-        this.groups = newGroups(0);
+        this.groups = newGroups(descriptor, 0);
         this.column = column;
     }
 
     StateTable(StateDescriptor<?> descriptor, int groupCount) {
         this.descriptor = descriptor;
-        this.groups = newGroups(groupCount);
+        this.groups = newGroups(descriptor, groupCount);
         this.column = null;
     }
 
-    private static KeyGroupMap[] newGroups(int count) {
+    private static KeyGroupMap[] newGroups(StateDescriptor<?> descriptor, int count) {
         KeyGroupMap[] groups = new KeyGroupMap[count];
         for (int i = 0; i < count; i++) {
-            groups[i] = new KeyGroupMap();
+            groups[i] = KeyGroupMap.forState(descriptor);
         }
         return groups;
     }

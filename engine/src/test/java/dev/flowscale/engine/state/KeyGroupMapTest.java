@@ -3,6 +3,7 @@ package dev.flowscale.engine.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowscale.engine.api.StateDescriptor;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -62,9 +63,9 @@ class KeyGroupMapTest {
             Colliding key = new Colliding(i);
             int hash = KeyGroupMap.hashOf(key);
             assertThat(table.get(key, hash)).isNull();
-            table.put(key, hash, 1L);
+            table.set(key, hash, 1L);
             assertThat(table.get(key, hash)).isEqualTo(1L);
-            table.put(key, hash, 2L);
+            table.set(key, hash, 2L);
         }
         assertThat(table).hasSize(100);
         for (int i = 0; i < 100; i++) {
@@ -82,7 +83,7 @@ class KeyGroupMapTest {
         int hash = KeyGroupMap.hashOf(kept);
         assertThat(table.get(kept, hash)).isEqualTo(25);
         table.remove(new Colliding(21));
-        table.put(kept, hash, -25);
+        table.set(kept, hash, -25);
 
         assertThat(table.get(new Colliding(25))).isEqualTo(-25);
         assertThat(table).hasSize(29).doesNotContainKey(new Colliding(21));
@@ -97,6 +98,56 @@ class KeyGroupMapTest {
 
         assertThat(table).isEqualTo(Map.of("a", 10, "b", 20));
         assertThat(copy).isEqualTo(Map.of("a", 0, "b", 20));
+    }
+
+    private static final StateDescriptor<Long> LONGS = StateDescriptor.value("count", Long.class);
+
+    @Test
+    void aTableOfLongsAgreesWithAHashMapThroughAddsSetsRemovesAndGrowth() {
+        Random random = new Random(11);
+        KeyGroupMap table = KeyGroupMap.forState(LONGS);
+        Map<Object, Object> expected = new HashMap<>();
+        for (int step = 0; step < 200_000; step++) {
+            Colliding key = new Colliding(random.nextInt(500));
+            int hash = KeyGroupMap.hashOf(key);
+            switch (random.nextInt(5)) {
+                case 0 ->
+                        assertThat(table.addLong(key, hash, 3))
+                                .isEqualTo(expected.merge(key, 3L, (a, b) -> (Long) a + (Long) b));
+                case 1 -> {
+                    table.setLong(key, hash, step);
+                    expected.put(key, (long) step);
+                }
+                case 2 -> assertThat(table.remove(key)).isEqualTo(expected.remove(key));
+                case 3 ->
+                        assertThat(table.put(key, (long) -step))
+                                .isEqualTo(expected.put(key, (long) -step));
+                default ->
+                        assertThat(table.getLong(key, hash, -1))
+                                .isEqualTo(expected.getOrDefault(key, -1L));
+            }
+        }
+        assertThat(table.holdsLongs()).isTrue();
+        assertThat(table).isEqualTo(expected);
+    }
+
+    @Test
+    void aTableOfLongsShowsLongsToTheMapViewAndItsCopiesKeepThemUnboxed() {
+        KeyGroupMap table = KeyGroupMap.forState(LONGS);
+        table.put("a", 1L);
+        table.put("b", 2L);
+        table.entrySet().forEach(e -> e.setValue((Long) e.getValue() * 10));
+        KeyGroupMap copy = KeyGroupMap.copyOf(table);
+        copy.addLong("a", KeyGroupMap.hashOf("a"), 5);
+
+        assertThat(table).isEqualTo(Map.of("a", 10L, "b", 20L));
+        assertThat(copy).isEqualTo(Map.of("a", 15L, "b", 20L));
+        assertThat(copy.holdsLongs()).isTrue();
+        assertThat(KeyGroupMap.forState(StateDescriptor.value("n", Integer.class)).holdsLongs())
+                .isFalse();
+        assertThatThrownBy(() -> table.put("c", 3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("java.lang.Integer");
     }
 
     @Test

@@ -104,6 +104,46 @@ class KeyedTimersHarnessTest {
         }
     }
 
+    /** Registers a processing-time timer at each positive value, deletes the one at minus it. */
+    static final class TimerAtValue extends KeyedProcessFunction<Long, long[], String> {
+        @Override
+        public void processElement(long[] keyAndTime, Context<Long> ctx, Collector<String> out) {
+            if (keyAndTime[1] > 0) {
+                ctx.timerService().registerProcessingTimeTimer(keyAndTime[1]);
+            } else {
+                ctx.timerService().deleteProcessingTimeTimer(-keyAndTime[1]);
+            }
+        }
+
+        @Override
+        public void onTimer(long time, OnTimerContext<Long> ctx, Collector<String> out) {
+            out.collect(ctx.currentKey() + "@" + time);
+        }
+    }
+
+    @Test
+    void deletingOneOfAKeysTimersKeepsItsOthersThroughASnapshot() throws Exception {
+        var setup = KeyedFunctionHarness.of(TimerAtValue::new, (long[] r) -> r[0]);
+        HarnessSnapshot snapshot;
+        try (var h = setup.open()) {
+            for (long time : new long[] {100, 200, 300, 400}) {
+                h.processElement(new long[] {1, time});
+            }
+            h.processElement(new long[] {1, -200});
+            h.processElement(new long[] {1, -400});
+            h.processElement(new long[] {1, -400});
+            snapshot = h.snapshot();
+        }
+        try (var restored = setup.restore(snapshot)) {
+            restored.setProcessingTime(1_000);
+            assertThat(restored.takeOutput()).containsExactly("1@100", "1@300");
+            restored.processElement(new long[] {1, -100});
+            restored.processElement(new long[] {1, 2_000});
+            restored.setProcessingTime(3_000);
+            assertThat(restored.takeOutput()).containsExactly("1@2000");
+        }
+    }
+
     @Test
     void timersAreInTheSnapshotAndFireInTheInstanceThatOwnsTheirKeyAfterARescale()
             throws Exception {

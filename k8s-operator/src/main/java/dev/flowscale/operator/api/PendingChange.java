@@ -111,4 +111,10 @@ public class PendingChange {
 
     @JsonPropertyDescription("Why the change is rolled back")
     public String rollbackReason;
+
+    @JsonPropertyDescription(
+            "In place on Flink: when the latest checkpoint completed before the change was"
+                    + " triggered, or the job started where none had (RFC 3339); the job restarts"
+                    + " from there or later, so the input the change costs is at most from there")
+    public String checkpointTrigger;
 }

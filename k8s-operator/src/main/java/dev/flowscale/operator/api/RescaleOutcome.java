@@ -22,6 +22,18 @@ public class RescaleOutcome {
 
     public boolean succeeded;
 
+    @JsonPropertyDescription(
+            "Seconds of input the rescale cost: in place on Flink, from the trigger of the"
+                    + " checkpoint the job restarted from until it ran again (its sources re-read"
+                    + " that input); absent where it is not known, or the rescale resumed where the"
+                    + " job stopped (a savepoint) and cost only its downtime")
+    public Double inputCostSeconds;
+
+    @JsonPropertyDescription(
+            "true while the operator still looks for the checkpoint an in-place Flink rescale"
+                    + " restarted from (Flink's statistics show it a few seconds late)")
+    public Boolean inputCostPending;
+
     public Map<String, Integer> from = new LinkedHashMap<>();
     public Map<String, Integer> to = new LinkedHashMap<>();
 

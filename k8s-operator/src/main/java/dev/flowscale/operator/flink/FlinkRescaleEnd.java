@@ -6,6 +6,7 @@ import dev.flowscale.operator.api.RescaleOutcome;
 import dev.flowscale.operator.core.Conditions;
 import dev.flowscale.operator.core.ParallelismText;
 import dev.flowscale.operator.core.RescaleReporting;
+import dev.flowscale.policy.api.RescaleRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.TreeMap;
@@ -73,6 +74,12 @@ final class FlinkRescaleEnd {
         outcome.generation = p.generation;
         outcome.message = RescaleReporting.message(outcome, detail);
         outcome.reportPending = true;
+        if (succeeded && RescaleRecord.IN_PLACE.equals(p.path)) {
+            // Flink restarted the job from a checkpoint: at most the latest before the change;
+            // later passes look for the one it restored ({@link FlinkInputCost}).
+            outcome.inputCostSeconds = FlinkInputCost.atMost(p, now);
+            outcome.inputCostPending = Boolean.TRUE;
+        }
         return outcome;
     }
 }

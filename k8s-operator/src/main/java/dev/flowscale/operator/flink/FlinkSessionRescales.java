@@ -72,6 +72,10 @@ public final class FlinkSessionRescales {
     /** Carries the job's rescale one step further; empty when there is none to carry out. */
     public Optional<Duration> step(ReconcileStatus pass) {
         StreamJobStatus status = pass.status();
+        if (status.pending == null && FlinkInputCost.pending(status)) {
+            FlinkInputCost.look(pass, client(pass.job()), clock);
+            return Optional.of(STEP);
+        }
         if (status.pending == null && !requested(status)) {
             return Optional.empty();
         }
@@ -171,6 +175,10 @@ public final class FlinkSessionRescales {
         change.request = step.status().desiredRequest;
         change.generation = step.job().getMetadata().getGeneration();
         change.flinkJob = jobId;
+        change.checkpointTrigger =
+                RescaleRecord.IN_PLACE.equals(path)
+                        ? FlinkInputCost.latestTrigger(step.rest(), jobId)
+                        : null;
         step.pass()
                 .write(
                         status -> {

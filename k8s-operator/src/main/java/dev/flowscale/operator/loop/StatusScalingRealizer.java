@@ -102,7 +102,10 @@ final class StatusScalingRealizer implements RecordingRealizer {
         if (last != null
                 && agrees(last.to, target)
                 && !Instant.parse(last.time).isBefore(started.started())) {
-            return Optional.of(measured(started, last));
+            // An in-place Flink rescale ends for the loop once its input cost is known (or not).
+            return Boolean.TRUE.equals(last.inputCostPending)
+                    ? Optional.empty()
+                    : Optional.of(measured(started, last));
         }
         Map<String, Integer> wanted = new TreeMap<>(status.parallelism);
         wanted.putAll(status.desiredParallelism);
@@ -130,11 +133,14 @@ final class StatusScalingRealizer implements RecordingRealizer {
         Instant finished = Instant.parse(last.time);
         Duration downtime = Duration.ofNanos((long) (last.downtimeSeconds * 1e9));
         return new RescaleRecord(
-                finished.minus(downtime),
-                Optional.of(finished),
-                started.target(),
-                !last.succeeded,
-                last.path == null ? started.path() : last.path);
+                        finished.minus(downtime),
+                        Optional.of(finished),
+                        started.target(),
+                        !last.succeeded,
+                        last.path == null ? started.path() : last.path)
+                .withInputCost(
+                        Optional.ofNullable(last.inputCostSeconds)
+                                .map(s -> Duration.ofNanos((long) (s * 1e9))));
     }
 
     /** Whether {@code shown} names some of the target's operators, each at its target. */

@@ -138,7 +138,8 @@ public final class Ds2Policy implements ScalingPolicy {
                                 now,
                                 cost,
                                 capacities,
-                                forecasts.trimsAhead() ? Duration.ZERO : config.scaleDownDelay())
+                                forecasts.trimsAhead() ? Duration.ZERO : config.scaleDownDelay(),
+                                RunningCheck.drainingInWindow(topology, inOrder, base, config))
                         .decide(
                                 topology.jobName(),
                                 base,

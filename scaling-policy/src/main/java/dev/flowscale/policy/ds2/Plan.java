@@ -114,7 +114,11 @@ final class Plan {
         if (feasible >= 1 - 1e-9) {
             return ops;
         }
-        return capped(sources, margin, drainOwed, ops, feasible);
+        // the operators before a cap are sized for what it may let through: a cap whose curve is
+        // not fitted yet may grow linearly, and sized for the prior's slower growth they would
+        // become the bottleneck, with less spare than the cap, once it has run
+        return capped(
+                sources, margin, drainOwed, ops, feasible, Math.min(1, mayCarry(ops, capacities)));
     }
 
     /**
@@ -132,7 +136,8 @@ final class Plan {
             double margin,
             boolean drain,
             List<OperatorDecision> full,
-            double feasible) {
+            double feasible,
+            double passes) {
         Map<String, Ds2Formula.Estimate> planned =
                 Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
@@ -141,7 +146,7 @@ final class Plan {
         // a cap that carries no more than its base rate lets no backlog through: what its sources
         // pass on stays below their base rate
         boolean[] belowBase = belowBase(full, limited);
-        double drains = anyOf(belowBase) ? 0 : feasible;
+        double drains = anyOf(belowBase) ? 0 : passes;
         String[] why = new String[3]; // formatted once each: upstream, downstream; the bottleneck
         List<OperatorSpec> specs = topology.operators();
         double[] plannedOut = new double[specs.size()];
@@ -210,7 +215,7 @@ final class Plan {
             ops.add(
                     op.newParallelism() == full.get(i).newParallelism()
                             ? op
-                            : op.withReason(cappedWhy(full, downstream[i], feasible, why)));
+                            : op.withReason(cappedWhy(full, downstream[i], feasible, passes, why)));
             i++;
         }
         return ops;
@@ -306,7 +311,11 @@ final class Plan {
 
     /** The reason of a capped operator, formatted once per kind into {@code why}. */
     private String cappedWhy(
-            List<OperatorDecision> full, boolean downstream, double feasible, String[] why) {
+            List<OperatorDecision> full,
+            boolean downstream,
+            double feasible,
+            double passes,
+            String[] why) {
         int kind = downstream ? 1 : 0;
         if (why[2] == null) {
             why[2] = bottleneck(full, capacities);
@@ -320,8 +329,15 @@ final class Plan {
                             100 * feasible,
                             downstream
                                     ? "sized for the flow it passes on"
-                                    : "sized for its base rate or that share of its planned rate,"
-                                            + " whichever is more");
+                                    : Math.round(100 * passes) > Math.round(100 * feasible)
+                                            ? String.format(
+                                                    "its curve is not fitted, so it may carry up to"
+                                                            + " %.0f %% (linear growth); sized for"
+                                                            + " its base rate or that share of its"
+                                                            + " planned rate, whichever is more",
+                                                    100 * passes)
+                                            : "sized for its base rate or that share of its planned"
+                                                    + " rate, whichever is more");
         }
         return why[kind];
     }
@@ -399,6 +415,27 @@ final class Plan {
                         Math.min(
                                 share,
                                 capacities.at(op.operatorId(), p, op.capacityPerInstance())
+                                        / op.targetInputRate());
+            }
+        }
+        return share;
+    }
+
+    /**
+     * As {@link #share} at the planned parallelism, with each operator's capacity at its most
+     * ({@link Capacities#atMost}).
+     */
+    private static double mayCarry(List<OperatorDecision> ops, Capacities capacities) {
+        double share = Double.POSITIVE_INFINITY;
+        for (OperatorDecision op : ops) {
+            if (op.targetInputRate() > 0 && op.capacityPerInstance() > 0) {
+                share =
+                        Math.min(
+                                share,
+                                capacities.atMost(
+                                                op.operatorId(),
+                                                op.newParallelism(),
+                                                op.capacityPerInstance())
                                         / op.targetInputRate());
             }
         }

@@ -36,6 +36,9 @@ record RunningCheck(
         boolean outOfBounds,
         boolean measuredShort) {
 
+    /** Rates that differ by less than this share are the same rate summed in another order. */
+    private static final double ROUNDING = 1e-6;
+
     /** How the reason of a needed rescale begins. */
     static final String NEEDED = "rescale needed: ";
 
@@ -228,6 +231,37 @@ record RunningCheck(
             }
         }
         return why;
+    }
+
+    /**
+     * Why the window's rates are still a drain's: some source emitted more than it was offered,
+     * beyond the noise tolerance, so it worked through a backlog during the window and the
+     * operators behind it ran with full buffers. A trim decided now would restart with those
+     * buffers' records still to pass through fewer instances, on top of its own downtime's backlog;
+     * it waits for a window at the offered rate.
+     *
+     * @param inOrder the window's metrics by topological position ({@link Ds2Formula#inOrder})
+     */
+    static Optional<String> drainingInWindow(
+            JobTopology t,
+            OperatorMetrics[] inOrder,
+            Map<String, SourceTarget> sources,
+            PolicyConfig c) {
+        for (int i = 0; i < inOrder.length; i++) {
+            SourceTarget s = t.isSourceAt(i) ? sources.get(inOrder[i].operatorId()) : null;
+            double emitted = inOrder[i].observedProcessingRate();
+            if (s != null
+                    && s.offered() > 0
+                    && emitted > s.offered() * (1 + Math.max(c.noiseTolerance(), ROUNDING))) {
+                return Optional.of(
+                        String.format(
+                                "scale-down held: source '%s' emitted %.1f rec/s in the window,"
+                                        + " above the %.1f rec/s offered: it was still draining a"
+                                        + " backlog",
+                                inOrder[i].operatorId(), emitted, s.offered()));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

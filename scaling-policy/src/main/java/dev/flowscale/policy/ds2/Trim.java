@@ -19,7 +19,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * A rescale the running configuration does not need: it only lowers operators to the trim plan, and
- * only when every source has drained its backlog, the scale-down has been recommended for the
+ * only when every source has drained its backlog (and emitted no more than it was offered over the
+ * window: the pipeline's buffers drained too), the scale-down has been recommended for the
  * scale-down delay, the scale-down interval has passed, the trimmed configuration still has the
  * spare capacity to drain its own downtime within the catch-up time, and the instance-time it saves
  * over the savings horizon exceeds the instance-time its downtime costs. Where no rescale helps the
@@ -36,8 +37,11 @@ final class Trim {
     private final RescaleCost cost;
     private final Capacities capacities;
     private final Duration scaleDownDelay;
+    private final Optional<String> drainingInWindow;
 
     /**
+     * @param drainingInWindow why the window's rates are still a drain's, if they are ({@link
+     *     RunningCheck#drainingInWindow}): it holds the trim as a backlog does
      * @param scaleDownDelay how long a lower recommendation must stand: the configured delay, or
      *     zero where a periodic forecast sized the trim plan over it and rises nowhere within the
      *     savings horizon ({@link Forecasts#trimsAhead()})
@@ -48,7 +52,9 @@ final class Trim {
             Instant now,
             RescaleCost cost,
             Capacities capacities,
-            Duration scaleDownDelay) {
+            Duration scaleDownDelay,
+            Optional<String> drainingInWindow) {
+        this.drainingInWindow = drainingInWindow;
         this.capacities = capacities;
         this.scaleDownDelay = scaleDownDelay;
         this.config = config;
@@ -113,7 +119,7 @@ final class Trim {
         }
         // a backlog that no rescale can drain holds no trim: the limit, not the trim, keeps it
         Optional<String> hold =
-                (limited ? Optional.<String>empty() : draining(base))
+                (limited ? Optional.<String>empty() : draining(base).or(() -> drainingInWindow))
                         .or(this::interval)
                         .or(() -> sameLoad(base));
         if (hold.isPresent()) {

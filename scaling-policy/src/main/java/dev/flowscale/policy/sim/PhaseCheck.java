@@ -31,6 +31,7 @@ final class PhaseCheck {
     private final long firstMeasured;
     // the configurations the job ran before this phase, its start included
     private final List<Map<String, Integer>> trajectoryConfigs = new ArrayList<>();
+    private final SecondTrim secondTrim;
 
     PhaseCheck(
             Trajectory trajectory,
@@ -68,16 +69,26 @@ final class PhaseCheck {
                         .orElse(0);
         this.firstMeasured =
                 all.stream().mapToLong(Rescale::restartSecond).filter(s -> s >= 0).min().orElse(-1);
+        this.secondTrim =
+                new SecondTrim(
+                        scenario, criteria, rescales, configs, trajectoryConfigs, firstMeasured);
         this.outcome = check();
         cutShort();
     }
 
     /**
-     * A load change that comes before this one's deadlines (the time to sustain and then to drain)
-     * leaves nothing any policy could be judged on: its misses are listed as cut short.
+     * A load change that comes before this one's deadlines leaves nothing any policy could be
+     * judged on: its misses are listed as cut short. The deadlines need the time to sustain and
+     * then to drain, or, where the phase inherits a backlog, the time to drain it at the most
+     * capable parallelism ({@link DrainBound}), then one rescale to the final configuration and the
+     * drain of its downtime, whichever is longer.
      */
     private void cutShort() {
-        long needed = criteria.sustainSeconds(downtime) + criteria.drainSeconds();
+        long inherited = inheritedDrainSeconds();
+        long needed =
+                Math.max(
+                        criteria.sustainSeconds(downtime) + criteria.drainSeconds(),
+                        inherited + Math.round(downtime) + criteria.drainSeconds());
         if (to - from >= needed || violations.isEmpty()) {
             return;
         }
@@ -85,17 +96,44 @@ final class PhaseCheck {
                 String.format(
                         Locale.ROOT,
                         "the next load change came %d s after this one; its deadlines need %d s"
-                                + " (%d s to sustain, %d s to drain)",
+                                + " (%d s to sustain, %d s to drain%s)",
                         to - from,
                         needed,
                         criteria.sustainSeconds(downtime),
-                        criteria.drainSeconds());
+                        criteria.drainSeconds(),
+                        inherited > 0
+                                ? ", or "
+                                        + inherited
+                                        + " s to drain the backlog it inherited, one rescale and"
+                                        + " its drain"
+                                : "");
         violations.forEach(
                 v ->
                         exemptions.add(
                                 new Exemption(
                                         v, Exemption.Kind.CUT_SHORT_BY_THE_NEXT_CHANGE, why)));
         violations.clear();
+    }
+
+    /**
+     * How long any policy takes to drain the backlog the phase began with, at the most capable
+     * parallelism; 0 where it began drained.
+     */
+    private long inheritedDrainSeconds() {
+        double backlog =
+                trajectory.points().stream()
+                        .filter(p -> p.second() == from)
+                        .findFirst()
+                        .map(Trajectory.Point::backlog)
+                        .orElse(0.0);
+        double seconds = sourceRate() > 0 ? backlog / sourceRate() : 0;
+        if (seconds <= criteria.backlogToleranceSeconds()) {
+            return 0;
+        }
+        double drain =
+                DrainBound.anyPolicy(scenario, rates, seconds, criteria.backlogToleranceSeconds())
+                        .seconds();
+        return Double.isFinite(drain) ? (long) Math.ceil(drain) : Long.MAX_VALUE / 4;
     }
 
     LoadChange outcome() {
@@ -137,7 +175,9 @@ final class PhaseCheck {
                                     + " rescales after the sustaining configuration (at most "
                                     + criteria.maxTrims()
                                     + ")");
-            exemptSecondTrim(v, sustaining, trims);
+            secondTrim
+                    .exemption(v, sustaining, trims)
+                    .ifPresentOrElse(exemptions::add, () -> violations.add(v));
         }
         checkSustainedInTime(sustaining, toSustain);
         checkNeverBelowNeed(sustaining);
@@ -182,92 +222,6 @@ final class PhaseCheck {
                                 + below);
             }
         }
-    }
-
-    /**
-     * One trim more than allowed is exempt where the first was sized on a guess it replaced with a
-     * measurement: an operator's capacity below its only parallelism, or the rescale downtime (two
-     * more where the prior was below the real downtime).
-     */
-    private void exemptSecondTrim(Violation v, int sustaining, int trims) {
-        // a first trim planned on a prior below the real downtime keeps too little spare to drain
-        // it: a scale-up on the measured downtime follows, then the trim sized on it
-        int afterGuess = criteria.priorBelowReal() ? 2 : 1;
-        Optional<Exemption> curve =
-                trims == criteria.maxTrims() + 1
-                        ? guessedCurve(sustaining)
-                                .map(
-                                        why ->
-                                                new Exemption(
-                                                        v,
-                                                        Exemption.Kind.CURVE_UNKNOWN_BELOW_THE_TRIM,
-                                                        why))
-                        : Optional.empty();
-        curve.or(
-                        () ->
-                                (trims <= criteria.maxTrims() + afterGuess
-                                                ? guessedDowntime(sustaining)
-                                                : Optional.<String>empty())
-                                        .map(
-                                                why ->
-                                                        new Exemption(
-                                                                v,
-                                                                Exemption.Kind
-                                                                        .DOWNTIME_UNKNOWN_AT_THE_TRIM,
-                                                                why)))
-                .ifPresentOrElse(exemptions::add, () -> violations.add(v));
-    }
-
-    /**
-     * Why no policy could size the first trim's spare right: it was the job's first rescale, so the
-     * downtime it planned to drain was the configured prior, off the real one.
-     */
-    private Optional<String> guessedDowntime(int sustaining) {
-        long start = rescales.get(sustaining).startSecond();
-        return criteria.priorOff() && (firstMeasured < 0 || firstMeasured > start)
-                ? Optional.of(
-                        String.format(
-                                Locale.ROOT,
-                                "the first trim, at %d s, was the job's first rescale: it planned the"
-                                        + " configured %.1f s of downtime, where a rescale takes %.1f s",
-                                start,
-                                criteria.prior().toNanos() / 1e9,
-                                criteria.downtimeSeconds()))
-                : Optional.empty();
-    }
-
-    /**
-     * Why no policy could size the first trim right: it lowered a non-linear operator from the only
-     * parallelism the operator had run at, so its capacity below was unknown until the trim
-     * measured it (one corrective trim is then allowed).
-     */
-    private Optional<String> guessedCurve(int sustaining) {
-        Map<String, Integer> before = configs.get(sustaining);
-        Map<String, Integer> after = configs.get(sustaining + 1);
-        for (SimOperator op : scenario.operators()) {
-            int p = before.get(op.id());
-            if (!op.scalesLinearly()
-                    && after.get(op.id()) < p
-                    && ranOnlyAt(op.id(), p, sustaining)) {
-                return Optional.of(
-                        String.format(
-                                Locale.ROOT,
-                                "the first trim lowered non-linear '%s' from %d, the only parallelism"
-                                        + " it had run at: its capacity below was unknown until then",
-                                op.id(),
-                                p));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * Whether every configuration the job ran up to the {@code upTo}-th of this phase had {@code
-     * id} at p.
-     */
-    private boolean ranOnlyAt(String id, int p, int upTo) {
-        return trajectoryConfigs.stream().allMatch(c -> c.get(id) == p)
-                && configs.subList(0, upTo + 1).stream().allMatch(c -> c.get(id) == p);
     }
 
     private int firstSustaining() {
@@ -450,7 +404,8 @@ final class PhaseCheck {
         }
         // until a rescale has been measured, a policy can only plan its configured prior
         boolean measured = firstMeasured >= 0 && firstMeasured < to;
-        Predicate<String> ranOnlyAtLast = id -> ranOnlyAt(id, last.get(id), configs.size() - 1);
+        Predicate<String> ranOnlyAtLast =
+                id -> secondTrim.ranOnlyAt(id, last.get(id), configs.size() - 1);
         Optional<Map.Entry<Exemption.Kind, String>> exempt =
                 TrimBound.exemption(scenario, criteria, rates, last, measured, ranOnlyAtLast);
         for (SimOperator op : scenario.operators()) {

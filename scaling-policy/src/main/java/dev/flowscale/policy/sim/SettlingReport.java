@@ -70,6 +70,11 @@ public record SettlingReport(
              */
             CURVE_UNKNOWN_BELOW_THE_TRIM,
             /**
+             * A second trim after a first that lowered a non-linear operator, lowering it further
+             * on the curve measured at both parallelisms, and saving more than its downtime costs.
+             */
+            CURVE_FITTED_AFTER_THE_TRIM,
+            /**
              * A final configuration above the minimum where a non-linear operator ran at one
              * parallelism only: sized with its capacity per instance there (all a policy knew of
              * its curve below), the trim saves no instances net.
