@@ -19,21 +19,18 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 
 /**
  * Times one {@code Ds2Policy.decide} with the cluster defaults on random DAGs of each given size,
  * after each given length of history ({@link RunHistory}: what the loop hands the policy after
- * running the job that long at the default policy interval, every one built before the size's first
- * decision: {@link #histories}): untimed decisions until the compiler has settled ({@link #warmUp}:
- * at least 2,500), then N timed runs; prints per size and history a Markdown row with the thread
- * CPU time's median, p90 and p99, the wall median, decisions per CPU second and CPU time per
- * operator (flat when a decision is linear in the graph's size). Run with {@code mvn -q -pl
- * common,scaling-policy -am compile && mvn -q -pl scaling-policy exec:java
+ * running the job that long at the default policy interval): untimed decisions until the compiler
+ * has settled ({@link #warmUp}: at least 2,500), then N timed runs; prints per size and history a
+ * Markdown row with the thread CPU time's median, p90 and p99, the wall median, decisions per CPU
+ * second and CPU time per operator (flat when a decision is linear in the graph's size). Run with
+ * {@code mvn -q -pl common,scaling-policy -am compile && mvn -q -pl scaling-policy exec:java
  * -Dexec.mainClass=dev.flowscale.policy.bench.DecisionBenchmark -Dexec.args="1000,10000 200
  * 0s,2.5h,24h"} (operator counts, timed runs at 1,000 operators, fewer in proportion above,
  * histories).
@@ -58,41 +55,20 @@ public final class DecisionBenchmark {
         for (String size : sizes.split(",")) {
             int operators = Integer.parseInt(size.trim());
             RandomDag dag = RandomDag.of(operators, new Random(42));
-            Map<String, ScalingHistory> built = histories(dag, histories, loop);
-            int n = Math.max(20, (int) ((long) runs * 1000 / Math.max(1000, operators)));
-            built.forEach(
-                    (span, history) ->
-                            row(
-                                    dag,
-                                    span,
-                                    history,
-                                    n,
-                                    time(policy, dag, history, Math.max(50, n), n)));
+            for (String text : histories.split(",")) {
+                Duration span = DurationText.parse("history", text.trim());
+                ScalingHistory history =
+                        RunHistory.of(
+                                dag,
+                                END,
+                                span,
+                                loop.policyInterval(),
+                                loop.historySize(),
+                                new Random(7));
+                int n = Math.max(20, (int) ((long) runs * 1000 / Math.max(1000, operators)));
+                row(dag, text.trim(), history, n, time(policy, dag, history, Math.max(50, n), n));
+            }
         }
-    }
-
-    /**
-     * Every history of the size, built before its first decision: building one runs the history's
-     * own code (decisions recorded, the index fed) millions of times, which a deployed loop does
-     * once per decision. Built between two timed histories, the compiler would recompile the
-     * decision's shared code for that phase and deoptimise it again at the next decision.
-     */
-    private static Map<String, ScalingHistory> histories(
-            RandomDag dag, String spans, AutoscalerConfig loop) {
-        Map<String, ScalingHistory> built = new LinkedHashMap<>();
-        for (String text : spans.split(",")) {
-            Duration span = DurationText.parse("history", text.trim());
-            built.put(
-                    text.trim(),
-                    RunHistory.of(
-                            dag,
-                            END,
-                            span,
-                            loop.policyInterval(),
-                            loop.historySize(),
-                            new Random(7)));
-        }
-        return built;
     }
 
     private static void row(
