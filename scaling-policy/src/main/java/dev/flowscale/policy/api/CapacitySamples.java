@@ -64,6 +64,16 @@ final class CapacitySamples {
         return ObservedCapacity.of(distinct, parallelisms, counts, sorted, latest);
     }
 
+    /** As {@link #observed()}, written into {@code packed} from {@code from}. */
+    ObservedCapacity observed(double[] packed, int from) {
+        return ObservedCapacity.write(distinct, parallelisms, counts, sorted, latest, packed, from);
+    }
+
+    /** How many values {@link #observed(double[], int)} writes. */
+    int packedSize() {
+        return distinct * ObservedCapacity.STRIDE;
+    }
+
     private int append(int p) {
         if (distinct == parallelisms.length) {
             int size = 2 * distinct;

@@ -1,6 +1,7 @@
 package dev.flowscale.policy.api;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
@@ -57,30 +58,42 @@ public final class HistoryIndex {
     }
 
     /**
-     * What a decision reads of every operator's samples, taken in the latest decision's operator
-     * order first: a decision reads them in that order, and read where they were taken one after
-     * another they share cache lines. The other operators' follow.
+     * What a decision reads of every operator's samples, written into one array in the latest
+     * decision's operator order, then the other operators': a decision reads them in that order, so
+     * its reads are one pass over adjacent memory.
      */
     private Map<String, ObservedCapacity> observed(
             Map<String, CapacitySamples> samples, Collection<OperatorDecision> latest) {
+        double[] packed = new double[packedSize(samples)];
         Map<String, ObservedCapacity> read = new HashMap<>(samples.size() * 4 / 3 + 1);
+        int at = 0;
         int k = 0;
         for (OperatorDecision op : latest) {
             CapacitySamples held = samples.get(op.operatorId());
-            ObservedCapacity c = held == null ? ObservedCapacity.NONE : held.observed();
-            ids[k] = op.operatorId();
-            inOrder[k++] = c;
-            if (held != null) {
+            ObservedCapacity c = held == null ? ObservedCapacity.NONE : read.get(op.operatorId());
+            if (c == null) {
+                c = held.observed(packed, at);
+                at += held.packedSize();
                 read.put(op.operatorId(), c);
             }
+            ids[k] = op.operatorId();
+            inOrder[k++] = c;
         }
-        samples.forEach(
-                (id, held) -> {
-                    if (!read.containsKey(id)) {
-                        read.put(id, held.observed());
-                    }
-                });
+        for (Map.Entry<String, CapacitySamples> e : samples.entrySet()) {
+            if (!read.containsKey(e.getKey())) {
+                read.put(e.getKey(), e.getValue().observed(packed, at));
+                at += e.getValue().packedSize();
+            }
+        }
         return read;
+    }
+
+    private static int packedSize(Map<String, CapacitySamples> samples) {
+        int size = 0;
+        for (CapacitySamples held : samples.values()) {
+            size += held.packedSize();
+        }
+        return size;
     }
 
     /** The index of these decisions, oldest first. */
@@ -111,6 +124,35 @@ public final class HistoryIndex {
         return position >= 0 && position < ids.length && operatorId.equals(ids[position])
                 ? inOrder[position]
                 : observed(operatorId);
+    }
+
+    /**
+     * {@link #observed(String)} of every operator in {@code order}, by position: matched to the
+     * latest decision's operators once, so a decision that reads every operator's reads by
+     * position, and without a copy when {@code order} is theirs (a policy lists a decision's
+     * operators in the topological order it reads them in).
+     */
+    public List<ObservedCapacity> observedInOrder(List<String> order) {
+        if (isLatestOrder(order)) {
+            return Collections.unmodifiableList(Arrays.asList(inOrder));
+        }
+        ObservedCapacity[] read = new ObservedCapacity[order.size()];
+        for (int k = 0; k < read.length; k++) {
+            read[k] = observed(k, order.get(k));
+        }
+        return List.of(read);
+    }
+
+    private boolean isLatestOrder(List<String> order) {
+        if (order.size() != ids.length) {
+            return false;
+        }
+        for (int k = 0; k < ids.length; k++) {
+            if (!ids[k].equals(order.get(k))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

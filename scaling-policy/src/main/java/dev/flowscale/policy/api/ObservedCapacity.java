@@ -13,7 +13,7 @@ import java.util.TreeMap;
  */
 public final class ObservedCapacity {
 
-    static final ObservedCapacity NONE = new ObservedCapacity(new double[0]);
+    static final ObservedCapacity NONE = new ObservedCapacity(new double[0], 0, 0);
 
     /** Ranks kept per parallelism: from one below the middle rank ⌊n/2⌋ to one above it. */
     private static final int BELOW = 1;
@@ -25,28 +25,53 @@ public final class ObservedCapacity {
      * sequence number of the latest decision that recorded one, then the values of ranks ⌊n/2⌋ − 1
      * .. ⌊n/2⌋ + 1 (±∞ beyond the values). One array, all exact in a double (counts, parallelisms
      * and sequence numbers stay far below 2^53): a decision reads every operator's, and one array
-     * per operator is one or two cache lines where an array per field was five or more.
+     * per operator is one or two cache lines where an array per field was five or more. A {@link
+     * HistoryIndex} writes every operator's into one array, in the order a decision reads them, and
+     * each operator's capacity reads its slice from {@code from}: the reads of a whole decision are
+     * one pass over adjacent memory, wherever the collector placed the objects.
      */
     private final double[] packed;
 
-    private static final int STRIDE = 3 + KEPT;
+    private final int from;
+    private final int distinct;
 
-    private ObservedCapacity(double[] packed) {
+    static final int STRIDE = 3 + KEPT;
+
+    private ObservedCapacity(double[] packed, int from, int distinct) {
         this.packed = packed;
+        this.from = from;
+        this.distinct = distinct;
     }
 
-    /** From per-parallelism fields, as {@link CapacitySamples} holds them. */
+    /**
+     * From per-parallelism fields, as {@link CapacitySamples} holds them, in an array of its own.
+     */
     static ObservedCapacity of(
             int distinct, int[] parallelisms, int[] counts, double[][] sorted, long[] latest) {
         double[] packed = new double[distinct * STRIDE];
+        return write(distinct, parallelisms, counts, sorted, latest, packed, 0);
+    }
+
+    /**
+     * As {@link #of}, written into {@code packed} from {@code from}, which must have room for
+     * {@code distinct} × {@value #STRIDE} values.
+     */
+    static ObservedCapacity write(
+            int distinct,
+            int[] parallelisms,
+            int[] counts,
+            double[][] sorted,
+            long[] latest,
+            double[] packed,
+            int from) {
         for (int i = 0; i < distinct; i++) {
-            int at = i * STRIDE;
+            int at = from + i * STRIDE;
             packed[at] = parallelisms[i];
             packed[at + 1] = counts[i];
             packed[at + 2] = latest[i];
             middle(sorted[i], counts[i], packed, at + 3);
         }
-        return new ObservedCapacity(packed);
+        return new ObservedCapacity(packed, from, distinct);
     }
 
     /** The values of {@code sorted}'s first {@code n} around their middle rank, into {@code to}. */
@@ -62,19 +87,19 @@ public final class ObservedCapacity {
     }
 
     private int distinct() {
-        return packed.length / STRIDE;
+        return distinct;
     }
 
     private int parallelism(int i) {
-        return (int) packed[i * STRIDE];
+        return (int) packed[from + i * STRIDE];
     }
 
     private int count(int i) {
-        return (int) packed[i * STRIDE + 1];
+        return (int) packed[from + i * STRIDE + 1];
     }
 
     private double latest(int i) {
-        return packed[i * STRIDE + 2];
+        return packed[from + i * STRIDE + 2];
     }
 
     private int indexOf(int p) {
@@ -191,7 +216,7 @@ public final class ObservedCapacity {
         if (rank >= n) {
             return Double.POSITIVE_INFINITY;
         }
-        return packed[i * STRIDE + 3 + rank - (n / 2 - BELOW)];
+        return packed[from + i * STRIDE + 3 + rank - (n / 2 - BELOW)];
     }
 
     /**

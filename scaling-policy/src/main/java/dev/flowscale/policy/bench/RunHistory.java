@@ -4,6 +4,7 @@ import dev.flowscale.policy.api.JobTopology;
 import dev.flowscale.policy.api.OperatorDecision;
 import dev.flowscale.policy.api.OperatorMetrics;
 import dev.flowscale.policy.api.OperatorSpec;
+import dev.flowscale.policy.api.Reasons;
 import dev.flowscale.policy.api.RescaleRecord;
 import dev.flowscale.policy.api.ScalingDecision;
 import dev.flowscale.policy.api.ScalingHistory;
@@ -96,6 +97,10 @@ final class RunHistory {
             Map<String, Integer> parallelism,
             Random random) {
         List<OperatorDecision> ops = new ArrayList<>();
+        // reasons as the policy hands them over (a Reasons being built): the history's decisions
+        // then take the same paths through OperatorDecision as the policy's own
+        Reasons kept = new Reasons();
+        kept.add("kept");
         // in topological order, as the policy lists a decision's operators
         for (String id : dag.topology().topologicalOrder()) {
             OperatorMetrics m = dag.window().operators().get(id);
@@ -114,7 +119,7 @@ final class RunHistory {
                             perInstance,
                             target / (p * perInstance),
                             0,
-                            List.of("kept")));
+                            kept));
         }
         return ScalingDecision.of(at, dag.topology().jobName(), List.of("history"), ops);
     }

@@ -112,10 +112,12 @@ final class Capacities {
         if (!config.learnScalability()) {
             return c;
         }
+        List<ObservedCapacity> observed =
+                history.index().observedInOrder(topology.topologicalOrder());
         for (int i = 0; i < inOrder.length; i++) {
             OperatorMetrics m = inOrder[i];
             if (!topology.isSourceAt(i) && m.trueProcessingRate() > 0) {
-                c.learn(i, m, history.index().observed(i, m.operatorId()), fitted);
+                c.learn(i, m, observed.get(i), fitted);
             }
         }
         return c;

@@ -206,6 +206,39 @@ class HistoryIndexTest {
         assertThat(index.observed(0, "gone").size()).isZero();
     }
 
+    @Test
+    void readsEveryOperatorInAGivenOrderWhatItReadsById() {
+        List<OperatorDecision> older = new ArrayList<>();
+        older.add(new OperatorDecision("old", 2, 2, 2, 1, 7, 1, 0, List.of()));
+        List<OperatorDecision> latest = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            latest.add(
+                    new OperatorDecision(
+                            "op" + k, 1 + k, 1 + k, 1 + k, 1, 10 * (k + 1), 1, 0, List.of()));
+        }
+        HistoryIndex index =
+                HistoryIndex.of(
+                        List.of(
+                                ScalingDecision.of(T0, "job", List.of(), older),
+                                ScalingDecision.of(T0.plusSeconds(30), "job", List.of(), latest)));
+
+        List<String> same = List.of("op0", "op1", "op2", "op3");
+        List<String> other = List.of("op3", "gone", "old", "op0");
+        List<ObservedCapacity> inSame = index.observedInOrder(same);
+        List<ObservedCapacity> inOther = index.observedInOrder(other);
+
+        for (int k = 0; k < same.size(); k++) {
+            assertThat(inSame.get(k)).isSameAs(index.observed(same.get(k)));
+            assertThat(inOther.get(k)).isSameAs(index.observed(other.get(k)));
+        }
+        // each operator reads its own values, those of operators outside the latest decision too
+        assertThat(inSame.get(3).medians(5, 1))
+                .containsExactly(Map.entry(4, 160.0), Map.entry(5, 1.0));
+        assertThat(inOther.get(2).medians(3, 50))
+                .containsExactly(Map.entry(2, 14.0), Map.entry(3, 50.0));
+        assertThat(inOther.get(1).size()).isZero();
+    }
+
     private static ScalingDecision decision(int i, int p, int recommended, double perInstance) {
         return decision(i, p, p, recommended, perInstance);
     }
