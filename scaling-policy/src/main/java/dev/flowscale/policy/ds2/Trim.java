@@ -262,8 +262,8 @@ final class Trim {
     }
 
     /**
-     * The trimmed configuration must drain the backlog of its own downtime within the catch-up
-     * time plus one window ({@link TrimDrain}).
+     * The trimmed configuration must drain the backlog of its own downtime within the catch-up time
+     * plus one window ({@link TrimDrain}).
      */
     private Optional<String> tooTight(
             List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {

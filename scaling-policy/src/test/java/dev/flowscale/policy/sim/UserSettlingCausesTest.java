@@ -220,4 +220,31 @@ class UserSettlingCausesTest {
 
         settledWithin(report, SettlingReport.Exemption.Kind.CURVE_FITTED_AFTER_THE_TRIM);
     }
+
+    /**
+     * A hot-keyed operator at its bound keeps 1.19× its need: trimmed with the others, its busiest
+     * instance would take more key groups and the trim's downtime would drain in 392 s, so the
+     * whole trim was refused and the job kept 7 surplus instances. The hot-keyed operator now stays
+     * where it keeps the spare to drain by the deadline the running check applies (the catch-up
+     * time plus one window), and the rest of the trim happens.
+     */
+    @Test
+    void aTrimKeepsTheOperatorThatWouldLackTheSpareAndLowersTheRest() {
+        SettlingReport report = run(Setting.Profile.CLUSTER, 60, 95);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
+
+    /**
+     * Operators after a bounded operator and before another limited one were sized for the bound's
+     * capped share of what the bound already passes on (the share taken twice): each rescale found
+     * the next of them short, five rescales after the first sustaining configuration. Fed through a
+     * limit, an operator is now sized for what the limit passes on, in one rescale.
+     */
+    @Test
+    void operatorsFedThroughABoundAreSizedForWhatItPassesOnInOneRescale() {
+        SettlingReport report = run(Setting.Profile.LOCAL, 30, 166);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
 }
