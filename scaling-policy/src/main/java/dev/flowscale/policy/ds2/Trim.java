@@ -142,6 +142,10 @@ final class Trim {
         Optional<String> refused =
                 (limited ? Optional.<String>empty() : tooTight(candidate, required))
                         .or(() -> refusedJustNow(candidate, load, base.keySet()))
+                        .or(
+                                () ->
+                                        FailedTrim.repeated(
+                                                candidate, history, load, base.keySet(), config))
                         .or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
             ops =
@@ -262,25 +266,14 @@ final class Trim {
     }
 
     /**
-     * The trimmed configuration must drain the backlog of its own downtime within the catch-up time
-     * plus one window ({@link TrimDrain}).
+     * The trimmed configuration must drain the backlog of its own downtime in time ({@link
+     * TrimDrain}).
      */
     private Optional<String> tooTight(
             List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {
-        if (ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0) {
-            return Optional.empty();
-        }
-        double drain = trimDrain.seconds(UrgentNeed.headroom(ops, required, capacities));
-        return drain <= trimDrain.deadlineSeconds() * (1 + 1e-9)
+        return ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0
                 ? Optional.empty()
-                : Optional.of(
-                        String.format(
-                                TOO_TIGHT
-                                        + "the trimmed configuration would need %s to drain its own downtime (catch-up time %d s, one window more allowed)",
-                                Double.isInfinite(drain)
-                                        ? "forever"
-                                        : String.format("%.0f s", drain),
-                                config.catchUpDuration().toSeconds()));
+                : trimDrain.tooTight(ops, required);
     }
 
     /**
