@@ -224,9 +224,9 @@ class UserSettlingCausesTest {
     /**
      * A hot-keyed operator at its bound keeps 1.19× its need: trimmed with the others, its busiest
      * instance would take more key groups and the trim's downtime would drain in 392 s, so the
-     * whole trim was refused and the job kept 7 surplus instances. The hot-keyed operator now stays
-     * where it keeps the spare to drain by the deadline the running check applies (the catch-up
-     * time plus one window), and the rest of the trim happens.
+     * whole trim was refused and the job kept 7 surplus instances. The hot-keyed operator is now
+     * kept where it runs; as the kept bottleneck, which no rescale can raise, it may drain the
+     * trim's downtime in one window more than the catch-up time, and the rest of the trim happens.
      */
     @Test
     void aTrimKeepsTheOperatorThatWouldLackTheSpareAndLowersTheRest() {
@@ -246,5 +246,20 @@ class UserSettlingCausesTest {
         SettlingReport report = run(Setting.Profile.LOCAL, 30, 166);
 
         assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
+
+    /**
+     * A hot-keyed operator at its bound and a trim to the configuration a scale-up had already left
+     * at the same load: the trim drained late again, and the same scale-up returned to a
+     * configuration left without a load change. A trim that a scale-up followed is not repeated to
+     * a configuration no larger anywhere until the load changes.
+     */
+    @Test
+    void aTrimThatAScaleUpFollowedIsNotRepeatedAtTheSameLoad() {
+        SettlingReport report = run(Setting.Profile.LOCAL, 60, 129);
+
+        assertThat(report.violations())
+                .extracting(SettlingReport.Violation::criterion)
+                .doesNotContain(SettlingReport.Criterion.REVISIT_WITHOUT_LOAD_CHANGE);
     }
 }
