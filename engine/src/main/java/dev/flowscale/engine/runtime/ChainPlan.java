@@ -12,12 +12,11 @@ import java.util.Map;
 /**
  * Which operators share a thread. An operator is chained to its input when that input is its only
  * one, a forward edge of the upstream operator's main output, both sides have the same parallelism
- * and neither side opted out ({@link Chaining}). A source heads its own thread: a throttled source
- * idles between due records, and its downstream operator's sampled share of the thread's useful
- * time came out too small (the real-engine DS2 word count sized split at 6-7 where 10-11 sustain).
- * Keyed exchanges, rebalances, broadcasts, unions, side outputs and differing parallelism end a
- * chain. The plan is made from the graph's current parallelism at every start and restore, so a
- * rescale splits and re-forms chains.
+ * and neither side opted out ({@link Chaining}); a source heads a chain like any other operator, so
+ * a split of its events (persons and auctions out of one Nexmark stream) runs on its thread. Keyed
+ * exchanges, rebalances, broadcasts, unions, side outputs and differing parallelism end a chain.
+ * The plan is made from the graph's current parallelism at every start and restore, so a rescale
+ * splits and re-forms chains.
  */
 public final class ChainPlan {
     private ChainPlan() {}
@@ -37,8 +36,7 @@ public final class ChainPlan {
                 edge.partitioning() == Partitioning.FORWARD
                         && edge.outputTag() == null
                         && from.parallelism() == node.parallelism()
-                        && from.chaining() != Chaining.NONE
-                        && !from.kind().isSource();
+                        && from.chaining() != Chaining.NONE;
         return chains ? edge : null;
     }
 

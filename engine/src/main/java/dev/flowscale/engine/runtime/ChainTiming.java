@@ -25,9 +25,10 @@ import java.util.Arrays;
  * </ul>
  *
  * A batch sample stands for the batches since the previous one kept (it is weighted by their
- * number; a source's poll that found nothing is a batch too, and its time the source's), events
- * count as they are, and each operator's share is its part of that sum. The sums decay by half at
- * every update, so the shares follow a change in the operators' costs within a few updates.
+ * number; a source's poll that found nothing is no batch, see {@link #skipBatch}); a slow batch is
+ * timed in slices ({@link #SLICE_NANOS}), each standing for the same batches; events count as they
+ * are, and each operator's share is its part of that sum. The sums decay by half at every update,
+ * so the shares follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming implements AutoCloseable {
     /** The share of the chain's time that timing samples may cost. */
@@ -38,6 +39,13 @@ final class ChainTiming implements AutoCloseable {
 
     /** ...or less when that takes longer (a slow chain's batches): at most this long. */
     private static final long UPDATE_INTERVAL_NANOS = 50_000_000L;
+
+    /**
+     * A sample of a batch that has run this long ends at the next record's return to the head, and
+     * the next sample starts there: a slow chain's batch (seconds of records of milliseconds,
+     * longer while blocked downstream) then gives shares within its first records, not at its end.
+     */
+    static final long SLICE_NANOS = 5_000_000L;
 
     /** What one {@link System#nanoTime} call adds to an interval measured between two of them. */
     static final long READ_NANOS = calibrate();
@@ -53,9 +61,19 @@ final class ChainTiming implements AutoCloseable {
     boolean active;
 
     private boolean event;
+
+    /** Whether the sample under way has stopped counting ({@link #suspend}). */
+    private boolean suspended;
+
     private int current;
     private long last;
     private int sinceSample;
+
+    /** The batches the sample under way stands for (each slice of a batch stands for them all). */
+    private int weight;
+
+    /** When the sample under way began. */
+    private long startedAt;
 
     /** The sample's longest stretch of one operator's work, and whose it was. */
     private long longest;
@@ -105,6 +123,7 @@ final class ChainTiming implements AutoCloseable {
     void beginBatch() {
         sinceSample++;
         if (due && !active) {
+            weight = sinceSample;
             start(false);
         }
     }
@@ -113,11 +132,25 @@ final class ChainTiming implements AutoCloseable {
     void endBatch() {
         if (active && !event) {
             long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
-            if (stop(sinceSample)) {
+            if (stop(weight)) {
                 sinceSample = 0;
             }
             due = false;
             nextSampleAt = last + (long) (cost / BUDGET);
+        }
+    }
+
+    /**
+     * The batch found nothing to do (a source's poll that came back empty, which is not useful
+     * time): it is neither a sample nor one of the batches a sample stands for, and the next batch
+     * is timed in its place. A throttled source polls empty between due records; counted, those
+     * polls gave the source a share of the chain's time it did not spend.
+     */
+    void skipBatch() {
+        sinceSample--;
+        if (active && !event) {
+            Arrays.fill(sample, 0);
+            active = false;
         }
     }
 
@@ -154,6 +187,10 @@ final class ChainTiming implements AutoCloseable {
         charge(now - last - READ_NANOS);
         current = from;
         last = now;
+        if (from == 0 && !event && !suspended && now - startedAt >= SLICE_NANOS) {
+            stop(weight);
+            start(false);
+        }
     }
 
     /**
@@ -161,15 +198,26 @@ final class ChainTiming implements AutoCloseable {
      * is no operator's work, so the sample under way stops counting until {@link #resume}.
      */
     void suspend(long now) {
-        if (active) {
+        if (active && !suspended) {
             charge(now - last);
+            last = now;
+            suspended = true;
+            filter.pause();
         }
     }
 
-    /** The thread does useful work again from {@code now} on. */
+    /**
+     * The thread does useful work again from {@code now} on. A source's poll that ends a wait for
+     * input is booked useful from its start, after it returned: the sample has counted that time
+     * already, so it is never counted again.
+     */
     void resume(long now) {
         if (active) {
-            last = now;
+            last = Math.max(last, now);
+            if (suspended) {
+                suspended = false;
+                filter.unpause();
+            }
         }
     }
 
@@ -191,10 +239,12 @@ final class ChainTiming implements AutoCloseable {
         event = isEvent;
         current = 0;
         active = true;
+        suspended = false;
         reads = 2;
         longest = 0;
         filter.begin();
         last = System.nanoTime();
+        startedAt = last;
     }
 
     /**

@@ -18,6 +18,13 @@ final class SampleFilter implements AutoCloseable {
 
     private long atStart;
 
+    /** Run delay the thread gathered while the sample was paused: not the sample's to carry. */
+    private long whilePaused;
+
+    private long pausedAt;
+
+    private int pauses;
+
     /** The least time a read of the run delay took: one preempted read must not count. */
     private long readNanos = Long.MAX_VALUE;
 
@@ -30,12 +37,34 @@ final class SampleFilter implements AutoCloseable {
         }
         long before = System.nanoTime();
         atStart = runDelay.nanos();
+        whilePaused = 0;
+        pauses = 0;
         readNanos = Math.min(readNanos, System.nanoTime() - before);
     }
 
-    /** What reading the run delay costs a sample: once at its start, once at its end. */
+    /**
+     * The sample stops counting (the thread blocks on output or waits): the wake-up from that wait
+     * may queue the thread for a core, and that delay falls outside the sample's length.
+     */
+    void pause() {
+        pauses++;
+        pausedAt = runDelay.nanos();
+    }
+
+    /** The sample counts again: the run delay since {@link #pause} is left out of it. */
+    void unpause() {
+        long now = runDelay.nanos();
+        if (now != OwnRunDelay.UNKNOWN && pausedAt != OwnRunDelay.UNKNOWN) {
+            whilePaused += Math.max(0, now - pausedAt);
+        }
+    }
+
+    /**
+     * What reading the run delay costs a sample: once at its start, once at its end, and twice per
+     * pause.
+     */
     long costNanos() {
-        return 2 * readNanos;
+        return 2L * (1 + pauses) * readNanos;
     }
 
     /**
@@ -50,7 +79,7 @@ final class SampleFilter implements AutoCloseable {
         long waited =
                 delay == OwnRunDelay.UNKNOWN || atStart == OwnRunDelay.UNKNOWN
                         ? 0
-                        : Math.max(0, delay - atStart);
+                        : Math.max(0, delay - atStart - whilePaused);
         if (length <= 0) {
             return -1;
         }

@@ -134,7 +134,11 @@ final class SourceTask extends Task {
                 clock.usefulSince(pollStart);
             }
             payCost(n);
-            chain.timing.endBatch();
+            if (n > 0) {
+                chain.timing.endBatch();
+            } else {
+                chain.timing.skipBatch();
+            }
             if (n == SourceReader.END_OF_INPUT) {
                 endOfInput();
                 if (sourceAtEnd()) {

@@ -44,7 +44,7 @@ class ChainRescaleExactlyOnceTest {
 
             job.rescale(Map.of(CountingJob.MAP, 3, CountingJob.COUNT, 3), TIMEOUT);
             assertThat(heads(job))
-                    .as("tag and count at 3, source and sink at 2: the count-sink chain split")
+                    .as("tag and count at 3, source and sink at 2: four chains")
                     .containsEntry(CountingJob.MAP, CountingJob.MAP)
                     .containsEntry(CountingJob.COUNT, CountingJob.COUNT)
                     .containsEntry("sink", "sink");
@@ -59,16 +59,13 @@ class ChainRescaleExactlyOnceTest {
         }
     }
 
-    /**
-     * The source and tag each on a thread of their own (a source heads its own), count and sink on
-     * one.
-     */
+    /** Source and tag on one thread, count and sink on another. */
     private static Map<String, String> chained() {
         return Map.of(
                 CountingJob.SOURCE,
                 CountingJob.SOURCE,
                 CountingJob.MAP,
-                CountingJob.MAP,
+                CountingJob.SOURCE,
                 CountingJob.COUNT,
                 CountingJob.COUNT,
                 "sink",
