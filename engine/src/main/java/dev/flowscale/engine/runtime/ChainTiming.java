@@ -33,6 +33,14 @@ final class ChainTiming implements AutoCloseable {
     /** The share of the chain's time that timing samples may cost. */
     static final double BUDGET = 0.002;
 
+    /**
+     * A batch's sample ends at the first record handed on from the head after this long: a sample
+     * far shorter than a time slice is seldom preempted, so on a loaded machine most are kept
+     * ({@link SampleFilter}) and the shares rest on many clean samples rather than on a few whole
+     * batches, each with a preemption taken out or left in.
+     */
+    static final long SAMPLE_NANOS = 100_000L;
+
     /** Samples between two updates of the shares... */
     private static final int UPDATE_AFTER = 8;
 
@@ -55,7 +63,20 @@ final class ChainTiming implements AutoCloseable {
     private boolean event;
     private int current;
     private long last;
-    private int sinceSample;
+
+    /**
+     * Units of work the head has done: one per batch begun, one per record handed on to a chained
+     * operator. A sample covers some of them and stands for those since the previous kept sample.
+     */
+    private long units;
+
+    /** {@link #units} when the sample under way began (less its batch's), and at the last kept. */
+    private long unitsAtStart;
+
+    private long unitsAtKept;
+
+    /** When the sample under way began (a System.nanoTime value). */
+    private long startedAt;
 
     /** The sample's longest stretch of one operator's work, and whose it was. */
     private long longest;
@@ -103,22 +124,44 @@ final class ChainTiming implements AutoCloseable {
 
     /** A data batch starts at the head. */
     void beginBatch() {
-        sinceSample++;
+        units++;
         if (due && !active) {
             start(false);
+            unitsAtStart = units - 1;
+        }
+    }
+
+    /**
+     * The head handed a record on to a chained operator, which has returned: the sample of a batch
+     * ends here once it has run {@link #SAMPLE_NANOS}. No clock read: {@code last} is the return's.
+     */
+    void handedOn() {
+        units++;
+        if (active && !event && current == 0 && last - startedAt >= SAMPLE_NANOS) {
+            endSample();
         }
     }
 
     /** The batch has been handled by the whole chain. */
     void endBatch() {
         if (active && !event) {
-            long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
-            if (stop(sinceSample)) {
-                sinceSample = 0;
-            }
-            due = false;
-            nextSampleAt = last + (long) (cost / BUDGET);
+            endSample();
         }
+    }
+
+    /**
+     * Ends a batch's sample; it stands for the units of work since the previous kept sample, in the
+     * proportion of those it covered, so a sample of part of a batch, or of a small batch, weighs
+     * what it saw.
+     */
+    private void endSample() {
+        long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
+        double weight = (double) (units - unitsAtKept) / Math.max(1, units - unitsAtStart);
+        if (stop(weight)) {
+            unitsAtKept = units;
+        }
+        due = false;
+        nextSampleAt = last + (long) (cost / BUDGET);
     }
 
     /** A control event starts at the head; returns whether this call started timing it. */
@@ -195,13 +238,14 @@ final class ChainTiming implements AutoCloseable {
         longest = 0;
         filter.begin();
         last = System.nanoTime();
+        startedAt = last;
     }
 
     /**
-     * Ends the sample; it stands for {@code weight} batches (or one event). Returns whether it is
-     * kept ({@link SampleFilter}): a dropped batch's weight goes to the next sample.
+     * Ends the sample; it stands for {@code weight} times what it timed (an event: once). Returns
+     * whether it is kept ({@link SampleFilter}): a dropped batch's weight goes to the next sample.
      */
-    private boolean stop(int weight) {
+    private boolean stop(double weight) {
         long now = System.nanoTime();
         charge(now - last - READ_NANOS);
         last = now;
@@ -211,13 +255,13 @@ final class ChainTiming implements AutoCloseable {
             sample[i] = Math.max(0, sample[i]);
             length += sample[i];
         }
-        long correction = filter.correction(length, longest);
+        long correction = filter.correction(now, length, longest);
         boolean kept = correction >= 0;
         if (kept) {
             sample[longestAt] = Math.max(0, sample[longestAt] - correction);
         }
         for (int i = 0; i < sample.length; i++) {
-            spent[i] += kept ? (double) weight * sample[i] : 0;
+            spent[i] += kept ? weight * sample[i] : 0;
             sample[i] = 0;
         }
         if (kept && (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS)) {
