@@ -139,7 +139,8 @@ public final class Ds2Policy implements ScalingPolicy {
                                 cost,
                                 capacities,
                                 forecasts.trimsAhead() ? Duration.ZERO : config.scaleDownDelay(),
-                                RunningCheck.drainingInWindow(topology, inOrder, base, config))
+                                RunningCheck.drainingInWindow(topology, inOrder, base, config),
+                                window.length().toNanos() / 1e9)
                         .decide(
                                 topology.jobName(),
                                 base,

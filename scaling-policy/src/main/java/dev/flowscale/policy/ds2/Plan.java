@@ -166,12 +166,15 @@ final class Plan {
                 target = topology.sumOverInputs(i, ownPlan ? plannedOut : heldOut);
                 baseTarget = Math.min(baseTarget, topology.sumOverInputs(i, baseOut));
             }
+            // the cap's backpressure holds its sources to its share: an operator on its path
+            // before it (limited itself, a hot key, or not) or beside it is not sized to drain a
+            // backlog the cap holds back. One fed through a limit already gets only what the
+            // limit passes on: the share is not taken twice where it is also before another cap
             boolean before =
-                    !topology.isSourceAt(i) && (upstream[i] || coupled[i] && !downstream[i]);
+                    !topology.isSourceAt(i)
+                            && !fedThroughLimit(i, limited, downstream)
+                            && (upstream[i] || coupled[i] && !downstream[i]);
             if (before) {
-                // the cap's backpressure holds its sources to its share: an operator on its path
-                // before it (limited itself, a hot key, or not) or beside it is not sized to drain
-                // a backlog the cap holds back; one after a limit already gets only what it passes
                 target = Math.max(baseTarget, drains * target);
             }
             // neither before nor after a cap, an operator keeps its full plan's sizing; so does a
@@ -295,11 +298,14 @@ final class Plan {
         return coupled;
     }
 
+    /** Whether the operator reads from a limited operator or from one after a limit. */
+    private boolean fedThroughLimit(int i, boolean[] limited, boolean[] downstream) {
+        return topology.anyInputFlagged(i, limited) || topology.anyInputFlagged(i, downstream);
+    }
+
     /** Whether the operator is limited itself or reads from a limited or downstream operator. */
     private boolean anyInput(int i, boolean[] limited, boolean[] downstream) {
-        return limited[i]
-                || topology.anyInputFlagged(i, limited)
-                || topology.anyInputFlagged(i, downstream);
+        return limited[i] || fedThroughLimit(i, limited, downstream);
     }
 
     private static Ds2Formula.Estimate retargeted(Ds2Formula.Estimate e, double target) {

@@ -38,6 +38,7 @@ final class Trim {
     private final Capacities capacities;
     private final Duration scaleDownDelay;
     private final Optional<String> drainingInWindow;
+    private final TrimDrain trimDrain;
 
     /**
      * @param drainingInWindow why the window's rates are still a drain's, if they are ({@link
@@ -53,8 +54,10 @@ final class Trim {
             RescaleCost cost,
             Capacities capacities,
             Duration scaleDownDelay,
-            Optional<String> drainingInWindow) {
+            Optional<String> drainingInWindow,
+            double windowSeconds) {
         this.drainingInWindow = drainingInWindow;
+        this.trimDrain = new TrimDrain(config, windowSeconds, cost.seconds(), capacities);
         this.capacities = capacities;
         this.scaleDownDelay = scaleDownDelay;
         this.config = config;
@@ -132,10 +135,17 @@ final class Trim {
                                                     op.currentParallelism(), hold.get())
                                             : op);
         }
+        if (!limited && config.catchUpSeconds() > 0) {
+            ops = trimDrain.fit(ops, required);
+        }
         List<OperatorDecision> candidate = ops;
         Optional<String> refused =
                 (limited ? Optional.<String>empty() : tooTight(candidate, required))
                         .or(() -> refusedJustNow(candidate, load, base.keySet()))
+                        .or(
+                                () ->
+                                        FailedTrim.repeated(
+                                                candidate, history, load, base.keySet(), config))
                         .or(() -> notWorthIt(candidate));
         if (refused.isPresent()) {
             ops =
@@ -256,26 +266,14 @@ final class Trim {
     }
 
     /**
-     * The trimmed configuration must drain the backlog of its own downtime within the catch-up
-     * time.
+     * The trimmed configuration must drain the backlog of its own downtime in time ({@link
+     * TrimDrain}).
      */
     private Optional<String> tooTight(
             List<OperatorDecision> ops, Map<String, Ds2Formula.Estimate> required) {
-        if (ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0) {
-            return Optional.empty();
-        }
-        double headroom = UrgentNeed.headroom(ops, required, capacities);
-        double drain = headroom > 1 ? cost.seconds() / (headroom - 1) : Double.POSITIVE_INFINITY;
-        return drain <= config.catchUpSeconds() * (1 + 1e-9)
+        return ops.stream().noneMatch(Load::lowers) || config.catchUpSeconds() == 0
                 ? Optional.empty()
-                : Optional.of(
-                        String.format(
-                                TOO_TIGHT
-                                        + "the trimmed configuration would need %s to drain its own downtime (catch-up time %d s)",
-                                Double.isInfinite(drain)
-                                        ? "forever"
-                                        : String.format("%.0f s", drain),
-                                config.catchUpDuration().toSeconds()));
+                : trimDrain.tooTight(ops, required);
     }
 
     /**

@@ -125,7 +125,8 @@ class SettlingGuardsTest {
         assertThat(d.operators().get("b").reasons())
                 .contains(
                         "trim refused: the trimmed configuration would need"
-                                + " forever to drain its own downtime (catch-up time 600 s)");
+                                + " forever to drain its own downtime (catch-up time 600 s, one window"
+                                + " more where its bottleneck is kept)");
     }
 
     @Test

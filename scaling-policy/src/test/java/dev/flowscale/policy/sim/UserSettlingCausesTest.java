@@ -220,4 +220,46 @@ class UserSettlingCausesTest {
 
         settledWithin(report, SettlingReport.Exemption.Kind.CURVE_FITTED_AFTER_THE_TRIM);
     }
+
+    /**
+     * A hot-keyed operator at its bound keeps 1.19× its need: trimmed with the others, its busiest
+     * instance would take more key groups and the trim's downtime would drain in 392 s, so the
+     * whole trim was refused and the job kept 7 surplus instances. The hot-keyed operator is now
+     * kept where it runs; as the kept bottleneck, which no rescale can raise, it may drain the
+     * trim's downtime in one window more than the catch-up time, and the rest of the trim happens.
+     */
+    @Test
+    void aTrimKeepsTheOperatorThatWouldLackTheSpareAndLowersTheRest() {
+        SettlingReport report = run(Setting.Profile.CLUSTER, 60, 95);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
+
+    /**
+     * Operators after a bounded operator and before another limited one were sized for the bound's
+     * capped share of what the bound already passes on (the share taken twice): each rescale found
+     * the next of them short, five rescales after the first sustaining configuration. Fed through a
+     * limit, an operator is now sized for what the limit passes on, in one rescale.
+     */
+    @Test
+    void operatorsFedThroughABoundAreSizedForWhatItPassesOnInOneRescale() {
+        SettlingReport report = run(Setting.Profile.LOCAL, 30, 166);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+    }
+
+    /**
+     * A hot-keyed operator at its bound and a trim to the configuration a scale-up had already left
+     * at the same load: the trim drained late again, and the same scale-up returned to a
+     * configuration left without a load change. A trim that a scale-up followed is not repeated to
+     * a configuration no larger anywhere until the load changes.
+     */
+    @Test
+    void aTrimThatAScaleUpFollowedIsNotRepeatedAtTheSameLoad() {
+        SettlingReport report = run(Setting.Profile.LOCAL, 60, 129);
+
+        assertThat(report.violations())
+                .extracting(SettlingReport.Violation::criterion)
+                .doesNotContain(SettlingReport.Criterion.REVISIT_WITHOUT_LOAD_CHANGE);
+    }
 }

@@ -38,8 +38,8 @@ class UserSettlingTest {
      */
     static final Map<Setting.Profile, List<Integer>> SETTLED =
             Map.of(
-                    Setting.Profile.CLUSTER, List.of(34, 34, 33),
-                    Setting.Profile.LOCAL, List.of(34, 33, 34));
+                    Setting.Profile.CLUSTER, List.of(34, 34, 34),
+                    Setting.Profile.LOCAL, List.of(34, 34, 34));
 
     /**
      * Per profile and downtime, the jobs of the run left below their need longer than the time a
