@@ -13,10 +13,14 @@ final class ChainLink {
     private final ChainTiming timing;
     private final int index;
 
-    ChainLink(OperatorTask member, ChainTiming timing, int index) {
+    /** Whether the chain's head calls this link: its records are the head's units of work. */
+    private final boolean fromHead;
+
+    ChainLink(OperatorTask member, ChainTiming timing, int index, boolean fromHead) {
         this.member = member;
         this.timing = timing;
         this.index = index;
+        this.fromHead = fromHead;
     }
 
     void push(Object record, long timestamp) {
@@ -26,6 +30,9 @@ final class ChainLink {
             timing.exit(from);
         } else {
             process(record, timestamp);
+        }
+        if (fromHead) {
+            timing.handedOn();
         }
     }
 

@@ -139,7 +139,8 @@ final class ExecutionPlan {
                         OperatorLogics.create(
                                 graph, node, context, state, settings.config().clock()));
         if (chained != null) {
-            links.put(task, tasks.get(chained.from())[index].chain.join(task));
+            Task upstream = tasks.get(chained.from())[index];
+            links.put(task, upstream.chain.join(task, upstream));
         }
         return task;
     }
