@@ -59,12 +59,11 @@ final class CapacitySamples {
         return distinct == 0;
     }
 
-    /** What the policy reads: per parallelism, the count and the values around the middle. */
-    ObservedCapacity observed() {
-        return ObservedCapacity.of(distinct, parallelisms, counts, sorted, latest);
-    }
-
-    /** As {@link #observed()}, written into {@code packed} from {@code from}. */
+    /**
+     * What the policy reads: per parallelism, the count and the values around the middle, written
+     * into {@code packed} from {@code from} (a {@link HistoryIndex} packs every operator's into one
+     * array).
+     */
     ObservedCapacity observed(double[] packed, int from) {
         return ObservedCapacity.write(distinct, parallelisms, counts, sorted, latest, packed, from);
     }

@@ -44,17 +44,9 @@ public final class ObservedCapacity {
     }
 
     /**
-     * From per-parallelism fields, as {@link CapacitySamples} holds them, in an array of its own.
-     */
-    static ObservedCapacity of(
-            int distinct, int[] parallelisms, int[] counts, double[][] sorted, long[] latest) {
-        double[] packed = new double[distinct * STRIDE];
-        return write(distinct, parallelisms, counts, sorted, latest, packed, 0);
-    }
-
-    /**
-     * As {@link #of}, written into {@code packed} from {@code from}, which must have room for
-     * {@code distinct} × {@value #STRIDE} values.
+     * From per-parallelism fields, as {@link CapacitySamples} holds them, written into {@code
+     * packed} from {@code from}, which must have room for {@code distinct} × {@value #STRIDE}
+     * values.
      */
     static ObservedCapacity write(
             int distinct,

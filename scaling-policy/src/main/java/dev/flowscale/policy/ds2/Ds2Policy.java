@@ -98,7 +98,26 @@ public final class Ds2Policy implements ScalingPolicy {
         Capacities capacities = Capacities.of(topology, inOrder, window, history, config, fitted);
         Plan plan =
                 new Plan(topology, window, inOrder, required, config, cost, capacities, forecasts);
-        List<OperatorDecision> planned = running.needed().isPresent() ? plan.needed() : List.of();
+        Forecasts rising =
+                running.needed().isPresent()
+                        ? RisingLoad.of(topology, window, history, config, cost, now)
+                        : Forecasts.NONE;
+        reasons.addAll(rising.explain());
+        List<OperatorDecision> planned =
+                running.needed().isEmpty()
+                        ? List.of()
+                        : rising == Forecasts.NONE
+                                ? plan.needed()
+                                : new Plan(
+                                                topology,
+                                                window,
+                                                inOrder,
+                                                required,
+                                                config,
+                                                cost,
+                                                capacities,
+                                                rising)
+                                        .needed();
         List<OperatorDecision> needed = unknown.isPresent() ? raisesOnly(planned) : planned;
         if (running.needed().isPresent()
                 && !running.outOfBounds()

@@ -55,7 +55,7 @@ class HistoryIndexTest {
             for (int i = 0; i < n; i++) {
                 samples.add(4, values[i], i);
             }
-            ObservedCapacity c = samples.observed();
+            ObservedCapacity c = read(samples);
             double[] with = Arrays.copyOf(values, n + 1);
             with[n] = now;
             Arrays.sort(with);
@@ -87,13 +87,18 @@ class HistoryIndexTest {
             double[] with = Arrays.copyOf(all, all.length + 1);
             with[all.length] = now;
             Arrays.sort(with);
-            ObservedCapacity c = samples.observed();
+            ObservedCapacity c = read(samples);
             assertThat(c.size()).isEqualTo(all.length);
             assertThat(c.medians(6, now).get(6)).isEqualTo(new Median().evaluate(with));
             assertThat(c.medians(2, now).get(6)).isEqualTo(new Median().evaluate(all));
             assertThat(c.upperMedian(6, 6, now)).isEqualTo(with[with.length / 2]);
             assertThat(c.upperMedian(6, 2, now)).isEqualTo(all[all.length / 2]);
         }
+    }
+
+    /** What a {@link HistoryIndex} reads of one operator's samples, packed alone. */
+    private static ObservedCapacity read(CapacitySamples samples) {
+        return samples.observed(new double[samples.packedSize()], 0);
     }
 
     @Test

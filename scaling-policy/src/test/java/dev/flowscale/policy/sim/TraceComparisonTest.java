@@ -13,6 +13,19 @@ class TraceComparisonTest {
         TraceComparison.Row row =
                 TraceComparison.row("sine", Duration.ofSeconds(2), Duration.ofHours(2));
 
+        assertMeetsGoal(row);
+    }
+
+    /**
+     * The daily trace's morning ramp keeps rising while a scale-up is down and warming up: sized
+     * for the rate when the next rescale could take effect, each ramp needs fewer scale-ups.
+     */
+    @Test
+    void onTheDailyTraceAtSixtySecondsFlowscaleMakesAtMostHalfTheRescalesOfExactDs2() {
+        assertMeetsGoal(TraceComparison.row("daily", Duration.ofSeconds(60)));
+    }
+
+    private static void assertMeetsGoal(TraceComparison.Row row) {
         assertThat(row.ds2().rescales()).as("exact DS2 rescales").isGreaterThan(0);
         assertThat(2 * row.flowscale().rescales())
                 .as("twice flowscale's rescales: %s", row)
