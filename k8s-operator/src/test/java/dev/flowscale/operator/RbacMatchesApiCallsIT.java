@@ -185,7 +185,7 @@ class RbacMatchesApiCallsIT {
             Operator operator = operator(operatorClient, loops, install, j -> kubelet.address());
             operator.start();
             try {
-                lifeCycle();
+                lifeCycle(loops);
             } finally {
                 operator.stop();
             }
@@ -235,7 +235,7 @@ class RbacMatchesApiCallsIT {
                 AutoscalerDefaults.builtIn());
     }
 
-    private void lifeCycle() {
+    private void lifeCycle(JobAutoscalers loops) {
         StreamJob invalid = StreamJobs.wordCount(NS, "broken");
         invalid.getSpec().job.builtin = "nosuchjob";
         client.resource(invalid).create();
@@ -278,15 +278,12 @@ class RbacMatchesApiCallsIT {
                         client.resources(StreamJob.class).inNamespace(NS).withName("wc").get()
                                 == null,
                 gone -> gone);
-        sleep(Duration.ofSeconds(2)); // the autoscaler loop's next tick notices the deletion
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // Every call the job's life makes is in: its autoscaler loop is gone too.
+        Eventually.await(
+                WAIT,
+                "no autoscaler loop for jobs/wc",
+                () -> loops.running(NS, "wc"),
+                running -> !running);
     }
 
     private void edit(java.util.function.Consumer<StreamJob> change) {

@@ -62,6 +62,16 @@ abstract class Task implements Runnable {
     static final long TUNE_EVERY_NANOS = 200_000_000L;
 
     /**
+     * The first retune comes this soon after the first batch, and each interval after it doubles up
+     * to {@value #TUNE_EVERY_NANOS} ns: until it retunes, an instance publishes its counts at every
+     * record and its input takes small batches ({@link InputGate#INITIAL_RECORD_LIMIT}), so the
+     * start of a job would otherwise run for a fifth of a second unlike the rest of it.
+     */
+    static final long FIRST_TUNE_NANOS = 4_000_000L;
+
+    private long tuneEvery = FIRST_TUNE_NANOS;
+
+    /**
      * Records publish their pending counts this often in useful time: a snapshot taken in the
      * middle of a batch then misses at most about this much of the instance's work.
      */
@@ -172,16 +182,16 @@ abstract class Task implements Runnable {
     }
 
     /**
-     * Every {@value #TUNE_EVERY_NANOS} ns, from one sample of the counters: retunes how often the
-     * instance publishes its pending counts ({@link #publishMaskFor}), then {@link #onSample} sees
-     * the same figures.
+     * Every {@value #TUNE_EVERY_NANOS} ns (sooner at the start: {@link #FIRST_TUNE_NANOS}), from
+     * one sample of the counters: retunes how often the instance publishes its pending counts
+     * ({@link #publishMaskFor}), then {@link #onSample} sees the same figures.
      */
     final void sample(long now) {
         if (chain.head() == this && chain.hasMembers()) {
             chain.timing.tick(now);
             chain.sampleMembers(now);
         }
-        if (!clock.instrumented() || now - sampledAt < TUNE_EVERY_NANOS) {
+        if (!clock.instrumented() || (sampledFrom != null && now - sampledAt < tuneEvery)) {
             return;
         }
         var snapshot = metrics.snapshot(now);
@@ -193,9 +203,17 @@ abstract class Task implements Runnable {
                 output.publishMask(publishMask);
             }
             onSample(records, useful);
+            tuneEvery = nextTuneInterval(tuneEvery);
         }
         sampledFrom = snapshot;
         sampledAt = now;
+    }
+
+    /**
+     * The interval after one of {@code nanos}: twice as long, at most {@value #TUNE_EVERY_NANOS}.
+     */
+    static long nextTuneInterval(long nanos) {
+        return Math.min(TUNE_EVERY_NANOS, 2 * nanos);
     }
 
     /**

@@ -56,6 +56,22 @@ class PendingPublishingTest {
         assertThat(Task.publishMaskFor(0, 1_000)).isEqualTo(32_767);
     }
 
+    @Test
+    void instancesRetuneWithinMillisecondsOfTheirFirstBatchThenEveryFifthOfASecond() {
+        long elapsed = 0;
+        long interval = Task.FIRST_TUNE_NANOS;
+        int retunes = 0;
+        while (interval < Task.TUNE_EVERY_NANOS) {
+            elapsed += interval;
+            interval = Task.nextTuneInterval(interval);
+            retunes++;
+        }
+        assertThat(Task.FIRST_TUNE_NANOS).isLessThanOrEqualTo(5_000_000L);
+        assertThat(retunes).isEqualTo(6);
+        assertThat(elapsed).isEqualTo(252_000_000L);
+        assertThat(Task.nextTuneInterval(Task.TUNE_EVERY_NANOS)).isEqualTo(Task.TUNE_EVERY_NANOS);
+    }
+
     /**
      * The instances' publish masks once {@code tuned} holds: each instance retunes from a sample of
      * its counters every so often, which on a loaded machine may take a while.
