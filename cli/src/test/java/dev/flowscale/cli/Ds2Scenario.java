@@ -143,7 +143,9 @@ final class Ds2Scenario implements RunListener, AutoCloseable {
                 .warmUp(Duration.ofSeconds(1))
                 .noiseTolerance(0.02)
                 .expectedRescaleDuration(Duration.ofSeconds(2))
-                .maxMetricsAge(Duration.ofSeconds(30));
+                .maxMetricsAge(Duration.ofSeconds(30))
+                // as in the settings table's defaults: a loaded build must size as a quiet one
+                .coreWaitCorrection(true);
     }
 
     @Override

@@ -10,12 +10,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,7 +31,12 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class KafkaSourceReader<T> implements SourceReader<T> {
     private static final Duration END_REFRESH = Duration.ofMillis(100);
-    private static final Duration END_QUERY = Duration.ofSeconds(1);
+
+    /**
+     * From one end query's answer to the next request: a window's arrival rate is as exact as its
+     * edges' ends are current, and a 3 s window then errs by at most about 7 %.
+     */
+    private static final Duration END_QUERY = Duration.ofMillis(200);
 
     /** A broker request outstanding this long means the lag is no longer known. */
     static final Duration NO_ANSWER = Duration.ofSeconds(2);
@@ -48,7 +51,6 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     private final PartitionDiscovery discovery;
     private Iterator<ConsumerRecord<byte[], byte[]>> buffered = Collections.emptyIterator();
     private Instant nextEndRefresh = Instant.MIN;
-    private Instant nextEndQuery = Instant.MIN;
     private final BrokerWatch brokers;
     private final EndOffsetQuery ends;
     private final MeterRegistry meters;
@@ -87,7 +89,7 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
         this.consumer = KafkaClients.consumer(config, clientId);
         this.deadLetters = new DeadLetters(config, clientId);
         this.brokers = new BrokerWatch(config.clock(), NO_ANSWER);
-        this.ends = new EndOffsetQuery(config, clientId, NO_ANSWER);
+        this.ends = new EndOffsetQuery(config, clientId, NO_ANSWER, positions, END_QUERY);
         this.discovery =
                 new PartitionDiscovery(config, context, name, consumer, positions, partitionCount);
         this.meters = context.meterRegistry();
@@ -172,32 +174,25 @@ final class KafkaSourceReader<T> implements SourceReader<T> {
     }
 
     /**
-     * Learns each partition's end from the consumer's fetch responses (no extra request) and asks
-     * the brokers for every end at most once a second, on the query's own thread ({@link
-     * EndOffsetQuery}). The fetch responses alone are not enough: a consumer with records still
-     * buffered does not fetch that partition again, so under backpressure its last known end goes
-     * stale and the lag would read as the buffer only. The query keeps the lag, and so the arrival
-     * rate the policy derives from it, current.
+     * Learns each partition's end from the consumer's fetch responses (no extra request). They are
+     * not enough: a consumer with records still buffered does not fetch that partition again, and a
+     * source blocked downstream does not call this, so the end query ({@link EndOffsetQuery}) asks
+     * the brokers on its own thread and schedule, keeping the lag, and so the arrival rate the
+     * policy derives from it, current.
      */
     private void refreshEnds() {
-        ends.take().forEach((tp, end) -> positions.endAt(tp.partition(), end));
+        ends.check();
         Instant now = config.clock().instant();
         if (now.isBefore(nextEndRefresh)) {
             return;
         }
         nextEndRefresh = now.plus(END_REFRESH);
-        Set<TopicPartition> all = new HashSet<>();
         for (int partition : positions.partitions()) {
             TopicPartition tp = new TopicPartition(config.topic(), partition);
-            all.add(tp);
             var lag = consumer.currentLag(tp);
             if (lag.isPresent()) {
                 positions.endAt(partition, consumer.position(tp) + lag.getAsLong());
             }
-        }
-        if (!all.isEmpty() && !now.isBefore(nextEndQuery)) {
-            nextEndQuery = now.plus(END_QUERY);
-            ends.ask(all);
         }
     }
 

@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * One reader's partitions: the next offset to emit and the last known end offset of each. The
- * reader's thread writes; the metrics thread reads the lag, so the map is concurrent and the fields
- * volatile (one writer, so plain writes of volatiles suffice).
+ * reader's thread writes the partitions and their next offsets; the ends are written by that thread
+ * and by the reader's end query ({@link EndOffsetQuery}), each end under its partition's lock; the
+ * metrics thread reads the lag. So the map is concurrent and the fields volatile.
  */
 final class PartitionPositions {
     private static final long UNKNOWN = -1;
@@ -57,7 +58,13 @@ final class PartitionPositions {
      */
     void endAt(int partition, long end) {
         Position position = positions.get(partition);
-        position.end = Math.max(position.end, end);
+        synchronized (position) {
+            position.end = Math.max(position.end, end);
+        }
+    }
+
+    String topic() {
+        return topic;
     }
 
     boolean endKnown(int partition) {

@@ -89,6 +89,32 @@ class KafkaSourceRescaleIT extends WithKafkaBroker {
                 .isEmpty();
     }
 
+    /**
+     * A source blocked on a slow downstream calls neither fetch nor poll for seconds; its lag must
+     * still follow the log, or the arrival rate read over a window (records read plus the change of
+     * the lag) counts only the part of the window before the lag was last refreshed.
+     */
+    @Test
+    void theLagFollowsTheLogWhileTheReaderIsNotCalled() throws Exception {
+        fill("blocked");
+        KafkaSource<String> source = source("blocked");
+        SourceReader<String> reader = source.createReader(new SourceInstance(0, 1));
+        long all = PARTITIONS * PER_PARTITION;
+        Await.until(
+                TIMEOUT,
+                "the lag of all partitions",
+                () -> {
+                    poll(reader, List.of(), 0);
+                    return reader.backlog() != null && reader.backlog() == all;
+                });
+        topics.write("blocked", 3, List.of("late".getBytes(StandardCharsets.UTF_8)));
+        Await.until(
+                TIMEOUT,
+                "the lag grown by the record written while the reader is not called",
+                () -> reader.backlog() == all + 1);
+        snapshotAndClose(List.of(reader));
+    }
+
     private static Gauge lagGauge(MeterRegistry registry, int instance) {
         return registry.get(MetricName.KAFKA_LAG.micrometer())
                 .tags("job", "test-job", "operator", "kafka", "topic", "lag")

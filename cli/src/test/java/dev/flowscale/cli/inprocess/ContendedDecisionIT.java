@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.flowscale.autoscaler.metrics.MetricsSample;
 import dev.flowscale.autoscaler.window.WindowRates;
+import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.graph.JobGraph;
 import dev.flowscale.engine.job.JobBuilder;
 import dev.flowscale.engine.job.Sinks;
@@ -26,11 +27,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Contention seen, not mistaken for load. An operator that does a fixed amount of CPU work per
- * record ({@link CpuWork}, as a real operator does: not a wall-clock deadline, which would absorb
- * the time its thread waits for a core) runs once on the machine as it is and once with {@value
- * #BUSY_PER_CORE} spinning threads per core in a JVM the test starts. Its wall-clock useful time
- * grows under that load by the time it waited for a core; with the core-wait correction the policy
- * decides as on the machine without the added load and says the job is CPU-starved.
+ * record ({@link SyntheticCost#cpu}: its cost in thread CPU time, as a real operator does; a
+ * wall-clock deadline would absorb the time its thread waits for a core) runs once on the machine
+ * as it is and once with {@value #BUSY_PER_CORE} spinning threads per core in a JVM the test
+ * starts. Its wall-clock useful time grows under that load by the time it waited for a core; with
+ * the core-wait correction the policy decides as on the machine without the added load and says the
+ * job is CPU-starved.
  *
  * <p>The numbers: {@value #CPU_PER_RECORD_MICROS} µs of CPU per record, so an instance carries
  * about 500 records/s; the source offers {@value #RATE} records/s and the policy plans at {@value
@@ -59,8 +61,7 @@ class ContendedDecisionIT {
 
     @Test
     void aLoadedMachineGetsTheDecisionOfAnUnloadedOneAndIsToldItIsCpuStarved() throws Exception {
-        long steps = CpuWork.stepsFor(Duration.ofNanos(CPU_PER_RECORD_MICROS * 1_000L));
-        JobGraph graph = job(steps);
+        JobGraph graph = job();
 
         MetricsSample[] unloaded = window(graph);
         Double waitedAsIs = measured(unloaded).coreWaitShare();
@@ -88,12 +89,13 @@ class ContendedDecisionIT {
         assertThat(work(uncorrected)).as(uncorrected.explain()).isGreaterThan(work(asIs));
     }
 
-    private static JobGraph job(long steps) {
+    private static JobGraph job() {
         JobBuilder job = JobBuilder.named("contended");
         job.source(SOURCE, Sources.generator(RateProfile.constant(RATE), seq -> seq))
-                .map(WORK, seq -> seq ^ CpuWork.run(steps, seq))
+                .map(WORK, seq -> seq)
                 .disableChaining()
                 .sink("sink", Sinks.counting());
+        job.cost(WORK, SyntheticCost.cpu(Duration.ofNanos(CPU_PER_RECORD_MICROS * 1_000L)));
         return job.build();
     }
 

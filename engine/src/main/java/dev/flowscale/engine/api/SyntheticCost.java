@@ -4,13 +4,15 @@ import dev.flowscale.common.DurationText;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * A per-record cost added to an operator so that parallelism matters even on a small machine:
- * {@linkplain #cpu busy work} that occupies a core, or a {@linkplain #blocking blocking wait} that
- * emulates a call to a remote service. The spec is immutable and shared; each operator instance
- * takes its own {@link CostMeter} from {@link #meter()} and charges it per record.
+ * {@linkplain #cpu a fixed amount of CPU work}, as a real operator does, or a {@linkplain #blocking
+ * blocking wait} that emulates a call to a remote service. On a loaded machine both take longer in
+ * wall-clock time by the time their thread waits for a core, as real work does. The spec is
+ * immutable and shared; each operator instance takes its own {@link CostMeter} from {@link
+ * #meter()} and charges it per record.
  */
 public final class SyntheticCost {
 
@@ -21,6 +23,7 @@ public final class SyntheticCost {
 
     private static final Duration MAX_PER_RECORD = Duration.ofMinutes(1);
     private static final SyntheticCost NONE = new SyntheticCost(Kind.NONE, Duration.ZERO);
+    private static final LongSupplier UNKNOWN_RUN_DELAY = () -> -1;
 
     private enum Kind {
         NONE,
@@ -41,7 +44,11 @@ public final class SyntheticCost {
         return NONE;
     }
 
-    /** Busy work: after each record, spin on the CPU for {@code perRecord}. */
+    /**
+     * Busy work: after each record, spin until the thread has used {@code perRecord} of CPU time. A
+     * thread waiting for a core uses none, so on a loaded machine the record takes longer in
+     * wall-clock time while the work stays the same.
+     */
     public static SyntheticCost cpu(Duration perRecord) {
         return new SyntheticCost(Kind.CPU, checkPerRecord(perRecord));
     }
@@ -90,9 +97,12 @@ public final class SyntheticCost {
         return perRecord;
     }
 
-    /** A new meter for one operator instance; use it from that instance's thread only. */
+    /**
+     * A new meter for one operator instance; use it from that instance's thread only. Where the
+     * thread's wait for a core is not known, a blocking cost catches up every late wake-up.
+     */
     public CostMeter meter() {
-        return meter(false);
+        return meter(false, UNKNOWN_RUN_DELAY);
     }
 
     /**
@@ -101,16 +111,23 @@ public final class SyntheticCost {
      * between two of its records.
      */
     public CostMeter meterOnSharedThread() {
-        return meter(true);
+        return meter(true, UNKNOWN_RUN_DELAY);
     }
 
-    private CostMeter meter(boolean sharedThread) {
+    /**
+     * A new meter for one operator instance, told how long the calling thread has waited for a core
+     * so far ({@code runDelay}: nanoseconds, negative where not known; read on the meter's thread).
+     * A blocking cost does not catch up that wait, as a thread that called a remote service would
+     * not: its wall-clock useful time grows by the wait, which the policy's core-wait correction
+     * takes off again. {@code sharedThread} as in {@link #meterOnSharedThread()}.
+     */
+    public CostMeter meter(boolean sharedThread, LongSupplier runDelay) {
         long nanos = perRecord.toNanos();
         switch (kind) {
             case CPU:
-                return new CpuMeter(nanos);
+                return new CpuCostMeter(nanos, CpuCostMeter.threadCpuClock());
             case BLOCKING:
-                return new BlockingMeter(nanos, sharedThread);
+                return new BlockingCostMeter(nanos, sharedThread, runDelay);
             default:
                 return records -> {};
         }
@@ -132,79 +149,6 @@ public final class SyntheticCost {
          * busy period, with no catch-up for time lost before the wait.
          */
         default void idle() {}
-    }
-
-    private static final class CpuMeter implements CostMeter {
-        private final long nanosPerRecord;
-
-        CpuMeter(long nanosPerRecord) {
-            this.nanosPerRecord = nanosPerRecord;
-        }
-
-        @Override
-        public void charge(int records) {
-            long end = System.nanoTime() + nanosPerRecord * Math.max(0, records);
-            while (System.nanoTime() - end < 0) {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    /**
-     * Parks to a virtual deadline rather than for a fixed time: parkNanos overshoots, and carrying
-     * the deadline over makes the overshoot of one record shorten the next wait, so the rate under
-     * load is exactly 1/perRecord. After idling the deadline restarts from now, so no credit builds
-     * up.
-     */
-    private static final class BlockingMeter implements CostMeter {
-        private final long nanosPerRecord;
-        private long next;
-        private long doneAt;
-        private boolean idle = true;
-
-        /**
-         * Running estimate of how late parkNanos wakes up; parking that much earlier lands on time.
-         */
-        private long lateness;
-
-        private final boolean sharedThread;
-
-        BlockingMeter(long nanosPerRecord, boolean sharedThread) {
-            this.nanosPerRecord = nanosPerRecord;
-            this.sharedThread = sharedThread;
-        }
-
-        /**
-         * Within a busy period the deadline only moves forward by the cost, so a late wake-up
-         * (parkNanos overshoot, or a CPU that was busy with other threads) shortens the next waits:
-         * the instance handles exactly one record per {@code perRecord} while it is busy.
-         */
-        @Override
-        public void charge(int records) {
-            long now = System.nanoTime();
-            // On a shared thread, time between two charges went to other operators: it moves the
-            // deadline on, so only this meter's own late wake-ups are caught up.
-            long base = idle ? now : sharedThread ? next + Math.max(0, now - doneAt) : next;
-            next = base + nanosPerRecord * Math.max(0, records);
-            idle = false;
-            long wakeAt = next - lateness;
-            boolean parked = false;
-            // An interrupt means the task is being cancelled: stop waiting, keep the flag set.
-            while ((now = System.nanoTime()) - wakeAt < 0
-                    && !Thread.currentThread().isInterrupted()) {
-                LockSupport.parkNanos(wakeAt - now);
-                parked = true;
-            }
-            if (parked) {
-                lateness = Math.max(0, Math.min(nanosPerRecord / 2, lateness + (now - next) / 8));
-            }
-            doneAt = now;
-        }
-
-        @Override
-        public void idle() {
-            idle = true;
-        }
     }
 
     private static Duration checkPerRecord(Duration perRecord) {

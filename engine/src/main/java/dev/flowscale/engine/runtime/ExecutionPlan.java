@@ -1,7 +1,6 @@
 package dev.flowscale.engine.runtime;
 
 import dev.flowscale.engine.api.SourceFunction;
-import dev.flowscale.engine.api.SyntheticCost;
 import dev.flowscale.engine.checkpoint.RestoredState;
 import dev.flowscale.engine.graph.Edge;
 import dev.flowscale.engine.graph.JobGraph;
@@ -185,11 +184,10 @@ final class ExecutionPlan {
                         .anyMatch(e -> e.equals(chainedInputs.get(e.to())));
     }
 
-    private Runnable meter(OperatorNode node, PhaseClock clock) {
-        SyntheticCost.CostMeter meter =
-                sharesThread(node) ? node.cost().meterOnSharedThread() : node.cost().meter();
+    private MeteredCost meter(OperatorNode node, PhaseClock clock) {
+        MeteredCost meter = new MeteredCost(node.cost(), sharesThread(node));
         clock.onWait(meter::idle);
-        return meter::charge;
+        return meter;
     }
 
     /**

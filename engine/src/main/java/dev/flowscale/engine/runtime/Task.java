@@ -35,7 +35,7 @@ abstract class Task implements Runnable {
     TaskOutput output;
 
     /** Pays the operator's synthetic per-record cost; null when it has none. */
-    Runnable cost;
+    MeteredCost cost;
 
     private Runnable opened = () -> {};
 
@@ -177,7 +177,7 @@ abstract class Task implements Runnable {
         this.watermarkState = new WatermarkState(state.operatorState());
     }
 
-    void cost(Runnable perRecord) {
+    void cost(MeteredCost perRecord) {
         this.cost = perRecord;
     }
 
@@ -294,6 +294,10 @@ abstract class Task implements Runnable {
         } catch (Throwable t) {
             if (!cancellation.isCancelled()) {
                 failures.taskFailed(context, t);
+            }
+        } finally {
+            if (cost != null) {
+                cost.close();
             }
         }
     }

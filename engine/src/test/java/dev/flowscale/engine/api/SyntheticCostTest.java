@@ -88,7 +88,7 @@ class SyntheticCostTest {
     }
 
     @Test
-    void cpuCostSpinsForEachRecord() {
+    void cpuCostUsesItsCostInThreadCpuTimeForEachRecord() {
         SyntheticCost.CostMeter meter = SyntheticCost.cpu(Duration.ofNanos(100_000)).meter();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuStart = threads.getCurrentThreadCpuTime();
@@ -98,10 +98,43 @@ class SyntheticCostTest {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
-        // never less than 2000 x 100 us of wall time; and busy, not asleep: the thread itself used
-        // CPU for it (a loaded machine stretches the wall time, not the CPU time a spin takes)
-        assertThat(seconds).isGreaterThanOrEqualTo(0.2);
-        assertThat(cpuSeconds).as("CPU time of the spinning thread").isBetween(0.1, 1.0);
+        // 2000 x 100 us of the thread's own CPU time, however long a loaded machine made it wait
+        // for a core in between (that stretches the wall time only)
+        assertThat(cpuSeconds).as("CPU time of the working thread").isBetween(0.2, 1.0);
+        assertThat(seconds).isGreaterThanOrEqualTo(cpuSeconds);
+    }
+
+    @Test
+    void cpuCostWorksUntilTheThreadUsedItsCostNotUntilAWallClockDeadline() {
+        // A thread that gets a core half the time: its CPU clock runs at half the wall clock's
+        // rate.
+        long origin = System.nanoTime();
+        SyntheticCost.CostMeter meter =
+                new CpuCostMeter(
+                        Duration.ofMillis(10).toNanos(), () -> (System.nanoTime() - origin) / 2);
+        long start = System.nanoTime();
+        meter.charge(3);
+        assertThat(System.nanoTime() - start)
+                .as("30 ms of work at half a core")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(60).toNanos());
+    }
+
+    @Test
+    void blockingCostDoesNotCatchUpTheTimeItsThreadWaitedForACore() {
+        // The run delay grows by 5 ms between any two reads: 10 ms of waiting for a core per
+        // record. A remote call's reply is awaited, then a core: the record takes 20 + 10 ms.
+        long[] runDelay = {0};
+        SyntheticCost.CostMeter meter =
+                SyntheticCost.blocking(Duration.ofMillis(20))
+                        .meter(false, () -> runDelay[0] += Duration.ofMillis(5).toNanos());
+        long start = System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            meter.charge();
+        }
+        // The meter wakes early by the park overshoot it has learnt, at most half the cost once.
+        assertThat(System.nanoTime() - start)
+                .as("ten records, each 20 ms parked and 10 ms waiting for a core")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(10 * 30 - 10).toNanos());
     }
 
     @Test

@@ -136,6 +136,11 @@ public class AutoscalerSpec {
     public Boolean skewCorrection;
 
     @JsonPropertyDescription(
+            "Take true rates over useful time less the time operators waited for a core"
+                    + " (default true)")
+    public Boolean coreWaitCorrection;
+
+    @JsonPropertyDescription(
             "Round parallelism up to a divisor of the key groups so each instance gets as many"
                     + " (default false)")
     public Boolean keyGroupAlignment;

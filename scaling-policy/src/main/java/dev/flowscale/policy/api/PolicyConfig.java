@@ -165,9 +165,9 @@ public record PolicyConfig(
      * @param confirmNeed a needed rescale waits for a second window in a row to show the need, so
      *     it is sized on a window wholly after a load change
      * @param coreWaitCorrection take true rates over useful time less the operators' wait for a
-     *     core (off by default: the wait is always reported in the decision's reasons, but the run
-     *     delay a thread accumulates is not yet attributed to the useful time it fell in exactly
-     *     enough to size by it)
+     *     core; off in {@link PolicyConfig#exactDs2()} (the paper's DS2), on in the settings
+     *     table's defaults ({@code Setting.CORE_WAIT_CORRECTION}); the wait is reported in the
+     *     decision's reasons either way
      */
     public record Guards(
             Duration warmUp,

@@ -129,6 +129,12 @@ public enum Setting {
             0,
             0,
             "Size keyed operators for their hottest instance, from per-instance rates"),
+    CORE_WAIT_CORRECTION(
+            Kind.FLAG,
+            "true",
+            0,
+            0,
+            "Take true rates over useful time less the time operators waited for a core"),
     KEY_GROUP_ALIGNMENT(
             Kind.FLAG,
             "false",

@@ -230,6 +230,7 @@ public final class SettingValues {
                         .noiseTolerance(fraction(Setting.NOISE_TOLERANCE))
                         .deadBand(fraction(Setting.DEAD_BAND))
                         .skewCorrection(flag(Setting.SKEW_CORRECTION))
+                        .coreWaitCorrection(flag(Setting.CORE_WAIT_CORRECTION))
                         .warmUp(duration(Setting.WARM_UP))
                         .maxMetricsAge(duration(Setting.POLICY_INTERVAL).multipliedBy(3));
         return flag(Setting.KEY_GROUP_ALIGNMENT) ? b.alignToKeyGroups(0.25).build() : b.build();

@@ -30,6 +30,20 @@ class SettingValuesTest {
     }
 
     @Test
+    void theCoreWaitCorrectionIsOnInEveryProfileAndCanBeTurnedOff() {
+        for (Setting.Profile profile : Setting.Profile.values()) {
+            assertThat(SettingValues.defaults(profile).policy().coreWaitCorrection())
+                    .as("core-wait correction in the %s defaults", profile)
+                    .isTrue();
+        }
+        SettingValues off =
+                SettingValues.resolve(
+                        Map.of(Setting.CORE_WAIT_CORRECTION, "false"), "--", Setting.Profile.LOCAL);
+        assertThat(off.policy().coreWaitCorrection()).isFalse();
+        assertThat(PolicyConfig.exactDs2().coreWaitCorrection()).as("the paper's DS2").isFalse();
+    }
+
+    @Test
     void theLocalCatchUpSpansTenExpectedDowntimesWhenThatIsLongerThanItsDefault() {
         SettingValues quick = SettingValues.defaults(Setting.Profile.LOCAL);
         SettingValues emulated =
