@@ -116,7 +116,7 @@ public final class Ds2Policy implements ScalingPolicy {
                                                 config,
                                                 cost,
                                                 capacities,
-                                                rising)
+                                                RisingLoad.over(forecasts, rising))
                                         .needed();
         List<OperatorDecision> needed = unknown.isPresent() ? raisesOnly(planned) : planned;
         if (running.needed().isPresent()

@@ -29,9 +29,10 @@ import java.util.Optional;
  * the one before, and a rise over their span larger than {@value #DEVIATIONS}× the deviation of the
  * rates from their straight line. A flat or noisy series rises in every step only by chance, and
  * then mostly by no more than its noise, so it gets no extra. Sources with a configured target rate
- * are not extrapolated. Predictive mode sizes a plan for its own forecast instead ({@link
- * Forecasts}); with catch-up off (exact DS2) a plan plans none of its rescale's cost, so it is not
- * sized ahead either.
+ * are not extrapolated. Predictive mode sizes a plan for the higher of its own forecast ({@link
+ * Forecasts}) and this rate ({@link #over}): a forecast still learning its period, or fitted on
+ * yesterday's gentler ramp, must not size a scale-up below what reactive mode would. With catch-up
+ * off (exact DS2) a plan plans none of its rescale's cost, so it is not sized ahead either.
  */
 final class RisingLoad {
 
@@ -68,7 +69,7 @@ final class RisingLoad {
             PolicyConfig config,
             RescaleCost cost,
             Instant now) {
-        if (config.predictive() || config.catchUpSeconds() == 0) {
+        if (config.catchUpSeconds() == 0) {
             return Forecasts.NONE;
         }
         double horizon = cost.seconds() + seconds(config.warmUp()) + seconds(window.length());
@@ -90,6 +91,21 @@ final class RisingLoad {
         return rates.isEmpty()
                 ? Forecasts.NONE
                 : new Forecasts(Map.of(), rates, false, List.copyOf(explain));
+    }
+
+    /**
+     * The forecasts a needed plan is sized for: {@code forecasts} with each rising source's plan
+     * rate raised to {@code rising}'s where that is higher, or {@code forecasts} when nothing
+     * rises.
+     */
+    static Forecasts over(Forecasts forecasts, Forecasts rising) {
+        if (rising == Forecasts.NONE) {
+            return forecasts;
+        }
+        Map<String, Double> plan = new LinkedHashMap<>(forecasts.planRates());
+        rising.planRates().forEach((id, rate) -> plan.merge(id, rate, Math::max));
+        return new Forecasts(
+                forecasts.rates(), Map.copyOf(plan), forecasts.trimsAhead(), forecasts.explain());
     }
 
     /**

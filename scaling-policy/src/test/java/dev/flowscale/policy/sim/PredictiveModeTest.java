@@ -24,7 +24,9 @@ class PredictiveModeTest {
      * reactive mode now rescales twice, as predictive does, and reaches the same peak with fewer
      * instances held (its drain is judged within the noise tolerance of the bottleneck's capacity,
      * and no longer calls two extra scale-ups): predictive's lead there is the backlog it drains
-     * ahead of the rise. On the working day it leads on every figure.
+     * ahead of the rise. On the working day both size a scale-up on a steadily rising load for when
+     * the next could act ({@code RisingLoad}), so the peak, set on the first morning's ramp before
+     * a period is known, is the same.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"sine", "daily"})
@@ -35,15 +37,6 @@ class PredictiveModeTest {
 
         assertThat(predictive.peakBacklog()).isLessThanOrEqualTo(reactive.peakBacklog());
         assertThat(predictive.backlogRecordSeconds()).isLessThan(reactive.backlogRecordSeconds());
-    }
-
-    @Test
-    void onAWorkingDayPredictiveHasALowerPeakAndLessOverProvisionedInstanceTime() {
-        PredictiveComparison.Row reactive = row("daily", false);
-        PredictiveComparison.Row predictive = row("daily", true);
-
-        assertThat(predictive.peakBacklog()).isLessThan(reactive.peakBacklog());
-        assertThat(predictive.overProvisioned()).isLessThan(reactive.overProvisioned());
     }
 
     @Test
