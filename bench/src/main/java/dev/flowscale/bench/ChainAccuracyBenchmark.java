@@ -36,12 +36,11 @@ import java.util.stream.IntStream;
  * one table row per operator (the head of the thread it runs on when chained: an operator that
  * heads its own thread runs alone in both, so its difference is the runs' noise; median rates over
  * the runs, difference = chained / unchained − 1, the decided parallelism of each run) and one line
- * per job saying in how many run pairs the two decisions agree, and one with the runs' noise
- * ({@link ChainNoise}): the floor below which a chained operator's difference means nothing.
+ * per job saying in how many run pairs the two decisions agree.
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
- *     dev.flowscale.bench.ChainAccuracyBenchmark [--seconds 10] [--warmup 5] [--target 3] [--runs 5]
+ *     dev.flowscale.bench.ChainAccuracyBenchmark [--seconds 10] [--warmup 5] [--target 3] [--runs 3]
  * </pre>
  */
 public final class ChainAccuracyBenchmark {
@@ -53,7 +52,7 @@ public final class ChainAccuracyBenchmark {
         Duration window = Duration.ofSeconds(option(args, "--seconds", 10));
         Duration warmUp = Duration.ofSeconds(option(args, "--warmup", 5));
         long targetFactor = option(args, "--target", 3);
-        int runs = (int) option(args, "--runs", 5);
+        int runs = (int) option(args, "--runs", 3);
         System.out.println(
                 "| job | operator | thread (chain head) | chained rec/s | unchained rec/s | difference"
                         + " | chained, less core wait | unchained, less core wait | difference"
@@ -136,7 +135,6 @@ public final class ChainAccuracyBenchmark {
                 chained.size(),
                 summary(chained.get(0).decision()),
                 summary(alone.get(0).decision()));
-        System.out.println(job + ", " + ChainNoise.describe(graph, chained, alone));
     }
 
     /** Medians over the runs; the decided parallelism of each run. */

@@ -13,14 +13,10 @@ final class ChainLink {
     private final ChainTiming timing;
     private final int index;
 
-    /** Whether the chain's head calls this link: its records are the head's units of work. */
-    private final boolean fromHead;
-
-    ChainLink(OperatorTask member, ChainTiming timing, int index, boolean fromHead) {
+    ChainLink(OperatorTask member, ChainTiming timing, int index) {
         this.member = member;
         this.timing = timing;
         this.index = index;
-        this.fromHead = fromHead;
     }
 
     void push(Object record, long timestamp) {
@@ -30,9 +26,6 @@ final class ChainLink {
             timing.exit(from);
         } else {
             process(record, timestamp);
-        }
-        if (fromHead) {
-            timing.handedOn();
         }
     }
 

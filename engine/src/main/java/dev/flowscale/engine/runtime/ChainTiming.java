@@ -24,31 +24,28 @@ import java.util.Arrays;
  *       the sample too, within the budget.
  * </ul>
  *
- * A batch sample ends at the first record handed on after {@link #SAMPLE_NANOS}, so a slow chain's
- * batch (seconds of records of milliseconds, longer while blocked downstream) gives shares from its
- * first records, not at its end. It stands for the head's units of work since the previous one
- * kept, in proportion to those it covered (a source's poll that found nothing is no unit, see
- * {@link #skipBatch}); events count as they are, and each operator's share is its part of that sum.
- * The sums decay by half at every update, so the shares follow a change in the operators' costs
- * within a few updates.
+ * A batch sample stands for the batches since the previous one kept (it is weighted by their
+ * number; a source's poll that found nothing is no batch, see {@link #skipBatch}); a slow batch is
+ * timed in slices ({@link #SLICE_NANOS}), each standing for the same batches; events count as they
+ * are, and each operator's share is its part of that sum. The sums decay by half at every update,
+ * so the shares follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming implements AutoCloseable {
     /** The share of the chain's time that timing samples may cost. */
     static final double BUDGET = 0.002;
-
-    /**
-     * A batch's sample ends at the first record handed on from the head after this long: a sample
-     * far shorter than a time slice is seldom preempted, so on a loaded machine most are kept
-     * ({@link SampleFilter}) and the shares rest on many clean samples rather than on a few whole
-     * batches, each with a preemption taken out or left in.
-     */
-    static final long SAMPLE_NANOS = 100_000L;
 
     /** Samples between two updates of the shares... */
     private static final int UPDATE_AFTER = 8;
 
     /** ...or less when that takes longer (a slow chain's batches): at most this long. */
     private static final long UPDATE_INTERVAL_NANOS = 50_000_000L;
+
+    /**
+     * A sample of a batch that has run this long ends at the next record's return to the head, and
+     * the next sample starts there: a slow chain's batch (seconds of records of milliseconds,
+     * longer while blocked downstream) then gives shares within its first records, not at its end.
+     */
+    static final long SLICE_NANOS = 5_000_000L;
 
     /** What one {@link System#nanoTime} call adds to an interval measured between two of them. */
     static final long READ_NANOS = calibrate();
@@ -70,19 +67,12 @@ final class ChainTiming implements AutoCloseable {
 
     private int current;
     private long last;
+    private int sinceSample;
 
-    /**
-     * Units of work the head has done: one per batch begun, one per record handed on to a chained
-     * operator. A sample covers some of them and stands for those since the previous kept sample.
-     */
-    private long units;
+    /** The batches the sample under way stands for (each slice of a batch stands for them all). */
+    private int weight;
 
-    /** {@link #units} when the sample under way began (less its batch's), and at the last kept. */
-    private long unitsAtStart;
-
-    private long unitsAtKept;
-
-    /** When the sample under way began (a System.nanoTime value). */
+    /** When the sample under way began. */
     private long startedAt;
 
     /** The sample's longest stretch of one operator's work, and whose it was. */
@@ -131,58 +121,37 @@ final class ChainTiming implements AutoCloseable {
 
     /** A data batch starts at the head. */
     void beginBatch() {
-        units++;
+        sinceSample++;
         if (due && !active) {
+            weight = sinceSample;
             start(false);
-            unitsAtStart = units - 1;
-        }
-    }
-
-    /**
-     * The head handed a record on to a chained operator, which has returned: the sample of a batch
-     * ends here once it has run {@link #SAMPLE_NANOS}. No clock read: {@code last} is the return's.
-     */
-    void handedOn() {
-        units++;
-        if (active && !event && current == 0 && last - startedAt >= SAMPLE_NANOS) {
-            endSample();
         }
     }
 
     /** The batch has been handled by the whole chain. */
     void endBatch() {
         if (active && !event) {
-            endSample();
+            long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
+            if (stop(weight)) {
+                sinceSample = 0;
+            }
+            due = false;
+            nextSampleAt = last + (long) (cost / BUDGET);
         }
     }
 
     /**
      * The batch found nothing to do (a source's poll that came back empty, which is not useful
-     * time): it is neither a sample nor a unit of work a sample stands for, and the next batch is
-     * timed in its place. A throttled source polls empty between due records; counted, those polls
-     * gave the source a share of the chain's time it did not spend.
+     * time): it is neither a sample nor one of the batches a sample stands for, and the next batch
+     * is timed in its place. A throttled source polls empty between due records; counted, those
+     * polls gave the source a share of the chain's time it did not spend.
      */
     void skipBatch() {
-        units--;
+        sinceSample--;
         if (active && !event) {
             Arrays.fill(sample, 0);
             active = false;
         }
-    }
-
-    /**
-     * Ends a batch's sample; it stands for the units of work since the previous kept sample, in the
-     * proportion of those it covered, so a sample of part of a batch, or of a small batch, weighs
-     * what it saw.
-     */
-    private void endSample() {
-        long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
-        double weight = (double) (units - unitsAtKept) / Math.max(1, units - unitsAtStart);
-        if (stop(weight)) {
-            unitsAtKept = units;
-        }
-        due = false;
-        nextSampleAt = last + (long) (cost / BUDGET);
     }
 
     /** A control event starts at the head; returns whether this call started timing it. */
@@ -218,6 +187,10 @@ final class ChainTiming implements AutoCloseable {
         charge(now - last - READ_NANOS);
         current = from;
         last = now;
+        if (from == 0 && !event && !suspended && now - startedAt >= SLICE_NANOS) {
+            stop(weight);
+            start(false);
+        }
     }
 
     /**
@@ -275,10 +248,10 @@ final class ChainTiming implements AutoCloseable {
     }
 
     /**
-     * Ends the sample; it stands for {@code weight} times what it timed (an event: once). Returns
-     * whether it is kept ({@link SampleFilter}): a dropped batch's weight goes to the next sample.
+     * Ends the sample; it stands for {@code weight} batches (or one event). Returns whether it is
+     * kept ({@link SampleFilter}): a dropped batch's weight goes to the next sample.
      */
-    private boolean stop(double weight) {
+    private boolean stop(int weight) {
         long now = System.nanoTime();
         charge(now - last - READ_NANOS);
         last = now;
@@ -288,13 +261,13 @@ final class ChainTiming implements AutoCloseable {
             sample[i] = Math.max(0, sample[i]);
             length += sample[i];
         }
-        long correction = filter.correction(now, length, longest);
+        long correction = filter.correction(length, longest);
         boolean kept = correction >= 0;
         if (kept) {
             sample[longestAt] = Math.max(0, sample[longestAt] - correction);
         }
         for (int i = 0; i < sample.length; i++) {
-            spent[i] += kept ? weight * sample[i] : 0;
+            spent[i] += kept ? (double) weight * sample[i] : 0;
             sample[i] = 0;
         }
         if (kept && (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS)) {

@@ -138,8 +138,7 @@ final class ExecutionPlan {
                         OperatorLogics.create(
                                 graph, node, context, state, settings.config().clock()));
         if (chained != null) {
-            Task upstream = tasks.get(chained.from())[index];
-            links.put(task, upstream.chain.join(task, upstream));
+            links.put(task, tasks.get(chained.from())[index].chain.join(task));
         }
         return task;
     }

@@ -40,15 +40,15 @@ final class OperatorChain {
     }
 
     /**
-     * Chains {@code member} behind {@code upstream}, one of this chain's operators: it shares the
-     * head's clock and is reached through the returned link. Before the thread starts.
+     * Chains {@code member} behind this chain's operators: it shares the head's clock and is
+     * reached through the returned link. Before the thread starts.
      */
-    ChainLink join(OperatorTask member, Task upstream) {
+    ChainLink join(OperatorTask member) {
         members.add(member);
         member.chain = this;
         member.clock = head.clock;
         head.clock.follow(member.metrics);
-        return new ChainLink(member, timing, timing.add(member.metrics), upstream == head);
+        return new ChainLink(member, timing, timing.add(member.metrics));
     }
 
     /** Opens the members last first, so that each is ready before anything can reach it. */

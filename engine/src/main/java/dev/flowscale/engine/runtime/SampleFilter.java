@@ -30,13 +30,6 @@ final class SampleFilter implements AutoCloseable {
 
     private int dropped;
 
-    /**
-     * The part of the run delay read at the sample's ends that fell in the reads themselves: a
-     * system call's return is where a loaded machine preempts a thread, and such a wait is in the
-     * delay but in none of the sample's stretches.
-     */
-    private long outside;
-
     /** A sample starts: reads the thread's run delay so far. */
     void begin() {
         if (runDelay == null) {
@@ -46,9 +39,7 @@ final class SampleFilter implements AutoCloseable {
         atStart = runDelay.nanos();
         whilePaused = 0;
         pauses = 0;
-        long took = System.nanoTime() - before;
-        readNanos = Math.min(readNanos, took);
-        outside = took - readNanos;
+        readNanos = Math.min(readNanos, System.nanoTime() - before);
     }
 
     /**
@@ -77,29 +68,18 @@ final class SampleFilter implements AutoCloseable {
     }
 
     /**
-     * The sample ended at {@code endedAt} ({@link System#nanoTime}), {@code length} ns timed, its
-     * longest single stretch of one operator's work {@code longest} ns: returns the nanoseconds to
-     * take off that stretch, or -1 to drop the sample. A wait while the delay was read, at either
-     * end, was in no stretch and is not counted: counted in, it was taken off the longest stretch
-     * (usually the heaviest operator's).
+     * The sample has ended, {@code length} ns timed, its longest single stretch of one operator's
+     * work {@code longest} ns: returns the nanoseconds to take off that stretch, or -1 to drop the
+     * sample. A wait for a core that fits in the longest stretch is one preemption, which fell in
+     * it: taking it off leaves the operators' work. A longer wait fell in several stretches and the
+     * sample is dropped.
      */
-    long correction(long endedAt, long length, long longest) {
+    long correction(long length, long longest) {
         long delay = runDelay.nanos();
-        outside += Math.max(0, System.nanoTime() - endedAt - readNanos);
         long waited =
                 delay == OwnRunDelay.UNKNOWN || atStart == OwnRunDelay.UNKNOWN
                         ? 0
-                        : Math.max(0, delay - atStart - whilePaused - outside);
-        return decide(waited, length, longest);
-    }
-
-    /**
-     * {@link #correction} for a sample in which the thread waited {@code waited} ns for a core. A
-     * wait that fits in the longest stretch is one preemption, which fell in it: taking it off
-     * leaves the operators' work. A longer wait fell in several stretches and the sample is
-     * dropped.
-     */
-    long decide(long waited, long length, long longest) {
+                        : Math.max(0, delay - atStart - whilePaused);
         if (length <= 0) {
             return -1;
         }
