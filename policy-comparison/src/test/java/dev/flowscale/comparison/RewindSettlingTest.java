@@ -54,8 +54,10 @@ class RewindSettlingTest {
 
     /**
      * The Flink side-by-side's flapping, reproduced: planning each rescale as its downtime alone,
-     * every trim leaves too little spare for the input it re-reads, the backlog misses its
-     * deadline, and a scale-up goes back to the configuration the trim left.
+     * every trim leaves too little spare for the input it re-reads, the backlog misses its deadline
+     * and a scale-up follows the trim. A trim a scale-up followed is no longer repeated at the same
+     * load ({@code FailedTrim}), so the flapping stops short of a revisit, but the extra trims and
+     * late drains remain.
      */
     @Test
     void plannedAsItsDowntimeAloneARewindingRescaleMakesThePolicyRevisitConfigurations() {
@@ -64,8 +66,9 @@ class RewindSettlingTest {
 
         assertThat(report.violationCounts())
                 .containsKeys(
-                        SettlingReport.Criterion.REVISIT_WITHOUT_LOAD_CHANGE,
-                        SettlingReport.Criterion.BACKLOG_DRAINED);
+                        SettlingReport.Criterion.TRIMS_AFTER_SUSTAIN,
+                        SettlingReport.Criterion.BACKLOG_DRAINED)
+                .doesNotContainKey(SettlingReport.Criterion.REVISIT_WITHOUT_LOAD_CHANGE);
         // learning the input cost, the same run settles in 5 rescales (RewindSettling prints both)
         assertThat(report.summary().rescales()).isGreaterThan(5);
     }
