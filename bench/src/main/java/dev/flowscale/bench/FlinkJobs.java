@@ -17,9 +17,10 @@ import org.apache.flink.util.Collector;
 
 /**
  * The workloads on Flink in local mode (a MiniCluster in this JVM), parallelism 1. Word count keeps
- * Flink's default chaining (source+sentence+split in one task, count+sink in another); map→filter
- * starts a new chain at the map, so the source runs in one task and map→filter→sink in another: the
- * same two threads as on flowscale, which never chains a source.
+ * Flink's default chaining (source+sentence+split in one task, count+sink in another), as flowscale
+ * chains it. Map→filter starts a new chain at the map, so the source runs in one task and
+ * map→filter→sink in another, while flowscale, which now chains a source with its forward
+ * followers, runs all four on one thread.
  */
 final class FlinkJobs {
     static final String VERSION = "2.3.0";

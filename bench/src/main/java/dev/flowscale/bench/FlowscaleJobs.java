@@ -13,7 +13,8 @@ import java.time.Duration;
 
 /**
  * The workloads on the embedded engine at parallelism 1, chained as the engine plans it: a source
- * on a thread of its own, map→filter→sink on one thread; word count's count and sink on one.
+ * heads a chain with its forward followers, so map→filter runs source, map, filter and sink on one
+ * thread, and the word count its source and split on one and its count and sink on another.
  */
 final class FlowscaleJobs {
     private FlowscaleJobs() {}
