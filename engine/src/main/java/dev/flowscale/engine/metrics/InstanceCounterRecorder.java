@@ -283,7 +283,10 @@ public final class InstanceCounterRecorder {
         Phase p = phase;
         long since = phaseSince;
         long open = p == Phase.NOT_STARTED || p == Phase.FINISHED ? 0 : Math.max(0, now - since);
-        long end = p == Phase.FINISHED ? since : now;
+        // The task thread may have booked a phase change at a clock reading later than the
+        // reader's: the observed time then runs to that change, so that it still holds every
+        // nanosecond booked useful, waiting or backpressured.
+        long end = p == Phase.FINISHED ? since : Math.max(now, since);
         long openUseful = p == Phase.USEFUL ? mine(open) : 0;
         return new InstanceCounts(
                 operatorId,
