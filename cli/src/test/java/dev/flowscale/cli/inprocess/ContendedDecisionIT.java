@@ -23,6 +23,7 @@ import dev.flowscale.testsupport.Await;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +40,11 @@ import org.junit.jupiter.api.Test;
  * #UTILIZATION} utilization without catch-up or learned curves, so DS2's need is 1.1 instances: the
  * decision is 2 for any measured capacity from 0.55× to 1.1× the nominal one, and only decisions
  * are compared, never times.
+ *
+ * <p>Tagged {@code alone}: the build runs it after the module's other ITs, with nothing beside it
+ * (cli/pom.xml), so the machine as it is is the machine without another test's job on it.
  */
+@Tag("alone")
 class ContendedDecisionIT {
     private static final String SOURCE = "source";
     private static final String WORK = "work";
@@ -59,14 +64,24 @@ class ContendedDecisionIT {
      */
     private static final double MAX_WAIT_AS_IS = 0.5;
 
+    /** Windows measured as the machine is before the test gives up finding it quiet enough. */
+    private static final int QUIET_ATTEMPTS = 4;
+
     @Test
     void aLoadedMachineGetsTheDecisionOfAnUnloadedOneAndIsToldItIsCpuStarved() throws Exception {
         JobGraph graph = job();
 
+        // Another module's tests may still be running beside this one (the build runs modules two
+        // at a time): the window as the machine is is measured again, a few times, until one finds
+        // the operator waiting for a core no more than the test can correct.
         MetricsSample[] unloaded = window(graph);
         Double waitedAsIs = measured(unloaded).coreWaitShare();
+        for (int attempt = 1; attempt < QUIET_ATTEMPTS && !quietEnough(waitedAsIs); attempt++) {
+            unloaded = window(graph);
+            waitedAsIs = measured(unloaded).coreWaitShare();
+        }
         assumeTrue(
-                waitedAsIs != null && waitedAsIs <= MAX_WAIT_AS_IS,
+                quietEnough(waitedAsIs),
                 "the machine as it is already kept the work operator waiting for a core "
                         + waitedAsIs
                         + " of its useful time; run the test where it waits at most "
@@ -87,6 +102,10 @@ class ContendedDecisionIT {
                 .anyMatch(r -> r.startsWith("CPU-starved"));
         // the load was real: read as wall-clock useful time it would have scaled further
         assertThat(work(uncorrected)).as(uncorrected.explain()).isGreaterThan(work(asIs));
+    }
+
+    private static boolean quietEnough(Double coreWaitShare) {
+        return coreWaitShare != null && coreWaitShare <= MAX_WAIT_AS_IS;
     }
 
     private static JobGraph job() {
