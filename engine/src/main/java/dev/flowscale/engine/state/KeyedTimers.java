@@ -97,8 +97,9 @@ public final class KeyedTimers implements TimerService {
             } else if (indexOf(times, time) >= 0) {
                 return;
             }
+            boolean added = times.isEmpty();
             times.add(time);
-            backend.put(table, times);
+            writeBack(times, added);
             queue.add(time, backend.currentKey());
         }
 
@@ -118,9 +119,22 @@ public final class KeyedTimers implements TimerService {
                 backend.remove(table);
             } else {
                 times.remove(at);
-                backend.put(table, times);
+                writeBack(times, false);
             }
             return true;
+        }
+
+        /**
+         * Stores the current key's list after a change in place: on the heap the table holds that
+         * very list (a shared key group is copied as it is read), so only a new list is put and a
+         * change is counted, without looking the key up again; RocksDB handed out a copy.
+         */
+        private void writeBack(List<Long> times, boolean isNew) {
+            if (isNew || backend.store() != null) {
+                backend.put(table, times);
+            } else {
+                backend.changed();
+            }
         }
 
         /**
