@@ -44,6 +44,12 @@ public final class NexmarkBench {
     private static final String JVM = "-Xms2g -Xmx2g -XX:+UseG1GC";
 
     /**
+     * With {@code -Dnexmark.threadCpu=true} a single run ({@code run QUERY CONTENDER P EVENTS})
+     * also prints its flowscale threads' CPU ns per event by role, over the whole run.
+     */
+    static final String THREAD_CPU = "nexmark.threadCpu";
+
+    /**
      * Events each source thread generates before it adds them to the meter: one shared counter
      * updated per event would cost two source threads more than the events themselves.
      */
@@ -130,6 +136,7 @@ public final class NexmarkBench {
             throws Exception {
         // Each source thread leaves fewer than COUNT_BATCH events uncounted at its end.
         SinkMeter meter = SinkMeter.arm(events - (long) parallelism * COUNT_BATCH, WARMUP);
+        ThreadCpuTally threads = Boolean.getBoolean(THREAD_CPU) ? ThreadCpuTally.start() : null;
         if (contender.equals("flink")) {
             NexmarkFlinkJobs.run(query, events, parallelism);
         } else {
@@ -149,6 +156,9 @@ public final class NexmarkBench {
                 "RESULT %.1f %.1f%n",
                 meter.measuredRecords() / meter.measuredSeconds(),
                 meter.measuredCpuSeconds() * 1e9 / meter.measuredRecords());
+        if (threads != null) {
+            System.out.println("THREAD CPU ns per event " + threads.perEvent(events));
+        }
         System.exit(0);
     }
 

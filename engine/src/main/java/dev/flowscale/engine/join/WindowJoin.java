@@ -5,7 +5,6 @@ import dev.flowscale.engine.api.EngineException;
 import dev.flowscale.engine.api.JoinFunction;
 import dev.flowscale.engine.api.KeyedProcessFunction.Context;
 import dev.flowscale.engine.api.KeyedProcessFunction.OnTimerContext;
-import dev.flowscale.engine.window.TimeWindow;
 import dev.flowscale.engine.window.WindowAssigner;
 
 /**
@@ -37,28 +36,40 @@ public final class WindowJoin<K, A, B, O> extends BufferedJoin<K, A, B, O> {
 
     @Override
     public void processElement1(A value, Context<K> ctx, Collector<O> out) {
-        for (TimeWindow w : assigner.assign(ctx.timestamp())) {
-            if (open(w, ctx)) {
-                bufferLeft(w.start(), value);
+        long timestamp = ctx.timestamp();
+        long slide = assigner.slideMillis();
+        for (long start = assigner.lastStart(timestamp);
+                assigner.holds(start, timestamp);
+                start -= slide) {
+            if (open(start, ctx)) {
+                bufferLeft(start, value);
             }
         }
     }
 
     @Override
     public void processElement2(B value, Context<K> ctx, Collector<O> out) {
-        for (TimeWindow w : assigner.assign(ctx.timestamp())) {
-            if (open(w, ctx)) {
-                bufferRight(w.start(), value);
+        long timestamp = ctx.timestamp();
+        long slide = assigner.slideMillis();
+        for (long start = assigner.lastStart(timestamp);
+                assigner.holds(start, timestamp);
+                start -= slide) {
+            if (open(start, ctx)) {
+                bufferRight(start, value);
             }
         }
     }
 
-    /** Whether the window has not fired yet; if so, its timer is registered. */
-    private static boolean open(TimeWindow w, Context<?> ctx) {
-        if (w.maxTimestamp() <= ctx.timerService().currentWatermark()) {
+    /**
+     * Whether the window starting at {@code start} has not fired yet; if so, its timer (at its last
+     * timestamp) is registered.
+     */
+    private boolean open(long start, Context<?> ctx) {
+        long maxTimestamp = start + assigner.sizeMillis() - 1;
+        if (maxTimestamp <= ctx.timerService().currentWatermark()) {
             return false;
         }
-        ctx.timerService().registerEventTimeTimer(w.maxTimestamp());
+        ctx.timerService().registerEventTimeTimer(maxTimestamp);
         return true;
     }
 

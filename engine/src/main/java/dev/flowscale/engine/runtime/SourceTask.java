@@ -146,7 +146,7 @@ final class SourceTask extends Task {
                 }
                 break;
             }
-            if (watermarks != null) {
+            if (watermarks != null && watermarks.due()) {
                 boolean timed = chain.timing.beginEvent();
                 watermarks.afterPoll();
                 chain.timing.endEvent(timed);

@@ -97,10 +97,23 @@ final class SourceWatermarks implements SplitCollector<Object> {
         }
     }
 
+    /**
+     * Whether {@link #afterPoll} would emit or check anything now: once per interval. The source
+     * asks first, so that it times the watermark step (a sample of its chain, with clock and
+     * run-delay reads) only when there is one, not after every poll.
+     */
+    boolean due() {
+        return due(clock.millis());
+    }
+
+    private boolean due(long now) {
+        return lastEmitAt == Long.MIN_VALUE || now - lastEmitAt >= intervalMillis;
+    }
+
     /** After each poll: at most once per interval, emits the watermark or the idle status. */
     void afterPoll() throws InterruptedException {
         long now = clock.millis();
-        if (now - lastEmitAt < intervalMillis && lastEmitAt != Long.MIN_VALUE) {
+        if (!due(now)) {
             return;
         }
         lastEmitAt = now;

@@ -52,11 +52,18 @@ public final class KeyedStates {
                 List<T> list = (List<T>) backend.get(table);
                 if (list == null) {
                     list = new ArrayList<>();
+                    list.add(value);
+                    backend.put(table, list);
+                    return;
                 }
                 list.add(value);
-                // Written back: RocksDB handed out a decoded copy (on the heap it is the same
-                // list).
-                backend.put(table, list);
+                if (backend.store() != null) {
+                    // Written back: RocksDB handed out a decoded copy.
+                    backend.put(table, list);
+                } else {
+                    // The table's own list: changed in place, counted without a second look-up.
+                    backend.changed();
+                }
             }
 
             @Override
@@ -81,45 +88,55 @@ public final class KeyedStates {
         }
         return new MapState<>() {
             @SuppressWarnings("unchecked")
-            private Map<K, V> current(boolean create) {
-                Map<K, V> map = (Map<K, V>) backend.get(table);
-                return map == null && create ? new HashMap<>() : map;
+            private Map<K, V> current() {
+                return (Map<K, V>) backend.get(table);
             }
 
             @Override
             public V get(K key) {
-                Map<K, V> map = current(false);
+                Map<K, V> map = current();
                 return map == null ? null : map.get(key);
             }
 
+            /**
+             * A key's map is the table's own (a shared key group is copied as it is read), so one
+             * already there is changed in place and only counted as a change: writing it back
+             * looked the key up again.
+             */
             @Override
             public void put(K key, V value) {
-                Map<K, V> map = current(true);
-                map.put(key, value);
-                backend.put(table, map);
+                Map<K, V> map = current();
+                if (map == null) {
+                    map = new HashMap<>();
+                    map.put(key, value);
+                    backend.put(table, map);
+                } else {
+                    map.put(key, value);
+                    backend.changed();
+                }
             }
 
             @Override
             public void remove(K key) {
-                Map<K, V> map = current(false);
+                Map<K, V> map = current();
                 if (map != null && map.remove(key) != null) {
                     if (map.isEmpty()) {
                         backend.remove(table);
                     } else {
-                        backend.put(table, map);
+                        backend.changed();
                     }
                 }
             }
 
             @Override
             public boolean contains(K key) {
-                Map<K, V> map = current(false);
+                Map<K, V> map = current();
                 return map != null && map.containsKey(key);
             }
 
             @Override
             public Map<K, V> entries() {
-                Map<K, V> map = current(false);
+                Map<K, V> map = current();
                 return map == null ? Map.of() : Collections.unmodifiableMap(map);
             }
 
@@ -135,7 +152,7 @@ public final class KeyedStates {
 
             @Override
             public boolean isEmpty() {
-                Map<K, V> map = current(false);
+                Map<K, V> map = current();
                 return map == null || map.isEmpty();
             }
 

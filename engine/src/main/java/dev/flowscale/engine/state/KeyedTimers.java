@@ -4,16 +4,15 @@ import dev.flowscale.engine.api.ListState;
 import dev.flowscale.engine.api.StateDescriptor;
 import dev.flowscale.engine.api.TimeDomain;
 import dev.flowscale.engine.api.TimerService;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.function.LongSupplier;
 
 /**
  * The timers of one keyed instance. Each key's timers are a list in its keyed state, so they are
  * snapshotted per key group and move with their key group on a rescale; a queue ordered by time
- * (rebuilt from the state on restore) finds the ones due. A deleted timer stays in the queue and is
- * skipped when it comes up.
+ * (rebuilt from the state on restore, {@link TimerQueue}) finds the ones due. A deleted timer stays
+ * in the queue and is skipped when it comes up.
  */
 public final class KeyedTimers implements TimerService {
     static final StateDescriptor<Long> EVENT_TIMERS =
@@ -26,8 +25,6 @@ public final class KeyedTimers implements TimerService {
     public interface Firing {
         void fire(long time, TimeDomain domain) throws Exception;
     }
-
-    private record Timer(long time, Object key) {}
 
     private final KeyedStateBackend backend;
     private final LongSupplier wallClock;
@@ -74,28 +71,36 @@ public final class KeyedTimers implements TimerService {
     /** One domain's timers: per key in keyed state, and all of them in a queue by time. */
     private final class Domain {
         final StateTable table;
-        final ListState<Long> perKey;
-        final PriorityQueue<Timer> queue =
-                new PriorityQueue<>(Comparator.comparingLong(Timer::time));
+        final TimerQueue queue = new TimerQueue();
 
         Domain(StateDescriptor<Long> descriptor) {
             this.table = backend.table(descriptor);
-            this.perKey = KeyedStates.list(backend, table);
             backend.forEachEntry(table, this::enqueue);
         }
 
         @SuppressWarnings("unchecked")
         private void enqueue(Object key, Object times) {
             for (Object time : (List<Object>) times) {
-                queue.add(new Timer(((Number) time).longValue(), key));
+                queue.add(((Number) time).longValue(), key);
             }
         }
 
+        /**
+         * Adds the current key's timer at {@code time} unless it has one there: one look-up of the
+         * key's list, changed in place and written back (see {@link #delete}).
+         */
+        @SuppressWarnings("unchecked")
         void register(long time) {
-            if (indexOf(perKey.get(), time) < 0) {
-                perKey.add(time);
-                queue.add(new Timer(time, backend.currentKey()));
+            List<Long> times = (List<Long>) backend.get(table);
+            if (times == null) {
+                times = new ArrayList<>(2);
+            } else if (indexOf(times, time) >= 0) {
+                return;
             }
+            boolean added = times.isEmpty();
+            times.add(time);
+            writeBack(times, added);
+            queue.add(time, backend.currentKey());
         }
 
         /**
@@ -114,24 +119,43 @@ public final class KeyedTimers implements TimerService {
                 backend.remove(table);
             } else {
                 times.remove(at);
-                backend.put(table, times);
+                writeBack(times, false);
             }
             return true;
         }
 
-        /** Fires, in time order, every live timer due by {@code until}. */
+        /**
+         * Stores the current key's list after a change in place: on the heap the table holds that
+         * very list (a shared key group is copied as it is read), so only a new list is put and a
+         * change is counted, without looking the key up again; RocksDB handed out a copy.
+         */
+        private void writeBack(List<Long> times, boolean isNew) {
+            if (isNew || backend.store() != null) {
+                backend.put(table, times);
+            } else {
+                backend.changed();
+            }
+        }
+
+        /**
+         * Fires, in time order, every live timer due by {@code until}, including those that firing
+         * adds at a time due by then.
+         */
         void fire(long until, TimeDomain domain, Firing firing) throws Exception {
-            while (!queue.isEmpty() && queue.peek().time() <= until) {
-                Timer timer = queue.poll();
-                backend.setCurrentKey(timer.key());
-                if (delete(timer.time())) {
-                    firing.fire(timer.time(), domain);
+            for (TimerQueue.Due due = queue.pollDue(until);
+                    due != null;
+                    due = queue.pollDue(until)) {
+                for (int i = 0; i < due.size(); i++) {
+                    backend.setCurrentKey(due.key(i));
+                    if (delete(due.time)) {
+                        firing.fire(due.time, domain);
+                    }
                 }
             }
         }
 
         long next() {
-            return queue.isEmpty() ? Long.MAX_VALUE : queue.peek().time();
+            return queue.next();
         }
     }
 

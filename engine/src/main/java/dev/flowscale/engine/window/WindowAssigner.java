@@ -69,14 +69,33 @@ public final class WindowAssigner {
         return gap > 0;
     }
 
+    /**
+     * The start of the latest fixed-size window that holds {@code timestamp}; the others that hold
+     * it start {@link #slideMillis()} apart before it, while {@link #holds} is true. The window
+     * operator and the window join walk them so, allocating nothing per record (no list, no window
+     * a join does not need).
+     */
+    public long lastStart(long timestamp) {
+        return timestamp - Math.floorMod(timestamp, slide);
+    }
+
+    /** Whether the fixed-size window starting at {@code start} holds {@code timestamp}. */
+    public boolean holds(long start, long timestamp) {
+        return start > timestamp - size;
+    }
+
+    /** How far apart fixed-size windows start; 0 for session windows. */
+    public long slideMillis() {
+        return slide;
+    }
+
     /** The windows a record with event time {@code timestamp} belongs to. */
     public List<TimeWindow> assign(long timestamp) {
         if (merging()) {
             return List.of(new TimeWindow(timestamp, timestamp + gap));
         }
         List<TimeWindow> windows = new ArrayList<>((int) (size / slide));
-        long lastStart = timestamp - Math.floorMod(timestamp, slide);
-        for (long start = lastStart; start > timestamp - size; start -= slide) {
+        for (long start = lastStart(timestamp); holds(start, timestamp); start -= slide) {
             windows.add(new TimeWindow(start, start + size));
         }
         return windows;

@@ -92,7 +92,11 @@ public final class WindowOperator<K, T, A, R, O> extends KeyedProcessFunction<K,
     private boolean addToWindows(T value, long timestamp, Context<K> ctx, Collector<O> out)
             throws Exception {
         boolean added = false;
-        for (TimeWindow window : assigner.assign(timestamp)) {
+        long slide = assigner.slideMillis();
+        for (long start = assigner.lastStart(timestamp);
+                assigner.holds(start, timestamp);
+                start -= slide) {
+            TimeWindow window = new TimeWindow(start, start + assigner.sizeMillis());
             if (!isLate(window, ctx)) {
                 A acc = windows.get(window);
                 windows.put(

@@ -63,6 +63,23 @@ class SourceWatermarksTest {
     }
 
     @Test
+    void theWatermarkStepIsDueOncePerIntervalSoThatASourceTimesItOnlyThen() throws Exception {
+        SourceWatermarks source = watermarks(boundedBy(0), Long.MIN_VALUE);
+        assertThat(source.due()).isTrue();
+        source.collect(100L);
+        source.afterPoll();
+        assertThat(source.due()).isFalse();
+        clock.advance(Duration.ofMillis(199));
+        assertThat(source.due()).isFalse();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(source.due()).isTrue();
+        source.collect(300L);
+        source.afterPoll();
+        assertThat(source.due()).isFalse();
+        assertThat(sent()).containsExactly("100@100", "w:99", "300@300", "w:299");
+    }
+
+    @Test
     void theSourceEmitsTheMinimumOfItsSplitsWatermarks() throws Exception {
         SourceWatermarks source = watermarks(boundedBy(0), Long.MIN_VALUE);
         SplitCollector.select(source, "fast");
