@@ -57,14 +57,7 @@ public final class ThroughputBenchmark {
             String value = args[i + 1];
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(value);
-                case "--workloads" ->
-                        workloads =
-                                Arrays.stream(value.split(","))
-                                        .map(
-                                                s ->
-                                                        Workload.valueOf(
-                                                                s.trim().toUpperCase(Locale.ROOT)))
-                                        .toList();
+                case "--workloads" -> workloads = Workload.parseList(value);
                 case "--contenders" ->
                         contenders =
                                 Arrays.stream(value.split(","))
