@@ -34,6 +34,9 @@ public final class InstrumentationCostBenchmark {
     };
     private static final double WARMUP = 0.2;
 
+    /** Below this many rounds a bootstrap interval says little; no verdict is printed. */
+    private static final int MIN_ROUNDS = 10;
+
     private int rounds = 30;
     private int warmupRounds = 3;
     private List<Workload> workloads = List.of(Workload.WORDCOUNT, Workload.MAPFILTER);
@@ -131,7 +134,9 @@ public final class InstrumentationCostBenchmark {
                 cost.rounds(),
                 format(cost.median()),
                 format(cost.mean()),
-                verdict(cost.median()));
+                cost.rounds() < MIN_ROUNDS
+                        ? "too few rounds for an interval to mean anything"
+                        : verdict(cost.median()));
     }
 
     private static String format(PairedCost.Estimate e) {
