@@ -247,6 +247,19 @@ public final class ThroughputBenchmark {
                                     s.max()));
                 });
         if (threadCpu.containsKey(Contender.FLOWSCALE_ON)
+                && threadCpu.containsKey(Contender.FUSED)) {
+            // The JIT compilers still work on the engine's record path after the warm-up share
+            // (tens of ns per word), while the fused loop's few methods are long compiled: the
+            // ratio without them is the record path's own.
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "flowscale instrumented / fused loop, Java threads' CPU ns per unit"
+                                    + " (medians): %.2f×%n",
+                            Stats.of(threadCpu.get(Contender.FLOWSCALE_ON)).median()
+                                    / Stats.of(threadCpu.get(Contender.FUSED)).median()));
+        }
+        if (threadCpu.containsKey(Contender.FLOWSCALE_ON)
                 && threadCpu.containsKey(Contender.FLOWSCALE_OFF)) {
             summary.append(
                     String.format(
