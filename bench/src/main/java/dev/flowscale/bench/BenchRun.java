@@ -10,7 +10,9 @@ import java.util.Locale;
  * cpuPerUnit=<ns> threadCpuPerUnit=<ns>} on success: rate counts the workload's reported unit over
  * the steady part of the run, cpu is this JVM's CPU time (all threads), cpuPerUnit the CPU
  * nanoseconds per reported unit over the steady part, threadCpuPerUnit the same for the Java
- * threads alone (no JIT compiler, no garbage collector).
+ * threads alone (no JIT compiler, no garbage collector). Then one line {@code THREAD <name>#<id>
+ * cpuPerUnit=<ns>} for each Java thread alive at the end that used at least 0.1 % of their CPU time
+ * in between, and {@code THREAD GC|JIT|VM cpuPerUnit=<ns>} for the JVM's own threads.
  */
 public final class BenchRun {
     private BenchRun() {}
@@ -49,6 +51,25 @@ public final class BenchRun {
                 cpuSeconds(),
                 meter.measuredCpuSeconds() * 1e9 / reported,
                 meter.measuredThreadCpuSeconds() * 1e9 / reported);
+        meter.measuredThreadCpuNanos()
+                .forEach(
+                        (thread, nanos) -> {
+                            if (nanos * 1000 >= meter.measuredThreadCpuSeconds() * 1e9) {
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "THREAD %s cpuPerUnit=%.3f%n",
+                                        thread,
+                                        nanos / reported);
+                            }
+                        });
+        meter.measuredInternalCpuNanos()
+                .forEach(
+                        (group, nanos) ->
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "THREAD %s cpuPerUnit=%.3f%n",
+                                        group,
+                                        nanos / reported));
         System.exit(0);
     }
 

@@ -26,6 +26,8 @@ final class SinkMeter {
     private long warmCpuNanos;
     private long endCpuNanos;
     private final ThreadCpuClock threads = new ThreadCpuClock();
+    private java.util.Map<String, Long> warmInternal = java.util.Map.of();
+    private java.util.Map<String, Long> endInternal = java.util.Map.of();
 
     private SinkMeter(long expected, double warmupFraction) {
         this.expected = expected;
@@ -74,6 +76,7 @@ final class SinkMeter {
         warmCount = count;
         warmNanos = System.nanoTime();
         warmCpuNanos = processCpuNanos();
+        warmInternal = JvmInternalCpu.nanosByGroup();
         threads.start();
     }
 
@@ -81,6 +84,7 @@ final class SinkMeter {
         endCount = count;
         endNanos = System.nanoTime();
         endCpuNanos = processCpuNanos();
+        endInternal = JvmInternalCpu.nanosByGroup();
         threads.stop();
     }
 
@@ -110,10 +114,31 @@ final class SinkMeter {
 
     /**
      * CPU seconds the JVM's Java threads used between the two stamps: the record path without the
-     * JIT compiler and the garbage collector (NaN if the JVM cannot tell).
+     * JIT compiler and the garbage collector (NaN if the JVM cannot tell). On Linux it is the
+     * process's CPU time less that of the JVM's own threads, so a Java thread that ended before the
+     * last stamp (a source that has emitted its last record while the rest drains) still counts;
+     * elsewhere only the Java threads alive at the last stamp count.
      */
     double measuredThreadCpuSeconds() {
-        return threads.seconds();
+        if (endInternal.isEmpty() || Double.isNaN(measuredCpuSeconds())) {
+            return threads.seconds();
+        }
+        return measuredCpuSeconds() - JvmInternalCpu.between(warmInternal, endInternal) / 1e9;
+    }
+
+    /**
+     * CPU nanoseconds each group of the JVM's own threads used between the stamps (GC, JIT, VM).
+     */
+    java.util.Map<String, Long> measuredInternalCpuNanos() {
+        java.util.Map<String, Long> used = new java.util.TreeMap<>();
+        endInternal.forEach(
+                (group, nanos) -> used.put(group, nanos - warmInternal.getOrDefault(group, 0L)));
+        return used;
+    }
+
+    /** Each Java thread's CPU nanoseconds between the two stamps, by name and id. */
+    java.util.Map<String, Long> measuredThreadCpuNanos() {
+        return threads.perThreadNanos();
     }
 
     private static long processCpuNanos() {

@@ -57,14 +57,7 @@ public final class ThroughputBenchmark {
             String value = args[i + 1];
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(value);
-                case "--workloads" ->
-                        workloads =
-                                Arrays.stream(value.split(","))
-                                        .map(
-                                                s ->
-                                                        Workload.valueOf(
-                                                                s.trim().toUpperCase(Locale.ROOT)))
-                                        .toList();
+                case "--workloads" -> workloads = Workload.parseList(value);
                 case "--contenders" ->
                         contenders =
                                 Arrays.stream(value.split(","))
@@ -253,6 +246,19 @@ public final class ThroughputBenchmark {
                                     s.min(),
                                     s.max()));
                 });
+        if (threadCpu.containsKey(Contender.FLOWSCALE_ON)
+                && threadCpu.containsKey(Contender.FUSED)) {
+            // The JIT compilers still work on the engine's record path after the warm-up share
+            // (tens of ns per word), while the fused loop's few methods are long compiled: the
+            // ratio without them is the record path's own.
+            summary.append(
+                    String.format(
+                            Locale.ROOT,
+                            "flowscale instrumented / fused loop, Java threads' CPU ns per unit"
+                                    + " (medians): %.2f×%n",
+                            Stats.of(threadCpu.get(Contender.FLOWSCALE_ON)).median()
+                                    / Stats.of(threadCpu.get(Contender.FUSED)).median()));
+        }
         if (threadCpu.containsKey(Contender.FLOWSCALE_ON)
                 && threadCpu.containsKey(Contender.FLOWSCALE_OFF)) {
             summary.append(

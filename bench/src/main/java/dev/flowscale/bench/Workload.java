@@ -1,6 +1,9 @@
 package dev.flowscale.bench;
 
 import dev.flowscale.engine.examples.SentenceGenerator;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /** The measured jobs; each reports source-side records per second. */
 enum Workload {
@@ -40,6 +43,13 @@ enum Workload {
     /** Reported records (words, or source records) per sink record. */
     double reportedPerSinkRecord() {
         return this == WORDCOUNT ? 1 : 2;
+    }
+
+    /** The workloads a comma-separated option names, case-insensitively. */
+    static List<Workload> parseList(String names) {
+        return Arrays.stream(names.split(","))
+                .map(s -> valueOf(s.trim().toUpperCase(Locale.ROOT)))
+                .toList();
     }
 
     static SentenceGenerator sentences() {
