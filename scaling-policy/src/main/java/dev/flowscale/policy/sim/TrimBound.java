@@ -30,7 +30,7 @@ final class TrimBound {
             Map<String, Integer> last,
             boolean measured,
             Predicate<String> ranOnlyAtLast) {
-        return notWorthIt(scenario, criteria, rates, last, measured)
+        return notWorthIt(scenario, criteria, rates, last, measured, ranOnlyAtLast)
                 .map(
                         why ->
                                 Map.entry(
@@ -51,7 +51,10 @@ final class TrimBound {
      * Why a trim from {@code last} to the minimum would not pay for its downtime: it saves no
      * instances net (the operators below the minimum must rise), or the instances it saves over the
      * savings horizon are no more than every running instance times the downtime (the cost test the
-     * policy applies before a trim); empty when it would pay.
+     * policy applies before a trim); empty when it would pay. The minimum is the one a policy can
+     * know: a non-linear operator that ran at no parallelism but {@code last} ({@code
+     * ranOnlyAtLast}) is sized with its capacity per instance there, as {@link #curveUnknown} sizes
+     * it, but for the spare of the downtime the policy knows.
      *
      * @param measured whether the job had measured a rescale's downtime by then
      */
@@ -60,19 +63,43 @@ final class TrimBound {
             SettlingCriteria criteria,
             Map<String, Double> rates,
             Map<String, Integer> last,
-            boolean measured) {
+            boolean measured,
+            Predicate<String> ranOnlyAtLast) {
         double downtime = criteria.plannedDowntimeSeconds(measured);
         double catchUp = criteria.catchUp().toNanos() / 1e9;
-        Map<String, Integer> minimum =
-                scenario.optimalParallelism(rates, 1 + (catchUp > 0 ? downtime / catchUp : 0));
+        double reserve = 1 + (catchUp > 0 ? downtime / catchUp : 0);
+        Map<String, Integer> minimum = scenario.optimalParallelism(rates, reserve);
         // net: reaching the minimum raises what lacks the reserve as it lowers the rest
         int saved = 0;
         int running = 0;
+        List<String> guessed = new ArrayList<>();
         for (SimOperator op : scenario.operators()) {
-            saved += last.get(op.id()) - minimum.get(op.id());
-            running += last.get(op.id());
+            int p = last.get(op.id());
+            int lowest = minimum.get(op.id());
+            if (!op.scalesLinearly() && p > lowest && ranOnlyAtLast.test(op.id())) {
+                double perInstance = op.effectiveCapacity(p) / p;
+                lowest =
+                        Math.min(
+                                p,
+                                Math.max(
+                                        lowest,
+                                        (int)
+                                                Math.ceil(
+                                                        rates.get(op.id()) * reserve / perInstance
+                                                                - 1e-9)));
+                guessed.add("'" + op.id() + "' at " + p);
+            }
+            saved += p - lowest;
+            running += p;
         }
-        String known = measured ? "" : " (no rescale measured: the configured downtime)";
+        String known =
+                (measured ? "" : " (no rescale measured: the configured downtime)")
+                        + (guessed.isEmpty()
+                                ? ""
+                                : " (non-linear "
+                                        + String.join(", ", guessed)
+                                        + " ran at no other parallelism: sized with its capacity"
+                                        + " per instance there)");
         if (saved <= 0) {
             return Optional.of(
                     String.format(
