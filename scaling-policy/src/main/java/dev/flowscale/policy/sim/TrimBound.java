@@ -68,6 +68,10 @@ final class TrimBound {
         double downtime = criteria.plannedDowntimeSeconds(measured);
         double catchUp = criteria.catchUp().toNanos() / 1e9;
         double reserve = 1 + (catchUp > 0 ? downtime / catchUp : 0);
+        Optional<String> late = noTrimDrainsInTime(scenario, criteria, rates, downtime, measured);
+        if (late.isPresent()) {
+            return late;
+        }
         Map<String, Integer> minimum = scenario.optimalParallelism(rates, reserve);
         // net: reaching the minimum raises what lacks the reserve as it lowers the rest
         int saved = 0;
@@ -128,6 +132,47 @@ final class TrimBound {
                                 downtime,
                                 costSeconds))
                 : Optional.empty();
+    }
+
+    /**
+     * Why no trim drains the backlog of its own downtime within the catch-up time plus one
+     * interval, if none does: some operator that could carry more than its rate (one capped at its
+     * rate passes on no backlog and holds no trim) carries too little more at its most capable
+     * parallelism. A policy keeps the spare to drain its trim's downtime in time, so it takes no
+     * trim here.
+     */
+    private static Optional<String> noTrimDrainsInTime(
+            Scenario scenario,
+            SettlingCriteria criteria,
+            Map<String, Double> rates,
+            double downtime,
+            boolean measured) {
+        if (criteria.catchUp().isZero()) {
+            return Optional.empty();
+        }
+        for (SimOperator op : scenario.operators()) {
+            double rate = rates.get(op.id());
+            double headroom = rate > 0 ? Scenario.mostCapable(op) / rate : 0;
+            if (op.isSource() || headroom <= 1 + 1e-9) {
+                continue;
+            }
+            double drain = downtime / (headroom - 1);
+            if (drain > criteria.drainSeconds()) {
+                return Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "no trim drains its own downtime of %.1f s%s in time: at its most"
+                                        + " capable parallelism '%s' carries %.2f× its rate and"
+                                        + " takes %.0f s of the %d s allowed",
+                                downtime,
+                                measured ? "" : " (no rescale measured: the configured downtime)",
+                                op.id(),
+                                headroom,
+                                drain,
+                                criteria.drainSeconds()));
+            }
+        }
+        return Optional.empty();
     }
 
     /**
