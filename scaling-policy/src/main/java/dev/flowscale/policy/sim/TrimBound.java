@@ -21,7 +21,8 @@ final class TrimBound {
     /**
      * Why a final configuration {@code last} above the minimum is no failure, if it is not: the
      * trim to the minimum would not pay ({@link #notWorthIt}), or no policy could know it saves
-     * instances ({@link #curveUnknown}).
+     * instances ({@link #curveUnknown}), or, with both limits at once, the trim to the minimum a
+     * policy could know would not pay.
      */
     static Optional<Map.Entry<SettlingReport.Exemption.Kind, String>> exemption(
             Scenario scenario,
@@ -30,12 +31,8 @@ final class TrimBound {
             Map<String, Integer> last,
             boolean measured,
             Predicate<String> ranOnlyAtLast) {
-        return notWorthIt(scenario, criteria, rates, last, measured, ranOnlyAtLast)
-                .map(
-                        why ->
-                                Map.entry(
-                                        SettlingReport.Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME,
-                                        why))
+        return notWorthIt(scenario, criteria, rates, last, measured, id -> false)
+                .map(TrimBound::notWorthItsDowntime)
                 .or(
                         () ->
                                 curveUnknown(scenario, criteria, rates, last, ranOnlyAtLast)
@@ -44,7 +41,16 @@ final class TrimBound {
                                                         Map.entry(
                                                                 SettlingReport.Exemption.Kind
                                                                         .CURVE_UNKNOWN_BELOW_THE_FINAL,
-                                                                why)));
+                                                                why)))
+                .or(
+                        () ->
+                                notWorthIt(scenario, criteria, rates, last, measured, ranOnlyAtLast)
+                                        .map(TrimBound::notWorthItsDowntime));
+    }
+
+    private static Map.Entry<SettlingReport.Exemption.Kind, String> notWorthItsDowntime(
+            String why) {
+        return Map.entry(SettlingReport.Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME, why);
     }
 
     /**
