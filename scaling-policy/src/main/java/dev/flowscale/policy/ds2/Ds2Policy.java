@@ -119,12 +119,17 @@ public final class Ds2Policy implements ScalingPolicy {
                                                 RisingLoad.over(forecasts, rising))
                                         .needed();
         List<OperatorDecision> needed = unknown.isPresent() ? raisesOnly(planned) : planned;
+        Optional<String> noSooner =
+                DrainSooner.no(running, needed, required, capacities, config, cost.seconds());
         if (running.needed().isPresent()
                 && !running.outOfBounds()
                 && !Plan.improves(needed, required, config, capacities)) {
             reasons.add(running.needed().get());
             reasons.add(
                     "no rescale helps: the planned configuration would carry no more than the running one");
+        } else if (noSooner.isPresent()) {
+            reasons.add(running.needed().get());
+            reasons.add(noSooner.get());
         } else if (running.needed().isPresent()) {
             reasons.add(running.needed().get());
             Optional<String> urgent =
@@ -168,9 +173,11 @@ public final class Ds2Policy implements ScalingPolicy {
                                 plan.trim(),
                                 running.needed().isEmpty()
                                         ? Trim.Running.SUSTAINS
-                                        : running.headroom() <= 1
-                                                ? Trim.Running.LIMITED_BELOW_BASE
-                                                : Trim.Running.NO_RESCALE_HELPS);
+                                        : noSooner.isPresent()
+                                                ? Trim.Running.DRAINS_SOONEST_AS_IT_RUNS
+                                                : running.headroom() <= 1
+                                                        ? Trim.Running.LIMITED_BELOW_BASE
+                                                        : Trim.Running.NO_RESCALE_HELPS);
         return trim.isScale()
                 ? budget(now, topology.jobName(), history, reasons, trim.operators().values())
                 : trim;

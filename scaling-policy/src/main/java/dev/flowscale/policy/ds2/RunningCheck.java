@@ -28,13 +28,16 @@ import java.util.Set;
  * @param explain the verdict for the decision's reasons
  * @param outOfBounds some operator runs outside its configured bounds
  * @param measuredShort some operator whose capacity was measured cannot sustain its target
+ * @param drainSeconds how long the slowest source's backlog takes to drain at the running
+ *     configuration (0: nothing to drain; infinite: it never drains)
  */
 record RunningCheck(
         Optional<String> needed,
         double headroom,
         List<String> explain,
         boolean outOfBounds,
-        boolean measuredShort) {
+        boolean measuredShort,
+        double drainSeconds) {
 
     /**
      * How far a source's emitted rate may lie above its offered rate in one window without meaning
@@ -91,10 +94,19 @@ record RunningCheck(
                                 bottleneck, headroom));
         Set<String> shared = bottleneck == null ? Set.of() : sourcesOf(t, bottleneck);
         Drain together = together(t, inOrder, base, sources, shared, bottleneck, headroom, c);
-        drain(w, sources, shared, c, headroom, together, why, explain);
+        double drainSeconds = drain(w, sources, shared, c, headroom, together, why, explain);
         Optional<String> needed =
                 why.isEmpty() ? Optional.empty() : Optional.of(NEEDED + String.join("; ", why));
-        return new RunningCheck(needed, headroom, explain, outOfBounds, measuredShort);
+        return new RunningCheck(
+                needed, headroom, explain, outOfBounds, measuredShort, drainSeconds);
+    }
+
+    /**
+     * Whether a rescale is needed only to drain the backlog sooner: every operator sustains its
+     * target and runs within its bounds.
+     */
+    boolean drainOnly() {
+        return needed.isPresent() && !measuredShort && !outOfBounds;
     }
 
     /**
@@ -138,7 +150,7 @@ record RunningCheck(
      * rescale where the trim that made this configuration kept the spare to drain its downtime. A
      * bottleneck measured at or below its target has no spare, whatever the tolerance.
      */
-    private static double tolerated(double headroom, PolicyConfig c) {
+    static double tolerated(double headroom, PolicyConfig c) {
         // without measured spare no tolerance makes one: a backlog behind it never drains
         return headroom > 1 ? headroom * (1 + c.noiseTolerance()) : headroom;
     }
@@ -151,9 +163,9 @@ record RunningCheck(
      * bottleneck ({@code shared}) drain through its spare together: whichever drains first leaves
      * its share to the others, so each drains within the time their backlogs take together, in the
      * bottleneck's records, over its spare (one source's share alone would call a rescale where the
-     * spare the others free drains it in time).
+     * spare the others free drains it in time). Returns the longest drain.
      */
-    private static void drain(
+    private static double drain(
             MetricsWindow w,
             Map<String, SourceTarget> sources,
             Set<String> shared,
@@ -162,6 +174,7 @@ record RunningCheck(
             Drain sharedDrain,
             List<String> why,
             List<String> explain) {
+        double longest = 0;
         for (Map.Entry<String, SourceTarget> s : sources.entrySet()) {
             double excess = excess(s.getValue(), c);
             if (excess <= 0) {
@@ -176,6 +189,7 @@ record RunningCheck(
                                     : s.getValue().base() * (tolerated(headroom, c) - 1);
             excess = together ? sharedDrain.backlog() : excess;
             double seconds = spare > 0 ? excess / spare : Double.POSITIVE_INFINITY;
+            longest = Math.max(longest, seconds);
             String line =
                     String.format(
                             "source '%s' backlog %.0f records drains in %s at the running configuration"
@@ -190,6 +204,7 @@ record RunningCheck(
                 why.add(line);
             }
         }
+        return longest;
     }
 
     /**

@@ -76,6 +76,12 @@ final class Trim {
          */
         NO_RESCALE_HELPS,
         /**
+         * Every operator sustains its target, and the backlog drains later than the catch-up time
+         * but sooner than after any planned rescale's downtime ({@link DrainSooner}): nothing is
+         * lowered, which would only slow the drain.
+         */
+        DRAINS_SOONEST_AS_IT_RUNS,
+        /**
          * An operator at its bound or hot key carries no more than its base rate, and no rescale
          * helps: the backlog behind it cannot drain, so it holds no trim, and the other operators
          * may come down to the flow the limit lets through.
@@ -95,7 +101,10 @@ final class Trim {
         String kept =
                 sustains
                         ? ": the running configuration sustains its target"
-                        : ": no rescale helps, the planned configuration would carry no more";
+                        : running == Running.DRAINS_SOONEST_AS_IT_RUNS
+                                ? ": no rescale drains the backlog sooner than the running"
+                                        + " configuration"
+                                : ": no rescale helps, the planned configuration would carry no more";
         // a sustaining configuration's trim may raise an operator that lacks the spare to drain the
         // trim's own downtime; with nothing lowered, nothing is raised. Below a limit, nothing is
         // raised and the others may come down to the capped plan's flow

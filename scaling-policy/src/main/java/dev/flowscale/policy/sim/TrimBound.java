@@ -21,7 +21,8 @@ final class TrimBound {
     /**
      * Why a final configuration {@code last} above the minimum is no failure, if it is not: the
      * trim to the minimum would not pay ({@link #notWorthIt}), or no policy could know it saves
-     * instances ({@link #curveUnknown}).
+     * instances ({@link #curveUnknown}), or, with both limits at once, the trim to the minimum a
+     * policy could know would not pay.
      */
     static Optional<Map.Entry<SettlingReport.Exemption.Kind, String>> exemption(
             Scenario scenario,
@@ -30,12 +31,8 @@ final class TrimBound {
             Map<String, Integer> last,
             boolean measured,
             Predicate<String> ranOnlyAtLast) {
-        return notWorthIt(scenario, criteria, rates, last, measured)
-                .map(
-                        why ->
-                                Map.entry(
-                                        SettlingReport.Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME,
-                                        why))
+        return notWorthIt(scenario, criteria, rates, last, measured, id -> false)
+                .map(TrimBound::notWorthItsDowntime)
                 .or(
                         () ->
                                 curveUnknown(scenario, criteria, rates, last, ranOnlyAtLast)
@@ -44,14 +41,26 @@ final class TrimBound {
                                                         Map.entry(
                                                                 SettlingReport.Exemption.Kind
                                                                         .CURVE_UNKNOWN_BELOW_THE_FINAL,
-                                                                why)));
+                                                                why)))
+                .or(
+                        () ->
+                                notWorthIt(scenario, criteria, rates, last, measured, ranOnlyAtLast)
+                                        .map(TrimBound::notWorthItsDowntime));
+    }
+
+    private static Map.Entry<SettlingReport.Exemption.Kind, String> notWorthItsDowntime(
+            String why) {
+        return Map.entry(SettlingReport.Exemption.Kind.TRIM_NOT_WORTH_ITS_DOWNTIME, why);
     }
 
     /**
      * Why a trim from {@code last} to the minimum would not pay for its downtime: it saves no
      * instances net (the operators below the minimum must rise), or the instances it saves over the
      * savings horizon are no more than every running instance times the downtime (the cost test the
-     * policy applies before a trim); empty when it would pay.
+     * policy applies before a trim); empty when it would pay. The minimum is the one a policy can
+     * know: a non-linear operator that ran at no parallelism but {@code last} ({@code
+     * ranOnlyAtLast}) is sized with its capacity per instance there, as {@link #curveUnknown} sizes
+     * it, but for the spare of the downtime the policy knows.
      *
      * @param measured whether the job had measured a rescale's downtime by then
      */
@@ -60,19 +69,47 @@ final class TrimBound {
             SettlingCriteria criteria,
             Map<String, Double> rates,
             Map<String, Integer> last,
-            boolean measured) {
+            boolean measured,
+            Predicate<String> ranOnlyAtLast) {
         double downtime = criteria.plannedDowntimeSeconds(measured);
         double catchUp = criteria.catchUp().toNanos() / 1e9;
-        Map<String, Integer> minimum =
-                scenario.optimalParallelism(rates, 1 + (catchUp > 0 ? downtime / catchUp : 0));
+        double reserve = 1 + (catchUp > 0 ? downtime / catchUp : 0);
+        Optional<String> late = noTrimDrainsInTime(scenario, criteria, rates, downtime, measured);
+        if (late.isPresent()) {
+            return late;
+        }
+        Map<String, Integer> minimum = scenario.optimalParallelism(rates, reserve);
         // net: reaching the minimum raises what lacks the reserve as it lowers the rest
         int saved = 0;
         int running = 0;
+        List<String> guessed = new ArrayList<>();
         for (SimOperator op : scenario.operators()) {
-            saved += last.get(op.id()) - minimum.get(op.id());
-            running += last.get(op.id());
+            int p = last.get(op.id());
+            int lowest = minimum.get(op.id());
+            if (!op.scalesLinearly() && p > lowest && ranOnlyAtLast.test(op.id())) {
+                double perInstance = op.effectiveCapacity(p) / p;
+                lowest =
+                        Math.min(
+                                p,
+                                Math.max(
+                                        lowest,
+                                        (int)
+                                                Math.ceil(
+                                                        rates.get(op.id()) * reserve / perInstance
+                                                                - 1e-9)));
+                guessed.add("'" + op.id() + "' at " + p);
+            }
+            saved += p - lowest;
+            running += p;
         }
-        String known = measured ? "" : " (no rescale measured: the configured downtime)";
+        String known =
+                (measured ? "" : " (no rescale measured: the configured downtime)")
+                        + (guessed.isEmpty()
+                                ? ""
+                                : " (non-linear "
+                                        + String.join(", ", guessed)
+                                        + " ran at no other parallelism: sized with its capacity"
+                                        + " per instance there)");
         if (saved <= 0) {
             return Optional.of(
                     String.format(
@@ -101,6 +138,47 @@ final class TrimBound {
                                 downtime,
                                 costSeconds))
                 : Optional.empty();
+    }
+
+    /**
+     * Why no trim drains the backlog of its own downtime within the catch-up time plus one
+     * interval, if none does: some operator that could carry more than its rate (one capped at its
+     * rate passes on no backlog and holds no trim) carries too little more at its most capable
+     * parallelism. A policy keeps the spare to drain its trim's downtime in time, so it takes no
+     * trim here.
+     */
+    private static Optional<String> noTrimDrainsInTime(
+            Scenario scenario,
+            SettlingCriteria criteria,
+            Map<String, Double> rates,
+            double downtime,
+            boolean measured) {
+        if (criteria.catchUp().isZero()) {
+            return Optional.empty();
+        }
+        for (SimOperator op : scenario.operators()) {
+            double rate = rates.get(op.id());
+            double headroom = rate > 0 ? Scenario.mostCapable(op) / rate : 0;
+            if (op.isSource() || headroom <= 1 + 1e-9) {
+                continue;
+            }
+            double drain = downtime / (headroom - 1);
+            if (drain > criteria.drainSeconds()) {
+                return Optional.of(
+                        String.format(
+                                Locale.ROOT,
+                                "no trim drains its own downtime of %.1f s%s in time: at its most"
+                                        + " capable parallelism '%s' carries %.2f× its rate and"
+                                        + " takes %.0f s of the %d s allowed",
+                                downtime,
+                                measured ? "" : " (no rescale measured: the configured downtime)",
+                                op.id(),
+                                headroom,
+                                drain,
+                                criteria.drainSeconds()));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

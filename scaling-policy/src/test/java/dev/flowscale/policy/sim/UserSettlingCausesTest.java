@@ -262,4 +262,61 @@ class UserSettlingCausesTest {
                 .extracting(SettlingReport.Violation::criterion)
                 .doesNotContain(SettlingReport.Criterion.REVISIT_WITHOUT_LOAD_CHANGE);
     }
+
+    /**
+     * An over-provisioned start is trimmed on the cluster's 30 s prior where a rescale takes 60 s;
+     * its backlog drains a little past the catch-up time. A scale-up for that drain, capped at a
+     * bound (88 % of its planned rate), would stop the job for another 60 s and drain later: the
+     * backlog drained 188 s past its deadline. The running configuration drains sooner, so it is
+     * kept, the decision says why, and the drain meets its deadline.
+     */
+    @Test
+    void aDrainOnlyRescaleThatWouldDrainLaterIsNotTaken() {
+        SettlingReport report = run(Setting.Profile.CLUSTER, 60, 138);
+        Trajectory t = trajectory(Setting.Profile.CLUSTER, 60, 138);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+        assertThat(t.decisions())
+                .anySatisfy(
+                        d ->
+                                assertThat(d.reasons())
+                                        .anyMatch(r -> r.startsWith("no rescale drains sooner")));
+    }
+
+    /**
+     * A sustaining start with a prior ten times the real 30 s downtime never rescales: at the
+     * prior's spare a trim lowers 4 instances, not worth 300 s of downtime, and its non-linear
+     * operators ran at one parallelism only. Either limit alone left a trim to the minimum worth
+     * it; the bound that takes both, as the policy knows them, says no trim pays.
+     */
+    @Test
+    void aFinalAboveTheMinimumIsBoundedWhereTheKnownCurveAndPriorMakeTheTrimNotPay() {
+        SettlingReport report = run(Setting.Profile.CLUSTER, 30, 15);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+        assertThat(report.exemptions())
+                .anySatisfy(
+                        e -> {
+                            assertThat(e.kind())
+                                    .isEqualTo(
+                                            SettlingReport.Exemption.Kind
+                                                    .TRIM_NOT_WORTH_ITS_DOWNTIME);
+                            assertThat(e.why()).contains("ran at no other parallelism");
+                        });
+    }
+
+    /**
+     * With a 600 s prior (ten times the real 60 s) and a 300 s catch-up time a trim must keep 3×
+     * spare, and an operator at its key-group bound carries 1.9× its rate: no trim drains its own
+     * downtime in time, so the policy takes none, and the bound says so.
+     */
+    @Test
+    void aFinalAboveTheMinimumIsBoundedWhereNoTrimDrainsItsDowntimeInTime() {
+        SettlingReport report = run(Setting.Profile.CLUSTER, 60, 29);
+
+        assertThat(report.violations()).as(report.summary().toString()).isEmpty();
+        assertThat(report.exemptions())
+                .extracting(SettlingReport.Exemption::why)
+                .anyMatch(why -> why.startsWith("no trim drains its own downtime"));
+    }
 }
