@@ -54,7 +54,8 @@ final class ChainTiming implements AutoCloseable {
     static final long READ_NANOS = calibrate();
 
     private final SampleRunDelay runDelay = new SampleRunDelay();
-    private final OffCoreWindows windows = new OffCoreWindows();
+    private final OffCoreWindows windows =
+            new OffCoreWindows(OwnCpuTime::nanos, OwnCpuTime.READ_NANOS);
     private final boolean instrumented;
     private InstanceCounterRecorder[] recorders = new InstanceCounterRecorder[0];
     private long[] sample = new long[0];

@@ -1,6 +1,7 @@
 package dev.flowscale.engine.runtime;
 
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * Takes the thread's time off its core out of a chain sample's stretches of operator work. The
@@ -27,6 +28,8 @@ final class OffCoreWindows {
     /** Off-core time of a window below this is left in it: clock jitter, an interrupt. */
     static final long OFF_CORE_NANOS = 5_000L;
 
+    private final LongSupplier cpuClock;
+    private final long cpuReadNanos;
     private long[] taken = new long[0];
     private long takenTotal;
     private boolean on;
@@ -35,6 +38,12 @@ final class OffCoreWindows {
     private long longest;
     private int longestAt;
     private int cpuReads;
+
+    /** The calling thread's CPU time and what one read of it costs ({@link OwnCpuTime}). */
+    OffCoreWindows(LongSupplier cpuClock, long cpuReadNanos) {
+        this.cpuClock = cpuClock;
+        this.cpuReadNanos = cpuReadNanos;
+    }
 
     /** A sample starts; {@code check}: whether to look for time off the core in it at all. */
     void begin(int operators, boolean check) {
@@ -84,7 +93,7 @@ final class OffCoreWindows {
         }
         // The CPU time since the window opened also holds one read of it, which its wall-clock
         // stretches left out.
-        long off = windowWall + OwnCpuTime.READ_NANOS - (cpuAtStart - cpuBefore);
+        long off = windowWall + cpuReadNanos - (cpuAtStart - cpuBefore);
         if (off > OFF_CORE_NANOS) {
             long take = Math.min(off, windowLongest);
             sample[at] -= take;
@@ -113,12 +122,12 @@ final class OffCoreWindows {
 
     /** What reading the CPU time cost the sample. */
     long costNanos() {
-        return cpuReads * OwnCpuTime.READ_NANOS;
+        return cpuReads * cpuReadNanos;
     }
 
     private void openWindow() {
         cpuReads++;
-        cpuAtStart = OwnCpuTime.nanos();
+        cpuAtStart = cpuClock.getAsLong();
         wall = 0;
         longest = 0;
     }
