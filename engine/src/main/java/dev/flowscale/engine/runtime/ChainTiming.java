@@ -27,11 +27,11 @@ import java.util.Arrays;
  *       within the budget.
  * </ul>
  *
- * A batch sample stands for the batches since the previous one kept (it is weighted by their
- * number; a source's poll that found nothing is no batch, see {@link #skipBatch}); a slow batch is
- * timed in slices ({@link #SLICE_NANOS}), each standing for the same batches; events count as they
- * are, and each operator's share is its part of that sum. The sums decay by half at every update,
- * so the shares follow a change in the operators' costs within a few updates.
+ * A batch sample stands for the batches since the previous one (it is weighted by their number; a
+ * source's poll that found nothing is no batch, see {@link #skipBatch}); a slow batch is timed in
+ * slices ({@link #SLICE_NANOS}), each standing for the same batches; events count as they are, and
+ * each operator's share is its part of that sum. The sums decay by half at every update, so the
+ * shares follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming implements AutoCloseable {
     /** The share of the chain's time that timing samples may cost. */
