@@ -18,17 +18,20 @@ import java.util.Arrays;
  *       chain at most that share of its time, whatever its records cost;
  *   <li>control events that can cause work (barriers, watermarks) are timed the same way every
  *       time, since they are few and their work (a window firing) is not like a batch's;
- *   <li>the thread's wait for a core inside a sample is taken out of it, or the sample dropped
- *       ({@link SampleFilter}): on a loaded machine such a wait (milliseconds) went to whichever
- *       operator ran at the time and outweighed many samples of real work. Reading the wait costs
- *       the sample too, within the budget.
+ *   <li>the thread's time off its core inside a batch's sample is found from its CPU time, read
+ *       every few records, and taken off the operator it fell in, less what the thread's run delay
+ *       says was a blocking call rather than a wait for a core ({@link OffCoreWindows}): on a
+ *       loaded machine such a wait (milliseconds) went to whichever operator ran at the time and
+ *       outweighed many samples of real work. An event's wait for a core (its run delay, {@link
+ *       SampleRunDelay}) is taken off its longest stretch. Reading either costs the sample too,
+ *       within the budget.
  * </ul>
  *
- * A batch sample stands for the batches since the previous one kept (it is weighted by their
- * number; a source's poll that found nothing is no batch, see {@link #skipBatch}); a slow batch is
- * timed in slices ({@link #SLICE_NANOS}), each standing for the same batches; events count as they
- * are, and each operator's share is its part of that sum. The sums decay by half at every update,
- * so the shares follow a change in the operators' costs within a few updates.
+ * A batch sample stands for the batches since the previous one (it is weighted by their number; a
+ * source's poll that found nothing is no batch, see {@link #skipBatch}); a slow batch is timed in
+ * slices ({@link #SLICE_NANOS}), each standing for the same batches; events count as they are, and
+ * each operator's share is its part of that sum. The sums decay by half at every update, so the
+ * shares follow a change in the operators' costs within a few updates.
  */
 final class ChainTiming implements AutoCloseable {
     /** The share of the chain's time that timing samples may cost. */
@@ -50,7 +53,9 @@ final class ChainTiming implements AutoCloseable {
     /** What one {@link System#nanoTime} call adds to an interval measured between two of them. */
     static final long READ_NANOS = calibrate();
 
-    private final SampleFilter filter = new SampleFilter();
+    private final SampleRunDelay runDelay = new SampleRunDelay();
+    private final OffCoreWindows windows =
+            new OffCoreWindows(OwnCpuTime::nanos, OwnCpuTime.READ_NANOS);
     private final boolean instrumented;
     private InstanceCounterRecorder[] recorders = new InstanceCounterRecorder[0];
     private long[] sample = new long[0];
@@ -131,10 +136,10 @@ final class ChainTiming implements AutoCloseable {
     /** The batch has been handled by the whole chain. */
     void endBatch() {
         if (active && !event) {
-            long cost = reads * Math.max(1, READ_NANOS) + filter.costNanos();
-            if (stop(weight)) {
-                sinceSample = 0;
-            }
+            long cost =
+                    reads * Math.max(1, READ_NANOS) + runDelay.costNanos() + windows.costNanos();
+            stop(weight);
+            sinceSample = 0;
             due = false;
             nextSampleAt = last + (long) (cost / BUDGET);
         }
@@ -187,9 +192,14 @@ final class ChainTiming implements AutoCloseable {
         charge(now - last - READ_NANOS);
         current = from;
         last = now;
-        if (from == 0 && !event && !suspended && now - startedAt >= SLICE_NANOS) {
-            stop(weight);
-            start(false);
+        if (from == 0 && windows.full()) {
+            windows.close(sample);
+            reads++;
+            last = System.nanoTime();
+            if (!event && !suspended && last - startedAt >= SLICE_NANOS) {
+                stop(weight);
+                start(false);
+            }
         }
     }
 
@@ -202,7 +212,7 @@ final class ChainTiming implements AutoCloseable {
             charge(now - last);
             last = now;
             suspended = true;
-            filter.pause();
+            runDelay.pause();
         }
     }
 
@@ -216,19 +226,20 @@ final class ChainTiming implements AutoCloseable {
             last = Math.max(last, now);
             if (suspended) {
                 suspended = false;
-                filter.unpause();
+                runDelay.unpause();
             }
         }
     }
 
     @Override
     public void close() {
-        filter.close();
+        runDelay.close();
     }
 
     /** Adds a stretch of the current operator's work to the sample. */
     private void charge(long nanos) {
         sample[current] += nanos;
+        windows.add(current, nanos);
         if (nanos > longest) {
             longest = nanos;
             longestAt = current;
@@ -242,38 +253,33 @@ final class ChainTiming implements AutoCloseable {
         suspended = false;
         reads = 2;
         longest = 0;
-        filter.begin();
+        runDelay.begin();
+        windows.begin(sample.length, !isEvent);
         last = System.nanoTime();
         startedAt = last;
     }
 
-    /**
-     * Ends the sample; it stands for {@code weight} batches (or one event). Returns whether it is
-     * kept ({@link SampleFilter}): a dropped batch's weight goes to the next sample.
-     */
-    private boolean stop(int weight) {
+    /** Ends the sample; it stands for {@code weight} batches (or one event). */
+    private void stop(int weight) {
         long now = System.nanoTime();
         charge(now - last - READ_NANOS);
         last = now;
         active = false;
-        long length = 0;
-        for (int i = 0; i < sample.length; i++) {
-            sample[i] = Math.max(0, sample[i]);
-            length += sample[i];
-        }
-        long correction = filter.correction(length, longest);
-        boolean kept = correction >= 0;
-        if (kept) {
-            sample[longestAt] = Math.max(0, sample[longestAt] - correction);
+        windows.close(sample);
+        long waited = runDelay.waited();
+        if (event) {
+            // Few and timed whole: a wait for a core falls in one stretch, the longest.
+            sample[longestAt] -= waited == OwnRunDelay.UNKNOWN ? 0 : Math.min(waited, longest);
+        } else {
+            windows.finish(sample, waited);
         }
         for (int i = 0; i < sample.length; i++) {
-            spent[i] += kept ? (double) weight * sample[i] : 0;
+            spent[i] += (double) weight * Math.max(0, sample[i]);
             sample[i] = 0;
         }
-        if (kept && (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS)) {
+        if (++samples >= UPDATE_AFTER || now - updatedAt >= UPDATE_INTERVAL_NANOS) {
             update(now);
         }
-        return kept;
     }
 
     /** Publishes the shares estimated from the samples, then halves the sums. */
