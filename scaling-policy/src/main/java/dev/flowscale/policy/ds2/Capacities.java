@@ -115,7 +115,7 @@ final class Capacities {
         if (!config.learnScalability()) {
             return c;
         }
-        List<ObservedCapacity> observed = history.index().observedInOrder(topology.topologicalOrder());
+        List<ObservedCapacity> observed = history.index().observedInOrder(topology);
         for (int i = 0; i < inOrder.length; i++) {
             OperatorMetrics m = inOrder[i];
             if (!topology.isSourceAt(i) && m.trueProcessingRate() > 0) {
