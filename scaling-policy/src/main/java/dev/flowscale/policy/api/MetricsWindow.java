@@ -4,7 +4,6 @@ import dev.flowscale.policy.PolicyException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,14 +23,14 @@ public record MetricsWindow(Instant start, Instant end, Map<String, OperatorMetr
                             + start
                             + "; a window must have a positive length");
         }
-        // A HashMap, not Map.copyOf: the immutable map probes linearly, and ids that differ in
-        // their
-        // last characters ("op1", "op2", ...) hash to neighbouring slots, which made every lookup
-        // in
-        // a 1,000-operator window scan long runs of them.
+        // A hash map, not Map.copyOf: the immutable map probes linearly, and ids that differ in
+        // their last characters ("op1", "op2", ...) hash to neighbouring slots, which made every
+        // lookup in a 1,000-operator window scan long runs of them. Linked, so that the metrics
+        // keep the order they were given in: a collector lists them in the topology's order, and
+        // a decision places them by position reading that order in sequence
         operators =
                 Collections.unmodifiableMap(
-                        new HashMap<>(Checks.notNull(operators, "metrics window operators")));
+                        new LinkedHashMap<>(Checks.notNull(operators, "metrics window operators")));
         operators.forEach(
                 (id, m) -> {
                     if (id == null || m == null) {

@@ -14,6 +14,7 @@ final class PositionIndex {
     private final String[] ids;
     private final int[] positions;
     private final int mask;
+    private final int shift;
 
     /** {@code ids} must be distinct. */
     PositionIndex(List<String> ids) {
@@ -21,6 +22,7 @@ final class PositionIndex {
         this.ids = new String[capacity];
         this.positions = new int[capacity];
         this.mask = capacity - 1;
+        this.shift = Integer.numberOfLeadingZeros(mask);
         for (int i = 0; i < ids.size(); i++) {
             int slot = slot(ids.get(i));
             this.ids[slot] = ids.get(i);
@@ -30,8 +32,10 @@ final class PositionIndex {
 
     /** The slot holding {@code id}, or the empty slot where it would go. */
     private int slot(String id) {
-        int h = id.hashCode();
-        int slot = (h ^ (h >>> 16)) & mask;
+        // Fibonacci hashing: the top bits of the hash times 2^32 / golden ratio. Ids that differ
+        // in their last characters ("op1234", "op1235", ...) have hash codes close together;
+        // masked low bits left them in long runs of neighbouring slots that every lookup probed
+        int slot = (id.hashCode() * 0x9E3779B9) >>> shift;
         while (ids[slot] != null && !ids[slot].equals(id)) {
             slot = (slot + 1) & mask;
         }

@@ -43,15 +43,17 @@ final class Capacities {
     // sizing asks about every operator several times per plan, in topological order, so read by
     // id through the ordered lookup rather than a hash map
     private final Curve[] curves;
+    // by topological position, the window's metrics of each operator whose capacity is learned:
+    // apart from the curves, so that the many operators with nothing fitted cost no object
+    private final OperatorMetrics[] measured;
     private final double prior;
     // one operator's median points at a time, while its curve is fitted or reused
     private int[] points = new int[8];
     private double[] medians = new double[8];
 
-    /** What is known of one operator's capacity. */
+    /** What is known of one operator's capacity beyond its window's metrics. */
     private static final class Curve {
         private ScalabilityModel fitted;
-        private OperatorMetrics measured;
         private IneffectiveScaleUp.Verdict ineffective;
         private HotKeyAnalysis.HotSpot hot;
         private int keyGroups;
@@ -67,6 +69,7 @@ final class Capacities {
     private Capacities(JobTopology topology, double prior) {
         this.positions = new OrderedLookup(topology);
         this.curves = new Curve[topology.topologicalOrder().size()];
+        this.measured = new OperatorMetrics[curves.length];
         this.prior = prior;
     }
 
@@ -112,8 +115,7 @@ final class Capacities {
         if (!config.learnScalability()) {
             return c;
         }
-        List<ObservedCapacity> observed =
-                history.index().observedInOrder(topology.topologicalOrder());
+        List<ObservedCapacity> observed = history.index().observedInOrder(topology);
         for (int i = 0; i < inOrder.length; i++) {
             OperatorMetrics m = inOrder[i];
             if (!topology.isSourceAt(i) && m.trueProcessingRate() > 0) {
@@ -132,11 +134,11 @@ final class Capacities {
             int position, OperatorMetrics m, ObservedCapacity observed, FittedCurves fitted) {
         int p = m.parallelism();
         double now = m.trueProcessingRate();
-        Curve curve = curveAt(position);
-        curve.measured = m;
+        measured[position] = m;
         if (observed.distinctWith(p) < 2) {
             return;
         }
+        Curve curve = curveAt(position);
         curve.fitted = fit(m.operatorId(), observed, p, now, fitted).anchoredAt(p, now);
         OptionalInt from = observed.before(p);
         if (from.isPresent()) {
@@ -181,6 +183,11 @@ final class Capacities {
         }
     }
 
+    /** The operator's position, -1 where the graph has no such operator. */
+    private int position(String operatorId) {
+        return positions.of(operatorId);
+    }
+
     /** The operator's curve, null where none is known or the graph has no such operator. */
     private Curve curve(String operatorId) {
         int position = positions.of(operatorId);
@@ -194,12 +201,14 @@ final class Capacities {
      * them ({@link KeyGroupLoad}), otherwise from the one-hot-spot model.
      */
     double at(String operatorId, int p, double measuredPerInstance) {
-        Curve curve = curve(operatorId);
-        if (curve == null) {
+        int position = positions.of(operatorId);
+        Curve curve = position < 0 ? null : curves[position];
+        OperatorMetrics now = position < 0 ? null : measured[position];
+        if (curve == null && now == null) {
             return p * measuredPerInstance;
         }
-        double all = aggregate(curve, p, measuredPerInstance);
-        if (curve.hot == null) {
+        double all = aggregate(curve, now, p, measuredPerInstance);
+        if (curve == null || curve.hot == null) {
             return all;
         }
         double busiest =
@@ -218,18 +227,21 @@ final class Capacities {
     double atMost(String operatorId, int p, double measuredPerInstance) {
         Curve curve = curve(operatorId);
         double at = at(operatorId, p, measuredPerInstance);
-        return curve == null || curve.fitted != null || curve.hot != null
+        // nothing known: at is linear already
+        return curve != null && (curve.fitted != null || curve.hot != null)
                 ? at
                 : Math.max(at, p * measuredPerInstance);
     }
 
-    private double aggregate(Curve curve, int p, double measuredPerInstance) {
-        if (curve.fitted != null) {
+    private double aggregate(Curve curve, OperatorMetrics now, int p, double measuredPerInstance) {
+        if (curve != null && curve.fitted != null) {
             return curve.fitted.capacityAt(p);
         }
-        OperatorMetrics now = curve.measured;
         // A measured hot spot is the operator's non-linearity: the prior is not stacked on it.
-        if (now == null || p <= now.parallelism() || prior == 1 || curve.hot != null) {
+        if (now == null
+                || p <= now.parallelism()
+                || prior == 1
+                || curve != null && curve.hot != null) {
             return p * measuredPerInstance;
         }
         return now.trueProcessingRate() * Math.pow((double) p / now.parallelism(), prior);
@@ -253,7 +265,7 @@ final class Capacities {
             return curve.fitted.smallestParallelismFor(required, max);
         }
         int p = Math.max(1, Ds2Formula.ceil(required / measuredPerInstance));
-        OperatorMetrics now = curve == null ? null : curve.measured;
+        OperatorMetrics now = measured(operatorId);
         if (now != null && prior < 1 && p > now.parallelism()) {
             p =
                     Ds2Formula.ceil(
@@ -284,10 +296,11 @@ final class Capacities {
     }
 
     private int within(String operatorId, int max, double measuredPerInstance, double tolerance) {
-        Curve curve = curve(operatorId);
-        if (curve == null) {
+        int position = positions.of(operatorId);
+        if (position < 0 || curves[position] == null && measured[position] == null) {
             return scan(operatorId, max, measuredPerInstance, tolerance);
         }
+        Curve curve = curveAt(position);
         int slot = tolerance == 0 ? 0 : 1;
         Search last = curve.searches[slot];
         if (last == null
@@ -348,22 +361,25 @@ final class Capacities {
     /** The explanation of the curve used, when it is not DS2's linear one. */
     Optional<String> explain(String operatorId) {
         Curve curve = curve(operatorId);
-        if (curve == null) {
-            return Optional.empty();
-        }
-        ScalabilityModel m = curve.fitted;
+        ScalabilityModel m = curve == null ? null : curve.fitted;
         if (m != null) {
             return m.kind() == ScalabilityModel.Kind.LINEAR
                     ? Optional.empty()
                     : Optional.of(m.explanation());
         }
-        OperatorMetrics now = curve.measured;
-        return now == null || prior == 1 || curve.hot != null
+        OperatorMetrics now = measured(operatorId);
+        return now == null || prior == 1 || curve != null && curve.hot != null
                 ? Optional.empty()
                 : Optional.of(
                         String.format(
                                 "only parallelism %d measured: capacity assumed to grow as p^%.2f above it",
                                 now.parallelism(), prior));
+    }
+
+    /** The window's metrics the operator's capacity is learned from, null where none are. */
+    private OperatorMetrics measured(String operatorId) {
+        int position = positions.of(operatorId);
+        return position < 0 ? null : measured[position];
     }
 
     Optional<IneffectiveScaleUp.Verdict> ineffective(String operatorId) {

@@ -2,6 +2,7 @@ package dev.flowscale.policy.ds2;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -21,9 +22,37 @@ final class Decimals {
         if (!(value >= 0) || Double.isInfinite(value) || value == 0 && 1 / value < 0) {
             return to.append(String.format(Locale.ROOT, "%." + places + "f", value));
         }
-        return to.append(
-                new BigDecimal(Double.toString(value))
-                        .setScale(places, RoundingMode.HALF_UP)
-                        .toPlainString());
+        String shortest = Double.toString(value);
+        if (shortest.indexOf('E') >= 0) {
+            return to.append(
+                    new BigDecimal(shortest)
+                            .setScale(places, RoundingMode.HALF_UP)
+                            .toPlainString());
+        }
+        return rounded(to, shortest, places);
+    }
+
+    /**
+     * Appends the plain decimal {@code shortest} ("123.456") rounded half up to {@code places}, as
+     * {@code BigDecimal.setScale(places, HALF_UP).toPlainString()} writes it without building one:
+     * the first digit dropped decides, and a carry runs left through the nines.
+     */
+    private static StringBuilder rounded(StringBuilder to, String shortest, int places) {
+        int point = shortest.indexOf('.');
+        int end = Math.min(shortest.length(), point + 1 + places);
+        char[] digits = new char[point + places];
+        Arrays.fill(digits, '0');
+        shortest.getChars(0, point, digits, 0);
+        shortest.getChars(point + 1, end, digits, point);
+        boolean carry = end < shortest.length() && shortest.charAt(end) >= '5';
+        for (int k = digits.length - 1; carry && k >= 0; k--) {
+            carry = digits[k] == '9';
+            digits[k] = carry ? '0' : (char) (digits[k] + 1);
+        }
+        if (carry) {
+            to.append('1');
+        }
+        to.append(digits, 0, point);
+        return places == 0 ? to : to.append('.').append(digits, point, places);
     }
 }

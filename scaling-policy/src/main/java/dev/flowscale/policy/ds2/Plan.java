@@ -109,7 +109,10 @@ final class Plan {
      */
     private List<OperatorDecision> size(
             Map<String, SourceTarget> sources, double margin, boolean drainOwed) {
-        List<OperatorDecision> ops = full(sources, margin, drainOwed);
+        // one DS2 pass for the sources' planned rates, read by both the full and the capped plan
+        Map<String, Ds2Formula.Estimate> planned =
+                Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
+        List<OperatorDecision> ops = full(sources, planned, margin, drainOwed);
         double feasible = Math.min(1, share(ops, true, capacities));
         if (feasible >= 1 - 1e-9) {
             return ops;
@@ -118,7 +121,13 @@ final class Plan {
         // not fitted yet may grow linearly, and sized for the prior's slower growth they would
         // become the bottleneck, with less spare than the cap, once it has run
         return capped(
-                sources, margin, drainOwed, ops, feasible, Math.min(1, mayCarry(ops, capacities)));
+                sources,
+                planned,
+                margin,
+                drainOwed,
+                ops,
+                feasible,
+                Math.min(1, mayCarry(ops, capacities)));
     }
 
     /**
@@ -133,13 +142,12 @@ final class Plan {
      */
     private List<OperatorDecision> capped(
             Map<String, SourceTarget> sources,
+            Map<String, Ds2Formula.Estimate> planned,
             double margin,
             boolean drain,
             List<OperatorDecision> full,
             double feasible,
             double passes) {
-        Map<String, Ds2Formula.Estimate> planned =
-                Ds2Formula.estimate(topology, metrics, SourceTarget.rates(sources));
         boolean[] limited = limitedAt(full, planned);
         boolean[] upstream = upstreamOf(limited);
         boolean[] coupled = coupledTo(upstream);
@@ -349,9 +357,10 @@ final class Plan {
     }
 
     private List<OperatorDecision> full(
-            Map<String, SourceTarget> sources, double margin, boolean drain) {
-        Map<String, Double> rates = SourceTarget.rates(sources);
-        Map<String, Ds2Formula.Estimate> planned = Ds2Formula.estimate(topology, metrics, rates);
+            Map<String, SourceTarget> sources,
+            Map<String, Ds2Formula.Estimate> planned,
+            double margin,
+            boolean drain) {
         // Both maps, the metrics and the operators are in topological order: walked side by side,
         // not looked up by id for each of a large graph's operators.
         List<OperatorSpec> specs = topology.operators();
